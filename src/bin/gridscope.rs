@@ -1,0 +1,365 @@
+//! The `gridscope` command line: the engine's native edge. It reads files, prints results
+//! and turns every error into a message on stderr and a non-zero exit code.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use gridscope::engine::{EstimateSource, RunConfig};
+use gridscope::metrics::METRIC_HELP;
+use gridscope::policy::local::LocalPolicyKind;
+use gridscope::scenario::{
+    jobs_csv, run_loaded, run_scenario, AlgorithmSpec, PlatformSpec, Report, Scenario,
+    WorkloadSpec, PLATFORM_PRESETS,
+};
+use gridscope::workload::{read_swf, SwfOptions};
+
+const USAGE: &str = "\
+gridscope — grid and HPC batch-job scheduling simulator
+
+USAGE:
+  gridscope simulate TRACE --policy fcfs|easy|conservative|sjf|firstfit|all
+                     [--procs N] [--estimates trace|exact] [--no-kill]
+                     [--jobs OUT.csv] [--json] [--strict]
+  gridscope lint TRACE [--json] [--strict]
+  gridscope run SCENARIO.json [--json] [--jobs OUT.csv]
+  gridscope run --preset demo [--seed S] [--json]
+  gridscope help [metrics|policies|platforms]
+
+TRACE is an SWF file, plain or gzip. --procs defaults to the header's MaxProcs, else MaxNodes,
+else the widest job. Jobs that outlive their estimate are killed at it unless --no-kill.
+Exit codes: 0 success, 1 bad input or failed run, 2 bad command line.";
+
+#[derive(Debug)]
+enum CliError {
+    Usage(String),
+    Failed(String),
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    match dispatch(&args) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(CliError::Usage(m)) => {
+            eprintln!("error: {m}\n\n{USAGE}");
+            ExitCode::from(2)
+        }
+        Err(CliError::Failed(m)) => {
+            eprintln!("error: {m}");
+            ExitCode::from(1)
+        }
+    }
+}
+
+/// Writes to stdout, ignoring a closed pipe (`gridscope ... | head` must not panic).
+fn out(text: &str) {
+    let mut stdout = std::io::stdout().lock();
+    let _ = stdout.write_all(text.as_bytes());
+    let _ = stdout.flush();
+}
+
+struct Args {
+    positional: Vec<String>,
+    flags: Vec<(String, Option<String>)>,
+}
+
+const VALUED: &[&str] = &["--policy", "--procs", "--estimates", "--jobs", "--preset", "--seed"];
+const SWITCHES: &[&str] = &["--json", "--no-kill", "--strict", "--help"];
+
+impl Args {
+    fn parse(args: &[String]) -> Result<Args, CliError> {
+        let mut positional = vec![];
+        let mut flags = vec![];
+        let mut it = args.iter();
+        while let Some(a) = it.next() {
+            if let Some((k, v)) = a.split_once('=').filter(|(k, _)| k.starts_with("--")) {
+                if !VALUED.contains(&k) {
+                    return Err(CliError::Usage(format!("unknown option {k}")));
+                }
+                flags.push((k.to_string(), Some(v.to_string())));
+            } else if VALUED.contains(&a.as_str()) {
+                let v = it
+                    .next()
+                    .ok_or_else(|| CliError::Usage(format!("{a} needs a value")))?;
+                flags.push((a.clone(), Some(v.clone())));
+            } else if SWITCHES.contains(&a.as_str()) {
+                flags.push((a.clone(), None));
+            } else if a.starts_with("--") {
+                return Err(CliError::Usage(format!("unknown option {a}")));
+            } else {
+                positional.push(a.clone());
+            }
+        }
+        Ok(Args { positional, flags })
+    }
+
+    fn get(&self, k: &str) -> Option<&str> {
+        self.flags
+            .iter()
+            .rev()
+            .find(|(f, _)| f == k)
+            .and_then(|(_, v)| v.as_deref())
+    }
+
+    fn has(&self, k: &str) -> bool {
+        self.flags.iter().any(|(f, _)| f == k)
+    }
+
+    fn only(&self, allowed: &[&str]) -> Result<(), CliError> {
+        for (f, _) in &self.flags {
+            if !allowed.contains(&f.as_str()) {
+                return Err(CliError::Usage(format!("{f} does not apply here")));
+            }
+        }
+        Ok(())
+    }
+}
+
+fn dispatch(args: &[String]) -> Result<(), CliError> {
+    let Some(cmd) = args.first() else {
+        return Err(CliError::Usage("no command given".into()));
+    };
+    let rest = &args[1..];
+    match cmd.as_str() {
+        "simulate" => simulate(&Args::parse(rest)?),
+        "lint" => lint(&Args::parse(rest)?),
+        "run" => run(&Args::parse(rest)?),
+        "help" | "--help" | "-h" => {
+            help(rest.first().map(String::as_str));
+            Ok(())
+        }
+        other => Err(CliError::Usage(format!("unknown command '{other}'"))),
+    }
+}
+
+fn help(topic: Option<&str>) {
+    let mut s = String::new();
+    match topic {
+        Some("metrics") => {
+            for m in METRIC_HELP {
+                s.push_str(&format!("{:<22} {}", m.key, m.formula));
+                if !m.source.is_empty() {
+                    s.push_str(&format!(" [{}]", m.source));
+                }
+                s.push('\n');
+            }
+        }
+        Some("policies") => {
+            for k in LocalPolicyKind::ALL {
+                s.push_str(&format!("{:<13} {}\n", k.name(), k.describe()));
+            }
+        }
+        Some("platforms") => {
+            for (n, d) in PLATFORM_PRESETS {
+                s.push_str(&format!("{n:<12} {d}\n"));
+            }
+        }
+        _ => s.push_str(USAGE),
+    }
+    s.push('\n');
+    out(&s);
+}
+
+fn read_file(path: &Path) -> Result<Vec<u8>, String> {
+    std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+}
+
+fn trace_arg(a: &Args) -> Result<&str, CliError> {
+    match a.positional.as_slice() {
+        [t] => Ok(t),
+        [] => Err(CliError::Usage("missing TRACE".into())),
+        _ => Err(CliError::Usage(format!(
+            "one TRACE expected, got {}",
+            a.positional.len()
+        ))),
+    }
+}
+
+fn lint(a: &Args) -> Result<(), CliError> {
+    a.only(&["--json", "--strict"])?;
+    let path = trace_arg(a)?;
+    let bytes = read_file(Path::new(path)).map_err(CliError::Failed)?;
+    let w = read_swf(path, &bytes, &SwfOptions { strict: a.has("--strict") })
+        .map_err(|e| CliError::Failed(e.to_string()))?;
+    if a.has("--json") {
+        out(&format!("{}\n", json(&w.report)));
+    } else {
+        out(&w.report.summary());
+    }
+    Ok(())
+}
+
+fn json<T: serde::Serialize>(v: &T) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+}
+
+fn options(a: &Args) -> Result<RunConfig, CliError> {
+    let estimates = match a.get("--estimates") {
+        None | Some("trace") => EstimateSource::Trace,
+        Some("exact") => EstimateSource::Exact,
+        Some(o) => {
+            return Err(CliError::Usage(format!(
+                "--estimates must be trace or exact, not '{o}'"
+            )))
+        }
+    };
+    Ok(RunConfig {
+        estimates,
+        kill_at_estimate: !a.has("--no-kill"),
+    })
+}
+
+fn policies(spec: &str) -> Result<Vec<AlgorithmSpec>, CliError> {
+    let kinds: Vec<LocalPolicyKind> = if spec == "all" {
+        LocalPolicyKind::ALL.to_vec()
+    } else {
+        spec.split(',')
+            .map(|p| p.parse().map_err(CliError::Usage))
+            .collect::<Result<_, _>>()?
+    };
+    Ok(kinds
+        .into_iter()
+        .map(|k| AlgorithmSpec { label: None, local: k })
+        .collect())
+}
+
+fn simulate(a: &Args) -> Result<(), CliError> {
+    a.only(&[
+        "--policy",
+        "--procs",
+        "--estimates",
+        "--no-kill",
+        "--jobs",
+        "--json",
+        "--strict",
+    ])?;
+    let path = trace_arg(a)?;
+    let policy = a
+        .get("--policy")
+        .ok_or_else(|| CliError::Usage("--policy is required".into()))?;
+    let procs = match a.get("--procs") {
+        None => None,
+        Some(p) => match p.parse::<u32>() {
+            Ok(n) if n > 0 => Some(n),
+            _ => {
+                return Err(CliError::Usage(format!(
+                    "--procs must be a positive integer, not '{p}'"
+                )))
+            }
+        },
+    };
+    let scenario = Scenario {
+        version: gridscope::scenario::SCENARIO_VERSION,
+        name: format!("simulate {path}"),
+        seed: 0,
+        platform: PlatformSpec::FromTrace { procs },
+        workload: WorkloadSpec::Swf {
+            file: path.to_string(),
+            strict: a.has("--strict"),
+        },
+        algorithms: policies(policy)?,
+        options: options(a)?,
+    };
+    let report = run_scenario(&scenario, &mut |f| read_file(Path::new(f)), &mut |_, _, _| true)
+        .map_err(|e| CliError::Failed(e.to_string()))?;
+    finish(a, &report)
+}
+
+fn run(a: &Args) -> Result<(), CliError> {
+    a.only(&["--json", "--jobs", "--preset", "--seed"])?;
+    let seed = match a.get("--seed") {
+        None => None,
+        Some(s) => Some(
+            s.parse::<u64>()
+                .map_err(|_| CliError::Usage(format!("--seed must be an integer, not '{s}'")))?,
+        ),
+    };
+    let (mut scenario, base): (Scenario, PathBuf) = match (a.get("--preset"), a.positional.as_slice()) {
+        (Some("demo"), []) => (Scenario::demo(), PathBuf::from(".")),
+        (Some(p), []) => {
+            return Err(CliError::Failed(format!(
+                "unknown scenario preset '{p}'; known: demo"
+            )))
+        }
+        (None, [file]) => {
+            let path = Path::new(file);
+            let text = String::from_utf8(read_file(path).map_err(CliError::Failed)?)
+                .map_err(|_| CliError::Failed(format!("{file} is not UTF-8 text")))?;
+            let s = Scenario::from_json(&text).map_err(|e| CliError::Failed(format!("{file}: {e}")))?;
+            (s, path.parent().map(Path::to_path_buf).unwrap_or_default())
+        }
+        (None, []) => return Err(CliError::Usage("run needs SCENARIO.json or --preset NAME".into())),
+        _ => return Err(CliError::Usage("run takes one SCENARIO.json or --preset NAME".into())),
+    };
+    if let Some(s) = seed {
+        scenario.seed = s;
+    }
+    // Workload files in a scenario are relative to the scenario file.
+    let mut load = |f: &str| {
+        let p = Path::new(f);
+        let p = if p.is_absolute() { p.to_path_buf() } else { base.join(p) };
+        read_file(&p)
+    };
+    let workload = gridscope::scenario::load_workload(&scenario, &mut load)
+        .map_err(|e| CliError::Failed(e.to_string()))?;
+    let report = run_loaded(&scenario, workload, &mut |_, _, _| true)
+        .map_err(|e| CliError::Failed(e.to_string()))?;
+    finish(a, &report)
+}
+
+fn finish(a: &Args, report: &Report) -> Result<(), CliError> {
+    if let Some(path) = a.get("--jobs") {
+        // One run: the file as named; several: one file per run, the label before the extension.
+        for run in &report.runs {
+            let target = if report.runs.len() == 1 {
+                PathBuf::from(path)
+            } else {
+                let p = Path::new(path);
+                let stem = p.file_stem().and_then(|s| s.to_str()).unwrap_or("jobs");
+                let ext = p.extension().and_then(|s| s.to_str()).unwrap_or("csv");
+                p.with_file_name(format!("{stem}.{}.{ext}", run.label))
+            };
+            std::fs::write(&target, jobs_csv(report, run))
+                .map_err(|e| CliError::Failed(format!("cannot write {}: {e}", target.display())))?;
+        }
+    }
+    if a.has("--json") {
+        out(&format!("{}\n", json(report)));
+        return Ok(());
+    }
+    let mut s = String::new();
+    s.push_str(&report.import.summary());
+    s.push_str(&format!(
+        "platform: {} ({}); estimates: {}; kill at estimate: {}\n\n",
+        report.platform.name,
+        report.platform_note,
+        report.conventions.estimates,
+        report.conventions.kill_at_estimate
+    ));
+    s.push_str(&format!(
+        "{:<14}{:>12}{:>14}{:>12}{:>10}{:>8}{:>14}{:>10}{:>9}\n",
+        "algorithm", "avg wait s", "avg resp s", "wait sd s", "bsld", "util", "makespan s", "finished", "rejected"
+    ));
+    for r in &report.runs {
+        let m = &r.metrics;
+        s.push_str(&format!(
+            "{:<14}{:>12.1}{:>14.1}{:>12.1}{:>10.2}{:>8.3}{:>14.0}{:>10}{:>9}\n",
+            r.label,
+            m.avg_wait_s,
+            m.avg_response_s,
+            m.wait_stddev_s,
+            m.avg_bounded_slowdown,
+            m.utilization,
+            m.makespan_s,
+            m.jobs_finished,
+            m.jobs_rejected
+        ));
+    }
+    for r in &report.runs {
+        for line in &r.rejected {
+            s.push_str(&format!("{}: rejected {line}\n", r.label));
+        }
+    }
+    out(&s);
+    Ok(())
+}

@@ -1,0 +1,19 @@
+//! Gridscope: a grid and HPC batch-job scheduling simulator.
+//!
+//! The crate is one deterministic engine shared by the native CLI (`src/bin/gridscope.rs`)
+//! and the browser app. Read ARCHITECTURE.md for the map; in short:
+//! - [`engine`]: integer time, the event queue, the simulation loop and its invariant checks;
+//! - [`model`]: jobs, sites and platforms (plain data);
+//! - [`policy`]: local schedulers (one file each) and the availability profile;
+//! - [`workload`]: SWF reader/writer with its import report, and generators (bytes in,
+//!   `Result` out, no file system);
+//! - [`metrics`]: per-job records, aggregates and time series;
+//! - [`scenario`]: the serializable description of an experiment and its presets.
+
+pub mod engine;
+pub mod metrics;
+pub mod model;
+pub mod policy;
+pub mod rng;
+pub mod scenario;
+pub mod workload;

@@ -1,0 +1,243 @@
+//! What a run measured: per-job records, aggregate metrics and time series. Everything is
+//! computed from the outcomes after the run, in job order, so the numbers are the same on
+//! every platform.
+
+use serde::Serialize;
+
+use crate::engine::{wallclock_limit, JobOutcome, Outcome, RunConfig, SimTime};
+use crate::model::{Job, Platform};
+
+/// Bounded-slowdown threshold τ: runs shorter than this count as this long.
+pub const BSLD_TAU_S: f64 = 10.0;
+
+/// Aggregate metrics of one run. Field names are the JSON keys of the CLI.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Metrics {
+    /// Mean of (start − submit) over jobs that ran.
+    pub avg_wait_s: f64,
+    /// Mean of (end − submit): the response (flow, turnaround) time.
+    pub avg_response_s: f64,
+    /// Population standard deviation of the wait times (SOB's printed formula is not one).
+    pub wait_stddev_s: f64,
+    pub max_wait_s: f64,
+    /// Mean of max(1, (end − submit) / max(end − start, τ)), τ = 10 s.
+    pub avg_bounded_slowdown: f64,
+    /// Mean of (wait + run) / wallclock limit (SCJG, Maui's expansion factor).
+    pub avg_expansion_factor: f64,
+    /// Σ CPUs held × run time / (Σ CPUs × makespan).
+    pub utilization: f64,
+    /// Last end − first submit.
+    pub makespan_s: f64,
+    /// Jobs that ran (to their end or killed at their estimate).
+    pub jobs_finished: u64,
+    /// Of those, killed at their estimate.
+    pub jobs_killed: u64,
+    /// Jobs that could not run anywhere (too wide).
+    pub jobs_rejected: u64,
+    /// Records skipped on import (see the import report for why).
+    pub jobs_skipped: u64,
+    pub sites: Vec<SiteMetrics>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SiteMetrics {
+    pub name: String,
+    pub utilization: f64,
+    pub jobs: u64,
+    pub avg_wait_s: f64,
+}
+
+/// Computes the metrics; `skipped` is the number of records the import skipped.
+pub fn compute(
+    platform: &Platform,
+    jobs: &[Job],
+    outcomes: &[Outcome],
+    cfg: &RunConfig,
+    skipped: u64,
+) -> Metrics {
+    let n_sites = platform.sites.len();
+    let mut site_busy = vec![0f64; n_sites];
+    let mut site_jobs = vec![0u64; n_sites];
+    let mut site_wait = vec![0f64; n_sites];
+    let (mut n, mut killed, mut rejected) = (0u64, 0u64, 0u64);
+    let (mut sum_wait, mut sum_wait2, mut sum_resp, mut sum_bsld, mut sum_xf) =
+        (0f64, 0f64, 0f64, 0f64, 0f64);
+    let mut max_wait = 0f64;
+    let mut last_end = SimTime::ZERO;
+    let first_submit = jobs.first().map(|j| j.submit).unwrap_or_default();
+    for (job, out) in jobs.iter().zip(outcomes) {
+        match out.status {
+            JobOutcome::Rejected(_) => {
+                rejected += 1;
+                continue;
+            }
+            JobOutcome::Pending => continue,
+            JobOutcome::Killed => killed += 1,
+            JobOutcome::Finished => {}
+        }
+        n += 1;
+        let s = out.site as usize;
+        let site = &platform.sites[s];
+        let wait = (out.start - job.submit).as_secs_f64();
+        let run = (out.end - out.start).as_secs_f64();
+        let resp = wait + run;
+        sum_wait += wait;
+        sum_wait2 += wait * wait;
+        sum_resp += resp;
+        max_wait = max_wait.max(wait);
+        sum_bsld += (resp / run.max(BSLD_TAU_S)).max(1.0);
+        let limit = wallclock_limit(job, cfg, platform, s).as_secs_f64();
+        sum_xf += resp / limit;
+        let cpus_held = site.units_for(job.procs) as f64 * site.cpus_per_unit() as f64;
+        site_busy[s] += cpus_held * run;
+        site_jobs[s] += 1;
+        site_wait[s] += wait;
+        last_end = last_end.max(out.end);
+    }
+    let makespan = (last_end - first_submit).as_secs_f64();
+    let mean = |sum: f64| if n > 0 { sum / n as f64 } else { 0.0 };
+    let avg_wait = mean(sum_wait);
+    let variance = (mean(sum_wait2) - avg_wait * avg_wait).max(0.0);
+    let total_cpus: f64 = platform.sites.iter().map(|s| s.cpus() as f64).sum();
+    let busy: f64 = site_busy.iter().sum();
+    let ratio = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
+    Metrics {
+        avg_wait_s: avg_wait,
+        avg_response_s: mean(sum_resp),
+        wait_stddev_s: variance.sqrt(),
+        max_wait_s: max_wait,
+        avg_bounded_slowdown: mean(sum_bsld),
+        avg_expansion_factor: mean(sum_xf),
+        utilization: ratio(busy, total_cpus * makespan),
+        makespan_s: makespan,
+        jobs_finished: n,
+        jobs_killed: killed,
+        jobs_rejected: rejected,
+        jobs_skipped: skipped,
+        sites: platform
+            .sites
+            .iter()
+            .enumerate()
+            .map(|(i, s)| SiteMetrics {
+                name: s.name.clone(),
+                utilization: ratio(site_busy[i], s.cpus() as f64 * makespan),
+                jobs: site_jobs[i],
+                avg_wait_s: ratio(site_wait[i], site_jobs[i] as f64),
+            })
+            .collect(),
+    }
+}
+
+/// One metric's documentation, for `--help`, the UI and ARCHITECTURE.md.
+pub struct MetricHelp {
+    pub key: &'static str,
+    pub formula: &'static str,
+    pub source: &'static str,
+}
+
+pub const METRIC_HELP: &[MetricHelp] = &[
+    MetricHelp { key: "avg_wait_s", formula: "mean over jobs that ran of (start − submit), seconds", source: "SOB §3.2" },
+    MetricHelp { key: "avg_response_s", formula: "mean of (end − submit): wait plus run time (flow time)", source: "SOB §3.2, KKOR" },
+    MetricHelp { key: "wait_stddev_s", formula: "population standard deviation sqrt(Σ(w − w̄)²/N) of wait times; SOB prints (1/N)·sqrt(Σw² − (Σw/N)²), which is not a standard deviation", source: "SOB §3.2 (corrected)" },
+    MetricHelp { key: "max_wait_s", formula: "largest (start − submit)", source: "" },
+    MetricHelp { key: "avg_bounded_slowdown", formula: "mean of max(1, (end − submit) / max(end − start, τ)), τ = 10 s", source: "Feitelson et al. 1997" },
+    MetricHelp { key: "avg_expansion_factor", formula: "mean of (wait + run) / wallclock limit (the estimate the scheduler used)", source: "SCJG (Maui)" },
+    MetricHelp { key: "utilization", formula: "Σ CPUs held × (end − start) / (Σ CPUs × makespan); a node-exclusive job holds whole nodes", source: "SOB §3.2" },
+    MetricHelp { key: "makespan_s", formula: "last end − first submit", source: "" },
+    MetricHelp { key: "jobs_finished", formula: "jobs that ran (to their end, or killed at their estimate)", source: "" },
+    MetricHelp { key: "jobs_killed", formula: "jobs stopped at their estimate because their runtime exceeded it (kills on)", source: "" },
+    MetricHelp { key: "jobs_rejected", formula: "jobs wider than every site they could go to: reported, never dropped", source: "" },
+    MetricHelp { key: "jobs_skipped", formula: "records the import skipped (runtime ≤ 0, processors ≤ 0, submit −1)", source: "ALGORITHMS.md §2" },
+];
+
+/// Time series over `[0, makespan]` in equal buckets: per site, the time-averaged
+/// utilization (CPUs held / CPUs) and queue length in each bucket.
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Series {
+    pub bucket_s: f64,
+    pub sites: Vec<SiteSeries>,
+}
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct SiteSeries {
+    pub name: String,
+    pub utilization: Vec<f64>,
+    pub queue_length: Vec<f64>,
+}
+
+pub fn series(platform: &Platform, jobs: &[Job], outcomes: &[Outcome], buckets: usize) -> Series {
+    let buckets = buckets.max(1);
+    let end = outcomes
+        .iter()
+        .filter(|o| o.ran())
+        .map(|o| o.end.0)
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    let width = (end as f64 / buckets as f64).max(1.0);
+    let n = platform.sites.len();
+    let mut busy: Vec<Vec<(i64, f64)>> = vec![Vec::new(); n];
+    let mut queued: Vec<Vec<(i64, f64)>> = vec![Vec::new(); n];
+    for (job, out) in jobs.iter().zip(outcomes) {
+        if !out.ran() {
+            continue;
+        }
+        let s = out.site as usize;
+        let site = &platform.sites[s];
+        let cpus = site.units_for(job.procs) as f64 * site.cpus_per_unit() as f64;
+        busy[s].push((out.start.0, cpus));
+        busy[s].push((out.end.0, -cpus));
+        if out.start > job.submit {
+            queued[s].push((job.submit.0, 1.0));
+            queued[s].push((out.start.0, -1.0));
+        }
+    }
+    let sites = platform
+        .sites
+        .iter()
+        .enumerate()
+        .map(|(i, site)| {
+            let cpus = site.cpus() as f64;
+            SiteSeries {
+                name: site.name.clone(),
+                utilization: integrate(&mut busy[i], width, buckets)
+                    .into_iter()
+                    .map(|v| v / cpus)
+                    .collect(),
+                queue_length: integrate(&mut queued[i], width, buckets),
+            }
+        })
+        .collect();
+    Series {
+        bucket_s: width / SimTime::from_secs(1).0 as f64,
+        sites,
+    }
+}
+
+/// Time average per bucket of the step function whose changes are `deltas` (time, change).
+fn integrate(deltas: &mut [(i64, f64)], width: f64, buckets: usize) -> Vec<f64> {
+    deltas.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
+    let mut area = vec![0f64; buckets];
+    let mut value = 0f64;
+    let mut t = 0f64;
+    let add = |from: f64, to: f64, v: f64, area: &mut Vec<f64>| {
+        if v == 0.0 || to <= from {
+            return;
+        }
+        let mut a = from;
+        while a < to {
+            let b = ((a / width).floor() as usize).min(buckets - 1);
+            let bucket_end = if b == buckets - 1 { f64::INFINITY } else { (b + 1) as f64 * width };
+            let seg_end = to.min(bucket_end);
+            area[b] += v * (seg_end - a);
+            a = seg_end;
+        }
+    };
+    for &(time, d) in deltas.iter() {
+        let time = time as f64;
+        add(t, time, value, &mut area);
+        t = time;
+        value += d;
+    }
+    area.into_iter().map(|a| a / width).collect()
+}

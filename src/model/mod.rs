@@ -1,0 +1,8 @@
+//! What is simulated: jobs and the platform they run on. Plain data, no behaviour beyond
+//! unit conversions.
+
+mod job;
+mod platform;
+
+pub use job::{Job, JobIdx};
+pub use platform::{Allocation, NodeGroup, Platform, Site};

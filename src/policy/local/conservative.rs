@@ -1,0 +1,117 @@
+use std::collections::BTreeMap;
+
+use super::{LocalPolicy, QueuedJob, SiteView};
+use crate::engine::SimTime;
+use crate::model::JobIdx;
+use crate::policy::Profile;
+
+/// Conservative backfilling (Mu'alem & Feitelson 2001; KKOR's local scheduler): every queued
+/// job holds a reservation at the earliest time it fits in the availability profile, placed
+/// in arrival order. A job jumps ahead only into a hole that delays no reservation.
+///
+/// The plan is kept between events. When the running set evolves as planned (jobs end at
+/// their estimates) the kept plan equals a rebuild, so arrivals are just placed into it.
+/// When a job ends early or outlives its estimate the plan is rebuilt from the running jobs
+/// with every queued job re-placed in arrival order ("compression"): no job's reservation
+/// gets later by this. The differential test checks the kept plan against a rebuild on
+/// every event.
+#[derive(Default)]
+pub struct Conservative {
+    /// Arrival sequence → (job, reserved start); `None` until placed.
+    queue: BTreeMap<u64, (QueuedJob, Option<SimTime>)>,
+    /// (reserved start, arrival sequence) of every placed job, soonest first.
+    by_start: BTreeMap<(SimTime, u64), JobIdx>,
+    profile: Option<Profile>,
+    arrivals: u64,
+}
+
+impl Conservative {
+    fn rebuild(&mut self, site: &SiteView) {
+        let mut profile = site.running_profile();
+        self.by_start.clear();
+        for (&seq, (job, start)) in self.queue.iter_mut() {
+            let s = place(&mut profile, site.now, job);
+            *start = Some(s);
+            self.by_start.insert((s, seq), job.idx);
+        }
+        self.profile = Some(profile);
+    }
+}
+
+fn place(profile: &mut Profile, now: SimTime, job: &QueuedJob) -> SimTime {
+    // The engine only queues jobs that fit the site, so a start always exists once every
+    // running job has released; NEVER would only show up as a capacity-check failure.
+    let s = profile
+        .earliest_start(now, job.units, job.estimate)
+        .unwrap_or(SimTime::NEVER);
+    profile.reserve(s, job.estimate, job.units);
+    s
+}
+
+impl LocalPolicy for Conservative {
+    fn name(&self) -> &'static str {
+        "conservative"
+    }
+
+    fn enqueue(&mut self, job: QueuedJob, _site: &SiteView) {
+        self.queue.insert(self.arrivals, (job, None));
+        self.arrivals += 1;
+    }
+
+    fn schedule(&mut self, site: &SiteView, starts: &mut Vec<JobIdx>) {
+        if site.plan_invalidated || self.profile.is_none() {
+            self.rebuild(site);
+        } else if let Some(profile) = self.profile.as_mut() {
+            // Place the newcomers (the only unplaced jobs, at the back of the queue).
+            for (&seq, (job, start)) in self.queue.iter_mut().rev() {
+                if start.is_some() {
+                    break;
+                }
+                let s = place(profile, site.now, job);
+                *start = Some(s);
+                self.by_start.insert((s, seq), job.idx);
+            }
+        }
+        while let Some(entry) = self.by_start.first_entry() {
+            let (start, seq) = *entry.key();
+            if start > site.now {
+                break;
+            }
+            starts.push(*entry.get());
+            entry.remove();
+            self.queue.remove(&seq);
+        }
+        // Forget the past so the profile stays as long as the plan, not the run.
+        if let Some(profile) = self.profile.as_mut() {
+            profile.forget_before(site.now);
+        }
+    }
+
+    fn queue_len(&self) -> usize {
+        self.queue.len()
+    }
+
+    fn queued(&self) -> Vec<QueuedJob> {
+        self.queue.values().map(|(j, _)| *j).collect()
+    }
+
+    /// The kept plan already is the projection; newcomers not yet placed go in after it.
+    fn projected_profile(&self, site: &SiteView) -> (Profile, SimTime) {
+        let mut profile = match (&self.profile, site.plan_invalidated) {
+            (Some(p), false) => p.clone(),
+            _ => {
+                let mut p = site.running_profile();
+                for (job, _) in self.queue.values() {
+                    place(&mut p, site.now, job);
+                }
+                return (p, site.now);
+            }
+        };
+        for (job, start) in self.queue.values() {
+            if start.is_none() {
+                place(&mut profile, site.now, job);
+            }
+        }
+        (profile, site.now)
+    }
+}

@@ -1,0 +1,134 @@
+use super::{LocalPolicy, QueuedJob, SiteView};
+use crate::engine::SimTime;
+use crate::model::JobIdx;
+
+/// FCFS with EASY backfilling, as in Mu'alem & Feitelson (2001) and SOB's "FCFS+BF".
+///
+/// A pass starts jobs from the head while they fit. When the head does not fit it gets one
+/// reservation at its *shadow time*: the earliest predicted end (start + estimate) of running
+/// jobs at which enough units are free. The units free at the shadow time beyond the head's
+/// need are the *extra* units. A later job (in arrival order) starts now if it fits now and
+/// either ends by the shadow time or uses no more than the extra units (which it then
+/// consumes). Running jobs are predicted by their estimates, never by their real runtimes.
+#[derive(Default)]
+pub struct Easy {
+    queue: Vec<QueuedJob>,
+    /// Predicted releases of jobs started in the current pass (not yet in the site view).
+    started_now: Vec<(SimTime, u32)>,
+}
+
+impl Easy {
+    /// Shadow time and extra units for a head needing `need` units with `free` free now.
+    fn shadow(&self, site: &SiteView, free: u32, need: u32) -> (SimTime, u32) {
+        // Merge the running jobs (ordered by predicted end) with those started this pass.
+        let mut running = site
+            .running
+            .iter()
+            .map(|(&(end, _), &u)| (end, u))
+            .peekable();
+        let mut fresh = self.started_now.iter().copied().peekable();
+        let mut avail = free;
+        let mut shadow: Option<SimTime> = None;
+        loop {
+            let next = match (running.peek(), fresh.peek()) {
+                (Some(a), Some(b)) => {
+                    if a.0 <= b.0 {
+                        running.next()
+                    } else {
+                        fresh.next()
+                    }
+                }
+                (Some(_), None) => running.next(),
+                (None, Some(_)) => fresh.next(),
+                (None, None) => None,
+            };
+            let Some((end, units)) = next else { break };
+            if let Some(s) = shadow {
+                if end > s {
+                    break;
+                }
+            }
+            avail += units;
+            if shadow.is_none() && avail >= need {
+                // Keep adding releases at the same instant: they are free at the shadow too.
+                shadow = Some(end.max(site.now));
+            }
+        }
+        match shadow {
+            Some(s) => (s, avail - need),
+            // Cannot happen for a job that fits the site; plan as if never.
+            None => (SimTime::NEVER, 0),
+        }
+    }
+}
+
+impl LocalPolicy for Easy {
+    fn name(&self) -> &'static str {
+        "easy"
+    }
+
+    fn enqueue(&mut self, job: QueuedJob, _site: &SiteView) {
+        self.queue.push(job);
+    }
+
+    fn schedule(&mut self, site: &SiteView, starts: &mut Vec<JobIdx>) {
+        let mut free = site.free;
+        self.started_now.clear();
+        // 1. Start from the head while it fits.
+        let mut heads = 0;
+        for job in &self.queue {
+            if job.units > free {
+                break;
+            }
+            free -= job.units;
+            starts.push(job.idx);
+            self.started_now.push((site.now + job.estimate, job.units));
+            heads += 1;
+        }
+        self.queue.drain(..heads);
+        if self.queue.is_empty() || free == 0 {
+            return;
+        }
+        // 2. Reserve for the head at its shadow time, then backfill behind it.
+        self.started_now.sort_unstable();
+        let head = self.queue[0];
+        let (shadow, mut extra) = self.shadow(site, free, head.units);
+        let before = starts.len();
+        for job in &self.queue[1..] {
+            if free == 0 {
+                break;
+            }
+            if job.units > free {
+                continue;
+            }
+            let ends_in_time = site.now + job.estimate <= shadow;
+            if ends_in_time || job.units <= extra {
+                free -= job.units;
+                if !ends_in_time {
+                    extra -= job.units;
+                }
+                starts.push(job.idx);
+            }
+        }
+        if starts.len() > before {
+            let started = &starts[before..];
+            let mut k = 0;
+            self.queue.retain(|j| {
+                if k < started.len() && started[k] == j.idx {
+                    k += 1;
+                    false
+                } else {
+                    true
+                }
+            });
+        }
+    }
+
+    fn queue_len(&self) -> usize {
+        self.queue.len()
+    }
+
+    fn queued(&self) -> Vec<QueuedJob> {
+        self.queue.clone()
+    }
+}

@@ -1,0 +1,211 @@
+//! Local (per-site) batch schedulers: FCFS, EASY backfilling, conservative backfilling, SJF
+//! and first-fit, one file each.
+//!
+//! A policy owns its queue and sees the site through a read-only [`SiteView`]. On each
+//! scheduling pass it returns the jobs to start *now*; the engine allocates them, checks that
+//! capacity is never exceeded and schedules their completions.
+//!
+//! Adding a policy: write a file with a struct implementing [`LocalPolicy`], add a variant to
+//! [`LocalPolicyKind`] (its name, `FromStr`/`Display`) and to [`LocalPolicyKind::build`]; the
+//! differential test's reference (tests/integration/reference.rs) gets the same rule written
+//! the slow, obvious way.
+
+mod conservative;
+mod easy;
+mod fcfs;
+mod firstfit;
+mod sjf;
+
+pub use conservative::Conservative;
+pub use easy::Easy;
+pub use fcfs::Fcfs;
+pub use firstfit::FirstFit;
+pub use sjf::Sjf;
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::str::FromStr;
+
+use crate::engine::SimTime;
+use crate::model::JobIdx;
+use crate::policy::Profile;
+
+/// A job waiting in a site's queue, in this site's units and speed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueuedJob {
+    pub idx: JobIdx,
+    /// Allocation units (processors or whole nodes) it needs here.
+    pub units: u32,
+    /// Its estimate scaled to this site's speed (≥ 1 tick): how long the scheduler plans for.
+    pub estimate: SimTime,
+    /// When it entered this queue.
+    pub queued_at: SimTime,
+}
+
+/// What a local policy may read of its site. Running jobs are keyed by
+/// `(predicted end, job)`, so iteration runs from the soonest predicted release.
+pub struct SiteView<'a> {
+    pub now: SimTime,
+    pub capacity: u32,
+    pub free: u32,
+    pub running: &'a BTreeMap<(SimTime, JobIdx), u32>,
+    /// True when the running set changed in a way no reservation foresaw since the last
+    /// pass: a job ended before its predicted end, or outlived its estimate. Policies that
+    /// keep a plan (conservative backfilling) rebuild it then.
+    pub plan_invalidated: bool,
+}
+
+impl SiteView<'_> {
+    /// The profile of the running jobs alone.
+    pub fn running_profile(&self) -> Profile {
+        Profile::from_running(
+            self.now,
+            self.free,
+            self.running.iter().map(|(&(end, _), &units)| (end, units)),
+        )
+    }
+}
+
+/// A local batch scheduler.
+pub trait LocalPolicy {
+    /// Short name as accepted on the command line (`fcfs`, `easy`, ...).
+    fn name(&self) -> &'static str;
+
+    /// A job joins the queue (the engine has checked that it fits the site at all).
+    fn enqueue(&mut self, job: QueuedJob, site: &SiteView);
+
+    /// Decide which queued jobs start now; push them to `starts` and drop them from the queue.
+    fn schedule(&mut self, site: &SiteView, starts: &mut Vec<JobIdx>);
+
+    /// Jobs waiting.
+    fn queue_len(&self) -> usize;
+
+    /// The queue in this policy's priority order.
+    fn queued(&self) -> Vec<QueuedJob>;
+
+    /// Whether a hypothetical job may start before jobs queued ahead of it in the projection
+    /// (false only for policies where the head blocks everyone: FCFS, SJF).
+    fn backfills(&self) -> bool {
+        true
+    }
+
+    /// Availability profile after the queue's projected starts, by estimates: running jobs
+    /// end at their predicted ends and every queued job is placed, in priority order, at its
+    /// earliest start (never before the previous one for non-backfilling policies). Does not
+    /// change any state.
+    fn projected_profile(&self, site: &SiteView) -> (Profile, SimTime) {
+        let mut profile = site.running_profile();
+        let mut barrier = site.now;
+        for job in self.queued() {
+            let not_before = if self.backfills() { site.now } else { barrier };
+            if let Some(start) = profile.earliest_start(not_before, job.units, job.estimate) {
+                profile.reserve(start, job.estimate, job.units);
+                barrier = barrier.max(start);
+            }
+        }
+        (profile, barrier)
+    }
+
+    /// Approximate wait time (SOB) of a hypothetical job of `units` × `estimate` arriving
+    /// now: its projected start minus now; `None` when the site can never run it.
+    fn approximate_wait(&self, site: &SiteView, units: u32, estimate: SimTime) -> Option<SimTime> {
+        if units > site.capacity {
+            return None;
+        }
+        let (profile, barrier) = self.projected_profile(site);
+        let not_before = if self.backfills() { site.now } else { barrier };
+        profile
+            .earliest_start(not_before, units, estimate)
+            .map(|s| s - site.now)
+    }
+}
+
+/// The local policies by name, for the CLI, scenarios and the UI.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum LocalPolicyKind {
+    Fcfs,
+    Easy,
+    Conservative,
+    Sjf,
+    FirstFit,
+}
+
+impl LocalPolicyKind {
+    pub const ALL: [LocalPolicyKind; 5] = [
+        LocalPolicyKind::Fcfs,
+        LocalPolicyKind::Easy,
+        LocalPolicyKind::Conservative,
+        LocalPolicyKind::Sjf,
+        LocalPolicyKind::FirstFit,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            LocalPolicyKind::Fcfs => "fcfs",
+            LocalPolicyKind::Easy => "easy",
+            LocalPolicyKind::Conservative => "conservative",
+            LocalPolicyKind::Sjf => "sjf",
+            LocalPolicyKind::FirstFit => "firstfit",
+        }
+    }
+
+    /// One line for help texts and the UI.
+    pub fn describe(self) -> &'static str {
+        match self {
+            LocalPolicyKind::Fcfs => "First-come first-served, strict: the queue head blocks everyone behind it.",
+            LocalPolicyKind::Easy => "FCFS with EASY backfilling (Mu'alem & Feitelson 2001; SOB's FCFS+BF): the head gets a reservation at its shadow time; a later job starts now if it fits and ends by the shadow time or uses only processors the head leaves over.",
+            LocalPolicyKind::Conservative => "Conservative backfilling (KKOR): every queued job gets a reservation at its earliest start, in arrival order; a job may jump ahead only if it delays no reservation.",
+            LocalPolicyKind::Sjf => "Shortest (estimated) job first, strict: the queue is ordered by estimate (ties by arrival) and its head blocks the rest.",
+            LocalPolicyKind::FirstFit => "First-fit (SOB's FF): scan the queue in arrival order and start every job that fits now.",
+        }
+    }
+
+    pub fn build(self) -> Box<dyn LocalPolicy> {
+        match self {
+            LocalPolicyKind::Fcfs => Box::new(Fcfs::default()),
+            LocalPolicyKind::Easy => Box::new(Easy::default()),
+            LocalPolicyKind::Conservative => Box::new(Conservative::default()),
+            LocalPolicyKind::Sjf => Box::new(Sjf::default()),
+            LocalPolicyKind::FirstFit => Box::new(FirstFit::default()),
+        }
+    }
+}
+
+impl fmt::Display for LocalPolicyKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl FromStr for LocalPolicyKind {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, String> {
+        let key = s.trim().to_ascii_lowercase();
+        let kind = match key.as_str() {
+            "fcfs" => LocalPolicyKind::Fcfs,
+            "easy" | "fcfs+bf" | "fcfs+easy" => LocalPolicyKind::Easy,
+            "conservative" | "cbf" => LocalPolicyKind::Conservative,
+            "sjf" => LocalPolicyKind::Sjf,
+            "firstfit" | "first-fit" | "ff" => LocalPolicyKind::FirstFit,
+            _ => {
+                return Err(format!(
+                    "unknown local policy '{s}'; expected one of fcfs, easy, conservative, sjf, firstfit"
+                ))
+            }
+        };
+        Ok(kind)
+    }
+}
+
+impl serde::Serialize for LocalPolicyKind {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
+
+impl<'de> serde::Deserialize<'de> for LocalPolicyKind {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let s = String::deserialize(d)?;
+        s.parse().map_err(serde::de::Error::custom)
+    }
+}

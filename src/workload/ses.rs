@@ -1,0 +1,106 @@
+//! SES's workload model (Sessini, §3.2 and Table A3): Poisson arrivals, exponential
+//! runtimes, processor counts drawn from the observed frequency table.
+
+use serde::{Deserialize, Serialize};
+
+use super::{ImportReport, Workload};
+use crate::engine::SimTime;
+use crate::model::Job;
+use crate::rng::SimRng;
+
+/// SES Table A3: (processors, jobs observed), 889 jobs in all.
+pub const SES_PROCESSOR_TABLE: [(u32, u64); 6] =
+    [(1, 744), (2, 46), (3, 1), (4, 26), (8, 64), (16, 8)];
+
+/// Parameters of the SES generator. Defaults are the paper's: λ = 3.125 jobs per 30 min,
+/// mean runtime 496.3 min.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct SesPoisson {
+    pub jobs: u32,
+    /// Mean arrivals per 30 minutes (SES: 3.125).
+    pub arrivals_per_30min: f64,
+    /// Mean runtime in minutes (SES: 496.3).
+    pub mean_runtime_min: f64,
+    /// Multiplies the arrival rate: > 1 makes a heavier load on the same platform.
+    pub load_factor: f64,
+    /// Estimates are the runtime times this factor (≥ 1; SES gives none; 1 = exact).
+    pub estimate_factor: f64,
+}
+
+impl Default for SesPoisson {
+    fn default() -> Self {
+        SesPoisson {
+            jobs: 2000,
+            arrivals_per_30min: 3.125,
+            mean_runtime_min: 496.3,
+            load_factor: 1.0,
+            estimate_factor: 1.0,
+        }
+    }
+}
+
+impl SesPoisson {
+    pub fn validate(&self) -> Result<(), String> {
+        let pos = |v: f64| v.is_finite() && v > 0.0;
+        if self.jobs == 0 || self.jobs > 5_000_000 {
+            return Err(format!("jobs must be between 1 and 5,000,000 (got {})", self.jobs));
+        }
+        if !pos(self.arrivals_per_30min) || !pos(self.mean_runtime_min) || !pos(self.load_factor)
+        {
+            return Err("arrival rate, mean runtime and load factor must be positive".into());
+        }
+        if !(self.estimate_factor.is_finite() && self.estimate_factor >= 1.0) {
+            return Err(format!(
+                "estimate_factor must be at least 1 (got {})",
+                self.estimate_factor
+            ));
+        }
+        Ok(())
+    }
+
+    /// Draws the workload; the same seed gives the same jobs on every platform.
+    pub fn generate(&self, seed: u64) -> Result<Workload, String> {
+        self.validate()?;
+        let mut rng = SimRng::new(seed);
+        let mean_gap_s = 1800.0 / (self.arrivals_per_30min * self.load_factor);
+        let weights: Vec<u64> = SES_PROCESSOR_TABLE.iter().map(|&(_, w)| w).collect();
+        let mut t = 0.0f64;
+        let mut jobs = Vec::with_capacity(self.jobs as usize);
+        for i in 0..self.jobs {
+            if i > 0 {
+                t += rng.exponential(mean_gap_s);
+            }
+            let runtime_s = rng.exponential(self.mean_runtime_min * 60.0).round().max(1.0);
+            let procs = SES_PROCESSOR_TABLE[rng.weighted(&weights)].0;
+            let runtime = SimTime::from_secs(runtime_s as i64);
+            let estimate = SimTime::from_secs((runtime_s * self.estimate_factor).ceil() as i64);
+            jobs.push(Job {
+                id: i as u64 + 1,
+                submit: SimTime::from_secs(t.floor() as i64),
+                runtime,
+                estimate,
+                procs,
+                home: 0,
+                user: -1,
+                partition: -1,
+            });
+        }
+        let name = format!(
+            "ses-poisson(jobs={}, load={}, seed={seed})",
+            self.jobs, self.load_factor
+        );
+        let report = ImportReport {
+            file: name.clone(),
+            records: jobs.len() as u64,
+            jobs: jobs.len() as u64,
+            ..Default::default()
+        };
+        Ok(Workload {
+            name,
+            jobs,
+            origin: SimTime::ZERO,
+            report,
+        })
+    }
+}

@@ -1,0 +1,598 @@
+//! The Standard Workload Format of the Parallel Workloads Archive.
+//!
+//! One job per line, 18 whitespace-separated numeric fields, `-1` for unknown; header lines
+//! start with `;` and carry `Key: value` pairs (MaxNodes, MaxProcs, UnixStartTime,
+//! TimeZoneString, Note, ...). The conventions (ALGORITHMS.md §2):
+//! - runtime = field 4; processors = field 5, or field 8 when field 5 is -1;
+//!   estimate = field 9, or the runtime when field 9 is missing (≤ 0);
+//! - a job with runtime ≤ 0, processors ≤ 0 (or -1 in both fields) or submit -1 is skipped;
+//! - every such decision is counted in the [`ImportReport`], never made silently.
+//!
+//! The reader takes the file's bytes (plain or gzip, told apart by the magic number) and
+//! streams through them once: a gzip file is decompressed in 1 MiB chunks, a plain one is
+//! never copied.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::io::Read;
+
+use serde::Serialize;
+
+use super::Workload;
+use crate::engine::{SimTime, TICKS_PER_SEC};
+use crate::model::Job;
+
+/// How strictly to read.
+#[derive(Clone, Debug, Default)]
+pub struct SwfOptions {
+    /// Fail on the first malformed line instead of counting it and going on.
+    pub strict: bool,
+}
+
+/// Why a file could not be read at all (in lenient mode) or at the first problem (strict).
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum SwfError {
+    /// A line that is not 18 numbers (strict mode only). Fix the line or read leniently.
+    Malformed { file: String, line: u64, message: String },
+    /// The gzip stream is corrupt or cut short (strict mode only; lenient mode keeps the
+    /// jobs read before the damage and says so in the report).
+    Gzip { file: String, after_line: u64, message: String },
+}
+
+impl fmt::Display for SwfError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            SwfError::Malformed { file, line, message } => write!(f, "{file}:{line}: {message}"),
+            SwfError::Gzip {
+                file,
+                after_line,
+                message,
+            } => write!(
+                f,
+                "{file}: gzip data is damaged or truncated after line {after_line}: {message}"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SwfError {}
+
+/// The `; Key: value` lines of an SWF header, in file order, with typed views of the ones
+/// the simulator uses.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct SwfHeader {
+    pub fields: Vec<(String, String)>,
+    pub max_nodes: Option<u64>,
+    pub max_procs: Option<u64>,
+    pub max_jobs: Option<u64>,
+    pub max_records: Option<u64>,
+    pub unix_start_time: Option<i64>,
+    pub time_zone_string: Option<String>,
+    pub notes: Vec<String>,
+}
+
+impl SwfHeader {
+    fn add(&mut self, key: &str, value: &str) {
+        let number = || value.split_whitespace().next().and_then(|v| v.parse::<i64>().ok());
+        let positive = || number().filter(|&v| v > 0).map(|v| v as u64);
+        match key.to_ascii_lowercase().as_str() {
+            "maxnodes" => self.max_nodes = positive(),
+            "maxprocs" => self.max_procs = positive(),
+            "maxjobs" => self.max_jobs = positive(),
+            "maxrecords" => self.max_records = positive(),
+            "unixstarttime" => self.unix_start_time = number(),
+            "timezonestring" => self.time_zone_string = Some(value.to_string()),
+            "note" => self.notes.push(value.to_string()),
+            _ => {}
+        }
+        self.fields.push((key.to_string(), value.to_string()));
+    }
+}
+
+/// Jobs skipped on import, by reason.
+#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+pub struct Skips {
+    /// Runtime (field 4) 0 or -1: cancelled or unknown.
+    pub runtime_not_positive: u64,
+    /// Processors 0 (field 5, or field 8 when 5 is -1).
+    pub procs_zero: u64,
+    /// Processors -1 in both field 5 and field 8.
+    pub procs_unknown: u64,
+    /// Submit time (field 2) -1.
+    pub submit_unknown: u64,
+}
+
+impl Skips {
+    pub fn total(&self) -> u64 {
+        self.runtime_not_positive + self.procs_zero + self.procs_unknown + self.submit_unknown
+    }
+}
+
+/// Everything the import decided, for the user to see. Counts add up:
+/// `records = jobs + skipped.total()`, `data lines = records + malformed`.
+#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+pub struct ImportReport {
+    pub file: String,
+    pub gzip: bool,
+    /// Decompressed size.
+    pub bytes: u64,
+    pub lines: u64,
+    pub header_lines: u64,
+    pub blank_lines: u64,
+    /// Well-formed job lines.
+    pub records: u64,
+    /// Jobs accepted for simulation.
+    pub jobs: u64,
+    pub skipped: Skips,
+    pub skipped_total: u64,
+    /// Lines that are not 18 numbers; the first few are quoted in `malformed_examples`.
+    pub malformed: u64,
+    pub malformed_examples: Vec<String>,
+    /// Estimate (field 9) missing: the runtime was used instead.
+    pub estimate_missing: u64,
+    /// Runtime above the estimate: such jobs are killed at the estimate by default.
+    pub runtime_above_estimate: u64,
+    /// Field 5 was -1 and field 8 gave the processor count.
+    pub procs_from_requested: u64,
+    /// Jobs wider than the header's MaxProcs: kept, and rejected by a run on a machine that
+    /// small.
+    pub wider_than_max_procs: u64,
+    /// Jobs whose submit time was earlier than the line before: the jobs were sorted.
+    pub out_of_order: u64,
+    pub header: SwfHeader,
+    /// Things worth knowing that are not counts (truncation, format doubts).
+    pub warnings: Vec<String>,
+}
+
+impl ImportReport {
+    /// Human-readable summary, one fact per line.
+    pub fn summary(&self) -> String {
+        let mut s = String::new();
+        let mut line = |t: String| {
+            s.push_str(&t);
+            s.push('\n');
+        };
+        line(format!(
+            "{}: {} lines ({} header, {} blank), {} job records{}",
+            self.file,
+            self.lines,
+            self.header_lines,
+            self.blank_lines,
+            self.records,
+            if self.gzip { ", gzip" } else { "" }
+        ));
+        line(format!("  accepted jobs:              {}", self.jobs));
+        let k = &self.skipped;
+        for (n, what) in [
+            (k.runtime_not_positive, "skipped, runtime <= 0:"),
+            (k.procs_zero, "skipped, processors 0:"),
+            (k.procs_unknown, "skipped, processors -1:"),
+            (k.submit_unknown, "skipped, submit -1:"),
+            (self.malformed, "malformed lines:"),
+            (self.estimate_missing, "estimate missing (= runtime):"),
+            (self.runtime_above_estimate, "runtime above estimate:"),
+            (self.procs_from_requested, "processors from field 8:"),
+            (self.wider_than_max_procs, "wider than MaxProcs:"),
+            (self.out_of_order, "out of submit order (sorted):"),
+        ] {
+            if n > 0 {
+                line(format!("  {what:<28}{n}"));
+            }
+        }
+        for e in &self.malformed_examples {
+            line(format!("  {e}"));
+        }
+        for w in &self.warnings {
+            line(format!("  warning: {w}"));
+        }
+        s
+    }
+}
+
+const FIELDS: usize = 18;
+const EXAMPLES: usize = 5;
+
+struct Reader<'a> {
+    file: &'a str,
+    strict: bool,
+    report: ImportReport,
+    jobs: Vec<Job>,
+    /// Submit times in ticks relative to the file's zero, before shifting to the origin.
+    line_no: u64,
+    last_submit: i64,
+    field_counts: BTreeMap<usize, u64>,
+}
+
+/// Parses a decimal number into thousandths (ticks for times): `12` → 12000,
+/// `-1` → -1000, `3600.25` → 3600250. Exponents fall back to the float parser.
+fn parse_milli(tok: &[u8]) -> Option<i64> {
+    let (neg, digits) = match tok.first()? {
+        b'-' => (true, &tok[1..]),
+        b'+' => (false, &tok[1..]),
+        _ => (false, tok),
+    };
+    if digits.is_empty() {
+        return None;
+    }
+    let mut int: i64 = 0;
+    let mut i = 0;
+    while i < digits.len() && digits[i].is_ascii_digit() {
+        int = int.checked_mul(10)?.checked_add((digits[i] - b'0') as i64)?;
+        i += 1;
+    }
+    let mut milli = int.checked_mul(1000)?;
+    if i < digits.len() {
+        if digits[i] != b'.' {
+            return parse_float_milli(tok);
+        }
+        i += 1;
+        let mut scale = 100;
+        let mut frac = 0i64;
+        let mut round_up = false;
+        while i < digits.len() && digits[i].is_ascii_digit() {
+            let d = (digits[i] - b'0') as i64;
+            if scale > 0 {
+                frac += d * scale;
+                scale /= 10;
+            } else if scale == 0 {
+                round_up = d >= 5;
+                scale = -1;
+            }
+            i += 1;
+        }
+        if i < digits.len() {
+            return parse_float_milli(tok);
+        }
+        milli += frac + round_up as i64;
+    }
+    Some(if neg { -milli } else { milli })
+}
+
+fn parse_float_milli(tok: &[u8]) -> Option<i64> {
+    let v: f64 = std::str::from_utf8(tok).ok()?.parse().ok()?;
+    let m = (v * 1000.0).round();
+    (m.is_finite() && m.abs() < 9.0e18).then_some(m as i64)
+}
+
+impl Reader<'_> {
+    fn malformed(&mut self, fields: usize, message: String) -> Result<(), SwfError> {
+        if self.strict {
+            return Err(SwfError::Malformed {
+                file: self.file.to_string(),
+                line: self.line_no,
+                message,
+            });
+        }
+        self.report.malformed += 1;
+        *self.field_counts.entry(fields).or_insert(0) += 1;
+        if self.report.malformed_examples.len() < EXAMPLES {
+            self.report
+                .malformed_examples
+                .push(format!("{}:{}: {message}", self.file, self.line_no));
+        }
+        Ok(())
+    }
+
+    fn line(&mut self, raw: &[u8]) -> Result<(), SwfError> {
+        self.line_no += 1;
+        self.report.lines += 1;
+        let line = raw.strip_suffix(b"\r").unwrap_or(raw);
+        let trimmed = line.trim_ascii_start();
+        match trimmed.first() {
+            None => {
+                self.report.blank_lines += 1;
+                return Ok(());
+            }
+            Some(b';') => {
+                self.report.header_lines += 1;
+                let text = String::from_utf8_lossy(&trimmed[1..]);
+                let text = text.trim();
+                match text.split_once(':') {
+                    Some((k, v)) if !k.is_empty() && !k.contains(char::is_whitespace) => {
+                        self.report.header.add(k.trim(), v.trim())
+                    }
+                    _ if !text.is_empty() => {
+                        // A continuation of a multi-line note.
+                        if let Some(last) = self.report.header.notes.last_mut() {
+                            last.push(' ');
+                            last.push_str(text);
+                        }
+                    }
+                    _ => {}
+                }
+                return Ok(());
+            }
+            _ => {}
+        }
+        let mut f = [0i64; FIELDS];
+        let mut n = 0usize;
+        let mut bad: Option<usize> = None;
+        for tok in trimmed
+            .split(|b| b.is_ascii_whitespace())
+            .filter(|t| !t.is_empty())
+        {
+            if n < FIELDS {
+                match parse_milli(tok) {
+                    Some(v) => f[n] = v,
+                    None => {
+                        if bad.is_none() {
+                            bad = Some(n);
+                        }
+                    }
+                }
+            }
+            n += 1;
+        }
+        if n != FIELDS {
+            return self.malformed(
+                n,
+                format!("expected {FIELDS} fields, found {n} (an SWF job line has 18 numbers)"),
+            );
+        }
+        if let Some(i) = bad {
+            let tok = trimmed
+                .split(|b| b.is_ascii_whitespace())
+                .filter(|t| !t.is_empty())
+                .nth(i)
+                .unwrap_or_default();
+            return self.malformed(
+                n,
+                format!(
+                    "field {} is '{}', not a number",
+                    i + 1,
+                    String::from_utf8_lossy(tok)
+                ),
+            );
+        }
+        self.report.records += 1;
+        self.record(&f);
+        Ok(())
+    }
+
+    fn record(&mut self, f: &[i64; FIELDS]) {
+        let whole = |v: i64| v / 1000;
+        let id = whole(f[0]);
+        let submit = f[1];
+        let runtime = f[3];
+        let alloc = whole(f[4]);
+        let requested = whole(f[7]);
+        let estimate = f[8];
+        let skips = &mut self.report.skipped;
+        if submit < 0 {
+            skips.submit_unknown += 1;
+            return;
+        }
+        if runtime <= 0 {
+            skips.runtime_not_positive += 1;
+            return;
+        }
+        let procs = if alloc == -1 {
+            if requested > 0 {
+                self.report.procs_from_requested += 1;
+            }
+            requested
+        } else {
+            alloc
+        };
+        if procs == 0 || (procs < 0 && procs != -1) {
+            skips.procs_zero += 1;
+            return;
+        }
+        if procs == -1 {
+            skips.procs_unknown += 1;
+            return;
+        }
+        let estimate = if estimate <= 0 {
+            self.report.estimate_missing += 1;
+            runtime
+        } else {
+            estimate
+        };
+        if runtime > estimate {
+            self.report.runtime_above_estimate += 1;
+        }
+        if submit < self.last_submit {
+            self.report.out_of_order += 1;
+        }
+        self.last_submit = self.last_submit.max(submit);
+        let to_ticks = |milli: i64| SimTime(milli / (1000 / TICKS_PER_SEC));
+        self.jobs.push(Job {
+            id: id.max(0) as u64,
+            submit: to_ticks(submit),
+            runtime: to_ticks(runtime).max(SimTime(1)),
+            estimate: to_ticks(estimate).max(SimTime(1)),
+            procs: procs.min(u32::MAX as i64) as u32,
+            home: 0,
+            user: whole(f[11]).clamp(i32::MIN as i64, i32::MAX as i64) as i32,
+            partition: whole(f[15]).clamp(i32::MIN as i64, i32::MAX as i64) as i32,
+        });
+    }
+
+    fn chunk(&mut self, data: &[u8]) -> Result<(), SwfError> {
+        let mut rest = data;
+        while let Some(pos) = rest.iter().position(|&b| b == b'\n') {
+            self.line(&rest[..pos])?;
+            rest = &rest[pos + 1..];
+        }
+        if !rest.is_empty() {
+            self.line(rest)?;
+        }
+        Ok(())
+    }
+
+    fn finish(mut self, gzip: bool, bytes: u64) -> Workload {
+        self.report.gzip = gzip;
+        self.report.bytes = bytes;
+        self.report.jobs = self.jobs.len() as u64;
+        self.report.skipped_total = self.report.skipped.total();
+        if let Some(max) = self.report.header.max_procs {
+            self.report.wider_than_max_procs =
+                self.jobs.iter().filter(|j| j.procs as u64 > max).count() as u64;
+        }
+        if self.report.out_of_order > 0 {
+            self.jobs.sort_by_key(|j| j.submit);
+        }
+        let origin = self.jobs.first().map(|j| j.submit).unwrap_or_default();
+        for j in &mut self.jobs {
+            j.submit = j.submit - origin;
+        }
+        self.diagnose();
+        Workload {
+            name: self.file.to_string(),
+            jobs: self.jobs,
+            origin,
+            report: self.report,
+        }
+    }
+
+    fn diagnose(&mut self) {
+        let r = &mut self.report;
+        if r.records == 0 && r.malformed > 0 {
+            let (fields, count) = self
+                .field_counts
+                .iter()
+                .max_by_key(|(_, &c)| c)
+                .map(|(&f, &c)| (f, c))
+                .unwrap_or_default();
+            r.warnings.push(format!(
+                "this does not look like SWF: {count} of {} data lines have {fields} fields where SWF has {FIELDS} \
+                 (another simulator's own format? convert it to the 18 SWF fields first)",
+                r.malformed
+            ));
+        } else if r.malformed > 0 {
+            r.warnings.push(format!(
+                "{} malformed lines were left out; the rest was read",
+                r.malformed
+            ));
+        }
+        let announced = r.header.max_records.or(r.header.max_jobs);
+        if let Some(n) = announced {
+            let data_lines = r.records + r.malformed;
+            if data_lines < n {
+                r.warnings.push(format!(
+                    "the header announces {n} records but the file holds {data_lines}: the file looks truncated"
+                ));
+            }
+        }
+        if r.jobs == 0 {
+            r.warnings.push("no runnable job in this file".to_string());
+        }
+    }
+}
+
+/// Reads an SWF file from its bytes (plain or gzip). `file` names it in messages.
+pub fn read_swf(file: &str, bytes: &[u8], opts: &SwfOptions) -> Result<Workload, SwfError> {
+    let mut reader = Reader {
+        file,
+        strict: opts.strict,
+        report: ImportReport {
+            file: file.to_string(),
+            ..Default::default()
+        },
+        jobs: Vec::with_capacity(bytes.len() / 64),
+        line_no: 0,
+        last_submit: i64::MIN,
+        field_counts: BTreeMap::new(),
+    };
+    let gzip = bytes.starts_with(&[0x1f, 0x8b]);
+    if !gzip {
+        reader.chunk(bytes)?;
+        return Ok(reader.finish(false, bytes.len() as u64));
+    }
+    // Gzip files are ~10× smaller than their text: reserve for the text's jobs.
+    reader.jobs.reserve(bytes.len() / 8);
+    let mut decoder = flate2::read::MultiGzDecoder::new(bytes);
+    let mut buf = vec![0u8; 1 << 20];
+    let mut filled = 0usize;
+    let mut total: u64 = 0;
+    loop {
+        let n = match decoder.read(&mut buf[filled..]) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => {
+                if opts.strict {
+                    return Err(SwfError::Gzip {
+                        file: file.to_string(),
+                        after_line: reader.line_no,
+                        message: e.to_string(),
+                    });
+                }
+                // Keep what was read; the partial last line is dropped and counted.
+                if filled > 0 {
+                    reader.line_no += 1;
+                    reader.report.lines += 1;
+                    reader.malformed(0, "incomplete last line (gzip stream cut short)".into())?;
+                }
+                reader.report.warnings.push(format!(
+                    "gzip data is damaged or truncated after line {} ({e}); the jobs before it were kept",
+                    reader.line_no
+                ));
+                filled = 0;
+                break;
+            }
+        };
+        if n == 0 {
+            break;
+        }
+        total += n as u64;
+        filled += n;
+        // Hand over the complete lines, keep the partial one for the next read.
+        match buf[..filled].iter().rposition(|&b| b == b'\n') {
+            Some(last) => {
+                reader.chunk(&buf[..last])?;
+                buf.copy_within(last + 1..filled, 0);
+                filled -= last + 1;
+            }
+            None if filled == buf.len() => {
+                // A single line longer than the buffer: grow rather than split it.
+                buf.resize(buf.len() * 2, 0);
+            }
+            None => {}
+        }
+    }
+    if filled > 0 {
+        reader.chunk(&buf[..filled])?;
+    }
+    Ok(reader.finish(true, total))
+}
+
+/// Writes jobs as SWF: the header fields (if any) then one line per job, times in seconds
+/// after `origin` is added back. What [`read_swf`] accepted reads back identically.
+pub fn write_swf(workload: &Workload, header: &SwfHeader) -> String {
+    let mut out = String::with_capacity(workload.jobs.len() * 64 + 256);
+    for (k, v) in &header.fields {
+        out.push_str(&format!("; {k}: {v}\n"));
+    }
+    if header.fields.is_empty() {
+        out.push_str("; Version: 2.2\n");
+        out.push_str(&format!("; Note: {} (written by gridscope)\n", workload.name));
+    }
+    for j in &workload.jobs {
+        let submit = j.submit + workload.origin;
+        use std::fmt::Write;
+        let _ = writeln!(
+            out,
+            "{} {} -1 {} {} -1 -1 {} {} -1 1 {} -1 -1 -1 {} -1 -1",
+            j.id, submit, j.runtime, j.procs, j.procs, j.estimate, j.user, j.partition
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn milli_parsing() {
+        assert_eq!(parse_milli(b"12"), Some(12_000));
+        assert_eq!(parse_milli(b"-1"), Some(-1_000));
+        assert_eq!(parse_milli(b"3600.25"), Some(3_600_250));
+        assert_eq!(parse_milli(b"0.0005"), Some(1));
+        assert_eq!(parse_milli(b"1e3"), Some(1_000_000));
+        assert_eq!(parse_milli(b"12a"), None);
+        assert_eq!(parse_milli(b"-"), None);
+        assert_eq!(parse_milli(b"99999999999999999999"), None);
+    }
+}
