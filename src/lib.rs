@@ -17,3 +17,7 @@ pub mod policy;
 pub mod rng;
 pub mod scenario;
 pub mod workload;
+
+/// The browser app: Yew components, canvas plots and the Web Worker glue (wasm32 only).
+#[cfg(target_arch = "wasm32")]
+pub mod web;
