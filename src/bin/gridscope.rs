@@ -63,7 +63,14 @@ struct Args {
     flags: Vec<(String, Option<String>)>,
 }
 
-const VALUED: &[&str] = &["--policy", "--procs", "--estimates", "--jobs", "--preset", "--seed"];
+const VALUED: &[&str] = &[
+    "--policy",
+    "--procs",
+    "--estimates",
+    "--jobs",
+    "--preset",
+    "--seed",
+];
 const SWITCHES: &[&str] = &["--json", "--no-kill", "--strict", "--help"];
 
 impl Args {
@@ -179,8 +186,14 @@ fn lint(a: &Args) -> Result<(), CliError> {
     a.only(&["--json", "--strict"])?;
     let path = trace_arg(a)?;
     let bytes = read_file(Path::new(path)).map_err(CliError::Failed)?;
-    let w = read_swf(path, &bytes, &SwfOptions { strict: a.has("--strict") })
-        .map_err(|e| CliError::Failed(e.to_string()))?;
+    let w = read_swf(
+        path,
+        &bytes,
+        &SwfOptions {
+            strict: a.has("--strict"),
+        },
+    )
+    .map_err(|e| CliError::Failed(e.to_string()))?;
     if a.has("--json") {
         out(&format!("{}\n", json(&w.report)));
     } else {
@@ -219,7 +232,10 @@ fn policies(spec: &str) -> Result<Vec<AlgorithmSpec>, CliError> {
     };
     Ok(kinds
         .into_iter()
-        .map(|k| AlgorithmSpec { label: None, local: k })
+        .map(|k| AlgorithmSpec {
+            label: None,
+            local: k,
+        })
         .collect())
 }
 
@@ -260,8 +276,12 @@ fn simulate(a: &Args) -> Result<(), CliError> {
         algorithms: policies(policy)?,
         options: options(a)?,
     };
-    let report = run_scenario(&scenario, &mut |f| read_file(Path::new(f)), &mut |_, _, _| true)
-        .map_err(|e| CliError::Failed(e.to_string()))?;
+    let report = run_scenario(
+        &scenario,
+        &mut |f| read_file(Path::new(f)),
+        &mut |_, _, _| true,
+    )
+    .map_err(|e| CliError::Failed(e.to_string()))?;
     finish(a, &report)
 }
 
@@ -274,30 +294,44 @@ fn run(a: &Args) -> Result<(), CliError> {
                 .map_err(|_| CliError::Usage(format!("--seed must be an integer, not '{s}'")))?,
         ),
     };
-    let (mut scenario, base): (Scenario, PathBuf) = match (a.get("--preset"), a.positional.as_slice()) {
-        (Some("demo"), []) => (Scenario::demo(), PathBuf::from(".")),
-        (Some(p), []) => {
-            return Err(CliError::Failed(format!(
-                "unknown scenario preset '{p}'; known: demo"
-            )))
-        }
-        (None, [file]) => {
-            let path = Path::new(file);
-            let text = String::from_utf8(read_file(path).map_err(CliError::Failed)?)
-                .map_err(|_| CliError::Failed(format!("{file} is not UTF-8 text")))?;
-            let s = Scenario::from_json(&text).map_err(|e| CliError::Failed(format!("{file}: {e}")))?;
-            (s, path.parent().map(Path::to_path_buf).unwrap_or_default())
-        }
-        (None, []) => return Err(CliError::Usage("run needs SCENARIO.json or --preset NAME".into())),
-        _ => return Err(CliError::Usage("run takes one SCENARIO.json or --preset NAME".into())),
-    };
+    let (mut scenario, base): (Scenario, PathBuf) =
+        match (a.get("--preset"), a.positional.as_slice()) {
+            (Some("demo"), []) => (Scenario::demo(), PathBuf::from(".")),
+            (Some(p), []) => {
+                return Err(CliError::Failed(format!(
+                    "unknown scenario preset '{p}'; known: demo"
+                )))
+            }
+            (None, [file]) => {
+                let path = Path::new(file);
+                let text = String::from_utf8(read_file(path).map_err(CliError::Failed)?)
+                    .map_err(|_| CliError::Failed(format!("{file} is not UTF-8 text")))?;
+                let s = Scenario::from_json(&text)
+                    .map_err(|e| CliError::Failed(format!("{file}: {e}")))?;
+                (s, path.parent().map(Path::to_path_buf).unwrap_or_default())
+            }
+            (None, []) => {
+                return Err(CliError::Usage(
+                    "run needs SCENARIO.json or --preset NAME".into(),
+                ))
+            }
+            _ => {
+                return Err(CliError::Usage(
+                    "run takes one SCENARIO.json or --preset NAME".into(),
+                ))
+            }
+        };
     if let Some(s) = seed {
         scenario.seed = s;
     }
     // Workload files in a scenario are relative to the scenario file.
     let mut load = |f: &str| {
         let p = Path::new(f);
-        let p = if p.is_absolute() { p.to_path_buf() } else { base.join(p) };
+        let p = if p.is_absolute() {
+            p.to_path_buf()
+        } else {
+            base.join(p)
+        };
         read_file(&p)
     };
     let workload = gridscope::scenario::load_workload(&scenario, &mut load)
@@ -338,7 +372,15 @@ fn finish(a: &Args, report: &Report) -> Result<(), CliError> {
     ));
     s.push_str(&format!(
         "{:<14}{:>12}{:>14}{:>12}{:>10}{:>8}{:>14}{:>10}{:>9}\n",
-        "algorithm", "avg wait s", "avg resp s", "wait sd s", "bsld", "util", "makespan s", "finished", "rejected"
+        "algorithm",
+        "avg wait s",
+        "avg resp s",
+        "wait sd s",
+        "bsld",
+        "util",
+        "makespan s",
+        "finished",
+        "rejected"
     ));
     for r in &report.runs {
         let m = &r.metrics;

@@ -30,12 +30,18 @@ pub fn check_invariants(
 ) -> Result<(), InvariantViolation> {
     let fail = |m: String| Err(InvariantViolation(m));
     if jobs.len() != outcomes.len() {
-        return fail(format!("{} jobs but {} outcomes", jobs.len(), outcomes.len()));
+        return fail(format!(
+            "{} jobs but {} outcomes",
+            jobs.len(),
+            outcomes.len()
+        ));
     }
     let mut usage: Vec<Vec<(SimTime, i64)>> = vec![Vec::new(); platform.sites.len()];
     for (job, out) in jobs.iter().zip(outcomes) {
         match out.status {
-            JobOutcome::Pending => return fail(format!("job {} was never run nor rejected", job.id)),
+            JobOutcome::Pending => {
+                return fail(format!("job {} was never run nor rejected", job.id))
+            }
             JobOutcome::Rejected(RejectReason::NoSuchSite) => {
                 if (job.home as usize) < platform.sites.len() {
                     return fail(format!("job {} rejected for a site that exists", job.id));

@@ -10,6 +10,7 @@ mod time;
 pub use invariants::{check_invariants, InvariantViolation};
 pub use queue::EventQueue;
 pub use sim::{
-    simulate, EstimateSource, JobOutcome, Outcome, RejectReason, RunConfig, RunOutput, SimError, wallclock_limit,
+    simulate, wallclock_limit, EstimateSource, JobOutcome, Outcome, RejectReason, RunConfig,
+    RunOutput, SimError,
 };
 pub use time::{SimTime, TICKS_PER_SEC};

@@ -195,7 +195,8 @@ pub fn simulate(
     if let Some(w) = jobs.windows(2).position(|w| w[1].submit < w[0].submit) {
         return Err(SimError::BadInput(format!(
             "jobs must be sorted by submit time (job {} comes after job {})",
-            jobs[w + 1].id, jobs[w].id
+            jobs[w + 1].id,
+            jobs[w].id
         )));
     }
     if jobs.len() >= u32::MAX as usize {
@@ -254,7 +255,11 @@ pub fn simulate(
                     let (planned, _) = planned_and_effective(job, cfg);
                     let est = scale(planned, home_speed, site.speed);
                     // An overrunning job's predicted end was moved to its real end.
-                    let predicted = if now > out.start + est { now } else { out.start + est };
+                    let predicted = if now > out.start + est {
+                        now
+                    } else {
+                        out.start + est
+                    };
                     let units = site.running.remove(&(predicted, idx)).ok_or_else(|| {
                         SimError::Invariant(format!("job {} completed but was not running", job.id))
                     })?;

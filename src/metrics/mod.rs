@@ -227,7 +227,11 @@ fn integrate(deltas: &mut [(i64, f64)], width: f64, buckets: usize) -> Vec<f64> 
         let mut a = from;
         while a < to {
             let b = ((a / width).floor() as usize).min(buckets - 1);
-            let bucket_end = if b == buckets - 1 { f64::INFINITY } else { (b + 1) as f64 * width };
+            let bucket_end = if b == buckets - 1 {
+                f64::INFINITY
+            } else {
+                (b + 1) as f64 * width
+            };
             let seg_end = to.min(bucket_end);
             area[b] += v * (seg_end - a);
             a = seg_end;

@@ -65,7 +65,10 @@ impl Profile {
     ) -> Option<SimTime> {
         let n = self.steps.len();
         // First step that covers `not_before`.
-        let mut i = self.steps.partition_point(|&(s, _)| s <= not_before).saturating_sub(1);
+        let mut i = self
+            .steps
+            .partition_point(|&(s, _)| s <= not_before)
+            .saturating_sub(1);
         while i < n {
             if self.steps[i].1 < units {
                 i += 1;

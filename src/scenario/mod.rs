@@ -40,8 +40,13 @@ fn current_version() -> u32 {
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
 pub enum PlatformSpec {
-    Preset { name: String },
-    Sites { name: String, sites: Vec<Site> },
+    Preset {
+        name: String,
+    },
+    Sites {
+        name: String,
+        sites: Vec<Site>,
+    },
     /// One processor-granular site of `procs` processors; without `procs`, the header's
     /// MaxProcs, else MaxNodes, else the widest job (the report says which).
     FromTrace {
@@ -73,7 +78,9 @@ pub struct AlgorithmSpec {
 
 impl AlgorithmSpec {
     pub fn label(&self) -> String {
-        self.label.clone().unwrap_or_else(|| self.local.name().to_string())
+        self.label
+            .clone()
+            .unwrap_or_else(|| self.local.name().to_string())
     }
 }
 
@@ -158,14 +165,19 @@ impl Scenario {
             version: SCENARIO_VERSION,
             name: "demo: SES Poisson workload on 128 processors, all local policies".into(),
             seed: 1,
-            platform: PlatformSpec::Preset { name: "demo".into() },
+            platform: PlatformSpec::Preset {
+                name: "demo".into(),
+            },
             workload: WorkloadSpec::SesPoisson(SesPoisson {
                 estimate_factor: 2.0,
                 ..SesPoisson::default()
             }),
             algorithms: LocalPolicyKind::ALL
                 .iter()
-                .map(|&k| AlgorithmSpec { label: None, local: k })
+                .map(|&k| AlgorithmSpec {
+                    label: None,
+                    local: k,
+                })
                 .collect(),
             options: RunConfig::default(),
         }
@@ -215,7 +227,10 @@ pub fn resolve_platform(
             let widest = workload.jobs.iter().map(|j| j.procs).max().unwrap_or(1);
             let (n, why) = match (procs, h.max_procs, h.max_nodes) {
                 (Some(p), _, _) => (*p, "given on the command line".to_string()),
-                (None, Some(p), _) => (p.min(u32::MAX as u64) as u32, "the header's MaxProcs".into()),
+                (None, Some(p), _) => (
+                    p.min(u32::MAX as u64) as u32,
+                    "the header's MaxProcs".into(),
+                ),
                 (None, None, Some(n)) => (
                     n.min(u32::MAX as u64) as u32,
                     "the header's MaxNodes (no MaxProcs)".into(),
@@ -253,6 +268,13 @@ pub fn run_loaded(
     if scenario.algorithms.is_empty() {
         return Err(ScenarioError::Invalid("no algorithm to run".into()));
     }
+    if workload.jobs.is_empty() {
+        return Err(ScenarioError::Workload(format!(
+            "{}: no runnable job to simulate\n{}",
+            workload.name,
+            workload.report.summary().trim_end()
+        )));
+    }
     let (platform, platform_note) = resolve_platform(&scenario.platform, &workload)?;
     let mut jobs = workload.jobs.clone();
     for j in &mut jobs {
@@ -265,8 +287,10 @@ pub fn run_loaded(
     let cfg = scenario.options;
     let mut runs = Vec::with_capacity(scenario.algorithms.len());
     for (i, alg) in scenario.algorithms.iter().enumerate() {
-        let out = simulate(&platform, &jobs, alg.local, &cfg, &mut |d, t| progress(i, d, t))
-            .map_err(ScenarioError::Sim)?;
+        let out = simulate(&platform, &jobs, alg.local, &cfg, &mut |d, t| {
+            progress(i, d, t)
+        })
+        .map_err(ScenarioError::Sim)?;
         check_invariants(&platform, &jobs, &out.outcomes, &cfg)
             .map_err(|e| ScenarioError::Sim(SimError::Invariant(e.0)))?;
         let metrics = compute(&platform, &jobs, &out.outcomes, &cfg, skipped);
@@ -315,7 +339,8 @@ pub fn run_loaded(
             },
             kill_at_estimate: cfg.kill_at_estimate,
             time_unit: "seconds from the workload's first submit",
-            same_instant_order: "completions, then arrivals in input order, then one scheduling pass per site",
+            same_instant_order:
+                "completions, then arrivals in input order, then one scheduling pass per site",
         },
         runs,
         import: workload.report.clone(),
@@ -349,7 +374,10 @@ pub fn jobs_csv(report: &Report, run: &RunReport) -> String {
             out,
             "{},{},{},{},{},{},{}",
             j.id,
-            names.get(j.home as usize).map(String::as_str).unwrap_or("?"),
+            names
+                .get(j.home as usize)
+                .map(String::as_str)
+                .unwrap_or("?"),
             names[o.site as usize],
             j.submit,
             o.start,

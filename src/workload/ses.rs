@@ -44,10 +44,12 @@ impl SesPoisson {
     pub fn validate(&self) -> Result<(), String> {
         let pos = |v: f64| v.is_finite() && v > 0.0;
         if self.jobs == 0 || self.jobs > 5_000_000 {
-            return Err(format!("jobs must be between 1 and 5,000,000 (got {})", self.jobs));
+            return Err(format!(
+                "jobs must be between 1 and 5,000,000 (got {})",
+                self.jobs
+            ));
         }
-        if !pos(self.arrivals_per_30min) || !pos(self.mean_runtime_min) || !pos(self.load_factor)
-        {
+        if !pos(self.arrivals_per_30min) || !pos(self.mean_runtime_min) || !pos(self.load_factor) {
             return Err("arrival rate, mean runtime and load factor must be positive".into());
         }
         if !(self.estimate_factor.is_finite() && self.estimate_factor >= 1.0) {
@@ -71,7 +73,10 @@ impl SesPoisson {
             if i > 0 {
                 t += rng.exponential(mean_gap_s);
             }
-            let runtime_s = rng.exponential(self.mean_runtime_min * 60.0).round().max(1.0);
+            let runtime_s = rng
+                .exponential(self.mean_runtime_min * 60.0)
+                .round()
+                .max(1.0);
             let procs = SES_PROCESSOR_TABLE[rng.weighted(&weights)].0;
             let runtime = SimTime::from_secs(runtime_s as i64);
             let estimate = SimTime::from_secs((runtime_s * self.estimate_factor).ceil() as i64);

@@ -34,16 +34,28 @@ pub struct SwfOptions {
 #[non_exhaustive]
 pub enum SwfError {
     /// A line that is not 18 numbers (strict mode only). Fix the line or read leniently.
-    Malformed { file: String, line: u64, message: String },
+    Malformed {
+        file: String,
+        line: u64,
+        message: String,
+    },
     /// The gzip stream is corrupt or cut short (strict mode only; lenient mode keeps the
     /// jobs read before the damage and says so in the report).
-    Gzip { file: String, after_line: u64, message: String },
+    Gzip {
+        file: String,
+        after_line: u64,
+        message: String,
+    },
 }
 
 impl fmt::Display for SwfError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            SwfError::Malformed { file, line, message } => write!(f, "{file}:{line}: {message}"),
+            SwfError::Malformed {
+                file,
+                line,
+                message,
+            } => write!(f, "{file}:{line}: {message}"),
             SwfError::Gzip {
                 file,
                 after_line,
@@ -70,11 +82,29 @@ pub struct SwfHeader {
     pub unix_start_time: Option<i64>,
     pub time_zone_string: Option<String>,
     pub notes: Vec<String>,
+    /// Jobs the archive's cleaning removed, summed from "(N jobs removed)" header lines:
+    /// a cleaned log holds MaxRecords minus these.
+    pub removed_by_cleaning: u64,
+}
+
+/// The N of "(N jobs removed)" in a header line of a cleaned archive log.
+fn jobs_removed(text: &str) -> u64 {
+    let Some(end) = text.find(" jobs removed)") else {
+        return 0;
+    };
+    let head = &text[..end];
+    let start = head.rfind('(').map(|i| i + 1).unwrap_or(0);
+    head[start..].trim().parse().unwrap_or(0)
 }
 
 impl SwfHeader {
     fn add(&mut self, key: &str, value: &str) {
-        let number = || value.split_whitespace().next().and_then(|v| v.parse::<i64>().ok());
+        let number = || {
+            value
+                .split_whitespace()
+                .next()
+                .and_then(|v| v.parse::<i64>().ok())
+        };
         let positive = || number().filter(|&v| v > 0).map(|v| v as u64);
         match key.to_ascii_lowercase().as_str() {
             "maxnodes" => self.max_nodes = positive(),
@@ -162,7 +192,7 @@ impl ImportReport {
             self.records,
             if self.gzip { ", gzip" } else { "" }
         ));
-        line(format!("  accepted jobs:              {}", self.jobs));
+        line(format!("  {:<31}{}", "accepted jobs:", self.jobs));
         let k = &self.skipped;
         for (n, what) in [
             (k.runtime_not_positive, "skipped, runtime <= 0:"),
@@ -177,7 +207,7 @@ impl ImportReport {
             (self.out_of_order, "out of submit order (sorted):"),
         ] {
             if n > 0 {
-                line(format!("  {what:<28}{n}"));
+                line(format!("  {what:<31}{n}"));
             }
         }
         for e in &self.malformed_examples {
@@ -218,7 +248,9 @@ fn parse_milli(tok: &[u8]) -> Option<i64> {
     let mut int: i64 = 0;
     let mut i = 0;
     while i < digits.len() && digits[i].is_ascii_digit() {
-        int = int.checked_mul(10)?.checked_add((digits[i] - b'0') as i64)?;
+        int = int
+            .checked_mul(10)?
+            .checked_add((digits[i] - b'0') as i64)?;
         i += 1;
     }
     let mut milli = int.checked_mul(1000)?;
@@ -288,6 +320,7 @@ impl Reader<'_> {
                 self.report.header_lines += 1;
                 let text = String::from_utf8_lossy(&trimmed[1..]);
                 let text = text.trim();
+                self.report.header.removed_by_cleaning += jobs_removed(text);
                 match text.split_once(':') {
                     Some((k, v)) if !k.is_empty() && !k.contains(char::is_whitespace) => {
                         self.report.header.add(k.trim(), v.trim())
@@ -468,6 +501,7 @@ impl Reader<'_> {
         }
         let announced = r.header.max_records.or(r.header.max_jobs);
         if let Some(n) = announced {
+            let n = n.saturating_sub(r.header.removed_by_cleaning);
             let data_lines = r.records + r.malformed;
             if data_lines < n {
                 r.warnings.push(format!(
@@ -566,7 +600,10 @@ pub fn write_swf(workload: &Workload, header: &SwfHeader) -> String {
     }
     if header.fields.is_empty() {
         out.push_str("; Version: 2.2\n");
-        out.push_str(&format!("; Note: {} (written by gridscope)\n", workload.name));
+        out.push_str(&format!(
+            "; Note: {} (written by gridscope)\n",
+            workload.name
+        ));
     }
     for j in &workload.jobs {
         let submit = j.submit + workload.origin;
@@ -594,5 +631,14 @@ mod tests {
         assert_eq!(parse_milli(b"12a"), None);
         assert_eq!(parse_milli(b"-"), None);
         assert_eq!(parse_milli(b"99999999999999999999"), None);
+    }
+
+    #[test]
+    fn cleaning_notes_are_summed() {
+        assert_eq!(
+            jobs_removed("user=79 and (job>=47410 and job<=58079) (6539 jobs removed)"),
+            6539
+        );
+        assert_eq!(jobs_removed("Note: nothing"), 0);
     }
 }

@@ -1,0 +1,587 @@
+//! Differential test: the engine's local schedulers against the naive reference in
+//! `reference.rs`, on thousands of random small workloads, plus one hand-worked example
+//! per policy.
+//!
+//! Every random case is reproducible from (policy, config, seed): `gen_case(seed)` rebuilds
+//! the workload, and a mismatch panics with everything needed to turn it into a golden test.
+
+use std::fmt::Write as _;
+use std::time::Instant;
+
+use gridscope::engine::{simulate, EstimateSource, JobOutcome, Outcome, RunConfig, SimTime};
+use gridscope::model::{Job, Platform, Site};
+use gridscope::policy::local::LocalPolicyKind;
+use gridscope::rng::SimRng;
+
+use crate::reference::{effective, killed, reference_starts};
+
+/// Random workloads per (policy, config) combination; 4 configs × 5 policies × this.
+const CASES_PER_COMBO: u64 = 500;
+
+const CONFIGS: [RunConfig; 4] = [
+    RunConfig {
+        estimates: EstimateSource::Trace,
+        kill_at_estimate: true,
+    },
+    RunConfig {
+        estimates: EstimateSource::Trace,
+        kill_at_estimate: false,
+    },
+    RunConfig {
+        estimates: EstimateSource::Exact,
+        kill_at_estimate: true,
+    },
+    RunConfig {
+        estimates: EstimateSource::Exact,
+        kill_at_estimate: false,
+    },
+];
+
+/// One random workload on one flat site.
+struct Case {
+    capacity: u32,
+    jobs: Vec<Job>,
+}
+
+fn job(id: u64, submit: SimTime, runtime: SimTime, estimate: SimTime, procs: u32) -> Job {
+    Job {
+        id,
+        submit,
+        runtime,
+        estimate,
+        procs,
+        home: 0,
+        user: -1,
+        partition: -1,
+    }
+}
+
+fn secs(s: i64) -> SimTime {
+    SimTime::from_secs(s)
+}
+
+/// Whole seconds most of the time, an odd number of milliseconds now and then.
+fn jitter(rng: &mut SimRng, p: f64) -> SimTime {
+    if rng.uniform() < p {
+        SimTime(rng.range_u64(1, 999) as i64)
+    } else {
+        SimTime::ZERO
+    }
+}
+
+/// A small random workload: 1–40 jobs on 1–16 units, submits on few distinct seconds so
+/// that ties are frequent, estimates below, equal to and above the runtime, now and then a
+/// job wider than the site.
+fn gen_case(seed: u64) -> Case {
+    let mut rng = SimRng::new(seed);
+    let capacity = rng.range_u64(1, 16) as u32;
+    let n = rng.range_u64(1, 40) as usize;
+    // Span of submit times: a burst (many ties), moderate or spread.
+    let span = [0, 3, 10, 30, 60][rng.range_u64(0, 4) as usize];
+    let mut jobs: Vec<Job> = Vec::with_capacity(n);
+    for _ in 0..n {
+        let submit = secs(rng.range_u64(0, span) as i64) + jitter(&mut rng, 0.1);
+        let runtime = secs(rng.range_u64(1, 20) as i64) + jitter(&mut rng, 0.15);
+        let mode = rng.uniform();
+        let estimate = if mode < 0.3 {
+            runtime
+        } else if mode < 0.6 {
+            // Below the runtime (always possible: runtime ≥ 1 s).
+            let whole = secs(rng.range_u64(1, 19) as i64);
+            if whole < runtime && rng.uniform() < 0.8 {
+                whole
+            } else {
+                SimTime(rng.range_u64(1, runtime.0 as u64 - 1) as i64)
+            }
+        } else {
+            // Above the runtime, by whole seconds and/or a few milliseconds.
+            let above = secs(rng.range_u64(0, 20) as i64) + jitter(&mut rng, 0.2);
+            runtime
+                + if above == SimTime::ZERO {
+                    secs(1)
+                } else {
+                    above
+                }
+        };
+        let procs = if rng.uniform() < 0.04 {
+            capacity + rng.range_u64(1, 3) as u32
+        } else if rng.uniform() < 0.5 {
+            rng.range_u64(1, capacity.min(3) as u64) as u32
+        } else {
+            rng.range_u64(1, capacity as u64) as u32
+        };
+        jobs.push(job(0, submit, runtime, estimate, procs));
+    }
+    jobs.sort_by_key(|j| j.submit); // stable
+    for (i, j) in jobs.iter_mut().enumerate() {
+        j.id = i as u64 + 1;
+    }
+    Case { capacity, jobs }
+}
+
+fn engine_outcomes(
+    capacity: u32,
+    jobs: &[Job],
+    kind: LocalPolicyKind,
+    cfg: &RunConfig,
+) -> Result<Vec<Outcome>, String> {
+    let platform = Platform::single(Site::flat("s", capacity));
+    simulate(&platform, jobs, kind, cfg, &mut |_, _| true)
+        .map(|out| out.outcomes)
+        .map_err(|e| e.to_string())
+}
+
+/// The reference's verdict for one job, in the engine's terms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Verdict {
+    Rejected,
+    Ran {
+        start: SimTime,
+        end: SimTime,
+        killed: bool,
+    },
+}
+
+fn expected(capacity: u32, jobs: &[Job], kind: LocalPolicyKind, cfg: &RunConfig) -> Vec<Verdict> {
+    reference_starts(capacity, jobs, kind, cfg)
+        .into_iter()
+        .zip(jobs)
+        .map(|(s, j)| match s {
+            None => Verdict::Rejected,
+            Some(start) => Verdict::Ran {
+                start,
+                end: start + effective(j, cfg),
+                killed: killed(j, cfg),
+            },
+        })
+        .collect()
+}
+
+fn actual(outcomes: &[Outcome]) -> Vec<Option<Verdict>> {
+    outcomes
+        .iter()
+        .map(|o| match o.status {
+            JobOutcome::Rejected(_) => Some(Verdict::Rejected),
+            JobOutcome::Finished | JobOutcome::Killed => Some(Verdict::Ran {
+                start: o.start,
+                end: o.end,
+                killed: o.status == JobOutcome::Killed,
+            }),
+            JobOutcome::Pending => None,
+        })
+        .collect()
+}
+
+fn show(v: Option<Verdict>) -> String {
+    match v {
+        None => "PENDING".to_string(),
+        Some(Verdict::Rejected) => "rejected".to_string(),
+        Some(Verdict::Ran { start, end, killed }) => {
+            format!(
+                "start {start} end {end}{}",
+                if killed { " killed" } else { "" }
+            )
+        }
+    }
+}
+
+fn describe_case(
+    kind: LocalPolicyKind,
+    cfg: &RunConfig,
+    seed: Option<u64>,
+    capacity: u32,
+    jobs: &[Job],
+) -> String {
+    let mut m = String::new();
+    let _ = writeln!(
+        m,
+        "policy {} ({kind:?}), cfg {cfg:?}, seed {}, capacity {capacity}",
+        kind.name(),
+        seed.map_or("-".to_string(), |s| s.to_string())
+    );
+    let _ = writeln!(m, "jobs (seconds):");
+    for j in jobs {
+        let _ = writeln!(
+            m,
+            "  job(id {}, submit {}, runtime {}, estimate {}, procs {})",
+            j.id, j.submit, j.runtime, j.estimate, j.procs
+        );
+    }
+    m
+}
+
+/// Runs one workload through the engine and the reference; panics with the whole case on
+/// any difference. Returns (jobs that ran, jobs that waited) for the summary.
+fn check(
+    kind: LocalPolicyKind,
+    cfg: &RunConfig,
+    seed: Option<u64>,
+    capacity: u32,
+    jobs: &[Job],
+) -> (usize, usize) {
+    let want = expected(capacity, jobs, kind, cfg);
+    let got = match engine_outcomes(capacity, jobs, kind, cfg) {
+        Ok(o) => actual(&o),
+        Err(e) => panic!(
+            "engine error: {e}\n{}",
+            describe_case(kind, cfg, seed, capacity, jobs)
+        ),
+    };
+    let bad = got.len() != want.len() || want.iter().zip(&got).any(|(w, g)| Some(*w) != *g);
+    if bad {
+        let mut m = String::from("engine and reference disagree\n");
+        m += &describe_case(kind, cfg, seed, capacity, jobs);
+        let _ = writeln!(m, "schedules (reference | engine):");
+        for (i, j) in jobs.iter().enumerate() {
+            let w = want.get(i).copied();
+            let g = got.get(i).copied().flatten();
+            let mark = if w == g { "" } else { "   <-- differs" };
+            let _ = writeln!(m, "  job {}: {} | {}{mark}", j.id, show(w), show(g));
+        }
+        panic!("{m}");
+    }
+    let ran = want
+        .iter()
+        .filter(|v| matches!(v, Verdict::Ran { .. }))
+        .count();
+    let waited = want
+        .iter()
+        .zip(jobs)
+        .filter(|(v, j)| matches!(v, Verdict::Ran { start, .. } if *start > j.submit))
+        .count();
+    (ran, waited)
+}
+
+/// All random cases of one policy: every config × `CASES_PER_COMBO` seeds.
+fn differential(kind: LocalPolicyKind) {
+    let t0 = Instant::now();
+    let (mut cases, mut jobs_ran, mut jobs_waited) = (0u64, 0usize, 0usize);
+    for (c, cfg) in CONFIGS.iter().enumerate() {
+        for k in 0..CASES_PER_COMBO {
+            let seed = (c as u64) * 1_000_000 + k;
+            let case = gen_case(seed);
+            let (ran, waited) = check(kind, cfg, Some(seed), case.capacity, &case.jobs);
+            cases += 1;
+            jobs_ran += ran;
+            jobs_waited += waited;
+        }
+    }
+    println!(
+        "differential {}: {cases} cases ({} configs × {CASES_PER_COMBO}), {jobs_ran} jobs ran, {jobs_waited} waited, {:.2?}",
+        kind.name(),
+        CONFIGS.len(),
+        t0.elapsed()
+    );
+}
+
+#[test]
+fn differential_fcfs() {
+    differential(LocalPolicyKind::Fcfs);
+}
+
+#[test]
+fn differential_easy() {
+    differential(LocalPolicyKind::Easy);
+}
+
+#[test]
+fn differential_conservative() {
+    differential(LocalPolicyKind::Conservative);
+}
+
+#[test]
+fn differential_sjf() {
+    differential(LocalPolicyKind::Sjf);
+}
+
+#[test]
+fn differential_firstfit() {
+    differential(LocalPolicyKind::FirstFit);
+}
+
+#[test]
+fn all_policies_are_covered() {
+    // A new policy must get its own differential test (and a reference implementation).
+    assert_eq!(LocalPolicyKind::ALL.len(), 5);
+}
+
+// ---------------------------------------------------------------------------------------
+// Hand-worked examples. Every job has estimate = runtime, Trace estimates, kills on; the
+// expected starts are checked against both the reference and the engine.
+
+const PLAIN: RunConfig = RunConfig {
+    estimates: EstimateSource::Trace,
+    kill_at_estimate: true,
+};
+
+/// (submit, runtime = estimate, procs), in seconds.
+fn simple_jobs(spec: &[(i64, i64, u32)]) -> Vec<Job> {
+    spec.iter()
+        .enumerate()
+        .map(|(i, &(sub, rt, p))| job(i as u64 + 1, secs(sub), secs(rt), secs(rt), p))
+        .collect()
+}
+
+fn hand_check(
+    kind: LocalPolicyKind,
+    cfg: &RunConfig,
+    capacity: u32,
+    jobs: &[Job],
+    want_secs: &[Option<i64>],
+) {
+    let want: Vec<Option<SimTime>> = want_secs.iter().map(|s| s.map(secs)).collect();
+    let reference = reference_starts(capacity, jobs, kind, cfg);
+    assert_eq!(
+        reference,
+        want,
+        "reference disagrees with the hand-worked starts\n{}",
+        describe_case(kind, cfg, None, capacity, jobs)
+    );
+    check(kind, cfg, None, capacity, jobs);
+}
+
+#[test]
+fn hand_fcfs_head_blocks() {
+    // 4 units. J1 (3 units, 0–10) starts at 0, leaving 1. J2 needs 2: does not fit, and
+    // strict FCFS stops there, so J3 (1 unit) waits behind it although it fits.
+    // At 10 J1 ends: J2 and J3 start. J4 is wider than the site: rejected.
+    let jobs = simple_jobs(&[(0, 10, 3), (0, 5, 2), (0, 2, 1), (1, 1, 5)]);
+    hand_check(
+        LocalPolicyKind::Fcfs,
+        &PLAIN,
+        4,
+        &jobs,
+        &[Some(0), Some(10), Some(10), None],
+    );
+}
+
+#[test]
+fn hand_firstfit_skips_blocked_jobs() {
+    // Same workload as FCFS: J1 starts at 0 (1 unit left), J2 (2 units) is skipped, J3
+    // (1 unit) starts at 0. At 2 J3 ends: 1 unit free, J2 still does not fit. At 10 J2 starts.
+    let jobs = simple_jobs(&[(0, 10, 3), (0, 5, 2), (0, 2, 1), (1, 1, 5)]);
+    hand_check(
+        LocalPolicyKind::FirstFit,
+        &PLAIN,
+        4,
+        &jobs,
+        &[Some(0), Some(10), Some(0), None],
+    );
+}
+
+#[test]
+fn hand_sjf_orders_by_estimate() {
+    // 2 units. J1 (2 units, 0–10) starts at 0. At 1, J2 (1 unit, runtime 2 but estimate 8),
+    // J3 (2 units, 3 s) and J4 (1 unit, 3 s) arrive: by estimate the queue is J3, J4 (tie on
+    // 3 s, arrival order), J2. At 10: J3 starts and takes both units; J4 would fit nowhere.
+    // At 13: J4 then J2 start. J2 finishes at 15 (it runs 2 s of its 8 s estimate).
+    let mut jobs = simple_jobs(&[(0, 10, 2), (1, 8, 1), (1, 3, 2), (1, 3, 1)]);
+    jobs[1].runtime = secs(2);
+    hand_check(
+        LocalPolicyKind::Sjf,
+        &PLAIN,
+        2,
+        &jobs,
+        &[Some(0), Some(13), Some(10), Some(13)],
+    );
+    // Under FCFS the same queue runs in arrival order: J2 and J3 can't both fit at 10, so
+    // J2 starts at 10 (1 unit, until 12); J3 (2 units) waits until 12, J4 until 15.
+    hand_check(
+        LocalPolicyKind::Fcfs,
+        &PLAIN,
+        2,
+        &jobs,
+        &[Some(0), Some(10), Some(12), Some(15)],
+    );
+}
+
+#[test]
+fn hand_easy_does_not_delay_the_head() {
+    // 4 units. J1 (2 units, 0–10) starts at 0. At 1 J2 (4 units, 5 s) becomes the head: it
+    // cannot start before J1's predicted end, so its shadow time is 10 with 0 extra units.
+    // At 2 J3 (1 unit, 20 s) would end at 22 > 10 and the head leaves no extra units: it
+    // does not backfill. J4 (1 unit, 5 s) ends at 7 ≤ 10: it backfills at 2.
+    // At 7 (J4 ends) nothing can start. At 10 J2 starts (until 15); J3 starts at 15.
+    let jobs = simple_jobs(&[(0, 10, 2), (1, 5, 4), (2, 20, 1), (2, 5, 1)]);
+    hand_check(
+        LocalPolicyKind::Easy,
+        &PLAIN,
+        4,
+        &jobs,
+        &[Some(0), Some(10), Some(15), Some(2)],
+    );
+}
+
+#[test]
+fn hand_easy_uses_extra_units() {
+    // 4 units. J1 (2 units, 0–10) starts at 0. Head J2 (3 units, 5 s): shadow 10, and at 10
+    // it leaves 4 − 3 = 1 extra unit. J3 (4 units) does not fit now. J4 (1 unit, 20 s)
+    // outlives the shadow but fits in the extra unit: it backfills at 1. J5 (2 units, 9 s)
+    // would end by the shadow but only 1 unit is free now: it waits.
+    // At 10: J1 ends, J2 starts (3 units, J4 holds 1). At 15 J2 ends: J3 needs 4 but J4
+    // runs until 21, so J3 starts at 21 (EASY let J4 delay the second job). Does J5 backfill at
+    // 15? The head J3 has shadow 21 (J4's end) with 0 extra, and J5 would end at 24 > 21:
+    // no. J5 starts when J3 ends, at 31.
+    let jobs = simple_jobs(&[(0, 10, 2), (1, 5, 3), (1, 10, 4), (1, 20, 1), (1, 9, 2)]);
+    hand_check(
+        LocalPolicyKind::Easy,
+        &PLAIN,
+        4,
+        &jobs,
+        &[Some(0), Some(10), Some(21), Some(1), Some(31)],
+    );
+}
+
+#[test]
+fn hand_conservative_protects_every_reservation() {
+    // The workload of `hand_easy_uses_extra_units`. At 1 the plan is rebuilt in arrival order:
+    // J1 runs until 10; J2 (3 units) is reserved at 10–15; J3 (4 units) at 15–25.
+    // J4 (1 unit, 20 s): at 1 its window 1–21 overlaps J3's 4 units at 15; at 10 (10–30)
+    // too; at 15 J3 is there; at 25 it fits: reserved at 25, unlike EASY.
+    // J5 (2 units, 9 s): at 1 the window 1–10 only sees J1 (2 units): it starts at 1.
+    // Later passes reproduce the same plan: J2 at 10, J3 at 15, J4 at 25.
+    let jobs = simple_jobs(&[(0, 10, 2), (1, 5, 3), (1, 10, 4), (1, 20, 1), (1, 9, 2)]);
+    hand_check(
+        LocalPolicyKind::Conservative,
+        &PLAIN,
+        4,
+        &jobs,
+        &[Some(0), Some(10), Some(15), Some(25), Some(1)],
+    );
+}
+
+#[test]
+fn hand_easy_overrun_moves_the_shadow() {
+    // Kills off. 2 units. J1 (1 unit, estimate 5, runtime 10) starts at 0. J2 (2 units)
+    // arrives at 1 and becomes the head: shadow 5 (J1's predicted end), 0 extra.
+    // J3 (1 unit, 3 s) arrives at 3: 3 + 3 = 6 > 5, no extra: it waits.
+    // At 5 J1 outlives its estimate: its predicted end becomes 10 and that instant has a
+    // pass. Shadow 10, so J3 (5–8) now backfills. At 10 J1 ends and J2 starts.
+    let cfg = RunConfig {
+        estimates: EstimateSource::Trace,
+        kill_at_estimate: false,
+    };
+    let mut jobs = simple_jobs(&[(0, 5, 1), (1, 4, 2), (3, 3, 1)]);
+    jobs[0].runtime = secs(10);
+    hand_check(
+        LocalPolicyKind::Easy,
+        &cfg,
+        2,
+        &jobs,
+        &[Some(0), Some(10), Some(5)],
+    );
+}
+
+fn agrees(kind: LocalPolicyKind, cfg: &RunConfig, cap: u32, jobs: &[Job]) -> bool {
+    let want = expected(cap, jobs, kind, cfg);
+    match engine_outcomes(cap, jobs, kind, cfg) {
+        Ok(o) => actual(&o)
+            .into_iter()
+            .zip(&want)
+            .all(|(g, w)| g == Some(*w)),
+        Err(_) => false,
+    }
+}
+
+fn shrink(
+    kind: LocalPolicyKind,
+    cfg: &RunConfig,
+    mut cap: u32,
+    mut jobs: Vec<Job>,
+) -> (u32, Vec<Job>) {
+    loop {
+        let mut progress = false;
+        for i in 0..jobs.len() {
+            if i >= jobs.len() {
+                break;
+            }
+            let mut j2 = jobs.clone();
+            j2.remove(i);
+            if !agrees(kind, cfg, cap, &j2) {
+                jobs = j2;
+                progress = true;
+            }
+        }
+        if cap > 1 && !agrees(kind, cfg, cap - 1, &jobs) {
+            cap -= 1;
+            progress = true;
+        }
+        for i in 0..jobs.len() {
+            let tries: Vec<Box<dyn Fn(&mut Job)>> = vec![
+                Box::new(|j: &mut Job| j.procs = j.procs.saturating_sub(1).max(1)),
+                Box::new(|j: &mut Job| j.runtime = SimTime::from_secs((j.runtime.0 / 1000).max(1))),
+                Box::new(|j: &mut Job| {
+                    j.estimate = SimTime::from_secs((j.estimate.0 / 1000).max(1))
+                }),
+                Box::new(|j: &mut Job| j.estimate = j.runtime),
+                Box::new(|j: &mut Job| j.runtime = j.estimate),
+                Box::new(|j: &mut Job| {
+                    if j.runtime.0 > 1000 {
+                        j.runtime = j.runtime - secs(1)
+                    }
+                }),
+                Box::new(|j: &mut Job| {
+                    if j.estimate.0 > 1000 {
+                        j.estimate = j.estimate - secs(1)
+                    }
+                }),
+                Box::new(|j: &mut Job| j.submit = SimTime::from_secs(j.submit.0 / 1000)),
+                Box::new(|j: &mut Job| {
+                    if j.submit.0 >= 1000 {
+                        j.submit = j.submit - secs(1)
+                    }
+                }),
+            ];
+            for f in &tries {
+                let mut j2 = jobs.clone();
+                f(&mut j2[i]);
+                if j2[i] == jobs[i] {
+                    continue;
+                }
+                let mut j3 = j2.clone();
+                j3.sort_by_key(|j| j.submit);
+                if !agrees(kind, cfg, cap, &j3) {
+                    jobs = j3;
+                    progress = true;
+                }
+            }
+        }
+        if !progress {
+            break;
+        }
+    }
+    for (i, j) in jobs.iter_mut().enumerate() {
+        j.id = i as u64 + 1;
+    }
+    (cap, jobs)
+}
+
+#[test]
+fn experiment_shrink() {
+    let kind = match std::env::var("POL").as_deref() {
+        Ok("easy") => LocalPolicyKind::Easy,
+        _ => LocalPolicyKind::Conservative,
+    };
+    let mut shown = 0;
+    for (c, cfg) in CONFIGS.iter().enumerate() {
+        for k in 0..CASES_PER_COMBO {
+            let seed = (c as u64) * 1_000_000 + k;
+            let case = gen_case(seed);
+            if !agrees(kind, cfg, case.capacity, &case.jobs) {
+                let (cap, jobs) = shrink(kind, cfg, case.capacity, case.jobs.clone());
+                let r = std::panic::catch_unwind(|| check(kind, cfg, Some(seed), cap, &jobs));
+                if let Err(e) = r {
+                    println!(
+                        "SHRUNK {} jobs: {}",
+                        jobs.len(),
+                        e.downcast_ref::<String>().unwrap()
+                    );
+                }
+                shown += 1;
+                if shown >= 8 {
+                    return;
+                }
+            }
+        }
+    }
+}

@@ -1,5 +1,31 @@
 //! The one integration-test binary: golden schedules, the differential test against a
 //! reference scheduler, real traces and the CLI.
 
+mod cli;
 mod differential;
+mod golden;
 mod reference;
+mod traces;
+
+use std::path::PathBuf;
+
+/// The repository root.
+pub fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The shared trace folder beside the repository (never copied into it).
+pub fn traces_dir() -> PathBuf {
+    root().join("..").join("shared").join("traces")
+}
+
+/// A shared trace's path; the test fails with a clear message when the folder is missing.
+pub fn trace(name: &str) -> PathBuf {
+    let p = traces_dir().join(name);
+    assert!(
+        p.exists(),
+        "{} is missing: the tests read the real traces from ../shared/traces beside the checkout",
+        p.display()
+    );
+    p
+}

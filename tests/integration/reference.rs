@@ -1,0 +1,280 @@
+//! A reference single-site scheduler: the local policies' spec written naively.
+//!
+//! Nothing here is shared with the engine. There is no event queue, no availability profile
+//! and no incremental state: at every instant the reference finds the next event time by
+//! scanning every job, works out which jobs are running from their start times, and each
+//! scheduling pass recomputes everything it needs from scratch (shadow times by trying every
+//! candidate time, conservative reservations by trying every candidate start and checking
+//! the usage at every point where it can change). It is slow (O(n³) and worse) and meant to
+//! be obviously correct, so that the differential test can hold the engine to it.
+//!
+//! The semantics, for one site of `capacity` units where a job needs `procs` units:
+//! - planned = estimate (Trace) or runtime (Exact); effective = min(runtime, planned) with
+//!   kills on, runtime with kills off. A job started at `s` holds its units during
+//!   `[s, s + effective)` and is Killed iff kills are on and runtime > planned.
+//! - A running job's predicted end is `s + planned`, except for a job that outlives its
+//!   estimate (kills off): from the instant `s + planned` on, it is its real end.
+//! - Event instants are submits, real ends and (kills off) estimate expiries of overrunning
+//!   jobs. At each: ending jobs release their units, submitted jobs join the queue in input
+//!   order (rejected if wider than the site), then exactly one scheduling pass runs.
+
+use gridscope::engine::{EstimateSource, RunConfig, SimTime};
+use gridscope::model::Job;
+use gridscope::policy::local::LocalPolicyKind;
+
+/// The time the scheduler plans with for `job`.
+pub fn planned(job: &Job, cfg: &RunConfig) -> SimTime {
+    match cfg.estimates {
+        EstimateSource::Trace => job.estimate,
+        EstimateSource::Exact => job.runtime,
+    }
+}
+
+/// How long `job` really holds its units once started.
+pub fn effective(job: &Job, cfg: &RunConfig) -> SimTime {
+    if cfg.kill_at_estimate {
+        job.runtime.min(planned(job, cfg))
+    } else {
+        job.runtime
+    }
+}
+
+/// True when `job` is stopped at its estimate.
+pub fn killed(job: &Job, cfg: &RunConfig) -> bool {
+    cfg.kill_at_estimate && job.runtime > planned(job, cfg)
+}
+
+/// True when `job` keeps running past its planned end (kills off, runtime above planned).
+fn overruns(job: &Job, cfg: &RunConfig) -> bool {
+    !cfg.kill_at_estimate && job.runtime > planned(job, cfg)
+}
+
+/// A job currently holding units, as the scheduler sees it at some instant.
+#[derive(Clone, Copy, Debug)]
+struct Running {
+    procs: u32,
+    predicted_end: SimTime,
+}
+
+/// What the scheduler believes about a started job at time `t`.
+fn predicted_end(job: &Job, cfg: &RunConfig, start: SimTime, t: SimTime) -> SimTime {
+    let planned_end = start + planned(job, cfg);
+    if overruns(job, cfg) && t >= planned_end {
+        start + effective(job, cfg)
+    } else {
+        planned_end
+    }
+}
+
+/// Per-job start times under `kind` on one flat site of `capacity` units; `None` for a job
+/// wider than the site (rejected). `jobs` must be sorted by submit time.
+///
+/// This is the scheduling spec written the naive way; see the module documentation.
+pub fn reference_starts(
+    capacity: u32,
+    jobs: &[Job],
+    kind: LocalPolicyKind,
+    cfg: &RunConfig,
+) -> Vec<Option<SimTime>> {
+    let n = jobs.len();
+    let mut start: Vec<Option<SimTime>> = vec![None; n];
+    // Waiting jobs, as indices into `jobs`, in arrival (input) order.
+    let mut queue: Vec<usize> = Vec::new();
+    let mut last: Option<SimTime> = None;
+
+    loop {
+        // The next event instant: the smallest of every submit, real end and estimate
+        // expiry that is later than the previous instant.
+        let mut next: Option<SimTime> = None;
+        for (i, job) in jobs.iter().enumerate() {
+            let mut instants = vec![job.submit];
+            if let Some(s) = start[i] {
+                instants.push(s + effective(job, cfg));
+                if overruns(job, cfg) {
+                    instants.push(s + planned(job, cfg));
+                }
+            }
+            for x in instants {
+                if last.is_none_or(|l| x > l) && next.is_none_or(|nx| x < nx) {
+                    next = Some(x);
+                }
+            }
+        }
+        let Some(t) = next else { break };
+        last = Some(t);
+
+        // (1) Jobs ending at t release their units: `running` is recomputed from scratch
+        // and only holds jobs whose real end is after t.
+        let mut running: Vec<Running> = Vec::new();
+        for (i, job) in jobs.iter().enumerate() {
+            if let Some(s) = start[i] {
+                if s + effective(job, cfg) > t {
+                    running.push(Running {
+                        procs: job.procs,
+                        predicted_end: predicted_end(job, cfg, s, t),
+                    });
+                }
+            }
+        }
+        let used: u32 = running.iter().map(|r| r.procs).sum();
+        assert!(used <= capacity, "reference over capacity at {t:?}");
+
+        // (2) Jobs submitted at t join the queue in input order; too-wide ones never do.
+        for (i, job) in jobs.iter().enumerate() {
+            if job.submit == t && job.procs <= capacity {
+                queue.push(i);
+            }
+        }
+
+        // (3) One scheduling pass.
+        let started = pass(kind, cfg, t, capacity, jobs, &queue, running);
+        for i in started {
+            assert!(start[i].is_none());
+            start[i] = Some(t);
+            queue.retain(|&q| q != i);
+        }
+    }
+
+    assert!(queue.is_empty(), "reference left jobs queued: {queue:?}");
+    start
+}
+
+/// One scheduling pass at `t`: the jobs (indices into `jobs`) to start now.
+fn pass(
+    kind: LocalPolicyKind,
+    cfg: &RunConfig,
+    t: SimTime,
+    capacity: u32,
+    jobs: &[Job],
+    queue: &[usize],
+    mut running: Vec<Running>,
+) -> Vec<usize> {
+    let mut free = capacity - running.iter().map(|r| r.procs).sum::<u32>();
+    let mut started = Vec::new();
+    match kind {
+        LocalPolicyKind::Fcfs => {
+            for &i in queue {
+                if jobs[i].procs > free {
+                    break;
+                }
+                free -= jobs[i].procs;
+                started.push(i);
+            }
+        }
+        LocalPolicyKind::Sjf => {
+            let mut order: Vec<usize> = queue.to_vec();
+            // Stable: equal planned times stay in arrival order.
+            order.sort_by_key(|&i| planned(&jobs[i], cfg));
+            for i in order {
+                if jobs[i].procs > free {
+                    break;
+                }
+                free -= jobs[i].procs;
+                started.push(i);
+            }
+        }
+        LocalPolicyKind::FirstFit => {
+            for &i in queue {
+                if jobs[i].procs <= free {
+                    free -= jobs[i].procs;
+                    started.push(i);
+                }
+            }
+        }
+        LocalPolicyKind::Easy => {
+            // (a) Start from the head while it fits.
+            let mut k = 0;
+            while k < queue.len() && jobs[queue[k]].procs <= free {
+                let job = &jobs[queue[k]];
+                free -= job.procs;
+                started.push(queue[k]);
+                running.push(Running {
+                    procs: job.procs,
+                    predicted_end: t + planned(job, cfg),
+                });
+                k += 1;
+            }
+            // (b) Backfill behind the head without delaying it.
+            if k < queue.len() && free > 0 {
+                let head = &jobs[queue[k]];
+                let free_at = |when: SimTime| -> u32 {
+                    capacity
+                        - running
+                            .iter()
+                            .filter(|r| r.predicted_end > when)
+                            .map(|r| r.procs)
+                            .sum::<u32>()
+                };
+                // Try every predicted end; keep the earliest one where the head fits.
+                let mut shadow: Option<SimTime> = None;
+                for r in &running {
+                    let cand = r.predicted_end;
+                    if free_at(cand) >= head.procs && shadow.is_none_or(|s| cand < s) {
+                        shadow = Some(cand);
+                    }
+                }
+                let shadow = shadow.expect("the head fits once everything running has ended");
+                let mut extra = free_at(shadow) - head.procs;
+                for &i in &queue[k + 1..] {
+                    let job = &jobs[i];
+                    let ends_by_shadow = t + planned(job, cfg) <= shadow;
+                    if job.procs <= free && (ends_by_shadow || job.procs <= extra) {
+                        free -= job.procs;
+                        if !ends_by_shadow {
+                            extra -= job.procs;
+                        }
+                        started.push(i);
+                    }
+                }
+            }
+        }
+        LocalPolicyKind::Conservative => {
+            // The plan: (procs, from, to) intervals. Running jobs hold their units from
+            // now to their predicted end.
+            let mut plan: Vec<(u32, SimTime, SimTime)> = running
+                .iter()
+                .map(|r| (r.procs, t, r.predicted_end))
+                .collect();
+            let usage = |plan: &[(u32, SimTime, SimTime)], at: SimTime| -> u32 {
+                plan.iter()
+                    .filter(|&&(_, from, to)| from <= at && at < to)
+                    .map(|&(p, _, _)| p)
+                    .sum()
+            };
+            for &i in queue {
+                let job = &jobs[i];
+                let len = planned(job, cfg);
+                let mut candidates: Vec<SimTime> = vec![t];
+                candidates.extend(plan.iter().map(|&(_, _, to)| to).filter(|&to| to >= t));
+                candidates.sort();
+                candidates.dedup();
+                let mut chosen: Option<SimTime> = None;
+                for s in candidates {
+                    // Usage can only rise where an interval begins: check s and every
+                    // interval start inside the window (and, harmlessly, every end).
+                    let mut points = vec![s];
+                    for &(_, from, to) in &plan {
+                        for x in [from, to] {
+                            if s < x && x < s + len {
+                                points.push(x);
+                            }
+                        }
+                    }
+                    if points
+                        .iter()
+                        .all(|&x| usage(&plan, x) + job.procs <= capacity)
+                    {
+                        chosen = Some(s);
+                        break;
+                    }
+                }
+                let s = chosen.expect("a reservation exists once the plan is over");
+                plan.push((job.procs, s, s + len));
+                if s == t {
+                    started.push(i);
+                }
+            }
+        }
+    }
+    started
+}

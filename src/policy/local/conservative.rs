@@ -38,6 +38,25 @@ impl Conservative {
     }
 }
 
+impl Conservative {
+    /// Starts every job whose reservation has come.
+    fn start_due(&mut self, site: &SiteView, starts: &mut Vec<JobIdx>) {
+        while let Some(entry) = self.by_start.first_entry() {
+            let (start, seq) = *entry.key();
+            if start > site.now {
+                break;
+            }
+            starts.push(*entry.get());
+            entry.remove();
+            self.queue.remove(&seq);
+        }
+        // Forget the past so the profile stays as long as the plan, not the run.
+        if let Some(profile) = self.profile.as_mut() {
+            profile.forget_before(site.now);
+        }
+    }
+}
+
 fn place(profile: &mut Profile, now: SimTime, job: &QueuedJob) -> SimTime {
     // The engine only queues jobs that fit the site, so a start always exists once every
     // running job has released; NEVER would only show up as a capacity-check failure.
@@ -62,29 +81,25 @@ impl LocalPolicy for Conservative {
         if site.plan_invalidated || self.profile.is_none() {
             self.rebuild(site);
         } else if let Some(profile) = self.profile.as_mut() {
-            // Place the newcomers (the only unplaced jobs, at the back of the queue).
-            for (&seq, (job, start)) in self.queue.iter_mut().rev() {
-                if start.is_some() {
-                    break;
-                }
+            // Place the newcomers, in arrival order: they are the unplaced jobs at the back
+            // of the queue.
+            let first_new = self
+                .queue
+                .iter()
+                .rev()
+                .take_while(|(_, (_, start))| start.is_none())
+                .last()
+                .map(|(&seq, _)| seq);
+            let Some(first_new) = first_new else {
+                return self.start_due(site, starts);
+            };
+            for (&seq, (job, start)) in self.queue.range_mut(first_new..) {
                 let s = place(profile, site.now, job);
                 *start = Some(s);
                 self.by_start.insert((s, seq), job.idx);
             }
         }
-        while let Some(entry) = self.by_start.first_entry() {
-            let (start, seq) = *entry.key();
-            if start > site.now {
-                break;
-            }
-            starts.push(*entry.get());
-            entry.remove();
-            self.queue.remove(&seq);
-        }
-        // Forget the past so the profile stays as long as the plan, not the run.
-        if let Some(profile) = self.profile.as_mut() {
-            profile.forget_before(site.now);
-        }
+        self.start_due(site, starts);
     }
 
     fn queue_len(&self) -> usize {

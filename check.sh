@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Runs exactly what CI runs: setup, formatting, clippy (host and wasm32, warnings denied),
+# every test. `bash check.sh` is the README's test command.
+set -euo pipefail
+cd "$(dirname "$0")"
+bash scripts/setup.sh
+export PATH="$PWD/tests/browser/node_modules/.bin:$HOME/.cargo/bin:$PATH"
+export TRUNK_SKIP_VERSION_CHECK=true
+
+step() { printf '\n\033[1m== %s\033[0m\n' "$*"; }
+
+step "rustfmt"
+cargo fmt --all -- --check
+
+step "clippy (host)"
+cargo clippy --release --all-targets -- -D warnings
+
+step "clippy (wasm32)"
+cargo clippy --release --target wasm32-unknown-unknown --lib --bins -- -D warnings
+
+step "tests (unit, golden, differential, real traces, CLI)"
+cargo test --release

@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Throughput benchmark of the native engine on the shared real traces (see benches/throughput.rs).
+# Optional argument: a substring of the trace names to run (e.g. SDSC-BLUE).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+cargo bench --bench throughput -- "$@"

@@ -1,0 +1,250 @@
+//! The `gridscope` binary as users and scripts call it: output shapes, exit codes, messages,
+//! and no panic on any trace or any garbage.
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use crate::{root, traces_dir};
+
+fn gridscope(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_gridscope"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("run gridscope")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn simulate_json_has_the_documented_shape() {
+    let o = gridscope(&[
+        "simulate",
+        "tests/fixtures/backfill.swf",
+        "--policy",
+        "easy",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let run = &v["runs"][0];
+    assert_eq!(run["label"], "easy");
+    assert_eq!(run["algorithm"], "easy");
+    for key in [
+        "avg_wait_s",
+        "avg_response_s",
+        "wait_stddev_s",
+        "avg_bounded_slowdown",
+        "utilization",
+        "makespan_s",
+        "jobs_finished",
+        "jobs_skipped",
+    ] {
+        assert!(run["metrics"][key].is_number(), "metrics.{key} missing");
+    }
+    assert_eq!(run["metrics"]["jobs_finished"], 5);
+    assert!(v["import"]["records"].is_number());
+    assert_eq!(v["conventions"]["kill_at_estimate"], true);
+}
+
+#[test]
+fn jobs_csv_has_exact_columns() {
+    let dir = std::env::temp_dir().join(format!("gridscope-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("jobs.csv");
+    let o = gridscope(&[
+        "simulate",
+        "tests/fixtures/skips.swf",
+        "--policy",
+        "fcfs",
+        "--jobs",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let csv = std::fs::read_to_string(&out).unwrap();
+    let mut lines = csv.lines();
+    assert_eq!(
+        lines.next(),
+        Some("job_id,home,site,submit,start,end,procs")
+    );
+    // Times count from the first accepted submit (job 6 at 2 s): job 10 (6 s) is at 4 and
+    // runs 1.5 s; fractional times keep their decimals, exact ones print as integers.
+    assert!(csv.contains("\n6,skips,skips,0,0,10,4\n"), "{csv}");
+    assert!(csv.contains("\n10,skips,skips,4,4,5.5,2\n"), "{csv}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn usage_errors_exit_2_with_a_message() {
+    for args in [
+        vec!["simulate", "tests/fixtures/backfill.swf"],
+        vec![
+            "simulate",
+            "tests/fixtures/backfill.swf",
+            "--policy",
+            "magic",
+        ],
+        vec![
+            "simulate",
+            "tests/fixtures/backfill.swf",
+            "--policy",
+            "easy",
+            "--procs",
+            "0",
+        ],
+        vec![
+            "simulate",
+            "tests/fixtures/backfill.swf",
+            "--policy",
+            "easy",
+            "--bogus",
+        ],
+        vec!["frobnicate"],
+        vec![],
+    ] {
+        let o = gridscope(&args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).starts_with("error: "), "{args:?}");
+    }
+}
+
+#[test]
+fn input_errors_exit_1_and_name_file_and_line() {
+    let o = gridscope(&["simulate", "no/such/file.swf", "--policy", "easy"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("cannot read no/such/file.swf"),
+        "{}",
+        stderr(&o)
+    );
+
+    let o = gridscope(&["lint", "tests/fixtures/skips.swf", "--strict"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("skips.swf:13: expected 18 fields, found 17"),
+        "{}",
+        stderr(&o)
+    );
+
+    let o = gridscope(&["lint", "tests/fixtures/skips.swf"]);
+    assert!(o.status.success());
+    let text = stdout(&o);
+    assert!(text.contains("malformed lines:"), "{text}");
+    assert!(
+        text.contains("skips.swf:14: field 9 is 'x8', not a number"),
+        "{text}"
+    );
+}
+
+#[test]
+fn narrower_machine_rejects_wide_jobs_with_reasons() {
+    let o = gridscope(&[
+        "simulate",
+        "tests/fixtures/backfill.swf",
+        "--policy",
+        "easy",
+        "--procs",
+        "6",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["runs"][0]["metrics"]["jobs_rejected"], 1);
+    let reason = v["runs"][0]["rejected"][0].as_str().unwrap();
+    assert!(
+        reason.contains("job 2") && reason.contains("8 processors"),
+        "{reason}"
+    );
+}
+
+#[test]
+fn every_trace_lints_and_simulates_without_panicking() {
+    let mut names: Vec<_> = std::fs::read_dir(traces_dir())
+        .expect("../shared/traces beside the checkout")
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "gz"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 25, "expected the 25 shared traces");
+    for p in &names {
+        let path = p.to_str().unwrap();
+        for args in [
+            vec!["lint", path],
+            vec!["simulate", path, "--policy", "easy"],
+        ] {
+            let o = gridscope(&args);
+            let code = o.status.code();
+            assert!(
+                code == Some(0) || (code == Some(1) && stderr(&o).starts_with("error: ")),
+                "{args:?} exited {code:?}: {}",
+                stderr(&o)
+            );
+        }
+    }
+}
+
+#[test]
+fn demo_runs_and_is_deterministic() {
+    let a = gridscope(&["run", "--preset", "demo", "--json"]);
+    let b = gridscope(&["run", "--preset", "demo", "--json"]);
+    assert!(a.status.success(), "{}", stderr(&a));
+    assert_eq!(a.stdout, b.stdout);
+    let v: serde_json::Value = serde_json::from_slice(&a.stdout).unwrap();
+    assert_eq!(v["runs"].as_array().unwrap().len(), 5);
+    let c = gridscope(&["run", "--preset", "demo", "--seed", "2", "--json"]);
+    assert_ne!(a.stdout, c.stdout, "the seed changes the workload");
+}
+
+#[test]
+fn scenario_file_runs_relative_to_itself() {
+    let dir = std::env::temp_dir().join(format!("gridscope-scn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(
+        root().join("tests/fixtures/backfill.swf"),
+        dir.join("w.swf"),
+    )
+    .unwrap();
+    let scn = r#"{"version":1,"name":"t","seed":3,
+        "platform":{"kind":"sites","name":"p","sites":[{"name":"a","nodes":10,"cpus_per_node":1}]},
+        "workload":{"kind":"swf","file":"w.swf"},
+        "algorithms":[{"local":"easy"},{"label":"cbf","local":"conservative"}]}"#;
+    std::fs::write(dir.join("s.json"), scn).unwrap();
+    let o = gridscope(&["run", dir.join("s.json").to_str().unwrap(), "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["runs"][1]["label"], "cbf");
+
+    std::fs::write(dir.join("bad.json"), r#"{"version":9}"#).unwrap();
+    let o = gridscope(&["run", dir.join("bad.json").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("bad.json"), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn garbage_and_damaged_input_never_panics() {
+    use gridscope::rng::SimRng;
+    use gridscope::workload::{read_swf, SwfOptions};
+    let mut rng = SimRng::new(7);
+    let good = std::fs::read(Path::new(&root()).join("tests/fixtures/backfill.swf")).unwrap();
+    let gz = std::fs::read(crate::trace("NASA-iPSC-1993-3.swf.gz")).unwrap();
+    for case in 0..2_000u64 {
+        let base = if case % 2 == 0 { &good } else { &gz };
+        let mut bytes = base.clone();
+        let cut = rng.range_u64(0, bytes.len() as u64) as usize;
+        bytes.truncate(cut.max(2));
+        for _ in 0..rng.range_u64(0, 8) {
+            let i = rng.range_u64(0, bytes.len() as u64 - 1) as usize;
+            bytes[i] = rng.range_u64(0, 255) as u8;
+        }
+        for strict in [false, true] {
+            let _ = read_swf("fuzz", &bytes, &SwfOptions { strict });
+        }
+    }
+}
