@@ -65,4 +65,6 @@ if [ -f tests/browser/package.json ]; then
     echo "$want" > "$stamp"
   fi
 fi
+# Trunk builds with --offline (it must never try to download); fetch the crates first.
+cargo fetch --quiet
 say "all tools present"
