@@ -47,13 +47,18 @@ fn one(trace: &str, policy: &str) {
     let t0 = Instant::now();
     let w = read_swf(trace, &bytes, &SwfOptions::default()).unwrap();
     let parse = t0.elapsed();
-    let procs = w.report.header.max_procs.unwrap_or(1).max(
-        w.jobs.iter().map(|j| j.procs as u64).max().unwrap_or(1),
-    ) as u32;
+    let procs = w
+        .report
+        .header
+        .max_procs
+        .unwrap_or(1)
+        .max(w.jobs.iter().map(|j| j.procs as u64).max().unwrap_or(1)) as u32;
     let platform = Platform::single(Site::flat("bench", procs));
     let cfg = RunConfig::default();
     let t1 = Instant::now();
-    let result = simulate(&platform, &w.jobs, kind, &cfg, &mut |_, _| t1.elapsed() < BUDGET);
+    let result = simulate(&platform, &w.jobs, kind, &cfg, &mut |_, _| {
+        t1.elapsed() < BUDGET
+    });
     let sim = t1.elapsed();
     let peak_kb = peak_rss_kb();
     let jobs = w.jobs.len() as f64;
@@ -105,7 +110,10 @@ fn parse_speed(trace: &str) {
 }
 
 fn main() {
-    let args: Vec<String> = std::env::args().skip(1).filter(|a| a != "--bench").collect();
+    let args: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| a != "--bench")
+        .collect();
     if let [flag, trace, policy] = args.as_slice() {
         if flag == "--one" {
             one(trace, policy);
@@ -118,7 +126,10 @@ fn main() {
     for trace in TRACES.iter().filter(|t| t.contains(&filter)) {
         parse_speed(trace);
     }
-    println!("# parse + simulate (one process per case; budget {} s)", BUDGET.as_secs());
+    println!(
+        "# parse + simulate (one process per case; budget {} s)",
+        BUDGET.as_secs()
+    );
     for trace in TRACES.iter().filter(|t| t.contains(&filter)) {
         for kind in LocalPolicyKind::ALL {
             let out = Command::new(&exe)

@@ -172,6 +172,16 @@ impl Profile {
     }
 }
 
+impl Profile {
+    /// Drops the steps that ended before `now`, keeping the one in force at `now`.
+    pub fn forget_before(&mut self, now: SimTime) {
+        let i = self.steps.partition_point(|&(s, _)| s <= now);
+        if i > 1 {
+            self.steps.drain(..i - 1);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -205,15 +215,5 @@ mod tests {
             p.ranges(2, t(5), t(0), t(100)),
             vec![(t(0), t(5)), (t(20), t(100))]
         );
-    }
-}
-
-impl Profile {
-    /// Drops the steps that ended before `now`, keeping the one in force at `now`.
-    pub fn forget_before(&mut self, now: SimTime) {
-        let i = self.steps.partition_point(|&(s, _)| s <= now);
-        if i > 1 {
-            self.steps.drain(..i - 1);
-        }
     }
 }
