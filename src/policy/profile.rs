@@ -63,18 +63,35 @@ impl Profile {
         units: u32,
         duration: SimTime,
     ) -> Option<SimTime> {
+        self.earliest_start_with_floor(not_before, units, duration)
+            .0
+    }
+
+    /// [`Profile::earliest_start`], plus the *floor*: the first instant `≥ not_before` at
+    /// which `units` are free at all. While the profile only loses room (reservations are
+    /// added, nothing is released) no later search for `units` or more can start before the
+    /// floor, so callers placing many jobs can pass it back as `not_before` and skip the
+    /// saturated stretch of the plan instead of rescanning it for every job.
+    pub fn earliest_start_with_floor(
+        &self,
+        not_before: SimTime,
+        units: u32,
+        duration: SimTime,
+    ) -> (Option<SimTime>, Option<SimTime>) {
         let n = self.steps.len();
         // First step that covers `not_before`.
         let mut i = self
             .steps
             .partition_point(|&(s, _)| s <= not_before)
             .saturating_sub(1);
+        let mut floor = None;
         while i < n {
             if self.steps[i].1 < units {
                 i += 1;
                 continue;
             }
             let start = self.steps[i].0.max(not_before);
+            floor.get_or_insert(start);
             let end = start + duration;
             // Every later step that begins before `end` must also have room.
             let mut j = i + 1;
@@ -85,12 +102,12 @@ impl Profile {
                 j += 1;
             }
             if j == n || self.steps[j].0 >= end {
-                return Some(start);
+                return (Some(start), floor);
             }
             // Step j is too full: no start before it can work.
             i = j + 1;
         }
-        None
+        (None, floor)
     }
 
     /// Takes `units` during `[start, start + duration)`. The caller found the window with

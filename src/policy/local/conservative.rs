@@ -26,6 +26,9 @@ pub struct Conservative {
     /// (reserved start, arrival sequence) of every placed job, soonest first.
     by_start: BTreeMap<(SimTime, u64), JobIdx>,
     profile: Option<Profile>,
+    /// Units → the first instant the plan has that many free (see
+    /// [`Profile::earliest_start_with_floor`]); valid until the next rebuild.
+    floors: BTreeMap<u32, SimTime>,
     arrivals: u64,
 }
 
@@ -33,8 +36,9 @@ impl Conservative {
     fn rebuild(&mut self, site: &SiteView) {
         let mut profile = site.running_profile();
         self.by_start.clear();
+        self.floors.clear();
         for (&seq, (job, start)) in self.queue.iter_mut() {
-            let s = place(&mut profile, site.now, job);
+            let s = place(&mut profile, &mut self.floors, site.now, job);
             *start = Some(s);
             self.by_start.insert((s, seq), job.idx);
         }
@@ -61,12 +65,24 @@ impl Conservative {
     }
 }
 
-fn place(profile: &mut Profile, now: SimTime, job: &QueuedJob) -> SimTime {
+fn place(
+    profile: &mut Profile,
+    floors: &mut BTreeMap<u32, SimTime>,
+    now: SimTime,
+    job: &QueuedJob,
+) -> SimTime {
+    // Any floor for as many units or fewer is a valid lower bound for this search.
+    let not_before = floors
+        .range(..=job.units)
+        .next_back()
+        .map_or(now, |(_, &t)| t.max(now));
+    let (start, floor) = profile.earliest_start_with_floor(not_before, job.units, job.estimate);
+    if let Some(f) = floor {
+        floors.insert(job.units, f);
+    }
     // The engine only queues jobs that fit the site, so a start always exists once every
     // running job has released; NEVER would only show up as a capacity-check failure.
-    let s = profile
-        .earliest_start(now, job.units, job.estimate)
-        .unwrap_or(SimTime::NEVER);
+    let s = start.unwrap_or(SimTime::NEVER);
     profile.reserve(s, job.estimate, job.units);
     s
 }
@@ -98,7 +114,7 @@ impl LocalPolicy for Conservative {
                 return self.start_due(site, starts);
             };
             for (&seq, (job, start)) in self.queue.range_mut(first_new..) {
-                let s = place(profile, site.now, job);
+                let s = place(profile, &mut self.floors, site.now, job);
                 *start = Some(s);
                 self.by_start.insert((s, seq), job.idx);
             }
@@ -120,15 +136,17 @@ impl LocalPolicy for Conservative {
             (Some(p), false) => p.clone(),
             _ => {
                 let mut p = site.running_profile();
+                let mut floors = BTreeMap::new();
                 for (job, _) in self.queue.values() {
-                    place(&mut p, site.now, job);
+                    place(&mut p, &mut floors, site.now, job);
                 }
                 return (p, site.now);
             }
         };
+        let mut floors = self.floors.clone();
         for (job, start) in self.queue.values() {
             if start.is_none() {
-                place(&mut profile, site.now, job);
+                place(&mut profile, &mut floors, site.now, job);
             }
         }
         (profile, site.now)
