@@ -24,11 +24,12 @@ pub struct Conservative {
     /// Arrival sequence → (job, reserved start); `None` until placed.
     queue: BTreeMap<u64, (QueuedJob, Option<SimTime>)>,
     /// (reserved start, arrival sequence) of every placed job, soonest first.
-    by_start: BTreeMap<(SimTime, u64), JobIdx>,
+    /// Kept sorted latest first, so the jobs due now are popped from the back.
+    by_start: Vec<(SimTime, u64, JobIdx)>,
     profile: Option<Profile>,
     /// Units → the first instant the plan has that many free (see
     /// [`Profile::earliest_start_with_floor`]); valid until the next rebuild.
-    floors: BTreeMap<u32, SimTime>,
+    floors: Floors,
     arrivals: u64,
 }
 
@@ -40,8 +41,9 @@ impl Conservative {
         for (&seq, (job, start)) in self.queue.iter_mut() {
             let s = place(&mut profile, &mut self.floors, site.now, job);
             *start = Some(s);
-            self.by_start.insert((s, seq), job.idx);
+            self.by_start.push((s, seq, job.idx));
         }
+        self.by_start.sort_unstable_by(|a, b| b.cmp(a));
         self.profile = Some(profile);
     }
 }
@@ -49,13 +51,12 @@ impl Conservative {
 impl Conservative {
     /// Starts every job whose reservation has come.
     fn start_due(&mut self, site: &SiteView, starts: &mut Vec<JobIdx>) {
-        while let Some(entry) = self.by_start.first_entry() {
-            let (start, seq) = *entry.key();
+        while let Some(&(start, seq, idx)) = self.by_start.last() {
             if start > site.now {
                 break;
             }
-            starts.push(*entry.get());
-            entry.remove();
+            starts.push(idx);
+            self.by_start.pop();
             self.queue.remove(&seq);
         }
         // Forget the past so the profile stays as long as the plan, not the run.
@@ -65,20 +66,35 @@ impl Conservative {
     }
 }
 
-fn place(
-    profile: &mut Profile,
-    floors: &mut BTreeMap<u32, SimTime>,
-    now: SimTime,
-    job: &QueuedJob,
-) -> SimTime {
+/// Units → floor, sorted by units; few distinct widths occur, so a sorted `Vec` beats a map.
+#[derive(Clone, Default)]
+struct Floors(Vec<(u32, SimTime)>);
+
+impl Floors {
+    fn clear(&mut self) {
+        self.0.clear();
+    }
+
+    /// The floor of the widest recorded width ≤ `units`: a lower bound for `units`.
+    fn lower_bound(&self, units: u32) -> Option<SimTime> {
+        let i = self.0.partition_point(|&(u, _)| u <= units);
+        i.checked_sub(1).map(|i| self.0[i].1)
+    }
+
+    fn set(&mut self, units: u32, floor: SimTime) {
+        match self.0.binary_search_by_key(&units, |&(u, _)| u) {
+            Ok(i) => self.0[i].1 = floor,
+            Err(i) => self.0.insert(i, (units, floor)),
+        }
+    }
+}
+
+fn place(profile: &mut Profile, floors: &mut Floors, now: SimTime, job: &QueuedJob) -> SimTime {
     // Any floor for as many units or fewer is a valid lower bound for this search.
-    let not_before = floors
-        .range(..=job.units)
-        .next_back()
-        .map_or(now, |(_, &t)| t.max(now));
+    let not_before = floors.lower_bound(job.units).map_or(now, |t| t.max(now));
     let (start, floor) = profile.earliest_start_with_floor(not_before, job.units, job.estimate);
     if let Some(f) = floor {
-        floors.insert(job.units, f);
+        floors.set(job.units, f);
     }
     // The engine only queues jobs that fit the site, so a start always exists once every
     // running job has released; NEVER would only show up as a capacity-check failure.
@@ -116,7 +132,9 @@ impl LocalPolicy for Conservative {
             for (&seq, (job, start)) in self.queue.range_mut(first_new..) {
                 let s = place(profile, &mut self.floors, site.now, job);
                 *start = Some(s);
-                self.by_start.insert((s, seq), job.idx);
+                let key = (s, seq, job.idx);
+                let at = self.by_start.partition_point(|e| *e > key);
+                self.by_start.insert(at, key);
             }
         }
         self.start_due(site, starts);
@@ -136,7 +154,7 @@ impl LocalPolicy for Conservative {
             (Some(p), false) => p.clone(),
             _ => {
                 let mut p = site.running_profile();
-                let mut floors = BTreeMap::new();
+                let mut floors = Floors::default();
                 for (job, _) in self.queue.values() {
                     place(&mut p, &mut floors, site.now, job);
                 }
