@@ -20,14 +20,15 @@ gridscope — grid and HPC batch-job scheduling simulator
 USAGE:
   gridscope simulate TRACE --policy fcfs|easy|conservative|sjf|firstfit|all
                      [--procs N] [--estimates trace|exact] [--no-kill]
-                     [--jobs OUT.csv] [--json] [--strict]
+                     [--jobs OUT.csv] [--json] [--series N] [--strict]
   gridscope lint TRACE [--json] [--strict]
-  gridscope run SCENARIO.json [--json] [--jobs OUT.csv]
-  gridscope run --preset demo [--seed S] [--json]
+  gridscope run SCENARIO.json [--json] [--series N] [--jobs OUT.csv]
+  gridscope run --preset demo [--seed S] [--json] [--series N]
   gridscope help [metrics|policies|platforms]
 
 TRACE is an SWF file, plain or gzip. --procs defaults to the header's MaxProcs, else MaxNodes,
 else the widest job. Jobs that outlive their estimate are killed at it unless --no-kill.
+--series N adds per-site utilization and queue length in N time buckets to the JSON.
 Exit codes: 0 success, 1 bad input or failed run, 2 bad command line.";
 
 #[derive(Debug)]
@@ -70,6 +71,7 @@ const VALUED: &[&str] = &[
     "--jobs",
     "--preset",
     "--seed",
+    "--series",
 ];
 const SWITCHES: &[&str] = &["--json", "--no-kill", "--strict", "--help"];
 
@@ -247,6 +249,7 @@ fn simulate(a: &Args) -> Result<(), CliError> {
         "--no-kill",
         "--jobs",
         "--json",
+        "--series",
         "--strict",
     ])?;
     let path = trace_arg(a)?;
@@ -276,17 +279,17 @@ fn simulate(a: &Args) -> Result<(), CliError> {
         algorithms: policies(policy)?,
         options: options(a)?,
     };
-    let report = run_scenario(
+    let mut report = run_scenario(
         &scenario,
         &mut |f| read_file(Path::new(f)),
         &mut |_, _, _| true,
     )
     .map_err(|e| CliError::Failed(e.to_string()))?;
-    finish(a, &report)
+    finish(a, &mut report)
 }
 
 fn run(a: &Args) -> Result<(), CliError> {
-    a.only(&["--json", "--jobs", "--preset", "--seed"])?;
+    a.only(&["--json", "--jobs", "--preset", "--seed", "--series"])?;
     let seed = match a.get("--seed") {
         None => None,
         Some(s) => Some(
@@ -336,12 +339,31 @@ fn run(a: &Args) -> Result<(), CliError> {
     };
     let workload = gridscope::scenario::load_workload(&scenario, &mut load)
         .map_err(|e| CliError::Failed(e.to_string()))?;
-    let report = run_loaded(&scenario, workload, &mut |_, _, _| true)
+    let mut report = run_loaded(&scenario, workload, &mut |_, _, _| true)
         .map_err(|e| CliError::Failed(e.to_string()))?;
-    finish(a, &report)
+    finish(a, &mut report)
 }
 
-fn finish(a: &Args, report: &Report) -> Result<(), CliError> {
+fn finish(a: &Args, report: &mut Report) -> Result<(), CliError> {
+    if let Some(n) = a.get("--series") {
+        let buckets = match n.parse::<usize>() {
+            Ok(b) if (1..=100_000).contains(&b) => b,
+            _ => {
+                return Err(CliError::Usage(format!(
+                    "--series must be a number of buckets from 1 to 100000, not '{n}'"
+                )))
+            }
+        };
+        for run in &mut report.runs {
+            run.series = Some(gridscope::metrics::series(
+                &report.platform,
+                &report.workload.jobs,
+                &run.outcomes,
+                buckets,
+            ));
+        }
+    }
+    let report = &*report;
     if let Some(path) = a.get("--jobs") {
         // One run: the file as named; several: one file per run, the label before the extension.
         for run in &report.runs {

@@ -100,3 +100,71 @@ pub fn check_invariants(
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::simulate;
+    use crate::model::{Job, Site};
+    use crate::policy::local::LocalPolicyKind;
+
+    fn job(id: u64, submit: i64, run: i64, procs: u32) -> Job {
+        Job {
+            id,
+            submit: SimTime::from_secs(submit),
+            runtime: SimTime::from_secs(run),
+            estimate: SimTime::from_secs(run),
+            procs,
+            home: 0,
+            user: -1,
+            partition: -1,
+        }
+    }
+
+    /// The checks must catch each kind of corruption, or they prove nothing.
+    #[test]
+    fn each_corruption_is_caught() {
+        let platform = Platform::single(Site::flat("s", 4));
+        let jobs = vec![job(1, 0, 10, 4), job(2, 1, 10, 2), job(3, 2, 5, 2)];
+        let cfg = RunConfig::default();
+        let out = simulate(
+            &platform,
+            &jobs,
+            LocalPolicyKind::Easy,
+            &cfg,
+            &mut |_, _| true,
+        )
+        .unwrap();
+        check_invariants(&platform, &jobs, &out.outcomes, &cfg).unwrap();
+
+        let broken = |f: &dyn Fn(&mut Vec<Outcome>)| {
+            let mut o = out.outcomes.clone();
+            f(&mut o);
+            check_invariants(&platform, &jobs, &o, &cfg).unwrap_err().0
+        };
+        // Overlap: job 2 moved into job 1's run.
+        let m = broken(&|o| {
+            o[1].start = SimTime::from_secs(5);
+            o[1].end = SimTime::from_secs(15);
+        });
+        assert!(m.contains("uses 6 of 4 units"), "{m}");
+        let m = broken(&|o| {
+            o[2].start = SimTime::from_secs(1);
+            o[2].end = SimTime::from_secs(6);
+        });
+        assert!(m.contains("before its submit"), "{m}");
+        let m = broken(&|o| o[0].end = SimTime::from_secs(11));
+        assert!(m.contains("expected 10 s"), "{m}");
+        let m = broken(&|o| o[0].status = JobOutcome::Pending);
+        assert!(m.contains("never run"), "{m}");
+        let m = broken(&|o| {
+            o[1].status = JobOutcome::Rejected(RejectReason::TooWide {
+                needs: 2,
+                capacity: 4,
+            })
+        });
+        assert!(m.contains("although it fits"), "{m}");
+        let m = broken(&|o| o[0].status = JobOutcome::Killed);
+        assert!(m.contains("kill status"), "{m}");
+    }
+}

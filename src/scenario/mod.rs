@@ -115,6 +115,9 @@ pub struct RunReport {
     pub rejected: Vec<String>,
     pub events: u64,
     pub max_queue: usize,
+    /// Utilization and queue length over time, when asked for (`--series N`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub series: Option<crate::metrics::Series>,
     #[serde(skip)]
     pub outcomes: Vec<crate::engine::Outcome>,
 }
@@ -323,6 +326,7 @@ pub fn run_loaded(
             rejected,
             events: out.events,
             max_queue: out.max_queue,
+            series: None,
             outcomes: out.outcomes,
         });
     }

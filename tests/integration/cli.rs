@@ -199,6 +199,15 @@ fn demo_runs_and_is_deterministic() {
     assert_eq!(v["runs"].as_array().unwrap().len(), 5);
     let c = gridscope(&["run", "--preset", "demo", "--seed", "2", "--json"]);
     assert_ne!(a.stdout, c.stdout, "the seed changes the workload");
+    let s = gridscope(&["run", "--preset", "demo", "--json", "--series", "8"]);
+    let v: serde_json::Value = serde_json::from_slice(&s.stdout).unwrap();
+    let util = &v["runs"][0]["series"]["sites"][0]["utilization"];
+    assert_eq!(util.as_array().unwrap().len(), 8);
+    assert!(util
+        .as_array()
+        .unwrap()
+        .iter()
+        .all(|u| (0.0..=1.0).contains(&u.as_f64().unwrap())));
 }
 
 #[test]

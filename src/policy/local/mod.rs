@@ -209,3 +209,99 @@ impl<'de> serde::Deserialize<'de> for LocalPolicyKind {
         s.parse().map_err(serde::de::Error::custom)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn q(idx: JobIdx, units: u32, secs: i64) -> QueuedJob {
+        QueuedJob {
+            idx,
+            units,
+            estimate: SimTime::from_secs(secs),
+            queued_at: SimTime::ZERO,
+        }
+    }
+
+    /// A site of 10 units with 6 busy until t=100 and a queue of one 8-unit job (100 s).
+    fn setup(kind: LocalPolicyKind) -> (Box<dyn LocalPolicy>, BTreeMap<(SimTime, JobIdx), u32>) {
+        let mut running = BTreeMap::new();
+        running.insert((SimTime::from_secs(100), 0), 6);
+        let mut policy = kind.build();
+        let view = SiteView {
+            now: SimTime::ZERO,
+            capacity: 10,
+            free: 4,
+            running: &running,
+            plan_invalidated: false,
+        };
+        policy.enqueue(q(1, 8, 100), &view);
+        let mut starts = vec![];
+        policy.schedule(&view, &mut starts);
+        assert!(starts.is_empty());
+        (policy, running)
+    }
+
+    #[test]
+    fn approximate_wait_follows_each_policys_projection() {
+        for kind in LocalPolicyKind::ALL {
+            let (policy, running) = setup(kind);
+            let view = SiteView {
+                now: SimTime::ZERO,
+                capacity: 10,
+                free: 4,
+                running: &running,
+                plan_invalidated: false,
+            };
+            let awt = |units, secs| policy.approximate_wait(&view, units, SimTime::from_secs(secs));
+            // Too wide for the site: never.
+            assert_eq!(awt(11, 1), None, "{kind}");
+            // The queued 8-unit job runs 100..200; a 2-unit job fits beside it from 100.
+            let small_long = awt(2, 500);
+            let small_short = awt(2, 50);
+            if policy.backfills() {
+                // 4 units are free now and nothing is planned in them before 100.
+                assert_eq!(small_short, Some(SimTime::ZERO), "{kind}");
+                // 2 units stay free beside the 8-unit job, so even a long job starts now.
+                assert_eq!(small_long, Some(SimTime::ZERO), "{kind}");
+                // 3 units do not fit beside it: after it, at 200, unless short enough.
+                assert_eq!(awt(3, 500), Some(SimTime::from_secs(200)), "{kind}");
+                assert_eq!(awt(3, 100), Some(SimTime::ZERO), "{kind}");
+            } else {
+                // The head blocks everyone: nothing starts before it does, at 100.
+                assert_eq!(small_short, Some(SimTime::from_secs(100)), "{kind}");
+            }
+            // The queries changed nothing.
+            assert_eq!(policy.queue_len(), 1);
+        }
+    }
+
+    #[test]
+    fn projected_profile_holds_the_queue() {
+        let (policy, running) = setup(LocalPolicyKind::Conservative);
+        let view = SiteView {
+            now: SimTime::ZERO,
+            capacity: 10,
+            free: 4,
+            running: &running,
+            plan_invalidated: false,
+        };
+        let (profile, _) = policy.projected_profile(&view);
+        assert_eq!(profile.free_at(SimTime::from_secs(50)), 4);
+        assert_eq!(profile.free_at(SimTime::from_secs(150)), 2);
+        assert_eq!(profile.free_at(SimTime::from_secs(250)), 10);
+        // SCJG range list for 3 units × 50 s in [0, 300]: before 50 (ends by 100) or from 200.
+        assert_eq!(
+            profile.ranges(
+                3,
+                SimTime::from_secs(50),
+                SimTime::ZERO,
+                SimTime::from_secs(300)
+            ),
+            vec![
+                (SimTime::ZERO, SimTime::from_secs(50)),
+                (SimTime::from_secs(200), SimTime::from_secs(300))
+            ]
+        );
+    }
+}

@@ -1,0 +1,122 @@
+// Shared helpers of the page tests: a static server for dist/ on 127.0.0.1 (random port)
+// and a headless system Chromium driven by playwright-core. Not a test file itself.
+import http from 'node:http';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from 'playwright-core';
+
+export const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
+export const dist = process.env.GRIDSCOPE_DIST || path.join(repoRoot, 'dist');
+export const traces = path.join(repoRoot, '..', 'shared', 'traces');
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
+  '.css': 'text/css', '.json': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml',
+};
+
+/** Serves `root` on 127.0.0.1 at a random port; resolves to { url, close }. */
+export function serve(root = dist) {
+  if (!fs.existsSync(path.join(root, 'index.html'))) {
+    throw new Error(`${root}/index.html is missing: run \`trunk build --release --offline\` first`);
+  }
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url, 'http://x');
+    let p = path.normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, '');
+    if (p.endsWith('/')) p += 'index.html';
+    const file = path.join(root, p);
+    if (!file.startsWith(root) || !fs.existsSync(file) || fs.statSync(file).isDirectory()) {
+      res.writeHead(404, { 'content-type': 'text/plain' });
+      res.end('not found');
+      return;
+    }
+    res.writeHead(200, { 'content-type': TYPES[path.extname(file)] || 'application/octet-stream', 'cache-control': 'no-store' });
+    fs.createReadStream(file).pipe(res);
+  });
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      resolve({ url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(r)) });
+    });
+  });
+}
+
+export const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
+export function launch() {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM || '/usr/bin/chromium',
+    headless: true,
+    args: CHROMIUM_ARGS,
+  });
+}
+
+/**
+ * A new page that records console errors, page errors and every request that leaves
+ * 127.0.0.1 (in `page.problems`).
+ */
+export async function newPage(browser) {
+  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  page.problems = { console: [], errors: [], offsite: [] };
+  page.on('console', (m) => { if (m.type() === 'error') page.problems.console.push(m.text()); });
+  page.on('pageerror', (e) => page.problems.errors.push(String(e)));
+  page.on('request', (r) => {
+    const u = new URL(r.url());
+    if (['data:', 'blob:'].includes(u.protocol)) return;
+    if (u.hostname !== '127.0.0.1') page.problems.offsite.push(r.url());
+  });
+  return page;
+}
+
+/** Waits until the results table has `n` rows and no run is going on; returns the rows. */
+export async function waitResults(page, n, timeout = 60_000) {
+  await page.waitForFunction((n) => {
+    const rows = document.querySelectorAll('[data-testid=results] tbody tr');
+    return rows.length === n && document.querySelector('[data-testid=report-json]');
+  }, n, { timeout });
+  return readResults(page);
+}
+
+/** The metrics of the results table: { label: { key: number } }. */
+export function readResults(page) {
+  return page.evaluate(() => {
+    const out = {};
+    for (const tr of document.querySelectorAll('[data-testid=results] tbody tr')) {
+      const m = {};
+      for (const td of tr.querySelectorAll('td[data-key]')) m[td.dataset.key] = Number(td.dataset.value);
+      out[tr.dataset.label] = m;
+    }
+    return out;
+  });
+}
+
+/** Drops files (name → bytes) on the page as a user dragging them from a file manager. */
+export async function dropFiles(page, files) {
+  const payload = files.map(({ name, bytes }) => ({ name, b64: Buffer.from(bytes).toString('base64') }));
+  await page.evaluate((payload) => {
+    const dt = new DataTransfer();
+    for (const { name, b64 } of payload) {
+      const bin = atob(b64);
+      const u8 = new Uint8Array(bin.length);
+      for (let i = 0; i < bin.length; i++) u8[i] = bin.charCodeAt(i);
+      dt.items.add(new File([u8], name));
+    }
+    const target = document.querySelector('main') || document.body;
+    target.dispatchEvent(new DragEvent('dragover', { dataTransfer: dt, bubbles: true, cancelable: true }));
+    target.dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  }, payload);
+}
+
+/** Fails if a canvas is blank (one colour everywhere). */
+export function canvasInk(page, testid) {
+  return page.evaluate((testid) => {
+    const c = document.querySelector(`[data-testid=${testid}]`);
+    if (!c) return -1;
+    const d = c.getContext('2d').getImageData(0, 0, c.width, c.height).data;
+    let ink = 0;
+    for (let i = 0; i < d.length; i += 4) if (d[i] < 250 || d[i + 1] < 250 || d[i + 2] < 250) ink++;
+    return ink / (c.width * c.height);
+  }, testid);
+}

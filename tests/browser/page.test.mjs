@@ -1,0 +1,195 @@
+// Page tests of the Gridscope app on the release build in dist/ (run `trunk build --release
+// --offline` first, and `cargo build --release` for the CLI the numbers are checked against):
+//   node --test tests/browser/
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { serve, launch, newPage, waitResults, readResults, dropFiles, canvasInk, repoRoot, traces } from './harness.mjs';
+
+const SDSC = path.join(traces, 'SDSC-SP2-1998-4.2-cln.swf.gz');
+const OTHER = path.join(traces, 'NASA-iPSC-1993-3.1-cln.swf.gz');
+const CLI = path.join(repoRoot, 'target', 'release', process.platform === 'win32' ? 'gridscope.exe' : 'gridscope');
+const POLICIES = ['fcfs', 'easy', 'conservative', 'sjf', 'firstfit'];
+
+let server, browser;
+const pages = [];
+
+/** The CLI's metrics for a command, as { label: metrics }. */
+function cli(args) {
+  assert.ok(fs.existsSync(CLI), `${CLI} is missing: run \`cargo build --release\` first`);
+  const report = JSON.parse(execFileSync(CLI, [...args, '--json'], { maxBuffer: 64 << 20 }).toString());
+  return Object.fromEntries(report.runs.map((r) => [r.label, r.metrics]));
+}
+
+/** Compares the page's table with the CLI's metrics, every column, exactly. */
+function assertSameNumbers(page, want, labels = Object.keys(want)) {
+  assert.deepEqual(Object.keys(page).sort(), [...labels].sort());
+  for (const label of labels) {
+    for (const [k, v] of Object.entries(page[label])) {
+      assert.equal(v, want[label][k], `${label} ${k}: page ${v}, CLI ${want[label][k]}`);
+    }
+  }
+}
+
+async function open(hash = '') {
+  const page = await newPage(browser);
+  pages.push(page);
+  await page.goto(server.url + hash);
+  return page;
+}
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test('the demo scenario runs on load, without a click', async () => {
+  const t0 = Date.now();
+  const page = await open();
+  const rows = await waitResults(page, 5);
+  console.log(`# demo results shown ${Date.now() - t0} ms after navigation`);
+  assert.deepEqual(Object.keys(rows), POLICIES);
+  assertSameNumbers(rows, cli(['run', '--preset', 'demo']));
+  await page.waitForFunction(() => document.querySelector('[data-testid=chart-gantt]'));
+  await page.waitForTimeout(300);
+  for (const id of ['chart-bars', 'chart-cdf', 'chart-util', 'chart-queue', 'chart-gantt']) {
+    const ink = await canvasInk(page, id);
+    assert.ok(ink > 0.02, `${id} looks blank (${ink})`);
+  }
+  // Hovering a chart says what is under the pointer.
+  const bars = page.locator('[data-testid=chart-bars]');
+  const box = await bars.boundingBox();
+  await bars.hover({ position: { x: box.width * 0.25, y: box.height * 0.6 } });
+  await page.waitForFunction(() => /× fcfs/.test(document.querySelector('[data-testid=chart-bars-hover]').textContent));
+  const gantt = page.locator('[data-testid=chart-gantt]');
+  const g = await gantt.boundingBox();
+  await gantt.hover({ position: { x: g.width * 0.4, y: g.height * 0.8 } });
+  await page.waitForFunction(() => /job \d+|idle/.test(document.querySelector('[data-testid=chart-gantt-hover]').textContent));
+  // Sorting by a column reorders the rows.
+  await page.click('[data-testid=results] thead th:nth-child(2) button');
+  const waits = await page.$$eval('[data-testid=results] tbody td[data-key=avg_wait_s]', (t) => t.map((x) => Number(x.dataset.value)));
+  assert.deepEqual(waits, [...waits].sort((a, b) => a - b));
+});
+
+test('a dropped SWF trace gives the CLI numbers, with its import report', async () => {
+  const page = await open();
+  await waitResults(page, 5);
+  const t0 = Date.now();
+  await dropFiles(page, [{ name: path.basename(SDSC), bytes: fs.readFileSync(SDSC) }]);
+  await page.waitForSelector('[data-testid=import-report]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=run-info]')?.textContent.includes('SDSC'), null, { timeout: 60_000 });
+  const rows = await waitResults(page, 5, 120_000);
+  console.log(`# SDSC-SP2, all five policies in the page: ${Date.now() - t0} ms from drop to results`);
+  assertSameNumbers(rows, cli(['simulate', SDSC, '--policy', 'all']));
+  const report = await page.textContent('[data-testid=import-report]');
+  assert.match(report, /accepted jobs:\s+54034/);
+
+  // Share it: the URL holds the scenario and the file's hash; a new page asks for the file.
+  await page.click('text=Share');
+  const url = await page.textContent('[data-testid=share-url]');
+  assert.match(url, /#s1=[A-Za-z0-9_-]+$/);
+  const again = await newPage(browser);
+  pages.push(again);
+  await again.goto(url);
+  await again.waitForSelector('[data-testid=needed-files]');
+  assert.match(await again.textContent('[data-testid=needed-files]'), /SDSC-SP2-1998-4\.2-cln\.swf\.gz/);
+  // The wrong file is refused ...
+  await again.setInputFiles('[data-testid=file-input]', OTHER);
+  await again.waitForSelector('[data-testid=error]');
+  assert.match(await again.textContent('[data-testid=error]'), /not the file the shared scenario was made with/);
+  assert.equal(await again.$$eval('[data-testid=results] tbody tr', (r) => r.length), 0);
+  // ... the right one runs the same scenario to the same numbers.
+  await again.setInputFiles('[data-testid=file-input]', SDSC);
+  assertSameNumbers(await waitResults(again, 5, 120_000), rows);
+});
+
+test('a picked file with one algorithm chosen matches `simulate --policy easy`', async () => {
+  const page = await open();
+  await waitResults(page, 5);
+  for (const p of ['fcfs', 'conservative', 'sjf', 'firstfit']) await page.click(`[data-testid=alg-${p}]`);
+  await page.setInputFiles('[data-testid=file-input]', SDSC);
+  await page.waitForFunction(() => document.querySelector('[data-testid=run-info]')?.textContent.includes('SDSC'), null, { timeout: 60_000 });
+  const rows = await waitResults(page, 1, 60_000);
+  assertSameNumbers(rows, cli(['simulate', SDSC, '--policy', 'easy']));
+  // Export the per-job CSV of that run.
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('text=Export per-job CSV')]);
+  const csv = fs.readFileSync(await download.path(), 'utf8');
+  assert.ok(csv.startsWith('job_id,home,site,submit,start,end,procs\n'));
+  assert.equal(csv.trim().split('\n').length, 54035);
+});
+
+test('a shared generator scenario re-runs to identical numbers', async () => {
+  const page = await open();
+  await waitResults(page, 5);
+  await page.fill('#f-seed', '7');
+  await page.press('#f-seed', 'Tab');
+  await page.fill('#f-jobs', '800');
+  await page.press('#f-jobs', 'Tab');
+  await page.click('[data-testid=run]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=run-info]')?.textContent.includes('800 jobs'));
+  const rows = await waitResults(page, 5);
+  await page.click('text=Share');
+  const url = await page.textContent('[data-testid=share-url]');
+  const again = await newPage(browser);
+  pages.push(again);
+  await again.goto(url);
+  await again.waitForFunction(() => document.querySelector('[data-testid=run-info]')?.textContent.includes('800 jobs'));
+  assertSameNumbers(await waitResults(again, 5), rows);
+  assert.equal(await again.inputValue('#f-seed'), '7');
+});
+
+test('a malformed file gives a readable error and leaves the page working', async () => {
+  const page = await open();
+  const before = await waitResults(page, 5);
+  await dropFiles(page, [{ name: 'garbage.swf', bytes: Buffer.from('hello world\nthis is not a workload\n') }]);
+  await page.waitForSelector('[data-testid=error]');
+  assert.match(await page.textContent('[data-testid=error]'), /Cannot use garbage\.swf: .*no job/);
+  assert.match(await page.textContent('[data-testid=file-error]'), /malformed lines:\s+2/);
+  assertSameNumbers(await readResults(page), before);
+  await page.click('[data-testid=run]');
+  assertSameNumbers(await waitResults(page, 5), before);
+});
+
+test('a malformed or oversized fragment gives a message and the default scenario', async () => {
+  const demo = cli(['run', '--preset', 'demo']);
+  for (const [hash, msg] of [
+    ['#s1=not*base64!', /damaged/],
+    ['#s1=AAAAAAAA', /damaged|does not hold/],
+    [`#s1=${'A'.repeat(40000)}`, /too large/],
+    ['#s7=abc', /share format/],
+  ]) {
+    const page = await open(hash);
+    await page.waitForSelector('[data-testid=error]');
+    assert.match(await page.textContent('[data-testid=error]'), msg);
+    assertSameNumbers(await waitResults(page, 5), demo);
+  }
+});
+
+test('cancel stops a run at once and the page keeps working', async () => {
+  const page = await open();
+  await waitResults(page, 5);
+  await dropFiles(page, [{ name: path.basename(SDSC), bytes: fs.readFileSync(SDSC) }]);
+  await page.waitForFunction(() => !document.querySelector('[data-testid=cancel]').disabled, null, { timeout: 30_000 });
+  await page.click('[data-testid=cancel]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=notice]')?.textContent.includes('cancelled'));
+  assert.equal(await page.isDisabled('[data-testid=cancel]'), true);
+  // The page answers while nothing runs, and a new run completes.
+  await page.click('[data-testid=run]');
+  await waitResults(page, 5, 120_000);
+});
+
+test('no request left 127.0.0.1 and nothing was logged as an error', () => {
+  assert.ok(pages.length >= 8);
+  for (const p of pages) {
+    assert.deepEqual(p.problems.offsite, [], 'requests to other hosts');
+    assert.deepEqual(p.problems.errors, [], 'uncaught page errors');
+    assert.deepEqual(p.problems.console, [], 'console errors');
+  }
+});
