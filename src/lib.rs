@@ -10,6 +10,7 @@
 //! - [`metrics`]: per-job records, aggregates and time series;
 //! - [`scenario`]: the serializable description of an experiment and its presets.
 
+pub mod allocation;
 pub mod engine;
 pub mod metrics;
 pub mod model;

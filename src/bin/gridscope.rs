@@ -24,6 +24,9 @@ USAGE:
   gridscope lint TRACE [--json] [--strict]
   gridscope run SCENARIO.json [--json] [--series N] [--jobs OUT.csv]
   gridscope run --preset demo [--seed S] [--json] [--series N]
+  gridscope run --preset sf-heterogeneity|sf-size|sf-batch|sf-cv|sf-hybrid
+                [--seeds N] [--batches B] [--json]
+  gridscope allocate --policy owa|ww --rates 1,1,1,16 --lambda 0.1 --batch-size 10 [--json]
   gridscope help [metrics|policies|platforms]
 
 TRACE is an SWF file, plain or gzip. --procs defaults to the header's MaxProcs, else MaxNodes,
@@ -72,6 +75,11 @@ const VALUED: &[&str] = &[
     "--preset",
     "--seed",
     "--series",
+    "--rates",
+    "--lambda",
+    "--batch-size",
+    "--seeds",
+    "--batches",
 ];
 const SWITCHES: &[&str] = &["--json", "--no-kill", "--strict", "--help"];
 
@@ -133,6 +141,7 @@ fn dispatch(args: &[String]) -> Result<(), CliError> {
         "simulate" => simulate(&Args::parse(rest)?),
         "lint" => lint(&Args::parse(rest)?),
         "run" => run(&Args::parse(rest)?),
+        "allocate" => allocate(&Args::parse(rest)?),
         "help" | "--help" | "-h" => {
             help(rest.first().map(String::as_str));
             Ok(())
@@ -288,7 +297,97 @@ fn simulate(a: &Args) -> Result<(), CliError> {
     finish(a, &mut report)
 }
 
+fn number<T: std::str::FromStr>(a: &Args, flag: &str) -> Result<Option<T>, CliError> {
+    a.get(flag)
+        .map(|v| {
+            v.parse::<T>()
+                .map_err(|_| CliError::Usage(format!("{flag} must be a number, not '{v}'")))
+        })
+        .transpose()
+}
+
+fn allocate(a: &Args) -> Result<(), CliError> {
+    use gridscope::allocation::fractions::{owa_batch, predicted_response, weighted};
+    a.only(&["--policy", "--rates", "--lambda", "--batch-size", "--json"])?;
+    let rates: Vec<f64> = a
+        .get("--rates")
+        .ok_or_else(|| CliError::Usage("--rates is required (e.g. --rates 1,1,1,16)".into()))?
+        .split(',')
+        .map(|r| {
+            r.trim()
+                .parse::<f64>()
+                .map_err(|_| CliError::Usage(format!("--rates: '{r}' is not a number")))
+        })
+        .collect::<Result<_, _>>()?;
+    let lambda: f64 = number(a, "--lambda")?
+        .ok_or_else(|| CliError::Usage("--lambda is required (batches per second)".into()))?;
+    let k: u32 = number(a, "--batch-size")?.unwrap_or(1);
+    gridscope::allocation::fractions::validate(&rates, lambda, k).map_err(CliError::Failed)?;
+    let fractions = match a.get("--policy").unwrap_or("owa") {
+        "owa" => owa_batch(&rates, lambda, k).map_err(CliError::Failed)?,
+        "ww" => weighted(&rates),
+        other => {
+            return Err(CliError::Usage(format!(
+                "--policy must be owa or ww, not '{other}' (dll and hybrid are dynamic: see run --preset sf-*)"
+            )))
+        }
+    };
+    let predicted = predicted_response(&rates, &fractions, lambda, k);
+    if a.has("--json") {
+        let v = serde_json::json!({"fractions": fractions, "predicted_mean_response_s": predicted});
+        out(&format!("{v}\n"));
+    } else {
+        let mut s = String::from("resource  rate      fraction\n");
+        for (i, (r, f)) in rates.iter().zip(&fractions).enumerate() {
+            s.push_str(&format!("{:<9} {:<9} {:.6}\n", i + 1, r, f));
+        }
+        if let Some(t) = predicted {
+            s.push_str(&format!("predicted mean response (SF eq. 7): {t:.6} s\n"));
+        }
+        out(&s);
+    }
+    Ok(())
+}
+
+fn run_sweep_preset(a: &Args, name: &str) -> Result<(), CliError> {
+    use gridscope::allocation::sweep::{run_sweep, sweep_preset};
+    a.only(&["--json", "--preset", "--seeds", "--batches"])?;
+    let preset =
+        sweep_preset(name).ok_or_else(|| CliError::Failed(format!("unknown preset '{name}'")))?;
+    let seeds = number(a, "--seeds")?.unwrap_or(10);
+    let batches = number(a, "--batches")?.unwrap_or(20_000);
+    let r = run_sweep(preset, seeds, batches, &mut |_, _| true).map_err(CliError::Failed)?;
+    if a.has("--json") {
+        out(&format!("{}\n", json(&r)));
+        return Ok(());
+    }
+    let mut s = format!(
+        "{}: {}\n{} seeds × {} batches ({} discarded); median mean response (s) with a {:.1} % band\npaper: {}\n\n{:>8}",
+        r.preset, r.description, r.seeds, r.batches, r.warmup, r.confidence * 100.0, r.paper, "x"
+    );
+    for p in &r.series {
+        s.push_str(&format!("{:>28}", p.policy));
+    }
+    s.push_str(&format!("{:>10}\n", "gap"));
+    for (i, x) in r.x.iter().enumerate() {
+        s.push_str(&format!("{x:>8}"));
+        for p in &r.series {
+            s.push_str(&format!(
+                "{:>12.4} [{:.4}, {:.4}]",
+                p.median[i], p.lo[i], p.hi[i]
+            ));
+        }
+        s.push_str(&format!("{:>9.1}%\n", r.gap[i] * 100.0));
+    }
+    s.push_str(&format!("gap = {}\n", r.gap_label));
+    out(&s);
+    Ok(())
+}
+
 fn run(a: &Args) -> Result<(), CliError> {
+    if let Some(p) = a.get("--preset").filter(|p| p.starts_with("sf-")) {
+        return run_sweep_preset(a, p);
+    }
     a.only(&["--json", "--jobs", "--preset", "--seed", "--series"])?;
     let seed = match a.get("--seed") {
         None => None,
@@ -302,7 +401,7 @@ fn run(a: &Args) -> Result<(), CliError> {
             (Some("demo"), []) => (Scenario::demo(), PathBuf::from(".")),
             (Some(p), []) => {
                 return Err(CliError::Failed(format!(
-                    "unknown scenario preset '{p}'; known: demo"
+                    "unknown scenario preset '{p}'; known: demo, sf-heterogeneity, sf-size, sf-batch, sf-cv, sf-hybrid"
                 )))
             }
             (None, [file]) => {

@@ -257,3 +257,122 @@ fn garbage_and_damaged_input_never_panics() {
         }
     }
 }
+
+#[test]
+fn allocate_prints_the_fractions_in_rates_order() {
+    let o = gridscope(&[
+        "allocate",
+        "--policy",
+        "owa",
+        "--rates",
+        "1,1,1,1,1,1,1,1,1,16",
+        "--lambda",
+        "0.1",
+        "--batch-size",
+        "10",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let f = v["fractions"].as_array().unwrap();
+    assert_eq!(f.len(), 10);
+    assert_eq!(format!("{:.3}", f[9].as_f64().unwrap()), "0.888");
+    let o = gridscope(&[
+        "allocate",
+        "--policy",
+        "ww",
+        "--rates",
+        "16,1,1,1,1,1,1,1,1,1",
+        "--lambda",
+        "0.1",
+        "--batch-size",
+        "10",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(
+        format!("{:.3}", v["fractions"][0].as_f64().unwrap()),
+        "0.640"
+    );
+}
+
+#[test]
+fn allocate_refuses_bad_systems() {
+    for (args, needle) in [
+        (
+            vec!["allocate", "--policy", "owa", "--lambda", "0.1"],
+            "--rates is required",
+        ),
+        (
+            vec!["allocate", "--rates", "1,0", "--lambda", "0.1"],
+            "positive",
+        ),
+        (
+            vec![
+                "allocate",
+                "--rates",
+                "1,1",
+                "--lambda",
+                "0.2",
+                "--batch-size",
+                "10",
+            ],
+            "saturated",
+        ),
+        (
+            vec!["allocate", "--rates", "1,x", "--lambda", "0.1"],
+            "not a number",
+        ),
+    ] {
+        let o = gridscope(&args);
+        assert_ne!(o.status.code(), Some(0), "{args:?}");
+        assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
+fn sf_sweep_preset_runs_with_bands() {
+    let o = gridscope(&[
+        "run",
+        "--preset",
+        "sf-heterogeneity",
+        "--seeds",
+        "3",
+        "--batches",
+        "3000",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["x"].as_array().unwrap().len(), 20);
+    let series = v["series"].as_array().unwrap();
+    let median = |p: &str| {
+        series.iter().find(|s| s["policy"] == p).unwrap()["median"][19]
+            .as_f64()
+            .unwrap()
+    };
+    // At 20:1, OWA beats WW by a wide margin and DLL is the dynamic bound.
+    assert!(median("owa") < 0.8 * median("ww"));
+    assert!(median("dll") <= median("owa"));
+    for s in series {
+        let (lo, med, hi) = (&s["lo"], &s["median"], &s["hi"]);
+        for i in 0..20 {
+            assert!(lo[i].as_f64() <= med[i].as_f64() && med[i].as_f64() <= hi[i].as_f64());
+        }
+    }
+    let o = gridscope(&[
+        "run",
+        "--preset",
+        "sf-hybrid",
+        "--seeds",
+        "3",
+        "--batches",
+        "2000",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let s = v["series"].as_array().unwrap();
+    // When the fast resource drops to 1 (x index 3), the hybrid adapts and beats static OWA.
+    assert!(s[1]["median"][3].as_f64().unwrap() < s[0]["median"][3].as_f64().unwrap());
+}
