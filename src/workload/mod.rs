@@ -2,6 +2,7 @@
 //! bytes or parameters and returns `Result`; nothing reads files (the edges do).
 
 mod ses;
+pub mod hyper_erlang;
 pub mod swf;
 
 pub use ses::{SesPoisson, SES_PROCESSOR_TABLE};
