@@ -17,6 +17,7 @@ use std::collections::BTreeMap;
 
 use super::{EventQueue, SimTime};
 use crate::model::{Job, JobIdx, Platform};
+use crate::policy::grid::{GridAction, GridMsg, GridParams, GridPolicy, GridScheme, GridView};
 use crate::policy::local::{LocalPolicy, LocalPolicyKind, QueuedJob, SiteView};
 
 /// Where the scheduler's runtime predictions come from.
@@ -90,6 +91,9 @@ pub struct RunOutput {
     pub outcomes: Vec<Outcome>,
     pub events: u64,
     pub max_queue: usize,
+    /// Set for the idealized scheme: the virtual machine's capacity in one-MHz CPUs (its
+    /// outcomes carry the job's home as site, but ran on the whole virtual machine).
+    pub ideal_capacity: Option<f64>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -119,6 +123,8 @@ enum Event {
     Complete(JobIdx),
     /// The job reached its estimate and keeps running (no kills): its predicted end moves.
     EstimateExpired(JobIdx),
+    /// A grid policy's timer or message.
+    Grid(GridMsg),
 }
 
 /// A site's resources; kept apart from its policy so the policy can borrow a view of them.
@@ -181,6 +187,54 @@ pub fn wallclock_limit(job: &Job, cfg: &RunConfig, platform: &Platform, site: us
     )
 }
 
+struct EngineView<'a> {
+    now: SimTime,
+    platform: &'a Platform,
+    jobs: &'a [Job],
+    cfg: &'a RunConfig,
+    sites: &'a [SiteState],
+    arrivals_remaining: bool,
+}
+
+impl EngineView<'_> {
+    fn estimate_at(&self, site: u32, job: JobIdx) -> SimTime {
+        wallclock_limit(
+            &self.jobs[job as usize],
+            self.cfg,
+            self.platform,
+            site as usize,
+        )
+    }
+}
+
+impl GridView for EngineView<'_> {
+    fn now(&self) -> SimTime {
+        self.now
+    }
+    fn sites(&self) -> usize {
+        self.sites.len()
+    }
+    fn home(&self, job: JobIdx) -> u32 {
+        self.jobs[job as usize].home
+    }
+    fn awt(&self, site: u32, job: JobIdx) -> Option<SimTime> {
+        let st = &self.sites[site as usize];
+        let units = self.platform.sites[site as usize].units_for(self.jobs[job as usize].procs);
+        st.policy
+            .approximate_wait(&st.res.view(self.now), units, self.estimate_at(site, job))
+    }
+    fn ert(&self, site: u32, job: JobIdx) -> SimTime {
+        self.estimate_at(site, job)
+    }
+    fn rus(&self, site: u32) -> f64 {
+        let r = &self.sites[site as usize].res;
+        1.0 - r.free as f64 / r.capacity.max(1) as f64
+    }
+    fn arrivals_remaining(&self) -> bool {
+        self.arrivals_remaining
+    }
+}
+
 /// Runs `jobs` (sorted by submit time) on `platform`, every job at its home site under the
 /// local policy `local`. `progress(done, total)` is called every few thousand events and
 /// may return false to cancel.
@@ -191,6 +245,32 @@ pub fn simulate(
     cfg: &RunConfig,
     progress: &mut dyn FnMut(u64, u64) -> bool,
 ) -> Result<RunOutput, SimError> {
+    simulate_grid(
+        platform,
+        jobs,
+        local,
+        GridScheme::Local,
+        &GridParams::default(),
+        cfg,
+        progress,
+    )
+}
+
+/// Runs `jobs` on `platform` under a grid scheme over the local policy `local` at every site.
+/// Jobs arrive at their home site's grid queue; the grid policy decides where each runs.
+pub fn simulate_grid(
+    platform: &Platform,
+    jobs: &[Job],
+    local: LocalPolicyKind,
+    scheme: GridScheme,
+    params: &GridParams,
+    cfg: &RunConfig,
+    progress: &mut dyn FnMut(u64, u64) -> bool,
+) -> Result<RunOutput, SimError> {
+    if scheme == GridScheme::Ideal {
+        return super::ideal::simulate_ideal(platform, jobs, cfg);
+    }
+    params.validate().map_err(SimError::BadInput)?;
     platform.validate().map_err(SimError::BadInput)?;
     if let Some(w) = jobs.windows(2).position(|w| w[1].submit < w[0].submit) {
         return Err(SimError::BadInput(format!(
@@ -233,6 +313,9 @@ pub fn simulate(
     let mut done: u64 = 0;
     let mut max_queue = 0usize;
     let total = jobs.len() as u64;
+    let mut grid: Box<dyn GridPolicy> = params.build(scheme, platform.sites.len());
+    let mut actions: Vec<GridAction> = Vec::new();
+    let mut started_grid = false;
 
     loop {
         let now = match (events.peek_time(), jobs.get(next_arrival)) {
@@ -241,6 +324,30 @@ pub fn simulate(
             (None, Some(j)) => j.submit,
             (None, None) => break,
         };
+        if !started_grid {
+            started_grid = true;
+            let view = EngineView {
+                now,
+                platform,
+                jobs,
+                cfg,
+                sites: &sites,
+                arrivals_remaining: true,
+            };
+            grid.start(&view, &mut actions);
+            apply(
+                &mut actions,
+                now,
+                &mut sites,
+                &mut events,
+                &mut outcomes,
+                &mut touched,
+                &mut done,
+                platform,
+                jobs,
+                cfg,
+            );
+        }
 
         // 1. Completions and expiries due now.
         while let Some((_, event)) = events.pop_until(now) {
@@ -289,10 +396,33 @@ pub fn simulate(
                     site.plan_invalidated = true;
                     touched.push(out.site);
                 }
+                Event::Grid(msg) => {
+                    let view = EngineView {
+                        now,
+                        platform,
+                        jobs,
+                        cfg,
+                        sites: &sites,
+                        arrivals_remaining: next_arrival < jobs.len(),
+                    };
+                    grid.on_message(msg, &view, &mut actions);
+                    apply(
+                        &mut actions,
+                        now,
+                        &mut sites,
+                        &mut events,
+                        &mut outcomes,
+                        &mut touched,
+                        &mut done,
+                        platform,
+                        jobs,
+                        cfg,
+                    );
+                }
             }
         }
 
-        // 2. Arrivals at `now`, in input order.
+        // 2. Arrivals at `now`, in input order, through the grid policy.
         while let Some(job) = jobs.get(next_arrival) {
             if job.submit != now {
                 break;
@@ -300,32 +430,45 @@ pub fn simulate(
             let idx = next_arrival as JobIdx;
             next_arrival += 1;
             handled += 1;
-            let Some(site_desc) = platform.sites.get(job.home as usize) else {
+            let Some(home) = platform.sites.get(job.home as usize) else {
                 outcomes[idx as usize].status = JobOutcome::Rejected(RejectReason::NoSuchSite);
                 done += 1;
                 continue;
             };
-            let site = &mut sites[job.home as usize];
-            let units = site_desc.units_for(job.procs);
-            if units > site.res.capacity {
+            // A job no site can hold is rejected here, with its home's numbers as the reason.
+            let fits_somewhere = platform
+                .sites
+                .iter()
+                .any(|s| s.units_for(job.procs) <= s.capacity_units());
+            if !fits_somewhere {
                 outcomes[idx as usize].status = JobOutcome::Rejected(RejectReason::TooWide {
-                    needs: units,
-                    capacity: site.res.capacity,
+                    needs: home.units_for(job.procs),
+                    capacity: home.capacity_units(),
                 });
                 done += 1;
                 continue;
             }
-            let (planned, _) = planned_and_effective(job, cfg);
-            let queued = QueuedJob {
-                idx,
-                units,
-                // Jobs run at their home site here, so the estimate keeps its scale.
-                estimate: scale(planned, site_desc.speed, site.res.speed),
-                queued_at: now,
+            let view = EngineView {
+                now,
+                platform,
+                jobs,
+                cfg,
+                sites: &sites,
+                arrivals_remaining: next_arrival < jobs.len(),
             };
-            outcomes[idx as usize].site = job.home;
-            site.policy.enqueue(queued, &site.res.view(now));
-            touched.push(job.home);
+            grid.on_arrival(idx, &view, &mut actions);
+            apply(
+                &mut actions,
+                now,
+                &mut sites,
+                &mut events,
+                &mut outcomes,
+                &mut touched,
+                &mut done,
+                platform,
+                jobs,
+                cfg,
+            );
         }
 
         // 3. One scheduling pass per touched site.
@@ -382,6 +525,12 @@ pub fn simulate(
         }
     }
 
+    if grid.held() > 0 {
+        return Err(SimError::Invariant(format!(
+            "{} jobs were still held in grid queues when the run ended",
+            grid.held()
+        )));
+    }
     for (i, site) in sites.iter().enumerate() {
         if site.policy.queue_len() > 0 {
             return Err(SimError::Invariant(format!(
@@ -395,5 +544,53 @@ pub fn simulate(
         outcomes,
         events: total_events + handled,
         max_queue,
+        ideal_capacity: None,
     })
+}
+
+/// Carries out a grid policy's decisions: jobs into local queues, messages onto the heap.
+#[allow(clippy::too_many_arguments)]
+fn apply(
+    actions: &mut Vec<GridAction>,
+    now: SimTime,
+    sites: &mut [SiteState],
+    events: &mut EventQueue<Event>,
+    outcomes: &mut [Outcome],
+    touched: &mut Vec<u32>,
+    done: &mut u64,
+    platform: &Platform,
+    jobs: &[Job],
+    cfg: &RunConfig,
+) {
+    for action in actions.drain(..) {
+        match action {
+            GridAction::After { delay, msg } => events.push(now + delay, Event::Grid(msg)),
+            GridAction::Dispatch { job: idx, site: s } => {
+                let job = &jobs[idx as usize];
+                let desc = &platform.sites[s as usize];
+                let site = &mut sites[s as usize];
+                let units = desc.units_for(job.procs);
+                if units > site.res.capacity {
+                    // Only a non-migrating scheme sends a job to a site too small for it.
+                    outcomes[idx as usize].status = JobOutcome::Rejected(RejectReason::TooWide {
+                        needs: units,
+                        capacity: site.res.capacity,
+                    });
+                    *done += 1;
+                    continue;
+                }
+                let (planned, _) = planned_and_effective(job, cfg);
+                let home_speed = platform.sites[job.home as usize].speed;
+                let queued = QueuedJob {
+                    idx,
+                    units,
+                    estimate: scale(planned, home_speed, site.res.speed),
+                    queued_at: now,
+                };
+                outcomes[idx as usize].site = s;
+                site.policy.enqueue(queued, &site.res.view(now));
+                touched.push(s);
+            }
+        }
+    }
 }

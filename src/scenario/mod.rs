@@ -296,7 +296,14 @@ pub fn run_loaded(
         .map_err(ScenarioError::Sim)?;
         check_invariants(&platform, &jobs, &out.outcomes, &cfg)
             .map_err(|e| ScenarioError::Sim(SimError::Invariant(e.0)))?;
-        let metrics = compute(&platform, &jobs, &out.outcomes, &cfg, skipped);
+        let metrics = compute(
+            &platform,
+            &jobs,
+            &out.outcomes,
+            &cfg,
+            skipped,
+            out.ideal_capacity,
+        );
         let accounted = metrics.jobs_finished + metrics.jobs_rejected + metrics.jobs_skipped;
         if accounted != workload.report.records {
             return Err(ScenarioError::Sim(SimError::Invariant(format!(

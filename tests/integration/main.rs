@@ -4,6 +4,7 @@
 mod cli;
 mod differential;
 mod golden;
+mod grid;
 mod reference;
 mod traces;
 

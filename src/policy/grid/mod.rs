@@ -1,0 +1,241 @@
+//! Grid schedulers (SOB §2): where a job runs once it arrives at its home site's grid queue.
+//!
+//! A grid policy holds the jobs of every grid queue (GQ) and, like local policies, returns
+//! decisions: dispatch a job to a site's local queue (LQ), or deliver a message to itself
+//! later (a timer, or an answer that travels with the message latency). It sees the sites
+//! through a read-only [`GridView`] whose queries — approximate wait time (AWT), expected
+//! run time (ERT), resource utilization status (RUS) — come from the local policies'
+//! projections. One file per scheme: `local`, `central`, `sender`, `receiver` (which also
+//! serves `symmetric`). The idealized scheme is not a dispatcher but a different machine: see
+//! `engine::simulate_ideal`.
+
+mod central;
+mod local;
+mod receiver;
+mod sender;
+
+pub use central::Central;
+pub use local::LocalOnly;
+pub use receiver::ReceiverInitiated;
+pub use sender::SenderInitiated;
+
+use serde::{Deserialize, Serialize};
+
+use crate::engine::SimTime;
+use crate::model::JobIdx;
+
+/// The superscheduling schemes of SOB, by their output labels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Default)]
+#[serde(rename_all = "snake_case")]
+pub enum GridScheme {
+    /// No migration: every job runs at home (SOB's lower bound).
+    #[default]
+    Local,
+    /// Sender-initiated (S-I).
+    Sender,
+    /// Receiver-initiated (R-I).
+    Receiver,
+    /// Symmetrically-initiated (Sy-I).
+    Symmetric,
+    /// One global queue; each job to the minimum-cost site on arrival.
+    Central,
+    /// The grid as one machine of Σ CPUs × MHz one-MHz nodes, jobs perfectly malleable (upper bound).
+    Ideal,
+}
+
+impl GridScheme {
+    pub const ALL: [GridScheme; 6] = [
+        GridScheme::Local,
+        GridScheme::Sender,
+        GridScheme::Receiver,
+        GridScheme::Symmetric,
+        GridScheme::Central,
+        GridScheme::Ideal,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            GridScheme::Local => "local",
+            GridScheme::Sender => "sender",
+            GridScheme::Receiver => "receiver",
+            GridScheme::Symmetric => "symmetric",
+            GridScheme::Central => "central",
+            GridScheme::Ideal => "ideal",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<GridScheme, String> {
+        let key = s.trim().to_ascii_lowercase();
+        let alias = match key.as_str() {
+            "s-i" | "si" => "sender",
+            "r-i" | "ri" => "receiver",
+            "sy-i" | "syi" => "symmetric",
+            "centralized" => "central",
+            "idealized" => "ideal",
+            k => k,
+        };
+        GridScheme::ALL
+            .into_iter()
+            .find(|g| g.name() == alias)
+            .ok_or_else(|| {
+                format!("unknown grid scheme '{s}'; expected local, sender, receiver, symmetric, central or ideal")
+            })
+    }
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            GridScheme::Local => "No migration: every job runs on its home machine (SOB's lower bound).",
+            GridScheme::Sender => "Sender-initiated (SOB §2.1.1): a job whose home AWT ≥ φ asks every partner for AWT, ERT and RUS; it goes to the site of minimum ATT = AWT + ERT, ties within ε broken by lowest RUS. One query outstanding per grid scheduler.",
+            GridScheme::Receiver => "Receiver-initiated (SOB §2.1.2): every σ a site whose RUS < δ volunteers to its partners; a site sends the head of its grid queue to a volunteer with lower turnaround cost. Waiting jobs re-check their home AWT every σ.",
+            GridScheme::Symmetric => "Symmetrically-initiated (SOB §2.1.3): receiver-initiated, switching at once to sender-initiated for a job when no volunteer has offered.",
+            GridScheme::Central => "Centralized (SOB §2.2): one global queue; each job goes on arrival to the site of minimum turnaround cost (no φ).",
+            GridScheme::Ideal => "Idealized (SOB §2.3): the grid as one machine of Σ CPUs × MHz one-MHz nodes; jobs perfectly malleable and served first-come first-served at the whole machine's speed (upper bound).",
+        }
+    }
+}
+
+/// SOB's parameters. Defaults are the paper's (φ = 60 s, δ = 0.7, σ = 300 s); ε and the
+/// message latency are ours (ε = 10 s: turnaround times that close are a tie, so the less
+/// utilized site gets the job; latency 0).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(default)]
+pub struct GridParams {
+    /// A job whose home AWT is below φ seconds stays home without asking anyone.
+    pub phi_s: f64,
+    /// A site volunteers when its utilization (RUS) is below δ.
+    pub delta: f64,
+    /// Period of the RUS checks and of the waiting jobs' AWT re-checks, seconds.
+    pub sigma_s: f64,
+    /// Sites whose ATT is within ε seconds of the minimum tie; the lowest RUS wins.
+    pub epsilon_s: f64,
+    /// One-way message latency, seconds: a query's answers arrive two latencies later.
+    pub latency_s: f64,
+}
+
+impl Default for GridParams {
+    fn default() -> Self {
+        GridParams {
+            phi_s: 60.0,
+            delta: 0.7,
+            sigma_s: 300.0,
+            epsilon_s: 10.0,
+            latency_s: 0.0,
+        }
+    }
+}
+
+impl GridParams {
+    pub fn validate(&self) -> Result<(), String> {
+        let ok = |v: f64| v.is_finite() && v >= 0.0;
+        if !(ok(self.phi_s) && ok(self.epsilon_s) && ok(self.latency_s)) {
+            return Err("φ, ε and the latency must be non-negative numbers of seconds".into());
+        }
+        if !(self.sigma_s.is_finite() && self.sigma_s >= 1.0) {
+            return Err(format!("σ must be at least 1 s (got {})", self.sigma_s));
+        }
+        if !(self.delta.is_finite() && (0.0..=1.0).contains(&self.delta)) {
+            return Err(format!("δ must be in [0, 1] (got {})", self.delta));
+        }
+        Ok(())
+    }
+
+    pub(crate) fn phi(&self) -> SimTime {
+        SimTime::from_secs_f64(self.phi_s)
+    }
+    pub(crate) fn sigma(&self) -> SimTime {
+        SimTime::from_secs_f64(self.sigma_s).max(SimTime(1))
+    }
+    pub(crate) fn epsilon(&self) -> SimTime {
+        SimTime::from_secs_f64(self.epsilon_s)
+    }
+    pub(crate) fn latency(&self) -> SimTime {
+        SimTime::from_secs_f64(self.latency_s)
+    }
+
+    /// Builds the dispatcher of a scheme (not `Ideal`, which is a different simulation).
+    pub fn build(&self, scheme: GridScheme, sites: usize) -> Box<dyn GridPolicy> {
+        match scheme {
+            GridScheme::Local | GridScheme::Ideal => Box::new(LocalOnly),
+            GridScheme::Central => Box::new(Central::new(*self)),
+            GridScheme::Sender => Box::new(SenderInitiated::new(*self, sites)),
+            GridScheme::Receiver => Box::new(ReceiverInitiated::new(*self, sites, false)),
+            GridScheme::Symmetric => Box::new(ReceiverInitiated::new(*self, sites, true)),
+        }
+    }
+}
+
+/// What a grid policy may ask about the sites. Implemented by the engine.
+pub trait GridView {
+    fn now(&self) -> SimTime;
+    fn sites(&self) -> usize;
+    fn home(&self, job: JobIdx) -> u32;
+    /// Approximate wait time of `job` at `site` from the local policy's projection; `None`
+    /// when the site can never run it.
+    fn awt(&self, site: u32, job: JobIdx) -> Option<SimTime>;
+    /// Expected run time of `job` at `site`: its estimate scaled to the site's speed.
+    fn ert(&self, site: u32, job: JobIdx) -> SimTime;
+    /// Resource utilization status: the share of the site's units busy now.
+    fn rus(&self, site: u32) -> f64;
+    /// Whether jobs are still to arrive (timers stop once nothing is left to decide).
+    fn arrivals_remaining(&self) -> bool;
+}
+
+/// A message a policy sends itself, delivered by the engine at a later instant.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GridMsg {
+    /// Periodic check at a site (R-I, Sy-I).
+    Tick { site: u32 },
+    /// The answers to `site`'s query about `job` are back (S-I with latency).
+    Answers { site: u32, job: JobIdx },
+    /// `volunteer` announced it is underused; delivered to `to`.
+    Volunteer { volunteer: u32, to: u32 },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GridAction {
+    /// Move a job from its grid queue into `site`'s local queue.
+    Dispatch { job: JobIdx, site: u32 },
+    /// Deliver `msg` back to the policy after `delay`.
+    After { delay: SimTime, msg: GridMsg },
+}
+
+pub trait GridPolicy {
+    fn name(&self) -> &'static str;
+    /// Called once before the first event.
+    fn start(&mut self, _grid: &dyn GridView, _out: &mut Vec<GridAction>) {}
+    /// `job` arrives at its home site's grid queue (it fits at least one site).
+    fn on_arrival(&mut self, job: JobIdx, grid: &dyn GridView, out: &mut Vec<GridAction>);
+    fn on_message(&mut self, msg: GridMsg, grid: &dyn GridView, out: &mut Vec<GridAction>);
+    /// Jobs still held in grid queues.
+    fn held(&self) -> usize;
+}
+
+/// Turnaround cost (SOB §2.1.1): the site of minimum ATT = AWT + ERT among `candidates`;
+/// sites within ε of the minimum tie and the lowest RUS wins, then the earlier candidate.
+/// Returns (site, its ATT); `None` when no candidate can run the job.
+pub fn best_site(
+    grid: &dyn GridView,
+    job: JobIdx,
+    candidates: impl Iterator<Item = u32>,
+    epsilon: SimTime,
+) -> Option<(u32, SimTime)> {
+    let costs: Vec<(u32, SimTime, f64)> = candidates
+        .filter_map(|s| {
+            grid.awt(s, job)
+                .map(|awt| (s, awt + grid.ert(s, job), grid.rus(s)))
+        })
+        .collect();
+    let min = costs.iter().map(|c| c.1).min()?;
+    costs
+        .into_iter()
+        .filter(|c| c.1 <= min + epsilon)
+        .min_by(|a, b| a.2.total_cmp(&b.2))
+        .map(|c| (c.0, c.1))
+}
+
+/// Candidate order for a job: its home first, then the other sites by index, so ties keep
+/// the job at home.
+pub fn home_first(grid: &dyn GridView, job: JobIdx) -> impl Iterator<Item = u32> {
+    let home = grid.home(job);
+    std::iter::once(home).chain((0..grid.sites() as u32).filter(move |&s| s != home))
+}

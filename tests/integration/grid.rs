@@ -1,0 +1,292 @@
+//! Golden outcomes of each SOB migration rule on tiny hand-made grids: a job that should
+//! move and one that should stay, φ, the ε tie-break on RUS, a volunteer that appears, the
+//! one-query-at-a-time rule under latency, and the idealized machine. Times in seconds.
+
+use gridscope::engine::{
+    check_ideal, check_invariants, simulate_grid, JobOutcome, RunConfig, SimTime,
+};
+use gridscope::model::{Job, Platform, Site};
+use gridscope::policy::grid::{GridParams, GridScheme};
+use gridscope::policy::local::LocalPolicyKind;
+
+fn job(id: u64, submit: i64, run: i64, procs: u32, home: u32) -> Job {
+    Job {
+        id,
+        submit: SimTime::from_secs(submit),
+        runtime: SimTime::from_secs(run),
+        estimate: SimTime::from_secs(run),
+        procs,
+        home,
+        user: -1,
+        partition: -1,
+    }
+}
+
+fn grid(sizes: &[u32]) -> Platform {
+    Platform {
+        name: "t".into(),
+        sites: sizes
+            .iter()
+            .enumerate()
+            .map(|(i, &n)| Site::flat(format!("S{i}"), n))
+            .collect(),
+    }
+}
+
+/// (site, start) of every job, after checking the run's invariants.
+fn run(p: &Platform, jobs: &[Job], scheme: GridScheme, params: GridParams) -> Vec<(u32, i64)> {
+    let cfg = RunConfig::default();
+    let out = simulate_grid(
+        p,
+        jobs,
+        LocalPolicyKind::Easy,
+        scheme,
+        &params,
+        &cfg,
+        &mut |_, _| true,
+    )
+    .unwrap();
+    if scheme == GridScheme::Ideal {
+        check_ideal(p, jobs, &out.outcomes, &cfg).unwrap();
+    } else {
+        check_invariants(p, jobs, &out.outcomes, &cfg).unwrap();
+    }
+    out.outcomes
+        .iter()
+        .map(|o| {
+            assert!(matches!(o.status, JobOutcome::Finished));
+            (o.site, o.start.0 / 1000)
+        })
+        .collect()
+}
+
+/// Site 0 is full for 1000 s; a second job there waits ≥ φ and moves to the idle site 1.
+/// Job 3 (home 1) then finds site 1 busy until 110, but that still beats site 0 (1000 +):
+/// it asks and stays home.
+#[test]
+fn sender_moves_a_job_that_would_wait_and_keeps_one_that_would_not() {
+    let p = grid(&[4, 4]);
+    let jobs = [
+        job(1, 0, 1000, 4, 0),
+        job(2, 10, 100, 4, 0),
+        job(3, 20, 100, 2, 1),
+    ];
+    let got = run(&p, &jobs, GridScheme::Sender, GridParams::default());
+    assert_eq!(got, vec![(0, 0), (1, 10), (1, 110)]);
+    // Local never moves: job 2 waits for job 1.
+    let got = run(&p, &jobs, GridScheme::Local, GridParams::default());
+    assert_eq!(got, vec![(0, 0), (0, 1000), (1, 20)]);
+}
+
+/// A home wait below φ keeps the job home even when another site is idle.
+#[test]
+fn phi_keeps_short_waits_home() {
+    let p = grid(&[4, 4]);
+    let jobs = [job(1, 0, 30, 4, 0), job(2, 1, 100, 4, 0)];
+    // Job 2's home AWT is 29 s < φ = 60 s: it stays and starts at 30.
+    assert_eq!(
+        run(&p, &jobs, GridScheme::Sender, GridParams::default()),
+        vec![(0, 0), (0, 30)]
+    );
+    // With φ = 10 s it asks, and site 1 (ATT 100) beats home (ATT 129).
+    let params = GridParams {
+        phi_s: 10.0,
+        ..GridParams::default()
+    };
+    assert_eq!(
+        run(&p, &jobs, GridScheme::Sender, params),
+        vec![(0, 0), (1, 1)]
+    );
+}
+
+/// Sites 1 and 2 both offer an ATT within ε of the minimum; site 2 is less utilized and wins.
+#[test]
+fn epsilon_ties_go_to_the_lowest_utilization() {
+    let p = grid(&[4, 4, 4]);
+    let jobs = [
+        job(1, 0, 1000, 4, 0), // fills site 0
+        job(2, 0, 1000, 2, 1), // half of site 1: RUS 0.5
+        job(3, 5, 100, 2, 0),  // home full: site 1 (RUS .5) or site 2 (RUS 0), same ATT
+    ];
+    let got = run(&p, &jobs, GridScheme::Sender, GridParams::default());
+    assert_eq!(got[2], (2, 5));
+    // With ε = 0 the tie is exact anyway (both ATT 100): the lowest RUS still decides.
+    let params = GridParams {
+        epsilon_s: 0.0,
+        ..GridParams::default()
+    };
+    assert_eq!(run(&p, &jobs, GridScheme::Sender, params)[2], (2, 5));
+}
+
+/// Receiver-initiated: the job waits in its grid queue until site 1 volunteers at the first
+/// tick (σ = 300 s after the first arrival); then it moves.
+#[test]
+fn receiver_moves_a_waiting_job_when_a_volunteer_appears() {
+    let p = grid(&[4, 4]);
+    let jobs = [job(1, 0, 1000, 4, 0), job(2, 10, 100, 4, 0)];
+    let got = run(&p, &jobs, GridScheme::Receiver, GridParams::default());
+    assert_eq!(got, vec![(0, 0), (1, 300)]);
+    // Symmetric: no volunteer heard yet, so it acts as sender-initiated at once.
+    let got = run(&p, &jobs, GridScheme::Symmetric, GridParams::default());
+    assert_eq!(got, vec![(0, 0), (1, 10)]);
+    // With a latency of 5 s the announcement arrives at 305.
+    let params = GridParams {
+        latency_s: 5.0,
+        ..GridParams::default()
+    };
+    assert_eq!(
+        run(&p, &jobs, GridScheme::Receiver, params),
+        vec![(0, 0), (1, 305)]
+    );
+}
+
+/// No volunteer while everyone is busy: the job goes home once its home wait drops below φ
+/// at a σ re-check.
+#[test]
+fn receiver_sends_home_when_no_one_volunteers() {
+    let p = grid(&[4, 4]);
+    let jobs = [
+        job(1, 0, 500, 4, 0),
+        job(2, 0, 2000, 4, 1),
+        job(3, 10, 100, 4, 0),
+    ];
+    let got = run(&p, &jobs, GridScheme::Receiver, GridParams::default());
+    // Ticks at 300 (AWT 200: stays queued; site 1 busy, no volunteer), 600 (home idle since
+    // 500: AWT 0 → home LQ, starts at 600).
+    assert_eq!(got[2], (0, 600));
+}
+
+/// With a message latency, a grid scheduler has one query out at a time: the second job
+/// waits for the first one's answers (2 × latency) before its own query goes out.
+#[test]
+fn sender_sends_one_query_at_a_time_under_latency() {
+    let p = grid(&[4, 4, 4]);
+    let jobs = [
+        job(1, 0, 1000, 4, 0),
+        job(2, 0, 100, 4, 0),
+        job(3, 0, 100, 4, 0),
+    ];
+    let params = GridParams {
+        latency_s: 10.0,
+        ..GridParams::default()
+    };
+    let got = run(&p, &jobs, GridScheme::Sender, params);
+    // Job 1 goes home (AWT 0); job 2's answers come back at 20 → site 1; job 3's query
+    // leaves at 20, answers at 40 → site 2 (site 1 is now busy).
+    assert_eq!(got, vec![(0, 0), (1, 20), (2, 40)]);
+}
+
+/// Centralized: no φ, each job to the minimum cost at once; speeds scale runtimes.
+#[test]
+fn central_uses_speed_and_ignores_phi() {
+    let mut p = grid(&[4, 4]);
+    p.sites[1].speed = 2.0;
+    let jobs = [job(1, 0, 100, 4, 0)];
+    // Home ATT 100 s, site 1 ATT 50 s: it moves, and runs 50 s there.
+    let cfg = RunConfig::default();
+    let out = simulate_grid(
+        &p,
+        &jobs,
+        LocalPolicyKind::Easy,
+        GridScheme::Central,
+        &GridParams::default(),
+        &cfg,
+        &mut |_, _| true,
+    )
+    .unwrap();
+    assert_eq!(out.outcomes[0].site, 1);
+    assert_eq!(
+        out.outcomes[0].end - out.outcomes[0].start,
+        SimTime::from_secs(50)
+    );
+    // Sender with the default φ keeps it home (home AWT 0 < φ).
+    assert_eq!(
+        run(&p, &jobs, GridScheme::Sender, GridParams::default()),
+        vec![(0, 0)]
+    );
+}
+
+/// Idealized: Σ CPUs × speed = 4×1 + 4×3 = 16 one-MHz CPUs; a 4-CPU × speed-1 × 100 s job is
+/// 400 units of work: 25 s on the whole machine; jobs run one after another.
+#[test]
+fn ideal_is_one_malleable_machine() {
+    let mut p = grid(&[4, 4]);
+    p.sites[1].speed = 3.0;
+    let jobs = [
+        job(1, 0, 100, 4, 0),
+        job(2, 10, 100, 4, 1),
+        job(3, 200, 16, 1, 0),
+    ];
+    let cfg = RunConfig::default();
+    let out = simulate_grid(
+        &p,
+        &jobs,
+        LocalPolicyKind::Easy,
+        GridScheme::Ideal,
+        &GridParams::default(),
+        &cfg,
+        &mut |_, _| true,
+    )
+    .unwrap();
+    check_ideal(&p, &jobs, &out.outcomes, &cfg).unwrap();
+    let t = |i: usize| (out.outcomes[i].start.0, out.outcomes[i].end.0);
+    assert_eq!(t(0), (0, 25_000));
+    // Job 2: 4 × 3 × 100 = 1200 units → 75 s, after job 1.
+    assert_eq!(t(1), (25_000, 100_000));
+    assert_eq!(t(2), (200_000, 201_000));
+}
+
+/// Every scheme runs a real multi-site workload with all invariants.
+#[test]
+fn every_scheme_keeps_the_invariants_on_a_random_grid() {
+    use gridscope::rng::SimRng;
+    let mut rng = SimRng::new(11);
+    let mut p = grid(&[16, 32, 8]);
+    p.sites[2].speed = 2.0;
+    let mut jobs: Vec<Job> = (0..400)
+        .map(|i| {
+            let run = rng.range_u64(10, 3000) as i64;
+            let mut j = job(
+                i + 1,
+                rng.range_u64(0, 20_000) as i64,
+                run,
+                rng.range_u64(1, 40) as u32,
+                rng.range_u64(0, 2) as u32,
+            );
+            j.estimate = SimTime::from_secs(run * rng.range_u64(1, 3) as i64);
+            j
+        })
+        .collect();
+    jobs.sort_by_key(|j| j.submit);
+    for scheme in GridScheme::ALL {
+        for local in LocalPolicyKind::ALL {
+            for latency in [0.0, 7.0] {
+                let params = GridParams {
+                    latency_s: latency,
+                    ..GridParams::default()
+                };
+                let cfg = RunConfig::default();
+                let out = simulate_grid(&p, &jobs, local, scheme, &params, &cfg, &mut |_, _| true)
+                    .unwrap_or_else(|e| panic!("{scheme:?} {local}: {e}"));
+                if scheme == GridScheme::Ideal {
+                    check_ideal(&p, &jobs, &out.outcomes, &cfg).unwrap();
+                } else {
+                    check_invariants(&p, &jobs, &out.outcomes, &cfg)
+                        .unwrap_or_else(|e| panic!("{scheme:?} {local} latency {latency}: {e}"));
+                }
+                // Jobs wider than 32 CPUs fit nowhere... none here: all ≤ 40 but site 1 has 32.
+                let rejected = out
+                    .outcomes
+                    .iter()
+                    .filter(|o| matches!(o.status, JobOutcome::Rejected(_)))
+                    .count();
+                let too_wide = jobs.iter().filter(|j| j.procs > 32).count();
+                if scheme == GridScheme::Local {
+                    assert!(rejected >= too_wide);
+                } else {
+                    assert_eq!(rejected, too_wide, "{scheme:?}");
+                }
+            }
+        }
+    }
+}
