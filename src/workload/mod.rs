@@ -1,8 +1,8 @@
 //! Workloads: the SWF reader and writer, and the synthetic generators. Everything here takes
 //! bytes or parameters and returns `Result`; nothing reads files (the edges do).
 
-mod ses;
 pub mod hyper_erlang;
+mod ses;
 pub mod swf;
 
 pub use ses::{SesPoisson, SES_PROCESSOR_TABLE};
@@ -21,4 +21,145 @@ pub struct Workload {
     /// (SWF: after UnixStartTime). The writer adds it back.
     pub origin: SimTime,
     pub report: ImportReport,
+}
+
+/// How several traces (one per site) share a clock.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Align {
+    /// By each header's UnixStartTime (absolute dates, as SOB's same-period logs need);
+    /// a trace without one is shifted to t = 0 and a warning says so.
+    #[default]
+    Unix,
+    /// Every trace shifted so its first job is at t = 0.
+    Zero,
+}
+
+/// A submit-time window in seconds from the merged workload's start: SOB's one- and
+/// six-month runs. Jobs outside are left out and counted in a warning.
+#[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Window {
+    pub start_s: f64,
+    pub end_s: f64,
+}
+
+/// Merges one workload per site into one: job `home` = the workload's index; submit times
+/// on a common clock (`align`); optionally cut to `window`. The combined report sums the
+/// counts and keeps every file's warnings, prefixed with the file name.
+pub fn merge_sites(
+    parts: Vec<Workload>,
+    align: Align,
+    window: Option<Window>,
+) -> Result<Workload, String> {
+    if parts.is_empty() {
+        return Err("no workload to merge".into());
+    }
+    let mut warnings = Vec::new();
+    // Absolute start of each part's jobs in ticks: UnixStartTime + origin, or 0.
+    let offsets: Vec<i64> = parts
+        .iter()
+        .map(|w| match (align, w.report.header.unix_start_time) {
+            (Align::Unix, Some(u)) => u.saturating_mul(crate::engine::TICKS_PER_SEC) + w.origin.0,
+            (Align::Unix, None) => {
+                warnings.push(format!(
+                    "{}: no UnixStartTime in the header; shifted to t = 0",
+                    w.name
+                ));
+                0
+            }
+            (Align::Zero, _) => 0,
+        })
+        .collect();
+    let base = parts
+        .iter()
+        .zip(&offsets)
+        .filter(|(w, _)| !w.jobs.is_empty())
+        .map(|(_, &o)| o)
+        .min()
+        .unwrap_or(0);
+    let mut jobs: Vec<(SimTime, u32, usize, Job)> = Vec::new();
+    let mut outside = 0u64;
+    let mut report = ImportReport {
+        file: parts
+            .iter()
+            .map(|w| w.name.as_str())
+            .collect::<Vec<_>>()
+            .join(" + "),
+        ..Default::default()
+    };
+    for (site, (w, off)) in parts.into_iter().zip(offsets).enumerate() {
+        let r = &w.report;
+        report.gzip |= r.gzip;
+        report.bytes += r.bytes;
+        report.lines += r.lines;
+        report.header_lines += r.header_lines;
+        report.blank_lines += r.blank_lines;
+        report.records += r.records;
+        report.skipped.runtime_not_positive += r.skipped.runtime_not_positive;
+        report.skipped.procs_zero += r.skipped.procs_zero;
+        report.skipped.procs_unknown += r.skipped.procs_unknown;
+        report.skipped.submit_unknown += r.skipped.submit_unknown;
+        report.malformed += r.malformed;
+        report
+            .malformed_examples
+            .extend(r.malformed_examples.iter().take(2).cloned());
+        report.estimate_missing += r.estimate_missing;
+        report.runtime_above_estimate += r.runtime_above_estimate;
+        report.procs_from_requested += r.procs_from_requested;
+        report.wider_than_max_procs += r.wider_than_max_procs;
+        report.out_of_order += r.out_of_order;
+        warnings.extend(r.warnings.iter().map(|m| format!("{}: {m}", w.name)));
+        for (seq, mut j) in w.jobs.into_iter().enumerate() {
+            j.submit = SimTime(j.submit.0 + off - base);
+            j.home = site as u32;
+            if let Some(win) = window {
+                let s = j.submit.as_secs_f64();
+                if s < win.start_s || s >= win.end_s {
+                    outside += 1;
+                    continue;
+                }
+            }
+            jobs.push((j.submit, site as u32, seq, j));
+        }
+    }
+    if let Some(win) = window {
+        if !(win.start_s.is_finite() && win.end_s.is_finite() && win.start_s < win.end_s) {
+            return Err(format!("window [{}, {}) is empty", win.start_s, win.end_s));
+        }
+        warnings.push(format!(
+            "{outside} jobs outside the window [{} s, {} s) were left out (counted as skipped)",
+            win.start_s, win.end_s
+        ));
+    }
+    jobs.sort_by_key(|(t, site, seq, _)| (*t, *site, *seq));
+    let start = jobs.first().map(|(t, ..)| *t).unwrap_or_default();
+    let jobs: Vec<Job> = jobs
+        .into_iter()
+        .map(|(_, _, _, mut j)| {
+            j.submit = j.submit - start;
+            j
+        })
+        .collect();
+    report.jobs = jobs.len() as u64;
+    report.outside_window = outside;
+    report.skipped_total = report.skipped.total() + outside;
+    report.warnings = warnings;
+    Ok(Workload {
+        name: report.file.clone(),
+        jobs,
+        origin: SimTime(base) + start,
+        report,
+    })
+}
+
+/// Splits one workload into sites by SWF partition (field 16): partitions in increasing
+/// order become sites 0, 1, …; returns the partition numbers in site order.
+pub fn split_by_partition(mut w: Workload) -> (Workload, Vec<i32>) {
+    let mut parts: Vec<i32> = w.jobs.iter().map(|j| j.partition).collect();
+    parts.sort_unstable();
+    parts.dedup();
+    for j in &mut w.jobs {
+        j.home = parts.binary_search(&j.partition).unwrap_or(0) as u32;
+    }
+    (w, parts)
 }

@@ -170,6 +170,8 @@ pub struct ImportReport {
     pub wider_than_max_procs: u64,
     /// Jobs whose submit time was earlier than the line before: the jobs were sorted.
     pub out_of_order: u64,
+    /// Jobs left out by a time window (multi-site runs); included in `skipped_total`.
+    pub outside_window: u64,
     pub header: SwfHeader,
     /// Things worth knowing that are not counts (truncation, format doubts).
     pub warnings: Vec<String>,
@@ -205,6 +207,7 @@ impl ImportReport {
             (self.procs_from_requested, "processors from field 8:"),
             (self.wider_than_max_procs, "wider than MaxProcs:"),
             (self.out_of_order, "out of submit order (sorted):"),
+            (self.outside_window, "outside the time window:"),
         ] {
             if n > 0 {
                 line(format!("  {what:<31}{n}"));
