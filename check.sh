@@ -20,3 +20,13 @@ cargo clippy --release --target wasm32-unknown-unknown --lib --bins -- -D warnin
 
 step "tests (unit, golden, differential, real traces, CLI)"
 cargo test --release
+
+step "wasm unit tests (headless Chromium)"
+CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --lib
+
+step "release build of the page (Trunk)"
+trunk build --release --offline
+
+step "page tests (Playwright-core driving headless Chromium)"
+cargo build --release --bin gridscope
+node --test tests/browser/

@@ -247,33 +247,65 @@ pub fn series(platform: &Platform, jobs: &[Job], outcomes: &[Outcome], buckets: 
 }
 
 /// Time average per bucket of the step function whose changes are `deltas` (time, change).
+/// Buckets are walked by index, never by recomputing an index from a float time, so a bucket
+/// edge that rounds onto itself cannot stall the walk.
 fn integrate(deltas: &mut [(i64, f64)], width: f64, buckets: usize) -> Vec<f64> {
     deltas.sort_by(|a, b| a.0.cmp(&b.0).then(a.1.total_cmp(&b.1)));
     let mut area = vec![0f64; buckets];
-    let mut value = 0f64;
-    let mut t = 0f64;
-    let add = |from: f64, to: f64, v: f64, area: &mut Vec<f64>| {
-        if v == 0.0 || to <= from {
-            return;
-        }
-        let mut a = from;
-        while a < to {
-            let b = ((a / width).floor() as usize).min(buckets - 1);
-            let bucket_end = if b == buckets - 1 {
-                f64::INFINITY
-            } else {
-                (b + 1) as f64 * width
-            };
-            let seg_end = to.min(bucket_end);
-            area[b] += v * (seg_end - a);
-            a = seg_end;
+    let edge = |b: usize| {
+        if b + 1 >= buckets {
+            f64::INFINITY
+        } else {
+            (b + 1) as f64 * width
         }
     };
+    let mut value = 0f64;
+    let mut t = 0f64;
+    let mut b = 0usize;
     for &(time, d) in deltas.iter() {
         let time = time as f64;
-        add(t, time, value, &mut area);
-        t = time;
+        // Spread `value` over [t, time), bucket by bucket.
+        while t < time {
+            let seg_end = time.min(edge(b));
+            area[b] += value * (seg_end - t);
+            t = seg_end;
+            if t >= edge(b) {
+                b += 1;
+            }
+        }
         value += d;
     }
     area.into_iter().map(|a| a / width).collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn integrate_handles_edges_that_round_onto_themselves() {
+        // A width that is not exactly representable, and changes right on bucket edges.
+        let width = 1_301_191_000.0 / 200.0;
+        let mut d: Vec<(i64, f64)> = (0..=200)
+            .map(|i| {
+                (
+                    (i as f64 * width) as i64,
+                    if i % 2 == 0 { 1.0 } else { -1.0 },
+                )
+            })
+            .collect();
+        let out = integrate(&mut d, width, 200);
+        assert_eq!(out.len(), 200);
+        assert!(
+            out.iter().all(|v| (0.0..=1.0 + 1e-9).contains(v)),
+            "{out:?}"
+        );
+    }
+
+    #[test]
+    fn integrate_time_average() {
+        // 2 units busy during [0, 5) and 1 during [5, 20), buckets of 10.
+        let mut d = vec![(0, 2.0), (5, -1.0), (20, -1.0)];
+        assert_eq!(integrate(&mut d, 10.0, 2), vec![1.5, 1.0]);
+    }
 }

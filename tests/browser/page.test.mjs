@@ -4,6 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { serve, launch, newPage, waitResults, readResults, dropFiles, canvasInk, repoRoot, traces } from './harness.mjs';
@@ -72,6 +73,13 @@ test('the demo scenario runs on load, without a click', async () => {
   const g = await gantt.boundingBox();
   await gantt.hover({ position: { x: g.width * 0.4, y: g.height * 0.8 } });
   await page.waitForFunction(() => /job \d+|idle/.test(document.querySelector('[data-testid=chart-gantt-hover]').textContent));
+  // Exports: metrics JSON (the CLI's report) and the generated workload as SWF.
+  const [json] = await Promise.all([page.waitForEvent('download'), page.click('text=Export metrics JSON')]);
+  const report = JSON.parse(fs.readFileSync(await json.path(), 'utf8'));
+  assert.deepEqual(report.runs.map((r) => r.label), POLICIES);
+  const [swf] = await Promise.all([page.waitForEvent('download'), page.click('text=Export workload as SWF')]);
+  const lines = fs.readFileSync(await swf.path(), 'utf8').trim().split('\n');
+  assert.equal(lines.filter((l) => !l.startsWith(';')).length, 2000);
   // Sorting by a column reorders the rows.
   await page.click('[data-testid=results] thead th:nth-child(2) button');
   const waits = await page.$$eval('[data-testid=results] tbody td[data-key=avg_wait_s]', (t) => t.map((x) => Number(x.dataset.value)));
@@ -145,6 +153,31 @@ test('a shared generator scenario re-runs to identical numbers', async () => {
   assert.equal(await again.inputValue('#f-seed'), '7');
 });
 
+test('custom sites from the editor give the CLI numbers for the same scenario', async () => {
+  const page = await open();
+  await waitResults(page, 5);
+  await page.selectOption('[data-testid=platform]', 'sites');
+  await page.fill('input[aria-label=nodes]', '40');
+  await page.press('input[aria-label=nodes]', 'Tab');
+  await page.fill('input[aria-label="CPUs per node"]', '4');
+  await page.press('input[aria-label="CPUs per node"]', 'Tab');
+  await page.selectOption('select[aria-label=allocation]', 'node');
+  await page.selectOption('[data-testid=estimates]', 'exact');
+  await page.click('[data-testid=run]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=run-info]')?.textContent.includes('explicit sites'));
+  const rows = await waitResults(page, 5);
+  const scenario = {
+    version: 1, name: 'custom', seed: 1,
+    platform: { kind: 'sites', name: 'custom', sites: [{ name: 'cluster', nodes: 40, cpus_per_node: 4, speed: 1.0, allocation: 'node' }] },
+    workload: { kind: 'ses_poisson', estimate_factor: 2.0 },
+    algorithms: POLICIES.map((local) => ({ local })),
+    options: { estimates: 'exact', kill_at_estimate: true },
+  };
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gridscope-')), 'custom.json');
+  fs.writeFileSync(file, JSON.stringify(scenario));
+  assertSameNumbers(rows, cli(['run', file]));
+});
+
 test('a malformed file gives a readable error and leaves the page working', async () => {
   const page = await open();
   const before = await waitResults(page, 5);
@@ -172,17 +205,30 @@ test('a malformed or oversized fragment gives a message and the default scenario
   }
 });
 
-test('cancel stops a run at once and the page keeps working', async () => {
+test('results stream in per algorithm, the page answers during a run, cancel stops it', async () => {
   const page = await open();
   await waitResults(page, 5);
-  await dropFiles(page, [{ name: path.basename(SDSC), bytes: fs.readFileSync(SDSC) }]);
-  await page.waitForFunction(() => !document.querySelector('[data-testid=cancel]').disabled, null, { timeout: 30_000 });
+  await page.fill('#f-jobs', '1000000');
+  await page.press('#f-jobs', 'Tab');
+  await page.click('[data-testid=run]');
+  // The first algorithm's row appears while the others still run.
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=results] tbody tr').length >= 1
+    && document.querySelector('[data-testid=status]').textContent.startsWith('running'), null, { timeout: 60_000 });
+  assert.equal(await page.isEnabled('[data-testid=cancel]'), true);
+  // The page's thread is free: a round trip and a UI change are quick.
+  const t0 = Date.now();
+  await page.evaluate(() => 1);
+  await page.click('.metric-help summary');
+  assert.ok(Date.now() - t0 < 1000, `page blocked for ${Date.now() - t0} ms during a run`);
   await page.click('[data-testid=cancel]');
   await page.waitForFunction(() => document.querySelector('[data-testid=notice]')?.textContent.includes('cancelled'));
   assert.equal(await page.isDisabled('[data-testid=cancel]'), true);
-  // The page answers while nothing runs, and a new run completes.
+  assert.ok(!(await page.textContent('[data-testid=status]')).startsWith('running'));
+  // A new run on the fresh worker completes.
+  await page.fill('#f-jobs', '2000');
+  await page.press('#f-jobs', 'Tab');
   await page.click('[data-testid=run]');
-  await waitResults(page, 5, 120_000);
+  assertSameNumbers(await waitResults(page, 5), cli(['run', '--preset', 'demo']));
 });
 
 test('no request left 127.0.0.1 and nothing was logged as an error', () => {

@@ -1,0 +1,52 @@
+// Times the browser app on the release build in dist/: the demo from navigation to results,
+// and SDSC-SP2 with all five policies from drop to results (plus the worker's own run time),
+// next to the native CLI on the same trace. `node benches/browser.mjs` after
+// `trunk build --release --offline` and `cargo build --release`.
+import fs from 'node:fs';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { execFileSync } from 'node:child_process';
+import { serve, launch, newPage, waitResults, dropFiles, repoRoot, traces, dist } from '../tests/browser/harness.mjs';
+
+const trace = path.join(traces, process.argv[2] || 'SDSC-SP2-1998-4.2-cln.swf.gz');
+const server = await serve();
+const browser = await launch();
+const status = (page) => page.textContent('[data-testid=status]');
+
+for (const f of fs.readdirSync(dist).filter((f) => f.endsWith('.wasm'))) {
+  const raw = fs.readFileSync(path.join(dist, f));
+  console.log(`${f}: ${(raw.length / 1024).toFixed(0)} KiB, ${(zlib.gzipSync(raw, { level: 9 }).length / 1024).toFixed(0)} KiB gzipped`);
+}
+for (let i = 0; i < 3; i++) {
+  const page = await newPage(browser);
+  const t0 = Date.now();
+  await page.goto(server.url);
+  await waitResults(page, 5);
+  console.log(`demo: results ${Date.now() - t0} ms after navigation (worker: ${await status(page)})`);
+  await page.close();
+}
+const page = await newPage(browser);
+await page.goto(server.url);
+await waitResults(page, 5);
+const bytes = fs.readFileSync(trace);
+{
+  const t0 = Date.now();
+  await dropFiles(page, [{ name: path.basename(trace), bytes }]);
+  await page.waitForFunction((n) => document.querySelector('[data-testid=run-info]')?.textContent.includes(n), path.basename(trace).split('.')[0]);
+  await waitResults(page, 5, 600_000);
+  console.log(`${path.basename(trace)}, all policies: ${Date.now() - t0} ms from drop to results, import included (worker run: ${await status(page)})`);
+}
+for (let i = 0; i < 2; i++) {
+  const t0 = Date.now();
+  await page.click('[data-testid=run]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=status]').textContent.startsWith('done'), null, { timeout: 600_000 });
+  console.log(`  run again: ${Date.now() - t0} ms from click to results (worker run: ${await status(page)})`);
+}
+const cli = path.join(repoRoot, 'target', 'release', 'gridscope');
+for (let i = 0; i < 3; i++) {
+  const t0 = process.hrtime.bigint();
+  execFileSync(cli, ['simulate', trace, '--policy', 'all']);
+  console.log(`native CLI, same trace, all policies: ${Number(process.hrtime.bigint() - t0) / 1e6} ms`);
+}
+await browser.close();
+await server.close();

@@ -1,0 +1,1668 @@
+//! The page: a Yew component holding the scenario being edited, the files, the worker and
+//! the results. The engine never runs here; it runs in the worker (`worker.rs`).
+
+use std::collections::HashMap;
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlCanvasElement, HtmlInputElement, HtmlSelectElement, MessageEvent};
+use yew::prelude::*;
+
+use super::plots;
+use super::protocol::*;
+use super::share::{self, Shared};
+use crate::engine::EstimateSource;
+use crate::metrics::METRIC_HELP;
+use crate::model::{Allocation, Site};
+use crate::policy::local::LocalPolicyKind;
+use crate::scenario::{
+    platform_preset, AlgorithmSpec, PlatformSpec, Scenario, WorkloadSpec, PLATFORM_PRESETS,
+};
+use crate::workload::SesPoisson;
+
+/// Table columns: (metric key, header, decimals).
+const COLUMNS: &[(&str, &str, usize)] = &[
+    ("avg_wait_s", "avg wait (s)", 1),
+    ("avg_response_s", "avg response (s)", 1),
+    ("wait_stddev_s", "wait sd (s)", 1),
+    ("max_wait_s", "max wait (s)", 0),
+    ("avg_bounded_slowdown", "bounded slowdown", 2),
+    ("avg_expansion_factor", "expansion factor", 3),
+    ("utilization", "utilization", 3),
+    ("makespan_s", "makespan (s)", 0),
+    ("jobs_finished", "finished", 0),
+    ("jobs_killed", "killed", 0),
+    ("jobs_rejected", "rejected", 0),
+    ("jobs_skipped", "skipped", 0),
+];
+
+struct EngineWorker {
+    worker: web_sys::Worker,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
+}
+
+impl Drop for EngineWorker {
+    fn drop(&mut self) {
+        self.worker.terminate();
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum FileStatus {
+    Loading,
+    Loaded {
+        info: FileInfo,
+        jobs: u64,
+        summary: String,
+    },
+    Failed(String),
+}
+
+struct FileEntry {
+    /// The name the worker knows the file by.
+    name: String,
+    file: web_sys::File,
+    status: FileStatus,
+}
+
+#[derive(Default)]
+struct RunState {
+    running: bool,
+    run: usize,
+    done: u64,
+    total: u64,
+    algorithms: usize,
+}
+
+pub type Edit = Rc<dyn Fn(&mut Scenario, &str) -> Result<(), String>>;
+
+pub enum Msg {
+    Worker(u32, FromWorker),
+    WorkerError(u32, String),
+    Files(Vec<web_sys::File>),
+    RemoveFile(String),
+    Edit(Edit, String),
+    Run,
+    Cancel,
+    Share,
+    Sort(&'static str),
+    Baseline(usize),
+    BarMetric(usize),
+    SelectRun(usize),
+    SelectSite(usize),
+    Zoom(f64),
+    Pan(f64),
+    ZoomReset,
+    Export(ExportKind),
+    ExportJson,
+    HashChanged,
+    Dragging(bool),
+    Hover(usize, f64, f64),
+    DismissError,
+}
+
+pub struct App {
+    worker: Option<EngineWorker>,
+    generation: u32,
+    ready: bool,
+    queue: Vec<(String, Option<web_sys::File>)>,
+    scenario: Scenario,
+    files: Vec<FileEntry>,
+    /// Files a shared scenario needs before it can run.
+    needed: Vec<FileInfo>,
+    run: RunState,
+    platform_note: String,
+    import_summary: String,
+    jobs: u64,
+    platform: Option<crate::model::Platform>,
+    results: Vec<RunResult>,
+    report_json: Option<String>,
+    elapsed_ms: Option<f64>,
+    errors: Vec<String>,
+    notice: Option<String>,
+    sort: (&'static str, bool),
+    baseline: usize,
+    bar_metric: usize,
+    sel_run: usize,
+    sel_site: usize,
+    window: Option<(f64, f64)>,
+    gantt: Option<GanttData>,
+    share_url: Option<String>,
+    dirty: bool,
+    dragging: bool,
+    canvases: [NodeRef; 5],
+    geoms: [Option<plots::Geom>; 5],
+    hover: [String; 5],
+    _listeners: Vec<(String, Listener)>,
+}
+
+/// A window event listener kept alive as long as the page.
+type Listener = Closure<dyn FnMut(web_sys::Event)>;
+
+fn window() -> web_sys::Window {
+    web_sys::window().expect("a window")
+}
+
+fn metric(r: &RunResult, key: &str) -> f64 {
+    r.run["metrics"][key].as_f64().unwrap_or(f64::NAN)
+}
+
+fn fmt_num(v: f64, decimals: usize) -> String {
+    if !v.is_finite() {
+        return "–".into();
+    }
+    let s = format!("{v:.decimals$}");
+    // Thousands separators on the integer part.
+    let (int, frac) = s
+        .split_once('.')
+        .map(|(a, b)| (a, Some(b)))
+        .unwrap_or((&s, None));
+    let (sign, digits) = int.strip_prefix('-').map(|d| ("-", d)).unwrap_or(("", int));
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    match frac {
+        Some(f) => format!("{sign}{grouped}.{f}"),
+        None => format!("{sign}{grouped}"),
+    }
+}
+
+fn help_for(key: &str) -> String {
+    METRIC_HELP
+        .iter()
+        .find(|m| m.key == key)
+        .map(|m| {
+            if m.source.is_empty() {
+                m.formula.to_string()
+            } else {
+                format!("{} [{}]", m.formula, m.source)
+            }
+        })
+        .unwrap_or_default()
+}
+
+impl App {
+    fn spawn_worker(&mut self, ctx: &Context<Self>) {
+        self.generation += 1;
+        let gen = self.generation;
+        self.ready = false;
+        self.worker = None;
+        let worker = match web_sys::Worker::new("./worker_loader.js") {
+            Ok(w) => w,
+            Err(e) => {
+                self.errors
+                    .push(format!("cannot start the engine worker: {e:?}"));
+                return;
+            }
+        };
+        let link = ctx.link().clone();
+        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+            let Some(text) = e.data().as_string() else {
+                return;
+            };
+            match serde_json::from_str::<FromWorker>(&text) {
+                Ok(m) => link.send_message(Msg::Worker(gen, m)),
+                Err(err) => link.send_message(Msg::WorkerError(
+                    gen,
+                    format!("bad message from the worker: {err}"),
+                )),
+            }
+        });
+        let link = ctx.link().clone();
+        let on_error =
+            Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
+                e.prevent_default();
+                link.send_message(Msg::WorkerError(
+                    gen,
+                    format!("the engine worker failed: {}", e.message()),
+                ));
+            });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        self.worker = Some(EngineWorker {
+            worker,
+            _on_message: on_message,
+            _on_error: on_error,
+        });
+        // A new worker knows no file: hand the loaded ones over again.
+        let reload: Vec<(String, web_sys::File)> = self
+            .files
+            .iter()
+            .filter(|f| !matches!(f.status, FileStatus::Failed(_)))
+            .map(|f| (f.name.clone(), f.file.clone()))
+            .collect();
+        self.queue.retain(|(t, _)| !t.contains("\"cmd\":\"load\""));
+        let mut q = std::mem::take(&mut self.queue);
+        for (name, file) in reload {
+            self.queue.push((
+                serde_json::to_string(&ToWorker::Load { name }).unwrap_or_default(),
+                Some(file),
+            ));
+        }
+        self.queue.append(&mut q);
+    }
+
+    fn send(&mut self, msg: &ToWorker, file: Option<web_sys::File>) {
+        let text = serde_json::to_string(msg).unwrap_or_default();
+        if !self.ready {
+            self.queue.push((text, file));
+            return;
+        }
+        self.post(text, file);
+    }
+
+    fn post(&mut self, text: String, file: Option<web_sys::File>) {
+        let Some(w) = &self.worker else { return };
+        let res = match file {
+            Some(f) => w
+                .worker
+                .post_message(&js_sys::Array::of2(&JsValue::from_str(&text), &f)),
+            None => w.worker.post_message(&JsValue::from_str(&text)),
+        };
+        if let Err(e) = res {
+            self.errors
+                .push(format!("cannot reach the engine worker: {e:?}"));
+        }
+    }
+
+    fn start_run(&mut self, ctx: &Context<Self>) {
+        if self.run.running {
+            // One run at a time: stop the current one at once.
+            self.spawn_worker(ctx);
+        }
+        self.results.clear();
+        self.report_json = None;
+        self.elapsed_ms = None;
+        self.gantt = None;
+        self.window = None;
+        self.platform = None;
+        self.hover = Default::default();
+        self.geoms = Default::default();
+        self.run = RunState {
+            running: true,
+            algorithms: self.scenario.algorithms.len(),
+            ..Default::default()
+        };
+        self.dirty = true;
+        let msg = ToWorker::Run {
+            scenario: self.scenario.clone(),
+        };
+        self.send(&msg, None);
+    }
+
+    fn load_from_hash(&mut self) -> bool {
+        let hash = window().location().hash().unwrap_or_default();
+        match share::decode(&hash) {
+            Ok(None) => false,
+            Ok(Some(shared)) => {
+                self.scenario = shared.scenario;
+                self.needed = shared.files;
+                // Files already dropped that match are reused.
+                let have: Vec<FileInfo> = self
+                    .files
+                    .iter()
+                    .filter_map(|f| match &f.status {
+                        FileStatus::Loaded { info, .. } => Some(info.clone()),
+                        _ => None,
+                    })
+                    .collect();
+                self.needed.retain(|n| !have.contains(n));
+                self.notice = Some(if self.needed.is_empty() {
+                    "Opened a shared scenario.".into()
+                } else {
+                    "Opened a shared scenario: it needs the workload file(s) below.".into()
+                });
+                true
+            }
+            Err(e) => {
+                self.errors
+                    .push(format!("{e}. The default scenario was loaded instead."));
+                self.scenario = Scenario::demo();
+                // Drop the broken fragment so a reload does not show the same error again.
+                if let Ok(h) = window().history() {
+                    let loc = window().location();
+                    let url = format!(
+                        "{}{}",
+                        loc.pathname().unwrap_or_default(),
+                        loc.search().unwrap_or_default()
+                    );
+                    let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+                }
+                true
+            }
+        }
+    }
+
+    fn add_files(&mut self, files: Vec<web_sys::File>) {
+        for file in files {
+            let mut name = file.name();
+            if !self.needed.is_empty() && !self.needed.iter().any(|n| n.name == name) {
+                // A shared scenario is waiting for a file: take this one as the first missing
+                // one (its hash decides).
+                name = self.needed[0].name.clone();
+            }
+            self.files.retain(|f| f.name != name);
+            self.files.push(FileEntry {
+                name: name.clone(),
+                file: file.clone(),
+                status: FileStatus::Loading,
+            });
+            self.send(&ToWorker::Load { name }, Some(file));
+        }
+    }
+
+    fn on_loaded(&mut self, ctx: &Context<Self>, info: FileInfo, jobs: u64, summary: String) {
+        let name = info.name.clone();
+        let reloaded = self
+            .files
+            .iter()
+            .any(|f| f.name == name && matches!(f.status, FileStatus::Loaded { .. }));
+        if reloaded {
+            // A fresh worker (after a cancel) got the file again: nothing to decide.
+            return;
+        }
+        if let Some(pos) = self.needed.iter().position(|n| n.name == name) {
+            let want = &self.needed[pos];
+            if want.sha256 != info.sha256 {
+                self.errors.push(format!(
+                    "{name} is not the file the shared scenario was made with: its SHA-256 is {} ({} bytes) but the scenario needs {} ({} bytes). The file was not used.",
+                    info.sha256, info.size, want.sha256, want.size
+                ));
+                self.files.retain(|f| f.name != name);
+                self.send(&ToWorker::Forget { name }, None);
+                return;
+            }
+            self.needed.remove(pos);
+            self.set_status(
+                &name,
+                FileStatus::Loaded {
+                    info,
+                    jobs,
+                    summary,
+                },
+            );
+            if self.needed.is_empty() {
+                self.notice = Some("All files of the shared scenario are here; running it.".into());
+                self.start_run(ctx);
+            }
+            return;
+        }
+        self.set_status(
+            &name,
+            FileStatus::Loaded {
+                info,
+                jobs,
+                summary,
+            },
+        );
+        if self.files.iter().any(|f| f.status == FileStatus::Loading) {
+            // Several files were dropped at once: run when the last one is read.
+            return;
+        }
+        let loaded: Vec<String> = self
+            .files
+            .iter()
+            .filter(|f| matches!(f.status, FileStatus::Loaded { .. }))
+            .map(|f| f.name.clone())
+            .collect();
+        if loaded.len() > 1 {
+            self.notice = Some(format!(
+                "{} files are loaded; a run uses one workload file for now (several files as several sites come later). Running {name}; choose another under Workload.",
+                loaded.len()
+            ));
+        }
+        if !matches!(self.scenario.workload, WorkloadSpec::Swf { .. })
+            || !matches!(self.scenario.platform, PlatformSpec::Sites { .. })
+        {
+            self.scenario.platform = PlatformSpec::FromTrace { procs: None };
+        }
+        self.scenario.workload = WorkloadSpec::Swf {
+            file: name.clone(),
+            strict: false,
+        };
+        self.scenario.name = format!("{name}, one site sized from the trace");
+        self.start_run(ctx);
+    }
+
+    fn set_status(&mut self, name: &str, status: FileStatus) {
+        if let Some(f) = self.files.iter_mut().find(|f| f.name == name) {
+            f.status = status;
+        }
+    }
+
+    fn request_gantt(&mut self) {
+        let Some(p) = &self.platform else { return };
+        if self.sel_run >= self.results.len()
+            || self.sel_site >= p.sites.len()
+            || self.report_json.is_none()
+        {
+            return;
+        }
+        let makespan = self
+            .results
+            .get(self.sel_run)
+            .map(|r| metric(r, "makespan_s"))
+            .unwrap_or(0.0);
+        let window = self.window.unwrap_or_else(|| {
+            // Large runs open on their first 5 % (about the first few hundred jobs).
+            let frac = if self.jobs > 5000 { 0.05 } else { 1.0 };
+            (0.0, (makespan * frac).max(1.0))
+        });
+        self.window = Some(window);
+        let msg = ToWorker::Gantt {
+            run: self.sel_run,
+            site: self.sel_site,
+            from_s: window.0,
+            to_s: window.1,
+        };
+        self.send(&msg, None);
+    }
+
+    fn download(&mut self, filename: &str, mime: &str, text: &str) {
+        let res = (|| -> Result<(), JsValue> {
+            let parts = js_sys::Array::of1(&JsValue::from_str(text));
+            let opts = web_sys::BlobPropertyBag::new();
+            opts.set_type(mime);
+            let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)?;
+            let url = web_sys::Url::create_object_url_with_blob(&blob)?;
+            let a: web_sys::HtmlAnchorElement = gloo::utils::document()
+                .create_element("a")?
+                .unchecked_into();
+            a.set_href(&url);
+            a.set_download(filename);
+            a.click();
+            web_sys::Url::revoke_object_url(&url)?;
+            Ok(())
+        })();
+        if let Err(e) = res {
+            self.errors.push(format!("cannot save {filename}: {e:?}"));
+        }
+    }
+
+    fn draw(&mut self) {
+        let canvas = |i: usize| self.canvases[i].cast::<HtmlCanvasElement>();
+        let mut drawn: Vec<(usize, Result<plots::Geom, String>)> = vec![];
+        if !self.results.is_empty() {
+            let labels: Vec<String> = self.results.iter().map(|r| r.label.clone()).collect();
+            let (key, title, _) = BAR_METRICS[self.bar_metric.min(BAR_METRICS.len() - 1)];
+            let values: Vec<f64> = self.results.iter().map(|r| metric(r, key)).collect();
+            let base = self.baseline.min(self.results.len() - 1);
+            if let Some(c) = canvas(0) {
+                let t = format!("{title} relative to {}", labels[base]);
+                drawn.push((0, plots::bars(&c, &t, &labels, &values, base)));
+            }
+            if let Some(c) = canvas(1) {
+                let lines: Vec<(String, &[(f64, f64)])> = self
+                    .results
+                    .iter()
+                    .map(|r| (r.label.clone(), r.wait_cdf.as_slice()))
+                    .collect();
+                drawn.push((1, plots::cdf(&c, &lines)));
+            }
+            if let Some(r) = self.results.get(self.sel_run) {
+                for (i, queue, what) in [(2, false, "Utilization"), (3, true, "Queue length")] {
+                    if let Some(c) = canvas(i) {
+                        let t = format!("{what} per site ({})", r.label);
+                        drawn.push((i, plots::series(&c, &t, &r.series, queue)));
+                    }
+                }
+            }
+        }
+        if let (Some(g), Some(c)) = (&self.gantt, canvas(4)) {
+            let label = self
+                .results
+                .get(g.run)
+                .map(|r| r.label.clone())
+                .unwrap_or_default();
+            let site = self
+                .platform
+                .as_ref()
+                .and_then(|p| p.sites.get(g.site))
+                .map(|s| s.name.clone())
+                .unwrap_or_default();
+            let more = if g.truncated {
+                " (first jobs only: zoom in)"
+            } else {
+                ""
+            };
+            drawn.push((
+                4,
+                plots::gantt(&c, &format!("Gantt chart: {site}, {label}{more}"), g),
+            ));
+        }
+        for (i, res) in drawn {
+            match res {
+                Ok(g) => self.geoms[i] = Some(g),
+                Err(p) => {
+                    self.geoms[i] = None;
+                    web_sys::console::warn_1(&JsValue::from_str(&format!("chart: {p}")));
+                }
+            }
+        }
+    }
+
+    /// What the pointer is over in chart `i`, in words.
+    fn describe(&self, i: usize, x: f64, y: f64) -> String {
+        let secs = |s: f64| plots::format_secs(s);
+        match i {
+            0 => {
+                let n = self.results.len();
+                let k =
+                    ((x / n.max(1) as f64 * n as f64).floor() as usize).min(n.saturating_sub(1));
+                let (key, title, d) = BAR_METRICS[self.bar_metric.min(BAR_METRICS.len() - 1)];
+                let (Some(r), Some(b)) = (self.results.get(k), self.results.get(self.baseline))
+                else {
+                    return String::new();
+                };
+                let (v, bv) = (metric(r, key), metric(b, key));
+                format!(
+                    "{}: {title} {} = {:.3} × {}",
+                    r.label,
+                    fmt_num(v, d),
+                    if bv != 0.0 { v / bv } else { 0.0 },
+                    b.label
+                )
+            }
+            1 => {
+                let parts: Vec<String> = self
+                    .results
+                    .iter()
+                    .map(|r| {
+                        let k = r.wait_cdf.partition_point(|p| p.0.max(1.0) <= x);
+                        let f = if k == 0 { 0.0 } else { r.wait_cdf[k - 1].1 };
+                        format!("{} {:.1} %", r.label, f * 100.0)
+                    })
+                    .collect();
+                format!("waiting at most {}: {}", secs(x), parts.join(", "))
+            }
+            2 | 3 => {
+                let Some(r) = self.results.get(self.sel_run) else {
+                    return String::new();
+                };
+                let k = (x * 86400.0 / r.series.bucket_s.max(1e-9)).floor().max(0.0) as usize;
+                let parts: Vec<String> = r
+                    .series
+                    .sites
+                    .iter()
+                    .filter_map(|s| {
+                        let v = if i == 2 {
+                            s.utilization.get(k)
+                        } else {
+                            s.queue_length.get(k)
+                        }?;
+                        Some(if i == 2 {
+                            format!("{} {:.1} %", s.name, v * 100.0)
+                        } else {
+                            format!("{} {:.1} jobs", s.name, v)
+                        })
+                    })
+                    .collect();
+                format!("day {:.2}: {}", x, parts.join(", "))
+            }
+            _ => {
+                let Some(g) = &self.gantt else {
+                    return String::new();
+                };
+                let t = x * 3600.0;
+                let u = y.floor().max(0.0) as u32;
+                match g
+                    .rects
+                    .iter()
+                    .find(|r| r.1 <= t && t < r.2 && r.3 <= u && u < r.3 + r.4)
+                {
+                    Some(r) => format!(
+                        "job {}: start {:.2} h, end {:.2} h (ran {}), {} {}–{}",
+                        r.0,
+                        r.1 / 3600.0,
+                        r.2 / 3600.0,
+                        secs(r.2 - r.1),
+                        g.unit,
+                        r.3,
+                        r.3 + r.4 - 1
+                    ),
+                    None => format!("{:.2} h, {} {u}: idle", x, g.unit.trim_end_matches('s')),
+                }
+            }
+        }
+    }
+}
+
+/// Metrics offered for the normalized bar chart.
+const BAR_METRICS: &[(&str, &str, usize)] = &[
+    ("avg_wait_s", "Average wait", 1),
+    ("avg_response_s", "Average response", 1),
+    ("avg_bounded_slowdown", "Bounded slowdown", 2),
+    ("avg_expansion_factor", "Expansion factor", 3),
+    ("utilization", "Utilization", 3),
+    ("makespan_s", "Makespan", 0),
+    ("max_wait_s", "Maximum wait", 0),
+];
+
+impl Component for App {
+    type Message = Msg;
+    type Properties = ();
+
+    fn create(ctx: &Context<Self>) -> Self {
+        let mut app = App {
+            worker: None,
+            generation: 0,
+            ready: false,
+            queue: vec![],
+            scenario: Scenario::demo(),
+            files: vec![],
+            needed: vec![],
+            run: RunState::default(),
+            platform_note: String::new(),
+            import_summary: String::new(),
+            jobs: 0,
+            platform: None,
+            results: vec![],
+            report_json: None,
+            elapsed_ms: None,
+            errors: vec![],
+            notice: None,
+            sort: ("", false),
+            baseline: 0,
+            bar_metric: 0,
+            sel_run: 1,
+            sel_site: 0,
+            window: None,
+            gantt: None,
+            share_url: None,
+            dirty: false,
+            dragging: false,
+            canvases: Default::default(),
+            geoms: Default::default(),
+            hover: Default::default(),
+            _listeners: vec![],
+        };
+        app.spawn_worker(ctx);
+        app.load_from_hash();
+        if app.needed.is_empty() {
+            app.start_run(ctx);
+        }
+        // Drop files anywhere on the page; follow fragment changes.
+        let mut listen = |event: &str, f: Box<dyn FnMut(web_sys::Event)>| {
+            let c = Closure::<dyn FnMut(web_sys::Event)>::new(f);
+            let _ = window().add_event_listener_with_callback(event, c.as_ref().unchecked_ref());
+            app._listeners.push((event.to_string(), c));
+        };
+        let link = ctx.link().clone();
+        listen(
+            "dragover",
+            Box::new(move |e: web_sys::Event| {
+                e.prevent_default();
+                link.send_message(Msg::Dragging(true));
+            }),
+        );
+        let link = ctx.link().clone();
+        listen(
+            "dragleave",
+            Box::new(move |_| link.send_message(Msg::Dragging(false))),
+        );
+        let link = ctx.link().clone();
+        listen(
+            "drop",
+            Box::new(move |e: web_sys::Event| {
+                e.prevent_default();
+                link.send_message(Msg::Dragging(false));
+                let files = e
+                    .dyn_ref::<web_sys::DragEvent>()
+                    .and_then(|d| d.data_transfer())
+                    .and_then(|dt| dt.files())
+                    .map(|list| {
+                        (0..list.length())
+                            .filter_map(|i| list.get(i))
+                            .collect::<Vec<_>>()
+                    })
+                    .unwrap_or_default();
+                if !files.is_empty() {
+                    link.send_message(Msg::Files(files));
+                }
+            }),
+        );
+        let link = ctx.link().clone();
+        listen(
+            "hashchange",
+            Box::new(move |_| link.send_message(Msg::HashChanged)),
+        );
+        app
+    }
+
+    fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        match msg {
+            Msg::Worker(gen, _) | Msg::WorkerError(gen, _) if gen != self.generation => {
+                return false
+            }
+            Msg::Worker(_, ev) => match ev {
+                FromWorker::Ready => {
+                    self.ready = true;
+                    for (text, file) in std::mem::take(&mut self.queue) {
+                        self.post(text, file);
+                    }
+                    return false;
+                }
+                FromWorker::Loaded {
+                    file,
+                    jobs,
+                    summary,
+                    ..
+                } => self.on_loaded(ctx, file, jobs, summary),
+                FromWorker::LoadFailed { name, error } => {
+                    self.set_status(&name, FileStatus::Failed(error.clone()));
+                    self.errors.push(format!(
+                        "Cannot use {name}: {}",
+                        error.lines().next().unwrap_or("")
+                    ));
+                }
+                FromWorker::Started {
+                    platform,
+                    platform_note,
+                    import_summary,
+                    jobs,
+                    algorithms,
+                } => {
+                    if self.sel_site >= platform.sites.len() {
+                        self.sel_site = 0;
+                    }
+                    self.platform = Some(platform);
+                    self.platform_note = platform_note;
+                    self.import_summary = import_summary;
+                    self.jobs = jobs;
+                    self.run.algorithms = algorithms;
+                }
+                FromWorker::Progress { run, done, total } => {
+                    self.run.run = run;
+                    self.run.done = done;
+                    self.run.total = total;
+                }
+                FromWorker::RunResult(r) => {
+                    self.results.push(*r);
+                    self.run.run = self.results.len();
+                    self.run.done = 0;
+                    self.dirty = true;
+                }
+                FromWorker::Done {
+                    report_json,
+                    elapsed_ms,
+                } => {
+                    self.run.running = false;
+                    self.report_json = Some(report_json);
+                    self.elapsed_ms = Some(elapsed_ms);
+                    if self.sel_run >= self.results.len() {
+                        self.sel_run = 0;
+                    }
+                    if self.baseline >= self.results.len() {
+                        self.baseline = 0;
+                    }
+                    self.dirty = true;
+                    self.request_gantt();
+                }
+                FromWorker::Failed { message } => {
+                    self.run.running = false;
+                    self.errors.push(message);
+                }
+                FromWorker::Gantt(g) => {
+                    self.gantt = Some(*g);
+                    self.dirty = true;
+                }
+                FromWorker::Export {
+                    filename,
+                    mime,
+                    text,
+                } => self.download(&filename, &mime, &text),
+            },
+            Msg::WorkerError(_, m) => {
+                self.errors.push(m);
+                self.run.running = false;
+                self.spawn_worker(ctx);
+            }
+            Msg::Files(files) => self.add_files(files),
+            Msg::RemoveFile(name) => {
+                self.files.retain(|f| f.name != name);
+                self.send(&ToWorker::Forget { name }, None);
+            }
+            Msg::Edit(apply, value) => {
+                let mut s = self.scenario.clone();
+                match apply(&mut s, &value) {
+                    Ok(()) => {
+                        self.scenario = s;
+                        self.share_url = None;
+                    }
+                    Err(e) => self.errors.push(e),
+                }
+            }
+            Msg::Run => {
+                self.errors.clear();
+                self.start_run(ctx)
+            }
+            Msg::Cancel => {
+                if self.run.running {
+                    self.spawn_worker(ctx);
+                    self.run.running = false;
+                    self.notice = Some(format!(
+                        "Run cancelled after {} of {} algorithms.",
+                        self.results.len(),
+                        self.run.algorithms
+                    ));
+                }
+            }
+            Msg::Share => {
+                let files = match &self.scenario.workload {
+                    WorkloadSpec::Swf { file, .. } => self
+                        .files
+                        .iter()
+                        .filter_map(|f| match &f.status {
+                            FileStatus::Loaded { info, .. } if &info.name == file => {
+                                Some(info.clone())
+                            }
+                            _ => None,
+                        })
+                        .chain(self.needed.iter().filter(|n| &n.name == file).cloned())
+                        .collect(),
+                    _ => vec![],
+                };
+                let frag = share::encode(&Shared {
+                    scenario: self.scenario.clone(),
+                    files,
+                });
+                let loc = window().location();
+                let base = format!(
+                    "{}{}{}",
+                    loc.origin().unwrap_or_default(),
+                    loc.pathname().unwrap_or_default(),
+                    loc.search().unwrap_or_default()
+                );
+                let url = format!("{base}#{frag}");
+                if let Ok(h) = window().history() {
+                    let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+                }
+                self.share_url = Some(url);
+            }
+            Msg::Sort(key) => {
+                self.sort = if self.sort.0 == key {
+                    (key, !self.sort.1)
+                } else {
+                    (key, false)
+                };
+            }
+            Msg::Baseline(i) => {
+                self.baseline = i;
+                self.dirty = true;
+            }
+            Msg::BarMetric(i) => {
+                self.bar_metric = i;
+                self.dirty = true;
+            }
+            Msg::SelectRun(i) => {
+                self.sel_run = i;
+                self.dirty = true;
+                self.request_gantt();
+            }
+            Msg::SelectSite(i) => {
+                self.sel_site = i;
+                self.request_gantt();
+            }
+            Msg::Zoom(f) => {
+                if let Some((a, b)) = self.window {
+                    let mid = (a + b) / 2.0;
+                    let half = ((b - a) / 2.0 * f).max(30.0);
+                    self.window = Some(((mid - half).max(0.0), mid + half));
+                    self.request_gantt();
+                }
+            }
+            Msg::Pan(f) => {
+                if let Some((a, b)) = self.window {
+                    let d = (b - a) * f;
+                    let d = if a + d < 0.0 { -a } else { d };
+                    self.window = Some((a + d, b + d));
+                    self.request_gantt();
+                }
+            }
+            Msg::ZoomReset => {
+                let makespan = self
+                    .results
+                    .get(self.sel_run)
+                    .map(|r| metric(r, "makespan_s"))
+                    .unwrap_or(1.0);
+                self.window = Some((0.0, makespan.max(1.0)));
+                self.request_gantt();
+            }
+            Msg::Export(what) => {
+                if self.report_json.is_none() {
+                    self.errors.push("Exports need a finished run.".into());
+                } else {
+                    self.send(
+                        &ToWorker::Export {
+                            what,
+                            run: self.sel_run,
+                        },
+                        None,
+                    );
+                }
+            }
+            Msg::ExportJson => {
+                if let Some(j) = self.report_json.clone() {
+                    self.download("metrics.json", "application/json", &j);
+                }
+            }
+            Msg::HashChanged => {
+                let hash = window().location().hash().unwrap_or_default();
+                let ours = self
+                    .share_url
+                    .as_deref()
+                    .and_then(|u| u.split_once('#'))
+                    .map(|(_, f)| format!("#{f}"));
+                if Some(hash) != ours && self.load_from_hash() && self.needed.is_empty() {
+                    self.start_run(ctx);
+                }
+            }
+            Msg::Dragging(d) => {
+                if self.dragging == d {
+                    return false;
+                }
+                self.dragging = d;
+            }
+            Msg::DismissError => self.errors.clear(),
+            Msg::Hover(i, px, py) => {
+                let text = self.geoms[i]
+                    .and_then(|g| g.at(px, py))
+                    .map(|(x, y)| self.describe(i, x, y))
+                    .unwrap_or_default();
+                if self.hover[i] == text {
+                    return false;
+                }
+                self.hover[i] = text;
+            }
+        }
+        true
+    }
+
+    fn rendered(&mut self, _ctx: &Context<Self>, _first: bool) {
+        if self.dirty {
+            self.dirty = false;
+            self.draw();
+        }
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let on_pick = link.batch_callback(|e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            let files = input
+                .files()
+                .map(|l| (0..l.length()).filter_map(|i| l.get(i)).collect::<Vec<_>>())
+                .unwrap_or_default();
+            input.set_value("");
+            (!files.is_empty()).then_some(Msg::Files(files))
+        });
+        html! {
+            <div class={classes!("page", self.dragging.then_some("dragging"))}>
+                <header>
+                    <h1>{"Gridscope"}</h1>
+                    <p class="tagline">{"Batch-job scheduling simulator. Everything runs in this page: no file leaves your computer."}</p>
+                    <div class="share">
+                        <button onclick={link.callback(|_| Msg::Share)} title="Put the whole scenario in the page address">{"Share"}</button>
+                        if let Some(url) = &self.share_url {
+                            <output data-testid="share-url" class="share-url">{url}</output>
+                        }
+                    </div>
+                </header>
+                { self.view_messages(ctx) }
+                <main>
+                    <section class="editor" aria-label="Scenario">
+                        <h2>{"Workload"}</h2>
+                        <div class="drop">
+                            <p>{"Drop one or several "}<code>{".swf"}</code>{" / "}<code>{".swf.gz"}</code>{" files anywhere on the page, or "}</p>
+                            <label>{"pick files: "}<input type="file" multiple=true accept=".swf,.gz,.swf.gz" data-testid="file-input" onchange={on_pick} /></label>
+                        </div>
+                        { self.view_needed() }
+                        { self.view_files(ctx) }
+                        { self.view_workload(ctx) }
+                        <h2>{"Platform"}</h2>
+                        { self.view_platform(ctx) }
+                        <h2>{"Algorithms"}</h2>
+                        { self.view_algorithms(ctx) }
+                        <h2>{"Options"}</h2>
+                        { self.view_options(ctx) }
+                        { self.view_run(ctx) }
+                    </section>
+                    <section class="results" aria-label="Results">
+                        { self.view_results(ctx) }
+                        { self.view_charts(ctx) }
+                        { self.view_metric_help() }
+                    </section>
+                </main>
+                <div class="dropzone" aria-hidden="true">{"Drop SWF files to load them"}</div>
+            </div>
+        }
+    }
+}
+
+fn edit(f: impl Fn(&mut Scenario, &str) -> Result<(), String> + 'static) -> Edit {
+    Rc::new(f)
+}
+
+fn parse<T: std::str::FromStr>(what: &str, v: &str) -> Result<T, String> {
+    v.trim()
+        .parse::<T>()
+        .map_err(|_| format!("{what}: '{v}' is not a valid number"))
+}
+
+impl App {
+    fn view_messages(&self, ctx: &Context<Self>) -> Html {
+        html! {
+            <>
+                if !self.errors.is_empty() {
+                    <div class="error" role="alert" data-testid="error">
+                        { for self.errors.iter().map(|e| html!{ <p>{e}</p> }) }
+                        <button onclick={ctx.link().callback(|_| Msg::DismissError)}>{"Dismiss"}</button>
+                    </div>
+                }
+                if let Some(n) = &self.notice {
+                    <div class="notice" role="status" data-testid="notice">{n}</div>
+                }
+            </>
+        }
+    }
+
+    fn view_needed(&self) -> Html {
+        if self.needed.is_empty() {
+            return html! {};
+        }
+        html! {
+            <div class="needed" data-testid="needed-files">
+                <p><strong>{"This shared scenario needs its workload file. Drop or pick:"}</strong></p>
+                <ul>
+                    { for self.needed.iter().map(|n| html!{
+                        <li><code>{&n.name}</code>{format!(" — {} bytes, SHA-256 {}", fmt_num(n.size as f64, 0), n.sha256)}</li>
+                    }) }
+                </ul>
+                <p class="help">{"A file with different content (another SHA-256) is refused, so the numbers match the shared ones."}</p>
+            </div>
+        }
+    }
+
+    fn view_files(&self, ctx: &Context<Self>) -> Html {
+        if self.files.is_empty() {
+            return html! {};
+        }
+        html! {
+            <ul class="files" data-testid="files">
+                { for self.files.iter().map(|f| {
+                    let name = f.name.clone();
+                    let remove = ctx.link().callback(move |_| Msg::RemoveFile(name.clone()));
+                    let (cls, body) = match &f.status {
+                        FileStatus::Loading => ("loading", html!{ <p>{"reading…"}</p> }),
+                        FileStatus::Loaded { info, jobs, summary } => ("ok", html!{
+                            <>
+                                <p>{format!("{} jobs; {} bytes; SHA-256 {}…", fmt_num(*jobs as f64, 0), fmt_num(info.size as f64, 0), &info.sha256[..16])}</p>
+                                <details open=true><summary>{"Import report"}</summary><pre data-testid="import-report">{summary}</pre></details>
+                            </>
+                        }),
+                        FileStatus::Failed(e) => ("failed", html!{ <pre class="file-error" data-testid="file-error">{e}</pre> }),
+                    };
+                    html!{
+                        <li class={cls}>
+                            <strong>{&f.name}</strong>{" "}
+                            <button class="small" onclick={remove} aria-label={format!("remove {}", f.name)}>{"remove"}</button>
+                            {body}
+                        </li>
+                    }
+                }) }
+            </ul>
+        }
+    }
+
+    fn view_workload(&self, ctx: &Context<Self>) -> Html {
+        let loaded: Vec<String> = self
+            .files
+            .iter()
+            .filter(|f| matches!(f.status, FileStatus::Loaded { .. }))
+            .map(|f| f.name.clone())
+            .chain(self.needed.iter().map(|n| n.name.clone()))
+            .collect();
+        let current = match &self.scenario.workload {
+            WorkloadSpec::Swf { file, .. } => format!("file:{file}"),
+            WorkloadSpec::SesPoisson(_) => "ses".into(),
+        };
+        let choose = ctx.link().callback(|e: Event| {
+            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+            Msg::Edit(
+                edit(|s, v| {
+                    if v == "ses" {
+                        s.workload = WorkloadSpec::SesPoisson(SesPoisson {
+                            estimate_factor: 2.0,
+                            ..SesPoisson::default()
+                        });
+                        if matches!(s.platform, PlatformSpec::FromTrace { .. }) {
+                            s.platform = PlatformSpec::Preset {
+                                name: "demo".into(),
+                            };
+                        }
+                    } else if let Some(f) = v.strip_prefix("file:") {
+                        s.workload = WorkloadSpec::Swf {
+                            file: f.to_string(),
+                            strict: false,
+                        };
+                    }
+                    Ok(())
+                }),
+                v,
+            )
+        });
+        let body = match &self.scenario.workload {
+            WorkloadSpec::SesPoisson(g) => html! {
+                <>
+                    { Self::num(ctx, "jobs", "Jobs", "Number of jobs to generate.", g.jobs.to_string(), "1",
+                        edit(|s, v| { let n = parse::<u32>("jobs", v)?; if let WorkloadSpec::SesPoisson(g) = &mut s.workload { g.jobs = n; } Ok(()) })) }
+                    { Self::num(ctx, "arrivals", "Arrivals per 30 min", "Mean Poisson arrivals per 30 minutes (SES §3.2: 3.125).", g.arrivals_per_30min.to_string(), "any",
+                        edit(|s, v| { let n = parse::<f64>("arrivals", v)?; if let WorkloadSpec::SesPoisson(g) = &mut s.workload { g.arrivals_per_30min = n; } Ok(()) })) }
+                    { Self::num(ctx, "runtime", "Mean runtime (min)", "Mean of the exponential runtimes (SES: 496.3 min).", g.mean_runtime_min.to_string(), "any",
+                        edit(|s, v| { let n = parse::<f64>("mean runtime", v)?; if let WorkloadSpec::SesPoisson(g) = &mut s.workload { g.mean_runtime_min = n; } Ok(()) })) }
+                    { Self::num(ctx, "load", "Load factor", "Multiplies the arrival rate: above 1 is a heavier load on the same platform.", g.load_factor.to_string(), "any",
+                        edit(|s, v| { let n = parse::<f64>("load factor", v)?; if let WorkloadSpec::SesPoisson(g) = &mut s.workload { g.load_factor = n; } Ok(()) })) }
+                    { Self::num(ctx, "estf", "Estimate factor", "User estimates are the runtime times this factor (≥ 1; 1 = exact). SES gives no estimates.", g.estimate_factor.to_string(), "any",
+                        edit(|s, v| { let n = parse::<f64>("estimate factor", v)?; if let WorkloadSpec::SesPoisson(g) = &mut s.workload { g.estimate_factor = n; } Ok(()) })) }
+                    { Self::num(ctx, "seed", "Seed", "The generator's seed: the same seed gives the same jobs everywhere.", self.scenario.seed.to_string(), "1",
+                        edit(|s, v| { s.seed = parse::<u64>("seed", v)?; Ok(()) })) }
+                </>
+            },
+            WorkloadSpec::Swf { strict, .. } => {
+                let strict = *strict;
+                let toggle = ctx.link().callback(move |_| {
+                    Msg::Edit(
+                        edit(move |s, _| {
+                            if let WorkloadSpec::Swf { strict, .. } = &mut s.workload {
+                                *strict = !*strict;
+                            }
+                            Ok(())
+                        }),
+                        String::new(),
+                    )
+                });
+                html! {
+                    <label class="check"><input type="checkbox" checked={strict} onchange={toggle} />
+                        {" strict import"}<span class="help">{" — stop at the first malformed line instead of counting and skipping it."}</span></label>
+                }
+            }
+        };
+        html! {
+            <div class="fields">
+                <label>{"Source "}
+                    <select onchange={choose} data-testid="workload-source">
+                        <option value="ses" selected={current == "ses"}>{"SES Poisson generator (Sessini)"}</option>
+                        { for loaded.iter().map(|n| { let v = format!("file:{n}"); html!{ <option selected={current == v} value={v.clone()}>{format!("file {n}")}</option> } }) }
+                    </select>
+                </label>
+                if current == "ses" {
+                    <p class="help">{"The generator draws Poisson arrivals, exponential runtimes and processor counts from SES Table A3."}</p>
+                } else {
+                    <p class="help">{"An SWF trace, plain or gzip, read with the import rules of the CLI (see its report)."}</p>
+                }
+                {body}
+            </div>
+        }
+    }
+
+    fn num(
+        ctx: &Context<Self>,
+        id: &str,
+        label: &str,
+        help: &str,
+        value: String,
+        step: &str,
+        apply: Edit,
+    ) -> Html {
+        let cb = ctx.link().callback(move |e: Event| {
+            let v = e.target_unchecked_into::<HtmlInputElement>().value();
+            Msg::Edit(apply.clone(), v)
+        });
+        let id = format!("f-{id}");
+        html! {
+            <div class="field">
+                <label for={id.clone()}>{label}</label>
+                <input id={id} type="number" step={step.to_string()} value={value} onchange={cb} />
+                <span class="help">{help}</span>
+            </div>
+        }
+    }
+
+    fn view_platform(&self, ctx: &Context<Self>) -> Html {
+        let current = match &self.scenario.platform {
+            PlatformSpec::Preset { name } => format!("preset:{name}"),
+            PlatformSpec::Sites { .. } => "sites".into(),
+            PlatformSpec::FromTrace { .. } => "trace".into(),
+        };
+        let choose = ctx.link().callback(|e: Event| {
+            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+            Msg::Edit(
+                edit(|s, v| {
+                    s.platform = if let Some(n) = v.strip_prefix("preset:") {
+                        PlatformSpec::Preset { name: n.into() }
+                    } else if v == "trace" {
+                        PlatformSpec::FromTrace { procs: None }
+                    } else {
+                        let sites = match &s.platform {
+                            PlatformSpec::Preset { name } => {
+                                platform_preset(name).map(|p| p.sites).unwrap_or_default()
+                            }
+                            PlatformSpec::Sites { sites, .. } => sites.clone(),
+                            PlatformSpec::FromTrace { procs } => {
+                                vec![Site::flat("site", procs.unwrap_or(128))]
+                            }
+                        };
+                        PlatformSpec::Sites {
+                            name: "custom".into(),
+                            sites,
+                        }
+                    };
+                    Ok(())
+                }),
+                v,
+            )
+        });
+        let preset_help = PLATFORM_PRESETS
+            .iter()
+            .find(|p| current == format!("preset:{}", p.0))
+            .map(|p| p.1)
+            .unwrap_or("");
+        let body = match &self.scenario.platform {
+            PlatformSpec::Preset { .. } => html! { <p class="help">{preset_help}</p> },
+            PlatformSpec::FromTrace { procs } => html! {
+                { Self::num(ctx, "procs", "Processors (empty = from the trace)", "One processor-granular site; empty takes the header's MaxProcs, else MaxNodes, else the widest job.",
+                    procs.map(|p| p.to_string()).unwrap_or_default(), "1",
+                    edit(|s, v| { let p = if v.trim().is_empty() { None } else { Some(parse::<u32>("processors", v)?) }; s.platform = PlatformSpec::FromTrace { procs: p }; Ok(()) })) }
+            },
+            PlatformSpec::Sites { sites, .. } => self.view_sites(ctx, sites),
+        };
+        html! {
+            <div class="fields">
+                <label>{"Platform "}
+                    <select onchange={choose} data-testid="platform">
+                        { for PLATFORM_PRESETS.iter().map(|(n, _)| { let v = format!("preset:{n}"); html!{ <option selected={current == v} value={v.clone()}>{format!("preset {n}")}</option> } }) }
+                        <option value="trace" selected={current == "trace"}>{"one site sized from the trace"}</option>
+                        <option value="sites" selected={current == "sites"}>{"custom sites"}</option>
+                    </select>
+                </label>
+                {body}
+            </div>
+        }
+    }
+
+    fn view_sites(&self, ctx: &Context<Self>, sites: &[Site]) -> Html {
+        fn site_edit(i: usize, f: fn(&mut Site, &str) -> Result<(), String>) -> Edit {
+            edit(move |s, v| {
+                if let PlatformSpec::Sites { sites, .. } = &mut s.platform {
+                    if let Some(site) = sites.get_mut(i) {
+                        f(site, v)?;
+                    }
+                }
+                Ok(())
+            })
+        }
+        let input = |i: usize,
+                     label: &str,
+                     value: String,
+                     f: fn(&mut Site, &str) -> Result<(), String>,
+                     kind: &str| {
+            let apply = site_edit(i, f);
+            let cb = ctx.link().callback(move |e: Event| {
+                Msg::Edit(
+                    apply.clone(),
+                    e.target_unchecked_into::<HtmlInputElement>().value(),
+                )
+            });
+            html! { <td><input type={kind.to_string()} aria-label={label.to_string()} value={value} onchange={cb} /></td> }
+        };
+        let add = ctx.link().callback(|_| {
+            Msg::Edit(
+                edit(|s, _| {
+                    if let PlatformSpec::Sites { sites, .. } = &mut s.platform {
+                        let n = sites.len() + 1;
+                        sites.push(Site::flat(format!("site{n}"), 64));
+                    }
+                    Ok(())
+                }),
+                String::new(),
+            )
+        });
+        html! {
+            <>
+                <table class="sites">
+                    <thead><tr>
+                        <th title="Shown in outputs">{"name"}</th>
+                        <th title="Nodes of the site">{"nodes"}</th>
+                        <th title="CPUs on each node">{"CPUs/node"}</th>
+                        <th title="Relative speed (SOB Table 1 uses MHz): runtime on m = runtime at home × speed(home) / speed(m)">{"speed"}</th>
+                        <th title="processor: any CPU to any job; node: a node runs at most one job, so a job takes ceil(p / CPUs per node) whole nodes (SOB §3)">{"allocation"}</th>
+                        <th></th>
+                    </tr></thead>
+                    <tbody>
+                    { for sites.iter().enumerate().map(|(i, s)| {
+                        let alloc = ctx.link().callback(move |e: Event| {
+                            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+                            Msg::Edit(site_edit(i, |s, v| { s.allocation = if v == "node" { Allocation::Node } else { Allocation::Processor }; Ok(()) }), v)
+                        });
+                        let remove = ctx.link().callback(move |_| Msg::Edit(edit(move |s, _| {
+                            if let PlatformSpec::Sites { sites, .. } = &mut s.platform { if sites.len() > 1 { sites.remove(i); } else { return Err("a platform needs at least one site".into()); } }
+                            Ok(())
+                        }), String::new()));
+                        html!{ <tr>
+                            { input(i, "site name", s.name.clone(), |s, v| { s.name = v.trim().to_string(); Ok(()) }, "text") }
+                            { input(i, "nodes", s.nodes.to_string(), |s, v| { s.nodes = parse("nodes", v)?; Ok(()) }, "number") }
+                            { input(i, "CPUs per node", s.cpus_per_node.to_string(), |s, v| { s.cpus_per_node = parse("CPUs per node", v)?; Ok(()) }, "number") }
+                            { input(i, "speed", s.speed.to_string(), |s, v| { s.speed = parse("speed", v)?; Ok(()) }, "number") }
+                            <td><select aria-label="allocation" onchange={alloc}>
+                                <option value="processor" selected={s.allocation == Allocation::Processor}>{"processor"}</option>
+                                <option value="node" selected={s.allocation == Allocation::Node}>{"node"}</option>
+                            </select></td>
+                            <td><button class="small" onclick={remove}>{"remove"}</button></td>
+                        </tr> }
+                    }) }
+                    </tbody>
+                </table>
+                <button class="small" onclick={add}>{"add site"}</button>
+                <p class="help">{"With one site every job runs there; with several, each job goes to its home site (grid policies come later)."}</p>
+            </>
+        }
+    }
+
+    fn view_algorithms(&self, ctx: &Context<Self>) -> Html {
+        html! {
+            <div class="fields algos">
+                { for LocalPolicyKind::ALL.iter().map(|&k| {
+                    let on = self.scenario.algorithms.iter().any(|a| a.local == k);
+                    let cb = ctx.link().callback(move |_| Msg::Edit(edit(move |s, _| {
+                        if s.algorithms.iter().any(|a| a.local == k) {
+                            s.algorithms.retain(|a| a.local != k);
+                        } else {
+                            s.algorithms.push(AlgorithmSpec { label: None, local: k });
+                            s.algorithms.sort_by_key(|a| LocalPolicyKind::ALL.iter().position(|&x| x == a.local));
+                        }
+                        Ok(())
+                    }), String::new()));
+                    html!{
+                        <label class="check"><input type="checkbox" checked={on} onchange={cb} data-testid={format!("alg-{}", k.name())} />
+                            <strong>{format!(" {}", k.name())}</strong><span class="help">{format!(" — {}", k.describe())}</span></label>
+                    }
+                }) }
+            </div>
+        }
+    }
+
+    fn view_options(&self, ctx: &Context<Self>) -> Html {
+        let o = self.scenario.options;
+        let est = ctx.link().callback(|e: Event| {
+            let v = e.target_unchecked_into::<HtmlSelectElement>().value();
+            Msg::Edit(
+                edit(|s, v| {
+                    s.options.estimates = if v == "exact" {
+                        EstimateSource::Exact
+                    } else {
+                        EstimateSource::Trace
+                    };
+                    Ok(())
+                }),
+                v,
+            )
+        });
+        let kill = ctx.link().callback(|_| {
+            Msg::Edit(
+                edit(|s, _| {
+                    s.options.kill_at_estimate = !s.options.kill_at_estimate;
+                    Ok(())
+                }),
+                String::new(),
+            )
+        });
+        html! {
+            <div class="fields">
+                <label>{"Runtime estimates "}
+                    <select onchange={est} data-testid="estimates">
+                        <option value="trace" selected={o.estimates == EstimateSource::Trace}>{"the trace's (user estimates)"}</option>
+                        <option value="exact" selected={o.estimates == EstimateSource::Exact}>{"exact (the real runtime)"}</option>
+                    </select>
+                </label>
+                <p class="help">{"What backfilling and SJF plan with: the user's estimate (SWF field 9; the runtime when missing) or a perfectly informed scheduler."}</p>
+                <label class="check"><input type="checkbox" checked={o.kill_at_estimate} onchange={kill} />
+                    {" kill jobs at their estimate"}<span class="help">{" — as real batch systems do; off, a job runs to its end and plans are rebuilt when its estimate expires."}</span></label>
+                if !matches!(self.scenario.workload, WorkloadSpec::SesPoisson(_)) {
+                    { Self::num(ctx, "seed2", "Seed", "Only generators use the seed.", self.scenario.seed.to_string(), "1",
+                        edit(|s, v| { s.seed = parse::<u64>("seed", v)?; Ok(()) })) }
+                }
+            </div>
+        }
+    }
+
+    fn view_run(&self, ctx: &Context<Self>) -> Html {
+        let r = &self.run;
+        let frac = if r.algorithms > 0 {
+            let inner = if r.total > 0 {
+                r.done as f64 / r.total as f64
+            } else {
+                0.0
+            };
+            ((self.results.len() as f64 + inner.min(1.0)) / r.algorithms as f64).min(1.0)
+        } else {
+            0.0
+        };
+        html! {
+            <div class="run">
+                <button class="primary" data-testid="run" onclick={ctx.link().callback(|_| Msg::Run)}>{"Run"}</button>
+                <button data-testid="cancel" disabled={!r.running} onclick={ctx.link().callback(|_| Msg::Cancel)}>{"Cancel"}</button>
+                <progress data-testid="progress" max="1" value={frac.to_string()} aria-label="run progress"></progress>
+                <span class="status" data-testid="status">{
+                    if r.running {
+                        format!("running {} of {} ({}/{} events)…", (self.results.len() + 1).min(r.algorithms.max(1)), r.algorithms, r.done, r.total)
+                    } else if let Some(ms) = self.elapsed_ms {
+                        format!("done in {:.2} s", ms / 1000.0)
+                    } else { String::new() }
+                }</span>
+            </div>
+        }
+    }
+
+    fn view_results(&self, ctx: &Context<Self>) -> Html {
+        let cols = self.columns();
+        if self.results.is_empty() && !self.run.running {
+            return html! {};
+        }
+        let mut rows: Vec<&RunResult> = self.results.iter().collect();
+        let (key, desc) = self.sort;
+        if !key.is_empty() {
+            if key == "label" {
+                rows.sort_by(|a, b| a.label.cmp(&b.label));
+            } else {
+                rows.sort_by(|a, b| metric(a, key).total_cmp(&metric(b, key)));
+            }
+            if desc {
+                rows.reverse();
+            }
+        }
+        let th = |k: &'static str, title: &str, help: String| {
+            let arrow = if self.sort.0 == k {
+                if self.sort.1 {
+                    " ▼"
+                } else {
+                    " ▲"
+                }
+            } else {
+                ""
+            };
+            let aria = if self.sort.0 == k {
+                if self.sort.1 {
+                    "descending"
+                } else {
+                    "ascending"
+                }
+            } else {
+                "none"
+            };
+            html! { <th aria-sort={aria} title={help}><button class="sort" onclick={ctx.link().callback(move |_| Msg::Sort(k))}>{format!("{title}{arrow}")}</button></th> }
+        };
+        html! {
+            <>
+                <h2>{"Results"}</h2>
+                <p class="help" data-testid="run-info">{
+                    if self.platform.is_some() {
+                        format!("{} — {} jobs; platform: {}", self.scenario.name, fmt_num(self.jobs as f64, 0), self.platform_note)
+                    } else {
+                        format!("{} — preparing the workload…", self.scenario.name)
+                    }
+                }</p>
+                <div class="table-wrap">
+                <table data-testid="results" class="metrics">
+                    <thead><tr>
+                        { th("label", "algorithm", "Click a header to sort".into()) }
+                        { for cols.iter().map(|&(k, t, _)| th(k, t, help_for(k))) }
+                    </tr></thead>
+                    <tbody>
+                        { for rows.iter().map(|r| html!{
+                            <tr data-label={r.label.clone()}>
+                                <th scope="row">{&r.label}</th>
+                                { for cols.iter().map(|&(k, _, d)| {
+                                    let v = &r.run["metrics"][k];
+                                    html!{ <td data-key={k} data-value={v.to_string()}>{fmt_num(v.as_f64().unwrap_or(f64::NAN), d)}</td> }
+                                }) }
+                            </tr>
+                        }) }
+                    </tbody>
+                </table>
+                </div>
+                if !self.import_summary.is_empty() {
+                    <details><summary>{"Workload import report"}</summary><pre>{&self.import_summary}</pre></details>
+                }
+                if let Some(j) = &self.report_json {
+                    <details><summary>{"Metrics JSON (the CLI's --json output)"}</summary><pre data-testid="report-json">{j}</pre></details>
+                }
+                <div class="exports">
+                    <button onclick={ctx.link().callback(|_| Msg::ExportJson)} disabled={self.report_json.is_none()}>{"Export metrics JSON"}</button>
+                    <button onclick={ctx.link().callback(|_| Msg::Export(ExportKind::JobsCsv))} disabled={self.report_json.is_none()}>{format!("Export per-job CSV ({})", self.results.get(self.sel_run).map(|r| r.label.as_str()).unwrap_or(""))}</button>
+                    <button onclick={ctx.link().callback(|_| Msg::Export(ExportKind::WorkloadSwf))} disabled={self.report_json.is_none()}>{"Export workload as SWF"}</button>
+                </div>
+            </>
+        }
+    }
+
+    fn view_charts(&self, ctx: &Context<Self>) -> Html {
+        if self.results.is_empty() {
+            return html! {};
+        }
+        let select = |label: &str, items: Vec<String>, sel: usize, f: fn(usize) -> Msg| {
+            let cb = ctx.link().callback(move |e: Event| {
+                f(e.target_unchecked_into::<HtmlSelectElement>()
+                    .value()
+                    .parse()
+                    .unwrap_or(0))
+            });
+            html! {
+                <label>{format!("{label} ")}
+                    <select onchange={cb}>
+                        { for items.iter().enumerate().map(|(i, t)| html!{ <option value={i.to_string()} selected={i == sel}>{t}</option> }) }
+                    </select>
+                </label>
+            }
+        };
+        let labels: Vec<String> = self.results.iter().map(|r| r.label.clone()).collect();
+        let sites: Vec<String> = self
+            .platform
+            .as_ref()
+            .map(|p| p.sites.iter().map(|s| s.name.clone()).collect())
+            .unwrap_or_default();
+        let mut ids = HashMap::new();
+        ids.insert(0, "chart-bars");
+        html! {
+            <div class="charts">
+                <h2>{"Charts"}</h2>
+                <div class="controls">
+                    { select("metric", BAR_METRICS.iter().map(|m| m.1.to_string()).collect(), self.bar_metric, Msg::BarMetric) }
+                    { select("baseline", labels.clone(), self.baseline, Msg::Baseline) }
+                </div>
+                { self.canvas(ctx, 0, 640, 300, "chart-bars") }
+                { self.canvas(ctx, 1, 640, 300, "chart-cdf") }
+                <div class="controls">
+                    { select("algorithm", labels, self.sel_run, Msg::SelectRun) }
+                    { select("site", sites, self.sel_site, Msg::SelectSite) }
+                </div>
+                { self.canvas(ctx, 2, 640, 260, "chart-util") }
+                { self.canvas(ctx, 3, 640, 260, "chart-queue") }
+                <div class="controls">
+                    <button class="small" onclick={ctx.link().callback(|_| Msg::Pan(-0.5))}>{"◀ earlier"}</button>
+                    <button class="small" onclick={ctx.link().callback(|_| Msg::Zoom(0.5))}>{"zoom in"}</button>
+                    <button class="small" onclick={ctx.link().callback(|_| Msg::Zoom(2.0))}>{"zoom out"}</button>
+                    <button class="small" onclick={ctx.link().callback(|_| Msg::Pan(0.5))}>{"later ▶"}</button>
+                    <button class="small" onclick={ctx.link().callback(|_| Msg::ZoomReset)}>{"whole run"}</button>
+                    if let Some((a, b)) = self.window { <span class="help">{format!(" {:.1} h – {:.1} h", a / 3600.0, b / 3600.0)}</span> }
+                </div>
+                { self.canvas(ctx, 4, 960, 360, "chart-gantt") }
+                <p class="help">{"The engine counts processors; the Gantt chart places each job on the lowest free ones for drawing."}</p>
+            </div>
+        }
+    }
+
+    /// A chart's canvas with the value under the pointer written below it.
+    fn canvas(&self, ctx: &Context<Self>, i: usize, w: u32, h: u32, testid: &'static str) -> Html {
+        let node = self.canvases[i].clone();
+        let onmousemove = ctx.link().callback(move |e: MouseEvent| {
+            let (mut x, mut y) = (e.offset_x() as f64, e.offset_y() as f64);
+            if let Some(c) = node.cast::<HtmlCanvasElement>() {
+                let (cw, ch) = (
+                    c.client_width().max(1) as f64,
+                    c.client_height().max(1) as f64,
+                );
+                x *= c.width() as f64 / cw;
+                y *= c.height() as f64 / ch;
+            }
+            Msg::Hover(i, x, y)
+        });
+        let onmouseleave = ctx.link().callback(move |_| Msg::Hover(i, -1.0, -1.0));
+        html! {
+            <figure class={classes!("chart", (i == 4).then_some("wide"))}>
+                <canvas ref={self.canvases[i].clone()} width={w.to_string()} height={h.to_string()} data-testid={testid} {onmousemove} {onmouseleave}></canvas>
+                <output class="hover" data-testid={format!("{testid}-hover")}>{ if self.hover[i].is_empty() { "\u{a0}".to_string() } else { self.hover[i].clone() } }</output>
+            </figure>
+        }
+    }
+
+    /// The table's columns: the known ones in their order, then any other number the engine's
+    /// metrics carry (newer engines add metrics; they show up without a page change).
+    fn columns(&self) -> Vec<(&'static str, &'static str, usize)> {
+        let mut cols: Vec<(&'static str, &'static str, usize)> = COLUMNS.to_vec();
+        if let Some(m) = self
+            .results
+            .first()
+            .and_then(|r| r.run["metrics"].as_object())
+        {
+            for h in METRIC_HELP {
+                let known = cols.iter().any(|c| c.0 == h.key);
+                if !known && m.get(h.key).is_some_and(|v| v.is_number()) {
+                    cols.insert(cols.len() - 4, (h.key, h.key, 3));
+                }
+            }
+        }
+        cols
+    }
+
+    fn view_metric_help(&self) -> Html {
+        html! {
+            <details class="metric-help">
+                <summary>{"What the metrics mean"}</summary>
+                <dl>
+                    { for METRIC_HELP.iter().map(|m| html!{
+                        <>
+                            <dt><code>{m.key}</code></dt>
+                            <dd>{m.formula}{ if m.source.is_empty() { String::new() } else { format!(" — {}", m.source) } }</dd>
+                        </>
+                    }) }
+                </dl>
+            </details>
+        }
+    }
+}

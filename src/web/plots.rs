@@ -1,0 +1,315 @@
+//! Canvas charts drawn with plotters-canvas. Each function draws one whole chart into a
+//! `<canvas>`; errors are returned as text for the page to show, never panics.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters_canvas::CanvasBackend;
+use web_sys::HtmlCanvasElement;
+
+use super::protocol::{GanttData, SeriesData};
+
+/// Colour-blind-safe palette (Okabe–Ito), one colour per algorithm or site.
+pub const COLORS: [RGBColor; 8] = [
+    RGBColor(0, 114, 178),
+    RGBColor(230, 159, 0),
+    RGBColor(0, 158, 115),
+    RGBColor(204, 121, 167),
+    RGBColor(86, 180, 233),
+    RGBColor(213, 94, 0),
+    RGBColor(240, 228, 66),
+    RGBColor(60, 60, 60),
+];
+
+pub fn color(i: usize) -> RGBColor {
+    COLORS[i % COLORS.len()]
+}
+
+/// Where a chart's plotting area is on its canvas (pixels) and what it spans (data), so the
+/// page can turn a pointer position into a value.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Geom {
+    pub px: (i32, i32),
+    pub py: (i32, i32),
+    pub x: (f64, f64),
+    pub y: (f64, f64),
+    pub log_x: bool,
+}
+
+impl Geom {
+    fn of<DB: DrawingBackend, C: CoordTranslate>(
+        chart: &ChartContext<'_, DB, C>,
+        x: (f64, f64),
+        y: (f64, f64),
+        log_x: bool,
+    ) -> Geom {
+        let (rx, ry) = chart.plotting_area().get_pixel_range();
+        Geom {
+            px: (rx.start, rx.end),
+            py: (ry.start, ry.end),
+            x,
+            y,
+            log_x,
+        }
+    }
+
+    /// Data coordinates of a canvas pixel, if it is inside the plotting area.
+    pub fn at(&self, px: f64, py: f64) -> Option<(f64, f64)> {
+        let fx = (px - self.px.0 as f64) / (self.px.1 - self.px.0).max(1) as f64;
+        let fy = (self.py.1 as f64 - py) / (self.py.1 - self.py.0).max(1) as f64;
+        if !(0.0..=1.0).contains(&fx) || !(0.0..=1.0).contains(&fy) {
+            return None;
+        }
+        let x = if self.log_x {
+            (self.x.0.ln() + fx * (self.x.1.ln() - self.x.0.ln())).exp()
+        } else {
+            self.x.0 + fx * (self.x.1 - self.x.0)
+        };
+        Some((x, self.y.0 + fy * (self.y.1 - self.y.0)))
+    }
+}
+
+type Res = Result<Geom, String>;
+
+fn area(canvas: &HtmlCanvasElement) -> Result<DrawingArea<CanvasBackend, Shift>, String> {
+    let backend =
+        CanvasBackend::with_canvas_object(canvas.clone()).ok_or("no 2D canvas context")?;
+    let root = backend.into_drawing_area();
+    root.fill(&WHITE).map_err(|e| e.to_string())?;
+    Ok(root)
+}
+
+fn e<E: std::fmt::Display>(e: E) -> String {
+    e.to_string()
+}
+
+fn font(size: u32) -> TextStyle<'static> {
+    ("sans-serif", size).into_font().into()
+}
+
+/// Bars of `values[i] / values[baseline]`.
+pub fn bars(
+    canvas: &HtmlCanvasElement,
+    title: &str,
+    labels: &[String],
+    values: &[f64],
+    baseline: usize,
+) -> Res {
+    let root = area(canvas)?;
+    let n = labels.len();
+    if n == 0 {
+        return Err("nothing to draw".into());
+    }
+    let base = values.get(baseline).copied().unwrap_or(0.0);
+    let norm: Vec<f64> = values
+        .iter()
+        .map(|v| if base != 0.0 { v / base } else { 0.0 })
+        .collect();
+    let ymax = norm.iter().cloned().fold(1.0f64, f64::max) * 1.2;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, font(15))
+        .margin(8)
+        .x_label_area_size(28)
+        .y_label_area_size(48)
+        .build_cartesian_2d((0..n - 1).into_segmented(), 0f64..ymax)
+        .map_err(e)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .y_desc("relative to baseline")
+        .x_label_formatter(&|v| match v {
+            SegmentValue::CenterOf(i) => labels.get(*i).cloned().unwrap_or_default(),
+            _ => String::new(),
+        })
+        .draw()
+        .map_err(e)?;
+    chart
+        .draw_series(
+            Histogram::vertical(&chart)
+                .margin(12)
+                .style_func(|x, _| match x {
+                    SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => color(*i).filled(),
+                    SegmentValue::Last => BLACK.filled(),
+                })
+                .data(norm.iter().enumerate().map(|(i, v)| (i, *v))),
+        )
+        .map_err(e)?;
+    chart
+        .draw_series(norm.iter().enumerate().map(|(i, v)| {
+            Text::new(
+                format!("{v:.3}"),
+                (SegmentValue::CenterOf(i), *v + ymax * 0.04),
+                font(12),
+            )
+        }))
+        .map_err(e)?;
+    root.present().map_err(e)?;
+    Ok(Geom::of(&chart, (0.0, n as f64), (0.0, ymax), false))
+}
+
+/// Wait-time CDFs, one line per algorithm, log time axis.
+pub fn cdf(canvas: &HtmlCanvasElement, lines: &[(String, &[(f64, f64)])]) -> Res {
+    let root = area(canvas)?;
+    let xmax = lines
+        .iter()
+        .flat_map(|(_, pts)| pts.iter().map(|p| p.0))
+        .fold(10.0f64, f64::max)
+        * 1.1;
+    // Most jobs often wait 0 s: start the y axis just below the smallest share shown.
+    let ymin = lines
+        .iter()
+        .map(|(_, pts)| {
+            // The share of jobs that waited at most 1 s (where the log axis starts).
+            pts.iter()
+                .take_while(|p| p.0 <= 1.0)
+                .last()
+                .map(|p| p.1)
+                .unwrap_or(0.0)
+        })
+        .fold(1.0f64, f64::min);
+    let ymin = ((ymin - 0.05) * 10.0).floor().max(0.0) / 10.0;
+    let mut chart = ChartBuilder::on(&root)
+        .caption("Wait time CDF (share of jobs waiting at most x)", font(15))
+        .margin(8)
+        .x_label_area_size(32)
+        .y_label_area_size(44)
+        .build_cartesian_2d((1f64..xmax).log_scale(), ymin..1.0)
+        .map_err(e)?;
+    chart
+        .configure_mesh()
+        .x_desc("wait (s, log; 0 s drawn at 1 s)")
+        .x_label_formatter(&|x| format_secs(*x))
+        .draw()
+        .map_err(e)?;
+    for (i, (label, pts)) in lines.iter().enumerate() {
+        let c = color(i);
+        chart
+            .draw_series(LineSeries::new(
+                pts.iter().map(|&(w, f)| (w.max(1.0), f)),
+                c.stroke_width(2),
+            ))
+            .map_err(e)?
+            .label(label.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(2)));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::LowerRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(e)?;
+    root.present().map_err(e)?;
+    Ok(Geom::of(&chart, (1.0, xmax), (ymin, 1.0), true))
+}
+
+pub fn format_secs(s: f64) -> String {
+    if s >= 86400.0 {
+        format!("{:.0}d", s / 86400.0)
+    } else if s >= 3600.0 {
+        format!("{:.0}h", s / 3600.0)
+    } else if s >= 60.0 {
+        format!("{:.0}m", s / 60.0)
+    } else {
+        format!("{s:.0}s")
+    }
+}
+
+/// Utilization (`queue == false`) or queue length over time, one line per site.
+pub fn series(canvas: &HtmlCanvasElement, title: &str, s: &SeriesData, queue: bool) -> Res {
+    let root = area(canvas)?;
+    let days = s.bucket_s / 86400.0;
+    let len = s.sites.first().map(|x| x.utilization.len()).unwrap_or(0);
+    let xmax = (len as f64 * days).max(1e-9);
+    let vals = |x: &super::protocol::SiteSeriesData| -> Vec<f64> {
+        if queue {
+            x.queue_length.clone()
+        } else {
+            x.utilization.clone()
+        }
+    };
+    let ymax = if queue {
+        s.sites.iter().flat_map(vals).fold(1.0f64, f64::max) * 1.1
+    } else {
+        1.05
+    };
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, font(15))
+        .margin(8)
+        .x_label_area_size(32)
+        .y_label_area_size(48)
+        .build_cartesian_2d(0f64..xmax, 0f64..ymax)
+        .map_err(e)?;
+    chart
+        .configure_mesh()
+        .x_desc("days from first submit")
+        .y_desc(if queue {
+            "jobs waiting"
+        } else {
+            "busy CPUs / CPUs"
+        })
+        .draw()
+        .map_err(e)?;
+    for (i, site) in s.sites.iter().enumerate() {
+        let c = color(i);
+        let v = vals(site);
+        chart
+            .draw_series(LineSeries::new(
+                v.iter()
+                    .enumerate()
+                    .map(|(k, y)| ((k as f64 + 0.5) * days, *y)),
+                c.stroke_width(2),
+            ))
+            .map_err(e)?
+            .label(site.name.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(2)));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(e)?;
+    root.present().map_err(e)?;
+    Ok(Geom::of(&chart, (0.0, xmax), (0.0, ymax), false))
+}
+
+/// One site's jobs as rectangles over (time, allocation units).
+pub fn gantt(canvas: &HtmlCanvasElement, title: &str, g: &GanttData) -> Res {
+    let root = area(canvas)?;
+    let h = 3600.0;
+    let (x0, x1) = (g.from_s / h, (g.to_s / h).max(g.from_s / h + 1e-6));
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, font(15))
+        .margin(8)
+        .x_label_area_size(32)
+        .y_label_area_size(48)
+        .build_cartesian_2d(x0..x1, 0f64..g.capacity.max(1) as f64)
+        .map_err(e)?;
+    chart
+        .configure_mesh()
+        .disable_mesh()
+        .x_desc("hours from first submit")
+        .y_desc(g.unit.as_str())
+        .draw()
+        .map_err(e)?;
+    let plot = chart.plotting_area();
+    for &(id, st, en, lo, n) in &g.rects {
+        let c = color((id as usize).wrapping_mul(2654435761) >> 7);
+        let r = Rectangle::new(
+            [
+                ((st / h).max(x0), lo as f64),
+                ((en / h).min(x1), (lo + n) as f64),
+            ],
+            c.mix(0.85).filled(),
+        );
+        plot.draw(&r).map_err(e)?;
+    }
+    root.present().map_err(e)?;
+    Ok(Geom::of(
+        &chart,
+        (x0, x1),
+        (0.0, g.capacity.max(1) as f64),
+        false,
+    ))
+}

@@ -1,0 +1,134 @@
+//! Messages between the page and the engine worker. Both sides are this crate, so every
+//! message is JSON (engine types cross as their own serde JSON) plus, for `Load`, the
+//! dropped `File` object itself (structured-cloned, read in the worker).
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::Platform;
+use crate::scenario::Scenario;
+
+/// A dropped or picked file as the share URL records it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileInfo {
+    pub name: String,
+    pub size: u64,
+    /// Lower-case hex SHA-256 of the file's bytes (as dropped, before any gunzip).
+    pub sha256: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "cmd", rename_all = "snake_case")]
+pub enum ToWorker {
+    /// Read, hash and import the attached file.
+    Load {
+        name: String,
+    },
+    Forget {
+        name: String,
+    },
+    Run {
+        scenario: Scenario,
+    },
+    /// Processor (unit) allocation of one site of one run, for the Gantt chart.
+    Gantt {
+        run: usize,
+        site: usize,
+        from_s: f64,
+        to_s: f64,
+    },
+    Export {
+        what: ExportKind,
+        run: usize,
+    },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExportKind {
+    /// Per-job CSV of one run (`jobs_csv`).
+    JobsCsv,
+    /// The workload of the last run as SWF (generated or imported).
+    WorkloadSwf,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "ev", rename_all = "snake_case")]
+pub enum FromWorker {
+    Ready,
+    Loaded {
+        file: FileInfo,
+        jobs: u64,
+        summary: String,
+        report: serde_json::Value,
+    },
+    LoadFailed {
+        name: String,
+        error: String,
+    },
+    Started {
+        platform: Platform,
+        platform_note: String,
+        import_summary: String,
+        jobs: u64,
+        algorithms: usize,
+    },
+    Progress {
+        run: usize,
+        done: u64,
+        total: u64,
+    },
+    RunResult(Box<RunResult>),
+    Done {
+        report_json: String,
+        elapsed_ms: f64,
+    },
+    Failed {
+        message: String,
+    },
+    Gantt(Box<GanttData>),
+    Export {
+        filename: String,
+        mime: String,
+        text: String,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunResult {
+    pub idx: usize,
+    pub label: String,
+    /// The run's `RunReport` JSON (metrics, rejected, events, max_queue).
+    pub run: serde_json::Value,
+    /// (wait seconds, fraction of jobs with a wait ≤ it), ascending.
+    pub wait_cdf: Vec<(f64, f64)>,
+    pub series: SeriesData,
+    pub elapsed_ms: f64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SeriesData {
+    pub bucket_s: f64,
+    pub sites: Vec<SiteSeriesData>,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SiteSeriesData {
+    pub name: String,
+    pub utilization: Vec<f64>,
+    pub queue_length: Vec<f64>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GanttData {
+    pub run: usize,
+    pub site: usize,
+    pub from_s: f64,
+    pub to_s: f64,
+    /// Allocation units of the site (processors or nodes).
+    pub capacity: u32,
+    pub unit: String,
+    /// (job id, start s, end s, first unit, units): one rectangle per contiguous block.
+    pub rects: Vec<(u64, f64, f64, u32, u32)>,
+    /// More jobs fell in the window than were drawn.
+    pub truncated: bool,
+}

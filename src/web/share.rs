@@ -1,0 +1,115 @@
+//! Share URLs: the whole scenario in the URL fragment, versioned and compact:
+//! `#s1=` + base64url(deflate(JSON of [`Shared`])). Files travel as name, size and SHA-256
+//! only; the page asks for the same file again and checks the hash.
+
+use std::io::{Read, Write};
+
+use serde::{Deserialize, Serialize};
+
+use super::protocol::FileInfo;
+use crate::scenario::{Scenario, SCENARIO_VERSION};
+
+/// The fragment prefix; the digit is the share format's version.
+pub const PREFIX: &str = "s1=";
+/// Longest fragment accepted (characters after `#`).
+pub const MAX_FRAGMENT: usize = 32 * 1024;
+/// Longest inflated JSON accepted (guards against deflate bombs).
+pub const MAX_JSON: u64 = 512 * 1024;
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Shared {
+    pub scenario: Scenario,
+    #[serde(default)]
+    pub files: Vec<FileInfo>,
+}
+
+/// The fragment (without `#`) for a scenario.
+pub fn encode(shared: &Shared) -> String {
+    let json = serde_json::to_vec(shared).unwrap_or_default();
+    let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+    let _ = enc.write_all(&json);
+    let bytes = enc.finish().unwrap_or_default();
+    format!("{PREFIX}{}", b64url_encode(&bytes))
+}
+
+/// Reads a fragment (with or without its `#`). `Ok(None)` for an empty fragment or one that
+/// is not a share link; `Err` says what is wrong with a share link that cannot be read.
+pub fn decode(fragment: &str) -> Result<Option<Shared>, String> {
+    let f = fragment.strip_prefix('#').unwrap_or(fragment);
+    if f.is_empty() {
+        return Ok(None);
+    }
+    let Some(body) = f.strip_prefix(PREFIX) else {
+        if f.len() > 1 && f.as_bytes()[0] == b's' && f.contains('=') {
+            return Err(format!(
+                "this link uses share format '{}', which this version cannot read",
+                f.split('=').next().unwrap_or("?")
+            ));
+        }
+        return Ok(None);
+    };
+    if f.len() > MAX_FRAGMENT {
+        return Err(format!(
+            "the shared scenario is too large ({} characters; at most {MAX_FRAGMENT})",
+            f.len()
+        ));
+    }
+    let bytes = b64url_decode(body).ok_or("the share link is damaged (not base64url)")?;
+    let mut json = Vec::new();
+    flate2::read::DeflateDecoder::new(&bytes[..])
+        .take(MAX_JSON + 1)
+        .read_to_end(&mut json)
+        .map_err(|e| format!("the share link is damaged (cannot inflate: {e})"))?;
+    if json.len() as u64 > MAX_JSON {
+        return Err(format!(
+            "the shared scenario is too large (over {MAX_JSON} bytes)"
+        ));
+    }
+    let shared: Shared = serde_json::from_slice(&json)
+        .map_err(|e| format!("the share link does not hold a scenario: {e}"))?;
+    if shared.scenario.version != SCENARIO_VERSION {
+        return Err(format!(
+            "the shared scenario has version {}; this build reads version {SCENARIO_VERSION}",
+            shared.scenario.version
+        ));
+    }
+    Ok(Some(shared))
+}
+
+const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+pub fn b64url_encode(bytes: &[u8]) -> String {
+    let mut out = String::with_capacity(bytes.len().div_ceil(3) * 4);
+    for chunk in bytes.chunks(3) {
+        let b = [
+            chunk[0],
+            *chunk.get(1).unwrap_or(&0),
+            *chunk.get(2).unwrap_or(&0),
+        ];
+        let n = (b[0] as u32) << 16 | (b[1] as u32) << 8 | b[2] as u32;
+        for i in 0..chunk.len() + 1 {
+            out.push(ALPHABET[(n >> (18 - 6 * i) & 63) as usize] as char);
+        }
+    }
+    out
+}
+
+pub fn b64url_decode(text: &str) -> Option<Vec<u8>> {
+    let text = text.trim_end_matches('=');
+    let mut out = Vec::with_capacity(text.len() * 3 / 4);
+    let (mut acc, mut bits) = (0u32, 0u32);
+    for c in text.bytes() {
+        let v = ALPHABET.iter().position(|&a| a == c)? as u32;
+        acc = acc << 6 | v;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    if bits >= 6 {
+        return None;
+    }
+    Some(out)
+}

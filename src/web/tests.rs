@@ -1,0 +1,202 @@
+//! wasm unit tests, run in Chromium: `CHROMEDRIVER=/usr/bin/chromedriver cargo test --target
+//! wasm32-unknown-unknown --lib` (runner and browser flags in .cargo/config.toml and
+//! webdriver.json).
+
+use wasm_bindgen_test::*;
+
+use super::protocol::FileInfo;
+use super::share::{self, b64url_decode, b64url_encode, Shared};
+use super::worker;
+use crate::scenario::{load_workload, run_loaded, PlatformSpec, Scenario, WorkloadSpec};
+
+wasm_bindgen_test_configure!(run_in_browser);
+
+/// `gridscope run --preset demo --json`, native build: each run's label, metrics, events and
+/// max_queue. The wasm engine must give the same numbers to the last bit.
+const DEMO_NATIVE: &str = r#"[{"label":"fcfs","metrics":{"avg_wait_s":257.616,"avg_response_s":31273.7725,"wait_stddev_s":1223.4672302697772,"max_wait_s":13531.0,"avg_bounded_slowdown":1.0495085126786092,"avg_expansion_factor":0.5247542563393046,"utilization":0.6355170054300253,"makespan_s":1301191.0,"jobs_finished":2000,"jobs_killed":0,"jobs_rejected":0,"jobs_skipped":0,"sites":[{"name":"cluster","utilization":0.6355170054300253,"jobs":2000,"avg_wait_s":257.616}]},"events":4000,"max_queue":16},{"label":"easy","metrics":{"avg_wait_s":164.7085,"avg_response_s":31180.865,"wait_stddev_s":946.2581299665277,"max_wait_s":14285.0,"avg_bounded_slowdown":1.009807980620819,"avg_expansion_factor":0.5049039903104094,"utilization":0.6355170054300253,"makespan_s":1301191.0,"jobs_finished":2000,"jobs_killed":0,"jobs_rejected":0,"jobs_skipped":0,"sites":[{"name":"cluster","utilization":0.6355170054300253,"jobs":2000,"avg_wait_s":164.7085}]},"events":4000,"max_queue":14},{"label":"conservative","metrics":{"avg_wait_s":178.587,"avg_response_s":31194.7435,"wait_stddev_s":970.9848600421121,"max_wait_s":14285.0,"avg_bounded_slowdown":1.0101052078995019,"avg_expansion_factor":0.5050526039497509,"utilization":0.6355170054300253,"makespan_s":1301191.0,"jobs_finished":2000,"jobs_killed":0,"jobs_rejected":0,"jobs_skipped":0,"sites":[{"name":"cluster","utilization":0.6355170054300253,"jobs":2000,"avg_wait_s":178.587}]},"events":4000,"max_queue":14},{"label":"sjf","metrics":{"avg_wait_s":186.012,"avg_response_s":31202.1685,"wait_stddev_s":1464.6638296400988,"max_wait_s":30804.0,"avg_bounded_slowdown":1.0069010230111248,"avg_expansion_factor":0.5034505115055624,"utilization":0.6355170054300253,"makespan_s":1301191.0,"jobs_finished":2000,"jobs_killed":0,"jobs_rejected":0,"jobs_skipped":0,"sites":[{"name":"cluster","utilization":0.6355170054300253,"jobs":2000,"avg_wait_s":186.012}]},"events":4000,"max_queue":14},{"label":"firstfit","metrics":{"avg_wait_s":87.518,"avg_response_s":31103.6745,"wait_stddev_s":783.2584245802914,"max_wait_s":17156.0,"avg_bounded_slowdown":1.0108435005426992,"avg_expansion_factor":0.5054217502713496,"utilization":0.6355170054300253,"makespan_s":1301191.0,"jobs_finished":2000,"jobs_killed":0,"jobs_rejected":0,"jobs_skipped":0,"sites":[{"name":"cluster","utilization":0.6355170054300253,"jobs":2000,"avg_wait_s":87.518}]},"events":4000,"max_queue":9}]"#;
+
+fn demo_report() -> crate::scenario::Report {
+    let s = Scenario::demo();
+    let w = load_workload(&s, &mut |_| Err("no files".into())).unwrap();
+    run_loaded(&s, w, &mut |_, _, _| true).unwrap()
+}
+
+/// Every key of `want` is in `got` with the same value (metrics may gain keys later).
+fn assert_contains(got: &serde_json::Value, want: &serde_json::Value, at: &str) {
+    match (got, want) {
+        (serde_json::Value::Object(g), serde_json::Value::Object(w)) => {
+            for (k, v) in w {
+                let sub = g.get(k).unwrap_or_else(|| panic!("{at}.{k} is missing"));
+                assert_contains(sub, v, &format!("{at}.{k}"));
+            }
+        }
+        (serde_json::Value::Array(g), serde_json::Value::Array(w)) => {
+            assert_eq!(g.len(), w.len(), "{at}: length");
+            for (i, (a, b)) in g.iter().zip(w).enumerate() {
+                assert_contains(a, b, &format!("{at}[{i}]"));
+            }
+        }
+        _ => assert_eq!(got, want, "{at}"),
+    }
+}
+
+#[wasm_bindgen_test]
+fn demo_metrics_match_the_native_cli() {
+    let r = demo_report();
+    let got = serde_json::json!({ "runs": r.runs });
+    let want: serde_json::Value = serde_json::from_str(DEMO_NATIVE).unwrap();
+    assert_contains(&got["runs"], &want, "runs");
+}
+
+#[wasm_bindgen_test]
+fn share_fragment_round_trips() {
+    let mut s = Scenario::demo();
+    s.seed = 42;
+    s.workload = WorkloadSpec::Swf {
+        file: "SDSC-SP2-1998-4.2-cln.swf.gz".into(),
+        strict: false,
+    };
+    s.platform = PlatformSpec::FromTrace { procs: Some(96) };
+    let shared = Shared {
+        scenario: s,
+        files: vec![FileInfo {
+            name: "SDSC-SP2-1998-4.2-cln.swf.gz".into(),
+            size: 123,
+            sha256: "ab".repeat(32),
+        }],
+    };
+    let frag = share::encode(&shared);
+    assert!(frag.starts_with(share::PREFIX));
+    assert!(frag.len() < 1200, "fragment too long: {}", frag.len());
+    assert!(frag
+        .bytes()
+        .all(|b| b.is_ascii_alphanumeric() || b"-_=".contains(&b)));
+    assert_eq!(
+        share::decode(&format!("#{frag}")).unwrap(),
+        Some(shared.clone())
+    );
+    assert_eq!(share::decode(&frag).unwrap(), Some(shared));
+    let demo = Shared {
+        scenario: Scenario::demo(),
+        files: vec![],
+    };
+    assert_eq!(share::decode(&share::encode(&demo)).unwrap(), Some(demo));
+}
+
+#[wasm_bindgen_test]
+fn bad_fragments_give_messages_not_panics() {
+    assert_eq!(share::decode("").unwrap(), None);
+    assert_eq!(share::decode("#").unwrap(), None);
+    assert_eq!(share::decode("#results").unwrap(), None);
+    for bad in ["#s1=!!!!", "#s1=AAAA", "#s1=", "#s9=abc"] {
+        assert!(share::decode(bad).is_err(), "{bad} should be refused");
+    }
+    let huge = format!("#s1={}", "A".repeat(share::MAX_FRAGMENT + 10));
+    assert!(share::decode(&huge).unwrap_err().contains("too large"));
+    // Valid deflate, but not a scenario.
+    let not_scenario = {
+        use std::io::Write;
+        let mut e = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::fast());
+        e.write_all(b"{\"hello\": 1}").unwrap();
+        format!("s1={}", b64url_encode(&e.finish().unwrap()))
+    };
+    assert!(share::decode(&not_scenario)
+        .unwrap_err()
+        .contains("scenario"));
+    // A deflate bomb stops at the size limit.
+    let bomb = {
+        use std::io::Write;
+        let mut e = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+        e.write_all(&vec![b' '; 4 << 20]).unwrap();
+        format!("s1={}", b64url_encode(&e.finish().unwrap()))
+    };
+    assert!(share::decode(&bomb).unwrap_err().contains("too large"));
+    // A newer scenario version is refused by name.
+    let mut s = Scenario::demo();
+    s.version = 99;
+    let f = share::encode(&Shared {
+        scenario: s,
+        files: vec![],
+    });
+    assert!(share::decode(&f).unwrap_err().contains("version 99"));
+}
+
+#[wasm_bindgen_test]
+fn base64url_matches_rfc4648_vectors() {
+    for (raw, enc) in [
+        ("", ""),
+        ("f", "Zg"),
+        ("fo", "Zm8"),
+        ("foo", "Zm9v"),
+        ("foob", "Zm9vYg"),
+        ("fooba", "Zm9vYmE"),
+        ("foobar", "Zm9vYmFy"),
+    ] {
+        assert_eq!(b64url_encode(raw.as_bytes()), enc);
+        assert_eq!(b64url_decode(enc).unwrap(), raw.as_bytes());
+    }
+    assert_eq!(b64url_encode(&[0xfb, 0xff]), "-_8");
+    assert_eq!(b64url_decode("-_8").unwrap(), vec![0xfb, 0xff]);
+    assert!(b64url_decode("a+b/").is_none());
+    assert!(b64url_decode("Z").is_none());
+}
+
+#[wasm_bindgen_test]
+fn series_average_is_the_utilization() {
+    let r = demo_report();
+    for run in &r.runs {
+        let s = worker::series(&r.platform, &r.workload.jobs, &run.outcomes, 240);
+        let u = &s.sites[0].utilization;
+        let mean = u.iter().sum::<f64>() / u.len() as f64;
+        assert!(
+            (mean - run.metrics.utilization).abs() < 1e-9,
+            "{}: {mean} vs {}",
+            run.label,
+            run.metrics.utilization
+        );
+        assert!(u.iter().all(|&x| (0.0..=1.0 + 1e-9).contains(&x)));
+    }
+}
+
+#[wasm_bindgen_test]
+fn gantt_never_puts_two_jobs_on_one_processor() {
+    let r = demo_report();
+    for run in 0..r.runs.len() {
+        let g = worker::gantt(&r, run, 0, 0.0, f64::MAX);
+        assert!(!g.truncated);
+        assert!(g.rects.len() >= 2000);
+        let mut rects = g.rects.clone();
+        rects.sort_by(|a, b| a.1.total_cmp(&b.1));
+        for (i, a) in rects.iter().enumerate() {
+            assert!(a.3 + a.4 <= g.capacity);
+            for b in &rects[i + 1..] {
+                if b.1 >= a.2 {
+                    break;
+                }
+                let disjoint = a.3 + a.4 <= b.3 || b.3 + b.4 <= a.3;
+                assert!(
+                    disjoint || a.0 == b.0,
+                    "jobs {} and {} share processors",
+                    a.0,
+                    b.0
+                );
+            }
+        }
+    }
+}
+
+#[wasm_bindgen_test]
+fn a_file_without_jobs_is_refused_with_its_report() {
+    let err = worker::import("notes.swf", b"hello world\nthis is not swf\n".to_vec())
+        .err()
+        .unwrap();
+    assert!(err.contains("no job"), "{err}");
+    assert!(err.contains("malformed"), "{err}");
+    let ok = worker::import(
+        "t.swf",
+        b"; MaxProcs: 4\n1 0 -1 10 2 -1 -1 2 20 -1 1 1 -1 -1 -1 -1 -1 -1\n".to_vec(),
+    );
+    let (info, _) = ok.unwrap();
+    assert_eq!(info.size, 62);
+    assert_eq!(info.sha256.len(), 64);
+}
