@@ -5,12 +5,13 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
+use gridscope::allocation::sweep::SWEEP_PRESETS;
 use gridscope::engine::{EstimateSource, RunConfig};
 use gridscope::metrics::METRIC_HELP;
 use gridscope::policy::local::LocalPolicyKind;
 use gridscope::scenario::{
     jobs_csv, run_loaded, run_scenario, AlgorithmSpec, PlatformSpec, Report, Scenario,
-    WorkloadSpec, PLATFORM_PRESETS,
+    WorkloadSpec, PLATFORM_PRESETS, SCENARIO_PRESETS,
 };
 use gridscope::workload::{read_swf, SwfOptions};
 
@@ -23,11 +24,13 @@ USAGE:
                      [--jobs OUT.csv] [--json] [--series N] [--strict]
   gridscope lint TRACE [--json] [--strict]
   gridscope run SCENARIO.json [--json] [--series N] [--jobs OUT.csv]
-  gridscope run --preset demo [--seed S] [--json] [--series N]
+  gridscope run --preset NAME [--seed S] [--json] [--series N] [--traces DIR]
+                (demo, sob-synthetic-heavy, sob-synthetic-light, sob-real-3site,
+                 sob-local-policies; see `gridscope help presets`)
   gridscope run --preset sf-heterogeneity|sf-size|sf-batch|sf-cv|sf-hybrid
                 [--seeds N] [--batches B] [--json]
   gridscope allocate --policy owa|ww --rates 1,1,1,16 --lambda 0.1 --batch-size 10 [--json]
-  gridscope help [metrics|policies|platforms]
+  gridscope help [metrics|policies|schemes|platforms|presets]
 
 TRACE is an SWF file, plain or gzip. --procs defaults to the header's MaxProcs, else MaxNodes,
 else the widest job. Jobs that outlive their estimate are killed at it unless --no-kill.
@@ -80,6 +83,7 @@ const VALUED: &[&str] = &[
     "--batch-size",
     "--seeds",
     "--batches",
+    "--traces",
 ];
 const SWITCHES: &[&str] = &["--json", "--no-kill", "--strict", "--help"];
 
@@ -167,6 +171,19 @@ fn help(topic: Option<&str>) {
                 s.push_str(&format!("{:<13} {}\n", k.name(), k.describe()));
             }
         }
+        Some("presets") => {
+            for (n, d) in SCENARIO_PRESETS {
+                s.push_str(&format!("{n:<22} {d}\n"));
+            }
+            for p in SWEEP_PRESETS {
+                s.push_str(&format!("{:<22} {}\n", p.name, p.description));
+            }
+        }
+        Some("schemes") => {
+            for g in gridscope::policy::grid::GridScheme::ALL {
+                s.push_str(&format!("{:<10} {}\n", g.name(), g.describe()));
+            }
+        }
         Some("platforms") => {
             for (n, d) in PLATFORM_PRESETS {
                 s.push_str(&format!("{n:<12} {d}\n"));
@@ -241,13 +258,7 @@ fn policies(spec: &str) -> Result<Vec<AlgorithmSpec>, CliError> {
             .map(|p| p.parse().map_err(CliError::Usage))
             .collect::<Result<_, _>>()?
     };
-    Ok(kinds
-        .into_iter()
-        .map(|k| AlgorithmSpec {
-            label: None,
-            local: k,
-        })
-        .collect())
+    Ok(kinds.into_iter().map(AlgorithmSpec::local).collect())
 }
 
 fn simulate(a: &Args) -> Result<(), CliError> {
@@ -388,7 +399,9 @@ fn run(a: &Args) -> Result<(), CliError> {
     if let Some(p) = a.get("--preset").filter(|p| p.starts_with("sf-")) {
         return run_sweep_preset(a, p);
     }
-    a.only(&["--json", "--jobs", "--preset", "--seed", "--series"])?;
+    a.only(&[
+        "--json", "--jobs", "--preset", "--seed", "--series", "--traces",
+    ])?;
     let seed = match a.get("--seed") {
         None => None,
         Some(s) => Some(
@@ -398,12 +411,21 @@ fn run(a: &Args) -> Result<(), CliError> {
     };
     let (mut scenario, base): (Scenario, PathBuf) =
         match (a.get("--preset"), a.positional.as_slice()) {
-            (Some("demo"), []) => (Scenario::demo(), PathBuf::from(".")),
-            (Some(p), []) => {
-                return Err(CliError::Failed(format!(
-                    "unknown scenario preset '{p}'; known: demo, sf-heterogeneity, sf-size, sf-batch, sf-cv, sf-hybrid"
-                )))
-            }
+            (Some(p), []) => match Scenario::preset(p) {
+                // Presets name the shared traces by file name: they resolve in --traces.
+                Some(s) => (
+                    s,
+                    PathBuf::from(a.get("--traces").unwrap_or("../shared/traces")),
+                ),
+                None => {
+                    let mut names: Vec<&str> = SCENARIO_PRESETS.iter().map(|p| p.0).collect();
+                    names.extend(SWEEP_PRESETS.iter().map(|p| p.name));
+                    return Err(CliError::Failed(format!(
+                        "unknown scenario preset '{p}'; known: {}",
+                        names.join(", ")
+                    )));
+                }
+            },
             (None, [file]) => {
                 let path = Path::new(file);
                 let text = String::from_utf8(read_file(path).map_err(CliError::Failed)?)
@@ -492,13 +514,15 @@ fn finish(a: &Args, report: &mut Report) -> Result<(), CliError> {
         report.conventions.kill_at_estimate
     ));
     s.push_str(&format!(
-        "{:<14}{:>12}{:>14}{:>12}{:>10}{:>8}{:>14}{:>10}{:>9}\n",
+        "{:<18}{:>12}{:>14}{:>12}{:>10}{:>8}{:>9}{:>7}{:>14}{:>10}{:>9}\n",
         "algorithm",
         "avg wait s",
         "avg resp s",
         "wait sd s",
         "bsld",
         "util",
+        "grid eff",
+        "xfer",
         "makespan s",
         "finished",
         "rejected"
@@ -506,17 +530,33 @@ fn finish(a: &Args, report: &mut Report) -> Result<(), CliError> {
     for r in &report.runs {
         let m = &r.metrics;
         s.push_str(&format!(
-            "{:<14}{:>12.1}{:>14.1}{:>12.1}{:>10.2}{:>8.3}{:>14.0}{:>10}{:>9}\n",
+            "{:<18}{:>12.1}{:>14.1}{:>12.1}{:>10.2}{:>8.3}{:>9.3}{:>7.3}{:>14.0}{:>10}{:>9}\n",
             r.label,
             m.avg_wait_s,
             m.avg_response_s,
             m.wait_stddev_s,
             m.avg_bounded_slowdown,
             m.utilization,
+            m.grid_efficiency,
+            m.fraction_transferred,
             m.makespan_s,
             m.jobs_finished,
             m.jobs_rejected
         ));
+    }
+    if report.platform.sites.len() > 1 {
+        s.push_str("\nper-site utilization:");
+        for site in &report.platform.sites {
+            s.push_str(&format!(" {:>8}", site.name));
+        }
+        s.push('\n');
+        for r in &report.runs {
+            s.push_str(&format!("{:<21}", r.label));
+            for site in &r.metrics.sites {
+                s.push_str(&format!(" {:>8.3}", site.utilization));
+            }
+            s.push('\n');
+        }
     }
     for r in &report.runs {
         for line in &r.rejected {

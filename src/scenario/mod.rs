@@ -5,15 +5,22 @@
 
 mod presets;
 
-pub use presets::{platform_preset, PLATFORM_PRESETS};
+pub use presets::{platform_preset, PLATFORM_PRESETS, SCENARIO_PRESETS};
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{check_invariants, simulate, JobOutcome, RejectReason, RunConfig, SimError};
+use crate::engine::{
+    check_ideal, check_invariants, simulate_grid, JobOutcome, RejectReason, RunConfig, SimError,
+};
 use crate::metrics::{compute, Metrics};
 use crate::model::{Platform, Site};
+use crate::policy::grid::{GridParams, GridScheme};
 use crate::policy::local::LocalPolicyKind;
-use crate::workload::{read_swf, ImportReport, SesPoisson, SwfOptions, Workload};
+use crate::workload::hyper_erlang::HyperErlangWorkload;
+use crate::workload::{
+    merge_sites, read_swf, split_by_partition, Align, ImportReport, SesPoisson, SwfOptions, Window,
+    Workload,
+};
 
 pub const SCENARIO_VERSION: u32 = 1;
 
@@ -66,21 +73,88 @@ pub enum WorkloadSpec {
         strict: bool,
     },
     SesPoisson(SesPoisson),
+    /// One SWF file per site, in platform order (SOB's real multi-site runs).
+    SwfSites {
+        files: Vec<String>,
+        #[serde(default)]
+        align: Align,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        window: Option<Window>,
+        #[serde(default)]
+        strict: bool,
+    },
+    /// One SWF file split into sites by partition (field 16), partitions in increasing order.
+    SwfPartitions {
+        file: String,
+        #[serde(default)]
+        strict: bool,
+    },
+    /// One hyper-Erlang generator per site, in platform order (SOB's synthetic runs); each
+    /// site's stream gets its own seed derived from the scenario seed.
+    HyperErlang {
+        sites: Vec<HyperErlangWorkload>,
+    },
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AlgorithmSpec {
-    /// Shown in outputs; defaults to the algorithm's name.
+    /// Shown in outputs; defaults to [`AlgorithmSpec::algorithm`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
     pub local: LocalPolicyKind,
+    /// The grid scheme above the local policies (SOB); `local` = no migration.
+    #[serde(default, skip_serializing_if = "is_local")]
+    pub grid: GridScheme,
+    #[serde(default, skip_serializing_if = "is_default_params")]
+    pub grid_params: GridParams,
+}
+
+fn is_local(g: &GridScheme) -> bool {
+    *g == GridScheme::Local
+}
+
+fn is_default_params(p: &GridParams) -> bool {
+    *p == GridParams::default()
+}
+
+impl Default for AlgorithmSpec {
+    fn default() -> Self {
+        AlgorithmSpec {
+            label: None,
+            local: LocalPolicyKind::Easy,
+            grid: GridScheme::Local,
+            grid_params: GridParams::default(),
+        }
+    }
 }
 
 impl AlgorithmSpec {
+    pub fn local(local: LocalPolicyKind) -> AlgorithmSpec {
+        AlgorithmSpec {
+            local,
+            ..Default::default()
+        }
+    }
+
+    pub fn grid(grid: GridScheme, local: LocalPolicyKind) -> AlgorithmSpec {
+        AlgorithmSpec {
+            local,
+            grid,
+            ..Default::default()
+        }
+    }
+
     pub fn label(&self) -> String {
-        self.label
-            .clone()
-            .unwrap_or_else(|| self.local.name().to_string())
+        self.label.clone().unwrap_or_else(|| self.algorithm())
+    }
+
+    /// `easy`; `sender+easy` for a grid scheme over a local policy; `ideal`.
+    pub fn algorithm(&self) -> String {
+        match self.grid {
+            GridScheme::Local => self.local.name().to_string(),
+            GridScheme::Ideal => "ideal".to_string(),
+            g => format!("{}+{}", g.name(), self.local.name()),
+        }
     }
 }
 
@@ -177,13 +251,20 @@ impl Scenario {
             }),
             algorithms: LocalPolicyKind::ALL
                 .iter()
-                .map(|&k| AlgorithmSpec {
-                    label: None,
-                    local: k,
-                })
+                .map(|&k| AlgorithmSpec::local(k))
                 .collect(),
             options: RunConfig::default(),
         }
+    }
+}
+
+impl Scenario {
+    /// A named scenario preset (`demo`, the SOB presets); `None` for an unknown name.
+    pub fn preset(name: &str) -> Option<Scenario> {
+        if name == "demo" {
+            return Some(Scenario::demo());
+        }
+        presets::sob_scenario(name)
     }
 }
 
@@ -192,13 +273,42 @@ pub fn load_workload(
     scenario: &Scenario,
     load: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>,
 ) -> Result<Workload, ScenarioError> {
+    let read = |load: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>, file: &str, strict: bool| {
+        let bytes = load(file).map_err(ScenarioError::Workload)?;
+        read_swf(file, &bytes, &SwfOptions { strict })
+            .map_err(|e| ScenarioError::Workload(e.to_string()))
+    };
     match &scenario.workload {
-        WorkloadSpec::Swf { file, strict } => {
-            let bytes = load(file).map_err(ScenarioError::Workload)?;
-            read_swf(file, &bytes, &SwfOptions { strict: *strict })
-                .map_err(|e| ScenarioError::Workload(e.to_string()))
-        }
+        WorkloadSpec::Swf { file, strict } => read(load, file, *strict),
         WorkloadSpec::SesPoisson(g) => g.generate(scenario.seed).map_err(ScenarioError::Invalid),
+        WorkloadSpec::SwfSites {
+            files,
+            align,
+            window,
+            strict,
+        } => {
+            let parts = files
+                .iter()
+                .map(|f| read(load, f, *strict))
+                .collect::<Result<Vec<_>, _>>()?;
+            merge_sites(parts, *align, *window).map_err(ScenarioError::Invalid)
+        }
+        WorkloadSpec::SwfPartitions { file, strict } => {
+            let (w, _) = split_by_partition(read(load, file, *strict)?);
+            Ok(w)
+        }
+        WorkloadSpec::HyperErlang { sites } => {
+            let parts = sites
+                .iter()
+                .enumerate()
+                .map(|(i, g)| {
+                    // Each site's own stream: the scenario seed and the site index.
+                    let seed = scenario.seed.wrapping_mul(1_000_003).wrapping_add(i as u64);
+                    g.generate(seed).map_err(ScenarioError::Invalid)
+                })
+                .collect::<Result<Vec<_>, _>>()?;
+            merge_sites(parts, Align::Zero, None).map_err(ScenarioError::Invalid)
+        }
     }
 }
 
@@ -280,22 +390,43 @@ pub fn run_loaded(
     }
     let (platform, platform_note) = resolve_platform(&scenario.platform, &workload)?;
     let mut jobs = workload.jobs.clone();
-    for j in &mut jobs {
-        // A single-site platform takes every job; otherwise the job's home must exist.
-        if platform.sites.len() == 1 {
+    let homes = jobs.iter().map(|j| j.home).max().unwrap_or(0) as usize + 1;
+    if platform.sites.len() == 1 {
+        // A single-site platform takes every job.
+        for j in &mut jobs {
             j.home = 0;
         }
+    } else if homes > platform.sites.len() {
+        return Err(ScenarioError::Invalid(format!(
+            "the workload has {homes} sites but the platform '{}' only {}",
+            platform.name,
+            platform.sites.len()
+        )));
     }
     let skipped = workload.report.skipped_total;
     let cfg = scenario.options;
     let mut runs = Vec::with_capacity(scenario.algorithms.len());
     for (i, alg) in scenario.algorithms.iter().enumerate() {
-        let out = simulate(&platform, &jobs, alg.local, &cfg, &mut |d, t| {
-            progress(i, d, t)
-        })
+        alg.grid_params
+            .validate()
+            .map_err(|e| ScenarioError::Invalid(format!("{}: {e}", alg.label())))?;
+        let out = simulate_grid(
+            &platform,
+            &jobs,
+            alg.local,
+            alg.grid,
+            &alg.grid_params,
+            &cfg,
+            &mut |d, t| progress(i, d, t),
+        )
         .map_err(ScenarioError::Sim)?;
-        check_invariants(&platform, &jobs, &out.outcomes, &cfg)
-            .map_err(|e| ScenarioError::Sim(SimError::Invariant(e.0)))?;
+        if alg.grid == GridScheme::Ideal {
+            check_ideal(&platform, &jobs, &out.outcomes, &cfg)
+                .map_err(|e| ScenarioError::Sim(SimError::Invariant(e)))?;
+        } else {
+            check_invariants(&platform, &jobs, &out.outcomes, &cfg)
+                .map_err(|e| ScenarioError::Sim(SimError::Invariant(e.0)))?;
+        }
         let metrics = compute(
             &platform,
             &jobs,
@@ -328,7 +459,7 @@ pub fn run_loaded(
             .collect();
         runs.push(RunReport {
             label: alg.label(),
-            algorithm: alg.local.name().to_string(),
+            algorithm: alg.algorithm(),
             metrics,
             rejected,
             events: out.events,

@@ -1,6 +1,150 @@
 //! Platform presets from the papers (ALGORITHMS.md §1).
 
+use super::{AlgorithmSpec, PlatformSpec, Scenario, WorkloadSpec, SCENARIO_VERSION};
+use crate::engine::RunConfig;
 use crate::model::{Allocation, NodeGroup, Platform, Site};
+use crate::policy::grid::GridScheme;
+use crate::policy::local::LocalPolicyKind;
+use crate::workload::hyper_erlang::HyperErlangWorkload;
+use crate::workload::{Align, Window};
+
+/// (name, description) of every scenario preset (`gridscope run --preset NAME`).
+pub const SCENARIO_PRESETS: &[(&str, &str)] = &[
+    ("demo", "SES Poisson workload (2,000 jobs) on 128 processors, every local policy"),
+    ("sob-synthetic-heavy", "SOB §4.2: six machines M1–M6, two weeks of hyper-Erlang jobs (Tables 2–4, M4–M6 from M1–M3 scaled to their size), heavy load, all six schemes over FCFS+EASY"),
+    ("sob-synthetic-light", "as sob-synthetic-heavy with run times scaled down to SOB Table 6's light utilizations"),
+    ("sob-real-3site", "SOB §4.1 with public logs: SDSC-BLUE (SDSC Blue Horizon, the paper's M3), Sandia Ross and HPC2N Seth, aligned by date, August 2002 (SOB's one-month run); each machine with its own nodes and clock; all six schemes"),
+    ("sob-local-policies", "SOB §4.3: sender-initiated over FCFS+EASY, first-fit and SJF on the sob-real-3site workload"),
+];
+
+/// The three real traces of `sob-real-3site`, read from the shared trace folder.
+pub const SOB_REAL_TRACES: [&str; 3] = [
+    "SDSC-BLUE-2000-4.2-cln.swf.gz",
+    "Sandia-Ross-2001-1.1-cln.swf.gz",
+    "HPC2N-2002-2.2-cln.swf.gz",
+];
+
+fn all_schemes(local: LocalPolicyKind) -> Vec<AlgorithmSpec> {
+    GridScheme::ALL
+        .iter()
+        .map(|&g| AlgorithmSpec {
+            label: Some(g.name().to_string()),
+            ..AlgorithmSpec::grid(g, local)
+        })
+        .collect()
+}
+
+/// SOB's synthetic six-machine grid. Per machine: (model, arrival-rate factor, run-time
+/// factor heavy, run-time factor light). M4–M6 reuse M1–M3's models with arrivals scaled by
+/// their share of the parent's CPUs (SOB Table 6's job counts follow that ratio); run-time
+/// factors bring the offered load near Table 6's local utilizations (see README).
+const SOB_SYNTHETIC: [(&str, f64, f64, f64); 6] = [
+    ("M1", 1.0, 1.0, 0.42),
+    ("M2", 1.0, 0.94, 0.82),
+    ("M3", 1.0, 1.0, 0.48),
+    ("M1", 128.0 / 3072.0, 1.0, 0.42),
+    ("M2", 296.0 / 1220.0, 0.94, 0.82),
+    ("M3", 720.0 / 1152.0, 1.0, 0.48),
+];
+
+pub(super) fn sob_scenario(name: &str) -> Option<Scenario> {
+    let scenario = |name: &str, platform, workload, algorithms| Scenario {
+        version: SCENARIO_VERSION,
+        name: name.to_string(),
+        seed: 1,
+        platform,
+        workload,
+        algorithms,
+        options: RunConfig::default(),
+    };
+    let synthetic = |heavy: bool| {
+        let sites = platform_preset("sob-6").unwrap_or_else(|| Platform {
+            name: String::new(),
+            sites: vec![],
+        });
+        WorkloadSpec::HyperErlang {
+            sites: SOB_SYNTHETIC
+                .iter()
+                .zip(&sites.sites)
+                .map(
+                    |(&(m, arrivals, heavy_f, light_f), site)| HyperErlangWorkload {
+                        arrival_rate_factor: arrivals,
+                        service_time_factor: if heavy { heavy_f } else { light_f },
+                        max_procs: Some(site.cpus() as u32),
+                        ..HyperErlangWorkload::preset(m)
+                    },
+                )
+                .collect(),
+        }
+    };
+    let real = || WorkloadSpec::SwfSites {
+        files: SOB_REAL_TRACES.iter().map(|s| s.to_string()).collect(),
+        align: Align::Unix,
+        // August 2002, UTC.
+        window: Some(Window {
+            start_s: 1_028_160_000.0,
+            end_s: 1_030_838_400.0,
+            unix: true,
+        }),
+        strict: false,
+    };
+    let real_platform = || PlatformSpec::Sites {
+        name: "sob-real-3site".into(),
+        sites: vec![
+            node_site("BLUE", 144, 8, 375.0),
+            node_site("Ross", 1524, 1, 466.0),
+            node_site("HPC2N", 120, 2, 1400.0),
+        ],
+    };
+    let sob6 = || PlatformSpec::Preset {
+        name: "sob-6".into(),
+    };
+    Some(match name {
+        "sob-synthetic-heavy" => scenario(
+            name,
+            sob6(),
+            synthetic(true),
+            all_schemes(LocalPolicyKind::Easy),
+        ),
+        "sob-synthetic-light" => scenario(
+            name,
+            sob6(),
+            synthetic(false),
+            all_schemes(LocalPolicyKind::Easy),
+        ),
+        "sob-real-3site" => scenario(
+            name,
+            real_platform(),
+            real(),
+            all_schemes(LocalPolicyKind::Easy),
+        ),
+        "sob-local-policies" => scenario(
+            name,
+            real_platform(),
+            real(),
+            [
+                LocalPolicyKind::Easy,
+                LocalPolicyKind::FirstFit,
+                LocalPolicyKind::Sjf,
+            ]
+            .into_iter()
+            .map(|k| AlgorithmSpec::grid(GridScheme::Sender, k))
+            .collect(),
+        ),
+        _ => return None,
+    })
+}
+
+fn node_site(name: &str, nodes: u32, cpus: u32, mhz: f64) -> Site {
+    Site {
+        name: name.into(),
+        nodes,
+        cpus_per_node: cpus,
+        speed: mhz,
+        allocation: Allocation::Node,
+        groups: vec![],
+    }
+}
 
 /// (name, description) of every platform preset.
 pub const PLATFORM_PRESETS: &[(&str, &str)] = &[

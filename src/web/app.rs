@@ -1131,6 +1131,8 @@ impl App {
         let current = match &self.scenario.workload {
             WorkloadSpec::Swf { file, .. } => format!("file:{file}"),
             WorkloadSpec::SesPoisson(_) => "ses".into(),
+            // Multi-site and hyper-Erlang workloads come from presets and share URLs.
+            _ => "preset".into(),
         };
         let choose = ctx.link().callback(|e: Event| {
             let v = e.target_unchecked_into::<HtmlSelectElement>().value();
@@ -1192,6 +1194,9 @@ impl App {
                         {" strict import"}<span class="help">{" — stop at the first malformed line instead of counting and skipping it."}</span></label>
                 }
             }
+            _ => html! {
+                <p class="help">{"A multi-site workload from a scenario preset (one trace or generator per site); choose another source to edit a single workload."}</p>
+            },
         };
         html! {
             <div class="fields">
@@ -1383,7 +1388,7 @@ impl App {
                         if s.algorithms.iter().any(|a| a.local == k) {
                             s.algorithms.retain(|a| a.local != k);
                         } else {
-                            s.algorithms.push(AlgorithmSpec { label: None, local: k });
+                            s.algorithms.push(AlgorithmSpec::local(k));
                             s.algorithms.sort_by_key(|a| LocalPolicyKind::ALL.iter().position(|&x| x == a.local));
                         }
                         Ok(())

@@ -223,9 +223,14 @@ fn workload_for(st: &State, scenario: &Scenario) -> Result<(Workload, SwfHeader)
                 Ok((f.workload.clone(), f.header.clone()))
             }
         }
-        WorkloadSpec::SesPoisson(_) => {
-            let w = load_workload(scenario, &mut |_| Err("no file".into()))
-                .map_err(|e| e.to_string())?;
+        // Generators and multi-site workloads: files by name from the loaded ones.
+        _ => {
+            let w = load_workload(scenario, &mut |name| {
+                st.files.get(name).map(|f| f.bytes.clone()).ok_or_else(|| {
+                    format!("the workload file '{name}' has not been loaded: drop it on the page or pick it")
+                })
+            })
+            .map_err(|e| e.to_string())?;
             Ok((w, SwfHeader::default()))
         }
     }

@@ -35,12 +35,15 @@ pub enum Align {
     Zero,
 }
 
-/// A submit-time window in seconds from the merged workload's start: SOB's one- and
-/// six-month runs. Jobs outside are left out and counted in a warning.
+/// A submit-time window: SOB's one- and six-month runs. Jobs outside are left out and
+/// counted as skipped. Times are seconds from the merged workload's start, or Unix times
+/// when `unix` is set (with UnixStartTime alignment).
 #[derive(Clone, Copy, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
 pub struct Window {
     pub start_s: f64,
     pub end_s: f64,
+    #[serde(default)]
+    pub unix: bool,
 }
 
 /// Merges one workload per site into one: job `home` = the workload's index; submit times
@@ -113,7 +116,11 @@ pub fn merge_sites(
             j.submit = SimTime(j.submit.0 + off - base);
             j.home = site as u32;
             if let Some(win) = window {
-                let s = j.submit.as_secs_f64();
+                let s = if win.unix {
+                    (j.submit.0 + base) as f64 / crate::engine::TICKS_PER_SEC as f64
+                } else {
+                    j.submit.as_secs_f64()
+                };
                 if s < win.start_s || s >= win.end_s {
                     outside += 1;
                     continue;

@@ -376,3 +376,60 @@ fn sf_sweep_preset_runs_with_bands() {
     // When the fast resource drops to 1 (x index 3), the hybrid adapts and beats static OWA.
     assert!(s[1]["median"][3].as_f64().unwrap() < s[0]["median"][3].as_f64().unwrap());
 }
+
+#[test]
+fn sob_real_preset_runs_all_six_schemes_with_grid_metrics() {
+    let traces = crate::traces_dir();
+    let o = gridscope(&[
+        "run",
+        "--preset",
+        "sob-real-3site",
+        "--json",
+        "--traces",
+        traces.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let runs = v["runs"].as_array().unwrap();
+    let labels: Vec<&str> = runs.iter().map(|r| r["label"].as_str().unwrap()).collect();
+    assert_eq!(
+        labels,
+        [
+            "local",
+            "sender",
+            "receiver",
+            "symmetric",
+            "central",
+            "ideal"
+        ]
+    );
+    let m = |label: &str, key: &str| {
+        runs.iter().find(|r| r["label"] == label).unwrap()["metrics"][key]
+            .as_f64()
+            .unwrap()
+    };
+    assert_eq!(m("local", "fraction_transferred"), 0.0);
+    // Migration helps the waiting jobs; receiver-initiated migrates the fewest.
+    assert!(m("sender", "avg_wait_s") < m("local", "avg_wait_s") / 2.0);
+    assert!(m("receiver", "fraction_transferred") < m("sender", "fraction_transferred"));
+    assert!(m("receiver", "fraction_transferred") < m("central", "fraction_transferred"));
+    for r in runs {
+        let e = r["metrics"]["grid_efficiency"].as_f64().unwrap();
+        assert!(e > 0.0 && e <= 1.0);
+    }
+    assert_eq!(runs[1]["algorithm"], "sender+easy");
+    // Every job of the window is accounted for.
+    assert_eq!(
+        m("local", "jobs_finished") + m("local", "jobs_rejected") + m("local", "jobs_skipped"),
+        v["import"]["records"].as_f64().unwrap()
+    );
+}
+
+#[test]
+fn unknown_preset_lists_the_known_ones() {
+    let o = gridscope(&["run", "--preset", "nope"]);
+    assert_eq!(o.status.code(), Some(1));
+    for name in ["demo", "sob-synthetic-heavy", "sob-real-3site", "sf-batch"] {
+        assert!(stderr(&o).contains(name), "{}", stderr(&o));
+    }
+}

@@ -31,10 +31,7 @@ fn render(fixture: &str) -> String {
             },
             algorithms: LocalPolicyKind::ALL
                 .iter()
-                .map(|&k| AlgorithmSpec {
-                    label: None,
-                    local: k,
-                })
+                .map(|&k| AlgorithmSpec::local(k))
                 .collect(),
             options: RunConfig {
                 estimates: EstimateSource::Trace,

@@ -290,3 +290,14 @@ fn every_scheme_keeps_the_invariants_on_a_random_grid() {
         }
     }
 }
+
+/// A scenario JSON with a grid scheme per algorithm round-trips and runs.
+#[test]
+fn scenario_json_carries_grid_schemes() {
+    use gridscope::scenario::Scenario;
+    let s = Scenario::preset("sob-synthetic-light").unwrap();
+    let back = Scenario::from_json(&s.to_json()).unwrap();
+    assert_eq!(back, s);
+    assert_eq!(back.algorithms.len(), 6);
+    assert_eq!(back.algorithms[1].grid, GridScheme::Sender);
+}

@@ -51,13 +51,7 @@ fn scenario(name: &str, policies: &[LocalPolicyKind]) -> Scenario {
             file: name.into(),
             strict: false,
         },
-        algorithms: policies
-            .iter()
-            .map(|&k| AlgorithmSpec {
-                label: None,
-                local: k,
-            })
-            .collect(),
+        algorithms: policies.iter().map(|&k| AlgorithmSpec::local(k)).collect(),
         options: Default::default(),
     }
 }
