@@ -248,15 +248,18 @@ fn parse_milli(tok: &[u8]) -> Option<i64> {
     if digits.is_empty() {
         return None;
     }
+    // Up to 15 integer digits cannot overflow once scaled by 1000; longer numbers take the
+    // float path (and its range check).
     let mut int: i64 = 0;
     let mut i = 0;
     while i < digits.len() && digits[i].is_ascii_digit() {
-        int = int
-            .checked_mul(10)?
-            .checked_add((digits[i] - b'0') as i64)?;
+        int = int * 10 + (digits[i] - b'0') as i64;
         i += 1;
+        if i > 15 {
+            return parse_float_milli(tok);
+        }
     }
-    let mut milli = int.checked_mul(1000)?;
+    let mut milli = int * 1000;
     if i < digits.len() {
         if digits[i] != b'.' {
             return parse_float_milli(tok);
@@ -344,12 +347,24 @@ impl Reader<'_> {
         let mut f = [0i64; FIELDS];
         let mut n = 0usize;
         let mut bad: Option<usize> = None;
-        for tok in trimmed
-            .split(|b| b.is_ascii_whitespace())
-            .filter(|t| !t.is_empty())
-        {
+        // Hand-rolled tokenizer: SWF files pad columns with runs of spaces, which a
+        // split-and-filter would turn into many empty tokens.
+        // Any byte up to ' ' (space, tab, CR, other controls) separates fields.
+        let len = trimmed.len();
+        let mut i = 0;
+        loop {
+            while i < len && trimmed[i] <= b' ' {
+                i += 1;
+            }
+            if i == len {
+                break;
+            }
+            let start = i;
+            while i < len && trimmed[i] > b' ' {
+                i += 1;
+            }
             if n < FIELDS {
-                match parse_milli(tok) {
+                match parse_milli(&trimmed[start..i]) {
                     Some(v) => f[n] = v,
                     None => {
                         if bad.is_none() {
@@ -447,7 +462,7 @@ impl Reader<'_> {
 
     fn chunk(&mut self, data: &[u8]) -> Result<(), SwfError> {
         let mut rest = data;
-        while let Some(pos) = rest.iter().position(|&b| b == b'\n') {
+        while let Some(pos) = memchr::memchr(b'\n', rest) {
             self.line(&rest[..pos])?;
             rest = &rest[pos + 1..];
         }
@@ -575,7 +590,7 @@ pub fn read_swf(file: &str, bytes: &[u8], opts: &SwfOptions) -> Result<Workload,
         total += n as u64;
         filled += n;
         // Hand over the complete lines, keep the partial one for the next read.
-        match buf[..filled].iter().rposition(|&b| b == b'\n') {
+        match memchr::memrchr(b'\n', &buf[..filled]) {
             Some(last) => {
                 reader.chunk(&buf[..last])?;
                 buf.copy_within(last + 1..filled, 0);
