@@ -317,6 +317,34 @@ pub fn simulate_grid(
     let mut actions: Vec<GridAction> = Vec::new();
     let mut started_grid = false;
 
+    // The grid policy decides with a read-only view of the sites; then its decisions are
+    // carried out (jobs into local queues, messages onto the heap).
+    macro_rules! grid_decides {
+        ($now:expr, $decide:expr) => {{
+            let view = EngineView {
+                now: $now,
+                platform,
+                jobs,
+                cfg,
+                sites: &sites,
+                arrivals_remaining: next_arrival < jobs.len(),
+            };
+            ($decide)(&mut *grid, &view, &mut actions);
+            apply(
+                &mut actions,
+                $now,
+                &mut sites,
+                &mut events,
+                &mut outcomes,
+                &mut touched,
+                &mut done,
+                platform,
+                jobs,
+                cfg,
+            );
+        }};
+    }
+
     loop {
         let now = match (events.peek_time(), jobs.get(next_arrival)) {
             (Some(a), Some(j)) => a.min(j.submit),
@@ -326,26 +354,9 @@ pub fn simulate_grid(
         };
         if !started_grid {
             started_grid = true;
-            let view = EngineView {
+            grid_decides!(
                 now,
-                platform,
-                jobs,
-                cfg,
-                sites: &sites,
-                arrivals_remaining: true,
-            };
-            grid.start(&view, &mut actions);
-            apply(
-                &mut actions,
-                now,
-                &mut sites,
-                &mut events,
-                &mut outcomes,
-                &mut touched,
-                &mut done,
-                platform,
-                jobs,
-                cfg,
+                |g: &mut dyn GridPolicy, v: &EngineView, a: &mut Vec<GridAction>| g.start(v, a)
             );
         }
 
@@ -396,29 +407,11 @@ pub fn simulate_grid(
                     site.plan_invalidated = true;
                     touched.push(out.site);
                 }
-                Event::Grid(msg) => {
-                    let view = EngineView {
-                        now,
-                        platform,
-                        jobs,
-                        cfg,
-                        sites: &sites,
-                        arrivals_remaining: next_arrival < jobs.len(),
-                    };
-                    grid.on_message(msg, &view, &mut actions);
-                    apply(
-                        &mut actions,
-                        now,
-                        &mut sites,
-                        &mut events,
-                        &mut outcomes,
-                        &mut touched,
-                        &mut done,
-                        platform,
-                        jobs,
-                        cfg,
-                    );
-                }
+                Event::Grid(msg) => grid_decides!(
+                    now,
+                    |g: &mut dyn GridPolicy, v: &EngineView, a: &mut Vec<GridAction>| g
+                        .on_message(msg, v, a)
+                ),
             }
         }
 
@@ -448,26 +441,10 @@ pub fn simulate_grid(
                 done += 1;
                 continue;
             }
-            let view = EngineView {
+            grid_decides!(
                 now,
-                platform,
-                jobs,
-                cfg,
-                sites: &sites,
-                arrivals_remaining: next_arrival < jobs.len(),
-            };
-            grid.on_arrival(idx, &view, &mut actions);
-            apply(
-                &mut actions,
-                now,
-                &mut sites,
-                &mut events,
-                &mut outcomes,
-                &mut touched,
-                &mut done,
-                platform,
-                jobs,
-                cfg,
+                |g: &mut dyn GridPolicy, v: &EngineView, a: &mut Vec<GridAction>| g
+                    .on_arrival(idx, v, a)
             );
         }
 

@@ -27,7 +27,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{ImportReport, Workload};
+use super::Workload;
 use crate::engine::SimTime;
 use crate::model::Job;
 use crate::rng::SimRng;
@@ -538,19 +538,7 @@ impl HyperErlangWorkload {
             "hyper-erlang({source}, horizon={}s, arrival×{}, service×{}, seed={seed})",
             self.horizon_s, self.arrival_rate_factor, self.service_time_factor
         );
-        let report = ImportReport {
-            file: name.clone(),
-            records: jobs.len() as u64,
-            jobs: jobs.len() as u64,
-            warnings,
-            ..Default::default()
-        };
-        Ok(Workload {
-            name,
-            jobs,
-            origin: SimTime::ZERO,
-            report,
-        })
+        Ok(Workload::generated(name, jobs, warnings))
     }
 }
 

@@ -23,6 +23,26 @@ pub struct Workload {
     pub report: ImportReport,
 }
 
+impl Workload {
+    /// A generated workload: its jobs (sorted by submit) with a report that counts them and
+    /// carries the generator's warnings.
+    pub fn generated(name: String, jobs: Vec<Job>, warnings: Vec<String>) -> Workload {
+        let report = ImportReport {
+            file: name.clone(),
+            records: jobs.len() as u64,
+            jobs: jobs.len() as u64,
+            warnings,
+            ..Default::default()
+        };
+        Workload {
+            name,
+            jobs,
+            origin: SimTime::ZERO,
+            report,
+        }
+    }
+}
+
 /// How several traces (one per site) share a clock.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]

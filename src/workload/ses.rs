@@ -3,7 +3,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{ImportReport, Workload};
+use super::Workload;
 use crate::engine::SimTime;
 use crate::model::Job;
 use crate::rng::SimRng;
@@ -95,17 +95,6 @@ impl SesPoisson {
             "ses-poisson(jobs={}, load={}, seed={seed})",
             self.jobs, self.load_factor
         );
-        let report = ImportReport {
-            file: name.clone(),
-            records: jobs.len() as u64,
-            jobs: jobs.len() as u64,
-            ..Default::default()
-        };
-        Ok(Workload {
-            name,
-            jobs,
-            origin: SimTime::ZERO,
-            report,
-        })
+        Ok(Workload::generated(name, jobs, vec![]))
     }
 }
