@@ -30,6 +30,9 @@ USAGE:
   gridscope run --preset sf-heterogeneity|sf-size|sf-batch|sf-cv|sf-hybrid
                 [--seeds N] [--batches B] [--json]
   gridscope allocate --policy owa|ww --rates 1,1,1,16 --lambda 0.1 --batch-size 10 [--json]
+  gridscope fit TRACE --cpus-per-node C [--seed S] [--out SYNTH.swf] [--json]
+                (SOB §3.1: size classes with the 2 % merge rule, hyper-Erlang per class by
+                 moment matching, moments side by side; --out writes a synthetic workload)
   gridscope help [metrics|policies|schemes|platforms|presets]
 
 TRACE is an SWF file, plain or gzip. --procs defaults to the header's MaxProcs, else MaxNodes,
@@ -84,6 +87,8 @@ const VALUED: &[&str] = &[
     "--seeds",
     "--batches",
     "--traces",
+    "--cpus-per-node",
+    "--out",
 ];
 const SWITCHES: &[&str] = &["--json", "--no-kill", "--strict", "--help"];
 
@@ -146,6 +151,7 @@ fn dispatch(args: &[String]) -> Result<(), CliError> {
         "lint" => lint(&Args::parse(rest)?),
         "run" => run(&Args::parse(rest)?),
         "allocate" => allocate(&Args::parse(rest)?),
+        "fit" => fit(&Args::parse(rest)?),
         "help" | "--help" | "-h" => {
             help(rest.first().map(String::as_str));
             Ok(())
@@ -357,6 +363,89 @@ fn allocate(a: &Args) -> Result<(), CliError> {
         }
         out(&s);
     }
+    Ok(())
+}
+
+fn fit(a: &Args) -> Result<(), CliError> {
+    use gridscope::workload::hyper_erlang::{fit_classes, HyperErlangWorkload};
+    a.only(&["--cpus-per-node", "--seed", "--out", "--json", "--strict"])?;
+    let path = trace_arg(a)?;
+    let cpn: u32 = number(a, "--cpus-per-node")?.ok_or_else(|| {
+        CliError::Usage("--cpus-per-node is required (SOB: the machine's CPUs per node)".into())
+    })?;
+    if cpn == 0 {
+        return Err(CliError::Usage("--cpus-per-node must be at least 1".into()));
+    }
+    let bytes = read_file(Path::new(path)).map_err(CliError::Failed)?;
+    let w = read_swf(
+        path,
+        &bytes,
+        &SwfOptions {
+            strict: a.has("--strict"),
+        },
+    )
+    .map_err(|e| CliError::Failed(e.to_string()))?;
+    if w.jobs.is_empty() {
+        return Err(CliError::Failed(format!("{path}: no runnable job to fit")));
+    }
+    let fitted = fit_classes(&w.jobs, cpn);
+    let span_s = w
+        .jobs
+        .last()
+        .map(|j| j.submit.as_secs_f64())
+        .unwrap_or(0.0)
+        .max(1.0);
+    let model = HyperErlangWorkload {
+        classes: Some(fitted.iter().map(|f| f.class.clone()).collect()),
+        horizon_s: span_s,
+        ..HyperErlangWorkload::default()
+    };
+    let seed = number(a, "--seed")?.unwrap_or(1);
+    let synthetic = model.generate(seed).map_err(CliError::Failed)?;
+    if let Some(out_path) = a.get("--out") {
+        let text = gridscope::workload::write_swf(&synthetic, &Default::default());
+        std::fs::write(out_path, text)
+            .map_err(|e| CliError::Failed(format!("cannot write {out_path}: {e}")))?;
+    }
+    if a.has("--json") {
+        let v = serde_json::json!({
+            "classes": fitted,
+            "trace_jobs": w.jobs.len(),
+            "synthetic_jobs": synthetic.jobs.len(),
+            "horizon_s": span_s,
+        });
+        out(&format!("{}\n", json(&v)));
+        return Ok(());
+    }
+    let mut s = format!(
+        "{path}: {} jobs over {:.0} s; classes of {cpn} CPUs, merged below 2 %\n",
+        w.jobs.len(),
+        span_s
+    );
+    s.push_str("class        jobs   what          sample mean  fitted mean   sample m2    fitted m2    exact\n");
+    for f in &fitted {
+        for (what, m) in [("inter-arrival", &f.interarrival), ("service", &f.service)] {
+            s.push_str(&format!(
+                "{:<12} {:>5}   {:<13} {:>11.1}  {:>11.1}  {:>11.4e}  {:>11.4e}  {}\n",
+                format!("{}-{}", f.class.nmin, f.class.nmax),
+                f.jobs,
+                what,
+                m.sample[0],
+                m.fitted[0],
+                m.sample[1],
+                m.fitted[1],
+                if m.exact { "yes" } else { m.note.as_str() }
+            ));
+        }
+    }
+    s.push_str(&format!(
+        "synthetic workload from the fit (seed {seed}): {} jobs over the same span{}\n",
+        synthetic.jobs.len(),
+        a.get("--out")
+            .map(|p| format!(", written to {p}"))
+            .unwrap_or_default()
+    ));
+    out(&s);
     Ok(())
 }
 

@@ -433,3 +433,51 @@ fn unknown_preset_lists_the_known_ones() {
         assert!(stderr(&o).contains(name), "{}", stderr(&o));
     }
 }
+
+#[test]
+fn fit_matches_three_moments_and_writes_a_synthetic_trace() {
+    let dir = std::env::temp_dir().join(format!("gridscope-fit-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("synth.swf");
+    let trace = crate::trace("KTH-SP2-1996-2.1-cln.swf.gz");
+    let o = gridscope(&[
+        "fit",
+        trace.to_str().unwrap(),
+        "--cpus-per-node",
+        "1",
+        "--json",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let classes = v["classes"].as_array().unwrap();
+    assert!(classes.len() > 2);
+    let jobs: u64 = classes.iter().map(|c| c["jobs"].as_u64().unwrap()).sum();
+    assert_eq!(
+        jobs,
+        v["trace_jobs"].as_u64().unwrap(),
+        "every job in one class"
+    );
+    for c in classes {
+        // The 2 % merge rule left no small class.
+        assert!(c["jobs"].as_f64().unwrap() >= 0.02 * jobs as f64, "{c}");
+        for d in ["interarrival", "service"] {
+            let m = &c[d];
+            let (s, f) = (
+                m["sample"][0].as_f64().unwrap(),
+                m["fitted"][0].as_f64().unwrap(),
+            );
+            assert!(
+                (s - f).abs() <= 1e-6 * s.abs().max(1.0),
+                "means differ: {m}"
+            );
+        }
+    }
+    let synth = gridscope(&["lint", out.to_str().unwrap(), "--json"]);
+    let r: serde_json::Value = serde_json::from_slice(&synth.stdout).unwrap();
+    let n = r["jobs"].as_f64().unwrap();
+    let t = v["trace_jobs"].as_f64().unwrap();
+    assert!((n - t).abs() < 0.1 * t, "synthetic {n} vs trace {t}");
+    std::fs::remove_dir_all(&dir).ok();
+}
