@@ -533,7 +533,97 @@ impl Reader<'_> {
     }
 }
 
+/// Reads SWF text handed over in pieces of any size (a gzip decoder's output): every `\n`
+/// ends a line, a piece may end mid-line. [`read_swf`] is this plus the decoder.
+struct SwfStream<'a> {
+    reader: Reader<'a>,
+    carry: Vec<u8>,
+    total: u64,
+}
+
+impl<'a> SwfStream<'a> {
+    fn new(reader: Reader<'a>) -> SwfStream<'a> {
+        SwfStream {
+            reader,
+            carry: Vec::new(),
+            total: 0,
+        }
+    }
+
+    fn feed(&mut self, piece: &[u8]) -> Result<(), SwfError> {
+        self.total += piece.len() as u64;
+        let mut rest = piece;
+        if !self.carry.is_empty() {
+            match memchr::memchr(b'\n', rest) {
+                Some(p) => {
+                    self.carry.extend_from_slice(&rest[..p]);
+                    let line = std::mem::take(&mut self.carry);
+                    self.reader.line(&line)?;
+                    self.carry = line;
+                    self.carry.clear();
+                    rest = &rest[p + 1..];
+                }
+                None => {
+                    self.carry.extend_from_slice(rest);
+                    return Ok(());
+                }
+            }
+        }
+        while let Some(p) = memchr::memchr(b'\n', rest) {
+            self.reader.line(&rest[..p])?;
+            rest = &rest[p + 1..];
+        }
+        self.carry.extend_from_slice(rest);
+        Ok(())
+    }
+
+    /// The decoder failed: strict mode stops; lenient mode keeps what was read and says so.
+    fn damaged(&mut self, message: String) -> Result<(), SwfError> {
+        if self.reader.strict {
+            return Err(SwfError::Gzip {
+                file: self.reader.file.to_string(),
+                after_line: self.reader.line_no,
+                message,
+            });
+        }
+        if !self.carry.is_empty() {
+            self.carry.clear();
+            self.reader.line_no += 1;
+            self.reader.report.lines += 1;
+            self.reader
+                .malformed(0, "incomplete last line (gzip stream cut short)".into())?;
+        }
+        let after = self.reader.line_no;
+        self.reader.report.warnings.push(format!(
+            "gzip data is damaged or truncated after line {after} ({message}); the jobs before it were kept"
+        ));
+        Ok(())
+    }
+
+    fn finish(mut self) -> Result<Workload, SwfError> {
+        if !self.carry.is_empty() {
+            let line = std::mem::take(&mut self.carry);
+            self.reader.line(&line)?;
+        }
+        Ok(self.reader.finish(true, self.total))
+    }
+}
+
+/// Fills `buf` from `r` as far as it goes: Ok(bytes read, 0 at the end) or the error.
+fn read_some(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
+    loop {
+        match r.read(buf) {
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            other => return other,
+        }
+    }
+}
+
 /// Reads an SWF file from its bytes (plain or gzip). `file` names it in messages.
+///
+/// Natively, a gzip file is inflated on a second thread while this one parses (the two
+/// take about as long); in wasm both happen in turn. The result is the same either way:
+/// pieces are parsed in order.
 pub fn read_swf(file: &str, bytes: &[u8], opts: &SwfOptions) -> Result<Workload, SwfError> {
     let mut reader = Reader {
         file,
@@ -554,59 +644,60 @@ pub fn read_swf(file: &str, bytes: &[u8], opts: &SwfOptions) -> Result<Workload,
     }
     // Gzip files are ~10× smaller than their text: reserve for the text's jobs.
     reader.jobs.reserve(bytes.len() / 8);
-    let mut decoder = flate2::read::MultiGzDecoder::new(bytes);
-    let mut buf = vec![0u8; 1 << 20];
-    let mut filled = 0usize;
-    let mut total: u64 = 0;
-    loop {
-        let n = match decoder.read(&mut buf[filled..]) {
-            Ok(n) => n,
-            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            Err(e) => {
-                if opts.strict {
-                    return Err(SwfError::Gzip {
-                        file: file.to_string(),
-                        after_line: reader.line_no,
-                        message: e.to_string(),
-                    });
+    let mut stream = SwfStream::new(reader);
+    const PIECE: usize = 1 << 20;
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        use std::sync::mpsc::sync_channel;
+        let (tx, rx) = sync_channel::<Result<Vec<u8>, String>>(4);
+        std::thread::scope(|scope| {
+            scope.spawn(move || {
+                let mut decoder = flate2::read::MultiGzDecoder::new(bytes);
+                loop {
+                    let mut buf = vec![0u8; PIECE];
+                    match read_some(&mut decoder, &mut buf) {
+                        Ok(0) => break,
+                        Ok(n) => {
+                            buf.truncate(n);
+                            if tx.send(Ok(buf)).is_err() {
+                                break; // the parser stopped (strict-mode error)
+                            }
+                        }
+                        Err(e) => {
+                            let _ = tx.send(Err(e.to_string()));
+                            break;
+                        }
+                    }
                 }
-                // Keep what was read; the partial last line is dropped and counted.
-                if filled > 0 {
-                    reader.line_no += 1;
-                    reader.report.lines += 1;
-                    reader.malformed(0, "incomplete last line (gzip stream cut short)".into())?;
+            });
+            for piece in rx {
+                match piece {
+                    Ok(p) => stream.feed(&p)?,
+                    Err(m) => {
+                        stream.damaged(m)?;
+                        break;
+                    }
                 }
-                reader.report.warnings.push(format!(
-                    "gzip data is damaged or truncated after line {} ({e}); the jobs before it were kept",
-                    reader.line_no
-                ));
-                filled = 0;
-                break;
             }
-        };
-        if n == 0 {
-            break;
-        }
-        total += n as u64;
-        filled += n;
-        // Hand over the complete lines, keep the partial one for the next read.
-        match memchr::memrchr(b'\n', &buf[..filled]) {
-            Some(last) => {
-                reader.chunk(&buf[..last])?;
-                buf.copy_within(last + 1..filled, 0);
-                filled -= last + 1;
+            Ok::<(), SwfError>(())
+        })?;
+    }
+    #[cfg(target_arch = "wasm32")]
+    {
+        let mut decoder = flate2::read::MultiGzDecoder::new(bytes);
+        let mut buf = vec![0u8; PIECE];
+        loop {
+            match read_some(&mut decoder, &mut buf) {
+                Ok(0) => break,
+                Ok(n) => stream.feed(&buf[..n])?,
+                Err(e) => {
+                    stream.damaged(e.to_string())?;
+                    break;
+                }
             }
-            None if filled == buf.len() => {
-                // A single line longer than the buffer: grow rather than split it.
-                buf.resize(buf.len() * 2, 0);
-            }
-            None => {}
         }
     }
-    if filled > 0 {
-        reader.chunk(&buf[..filled])?;
-    }
-    Ok(reader.finish(true, total))
+    stream.finish()
 }
 
 /// Writes jobs as SWF: the header fields (if any) then one line per job, times in seconds
