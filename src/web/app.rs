@@ -11,13 +11,16 @@ use yew::prelude::*;
 
 use super::plots;
 use super::protocol::*;
+use super::sf;
 use super::share::{self, Shared};
 use crate::engine::EstimateSource;
 use crate::metrics::METRIC_HELP;
 use crate::model::{Allocation, Site};
+use crate::policy::grid::{GridParams, GridScheme};
 use crate::policy::local::LocalPolicyKind;
 use crate::scenario::{
     platform_preset, AlgorithmSpec, PlatformSpec, Scenario, WorkloadSpec, PLATFORM_PRESETS,
+    SCENARIO_PRESETS,
 };
 use crate::workload::SesPoisson;
 
@@ -30,6 +33,8 @@ const COLUMNS: &[(&str, &str, usize)] = &[
     ("avg_bounded_slowdown", "bounded slowdown", 2),
     ("avg_expansion_factor", "expansion factor", 3),
     ("utilization", "utilization", 3),
+    ("grid_efficiency", "grid efficiency", 3),
+    ("fraction_transferred", "transferred", 3),
     ("makespan_s", "makespan (s)", 0),
     ("jobs_finished", "finished", 0),
     ("jobs_killed", "killed", 0),
@@ -76,6 +81,9 @@ struct RunState {
     algorithms: usize,
 }
 
+/// Canvases: bars, CDF, utilization, queue, Gantt, per-site utilization.
+const CHARTS: usize = 6;
+
 pub type Edit = Rc<dyn Fn(&mut Scenario, &str) -> Result<(), String>>;
 
 pub enum Msg {
@@ -101,6 +109,7 @@ pub enum Msg {
     Dragging(bool),
     Hover(usize, f64, f64),
     DismissError,
+    Preset(String),
 }
 
 pub struct App {
@@ -132,9 +141,11 @@ pub struct App {
     share_url: Option<String>,
     dirty: bool,
     dragging: bool,
-    canvases: [NodeRef; 5],
-    geoms: [Option<plots::Geom>; 5],
-    hover: [String; 5],
+    canvases: [NodeRef; CHARTS],
+    geoms: [Option<plots::Geom>; CHARTS],
+    hover: [String; CHARTS],
+    /// The scenario preset last chosen (the select shows it).
+    preset: String,
     _listeners: Vec<(String, Listener)>,
 }
 
@@ -147,6 +158,13 @@ fn window() -> web_sys::Window {
 
 fn metric(r: &RunResult, key: &str) -> f64 {
     r.run["metrics"][key].as_f64().unwrap_or(f64::NAN)
+}
+
+/// Utilization of site `k` in a run (`metrics.sites[k].utilization`).
+fn site_util(r: &RunResult, k: usize) -> f64 {
+    r.run["metrics"]["sites"][k]["utilization"]
+        .as_f64()
+        .unwrap_or(f64::NAN)
 }
 
 fn fmt_num(v: f64, decimals: usize) -> String {
@@ -302,6 +320,11 @@ impl App {
             Ok(None) => false,
             Ok(Some(shared)) => {
                 self.scenario = shared.scenario;
+                self.preset = if SCENARIO_PRESETS.iter().any(|p| p.0 == self.scenario.name) {
+                    self.scenario.name.clone()
+                } else {
+                    String::new()
+                };
                 self.needed = shared.files;
                 // Files already dropped that match are reused.
                 let have: Vec<FileInfo> = self
@@ -401,6 +424,25 @@ impl App {
                 summary,
             },
         );
+        if !matches!(self.scenario.workload, WorkloadSpec::Swf { .. })
+            && workload_files(&self.scenario.workload).contains(&name)
+        {
+            // A file the scenario (a multi-site preset) reads by name: run when all are here.
+            if self.files.iter().any(|f| f.status == FileStatus::Loading) {
+                return;
+            }
+            let missing = self.missing_files();
+            if missing.is_empty() {
+                self.notice = Some("All files of this scenario are here; running it.".into());
+                self.start_run(ctx);
+            } else {
+                self.notice = Some(format!(
+                    "This scenario still needs: {}.",
+                    missing.join(", ")
+                ));
+            }
+            return;
+        }
         if self.files.iter().any(|f| f.status == FileStatus::Loading) {
             // Several files were dropped at once: run when the last one is read.
             return;
@@ -428,6 +470,21 @@ impl App {
         };
         self.scenario.name = format!("{name}, one site sized from the trace");
         self.start_run(ctx);
+    }
+
+    /// Files the scenario reads that are neither loaded (or loading) nor pinned by hash in
+    /// `needed`: the page asks for them by name.
+    fn missing_files(&self) -> Vec<String> {
+        workload_files(&self.scenario.workload)
+            .into_iter()
+            .filter(|n| {
+                !self
+                    .files
+                    .iter()
+                    .any(|f| &f.name == n && !matches!(f.status, FileStatus::Failed(_)))
+                    && !self.needed.iter().any(|x| &x.name == n)
+            })
+            .collect()
     }
 
     fn set_status(&mut self, name: &str, status: FileStatus) {
@@ -505,6 +562,23 @@ impl App {
                     .collect();
                 drawn.push((1, plots::cdf(&c, &lines)));
             }
+            let sites = self.site_names();
+            if let (true, Some(c)) = (sites.len() > 1, canvas(5)) {
+                let values: Vec<Vec<f64>> = (0..sites.len())
+                    .map(|k| self.results.iter().map(|r| site_util(r, k)).collect())
+                    .collect();
+                drawn.push((
+                    5,
+                    plots::grouped_bars(
+                        &c,
+                        "Utilization per site and run",
+                        "busy CPUs / CPUs",
+                        &labels,
+                        &sites,
+                        &values,
+                    ),
+                ));
+            }
             if let Some(r) = self.results.get(self.sel_run) {
                 for (i, queue, what) in [(2, false, "Utilization"), (3, true, "Queue length")] {
                     if let Some(c) = canvas(i) {
@@ -545,6 +619,13 @@ impl App {
                 }
             }
         }
+    }
+
+    fn site_names(&self) -> Vec<String> {
+        self.platform
+            .as_ref()
+            .map(|p| p.sites.iter().map(|s| s.name.clone()).collect())
+            .unwrap_or_default()
     }
 
     /// What the pointer is over in chart `i`, in words.
@@ -604,6 +685,19 @@ impl App {
                     })
                     .collect();
                 format!("day {:.2}: {}", x, parts.join(", "))
+            }
+            5 => {
+                let k = (x + 0.5).floor().max(0.0) as usize;
+                let Some(r) = self.results.get(k) else {
+                    return String::new();
+                };
+                let parts: Vec<String> = self
+                    .site_names()
+                    .iter()
+                    .enumerate()
+                    .map(|(s, n)| format!("{n} {:.1} %", site_util(r, s) * 100.0))
+                    .collect();
+                format!("{}: {}", r.label, parts.join(", "))
             }
             _ => {
                 let Some(g) = &self.gantt else {
@@ -680,6 +774,7 @@ impl Component for App {
             canvases: Default::default(),
             geoms: Default::default(),
             hover: Default::default(),
+            preset: "demo".into(),
             _listeners: vec![],
         };
         app.spawn_worker(ctx);
@@ -817,6 +912,10 @@ impl Component for App {
                     mime,
                     text,
                 } => self.download(&filename, &mime, &text),
+                // Sweeps run in the SF panel's own worker.
+                FromWorker::SweepProgress { .. }
+                | FromWorker::SweepDone(_)
+                | FromWorker::SweepFailed { .. } => return false,
             },
             Msg::WorkerError(_, m) => {
                 self.errors.push(m);
@@ -854,20 +953,20 @@ impl Component for App {
                 }
             }
             Msg::Share => {
-                let files = match &self.scenario.workload {
-                    WorkloadSpec::Swf { file, .. } => self
-                        .files
-                        .iter()
-                        .filter_map(|f| match &f.status {
-                            FileStatus::Loaded { info, .. } if &info.name == file => {
-                                Some(info.clone())
-                            }
-                            _ => None,
-                        })
-                        .chain(self.needed.iter().filter(|n| &n.name == file).cloned())
-                        .collect(),
-                    _ => vec![],
-                };
+                let mut files: Vec<FileInfo> = vec![];
+                for file in workload_files(&self.scenario.workload) {
+                    files.extend(
+                        self.files
+                            .iter()
+                            .filter_map(|f| match &f.status {
+                                FileStatus::Loaded { info, .. } if info.name == file => {
+                                    Some(info.clone())
+                                }
+                                _ => None,
+                            })
+                            .chain(self.needed.iter().filter(|n| n.name == file).cloned()),
+                    );
+                }
                 let frag = share::encode(&Shared {
                     scenario: self.scenario.clone(),
                     files,
@@ -970,6 +1069,26 @@ impl Component for App {
                 self.dragging = d;
             }
             Msg::DismissError => self.errors.clear(),
+            Msg::Preset(name) => {
+                let Some(sc) = Scenario::preset(&name) else {
+                    self.errors
+                        .push(format!("unknown scenario preset '{name}'"));
+                    return true;
+                };
+                self.scenario = sc;
+                self.preset = name.clone();
+                self.share_url = None;
+                self.needed.clear();
+                let missing = self.missing_files();
+                self.notice = Some(if missing.is_empty() {
+                    format!("Loaded the scenario preset {name}: press Run.")
+                } else {
+                    format!(
+                        "The scenario preset {name} reads {} trace file(s) by name: drop or pick them (listed under Workload); it runs when they are all here.",
+                        missing.len()
+                    )
+                });
+            }
             Msg::Hover(i, px, py) => {
                 let text = self.geoms[i]
                     .and_then(|g| g.at(px, py))
@@ -1017,6 +1136,7 @@ impl Component for App {
                 { self.view_messages(ctx) }
                 <main>
                     <section class="editor" aria-label="Scenario">
+                        { self.view_presets(ctx) }
                         <h2>{"Workload"}</h2>
                         <div class="drop">
                             <p>{"Drop one or several "}<code>{".swf"}</code>{" / "}<code>{".swf.gz"}</code>{" files anywhere on the page, or "}</p>
@@ -1039,6 +1159,7 @@ impl Component for App {
                         { self.view_metric_help() }
                     </section>
                 </main>
+                <sf::SfPanel />
                 <div class="dropzone" aria-hidden="true">{"Drop SWF files to load them"}</div>
             </div>
         }
@@ -1072,19 +1193,56 @@ impl App {
         }
     }
 
+    fn view_presets(&self, ctx: &Context<Self>) -> Html {
+        let choose = ctx.link().callback(|e: Event| {
+            Msg::Preset(e.target_unchecked_into::<HtmlSelectElement>().value())
+        });
+        let desc = SCENARIO_PRESETS
+            .iter()
+            .find(|p| p.0 == self.preset)
+            .map(|p| p.1)
+            .unwrap_or("");
+        html! {
+            <div class="fields">
+                <h2>{"Scenario"}</h2>
+                <label>{"Scenario preset "}
+                    <select data-testid="scenario-preset" onchange={choose}>
+                        if !SCENARIO_PRESETS.iter().any(|p| p.0 == self.preset) {
+                            <option value="" selected=true disabled=true>{"(shared or custom scenario)"}</option>
+                        }
+                        { for SCENARIO_PRESETS.iter().map(|(n, _)| html!{
+                            <option value={n.to_string()} selected={*n == self.preset}>{*n}</option>
+                        }) }
+                    </select>
+                </label>
+                <p class="help" data-testid="preset-description">{desc}</p>
+            </div>
+        }
+    }
+
     fn view_needed(&self) -> Html {
-        if self.needed.is_empty() {
+        let missing = self.missing_files();
+        if self.needed.is_empty() && missing.is_empty() {
             return html! {};
         }
         html! {
             <div class="needed" data-testid="needed-files">
-                <p><strong>{"This shared scenario needs its workload file. Drop or pick:"}</strong></p>
-                <ul>
-                    { for self.needed.iter().map(|n| html!{
-                        <li><code>{&n.name}</code>{format!(" — {} bytes, SHA-256 {}", fmt_num(n.size as f64, 0), n.sha256)}</li>
-                    }) }
-                </ul>
-                <p class="help">{"A file with different content (another SHA-256) is refused, so the numbers match the shared ones."}</p>
+                if !self.needed.is_empty() {
+                    <p><strong>{"This shared scenario needs its workload file(s). Drop or pick:"}</strong></p>
+                    <ul>
+                        { for self.needed.iter().map(|n| html!{
+                            <li><code>{&n.name}</code>{format!(" — {} bytes, SHA-256 {}", fmt_num(n.size as f64, 0), n.sha256)}</li>
+                        }) }
+                    </ul>
+                    <p class="help">{"A file with different content (another SHA-256) is refused, so the numbers match the shared ones."}</p>
+                }
+                if !missing.is_empty() {
+                    <p><strong>{"This scenario reads these workload files by name. Drop or pick them:"}</strong></p>
+                    <ul>
+                        { for missing.iter().map(|n| html!{ <li><code>{n}</code></li> }) }
+                    </ul>
+                    <p class="help">{"Cleaned logs of the Parallel Workloads Archive (the same files the CLI reads with --traces DIR). They stay on this computer; the run starts when the last one is read."}</p>
+                }
             </div>
         }
     }
@@ -1194,19 +1352,36 @@ impl App {
                         {" strict import"}<span class="help">{" — stop at the first malformed line instead of counting and skipping it."}</span></label>
                 }
             }
-            _ => html! {
-                <p class="help">{"A multi-site workload from a scenario preset (one trace or generator per site); choose another source to edit a single workload."}</p>
+            WorkloadSpec::SwfSites { files, window, .. } => html! {
+                <p class="help" data-testid="workload-detail">{format!(
+                    "One SWF log per site, in platform order: {}; aligned by their UnixStartTime{}. Choose another source to edit a single workload.",
+                    files.join(", "),
+                    if window.is_some() { ", cut to a time window" } else { "" }
+                )}</p>
+            },
+            WorkloadSpec::SwfPartitions { file, .. } => html! {
+                <p class="help" data-testid="workload-detail">{format!("{file}, split into one site per partition (SWF field 16), partitions in increasing order.")}</p>
+            },
+            WorkloadSpec::HyperErlang { sites } => html! {
+                <p class="help" data-testid="workload-detail">{format!(
+                    "One hyper-Erlang generator of common order per site ({} sites, SOB §4.2, Tables 2–4): arrivals, run times and processor counts from the paper's fitted models, each site with its own stream seeded from the scenario seed.",
+                    sites.len()
+                )}</p>
             },
         };
         html! {
             <div class="fields">
                 <label>{"Source "}
                     <select onchange={choose} data-testid="workload-source">
+                        if current == "preset" {
+                            <option value="preset" selected=true>{"multi-site workload of the scenario preset"}</option>
+                        }
                         <option value="ses" selected={current == "ses"}>{"SES Poisson generator (Sessini)"}</option>
                         { for loaded.iter().map(|n| { let v = format!("file:{n}"); html!{ <option selected={current == v} value={v.clone()}>{format!("file {n}")}</option> } }) }
                     </select>
                 </label>
-                if current == "ses" {
+                if current == "preset" {
+                } else if current == "ses" {
                     <p class="help">{"The generator draws Poisson arrivals, exponential runtimes and processor counts from SES Table A3."}</p>
                 } else {
                     <p class="help">{"An SWF trace, plain or gzip, read with the import rules of the CLI (see its report)."}</p>
@@ -1382,14 +1557,19 @@ impl App {
     fn view_algorithms(&self, ctx: &Context<Self>) -> Html {
         html! {
             <div class="fields algos">
+                <p class="help">{"Local policies (one run each, no grid scheme):"}</p>
                 { for LocalPolicyKind::ALL.iter().map(|&k| {
-                    let on = self.scenario.algorithms.iter().any(|a| a.local == k);
+                    let on = self.scenario.algorithms.iter().any(|a| a.local == k && a.grid == GridScheme::Local);
                     let cb = ctx.link().callback(move |_| Msg::Edit(edit(move |s, _| {
-                        if s.algorithms.iter().any(|a| a.local == k) {
-                            s.algorithms.retain(|a| a.local != k);
+                        let is = |a: &AlgorithmSpec| a.local == k && a.grid == GridScheme::Local;
+                        if s.algorithms.iter().any(is) {
+                            s.algorithms.retain(|a| !is(a));
                         } else {
+                            let sort = s.algorithms.iter().all(|a| a.grid == GridScheme::Local);
                             s.algorithms.push(AlgorithmSpec::local(k));
-                            s.algorithms.sort_by_key(|a| LocalPolicyKind::ALL.iter().position(|&x| x == a.local));
+                            if sort {
+                                s.algorithms.sort_by_key(|a| LocalPolicyKind::ALL.iter().position(|&x| x == a.local));
+                            }
                         }
                         Ok(())
                     }), String::new()));
@@ -1398,7 +1578,142 @@ impl App {
                             <strong>{format!(" {}", k.name())}</strong><span class="help">{format!(" — {}", k.describe())}</span></label>
                     }
                 }) }
+                { self.view_algorithm_rows(ctx) }
             </div>
+        }
+    }
+
+    /// Every run of the scenario: label, local policy, grid scheme (SOB) and its parameters.
+    fn view_algorithm_rows(&self, ctx: &Context<Self>) -> Html {
+        fn row_edit(i: usize, f: fn(&mut AlgorithmSpec, &str) -> Result<(), String>) -> Edit {
+            edit(move |s, v| {
+                let a = s
+                    .algorithms
+                    .get_mut(i)
+                    .ok_or("that algorithm row is gone")?;
+                let mut b = a.clone();
+                f(&mut b, v)?;
+                b.grid_params.validate()?;
+                *a = b;
+                Ok(())
+            })
+        }
+        /// A label that only named the scheme or the algorithm follows a change of either.
+        fn relabel(a: &mut AlgorithmSpec, old_grid: GridScheme, old_alg: String) {
+            if let Some(l) = &a.label {
+                if *l == old_grid.name() {
+                    a.label = Some(a.grid.name().to_string());
+                } else if *l == old_alg {
+                    a.label = None;
+                }
+            }
+        }
+        let link = ctx.link();
+        let add = link.callback(|_| {
+            Msg::Edit(
+                edit(|s, _| {
+                    s.algorithms.push(AlgorithmSpec::grid(
+                        GridScheme::Sender,
+                        LocalPolicyKind::Easy,
+                    ));
+                    Ok(())
+                }),
+                String::new(),
+            )
+        });
+        let param = |i: usize,
+                     name: &'static str,
+                     title: &'static str,
+                     value: f64,
+                     f: fn(&mut AlgorithmSpec, &str) -> Result<(), String>| {
+            let apply = row_edit(i, f);
+            let cb = link.callback(move |e: Event| {
+                Msg::Edit(
+                    apply.clone(),
+                    e.target_unchecked_into::<HtmlInputElement>().value(),
+                )
+            });
+            html! { <label class="param" title={title}>{name}
+            <input type="number" step="any" aria-label={format!("{name} of run {}", i + 1)} data-testid={format!("param-{i}-{name}")} value={value.to_string()} onchange={cb} /></label> }
+        };
+        html! {
+            <>
+                if !self.scenario.algorithms.is_empty() {
+                    <p class="help">{"Runs, in order (a grid scheme decides which site runs each job; the local policy orders each site's queue):"}</p>
+                }
+                <table class="algorows" data-testid="algorithm-rows">
+                    <thead><tr>
+                        <th title="Shown in the results; empty = scheme+policy">{"label"}</th>
+                        <th title="The local scheduler of every site">{"local policy"}</th>
+                        <th title="SOB grid scheme above the local schedulers">{"grid scheme"}</th>
+                        <th></th>
+                    </tr></thead>
+                    <tbody>
+                    { for self.scenario.algorithms.iter().enumerate().map(|(i, a)| {
+                        let label_cb = {
+                            let apply = row_edit(i, |a, v| { let v = v.trim(); a.label = (!v.is_empty()).then(|| v.to_string()); Ok(()) });
+                            link.callback(move |e: Event| Msg::Edit(apply.clone(), e.target_unchecked_into::<HtmlInputElement>().value()))
+                        };
+                        let local_cb = {
+                            let apply = row_edit(i, |a, v| {
+                                let (g, alg) = (a.grid, a.algorithm());
+                                a.local = LocalPolicyKind::ALL.iter().copied().find(|k| k.name() == v).ok_or_else(|| format!("unknown local policy '{v}'"))?;
+                                relabel(a, g, alg);
+                                Ok(())
+                            });
+                            link.callback(move |e: Event| Msg::Edit(apply.clone(), e.target_unchecked_into::<HtmlSelectElement>().value()))
+                        };
+                        let grid_cb = {
+                            let apply = row_edit(i, |a, v| {
+                                let (g, alg) = (a.grid, a.algorithm());
+                                a.grid = GridScheme::parse(v)?;
+                                relabel(a, g, alg);
+                                Ok(())
+                            });
+                            link.callback(move |e: Event| Msg::Edit(apply.clone(), e.target_unchecked_into::<HtmlSelectElement>().value()))
+                        };
+                        let remove = link.callback(move |_| Msg::Edit(edit(move |s, _| {
+                            if i < s.algorithms.len() { s.algorithms.remove(i); }
+                            Ok(())
+                        }), String::new()));
+                        let p = a.grid_params;
+                        let uses_params = !matches!(a.grid, GridScheme::Local | GridScheme::Ideal);
+                        html!{ <>
+                            <tr data-row={i.to_string()}>
+                                <td><input type="text" aria-label={format!("label of run {}", i + 1)} placeholder={a.algorithm()} value={a.label.clone().unwrap_or_default()} onchange={label_cb} /></td>
+                                <td><select aria-label={format!("local policy of run {}", i + 1)} onchange={local_cb}>
+                                    { for LocalPolicyKind::ALL.iter().map(|k| html!{ <option value={k.name()} selected={*k == a.local}>{k.name()}</option> }) }
+                                </select></td>
+                                <td><select aria-label={format!("grid scheme of run {}", i + 1)} data-testid={format!("grid-{i}")} title={a.grid.describe()} onchange={grid_cb}>
+                                    { for GridScheme::ALL.iter().map(|g| html!{ <option value={g.name()} selected={*g == a.grid} title={g.describe()}>{g.name()}</option> }) }
+                                </select></td>
+                                <td><button class="small" onclick={remove}>{"remove"}</button></td>
+                            </tr>
+                            if uses_params {
+                                <tr class="params"><td colspan="4">
+                                    { param(i, "φ", "φ (s): a job whose home AWT is below φ stays home without asking (SOB: 60 s)", p.phi_s, |a, v| { a.grid_params.phi_s = parse("φ", v)?; Ok(()) }) }
+                                    { param(i, "δ", "δ: a site volunteers (receiver-initiated) when its utilization RUS is below δ (SOB: 0.7)", p.delta, |a, v| { a.grid_params.delta = parse("δ", v)?; Ok(()) }) }
+                                    { param(i, "σ", "σ (s): period of the RUS checks and of waiting jobs' AWT re-checks (SOB: 300 s)", p.sigma_s, |a, v| { a.grid_params.sigma_s = parse("σ", v)?; Ok(()) }) }
+                                    { param(i, "ε", "ε (s): sites whose ATT is within ε of the minimum tie; the lowest RUS wins (ours: 10 s)", p.epsilon_s, |a, v| { a.grid_params.epsilon_s = parse("ε", v)?; Ok(()) }) }
+                                    { param(i, "latency", "one-way message latency (s): a query's answers arrive two latencies later (ours: 0)", p.latency_s, |a, v| { a.grid_params.latency_s = parse("latency", v)?; Ok(()) }) }
+                                </td></tr>
+                            }
+                        </> }
+                    }) }
+                    </tbody>
+                </table>
+                <button class="small" data-testid="add-algorithm" onclick={add}>{"add a grid run"}</button>
+                <details class="scheme-help">
+                    <summary>{"Grid schemes and their parameters (SOB)"}</summary>
+                    <dl>
+                        { for GridScheme::ALL.iter().map(|g| html!{ <><dt><code>{g.name()}</code></dt><dd>{g.describe()}</dd></> }) }
+                    </dl>
+                    <p class="help">{format!(
+                        "AWT: a site's approximate wait time for the job; ERT: its estimated run time there (speed-scaled); ATT = AWT + ERT; RUS: resource utilization status. Parameters: φ = {} s, δ = {}, σ = {} s are the paper's defaults; ε = {} s and latency {} s are ours. Central ignores φ; the idealized machine ignores all of them.",
+                        GridParams::default().phi_s, GridParams::default().delta, GridParams::default().sigma_s, GridParams::default().epsilon_s, GridParams::default().latency_s
+                    )}</p>
+                </details>
+            </>
         }
     }
 
@@ -1591,6 +1906,9 @@ impl App {
                     { select("baseline", labels.clone(), self.baseline, Msg::Baseline) }
                 </div>
                 { self.canvas(ctx, 0, 640, 300, "chart-bars") }
+                if sites.len() > 1 {
+                    { self.canvas(ctx, 5, 640, 280, "chart-sites") }
+                }
                 { self.canvas(ctx, 1, 640, 300, "chart-cdf") }
                 <div class="controls">
                     { select("algorithm", labels, self.sel_run, Msg::SelectRun) }
@@ -1669,5 +1987,16 @@ impl App {
                 </dl>
             </details>
         }
+    }
+}
+
+/// Files a workload reads, by name (empty for generators).
+fn workload_files(w: &WorkloadSpec) -> Vec<String> {
+    match w {
+        WorkloadSpec::Swf { file, .. } | WorkloadSpec::SwfPartitions { file, .. } => {
+            vec![file.clone()]
+        }
+        WorkloadSpec::SwfSites { files, .. } => files.clone(),
+        _ => vec![],
     }
 }

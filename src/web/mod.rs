@@ -5,6 +5,7 @@
 mod app;
 mod plots;
 pub mod protocol;
+pub(crate) mod sf;
 pub mod share;
 pub mod worker;
 

@@ -6,7 +6,7 @@ use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 
-use super::protocol::{GanttData, SeriesData};
+use super::protocol::{GanttData, SeriesData, SweepSeries};
 
 /// Colour-blind-safe palette (Okabe–Ito), one colour per algorithm or site.
 pub const COLORS: [RGBColor; 8] = [
@@ -312,4 +312,165 @@ pub fn gantt(canvas: &HtmlCanvasElement, title: &str, g: &GanttData) -> Res {
         (0.0, g.capacity.max(1) as f64),
         false,
     ))
+}
+
+/// Grouped bars: one group per `groups` entry, one bar per `series` entry inside it
+/// (`values[series][group]`), with a legend. Only the 12 px and 15 px fonts the page's CSP
+/// allows are used.
+pub fn grouped_bars(
+    canvas: &HtmlCanvasElement,
+    title: &str,
+    y_desc: &str,
+    groups: &[String],
+    series: &[String],
+    values: &[Vec<f64>],
+) -> Res {
+    let root = area(canvas)?;
+    let n = groups.len();
+    let m = series.len();
+    if n == 0 || m == 0 {
+        return Err("nothing to draw".into());
+    }
+    let ymax = values
+        .iter()
+        .flatten()
+        .cloned()
+        .filter(|v| v.is_finite())
+        .fold(0.0f64, f64::max)
+        .max(1e-9)
+        * 1.15;
+    let x = (-0.5, n as f64 - 0.5);
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, font(15))
+        .margin(8)
+        .x_label_area_size(28)
+        .y_label_area_size(48)
+        .build_cartesian_2d(x.0..x.1, 0f64..ymax)
+        .map_err(e)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(n.min(24))
+        .y_desc(y_desc)
+        .x_label_formatter(&|v| {
+            let r = v.round();
+            if (v - r).abs() < 1e-6 && r >= 0.0 {
+                groups.get(r as usize).cloned().unwrap_or_default()
+            } else {
+                String::new()
+            }
+        })
+        .draw()
+        .map_err(e)?;
+    let w = 0.8 / m as f64;
+    for (si, name) in series.iter().enumerate() {
+        let c = color(si);
+        let vals = values.get(si).cloned().unwrap_or_default();
+        chart
+            .draw_series(vals.iter().enumerate().map(move |(g, &v)| {
+                let x0 = g as f64 - 0.4 + si as f64 * w;
+                Rectangle::new(
+                    [
+                        (x0, 0.0),
+                        (x0 + w * 0.92, if v.is_finite() { v } else { 0.0 }),
+                    ],
+                    c.filled(),
+                )
+            }))
+            .map_err(e)?
+            .label(name.clone())
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.filled()));
+    }
+    if m > 1 {
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .draw()
+            .map_err(e)?;
+    }
+    root.present().map_err(e)?;
+    Ok(Geom::of(&chart, (x.0, x.1), (0.0, ymax), false))
+}
+
+/// One line per policy (the median) over a shaded band (lo..hi), as the SF sweeps.
+pub fn band_lines(
+    canvas: &HtmlCanvasElement,
+    title: &str,
+    x_desc: &str,
+    x: &[f64],
+    lines: &[SweepSeries],
+) -> Res {
+    let root = area(canvas)?;
+    if x.is_empty() || lines.is_empty() {
+        return Err("nothing to draw".into());
+    }
+    let fin = |v: &&f64| v.is_finite();
+    let xmin = x.iter().filter(fin).cloned().fold(f64::INFINITY, f64::min);
+    let xmax = x
+        .iter()
+        .filter(fin)
+        .cloned()
+        .fold(f64::NEG_INFINITY, f64::max);
+    let (xmin, xmax) = if xmax > xmin {
+        (xmin, xmax)
+    } else {
+        (xmin - 0.5, xmin + 0.5)
+    };
+    let all = lines
+        .iter()
+        .flat_map(|l| l.median.iter().chain(&l.lo).chain(&l.hi))
+        .filter(fin)
+        .cloned();
+    let ymax = all.fold(0.0f64, f64::max).max(1e-9) * 1.08;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, font(15))
+        .margin(8)
+        .x_label_area_size(36)
+        .y_label_area_size(52)
+        .build_cartesian_2d(xmin..xmax, 0f64..ymax)
+        .map_err(e)?;
+    chart
+        .configure_mesh()
+        .x_desc(x_desc)
+        .y_desc("mean response time (s)")
+        .draw()
+        .map_err(e)?;
+    for (i, l) in lines.iter().enumerate() {
+        let (name, median, lo, hi) = (&l.policy, &l.median, &l.lo, &l.hi);
+        let c = color(i);
+        let mut band: Vec<(f64, f64)> = x.iter().cloned().zip(hi.iter().cloned()).collect();
+        band.extend(x.iter().cloned().zip(lo.iter().cloned()).rev());
+        if band.iter().all(|p| p.0.is_finite() && p.1.is_finite()) {
+            chart
+                .draw_series(std::iter::once(Polygon::new(band, c.mix(0.2).filled())))
+                .map_err(e)?;
+        }
+        chart
+            .draw_series(LineSeries::new(
+                x.iter().cloned().zip(median.iter().cloned()),
+                c.stroke_width(2),
+            ))
+            .map_err(e)?
+            .label(name.clone())
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(2)));
+        chart
+            .draw_series(
+                x.iter()
+                    .cloned()
+                    .zip(median.iter().cloned())
+                    .map(move |p| Circle::new(p, 3, c.filled())),
+            )
+            .map_err(e)?;
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(e)?;
+    root.present().map_err(e)?;
+    Ok(Geom::of(&chart, (xmin, xmax), (0.0, ymax), false))
 }

@@ -40,6 +40,12 @@ pub enum ToWorker {
         what: ExportKind,
         run: usize,
     },
+    /// Runs one of the SF paper's allocation sweeps (`allocation::sweep::SWEEP_PRESETS`).
+    Sweep {
+        preset: String,
+        seeds: u64,
+        batches: u64,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -91,6 +97,42 @@ pub enum FromWorker {
         mime: String,
         text: String,
     },
+    SweepProgress {
+        done: u64,
+        total: u64,
+    },
+    SweepDone(Box<SweepData>),
+    SweepFailed {
+        message: String,
+    },
+}
+
+/// `allocation::sweep::SweepResult` as it crosses to the page (same JSON, owned strings).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SweepData {
+    pub preset: String,
+    pub description: String,
+    pub x_label: String,
+    pub paper: String,
+    pub x: Vec<f64>,
+    pub seeds: u64,
+    pub batches: u64,
+    pub warmup: u64,
+    pub confidence: f64,
+    pub series: Vec<SweepSeries>,
+    pub gap_label: String,
+    pub gap: Vec<f64>,
+    /// Wall time of the sweep in the worker.
+    #[serde(default)]
+    pub elapsed_ms: f64,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct SweepSeries {
+    pub policy: String,
+    pub median: Vec<f64>,
+    pub lo: Vec<f64>,
+    pub hi: Vec<f64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -200,3 +200,19 @@ fn a_file_without_jobs_is_refused_with_its_report() {
     assert_eq!(info.size, 62);
     assert_eq!(info.sha256.len(), 64);
 }
+
+#[wasm_bindgen_test]
+fn allocation_calculator_and_sweep_data() {
+    let a = super::sf::allocate("1,1,1,1,1,1,1,1,1,16", "0.1", "10").unwrap();
+    assert_eq!(format!("{:.3}", a.owa[9]), "0.888");
+    assert_eq!(a.ww[9], 16.0 / 25.0);
+    assert!(super::sf::allocate("1,-2", "0.1", "10")
+        .unwrap_err()
+        .contains("positive"));
+    let p = crate::allocation::sweep::sweep_preset("sf-heterogeneity").unwrap();
+    let r = crate::allocation::sweep::run_sweep(p, 1, 300, &mut |_, _| true).unwrap();
+    let d = worker::sweep_data(&r).unwrap();
+    assert_eq!(d.series.len(), 3);
+    assert_eq!(d.series[0].median, r.series[0].median);
+    assert_eq!(d.gap, r.gap);
+}

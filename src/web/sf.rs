@@ -1,0 +1,482 @@
+//! The "Workload allocation (SF)" panel: the SF paper's sweeps, run in their own engine
+//! worker (so a sweep and a scheduling run never wait for each other, and cancelling one
+//! leaves the other alone), and the allocation calculator (OWA and WW fractions and the
+//! predicted response time, computed on the page: a few square roots).
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{HtmlCanvasElement, HtmlInputElement, HtmlSelectElement, MessageEvent};
+use yew::prelude::*;
+
+use super::plots;
+use super::protocol::*;
+use crate::allocation::fractions::{owa_batch, predicted_response, validate, weighted};
+use crate::allocation::sweep::SWEEP_PRESETS;
+
+/// Page defaults: lighter than the CLI's 10 seeds × 20,000 batches so a sweep takes seconds.
+const DEFAULT_SEEDS: u64 = 5;
+const DEFAULT_BATCHES: u64 = 5_000;
+
+struct SweepWorker {
+    worker: web_sys::Worker,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
+}
+
+impl Drop for SweepWorker {
+    fn drop(&mut self) {
+        self.worker.terminate();
+    }
+}
+
+pub enum SfMsg {
+    Worker(u32, FromWorker),
+    WorkerError(u32, String),
+    Preset(usize),
+    Seeds(String),
+    Batches(String),
+    Run,
+    Cancel,
+    Rates(String),
+    Lambda(String),
+    Batch(String),
+}
+
+/// The calculator's answer for the current inputs.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Allocation {
+    pub rates: Vec<f64>,
+    pub owa: Vec<f64>,
+    pub ww: Vec<f64>,
+    pub t_owa: Option<f64>,
+    pub t_ww: Option<f64>,
+}
+
+/// Parses the calculator's fields and computes both allocations; errors are the engine's
+/// `validate()` messages (or which field is not a number).
+pub fn allocate(rates: &str, lambda: &str, batch: &str) -> Result<Allocation, String> {
+    let rates: Vec<f64> = rates
+        .split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            s.parse::<f64>()
+                .map_err(|_| format!("rates: '{s}' is not a number"))
+        })
+        .collect::<Result<_, _>>()?;
+    let lambda: f64 = lambda
+        .trim()
+        .parse()
+        .map_err(|_| format!("λ: '{}' is not a number", lambda.trim()))?;
+    let batch: u32 = batch
+        .trim()
+        .parse()
+        .map_err(|_| format!("k: '{}' is not a whole number", batch.trim()))?;
+    validate(&rates, lambda, batch)?;
+    let owa = owa_batch(&rates, lambda, batch)?;
+    let ww = weighted(&rates);
+    Ok(Allocation {
+        t_owa: predicted_response(&rates, &owa, lambda, batch),
+        t_ww: predicted_response(&rates, &ww, lambda, batch),
+        rates,
+        owa,
+        ww,
+    })
+}
+
+pub struct SfPanel {
+    worker: Option<SweepWorker>,
+    generation: u32,
+    preset: usize,
+    seeds: u64,
+    batches: u64,
+    running: bool,
+    done: u64,
+    total: u64,
+    result: Option<SweepData>,
+    error: Option<String>,
+    notice: Option<String>,
+    rates: String,
+    lambda: String,
+    batch: String,
+    sweep_canvas: NodeRef,
+    alloc_canvas: NodeRef,
+    dirty: bool,
+}
+
+fn fmt(v: f64, d: usize) -> String {
+    if v.is_finite() {
+        format!("{v:.d$}")
+    } else {
+        "–".into()
+    }
+}
+
+impl SfPanel {
+    fn spawn(&mut self, ctx: &Context<Self>) -> Result<(), String> {
+        self.generation += 1;
+        let gen = self.generation;
+        self.worker = None;
+        let worker = web_sys::Worker::new("./worker_loader.js")
+            .map_err(|e| format!("cannot start the engine worker: {e:?}"))?;
+        let link = ctx.link().clone();
+        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+            let Some(text) = e.data().as_string() else {
+                return;
+            };
+            match serde_json::from_str::<FromWorker>(&text) {
+                Ok(m) => link.send_message(SfMsg::Worker(gen, m)),
+                Err(err) => link.send_message(SfMsg::WorkerError(
+                    gen,
+                    format!("bad message from the worker: {err}"),
+                )),
+            }
+        });
+        let link = ctx.link().clone();
+        let on_error =
+            Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
+                e.prevent_default();
+                link.send_message(SfMsg::WorkerError(
+                    gen,
+                    format!("the engine worker failed: {}", e.message()),
+                ));
+            });
+        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
+        self.worker = Some(SweepWorker {
+            worker,
+            _on_message: on_message,
+            _on_error: on_error,
+        });
+        Ok(())
+    }
+
+    fn draw(&self) {
+        if let (Some(r), Some(c)) = (&self.result, self.sweep_canvas.cast::<HtmlCanvasElement>()) {
+            let title = format!(
+                "{}: median of {} seeds, band {:.0} %",
+                r.preset,
+                r.seeds,
+                r.confidence * 100.0
+            );
+            if let Err(p) = plots::band_lines(&c, &title, &r.x_label, &r.x, &r.series) {
+                web_sys::console::warn_1(&JsValue::from_str(&format!("chart: {p}")));
+            }
+        }
+        if let (Ok(a), Some(c)) = (
+            allocate(&self.rates, &self.lambda, &self.batch),
+            self.alloc_canvas.cast::<HtmlCanvasElement>(),
+        ) {
+            let groups: Vec<String> = a
+                .rates
+                .iter()
+                .enumerate()
+                .map(|(i, r)| format!("{}: μ={r}", i + 1))
+                .collect();
+            let series = vec!["OWA (eq. 11)".to_string(), "WW (μ/Σμ)".to_string()];
+            if let Err(p) = plots::grouped_bars(
+                &c,
+                "Share of the jobs per resource",
+                "fraction α",
+                &groups,
+                &series,
+                &[a.owa.clone(), a.ww.clone()],
+            ) {
+                web_sys::console::warn_1(&JsValue::from_str(&format!("chart: {p}")));
+            }
+        }
+    }
+}
+
+impl Component for SfPanel {
+    type Message = SfMsg;
+    type Properties = ();
+
+    fn create(_ctx: &Context<Self>) -> Self {
+        SfPanel {
+            worker: None,
+            generation: 0,
+            preset: 0,
+            seeds: DEFAULT_SEEDS,
+            batches: DEFAULT_BATCHES,
+            running: false,
+            done: 0,
+            total: 0,
+            result: None,
+            error: None,
+            notice: None,
+            // SF Table III's ten resources.
+            rates: "1,1,1,1,2,2,2,5,5,10".into(),
+            lambda: "0.1".into(),
+            batch: "10".into(),
+            sweep_canvas: NodeRef::default(),
+            alloc_canvas: NodeRef::default(),
+            dirty: true,
+        }
+    }
+
+    fn update(&mut self, ctx: &Context<Self>, msg: SfMsg) -> bool {
+        match msg {
+            SfMsg::Worker(g, _) | SfMsg::WorkerError(g, _) if g != self.generation => return false,
+            SfMsg::Worker(_, ev) => match ev {
+                FromWorker::Ready => {
+                    let msg = ToWorker::Sweep {
+                        preset: SWEEP_PRESETS[self.preset].name.to_string(),
+                        seeds: self.seeds,
+                        batches: self.batches,
+                    };
+                    if let Some(w) = &self.worker {
+                        let text = serde_json::to_string(&msg).unwrap_or_default();
+                        if let Err(e) = w.worker.post_message(&JsValue::from_str(&text)) {
+                            self.error = Some(format!("cannot reach the engine worker: {e:?}"));
+                            self.running = false;
+                        }
+                    }
+                }
+                FromWorker::SweepProgress { done, total } => {
+                    self.done = done;
+                    self.total = total;
+                }
+                FromWorker::SweepDone(r) => {
+                    self.running = false;
+                    self.done = self.total.max(1);
+                    self.total = self.done;
+                    self.result = Some(*r);
+                    self.worker = None;
+                    self.dirty = true;
+                }
+                FromWorker::SweepFailed { message } => {
+                    self.running = false;
+                    self.worker = None;
+                    self.error = Some(message);
+                }
+                _ => return false,
+            },
+            SfMsg::WorkerError(_, m) => {
+                self.running = false;
+                self.worker = None;
+                self.error = Some(m);
+            }
+            SfMsg::Preset(i) => self.preset = i.min(SWEEP_PRESETS.len() - 1),
+            SfMsg::Seeds(v) => match v.trim().parse::<u64>() {
+                Ok(n) if (1..=1000).contains(&n) => self.seeds = n,
+                _ => self.error = Some(format!("seeds: '{v}' is not a whole number in 1..1000")),
+            },
+            SfMsg::Batches(v) => match v.trim().parse::<u64>() {
+                Ok(n) if (100..=10_000_000).contains(&n) => self.batches = n,
+                _ => {
+                    self.error = Some(format!(
+                        "batches: '{v}' is not a whole number in 100..10,000,000"
+                    ))
+                }
+            },
+            SfMsg::Run => {
+                self.error = None;
+                self.notice = None;
+                self.done = 0;
+                self.total = 0;
+                match self.spawn(ctx) {
+                    Ok(()) => self.running = true,
+                    Err(e) => self.error = Some(e),
+                }
+            }
+            SfMsg::Cancel => {
+                if self.running {
+                    self.worker = None;
+                    self.generation += 1;
+                    self.running = false;
+                    self.notice = Some(format!(
+                        "Sweep cancelled after {} of {} simulations.",
+                        self.done, self.total
+                    ));
+                }
+            }
+            SfMsg::Rates(v) => {
+                self.rates = v;
+                self.dirty = true;
+            }
+            SfMsg::Lambda(v) => {
+                self.lambda = v;
+                self.dirty = true;
+            }
+            SfMsg::Batch(v) => {
+                self.batch = v;
+                self.dirty = true;
+            }
+        }
+        true
+    }
+
+    fn rendered(&mut self, _ctx: &Context<Self>, _first: bool) {
+        if self.dirty {
+            self.dirty = false;
+            self.draw();
+        }
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let p = &SWEEP_PRESETS[self.preset];
+        let on_preset = link.callback(|e: Event| {
+            SfMsg::Preset(
+                e.target_unchecked_into::<HtmlSelectElement>()
+                    .value()
+                    .parse()
+                    .unwrap_or(0),
+            )
+        });
+        let input = |f: fn(String) -> SfMsg| {
+            link.callback(move |e: Event| f(e.target_unchecked_into::<HtmlInputElement>().value()))
+        };
+        let frac = if self.total > 0 {
+            (self.done as f64 / self.total as f64).min(1.0)
+        } else {
+            0.0
+        };
+        let status = if self.running {
+            format!("running… {} of {} simulations", self.done, self.total)
+        } else if let Some(r) = &self.result {
+            format!(
+                "done in {:.2} s ({}: {} seeds × {} batches)",
+                r.elapsed_ms / 1000.0,
+                r.preset,
+                r.seeds,
+                r.batches
+            )
+        } else {
+            String::new()
+        };
+        html! {
+            <section class="sf" aria-label="Workload allocation (SF)">
+                <h2>{"Workload allocation (SF)"}</h2>
+                <p class="help">{"How to split batches of jobs over resources of different speeds: the optimal static fractions for batch arrivals (OWA), fractions proportional to speed (WW), dynamic least load (DLL) and the hybrid adaptive scheduler. Each point runs every policy with the same seeds; the line is the median of the mean response times and the shaded band its order-statistic confidence band. Source: the SF paper (optimal workload allocation for batch arrivals on heterogeneous resources)."}</p>
+                <div class="fields">
+                    <label>{"Sweep "}
+                        <select data-testid="sf-preset" onchange={on_preset}>
+                            { for SWEEP_PRESETS.iter().enumerate().map(|(i, p)| html!{
+                                <option value={i.to_string()} selected={i == self.preset}>{p.name}</option>
+                            }) }
+                        </select>
+                    </label>
+                    <p class="help" data-testid="sf-description">{p.description}</p>
+                    <p class="help" data-testid="sf-paper">{format!("The paper: {}.", p.paper)}</p>
+                    <div class="field">
+                        <label for="sf-seeds">{"Seeds"}</label>
+                        <input id="sf-seeds" type="number" min="1" max="1000" step="1" value={self.seeds.to_string()} onchange={input(SfMsg::Seeds)} />
+                        <span class="help">{"Independent runs per point and policy (the CLI uses 10). More seeds: a narrower band."}</span>
+                    </div>
+                    <div class="field">
+                        <label for="sf-batches">{"Batches"}</label>
+                        <input id="sf-batches" type="number" min="100" step="100" value={self.batches.to_string()} onchange={input(SfMsg::Batches)} />
+                        <span class="help">{"Batches simulated per run; the first third is warm-up and not measured (SF: 150,000, the CLI 20,000)."}</span>
+                    </div>
+                </div>
+                <div class="run">
+                    <button class="primary" data-testid="sf-run" onclick={link.callback(|_| SfMsg::Run)}>{"Run sweep"}</button>
+                    <button data-testid="sf-cancel" disabled={!self.running} onclick={link.callback(|_| SfMsg::Cancel)}>{"Cancel"}</button>
+                    <progress data-testid="sf-progress" max="1" value={frac.to_string()} aria-label="sweep progress"></progress>
+                    <span class="status" data-testid="sf-status">{status}</span>
+                </div>
+                if let Some(e) = &self.error {
+                    <div class="error" role="alert" data-testid="sf-error"><p>{e}</p></div>
+                }
+                if let Some(n) = &self.notice {
+                    <div class="notice" role="status" data-testid="sf-notice">{n}</div>
+                }
+                if let Some(r) = &self.result {
+                    <figure class="chart">
+                        <canvas ref={self.sweep_canvas.clone()} width="640" height="320" data-testid="chart-sweep"></canvas>
+                    </figure>
+                    <p class="help">{format!("{} — the paper: {}. Band coverage {:.1} %; {} warm-up batches of {} not measured.", r.description, r.paper, r.confidence * 100.0, r.warmup, r.batches)}</p>
+                    <div class="table-wrap">
+                    <table class="metrics" data-testid="sf-table">
+                        <thead><tr>
+                            <th>{&r.x_label}</th>
+                            { for r.x.iter().map(|x| html!{ <th>{x.to_string()}</th> }) }
+                        </tr></thead>
+                        <tbody>
+                            { for r.series.iter().map(|s| html!{
+                                <tr data-policy={s.policy.clone()}>
+                                    <th scope="row" title="median of the mean response time (s)">{&s.policy}</th>
+                                    { for s.median.iter().enumerate().map(|(i, v)| html!{
+                                        <td data-x={i.to_string()} data-value={serde_json::Value::from(*v).to_string()}
+                                            title={format!("band {} – {}", fmt(s.lo[i], 4), fmt(s.hi[i], 4))}>{fmt(*v, 4)}</td>
+                                    }) }
+                                </tr>
+                            }) }
+                            <tr data-policy="gap" class="gap">
+                                <th scope="row" title={r.gap_label.clone()}>{"gap"}</th>
+                                { for r.gap.iter().enumerate().map(|(i, g)| html!{
+                                    <td data-x={i.to_string()} data-value={serde_json::Value::from(*g).to_string()}>{format!("{} %", fmt(g * 100.0, 1))}</td>
+                                }) }
+                            </tr>
+                        </tbody>
+                    </table>
+                    </div>
+                    <p class="help">{format!("gap: {}", r.gap_label)}</p>
+                }
+                { self.view_calculator(ctx) }
+            </section>
+        }
+    }
+}
+
+impl SfPanel {
+    fn view_calculator(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let input = |f: fn(String) -> SfMsg| {
+            link.callback(move |e: Event| f(e.target_unchecked_into::<HtmlInputElement>().value()))
+        };
+        let result = allocate(&self.rates, &self.lambda, &self.batch);
+        html! {
+            <div class="calculator">
+                <h3>{"Allocation calculator"}</h3>
+                <p class="help">{"Each resource i is an M/M/1 queue serving jobs at rate μ_i; batches of k jobs arrive at rate λ (Poisson) and each job of a batch goes to resource i with probability α_i. OWA minimizes the mean response time for batch arrivals (SF eq. 11): resources are taken slowest first and one whose fraction comes out negative gets 0 and leaves the sums (the elimination loop of SF Fig. 2). WW (weighted workload, SF eq. 2) sends α_i = μ_i / Σμ. The predicted mean response time is SF eq. 7, T = Σ α_i (α_i k + 1) / (2μ_i − 2α_i k λ). The system must not be saturated: λk < Σμ."}</p>
+                <div class="fields">
+                    <div class="field">
+                        <label for="alloc-rates">{"Rates μ (jobs/s, comma-separated)"}</label>
+                        <input id="alloc-rates" type="text" value={self.rates.clone()} onchange={input(SfMsg::Rates)} />
+                    </div>
+                    <div class="field">
+                        <label for="alloc-lambda">{"λ (batches/s)"}</label>
+                        <input id="alloc-lambda" type="number" step="any" value={self.lambda.clone()} onchange={input(SfMsg::Lambda)} />
+                    </div>
+                    <div class="field">
+                        <label for="alloc-k">{"k (jobs per batch)"}</label>
+                        <input id="alloc-k" type="number" step="1" value={self.batch.clone()} onchange={input(SfMsg::Batch)} />
+                    </div>
+                </div>
+                { match result {
+                    Err(e) => html!{ <div class="error" role="alert" data-testid="alloc-error"><p>{e}</p></div> },
+                    Ok(a) => {
+                        let fastest = a.rates.iter().enumerate().fold(0, |b, (i, r)| if *r > a.rates[b] { i } else { b });
+                        html!{
+                            <>
+                                <p data-testid="alloc-fastest">{format!("Fastest resource ({}: μ = {}) gets OWA {:.3}, WW {:.3} of the jobs.", fastest + 1, a.rates[fastest], a.owa[fastest], a.ww[fastest])}</p>
+                                <p data-testid="alloc-response">{format!("Predicted mean response time (eq. 7): OWA {} s, WW {} s.",
+                                    a.t_owa.map(|t| fmt(t, 4)).unwrap_or_else(|| "saturated".into()),
+                                    a.t_ww.map(|t| fmt(t, 4)).unwrap_or_else(|| "saturated".into()))}</p>
+                                <figure class="chart">
+                                    <canvas ref={self.alloc_canvas.clone()} width="640" height="260" data-testid="chart-alloc"></canvas>
+                                </figure>
+                                <table class="metrics" data-testid="alloc-table">
+                                    <thead><tr><th>{"resource"}</th><th>{"μ"}</th><th>{"OWA α"}</th><th>{"WW α"}</th></tr></thead>
+                                    <tbody>
+                                        { for a.rates.iter().enumerate().map(|(i, r)| html!{
+                                            <tr>
+                                                <th scope="row">{(i + 1).to_string()}</th>
+                                                <td>{r.to_string()}</td>
+                                                <td data-key="owa" data-value={serde_json::Value::from(a.owa[i]).to_string()}>{format!("{:.4}", a.owa[i])}</td>
+                                                <td data-key="ww" data-value={serde_json::Value::from(a.ww[i]).to_string()}>{format!("{:.4}", a.ww[i])}</td>
+                                            </tr>
+                                        }) }
+                                    </tbody>
+                                </table>
+                            </>
+                        }
+                    }
+                } }
+            </div>
+        }
+    }
+}

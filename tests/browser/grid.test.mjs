@@ -1,0 +1,185 @@
+// Page tests of the grid schemes (SOB), the scenario presets and the workload allocation
+// panel (SF) on the release build in dist/ (`trunk build --release --offline`, `cargo build
+// --release` first):   node --test tests/browser/
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { execFileSync } from 'node:child_process';
+import { serve, launch, newPage, waitResults, canvasInk, repoRoot } from './harness.mjs';
+
+const CLI = path.join(repoRoot, 'target', 'release', process.platform === 'win32' ? 'gridscope.exe' : 'gridscope');
+const SCHEMES = ['local', 'sender', 'receiver', 'symmetric', 'central', 'ideal'];
+const REAL_TRACES = ['SDSC-BLUE-2000-4.2-cln.swf.gz', 'Sandia-Ross-2001-1.1-cln.swf.gz', 'HPC2N-2002-2.2-cln.swf.gz'];
+
+let server, browser;
+const pages = [];
+
+function cliJson(args) {
+  assert.ok(fs.existsSync(CLI), `${CLI} is missing: run \`cargo build --release\` first`);
+  const t0 = Date.now();
+  const out = JSON.parse(execFileSync(CLI, [...args, '--json'], { maxBuffer: 64 << 20 }).toString());
+  out.native_ms = Date.now() - t0;
+  return out;
+}
+
+/** Every column of the page's table equals the CLI's metric, exactly. */
+function assertSameNumbers(page, want, labels = Object.keys(want)) {
+  assert.deepEqual(Object.keys(page).sort(), [...labels].sort());
+  for (const label of labels) {
+    for (const [k, v] of Object.entries(page[label])) {
+      assert.equal(v, want[label][k], `${label} ${k}: page ${v}, CLI ${want[label][k]}`);
+    }
+  }
+}
+
+async function open(hash = '') {
+  const page = await newPage(browser);
+  pages.push(page);
+  await page.goto(server.url + hash);
+  return page;
+}
+
+before(async () => {
+  server = await serve();
+  browser = await launch();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+test('the sob-synthetic-light preset runs all six grid schemes to the CLI numbers', async () => {
+  const page = await open();
+  await waitResults(page, 5);
+  // The real-trace presets ask for their three logs by name.
+  await page.selectOption('[data-testid=scenario-preset]', 'sob-real-3site');
+  await page.waitForSelector('[data-testid=needed-files]');
+  const needed = await page.textContent('[data-testid=needed-files]');
+  for (const name of REAL_TRACES) assert.ok(needed.includes(name), `${name} not asked for`);
+
+  await page.selectOption('[data-testid=scenario-preset]', 'sob-synthetic-light');
+  assert.match(await page.textContent('[data-testid=preset-description]'), /light utilizations/);
+  assert.equal(await page.$('[data-testid=needed-files]'), null);
+  assert.equal(await page.inputValue('[data-testid=grid-1]'), 'sender');
+  const t0 = Date.now();
+  await page.click('[data-testid=run]');
+  // Progress shows while the six schemes run.
+  await page.waitForFunction(() => document.querySelector('[data-testid=status]').textContent.startsWith('running'));
+  const rows = await waitResults(page, 6, 120_000);
+  const pageMs = Date.now() - t0;
+  const cli = cliJson(['run', '--preset', 'sob-synthetic-light']);
+  console.log(`# sob-synthetic-light: page ${pageMs} ms from Run to results, CLI ${cli.native_ms} ms`);
+  const labels = await page.$$eval('[data-testid=results] tbody tr', (t) => t.map((r) => r.dataset.label));
+  assert.deepEqual(labels, SCHEMES);
+  const want = Object.fromEntries(cli.runs.map((r) => [r.label, r.metrics]));
+  assertSameNumbers(rows, want, SCHEMES);
+  for (const l of SCHEMES) {
+    assert.ok('grid_efficiency' in rows[l] && 'fraction_transferred' in rows[l], 'new metric columns');
+  }
+  assert.equal(rows.local.fraction_transferred, 0);
+  assert.ok(rows.sender.fraction_transferred > 0);
+  // Six sites: the per-site utilization chart is drawn.
+  await page.waitForTimeout(300);
+  const ink = await canvasInk(page, 'chart-sites');
+  assert.ok(ink > 0.02, `chart-sites looks blank (${ink})`);
+});
+
+test('a share URL with grid schemes and parameters restores them and re-runs to the same numbers', async () => {
+  const page = await open();
+  await waitResults(page, 5);
+  await page.selectOption('[data-testid=scenario-preset]', 'sob-synthetic-light');
+  // Keep two runs: the first becomes receiver-initiated with δ = 0.5, the second stays sender.
+  for (let i = 0; i < 4; i++) await page.click('[data-testid=algorithm-rows] tr[data-row="2"] button');
+  await page.selectOption('[data-testid=grid-0]', 'receiver');
+  await page.fill('[data-testid="param-0-δ"]', '0.5');
+  await page.press('[data-testid="param-0-δ"]', 'Tab');
+  await page.click('[data-testid=run]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=status]').textContent.startsWith('running'));
+  const rows = await waitResults(page, 2, 120_000);
+  assert.deepEqual(Object.keys(rows).sort(), ['receiver', 'sender']);
+  await page.click('text=Share');
+  const url = await page.textContent('[data-testid=share-url]');
+  assert.match(url, /#s1=[A-Za-z0-9_-]+$/);
+  const again = await newPage(browser);
+  pages.push(again);
+  await again.goto(url);
+  assertSameNumbers(await waitResults(again, 2, 120_000), rows);
+  assert.equal(await again.inputValue('[data-testid=grid-0]'), 'receiver');
+  assert.equal(await again.inputValue('[data-testid=grid-1]'), 'sender');
+  assert.equal(await again.inputValue('[data-testid="param-0-δ"]'), '0.5');
+  assert.equal(await again.inputValue('[data-testid="param-1-δ"]'), '0.7');
+  // An invalid parameter is refused with the engine's message.
+  await again.fill('[data-testid="param-0-δ"]', '2');
+  await again.press('[data-testid="param-0-δ"]', 'Tab');
+  await again.waitForSelector('[data-testid=error]');
+  assert.match(await again.textContent('[data-testid=error]'), /δ must be in \[0, 1\]/);
+});
+
+test('the allocation calculator gives the OWA and WW fractions and refuses bad input', async () => {
+  const page = await open();
+  await waitResults(page, 5);
+  const set = async (sel, v) => { await page.fill(sel, v); await page.press(sel, 'Tab'); };
+  await set('#alloc-rates', '1,1,1,1,1,1,1,1,1,16');
+  await set('#alloc-lambda', '0.1');
+  await set('#alloc-k', '10');
+  await page.waitForFunction(() => /OWA 0\.888/.test(document.querySelector('[data-testid=alloc-fastest]')?.textContent));
+  assert.match(await page.textContent('[data-testid=alloc-fastest]'), /WW 0\.640/);
+  const cli = cliJson(['allocate', '--policy', 'owa', '--rates', '1,1,1,1,1,1,1,1,1,16', '--lambda', '0.1', '--batch-size', '10']);
+  const owa = await page.$$eval('[data-testid=alloc-table] td[data-key=owa]', (t) => t.map((x) => Number(x.dataset.value)));
+  assert.deepEqual(owa, cli.fractions);
+  assert.match(await page.textContent('[data-testid=alloc-response]'), new RegExp(`OWA ${cli.predicted_mean_response_s.toFixed(4)} s`));
+  await page.waitForTimeout(200);
+  assert.ok(await canvasInk(page, 'chart-alloc') > 0.02, 'chart-alloc looks blank');
+  await set('#alloc-rates', '1,-2');
+  await page.waitForSelector('[data-testid=alloc-error]');
+  assert.match(await page.textContent('[data-testid=alloc-error]'), /every rate must be a positive number/);
+  await set('#alloc-rates', '0.5,0.5');
+  await page.waitForFunction(() => /saturated/.test(document.querySelector('[data-testid=alloc-error]')?.textContent));
+});
+
+test('an SF sweep runs in the worker, draws its chart and gives the CLI medians exactly', async () => {
+  const page = await open();
+  await waitResults(page, 5);
+  await page.selectOption('[data-testid=sf-preset]', { label: 'sf-heterogeneity' });
+  assert.match(await page.textContent('[data-testid=sf-paper]'), /41 %/);
+  await page.fill('#sf-seeds', '2');
+  await page.press('#sf-seeds', 'Tab');
+  await page.fill('#sf-batches', '1000');
+  await page.press('#sf-batches', 'Tab');
+  const t0 = Date.now();
+  await page.click('[data-testid=sf-run]');
+  await page.waitForSelector('[data-testid=sf-table]', { timeout: 60_000 });
+  const pageMs = Date.now() - t0;
+  const cli = cliJson(['run', '--preset', 'sf-heterogeneity', '--seeds', '2', '--batches', '1000']);
+  console.log(`# sf-heterogeneity 2 seeds × 1,000 batches: page ${pageMs} ms from click to table (worker ${await page.textContent('[data-testid=sf-status]')}), CLI ${cli.native_ms} ms`);
+  const table = await page.$$eval('[data-testid=sf-table] tbody tr', (rows) => rows.map((r) => [r.dataset.policy, [...r.querySelectorAll('td')].map((td) => Number(td.dataset.value))]));
+  const want = [...cli.series.map((s) => [s.policy, s.median]), ['gap', cli.gap]];
+  assert.deepEqual(table, want);
+  await page.waitForTimeout(300);
+  const ink = await canvasInk(page, 'chart-sweep');
+  assert.ok(ink > 0.02, `chart-sweep looks blank (${ink})`);
+
+  // A long sweep shows progress and can be cancelled.
+  await page.fill('#sf-seeds', '50');
+  await page.press('#sf-seeds', 'Tab');
+  await page.fill('#sf-batches', '100000');
+  await page.press('#sf-batches', 'Tab');
+  await page.click('[data-testid=sf-run]');
+  await page.waitForFunction(() => Number(document.querySelector('[data-testid=sf-progress]').value) > 0, null, { timeout: 30_000 });
+  assert.equal(await page.isEnabled('[data-testid=sf-cancel]'), true);
+  await page.click('[data-testid=sf-cancel]');
+  await page.waitForSelector('[data-testid=sf-notice]');
+  assert.match(await page.textContent('[data-testid=sf-notice]'), /cancelled/);
+  assert.equal(await page.isDisabled('[data-testid=sf-cancel]'), true);
+});
+
+test('no request left 127.0.0.1 and nothing was logged as an error (grid and SF pages)', () => {
+  assert.ok(pages.length >= 5);
+  for (const p of pages) {
+    assert.deepEqual(p.problems.offsite, [], 'requests to other hosts');
+    assert.deepEqual(p.problems.errors, [], 'uncaught page errors');
+    assert.deepEqual(p.problems.console, [], 'console errors');
+  }
+});
