@@ -30,6 +30,9 @@ pub struct Metrics {
     pub grid_efficiency: f64,
     /// Share of the jobs that ran somewhere other than their home site.
     pub fraction_transferred: f64,
+    /// `transfers[home][site]`: jobs submitted at `home` that ran at `site` (the diagonal
+    /// stayed home). Empty for the idealized scheme.
+    pub transfers: Vec<Vec<u64>>,
     /// Last end − first submit.
     pub makespan_s: f64,
     /// Jobs that ran (to their end or killed at their estimate).
@@ -72,6 +75,11 @@ pub fn compute(
         (0f64, 0f64, 0f64, 0f64, 0f64);
     let mut max_wait = 0f64;
     let (mut consumed, mut transferred) = (0f64, 0u64);
+    let mut transfers = if ideal_capacity.is_some() {
+        Vec::new()
+    } else {
+        vec![vec![0u64; n_sites]; n_sites]
+    };
     let mut last_end = SimTime::ZERO;
     let first_submit = jobs.first().map(|j| j.submit).unwrap_or_default();
     for (job, out) in jobs.iter().zip(outcomes) {
@@ -109,6 +117,9 @@ pub fn compute(
         if out.site != job.home {
             transferred += 1;
         }
+        if let Some(row) = transfers.get_mut(job.home as usize) {
+            row[s] += 1;
+        }
         last_end = last_end.max(out.end);
     }
     let makespan = (last_end - first_submit).as_secs_f64();
@@ -139,6 +150,7 @@ pub fn compute(
         },
         grid_efficiency: ratio(consumed, total_speed * makespan),
         fraction_transferred: ratio(transferred as f64, n as f64),
+        transfers,
         makespan_s: makespan,
         jobs_finished: n,
         jobs_killed: killed,
