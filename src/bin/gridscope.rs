@@ -216,18 +216,19 @@ fn trace_arg(a: &Args) -> Result<&str, CliError> {
     }
 }
 
+/// Reads the SWF file at `path` (`--strict` honoured).
+fn read_trace(a: &Args, path: &str) -> Result<gridscope::workload::Workload, CliError> {
+    let bytes = read_file(Path::new(path)).map_err(CliError::Failed)?;
+    let opts = SwfOptions {
+        strict: a.has("--strict"),
+    };
+    read_swf(path, &bytes, &opts).map_err(|e| CliError::Failed(e.to_string()))
+}
+
 fn lint(a: &Args) -> Result<(), CliError> {
     a.only(&["--json", "--strict"])?;
     let path = trace_arg(a)?;
-    let bytes = read_file(Path::new(path)).map_err(CliError::Failed)?;
-    let w = read_swf(
-        path,
-        &bytes,
-        &SwfOptions {
-            strict: a.has("--strict"),
-        },
-    )
-    .map_err(|e| CliError::Failed(e.to_string()))?;
+    let w = read_trace(a, path)?;
     if a.has("--json") {
         out(&format!("{}\n", json(&w.report)));
     } else {
@@ -376,15 +377,7 @@ fn fit(a: &Args) -> Result<(), CliError> {
     if cpn == 0 {
         return Err(CliError::Usage("--cpus-per-node must be at least 1".into()));
     }
-    let bytes = read_file(Path::new(path)).map_err(CliError::Failed)?;
-    let w = read_swf(
-        path,
-        &bytes,
-        &SwfOptions {
-            strict: a.has("--strict"),
-        },
-    )
-    .map_err(|e| CliError::Failed(e.to_string()))?;
+    let w = read_trace(a, path)?;
     if w.jobs.is_empty() {
         return Err(CliError::Failed(format!("{path}: no runnable job to fit")));
     }
