@@ -22,6 +22,7 @@ use crate::scenario::{
     platform_preset, AlgorithmSpec, PlatformSpec, Scenario, WorkloadSpec, PLATFORM_PRESETS,
     SCENARIO_PRESETS,
 };
+use crate::workload::hyper_erlang::{FittedClass, FittedMoments};
 use crate::workload::SesPoisson;
 
 /// Table columns: (metric key, header, decimals).
@@ -99,6 +100,9 @@ pub enum Msg {
     Baseline(usize),
     BarMetric(usize),
     SelectRun(usize),
+    SelectTransfers(usize),
+    FitCpn(String),
+    Fit,
     SelectSite(usize),
     Zoom(f64),
     Pan(f64),
@@ -135,6 +139,14 @@ pub struct App {
     baseline: usize,
     bar_metric: usize,
     sel_run: usize,
+    /// The run whose transfer matrix is shown (index into `results`).
+    sel_transfers: Option<usize>,
+    /// CPUs per node for the hyper-Erlang fit.
+    fit_cpn: u32,
+    fitting: bool,
+    /// (file, CPUs per node, classes) of the last fit.
+    fit: Option<(String, u32, Vec<FittedClass>)>,
+    fit_error: Option<String>,
     sel_site: usize,
     window: Option<(f64, f64)>,
     gantt: Option<GanttData>,
@@ -765,6 +777,11 @@ impl Component for App {
             baseline: 0,
             bar_metric: 0,
             sel_run: 1,
+            sel_transfers: None,
+            fit_cpn: 1,
+            fitting: false,
+            fit: None,
+            fit_error: None,
             sel_site: 0,
             window: None,
             gantt: None,
@@ -913,6 +930,18 @@ impl Component for App {
                     text,
                 } => self.download(&filename, &mime, &text),
                 // Sweeps run in the SF panel's own worker.
+                FromWorker::Fitted {
+                    name,
+                    cpus_per_node,
+                    classes,
+                } => {
+                    self.fitting = false;
+                    self.fit = Some((name, cpus_per_node, classes));
+                }
+                FromWorker::FitFailed { name, error } => {
+                    self.fitting = false;
+                    self.fit_error = Some(format!("cannot fit {name}: {error}"));
+                }
                 FromWorker::SweepProgress { .. }
                 | FromWorker::SweepDone(_)
                 | FromWorker::SweepFailed { .. } => return false,
@@ -1003,6 +1032,31 @@ impl Component for App {
                 self.sel_run = i;
                 self.dirty = true;
                 self.request_gantt();
+            }
+            Msg::SelectTransfers(i) => {
+                self.sel_transfers = Some(i);
+            }
+            Msg::FitCpn(v) => match v.trim().parse::<u32>() {
+                Ok(n) if n >= 1 => {
+                    self.fit_cpn = n;
+                    self.fit_error = None;
+                }
+                _ => {
+                    self.fit_error = Some(format!(
+                        "CPUs per node must be a whole number ≥ 1, not {v:?}"
+                    ))
+                }
+            },
+            Msg::Fit => {
+                if let WorkloadSpec::Swf { file, .. } = &self.scenario.workload {
+                    let msg = ToWorker::Fit {
+                        name: file.clone(),
+                        cpus_per_node: self.fit_cpn,
+                    };
+                    self.fitting = true;
+                    self.fit_error = None;
+                    self.send(&msg, None);
+                }
             }
             Msg::SelectSite(i) => {
                 self.sel_site = i;
@@ -1348,8 +1402,11 @@ impl App {
                     )
                 });
                 html! {
-                    <label class="check"><input type="checkbox" checked={strict} onchange={toggle} />
-                        {" strict import"}<span class="help">{" — stop at the first malformed line instead of counting and skipping it."}</span></label>
+                    <>
+                        <label class="check"><input type="checkbox" checked={strict} onchange={toggle} />
+                            {" strict import"}<span class="help">{" — stop at the first malformed line instead of counting and skipping it."}</span></label>
+                        { self.view_fit(ctx) }
+                    </>
                 }
             }
             WorkloadSpec::SwfSites { files, window, .. } => html! {
@@ -1908,6 +1965,7 @@ impl App {
                 { self.canvas(ctx, 0, 640, 300, "chart-bars") }
                 if sites.len() > 1 {
                     { self.canvas(ctx, 5, 640, 280, "chart-sites") }
+                    { self.view_transfers(ctx, &sites) }
                 }
                 { self.canvas(ctx, 1, 640, 300, "chart-cdf") }
                 <div class="controls">
@@ -1926,6 +1984,134 @@ impl App {
                 </div>
                 { self.canvas(ctx, 4, 960, 360, "chart-gantt") }
                 <p class="help">{"The engine counts processors; the Gantt chart places each job on the lowest free ones for drawing."}</p>
+            </div>
+        }
+    }
+
+    /// The SOB §3.1 hyper-Erlang fit of the loaded SWF file: per size class, the sample and
+    /// fitted raw moments of inter-arrival and service times.
+    fn view_fit(&self, ctx: &Context<Self>) -> Html {
+        let WorkloadSpec::Swf { file, .. } = &self.scenario.workload else {
+            return html! {};
+        };
+        let loaded = self
+            .files
+            .iter()
+            .any(|f| &f.name == file && matches!(f.status, FileStatus::Loaded { .. }));
+        let cpn = ctx.link().callback(|e: Event| {
+            Msg::FitCpn(e.target_unchecked_into::<HtmlInputElement>().value())
+        });
+        let m = |v: f64| format!("{v:.4e}");
+        let moments = |fm: &FittedMoments, what: &'static str| {
+            html! {
+                <>
+                    { for (0..3).map(|k| html!{ <td data-key={format!("{what}-sample-{}", k + 1)} data-value={fm.sample[k].to_string()}>{m(fm.sample[k])}</td> }) }
+                    { for (0..3).map(|k| html!{ <td data-key={format!("{what}-fitted-{}", k + 1)} data-value={fm.fitted[k].to_string()} title={fm.note.clone()}>{m(fm.fitted[k])}{ if fm.exact { "" } else { " *" } }</td> }) }
+                </>
+            }
+        };
+        html! {
+            <div class="fit">
+                <div class="controls">
+                    <label for="fit-cpn">{"CPUs per node "}</label>
+                    <input id="fit-cpn" data-testid="fit-cpn" type="number" min="1" step="1" value={self.fit_cpn.to_string()} onchange={cpn} />
+                    <button class="small" data-testid="fit-run" disabled={!loaded || self.fitting} onclick={ctx.link().callback(|_| Msg::Fit)}>{"Fit hyper-Erlang model"}</button>
+                    if self.fitting { <span class="help">{" fitting…"}</span> }
+                </div>
+                <p class="help">{"SOB §3.1: jobs are split into size classes by nodes (processors ÷ CPUs per node); each class's inter-arrival and service times get a hyper-Erlang matching their first three moments (* = not matched exactly)."}</p>
+                if let Some(e) = &self.fit_error { <p class="error" data-testid="fit-error">{e}</p> }
+                if let Some((name, c, classes)) = &self.fit {
+                    <div class="table-wrap">
+                    <table class="metrics" data-testid="fit" data-file={name.clone()} data-cpn={c.to_string()}>
+                        <caption>{format!("{name}, {c} CPU(s) per node: moments μ1 (s), μ2 (s²), μ3 (s³)")}</caption>
+                        <thead>
+                            <tr><th rowspan="2">{"nodes"}</th><th rowspan="2">{"jobs"}</th><th colspan="3">{"inter-arrival, sample"}</th><th colspan="3">{"inter-arrival, fitted"}</th><th colspan="3">{"service, sample"}</th><th colspan="3">{"service, fitted"}</th></tr>
+                            <tr>{ for (0..4).map(|_| html!{ <><th>{"μ1"}</th><th>{"μ2"}</th><th>{"μ3"}</th></> }) }</tr>
+                        </thead>
+                        <tbody>
+                            { for classes.iter().map(|f| html!{
+                                <tr data-nmin={f.class.nmin.to_string()} data-nmax={f.class.nmax.to_string()} data-jobs={f.jobs.to_string()}>
+                                    <th scope="row">{ if f.class.nmin == f.class.nmax { f.class.nmin.to_string() } else { format!("{}–{}", f.class.nmin, f.class.nmax) } }</th>
+                                    <td>{fmt_num(f.jobs as f64, 0)}</td>
+                                    { moments(&f.interarrival, "ia") }
+                                    { moments(&f.service, "svc") }
+                                </tr>
+                            }) }
+                        </tbody>
+                    </table>
+                    </div>
+                }
+            </div>
+        }
+    }
+
+    /// The transfer matrix of one run: `transfers[home][site]` job counts, off-diagonal
+    /// cells shaded by their share of the row's jobs.
+    fn view_transfers(&self, ctx: &Context<Self>, sites: &[String]) -> Html {
+        let runs: Vec<(usize, &RunResult, Vec<Vec<u64>>)> = self
+            .results
+            .iter()
+            .enumerate()
+            .filter_map(|(i, r)| {
+                let m = transfer_matrix(r);
+                (!m.is_empty()).then_some((i, r, m))
+            })
+            .collect();
+        if runs.is_empty() {
+            return html! {};
+        }
+        let chosen = self
+            .sel_transfers
+            .and_then(|s| runs.iter().position(|(i, _, _)| *i == s))
+            .or_else(|| runs.iter().position(|(i, _, _)| *i == self.sel_run))
+            .unwrap_or(0);
+        let (_, run, m) = &runs[chosen];
+        let onchange = ctx.link().callback(|e: Event| {
+            Msg::SelectTransfers(
+                e.target_unchecked_into::<HtmlSelectElement>()
+                    .value()
+                    .parse()
+                    .unwrap_or(0),
+            )
+        });
+        let name = |k: usize| sites.get(k).cloned().unwrap_or_else(|| format!("site {k}"));
+        html! {
+            <div class="transfers">
+                <div class="controls">
+                    <label>{"transfers of "}
+                        <select {onchange} data-testid="transfers-run">
+                            { for runs.iter().enumerate().map(|(j, (i, r, _))| html!{ <option value={i.to_string()} selected={j == chosen}>{&r.label}</option> }) }
+                        </select>
+                    </label>
+                </div>
+                <div class="table-wrap">
+                <table class="metrics transfers" data-testid="transfers" data-label={run.label.clone()}>
+                    <caption>{"Jobs by home site (rows) and the site they ran at (columns)"}</caption>
+                    <thead><tr>
+                        <th>{"home \\ ran at"}</th>
+                        { for (0..m.len()).map(|k| html!{ <th scope="col">{name(k)}</th> }) }
+                    </tr></thead>
+                    <tbody>
+                        { for m.iter().enumerate().map(|(h, row)| {
+                            let total: u64 = row.iter().sum();
+                            html!{
+                                <tr data-home={h.to_string()}>
+                                    <th scope="row">{name(h)}</th>
+                                    { for row.iter().enumerate().map(|(k, &c)| {
+                                        let share = if total > 0 { c as f64 / total as f64 } else { 0.0 };
+                                        // Ten shades (CSS classes: the page's CSP forbids inline styles); a quarter of
+                                        // the row or more is the darkest.
+                                        let heat = (h != k && c > 0).then(|| format!("heat-{}", ((share * 4.0).min(1.0) * 9.0).round() as u32 + 1));
+                                        let title = format!("{} → {}: {} jobs ({:.1} % of {})", name(h), name(k), c, share * 100.0, name(h));
+                                        html!{ <td data-value={c.to_string()} class={classes!((h == k).then_some("diag"), heat)} {title}>{fmt_num(c as f64, 0)}</td> }
+                                    }) }
+                                </tr>
+                            }
+                        }) }
+                    </tbody>
+                </table>
+                </div>
+                <p class="help">{"Off-diagonal cells are jobs that ran away from their home site, shaded by their share of the home site's jobs."}</p>
             </div>
         }
     }
@@ -1988,6 +2174,22 @@ impl App {
             </details>
         }
     }
+}
+
+/// `metrics.transfers` of a run (empty when the run has none, e.g. `ideal`).
+fn transfer_matrix(r: &RunResult) -> Vec<Vec<u64>> {
+    r.run["metrics"]["transfers"]
+        .as_array()
+        .map(|rows| {
+            rows.iter()
+                .map(|row| {
+                    row.as_array()
+                        .map(|c| c.iter().map(|v| v.as_u64().unwrap_or(0)).collect())
+                        .unwrap_or_default()
+                })
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 /// Files a workload reads, by name (empty for generators).

@@ -40,6 +40,11 @@ pub enum ToWorker {
         what: ExportKind,
         run: usize,
     },
+    /// Fits the SOB hyper-Erlang model to a loaded file (`hyper_erlang::fit_classes`).
+    Fit {
+        name: String,
+        cpus_per_node: u32,
+    },
     /// Runs one of the SF paper's allocation sweeps (`allocation::sweep::SWEEP_PRESETS`).
     Sweep {
         preset: String,
@@ -96,6 +101,15 @@ pub enum FromWorker {
         filename: String,
         mime: String,
         text: String,
+    },
+    Fitted {
+        name: String,
+        cpus_per_node: u32,
+        classes: Vec<crate::workload::hyper_erlang::FittedClass>,
+    },
+    FitFailed {
+        name: String,
+        error: String,
     },
     SweepProgress {
         done: u64,

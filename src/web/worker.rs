@@ -150,6 +150,28 @@ fn handle(st: &mut State, msg: ToWorker, file: Option<web_sys::Blob>) {
         ToWorker::Forget { name } => {
             st.files.remove(&name);
         }
+        ToWorker::Fit {
+            name,
+            cpus_per_node,
+        } => match st.files.get(&name) {
+            Some(_) if cpus_per_node == 0 => post(&FromWorker::FitFailed {
+                name,
+                error: "CPUs per node must be at least 1".into(),
+            }),
+            Some(f) => {
+                let classes =
+                    crate::workload::hyper_erlang::fit_classes(&f.workload.jobs, cpus_per_node);
+                post(&FromWorker::Fitted {
+                    name,
+                    cpus_per_node,
+                    classes,
+                });
+            }
+            None => post(&FromWorker::FitFailed {
+                error: format!("{name} is not loaded"),
+                name,
+            }),
+        },
         ToWorker::Sweep {
             preset,
             seeds,

@@ -84,6 +84,16 @@ test('the sob-synthetic-light preset runs all six grid schemes to the CLI number
   await page.waitForTimeout(300);
   const ink = await canvasInk(page, 'chart-sites');
   assert.ok(ink > 0.02, `chart-sites looks blank (${ink})`);
+  // The transfer matrix of the sender-initiated run equals the CLI's.
+  const want_t = cli.runs[1].metrics.transfers;
+  assert.equal(cli.runs[1].label, 'sender');
+  assert.ok(want_t.length === 6, 'a 6×6 transfer matrix');
+  const runs_t = await page.$$eval('[data-testid=transfers-run] option', (o) => o.map((x) => x.textContent));
+  assert.ok(runs_t.includes('sender') && !runs_t.includes('ideal'), `transfer runs ${runs_t}`);
+  await page.selectOption('[data-testid=transfers-run]', { label: 'sender' });
+  await page.waitForSelector('[data-testid=transfers][data-label=sender]');
+  const matrix = await page.$$eval('[data-testid=transfers] tbody tr', (rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => Number(td.dataset.value))));
+  assert.deepEqual(matrix, want_t);
 });
 
 test('a share URL with grid schemes and parameters restores them and re-runs to the same numbers', async () => {

@@ -231,6 +231,30 @@ test('results stream in per algorithm, the page answers during a run, cancel sto
   assertSameNumbers(await waitResults(page, 5), cli(['run', '--preset', 'demo']));
 });
 
+test('a dropped trace is fitted to the hyper-Erlang model with the CLI classes (SOB §3.1)', async () => {
+  const KTH = path.join(repoRoot, '..', 'shared', 'traces', 'KTH-SP2-1996-2.1-cln.swf.gz');
+  const page = await open();
+  await waitResults(page, 5);
+  await dropFiles(page, [{ name: path.basename(KTH), bytes: fs.readFileSync(KTH) }]);
+  await page.waitForSelector('[data-testid=fit-run]:not([disabled])', { timeout: 60_000 });
+  await page.fill('[data-testid=fit-cpn]', '1');
+  await page.press('[data-testid=fit-cpn]', 'Tab');
+  const t0 = Date.now();
+  await page.click('[data-testid=fit-run]');
+  await page.waitForSelector('[data-testid=fit][data-cpn="1"]', { timeout: 180_000 });
+  console.log(`# KTH-SP2 hyper-Erlang fit in the page: ${Date.now() - t0} ms from click to table`);
+  const want = JSON.parse(execFileSync(CLI, ['fit', KTH, '--cpus-per-node', '1', '--json'], { maxBuffer: 64 << 20 }).toString());
+  const rows = await page.$$eval('[data-testid=fit] tbody tr', (t) => t.map((r) => ({
+    nmin: Number(r.dataset.nmin), nmax: Number(r.dataset.nmax), jobs: Number(r.dataset.jobs),
+    ia: Number(r.querySelector('td[data-key=ia-sample-1]').dataset.value),
+    svc: Number(r.querySelector('td[data-key=svc-sample-1]').dataset.value),
+  })));
+  assert.ok(want.classes.length > 1);
+  assert.deepEqual(rows.map(({ nmin, nmax, jobs }) => ({ nmin, nmax, jobs })),
+    want.classes.map((c) => ({ nmin: c.class.nmin, nmax: c.class.nmax, jobs: c.jobs })));
+  assert.deepEqual(rows.map((r) => [r.ia, r.svc]), want.classes.map((c) => [c.interarrival.sample[0], c.service.sample[0]]));
+});
+
 test('no request left 127.0.0.1 and nothing was logged as an error', () => {
   assert.ok(pages.length >= 8);
   for (const p of pages) {
