@@ -609,14 +609,20 @@ impl<'a> SwfStream<'a> {
     }
 }
 
-/// Fills `buf` from `r` as far as it goes: Ok(bytes read, 0 at the end) or the error.
-fn read_some(r: &mut impl Read, buf: &mut [u8]) -> std::io::Result<usize> {
-    loop {
-        match r.read(buf) {
+/// Fills `buf` from `r` until it is full, the stream ends or it fails: the bytes read, and
+/// the error that stopped it if any. Decoders hand out a few KiB a call, so a piece takes
+/// many calls.
+fn read_some(r: &mut impl Read, buf: &mut [u8]) -> (usize, Option<std::io::Error>) {
+    let mut filled = 0;
+    while filled < buf.len() {
+        match r.read(&mut buf[filled..]) {
+            Ok(0) => break,
+            Ok(n) => filled += n,
             Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
-            other => return other,
+            Err(e) => return (filled, Some(e)),
         }
     }
+    (filled, None)
 }
 
 /// Reads an SWF file from its bytes (plain or gzip). `file` names it in messages.
@@ -655,18 +661,18 @@ pub fn read_swf(file: &str, bytes: &[u8], opts: &SwfOptions) -> Result<Workload,
                 let mut decoder = flate2::read::MultiGzDecoder::new(bytes);
                 loop {
                     let mut buf = vec![0u8; PIECE];
-                    match read_some(&mut decoder, &mut buf) {
-                        Ok(0) => break,
-                        Ok(n) => {
-                            buf.truncate(n);
-                            if tx.send(Ok(buf)).is_err() {
-                                break; // the parser stopped (strict-mode error)
-                            }
-                        }
-                        Err(e) => {
-                            let _ = tx.send(Err(e.to_string()));
-                            break;
-                        }
+                    let (n, err) = read_some(&mut decoder, &mut buf);
+                    buf.truncate(n);
+                    // A send fails only when the parser stopped (strict-mode error).
+                    if n > 0 && tx.send(Ok(buf)).is_err() {
+                        break;
+                    }
+                    if let Some(e) = err {
+                        let _ = tx.send(Err(e.to_string()));
+                        break;
+                    }
+                    if n < PIECE {
+                        break;
                     }
                 }
             });
@@ -687,13 +693,14 @@ pub fn read_swf(file: &str, bytes: &[u8], opts: &SwfOptions) -> Result<Workload,
         let mut decoder = flate2::read::MultiGzDecoder::new(bytes);
         let mut buf = vec![0u8; PIECE];
         loop {
-            match read_some(&mut decoder, &mut buf) {
-                Ok(0) => break,
-                Ok(n) => stream.feed(&buf[..n])?,
-                Err(e) => {
-                    stream.damaged(e.to_string())?;
-                    break;
-                }
+            let (n, err) = read_some(&mut decoder, &mut buf);
+            stream.feed(&buf[..n])?;
+            if let Some(e) = err {
+                stream.damaged(e.to_string())?;
+                break;
+            }
+            if n < PIECE {
+                break;
             }
         }
     }

@@ -193,3 +193,26 @@ fn writer_round_trips_what_the_reader_accepts() {
     assert_eq!(back.origin, w.origin);
     assert_eq!(back.report.skipped_total, 0);
 }
+
+#[test]
+fn cut_gzip_keeps_the_jobs_before_the_cut_and_says_so() {
+    let gz = std::fs::read(trace("KTH-SP2-1996-2.1-cln.swf.gz")).unwrap();
+    let cut = &gz[..300_000];
+    let w = read_swf("cut.gz", cut, &SwfOptions::default()).unwrap();
+    assert!(w.jobs.len() > 10_000, "{}", w.jobs.len());
+    assert!(
+        w.report
+            .warnings
+            .iter()
+            .any(|m| m.contains("gzip data is damaged or truncated")),
+        "{:?}",
+        w.report.warnings
+    );
+    let strict = read_swf("cut.gz", cut, &SwfOptions { strict: true }).unwrap_err();
+    assert!(
+        strict
+            .to_string()
+            .contains("cut.gz: gzip data is damaged or truncated"),
+        "{strict}"
+    );
+}
