@@ -6,9 +6,10 @@ use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
-use web_sys::{HtmlCanvasElement, HtmlInputElement, HtmlSelectElement, MessageEvent};
+use web_sys::{HtmlCanvasElement, HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use super::engine_worker::{self, EngineWorker};
 use super::plots;
 use super::protocol::*;
 use super::sf;
@@ -42,18 +43,6 @@ const COLUMNS: &[(&str, &str, usize)] = &[
     ("jobs_rejected", "rejected", 0),
     ("jobs_skipped", "skipped", 0),
 ];
-
-struct EngineWorker {
-    worker: web_sys::Worker,
-    _on_message: Closure<dyn FnMut(MessageEvent)>,
-    _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
-}
-
-impl Drop for EngineWorker {
-    fn drop(&mut self) {
-        self.worker.terminate();
-    }
-}
 
 #[derive(Clone, Debug, PartialEq)]
 enum FileStatus {
@@ -223,43 +212,18 @@ impl App {
         let gen = self.generation;
         self.ready = false;
         self.worker = None;
-        let worker = match web_sys::Worker::new("./worker_loader.js") {
-            Ok(w) => w,
+        let link = ctx.link().clone();
+        let spawned = engine_worker::spawn(move |m| match m {
+            Ok(m) => link.send_message(Msg::Worker(gen, m)),
+            Err(e) => link.send_message(Msg::WorkerError(gen, e)),
+        });
+        match spawned {
+            Ok(w) => self.worker = Some(w),
             Err(e) => {
-                self.errors
-                    .push(format!("cannot start the engine worker: {e:?}"));
+                self.errors.push(e);
                 return;
             }
-        };
-        let link = ctx.link().clone();
-        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-            let Some(text) = e.data().as_string() else {
-                return;
-            };
-            match serde_json::from_str::<FromWorker>(&text) {
-                Ok(m) => link.send_message(Msg::Worker(gen, m)),
-                Err(err) => link.send_message(Msg::WorkerError(
-                    gen,
-                    format!("bad message from the worker: {err}"),
-                )),
-            }
-        });
-        let link = ctx.link().clone();
-        let on_error =
-            Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
-                e.prevent_default();
-                link.send_message(Msg::WorkerError(
-                    gen,
-                    format!("the engine worker failed: {}", e.message()),
-                ));
-            });
-        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        self.worker = Some(EngineWorker {
-            worker,
-            _on_message: on_message,
-            _on_error: on_error,
-        });
+        }
         // A new worker knows no file: hand the loaded ones over again.
         let reload: Vec<(String, web_sys::File)> = self
             .files

@@ -3,6 +3,7 @@
 //! `plots` draws the charts with plotters-canvas.
 
 mod app;
+mod engine_worker;
 mod plots;
 pub mod protocol;
 pub(crate) mod sf;

@@ -4,10 +4,10 @@
 //! predicted response time, computed on the page: a few square roots).
 
 use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
-use web_sys::{HtmlCanvasElement, HtmlInputElement, HtmlSelectElement, MessageEvent};
+use web_sys::{HtmlCanvasElement, HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+use super::engine_worker::{self, EngineWorker};
 use super::plots;
 use super::protocol::*;
 use crate::allocation::fractions::{owa_batch, predicted_response, validate, weighted};
@@ -16,18 +16,6 @@ use crate::allocation::sweep::SWEEP_PRESETS;
 /// Page defaults: lighter than the CLI's 10 seeds × 20,000 batches so a sweep takes seconds.
 const DEFAULT_SEEDS: u64 = 5;
 const DEFAULT_BATCHES: u64 = 5_000;
-
-struct SweepWorker {
-    worker: web_sys::Worker,
-    _on_message: Closure<dyn FnMut(MessageEvent)>,
-    _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
-}
-
-impl Drop for SweepWorker {
-    fn drop(&mut self) {
-        self.worker.terminate();
-    }
-}
 
 pub enum SfMsg {
     Worker(u32, FromWorker),
@@ -85,7 +73,7 @@ pub fn allocate(rates: &str, lambda: &str, batch: &str) -> Result<Allocation, St
 }
 
 pub struct SfPanel {
-    worker: Option<SweepWorker>,
+    worker: Option<EngineWorker>,
     generation: u32,
     preset: usize,
     seeds: u64,
@@ -117,37 +105,11 @@ impl SfPanel {
         self.generation += 1;
         let gen = self.generation;
         self.worker = None;
-        let worker = web_sys::Worker::new("./worker_loader.js")
-            .map_err(|e| format!("cannot start the engine worker: {e:?}"))?;
         let link = ctx.link().clone();
-        let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-            let Some(text) = e.data().as_string() else {
-                return;
-            };
-            match serde_json::from_str::<FromWorker>(&text) {
-                Ok(m) => link.send_message(SfMsg::Worker(gen, m)),
-                Err(err) => link.send_message(SfMsg::WorkerError(
-                    gen,
-                    format!("bad message from the worker: {err}"),
-                )),
-            }
-        });
-        let link = ctx.link().clone();
-        let on_error =
-            Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
-                e.prevent_default();
-                link.send_message(SfMsg::WorkerError(
-                    gen,
-                    format!("the engine worker failed: {}", e.message()),
-                ));
-            });
-        worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
-        worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
-        self.worker = Some(SweepWorker {
-            worker,
-            _on_message: on_message,
-            _on_error: on_error,
-        });
+        self.worker = Some(engine_worker::spawn(move |m| match m {
+            Ok(m) => link.send_message(SfMsg::Worker(gen, m)),
+            Err(e) => link.send_message(SfMsg::WorkerError(gen, e)),
+        })?);
         Ok(())
     }
 
