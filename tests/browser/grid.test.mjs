@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, newPage, waitResults, canvasInk, repoRoot } from './harness.mjs';
+import { serve, launch, newPage, waitResults, canvasInk, repoRoot, assertSameNumbers } from './harness.mjs';
 
 const CLI = path.join(repoRoot, 'target', 'release', process.platform === 'win32' ? 'gridscope.exe' : 'gridscope');
 const SCHEMES = ['local', 'sender', 'receiver', 'symmetric', 'central', 'ideal'];
@@ -21,16 +21,6 @@ function cliJson(args) {
   const out = JSON.parse(execFileSync(CLI, [...args, '--json'], { maxBuffer: 64 << 20 }).toString());
   out.native_ms = Date.now() - t0;
   return out;
-}
-
-/** Every column of the page's table equals the CLI's metric, exactly. */
-function assertSameNumbers(page, want, labels = Object.keys(want)) {
-  assert.deepEqual(Object.keys(page).sort(), [...labels].sort());
-  for (const label of labels) {
-    for (const [k, v] of Object.entries(page[label])) {
-      assert.equal(v, want[label][k], `${label} ${k}: page ${v}, CLI ${want[label][k]}`);
-    }
-  }
 }
 
 async function open(hash = '') {

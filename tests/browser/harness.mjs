@@ -1,5 +1,6 @@
 // Shared helpers of the page tests: a static server for dist/ on 127.0.0.1 (random port)
 // and a headless system Chromium driven by playwright-core. Not a test file itself.
+import assert from 'node:assert/strict';
 import http from 'node:http';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -119,4 +120,14 @@ export function canvasInk(page, testid) {
     for (let i = 0; i < d.length; i += 4) if (d[i] < 250 || d[i + 1] < 250 || d[i + 2] < 250) ink++;
     return ink / (c.width * c.height);
   }, testid);
+}
+
+/** Every column of the page's table equals the CLI's metric, exactly. */
+export function assertSameNumbers(page, want, labels = Object.keys(want)) {
+  assert.deepEqual(Object.keys(page).sort(), [...labels].sort());
+  for (const label of labels) {
+    for (const [k, v] of Object.entries(page[label])) {
+      assert.equal(v, want[label][k], `${label} ${k}: page ${v}, CLI ${want[label][k]}`);
+    }
+  }
 }

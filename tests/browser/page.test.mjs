@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, newPage, waitResults, readResults, dropFiles, canvasInk, repoRoot, traces } from './harness.mjs';
+import { serve, launch, newPage, waitResults, readResults, dropFiles, canvasInk, repoRoot, traces, assertSameNumbers } from './harness.mjs';
 
 const SDSC = path.join(traces, 'SDSC-SP2-1998-4.2-cln.swf.gz');
 const OTHER = path.join(traces, 'NASA-iPSC-1993-3.1-cln.swf.gz');
@@ -22,16 +22,6 @@ function cli(args) {
   assert.ok(fs.existsSync(CLI), `${CLI} is missing: run \`cargo build --release\` first`);
   const report = JSON.parse(execFileSync(CLI, [...args, '--json'], { maxBuffer: 64 << 20 }).toString());
   return Object.fromEntries(report.runs.map((r) => [r.label, r.metrics]));
-}
-
-/** Compares the page's table with the CLI's metrics, every column, exactly. */
-function assertSameNumbers(page, want, labels = Object.keys(want)) {
-  assert.deepEqual(Object.keys(page).sort(), [...labels].sort());
-  for (const label of labels) {
-    for (const [k, v] of Object.entries(page[label])) {
-      assert.equal(v, want[label][k], `${label} ${k}: page ${v}, CLI ${want[label][k]}`);
-    }
-  }
 }
 
 async function open(hash = '') {
