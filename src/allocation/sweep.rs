@@ -1,9 +1,14 @@
-//! The SF paper's experiments as sweep presets: each point is a batch system, each policy
-//! runs on it with N seeds (the same seeds for every policy), and the result is the median
-//! with a confidence band from order statistics.
+//! The SF paper's experiments as sweeps: each point is a batch system, each policy runs on
+//! it with N seeds (the same seeds for every policy), and the result is the median with a
+//! confidence band from order statistics.
+//!
+//! A sweep is a `SweepSpec` — the system, the parameter on the x axis and its values, the
+//! policies — so the page and the CLI can change any of it; the presets are the paper's
+//! five specs with their headline numbers.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
+use super::fractions::{owa_batch, validate};
 use super::{simulate_allocation, AllocationPolicy, BatchSystem, Dispatch, RateChange};
 
 /// SF Table III: ten resources of speeds 1 (×4), 2 (×3), 5 (×2) and 10.
@@ -15,52 +20,356 @@ pub fn table_three() -> Vec<f64> {
     r
 }
 
+/// The parameter a sweep varies along its x axis.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Vary {
+    /// x is the speed of the last resource in `rates` (SF Fig. 3: h of 9 × 1 + h).
+    LastRate,
+    /// x is the number of resources n; resource j of n gets `rates[j · len / n]`, so
+    /// `rates = [1, 10]` gives half speed 1 and half speed 10 (SF Fig. 4).
+    Size,
+    /// x is the batch size k (SF Fig. 5).
+    BatchSize,
+    /// x is the coefficient of variation of batch inter-arrival times (SF Fig. 8).
+    ArrivalCv,
+    /// x is the rate the fastest resource drops to halfway through the run (SF §VI).
+    DegradedRate,
+}
+
+impl Vary {
+    pub const ALL: [Vary; 5] = [
+        Vary::LastRate,
+        Vary::Size,
+        Vary::BatchSize,
+        Vary::ArrivalCv,
+        Vary::DegradedRate,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Vary::LastRate => "last_rate",
+            Vary::Size => "size",
+            Vary::BatchSize => "batch_size",
+            Vary::ArrivalCv => "arrival_cv",
+            Vary::DegradedRate => "degraded_rate",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<Vary, String> {
+        Vary::ALL
+            .into_iter()
+            .find(|v| v.name() == s.trim())
+            .ok_or_else(|| {
+                format!("unknown sweep axis '{s}'; expected last_rate, size, batch_size, arrival_cv or degraded_rate")
+            })
+    }
+
+    /// The x axis' label.
+    pub fn label(self) -> &'static str {
+        match self {
+            Vary::LastRate => "speed of the last resource",
+            Vary::Size => "resources (n)",
+            Vary::BatchSize => "batch size (k)",
+            Vary::ArrivalCv => "coefficient of variation of batch inter-arrivals",
+            Vary::DegradedRate => "rate of the fastest resource after degradation",
+        }
+    }
+}
+
+/// How fast batches arrive.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Arrivals {
+    /// λ batches per second, the same at every point.
+    Lambda(f64),
+    /// A fixed load λ·k / Σμ: λ follows each point's rates and batch size.
+    Load(f64),
+}
+
+/// One sweep, fully described: what the page edits and the CLI takes as flags.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SweepSpec {
+    pub vary: Vary,
+    /// The x values, in the order plotted.
+    pub x: Vec<f64>,
+    /// The resources' rates μ_i (for `size`, the pattern the n resources are cut from).
+    pub rates: Vec<f64>,
+    pub arrivals: Arrivals,
+    /// Jobs per batch k (ignored when x is the batch size).
+    pub batch_size: u32,
+    /// Inter-arrival CV (ignored when x is the CV).
+    pub arrival_cv: f64,
+    /// The policies compared; the gap is the second's over the first's.
+    pub policies: Vec<AllocationPolicy>,
+    #[serde(default)]
+    pub dispatch: Dispatch,
+}
+
+/// Help for every sweep parameter, shown by `gridscope help sweeps` and beside the page's
+/// fields: (name, meaning with formula and source).
+pub const SWEEP_PARAM_HELP: &[(&str, &str)] = &[
+    ("vary", "the parameter on the x axis: last_rate (speed of the last resource, SF Fig. 3), size (n resources cut from the rate pattern: resource j of n gets rates[j·len/n], SF Fig. 4), batch_size (k, SF Fig. 5), arrival_cv (SF Fig. 8), degraded_rate (the fastest resource's rate from halfway through the run, SF §VI)"),
+    ("x", "the x values, comma-separated; each is one point of the plot (at most 100)"),
+    ("rates", "service rates μ_i in jobs per second (job sizes are exponential with mean 1, so resource i serves a job in 1/μ_i s on average); the SF Table III system is 1,1,1,1,2,2,2,5,5,10"),
+    ("lambda", "λ: batches per second (Poisson, or hyper-exponential when the CV > 1); the system must not saturate: λ·k < Σμ (SF §III)"),
+    ("load", "instead of λ: the load ρ = λ·k / Σμ, held fixed as the rates or k change (λ = ρ·Σμ/k)"),
+    ("batch_size", "k: jobs per batch; every job of a batch arrives at once (SF §III)"),
+    ("arrival_cv", "coefficient of variation of the batch inter-arrival times: 1 is Poisson, above 1 a two-stage hyper-exponential with balanced means, p₁ = ½(1 + √((c²−1)/(c²+1))) (SF §V-E)"),
+    ("policies", "the policies compared, comma-separated: ww (α_i = μ_i/Σμ, SF eq. 2), owa (SF eq. 11 with the Fig. 2 elimination loop), dll (each job to the least (queue + 1)/μ_i, the dynamic bound), hybrid (OWA recomputed before each batch from estimated rates, SF §VI); the gap is 1 − median(2nd)/median(1st)"),
+    ("dispatch", "how a batch is split given fractions α: random (each job picks resource i with probability α_i) or rounded (each resource earns α_i·k credit per batch, each job goes to the most credit)"),
+    ("seeds", "independent runs per point and policy, the same seeds for every policy; the line is the median of their mean response times and the band the order statistics x(i)..x(n+1−i) covering the median with ≥ 95 % (SF: 10 runs)"),
+    ("batches", "batches per run; the first third is warm-up and not measured (SF: 150,000 with 50,000 discarded), except when degrading a resource, where the whole run counts"),
+];
+
+/// Points per sweep at most (each point runs every policy × seed).
+pub const MAX_POINTS: usize = 100;
+/// Resources per system at most.
+pub const MAX_RESOURCES: usize = 1000;
+
+impl SweepSpec {
+    /// The batch system at one x value for a run of `batches` batches.
+    pub fn system(&self, x: f64, batches: u64) -> Result<BatchSystem, String> {
+        let at = |what: &str| format!("at x = {x}: {what}");
+        let mut rates = self.rates.clone();
+        let mut k = self.batch_size;
+        let mut cv = self.arrival_cv;
+        let mut rate_changes = vec![];
+        let whole = |what: &str| -> Result<u32, String> {
+            if x.fract() == 0.0 && x >= 1.0 && x <= 100_000.0 {
+                Ok(x as u32)
+            } else {
+                Err(at(&format!("{what} must be a whole number ≥ 1")))
+            }
+        };
+        match self.vary {
+            Vary::LastRate => match rates.last_mut() {
+                Some(r) => *r = x,
+                None => return Err("no resource rates given".into()),
+            },
+            Vary::Size => {
+                let n = whole("the number of resources")? as usize;
+                if n > MAX_RESOURCES || self.rates.is_empty() {
+                    return Err(at(&format!(
+                        "the number of resources must be 1..{MAX_RESOURCES} and the rate pattern not empty"
+                    )));
+                }
+                rates = (0..n)
+                    .map(|j| self.rates[j * self.rates.len() / n])
+                    .collect();
+            }
+            Vary::BatchSize => k = whole("the batch size")?,
+            Vary::ArrivalCv => cv = x,
+            Vary::DegradedRate => {
+                let fastest = fastest(&rates).ok_or("no resource rates given")?;
+                if !(x.is_finite() && x > 0.0) {
+                    return Err(at("the degraded rate must be positive"));
+                }
+                rate_changes.push(RateChange {
+                    at_s: 0.0, // set below, once λ is known
+                    resource: fastest,
+                    rate: x,
+                });
+            }
+        }
+        let lambda = match self.arrivals {
+            Arrivals::Lambda(l) => l,
+            Arrivals::Load(load) => {
+                if !(load.is_finite() && load > 0.0 && load < 1.0) {
+                    return Err(format!("the load must be in (0, 1) (got {load})"));
+                }
+                load * rates.iter().sum::<f64>() / k.max(1) as f64
+            }
+        };
+        for c in &mut rate_changes {
+            // Halfway through the run, in expectation.
+            c.at_s = batches as f64 / 2.0 / lambda;
+        }
+        validate(&rates, lambda, k).map_err(|e| at(&e))?;
+        if !(cv.is_finite() && cv >= 1.0) {
+            return Err(at(&format!("the arrival CV must be at least 1 (got {cv})")));
+        }
+        Ok(BatchSystem {
+            rates,
+            lambda,
+            batch_size: k,
+            arrival_cv: cv,
+            rate_changes,
+        })
+    }
+
+    /// Checks everything a run would, before any simulation starts.
+    pub fn validate(&self, batches: u64) -> Result<(), String> {
+        if self.x.is_empty() || self.x.len() > MAX_POINTS {
+            return Err(format!(
+                "a sweep needs 1..{MAX_POINTS} x values (got {})",
+                self.x.len()
+            ));
+        }
+        if self.rates.is_empty() || self.rates.len() > MAX_RESOURCES {
+            return Err(format!(
+                "a sweep needs 1..{MAX_RESOURCES} resource rates (got {})",
+                self.rates.len()
+            ));
+        }
+        if self.policies.len() < 2 {
+            return Err("a sweep compares at least two policies".into());
+        }
+        for &x in &self.x {
+            self.system(x, batches)?;
+        }
+        Ok(())
+    }
+
+    /// A one-line description of the system, for a sweep that is not a preset.
+    pub fn describe(&self) -> String {
+        let rates = |r: &[f64]| {
+            r.iter()
+                .map(|v| v.to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        let arrivals = match self.arrivals {
+            Arrivals::Lambda(l) => format!("λ = {l} batches/s"),
+            Arrivals::Load(l) => format!("load λk/Σμ = {l}"),
+        };
+        let mut parts = vec![match self.vary {
+            Vary::Size => format!(
+                "n resources cut from the rate pattern [{}]",
+                rates(&self.rates)
+            ),
+            Vary::LastRate => format!(
+                "rates [{}, x]",
+                rates(&self.rates[..self.rates.len().saturating_sub(1)])
+            ),
+            _ => format!("rates [{}]", rates(&self.rates)),
+        }];
+        parts.push(arrivals);
+        if self.vary != Vary::BatchSize {
+            parts.push(format!("k = {}", self.batch_size));
+        }
+        if self.vary != Vary::ArrivalCv && self.arrival_cv != 1.0 {
+            parts.push(format!("inter-arrival CV {}", self.arrival_cv));
+        }
+        if self.vary == Vary::DegradedRate {
+            parts.push("the fastest resource drops to x halfway through".into());
+        }
+        parts.push(format!(
+            "{} dispatch",
+            match self.dispatch {
+                Dispatch::Random => "randomized",
+                Dispatch::Rounded => "rounded",
+            }
+        ));
+        parts.join("; ")
+    }
+}
+
+/// Parses a comma-separated list of numbers ("1, 2.5,10"); `what` names the field in the
+/// error. Used by the CLI flags and the page's fields alike.
+pub fn parse_numbers(what: &str, text: &str) -> Result<Vec<f64>, String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            s.parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| format!("{what}: '{s}' is not a number"))
+        })
+        .collect()
+}
+
+/// Parses a comma-separated list of allocation policies ("ww,owa,dll").
+pub fn parse_policies(text: &str) -> Result<Vec<AllocationPolicy>, String> {
+    text.split(',')
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .map(AllocationPolicy::parse)
+        .collect()
+}
+
+/// Index of the fastest resource (the first of equals).
+pub fn fastest(rates: &[f64]) -> Option<usize> {
+    (0..rates.len()).reduce(|b, i| if rates[i] > rates[b] { i } else { b })
+}
+
 pub struct SweepPreset {
     pub name: &'static str,
     pub description: &'static str,
-    pub x_label: &'static str,
-    pub policies: &'static [AllocationPolicy],
     /// The paper's headline numbers, to print beside the measured ones.
     pub paper: &'static str,
+    pub spec: fn() -> SweepSpec,
 }
 
 use AllocationPolicy::{Dll, Hybrid, Owa, Ww};
+
+fn ten_of_table_three(vary: Vary, x: Vec<f64>, arrivals: Arrivals, k: u32) -> SweepSpec {
+    SweepSpec {
+        vary,
+        x,
+        rates: table_three(),
+        arrivals,
+        batch_size: k,
+        arrival_cv: 1.0,
+        policies: vec![Ww, Owa, Dll],
+        dispatch: Dispatch::Random,
+    }
+}
 
 pub const SWEEP_PRESETS: &[SweepPreset] = &[
     SweepPreset {
         name: "sf-heterogeneity",
         description: "nine resources of speed 1 and one of speed h = 1..20; λ = 0.1 batches/s, k = 10 (SF §V-B, Fig. 3)",
-        x_label: "speed of the fast resource (h)",
-        policies: &[Ww, Owa, Dll],
         paper: "OWA 41 % better than WW at 20:1",
+        spec: || {
+            let mut rates = vec![1.0; 9];
+            rates.push(20.0);
+            SweepSpec {
+                rates,
+                ..ten_of_table_three(Vary::LastRate, (1..=20).map(f64::from).collect(), Arrivals::Lambda(0.1), 10)
+            }
+        },
     },
     SweepPreset {
         name: "sf-size",
         description: "n = 2..20 resources, half of speed 1 and half of speed 10; λ = 0.1, k = 10 (SF §V-C, Fig. 4)",
-        x_label: "resources (n)",
-        policies: &[Ww, Owa, Dll],
         paper: "OWA better than WW by 21 % at 6 resources, 35 % at 20",
+        spec: || SweepSpec {
+            rates: vec![1.0, 10.0],
+            ..ten_of_table_three(Vary::Size, (1..=10).map(|h| f64::from(2 * h)).collect(), Arrivals::Lambda(0.1), 10)
+        },
     },
     SweepPreset {
         name: "sf-batch",
         description: "SF Table III's ten resources (Σμ = 30); batch size k = 1..50; λ = 0.1 (SF §V-D, Fig. 5)",
-        x_label: "batch size (k)",
-        policies: &[Ww, Owa, Dll],
         paper: "OWA better than WW by 62 % at k = 1, 20 % at 10, 1.5 % at 50",
+        spec: || ten_of_table_three(
+            Vary::BatchSize,
+            vec![1.0, 2.0, 5.0, 10.0, 15.0, 20.0, 25.0, 30.0, 35.0, 40.0, 45.0, 50.0],
+            Arrivals::Lambda(0.1),
+            10,
+        ),
     },
     SweepPreset {
         name: "sf-cv",
         description: "Table III resources, k = 10, load λk/Σμ = 0.05; inter-arrival CV 1..3 (two-stage hyper-exponential) (SF §V-E, Fig. 8)",
-        x_label: "coefficient of variation of batch inter-arrivals",
-        policies: &[Ww, Owa, Dll],
         paper: "at CV 3, OWA 10 % better than WW and 15 % worse than DLL",
+        spec: || ten_of_table_three(
+            Vary::ArrivalCv,
+            vec![1.0, 1.25, 1.5, 1.75, 2.0, 2.25, 2.5, 2.75, 3.0],
+            Arrivals::Load(0.05),
+            10,
+        ),
     },
     SweepPreset {
         name: "sf-hybrid",
         description: "Table III resources, k = 20, load 0.3; halfway through, the speed-10 resource drops to the x-axis value; static OWA (from the initial rates) vs the hybrid scheduler (SF §VI, Figs. 10–12)",
-        x_label: "rate of the fast resource after degradation",
-        policies: &[Owa, Hybrid, Dll],
         paper: "hybrid 14.3 % better than static on average (real grid)",
+        spec: || SweepSpec {
+            policies: vec![Owa, Hybrid, Dll],
+            ..ten_of_table_three(Vary::DegradedRate, vec![10.0, 5.0, 2.0, 1.0, 0.5], Arrivals::Load(0.3), 20)
+        },
     },
 ];
 
@@ -68,61 +377,9 @@ pub fn sweep_preset(name: &str) -> Option<&'static SweepPreset> {
     SWEEP_PRESETS.iter().find(|p| p.name == name)
 }
 
-/// The systems of a preset's points: (x, system).
-pub fn points(preset: &SweepPreset, batches: u64) -> Vec<(f64, BatchSystem)> {
-    let sys = |rates: Vec<f64>, lambda: f64, k: u32, cv: f64| BatchSystem {
-        rates,
-        lambda,
-        batch_size: k,
-        arrival_cv: cv,
-        rate_changes: vec![],
-    };
-    match preset.name {
-        "sf-heterogeneity" => (1..=20)
-            .map(|h| {
-                let mut r = vec![1.0; 9];
-                r.push(h as f64);
-                (h as f64, sys(r, 0.1, 10, 1.0))
-            })
-            .collect(),
-        "sf-size" => (1..=10)
-            .map(|half| {
-                let mut r = vec![1.0; half];
-                r.extend(vec![10.0; half]);
-                ((2 * half) as f64, sys(r, 0.1, 10, 1.0))
-            })
-            .collect(),
-        "sf-batch" => [1, 2, 5, 10, 15, 20, 25, 30, 35, 40, 45, 50]
-            .into_iter()
-            .map(|k| (k as f64, sys(table_three(), 0.1, k, 1.0)))
-            .collect(),
-        "sf-cv" => [1.0, 1.25, 1.5, 1.75, 2.0, 2.25, 2.5, 2.75, 3.0]
-            .into_iter()
-            .map(|cv| (cv, sys(table_three(), 0.05 * 30.0 / 10.0, 10, cv)))
-            .collect(),
-        "sf-hybrid" => {
-            let lambda = 0.3 * 30.0 / 20.0;
-            let halfway = batches as f64 / 2.0 / lambda;
-            [10.0, 5.0, 2.0, 1.0, 0.5]
-                .into_iter()
-                .map(|rate| {
-                    let mut s = sys(table_three(), lambda, 20, 1.0);
-                    s.rate_changes.push(RateChange {
-                        at_s: halfway,
-                        resource: 9,
-                        rate,
-                    });
-                    (rate, s)
-                })
-                .collect()
-        }
-        _ => vec![],
-    }
-}
-
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct PolicySeries {
-    pub policy: &'static str,
+    pub policy: String,
     /// Median over seeds of the mean response time, per point (seconds).
     pub median: Vec<f64>,
     /// Confidence band of the median from order statistics (see `confidence`).
@@ -130,12 +387,37 @@ pub struct PolicySeries {
     pub hi: Vec<f64>,
 }
 
-#[derive(Clone, Debug, Serialize)]
+/// How the hybrid scheduler's share for the degraded resource moved during one run (seed 1,
+/// the sweep's last point): SF Figs. 10–12 in one picture.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct FractionHistory {
+    /// The x value of the run shown.
+    pub x: f64,
+    /// The resource whose share is shown (the fastest, 0-based).
+    pub resource: usize,
+    /// Batch index of each sample.
+    pub batch: Vec<u64>,
+    /// The hybrid scheduler's fraction α for `resource` before that batch.
+    pub hybrid: Vec<f64>,
+    /// Static OWA's fraction, from the initial rates.
+    pub static_owa: f64,
+    /// OWA's fraction for the true rates after degradation (what the hybrid should reach);
+    /// none when the degraded system is saturated.
+    pub owa_after: Option<f64>,
+    /// The batch at which the rate changes (in expectation).
+    pub change_batch: u64,
+}
+
+/// A finished sweep. The same JSON reaches the page and `gridscope run --json`.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SweepResult {
-    pub preset: &'static str,
-    pub description: &'static str,
-    pub x_label: &'static str,
-    pub paper: &'static str,
+    /// The preset's name, or "custom" when the spec differs from every preset's.
+    pub preset: String,
+    pub description: String,
+    pub x_label: String,
+    /// The paper's headline numbers (empty for a custom sweep).
+    pub paper: String,
+    pub spec: Option<SweepSpec>,
     pub x: Vec<f64>,
     pub seeds: u64,
     pub batches: u64,
@@ -143,9 +425,15 @@ pub struct SweepResult {
     /// Coverage of the band: P(lo < true median < hi).
     pub confidence: f64,
     pub series: Vec<PolicySeries>,
-    /// Gap of the first policy over the second at each point: 1 − median(2nd) / median(1st).
+    /// Gap of the second policy over the first at each point: 1 − median(2nd) / median(1st).
     pub gap_label: String,
     pub gap: Vec<f64>,
+    /// Present when the sweep runs the hybrid policy on a degrading resource.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub history: Option<FractionHistory>,
+    /// Wall time, filled in by whoever timed the run (the engine has no clock).
+    #[serde(default)]
+    pub elapsed_ms: f64,
 }
 
 /// Order-statistic band for the median of `n` sorted samples: the band is
@@ -171,10 +459,20 @@ fn median_band(n: usize) -> (usize, f64) {
     (i, 1.0 - 2.0 * cdf.get(i).copied().unwrap_or(0.0))
 }
 
-/// Runs a preset: every point × policy × seed. `progress(done, total)` may return false to
-/// cancel.
+/// Runs a preset as the paper defined it.
+pub fn run_preset(
+    preset: &SweepPreset,
+    seeds: u64,
+    batches: u64,
+    progress: &mut dyn FnMut(u64, u64) -> bool,
+) -> Result<SweepResult, String> {
+    run_sweep(&(preset.spec)(), seeds, batches, progress)
+}
+
+/// Runs a sweep: every point × policy × seed. `progress(done, total)` may return false to
+/// cancel. The result names the preset whose spec this is, if any.
 pub fn run_sweep(
-    preset: &'static SweepPreset,
+    spec: &SweepSpec,
     seeds: u64,
     batches: u64,
     progress: &mut dyn FnMut(u64, u64) -> bool,
@@ -185,33 +483,36 @@ pub fn run_sweep(
     if !(100..=10_000_000).contains(&batches) {
         return Err(format!("batches must be 100..10,000,000 (got {batches})"));
     }
-    // SF discards the first third (50,000 of 150,000 batches); the hybrid preset measures
+    spec.validate(batches)?;
+    // SF discards the first third (50,000 of 150,000 batches); a degradation sweep measures
     // the whole run, degradation included.
-    let warmup = if preset.name == "sf-hybrid" {
+    let warmup = if spec.vary == Vary::DegradedRate {
         0
     } else {
         batches / 3
     };
-    let pts = points(preset, batches);
-    let total = (pts.len() * preset.policies.len()) as u64 * seeds;
+    let systems: Vec<BatchSystem> = spec
+        .x
+        .iter()
+        .map(|&x| spec.system(x, batches))
+        .collect::<Result<_, _>>()?;
+    let total = (systems.len() * spec.policies.len()) as u64 * seeds;
     let mut done = 0;
     let (band_lo, confidence) = median_band(seeds as usize);
-    let mut series: Vec<PolicySeries> = preset
+    let mut series: Vec<PolicySeries> = spec
         .policies
         .iter()
         .map(|p| PolicySeries {
-            policy: p.name(),
-            median: vec![],
-            lo: vec![],
-            hi: vec![],
+            policy: p.name().to_string(),
+            ..PolicySeries::default()
         })
         .collect();
-    for (_, sys) in &pts {
-        for (pi, &policy) in preset.policies.iter().enumerate() {
+    for sys in &systems {
+        for (pi, &policy) in spec.policies.iter().enumerate() {
             let mut samples = Vec::with_capacity(seeds as usize);
             for seed in 0..seeds {
                 let out =
-                    simulate_allocation(sys, policy, Dispatch::Random, batches, warmup, seed + 1)?;
+                    simulate_allocation(sys, policy, spec.dispatch, batches, warmup, seed + 1)?;
                 samples.push(out.mean_response_s);
                 done += 1;
                 if !progress(done, total) {
@@ -236,12 +537,18 @@ pub fn run_sweep(
         .zip(&series[0].median)
         .map(|(b, a)| 1.0 - b / a)
         .collect();
+    let history = match (spec.policies.contains(&Hybrid), systems.last()) {
+        (true, Some(sys)) => Some(fraction_history(spec, sys, batches)?),
+        _ => None,
+    };
+    let preset = SWEEP_PRESETS.iter().find(|p| (p.spec)() == *spec);
     Ok(SweepResult {
-        preset: preset.name,
-        description: preset.description,
-        x_label: preset.x_label,
-        paper: preset.paper,
-        x: pts.iter().map(|(x, _)| *x).collect(),
+        preset: preset.map_or("custom", |p| p.name).to_string(),
+        description: preset.map_or_else(|| spec.describe(), |p| p.description.to_string()),
+        x_label: spec.vary.label().to_string(),
+        paper: preset.map_or("", |p| p.paper).to_string(),
+        spec: Some(spec.clone()),
+        x: spec.x.clone(),
         seeds,
         batches,
         warmup,
@@ -252,6 +559,44 @@ pub fn run_sweep(
         ),
         series,
         gap,
+        history,
+        elapsed_ms: 0.0,
+    })
+}
+
+/// One hybrid run (seed 1) on `sys`, its fraction for the fastest resource over time.
+fn fraction_history(
+    spec: &SweepSpec,
+    sys: &BatchSystem,
+    batches: u64,
+) -> Result<FractionHistory, String> {
+    let resource = fastest(&sys.rates).unwrap_or(0);
+    let out = simulate_allocation(sys, Hybrid, spec.dispatch, batches, 0, 1)?;
+    let static_owa = owa_batch(&sys.rates, sys.lambda, sys.batch_size)?[resource];
+    let mut after = sys.rates.clone();
+    for c in &sys.rate_changes {
+        after[c.resource] = c.rate;
+    }
+    // After degradation the system may be saturated: then no static share is optimal.
+    let owa_after = owa_batch(&after, sys.lambda, sys.batch_size)
+        .ok()
+        .map(|a| a[resource]);
+    let change_batch = sys
+        .rate_changes
+        .first()
+        .map_or(batches, |c| (c.at_s * sys.lambda) as u64);
+    Ok(FractionHistory {
+        x: spec.x.last().copied().unwrap_or(0.0),
+        resource,
+        batch: out.fraction_history.iter().map(|(b, _)| *b).collect(),
+        hybrid: out
+            .fraction_history
+            .iter()
+            .map(|(_, f)| f.get(resource).copied().unwrap_or(0.0))
+            .collect(),
+        static_owa,
+        owa_after,
+        change_batch,
     })
 }
 
@@ -268,9 +613,66 @@ mod tests {
     }
 
     #[test]
-    fn every_preset_has_points() {
+    fn every_preset_is_valid() {
         for p in SWEEP_PRESETS {
-            assert!(!points(p, 1000).is_empty(), "{}", p.name);
+            (p.spec)()
+                .validate(1000)
+                .unwrap_or_else(|e| panic!("{}: {e}", p.name));
         }
+    }
+
+    #[test]
+    fn presets_build_the_papers_systems() {
+        let spec = |n: &str| (sweep_preset(n).unwrap().spec)();
+        let s = spec("sf-size").system(6.0, 1000).unwrap();
+        assert_eq!(s.rates, vec![1.0, 1.0, 1.0, 10.0, 10.0, 10.0]);
+        let s = spec("sf-heterogeneity").system(7.0, 1000).unwrap();
+        assert_eq!(s.rates[9], 7.0);
+        assert_eq!(s.rates[..9], [1.0; 9]);
+        let s = spec("sf-cv").system(2.5, 1000).unwrap();
+        assert!((s.lambda * 10.0 / 30.0 - 0.05).abs() < 1e-12);
+        assert_eq!(s.arrival_cv, 2.5);
+        let s = spec("sf-hybrid").system(2.0, 1000).unwrap();
+        assert_eq!(s.rate_changes.len(), 1);
+        assert_eq!(s.rate_changes[0].resource, 9);
+        assert_eq!(s.rate_changes[0].rate, 2.0);
+        assert!((s.rate_changes[0].at_s * s.lambda - 500.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn bad_specs_say_which_point_and_why() {
+        let mut s = (sweep_preset("sf-batch").unwrap().spec)();
+        s.x = vec![10.0, 400.0];
+        let e = s.validate(1000).unwrap_err();
+        assert!(e.contains("x = 400") && e.contains("saturated"), "{e}");
+        s.x = vec![2.5];
+        assert!(s.validate(1000).unwrap_err().contains("whole number"));
+        s.x = vec![];
+        assert!(s.validate(1000).unwrap_err().contains("x values"));
+        let mut s = (sweep_preset("sf-cv").unwrap().spec)();
+        s.x = vec![0.5];
+        assert!(s.validate(1000).unwrap_err().contains("at least 1"));
+        s.arrivals = Arrivals::Load(1.5);
+        assert!(s.validate(1000).unwrap_err().contains("(0, 1)"));
+        s.arrivals = Arrivals::Load(0.05);
+        s.policies.truncate(1);
+        assert!(s.validate(1000).unwrap_err().contains("two policies"));
+    }
+
+    #[test]
+    fn a_changed_spec_is_custom_and_described() {
+        let mut s = (sweep_preset("sf-heterogeneity").unwrap().spec)();
+        s.x = vec![2.0, 4.0];
+        let r = run_sweep(&s, 1, 300, &mut |_, _| true).unwrap();
+        assert_eq!(r.preset, "custom");
+        assert!(r.description.contains("rates [1, 1"), "{}", r.description);
+        assert!(r.paper.is_empty());
+        let r = run_preset(sweep_preset("sf-hybrid").unwrap(), 1, 400, &mut |_, _| true).unwrap();
+        assert_eq!(r.preset, "sf-hybrid");
+        let h = r.history.expect("hybrid history");
+        assert_eq!(h.x, 0.5);
+        assert_eq!(h.resource, 9);
+        assert_eq!(h.batch.len(), h.hybrid.len());
+        assert!(!h.hybrid.is_empty());
     }
 }

@@ -29,11 +29,15 @@ USAGE:
                  sob-local-policies; see `gridscope help presets`)
   gridscope run --preset sf-heterogeneity|sf-size|sf-batch|sf-cv|sf-hybrid
                 [--seeds N] [--batches B] [--json]
+                [--vary last_rate|size|batch_size|arrival_cv|degraded_rate] [--x 1,2,5]
+                [--rates 1,1,10] [--lambda L | --load U] [--batch-size K] [--cv C]
+                [--policies ww,owa,dll,hybrid] [--dispatch random|rounded]
+                (any of these changes the preset's sweep; see `gridscope help sweeps`)
   gridscope allocate --policy owa|ww --rates 1,1,1,16 --lambda 0.1 --batch-size 10 [--json]
   gridscope fit TRACE --cpus-per-node C [--seed S] [--out SYNTH.swf] [--json]
                 (SOB §3.1: size classes with the 2 % merge rule, hyper-Erlang per class by
                  moment matching, moments side by side; --out writes a synthetic workload)
-  gridscope help [metrics|policies|schemes|platforms|presets]
+  gridscope help [metrics|policies|schemes|platforms|presets|sweeps]
 
 TRACE is an SWF file, plain or gzip. --procs defaults to the header's MaxProcs, else MaxNodes,
 else the widest job. Jobs that outlive their estimate are killed at it unless --no-kill.
@@ -89,6 +93,12 @@ const VALUED: &[&str] = &[
     "--traces",
     "--cpus-per-node",
     "--out",
+    "--x",
+    "--vary",
+    "--load",
+    "--cv",
+    "--policies",
+    "--dispatch",
 ];
 const SWITCHES: &[&str] = &["--json", "--no-kill", "--strict", "--help"];
 
@@ -183,6 +193,11 @@ fn help(topic: Option<&str>) {
             }
             for p in SWEEP_PRESETS {
                 s.push_str(&format!("{:<22} {}\n", p.name, p.description));
+            }
+        }
+        Some("sweeps") => {
+            for (k, v) in gridscope::allocation::sweep::SWEEP_PARAM_HELP {
+                s.push_str(&format!("{k:<11} {v}\n"));
             }
         }
         Some("schemes") => {
@@ -443,20 +458,83 @@ fn fit(a: &Args) -> Result<(), CliError> {
 }
 
 fn run_sweep_preset(a: &Args, name: &str) -> Result<(), CliError> {
-    use gridscope::allocation::sweep::{run_sweep, sweep_preset};
-    a.only(&["--json", "--preset", "--seeds", "--batches"])?;
+    use gridscope::allocation::sweep::{
+        parse_numbers, parse_policies, run_sweep, sweep_preset, Arrivals, Vary,
+    };
+    use gridscope::allocation::Dispatch;
+    a.only(&[
+        "--json",
+        "--preset",
+        "--seeds",
+        "--batches",
+        "--x",
+        "--vary",
+        "--rates",
+        "--lambda",
+        "--load",
+        "--batch-size",
+        "--cv",
+        "--policies",
+        "--dispatch",
+    ])?;
     let preset =
         sweep_preset(name).ok_or_else(|| CliError::Failed(format!("unknown preset '{name}'")))?;
     let seeds = number(a, "--seeds")?.unwrap_or(10);
     let batches = number(a, "--batches")?.unwrap_or(20_000);
-    let r = run_sweep(preset, seeds, batches, &mut |_, _| true).map_err(CliError::Failed)?;
+    // Any flag below changes the preset's spec; the result is then labelled "custom".
+    let mut spec = (preset.spec)();
+    let usage = CliError::Usage;
+    if let Some(v) = a.get("--vary") {
+        spec.vary = Vary::parse(v).map_err(usage)?;
+    }
+    if let Some(v) = a.get("--x") {
+        spec.x = parse_numbers("--x", v).map_err(usage)?;
+    }
+    if let Some(v) = a.get("--rates") {
+        spec.rates = parse_numbers("--rates", v).map_err(usage)?;
+    }
+    match (number(a, "--lambda")?, number(a, "--load")?) {
+        (Some(_), Some(_)) => {
+            return Err(usage("give --lambda or --load, not both".into()));
+        }
+        (Some(l), None) => spec.arrivals = Arrivals::Lambda(l),
+        (None, Some(l)) => spec.arrivals = Arrivals::Load(l),
+        (None, None) => {}
+    }
+    if let Some(k) = number(a, "--batch-size")? {
+        spec.batch_size = k;
+    }
+    if let Some(cv) = number(a, "--cv")? {
+        spec.arrival_cv = cv;
+    }
+    if let Some(v) = a.get("--policies") {
+        spec.policies = parse_policies(v).map_err(usage)?;
+    }
+    match a.get("--dispatch") {
+        None => {}
+        Some("random") => spec.dispatch = Dispatch::Random,
+        Some("rounded") => spec.dispatch = Dispatch::Rounded,
+        Some(d) => {
+            return Err(usage(format!(
+                "--dispatch must be random or rounded, not '{d}'"
+            )))
+        }
+    }
+    let r = run_sweep(&spec, seeds, batches, &mut |_, _| true).map_err(CliError::Failed)?;
     if a.has("--json") {
         out(&format!("{}\n", json(&r)));
         return Ok(());
     }
     let mut s = format!(
-        "{}: {}\n{} seeds × {} batches ({} discarded); median mean response (s) with a {:.1} % band\npaper: {}\n\n{:>8}",
-        r.preset, r.description, r.seeds, r.batches, r.warmup, r.confidence * 100.0, r.paper, "x"
+        "{}: {}\n{} seeds × {} batches ({} discarded); median mean response (s) with a {:.1} % band\n{}\n{:>8}",
+        r.preset,
+        r.description,
+        r.seeds,
+        r.batches,
+        r.warmup,
+        r.confidence * 100.0,
+        if r.paper.is_empty() { String::new() } else { format!("paper: {}\n", r.paper) },
+        "x"
     );
     for p in &r.series {
         s.push_str(&format!("{:>28}", p.policy));

@@ -45,9 +45,9 @@ pub enum ToWorker {
         name: String,
         cpus_per_node: u32,
     },
-    /// Runs one of the SF paper's allocation sweeps (`allocation::sweep::SWEEP_PRESETS`).
+    /// Runs an SF allocation sweep (a preset's spec as the page's fields left it).
     Sweep {
-        preset: String,
+        spec: crate::allocation::sweep::SweepSpec,
         seeds: u64,
         batches: u64,
     },
@@ -121,33 +121,8 @@ pub enum FromWorker {
     },
 }
 
-/// `allocation::sweep::SweepResult` as it crosses to the page (same JSON, owned strings).
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct SweepData {
-    pub preset: String,
-    pub description: String,
-    pub x_label: String,
-    pub paper: String,
-    pub x: Vec<f64>,
-    pub seeds: u64,
-    pub batches: u64,
-    pub warmup: u64,
-    pub confidence: f64,
-    pub series: Vec<SweepSeries>,
-    pub gap_label: String,
-    pub gap: Vec<f64>,
-    /// Wall time of the sweep in the worker.
-    #[serde(default)]
-    pub elapsed_ms: f64,
-}
-
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct SweepSeries {
-    pub policy: String,
-    pub median: Vec<f64>,
-    pub lo: Vec<f64>,
-    pub hi: Vec<f64>,
-}
+/// The engine's sweep result crosses to the page as is (it owns its strings).
+pub type SweepData = crate::allocation::sweep::SweepResult;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunResult {

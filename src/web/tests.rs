@@ -4,7 +4,7 @@
 
 use wasm_bindgen_test::*;
 
-use super::protocol::FileInfo;
+use super::protocol::{FileInfo, FromWorker};
 use super::share::{self, b64url_decode, b64url_encode, Shared};
 use super::worker;
 use crate::scenario::{load_workload, run_loaded, PlatformSpec, Scenario, WorkloadSpec};
@@ -209,10 +209,12 @@ fn allocation_calculator_and_sweep_data() {
     assert!(super::sf::allocate("1,-2", "0.1", "10")
         .unwrap_err()
         .contains("positive"));
-    let p = crate::allocation::sweep::sweep_preset("sf-heterogeneity").unwrap();
-    let r = crate::allocation::sweep::run_sweep(p, 1, 300, &mut |_, _| true).unwrap();
-    let d = worker::sweep_data(&r).unwrap();
-    assert_eq!(d.series.len(), 3);
-    assert_eq!(d.series[0].median, r.series[0].median);
-    assert_eq!(d.gap, r.gap);
+    // The sweep result crosses to the page through JSON unchanged (the worker posts text).
+    let p = crate::allocation::sweep::sweep_preset("sf-hybrid").unwrap();
+    let r = crate::allocation::sweep::run_preset(p, 1, 300, &mut |_, _| true).unwrap();
+    let text = serde_json::to_string(&FromWorker::SweepDone(Box::new(r.clone()))).unwrap();
+    match serde_json::from_str::<FromWorker>(&text).unwrap() {
+        FromWorker::SweepDone(d) => assert_eq!(*d, r),
+        other => panic!("{other:?}"),
+    }
 }

@@ -173,10 +173,10 @@ fn handle(st: &mut State, msg: ToWorker, file: Option<web_sys::Blob>) {
             }),
         },
         ToWorker::Sweep {
-            preset,
+            spec,
             seeds,
             batches,
-        } => match sweep(&preset, seeds, batches) {
+        } => match sweep(&spec, seeds, batches) {
             Ok(data) => post(&FromWorker::SweepDone(Box::new(data))),
             Err(message) => post(&FromWorker::SweepFailed { message }),
         },
@@ -238,30 +238,25 @@ fn handle(st: &mut State, msg: ToWorker, file: Option<web_sys::Blob>) {
     }
 }
 
-/// Runs an SF sweep preset, posting progress at most every 50 ms.
-pub fn sweep(preset: &str, seeds: u64, batches: u64) -> Result<SweepData, String> {
+/// Runs an SF sweep, posting progress at most every 50 ms.
+pub fn sweep(
+    spec: &crate::allocation::sweep::SweepSpec,
+    seeds: u64,
+    batches: u64,
+) -> Result<SweepData, String> {
     let t0 = now_ms();
-    let p = crate::allocation::sweep::sweep_preset(preset)
-        .ok_or_else(|| format!("unknown sweep preset '{preset}'"))?;
     let mut last_post = 0.0;
-    let result = crate::allocation::sweep::run_sweep(p, seeds, batches, &mut |done, total| {
-        let t = now_ms();
-        if t - last_post > 50.0 {
-            last_post = t;
-            post(&FromWorker::SweepProgress { done, total });
-        }
-        true
-    })?;
-    let mut data = sweep_data(&result)?;
-    data.elapsed_ms = now_ms() - t0;
-    Ok(data)
-}
-
-/// The engine's sweep result in the protocol's shape (through its own JSON).
-pub fn sweep_data(r: &crate::allocation::sweep::SweepResult) -> Result<SweepData, String> {
-    serde_json::to_value(r)
-        .and_then(serde_json::from_value)
-        .map_err(|e| format!("cannot encode the sweep result: {e}"))
+    let mut result =
+        crate::allocation::sweep::run_sweep(spec, seeds, batches, &mut |done, total| {
+            let t = now_ms();
+            if t - last_post > 50.0 {
+                last_post = t;
+                post(&FromWorker::SweepProgress { done, total });
+            }
+            true
+        })?;
+    result.elapsed_ms = now_ms() - t0;
+    Ok(result)
 }
 
 /// Loads the scenario's workload from the imported files (or its generator).

@@ -378,6 +378,105 @@ fn sf_sweep_preset_runs_with_bands() {
 }
 
 #[test]
+fn sf_sweep_parameters_can_be_changed_and_bad_ones_are_named() {
+    // The CV experiment at a higher load: the spec changes, so the result is "custom".
+    let o = gridscope(&[
+        "run",
+        "--preset",
+        "sf-cv",
+        "--load",
+        "0.3",
+        "--x",
+        "1,3",
+        "--seeds",
+        "2",
+        "--batches",
+        "1000",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["preset"], "custom");
+    assert_eq!(v["x"], serde_json::json!([1.0, 3.0]));
+    assert_eq!(v["spec"]["arrivals"], serde_json::json!({"load": 0.3}));
+    assert!(v["description"]
+        .as_str()
+        .unwrap()
+        .contains("load λk/Σμ = 0.3"));
+    // A sweep along another axis with other policies and rounded dispatch.
+    let o = gridscope(&[
+        "run",
+        "--preset",
+        "sf-batch",
+        "--vary",
+        "size",
+        "--rates",
+        "1,4",
+        "--x",
+        "2,4,8",
+        "--batch-size",
+        "5",
+        "--policies",
+        "ww,owa",
+        "--dispatch",
+        "rounded",
+        "--seeds",
+        "1",
+        "--batches",
+        "500",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["series"].as_array().unwrap().len(), 2);
+    assert_eq!(v["x_label"], "resources (n)");
+    // The paper's preset, unchanged, keeps its name and headline.
+    let o = gridscope(&[
+        "run",
+        "--preset",
+        "sf-hybrid",
+        "--seeds",
+        "1",
+        "--batches",
+        "400",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["preset"], "sf-hybrid");
+    assert!(v["history"]["hybrid"].as_array().unwrap().len() > 10);
+    for (args, code, needle) in [
+        (
+            &["--x", "10,400"][..],
+            1,
+            "at x = 400: the system is saturated",
+        ),
+        (&["--lambda", "1", "--load", "0.1"][..], 2, "not both"),
+        (
+            &["--policies", "ww,fast"][..],
+            2,
+            "unknown allocation policy 'fast'",
+        ),
+        (&["--vary", "speed"][..], 2, "unknown sweep axis"),
+        (&["--x", "1,two"][..], 2, "--x: 'two' is not a number"),
+        (&["--dispatch", "roundrobin"][..], 2, "random or rounded"),
+    ] {
+        let mut all = vec![
+            "run",
+            "--preset",
+            "sf-batch",
+            "--seeds",
+            "1",
+            "--batches",
+            "300",
+        ];
+        all.extend_from_slice(args);
+        let o = gridscope(&all);
+        assert_eq!(o.status.code(), Some(code), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).contains(needle), "{args:?}: {}", stderr(&o));
+    }
+}
+
+#[test]
 fn sob_real_preset_runs_all_six_schemes_with_grid_metrics() {
     let traces = crate::traces_dir();
     let o = gridscope(&[
