@@ -136,7 +136,7 @@ impl SweepSpec {
         let mut cv = self.arrival_cv;
         let mut rate_changes = vec![];
         let whole = |what: &str| -> Result<u32, String> {
-            if x.fract() == 0.0 && x >= 1.0 && x <= 100_000.0 {
+            if x.fract() == 0.0 && (1.0..=100_000.0).contains(&x) {
                 Ok(x as u32)
             } else {
                 Err(at(&format!("{what} must be a whole number ≥ 1")))
