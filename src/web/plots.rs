@@ -6,7 +6,8 @@ use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 
-use super::protocol::{GanttData, SeriesData, SweepSeries};
+use super::protocol::{GanttData, SeriesData};
+use crate::allocation::sweep::{FractionHistory, PolicySeries};
 
 /// Colour-blind-safe palette (Okabe–Ito), one colour per algorithm or site.
 pub const COLORS: [RGBColor; 8] = [
@@ -400,7 +401,7 @@ pub fn band_lines(
     title: &str,
     x_desc: &str,
     x: &[f64],
-    lines: &[SweepSeries],
+    lines: &[PolicySeries],
 ) -> Res {
     let root = area(canvas)?;
     if x.is_empty() || lines.is_empty() {
@@ -418,27 +419,62 @@ pub fn band_lines(
     } else {
         (xmin - 0.5, xmin + 0.5)
     };
-    let all = lines
+    let positive: Vec<f64> = lines
         .iter()
         .flat_map(|l| l.median.iter().chain(&l.lo).chain(&l.hi))
-        .filter(fin)
-        .cloned();
-    let ymax = all.fold(0.0f64, f64::max).max(1e-9) * 1.08;
+        .filter(|v| v.is_finite() && **v > 0.0)
+        .cloned()
+        .collect();
+    let top = positive.iter().cloned().fold(1e-9, f64::max);
+    let bottom = positive.iter().cloned().fold(f64::INFINITY, f64::min);
+    // A saturating policy can be a thousand times slower than the others: then the y axis
+    // is logarithmic (values drawn as log10, labels as seconds) so every line stays visible.
+    let log_y = top / bottom > 30.0;
+    let ty = move |v: f64| if log_y { libm::log10(v.max(1e-12)) } else { v };
+    let (ylo, yhi) = if log_y {
+        (ty(bottom) - 0.1, ty(top) + 0.1)
+    } else {
+        (0.0, top * 1.08)
+    };
     let mut chart = ChartBuilder::on(&root)
         .caption(title, font(15))
         .margin(8)
         .x_label_area_size(36)
-        .y_label_area_size(52)
-        .build_cartesian_2d(xmin..xmax, 0f64..ymax)
+        .y_label_area_size(64)
+        .build_cartesian_2d(xmin..xmax, ylo..yhi)
         .map_err(e)?;
+    let y_label = |v: &f64| {
+        let s = if log_y { libm::pow(10.0, *v) } else { *v };
+        let decimals = if s >= 100.0 {
+            0
+        } else if s >= 10.0 {
+            1
+        } else if s >= 1.0 {
+            2
+        } else {
+            3
+        };
+        format!("{s:.decimals$}")
+    };
     chart
         .configure_mesh()
         .x_desc(x_desc)
-        .y_desc("mean response time (s)")
+        .y_desc(if log_y {
+            "mean response time (s, log scale)"
+        } else {
+            "mean response time (s)"
+        })
+        .y_label_formatter(&y_label)
         .draw()
         .map_err(e)?;
     for (i, l) in lines.iter().enumerate() {
-        let (name, median, lo, hi) = (&l.policy, &l.median, &l.lo, &l.hi);
+        let scaled = |v: &Vec<f64>| v.iter().map(|&y| ty(y)).collect::<Vec<_>>();
+        let (name, median, lo, hi) = (
+            &l.policy,
+            &scaled(&l.median),
+            &scaled(&l.lo),
+            &scaled(&l.hi),
+        );
         let c = color(i);
         let mut band: Vec<(f64, f64)> = x.iter().cloned().zip(hi.iter().cloned()).collect();
         band.extend(x.iter().cloned().zip(lo.iter().cloned()).rev());
@@ -472,5 +508,98 @@ pub fn band_lines(
         .draw()
         .map_err(e)?;
     root.present().map_err(e)?;
-    Ok(Geom::of(&chart, (xmin, xmax), (0.0, ymax), false))
+    Ok(Geom::of(&chart, (xmin, xmax), (ylo, yhi), false))
+}
+
+/// The hybrid scheduler's share for the degrading resource over one run, against static
+/// OWA's share (initial rates) and OWA's share for the true rates after the change.
+pub fn fraction_history(canvas: &HtmlCanvasElement, title: &str, h: &FractionHistory) -> Res {
+    let root = area(canvas)?;
+    if h.batch.is_empty() {
+        return Err("nothing to draw".into());
+    }
+    let xmax = h
+        .batch
+        .last()
+        .copied()
+        .unwrap_or(1)
+        .max(h.change_batch)
+        .max(1) as f64;
+    let ymax = h
+        .hybrid
+        .iter()
+        .chain([&h.static_owa])
+        .chain(h.owa_after.as_ref())
+        .filter(|v| v.is_finite())
+        .fold(0.0f64, |a, &b| a.max(b))
+        .max(1e-6)
+        * 1.1;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(title, font(15))
+        .margin(8)
+        .x_label_area_size(36)
+        .y_label_area_size(52)
+        .build_cartesian_2d(0f64..xmax, 0f64..ymax)
+        .map_err(e)?;
+    chart
+        .configure_mesh()
+        .x_desc("batch")
+        .y_desc(format!("share α of resource {}", h.resource + 1))
+        .draw()
+        .map_err(e)?;
+    let change = h.change_batch as f64;
+    chart
+        .draw_series(std::iter::once(PathElement::new(
+            vec![(change, 0.0), (change, ymax)],
+            BLACK.mix(0.4).stroke_width(1),
+        )))
+        .map_err(e)?
+        .label(format!("rate changes (batch ≈ {})", h.change_batch))
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], BLACK.mix(0.4)));
+    type Line = (&'static str, RGBColor, Vec<(f64, f64)>);
+    let lines: [Line; 3] = [
+        (
+            "hybrid (estimated rates)",
+            color(1),
+            h.batch
+                .iter()
+                .map(|&b| b as f64)
+                .zip(h.hybrid.iter().cloned())
+                .collect(),
+        ),
+        (
+            "static OWA (initial rates)",
+            color(0),
+            vec![(0.0, h.static_owa), (xmax, h.static_owa)],
+        ),
+        (
+            "OWA for the true rates",
+            color(2),
+            match h.owa_after {
+                Some(a) => vec![
+                    (0.0, h.static_owa),
+                    (change, h.static_owa),
+                    (change, a),
+                    (xmax, a),
+                ],
+                None => vec![(0.0, h.static_owa), (change, h.static_owa)],
+            },
+        ),
+    ];
+    for (name, c, pts) in lines {
+        chart
+            .draw_series(LineSeries::new(pts, c.stroke_width(2)))
+            .map_err(e)?
+            .label(name)
+            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(2)));
+    }
+    chart
+        .configure_series_labels()
+        .position(SeriesLabelPosition::UpperRight)
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .draw()
+        .map_err(e)?;
+    root.present().map_err(e)?;
+    Ok(Geom::of(&chart, (0.0, xmax), (0.0, ymax), false))
 }

@@ -1,5 +1,5 @@
-//! The "Workload allocation (SF)" panel: the SF paper's sweeps, run in their own engine
-//! worker (so a sweep and a scheduling run never wait for each other, and cancelling one
+//! The "Workload allocation (SF)" panel: the SF paper's sweeps — every parameter editable,
+//! starting from a preset — run in their own engine worker (so a sweep and a scheduling run never wait for each other, and cancelling one
 //! leaves the other alone), and the allocation calculator (OWA and WW fractions and the
 //! predicted response time, computed on the page: a few square roots).
 
@@ -11,7 +11,10 @@ use super::engine_worker::{self, EngineWorker};
 use super::plots;
 use super::protocol::*;
 use crate::allocation::fractions::{owa_batch, predicted_response, validate, weighted};
-use crate::allocation::sweep::SWEEP_PRESETS;
+use crate::allocation::sweep::{
+    parse_numbers, parse_policies, Arrivals, SweepSpec, Vary, SWEEP_PARAM_HELP, SWEEP_PRESETS,
+};
+use crate::allocation::Dispatch;
 
 /// Page defaults: lighter than the CLI's 10 seeds × 20,000 batches so a sweep takes seconds.
 const DEFAULT_SEEDS: u64 = 5;
@@ -21,6 +24,9 @@ pub enum SfMsg {
     Worker(u32, FromWorker),
     WorkerError(u32, String),
     Preset(usize),
+    /// Puts the selected preset's parameters back in the fields.
+    Reset,
+    Field(SweepField, String),
     Seeds(String),
     Batches(String),
     Run,
@@ -28,6 +34,101 @@ pub enum SfMsg {
     Rates(String),
     Lambda(String),
     Batch(String),
+}
+
+/// The sweep's editable parameters, each kept as typed until Run parses them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SweepField {
+    Vary,
+    X,
+    Rates,
+    ArrivalKind,
+    Arrivals,
+    BatchSize,
+    Cv,
+    Policies,
+    Dispatch,
+}
+
+/// The fields' text, as the inputs show it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SweepFields {
+    pub vary: Vary,
+    pub x: String,
+    pub rates: String,
+    /// "lambda" or "load".
+    pub arrival_kind: String,
+    pub arrivals: String,
+    pub batch_size: String,
+    pub cv: String,
+    pub policies: String,
+    pub dispatch: Dispatch,
+}
+
+fn join(v: &[f64]) -> String {
+    v.iter().map(f64::to_string).collect::<Vec<_>>().join(",")
+}
+
+impl SweepFields {
+    pub fn of(spec: &SweepSpec) -> SweepFields {
+        let (kind, value) = match spec.arrivals {
+            Arrivals::Lambda(l) => ("lambda", l),
+            Arrivals::Load(l) => ("load", l),
+        };
+        SweepFields {
+            vary: spec.vary,
+            x: join(&spec.x),
+            rates: join(&spec.rates),
+            arrival_kind: kind.into(),
+            arrivals: value.to_string(),
+            batch_size: spec.batch_size.to_string(),
+            cv: spec.arrival_cv.to_string(),
+            policies: spec
+                .policies
+                .iter()
+                .map(|p| p.name())
+                .collect::<Vec<_>>()
+                .join(","),
+            dispatch: spec.dispatch,
+        }
+    }
+
+    /// The spec the fields describe; the error names the field.
+    pub fn spec(&self) -> Result<SweepSpec, String> {
+        let number = |what: &str, v: &str| {
+            v.trim()
+                .parse::<f64>()
+                .ok()
+                .filter(|v| v.is_finite())
+                .ok_or_else(|| format!("{what}: '{}' is not a number", v.trim()))
+        };
+        let value = number(&self.arrival_kind, &self.arrivals)?;
+        Ok(SweepSpec {
+            vary: self.vary,
+            x: parse_numbers("x values", &self.x)?,
+            rates: parse_numbers("rates", &self.rates)?,
+            arrivals: if self.arrival_kind == "load" {
+                Arrivals::Load(value)
+            } else {
+                Arrivals::Lambda(value)
+            },
+            batch_size: self
+                .batch_size
+                .trim()
+                .parse()
+                .map_err(|_| format!("k: '{}' is not a whole number", self.batch_size.trim()))?,
+            arrival_cv: number("CV", &self.cv)?,
+            policies: parse_policies(&self.policies)?,
+            dispatch: self.dispatch,
+        })
+    }
+}
+
+fn param_help(key: &str) -> &'static str {
+    SWEEP_PARAM_HELP
+        .iter()
+        .find(|(k, _)| *k == key)
+        .map_or("", |(_, h)| h)
 }
 
 /// The calculator's answer for the current inputs.
@@ -43,15 +144,7 @@ pub struct Allocation {
 /// Parses the calculator's fields and computes both allocations; errors are the engine's
 /// `validate()` messages (or which field is not a number).
 pub fn allocate(rates: &str, lambda: &str, batch: &str) -> Result<Allocation, String> {
-    let rates: Vec<f64> = rates
-        .split(',')
-        .map(str::trim)
-        .filter(|s| !s.is_empty())
-        .map(|s| {
-            s.parse::<f64>()
-                .map_err(|_| format!("rates: '{s}' is not a number"))
-        })
-        .collect::<Result<_, _>>()?;
+    let rates = parse_numbers("rates", rates)?;
     let lambda: f64 = lambda
         .trim()
         .parse()
@@ -76,6 +169,9 @@ pub struct SfPanel {
     worker: Option<EngineWorker>,
     generation: u32,
     preset: usize,
+    fields: SweepFields,
+    /// The spec of the sweep being started, posted once the worker is ready.
+    pending: Option<SweepSpec>,
     seeds: u64,
     batches: u64,
     running: bool,
@@ -88,6 +184,7 @@ pub struct SfPanel {
     lambda: String,
     batch: String,
     sweep_canvas: NodeRef,
+    history_canvas: NodeRef,
     alloc_canvas: NodeRef,
     dirty: bool,
 }
@@ -125,6 +222,19 @@ impl SfPanel {
                 web_sys::console::warn_1(&JsValue::from_str(&format!("chart: {p}")));
             }
         }
+        if let (Some(Some(h)), Some(c)) = (
+            self.result.as_ref().map(|r| &r.history),
+            self.history_canvas.cast::<HtmlCanvasElement>(),
+        ) {
+            let title = format!(
+                "Hybrid share of resource {} (x = {}, seed 1)",
+                h.resource + 1,
+                h.x
+            );
+            if let Err(p) = plots::fraction_history(&c, &title, h) {
+                web_sys::console::warn_1(&JsValue::from_str(&format!("chart: {p}")));
+            }
+        }
         if let (Ok(a), Some(c)) = (
             allocate(&self.rates, &self.lambda, &self.batch),
             self.alloc_canvas.cast::<HtmlCanvasElement>(),
@@ -159,6 +269,8 @@ impl Component for SfPanel {
             worker: None,
             generation: 0,
             preset: 0,
+            fields: SweepFields::of(&(SWEEP_PRESETS[0].spec)()),
+            pending: None,
             seeds: DEFAULT_SEEDS,
             batches: DEFAULT_BATCHES,
             running: false,
@@ -172,6 +284,7 @@ impl Component for SfPanel {
             lambda: "0.1".into(),
             batch: "10".into(),
             sweep_canvas: NodeRef::default(),
+            history_canvas: NodeRef::default(),
             alloc_canvas: NodeRef::default(),
             dirty: true,
         }
@@ -182,8 +295,11 @@ impl Component for SfPanel {
             SfMsg::Worker(g, _) | SfMsg::WorkerError(g, _) if g != self.generation => return false,
             SfMsg::Worker(_, ev) => match ev {
                 FromWorker::Ready => {
+                    let Some(spec) = self.pending.take() else {
+                        return false;
+                    };
                     let msg = ToWorker::Sweep {
-                        preset: SWEEP_PRESETS[self.preset].name.to_string(),
+                        spec,
                         seeds: self.seeds,
                         batches: self.batches,
                     };
@@ -219,7 +335,38 @@ impl Component for SfPanel {
                 self.worker = None;
                 self.error = Some(m);
             }
-            SfMsg::Preset(i) => self.preset = i.min(SWEEP_PRESETS.len() - 1),
+            SfMsg::Preset(i) => {
+                self.preset = i.min(SWEEP_PRESETS.len() - 1);
+                self.fields = SweepFields::of(&(SWEEP_PRESETS[self.preset].spec)());
+                self.error = None;
+            }
+            SfMsg::Reset => {
+                self.fields = SweepFields::of(&(SWEEP_PRESETS[self.preset].spec)());
+                self.error = None;
+            }
+            SfMsg::Field(f, v) => {
+                let fl = &mut self.fields;
+                match f {
+                    SweepField::Vary => match Vary::parse(&v) {
+                        Ok(a) => fl.vary = a,
+                        Err(e) => self.error = Some(e),
+                    },
+                    SweepField::X => fl.x = v,
+                    SweepField::Rates => fl.rates = v,
+                    SweepField::ArrivalKind => fl.arrival_kind = v,
+                    SweepField::Arrivals => fl.arrivals = v,
+                    SweepField::BatchSize => fl.batch_size = v,
+                    SweepField::Cv => fl.cv = v,
+                    SweepField::Policies => fl.policies = v,
+                    SweepField::Dispatch => {
+                        fl.dispatch = if v == "rounded" {
+                            Dispatch::Rounded
+                        } else {
+                            Dispatch::Random
+                        }
+                    }
+                }
+            }
             SfMsg::Seeds(v) => match v.trim().parse::<u64>() {
                 Ok(n) if (1..=1000).contains(&n) => self.seeds = n,
                 _ => self.error = Some(format!("seeds: '{v}' is not a whole number in 1..1000")),
@@ -237,6 +384,19 @@ impl Component for SfPanel {
                 self.notice = None;
                 self.done = 0;
                 self.total = 0;
+                // Checked here so a bad field is reported at once, not by the worker.
+                let spec = match self
+                    .fields
+                    .spec()
+                    .and_then(|s| s.validate(self.batches).map(|()| s))
+                {
+                    Ok(s) => s,
+                    Err(e) => {
+                        self.error = Some(e);
+                        return true;
+                    }
+                };
+                self.pending = Some(spec);
                 match self.spawn(ctx) {
                     Ok(()) => self.running = true,
                     Err(e) => self.error = Some(e),
@@ -322,15 +482,16 @@ impl Component for SfPanel {
                     </label>
                     <p class="help" data-testid="sf-description">{p.description}</p>
                     <p class="help" data-testid="sf-paper">{format!("The paper: {}.", p.paper)}</p>
+                    { self.view_sweep_fields(ctx) }
                     <div class="field">
                         <label for="sf-seeds">{"Seeds"}</label>
                         <input id="sf-seeds" type="number" min="1" max="1000" step="1" value={self.seeds.to_string()} onchange={input(SfMsg::Seeds)} />
-                        <span class="help">{"Independent runs per point and policy (the CLI uses 10). More seeds: a narrower band."}</span>
+                        <span class="help">{format!("{} The CLI uses 10.", param_help("seeds"))}</span>
                     </div>
                     <div class="field">
                         <label for="sf-batches">{"Batches"}</label>
                         <input id="sf-batches" type="number" min="100" step="100" value={self.batches.to_string()} onchange={input(SfMsg::Batches)} />
-                        <span class="help">{"Batches simulated per run; the first third is warm-up and not measured (SF: 150,000, the CLI 20,000)."}</span>
+                        <span class="help">{format!("{} The CLI uses 20,000.", param_help("batches"))}</span>
                     </div>
                 </div>
                 <div class="run">
@@ -349,7 +510,22 @@ impl Component for SfPanel {
                     <figure class="chart">
                         <canvas ref={self.sweep_canvas.clone()} width="640" height="320" data-testid="chart-sweep"></canvas>
                     </figure>
-                    <p class="help">{format!("{} — the paper: {}. Band coverage {:.1} %; {} warm-up batches of {} not measured.", r.description, r.paper, r.confidence * 100.0, r.warmup, r.batches)}</p>
+                    <p class="help" data-testid="sf-result-description">{format!("{}: {}{}. Band coverage {:.1} %; {} warm-up batches of {} not measured.",
+                        r.preset,
+                        r.description,
+                        if r.paper.is_empty() { String::new() } else { format!(" — the paper: {}", r.paper) },
+                        r.confidence * 100.0, r.warmup, r.batches)}</p>
+                    if let Some(h) = &r.history {
+                        <figure class="chart">
+                            <canvas ref={self.history_canvas.clone()} width="640" height="280" data-testid="chart-history"
+                                data-static={h.static_owa.to_string()} data-after={h.owa_after.map(|a| a.to_string()).unwrap_or_default()}
+                                data-last={h.hybrid.last().map(|a| a.to_string()).unwrap_or_default()}></canvas>
+                            <figcaption class="help">{format!(
+                                "One run of the hybrid scheduler (seed 1, the sweep's last point x = {}): its share α for resource {} before each batch, estimated from the run times of the last {} jobs each resource completed (SF §VI, Figs. 10–12), against static OWA from the initial rates ({:.4}) and OWA for the true rates after the change ({}). The hybrid should follow the change within a few dozen batches.",
+                                h.x, h.resource + 1, crate::allocation::HYBRID_WINDOW, h.static_owa,
+                                h.owa_after.map_or_else(|| "none: the degraded system is saturated".to_string(), |a| format!("{a:.4}")))}</figcaption>
+                        </figure>
+                    }
                     <div class="table-wrap">
                     <table class="metrics" data-testid="sf-table">
                         <thead><tr>
@@ -384,6 +560,79 @@ impl Component for SfPanel {
 }
 
 impl SfPanel {
+    /// The sweep's parameters, prefilled from the preset; Run checks them all.
+    fn view_sweep_fields(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let f = &self.fields;
+        let on = |field: SweepField| {
+            link.callback(move |e: Event| {
+                SfMsg::Field(field, e.target_unchecked_into::<HtmlInputElement>().value())
+            })
+        };
+        let on_select = |field: SweepField| {
+            link.callback(move |e: Event| {
+                SfMsg::Field(
+                    field,
+                    e.target_unchecked_into::<HtmlSelectElement>().value(),
+                )
+            })
+        };
+        let changed = f.spec().ok() != Some((SWEEP_PRESETS[self.preset].spec)());
+        let text = |id: &'static str,
+                    label: &'static str,
+                    key: &'static str,
+                    value: &String,
+                    field: SweepField| {
+            html! {
+                <div class="field">
+                    <label for={id}>{label}</label>
+                    <input id={id} type="text" value={value.clone()} onchange={on(field)} />
+                    <span class="help">{param_help(key)}</span>
+                </div>
+            }
+        };
+        html! {
+            <details class="sweep-params" open=true>
+                <summary>{"Sweep parameters"}
+                    if changed { <span class="help" data-testid="sf-changed">{" — changed from the preset: the result will be labelled custom "}</span> }
+                </summary>
+                <div class="field">
+                    <label for="sf-vary">{"x axis"}</label>
+                    <select id="sf-vary" onchange={on_select(SweepField::Vary)}>
+                        { for Vary::ALL.iter().map(|v| html!{
+                            <option value={v.name()} selected={*v == f.vary}>{v.label()}</option>
+                        }) }
+                    </select>
+                    <span class="help">{param_help("vary")}</span>
+                </div>
+                { text("sf-x", "x values", "x", &f.x, SweepField::X) }
+                { text("sf-rates", "Rates μ", "rates", &f.rates, SweepField::Rates) }
+                <div class="field">
+                    <label for="sf-arrivals">
+                        <select id="sf-arrival-kind" aria-label="arrival rate or load" onchange={on_select(SweepField::ArrivalKind)}>
+                            <option value="lambda" selected={f.arrival_kind != "load"}>{"λ (batches/s)"}</option>
+                            <option value="load" selected={f.arrival_kind == "load"}>{"load λk/Σμ"}</option>
+                        </select>
+                    </label>
+                    <input id="sf-arrivals" type="number" step="any" value={f.arrivals.clone()} onchange={on(SweepField::Arrivals)} />
+                    <span class="help">{format!("{} Or {}", param_help("lambda"), param_help("load"))}</span>
+                </div>
+                { text("sf-k", "k (jobs per batch)", "batch_size", &f.batch_size, SweepField::BatchSize) }
+                { text("sf-cv", "Inter-arrival CV", "arrival_cv", &f.cv, SweepField::Cv) }
+                { text("sf-policies", "Policies", "policies", &f.policies, SweepField::Policies) }
+                <div class="field">
+                    <label for="sf-dispatch">{"Dispatch"}</label>
+                    <select id="sf-dispatch" onchange={on_select(SweepField::Dispatch)}>
+                        <option value="random" selected={f.dispatch == Dispatch::Random}>{"random"}</option>
+                        <option value="rounded" selected={f.dispatch == Dispatch::Rounded}>{"rounded"}</option>
+                    </select>
+                    <span class="help">{param_help("dispatch")}</span>
+                </div>
+                <button class="small" data-testid="sf-reset" onclick={link.callback(|_| SfMsg::Reset)}>{"Reset to the preset"}</button>
+            </details>
+        }
+    }
+
     fn view_calculator(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let input = |f: fn(String) -> SfMsg| {

@@ -175,6 +175,64 @@ test('an SF sweep runs in the worker, draws its chart and gives the CLI medians 
   assert.equal(await page.isDisabled('[data-testid=sf-cancel]'), true);
 });
 
+test('every sweep parameter can be changed in the page; the result equals the CLI with the same flags', async () => {
+  const page = await open();
+  await waitResults(page, 5);
+  const set = async (sel, v) => { await page.fill(sel, v); await page.press(sel, 'Tab'); };
+  await page.selectOption('[data-testid=sf-preset]', { label: 'sf-cv' });
+  assert.equal(await page.inputValue('#sf-x'), '1,1.25,1.5,1.75,2,2.25,2.5,2.75,3');
+  assert.equal(await page.inputValue('#sf-arrival-kind'), 'load');
+  assert.equal(await page.$('[data-testid=sf-changed]'), null);
+  // The CV experiment at load 0.3 on three points, rounded dispatch, OWA against DLL.
+  await set('#sf-x', '1,2,3');
+  await set('#sf-arrivals', '0.3');
+  await set('#sf-policies', 'owa,dll');
+  await page.selectOption('#sf-dispatch', 'rounded');
+  await page.waitForSelector('[data-testid=sf-changed]');
+  await set('#sf-seeds', '2');
+  await set('#sf-batches', '600');
+  await page.click('[data-testid=sf-run]');
+  await page.waitForSelector('[data-testid=sf-table]', { timeout: 60_000 });
+  const cli = cliJson(['run', '--preset', 'sf-cv', '--x', '1,2,3', '--load', '0.3', '--policies', 'owa,dll',
+    '--dispatch', 'rounded', '--seeds', '2', '--batches', '600']);
+  assert.equal(cli.preset, 'custom');
+  const table = await page.$$eval('[data-testid=sf-table] tbody tr', (rows) => rows.map((r) => [r.dataset.policy, [...r.querySelectorAll('td')].map((td) => Number(td.dataset.value))]));
+  assert.deepEqual(table, [...cli.series.map((s) => [s.policy, s.median]), ['gap', cli.gap]]);
+  assert.match(await page.textContent('[data-testid=sf-result-description]'), /^custom: .*load λk\/Σμ = 0\.3.*rounded dispatch/);
+
+  // A bad field is named before anything runs; Reset brings the preset back.
+  await set('#sf-x', '1,0.5');
+  await page.click('[data-testid=sf-run]');
+  await page.waitForSelector('[data-testid=sf-error]');
+  assert.match(await page.textContent('[data-testid=sf-error]'), /at x = 0\.5: the arrival CV must be at least 1/);
+  await page.selectOption('#sf-arrival-kind', 'lambda');
+  await set('#sf-arrivals', '0.1');
+  await set('#sf-k', '400');
+  await set('#sf-x', '1');
+  await page.click('[data-testid=sf-run]');
+  await page.waitForFunction(() => /saturated/.test(document.querySelector('[data-testid=sf-error]')?.textContent));
+  await page.click('[data-testid=sf-reset]');
+  assert.equal(await page.inputValue('#sf-k'), '10');
+  assert.equal(await page.inputValue('#sf-arrival-kind'), 'load');
+  assert.equal(await page.$('[data-testid=sf-changed]'), null);
+
+  // The hybrid preset also draws the hybrid's share of the degraded resource over one run.
+  await page.selectOption('[data-testid=sf-preset]', { label: 'sf-hybrid' });
+  await set('#sf-seeds', '1');
+  await set('#sf-batches', '2000');
+  await page.click('[data-testid=sf-run]');
+  await page.waitForSelector('[data-testid=chart-history]', { timeout: 60_000 });
+  const h = cliJson(['run', '--preset', 'sf-hybrid', '--seeds', '1', '--batches', '2000']).history;
+  const attrs = await page.$eval('[data-testid=chart-history]', (c) => ({ ...c.dataset }));
+  assert.equal(Number(attrs.static), h.static_owa);
+  assert.equal(Number(attrs.after), h.owa_after);
+  assert.equal(Number(attrs.last), h.hybrid.at(-1));
+  // The hybrid ends near the share that is optimal for the degraded rates.
+  assert.ok(Math.abs(h.hybrid.at(-1) - h.owa_after) < 0.05, `${h.hybrid.at(-1)} vs ${h.owa_after}`);
+  await page.waitForTimeout(300);
+  assert.ok(await canvasInk(page, 'chart-history') > 0.01, 'chart-history looks blank');
+});
+
 test('no request left 127.0.0.1 and nothing was logged as an error (grid and SF pages)', () => {
   assert.ok(pages.length >= 5);
   for (const p of pages) {
