@@ -26,7 +26,7 @@ USAGE:
   gridscope run SCENARIO.json [--json] [--series N] [--jobs OUT.csv]
   gridscope run --preset NAME [--seed S] [--json] [--series N] [--traces DIR]
                 (demo, sob-synthetic-heavy, sob-synthetic-light, sob-real-3site,
-                 sob-local-policies; see `gridscope help presets`)
+                 sob-real-3site-5m, sob-local-policies; see `gridscope help presets`)
   gridscope run --preset sf-heterogeneity|sf-size|sf-batch|sf-cv|sf-hybrid
                 [--seeds N] [--batches B] [--json]
                 [--vary last_rate|size|batch_size|arrival_cv|degraded_rate] [--x 1,2,5]

@@ -477,12 +477,18 @@ fn sf_sweep_parameters_can_be_changed_and_bad_ones_are_named() {
 }
 
 #[test]
-fn sob_real_preset_runs_all_six_schemes_with_grid_metrics() {
+fn sob_real_presets_run_all_six_schemes_with_grid_metrics() {
+    for preset in ["sob-real-3site", "sob-real-3site-5m"] {
+        sob_real_preset(preset);
+    }
+}
+
+fn sob_real_preset(preset: &str) {
     let traces = crate::traces_dir();
     let o = gridscope(&[
         "run",
         "--preset",
-        "sob-real-3site",
+        preset,
         "--json",
         "--traces",
         traces.to_str().unwrap(),

@@ -301,3 +301,31 @@ fn scenario_json_carries_grid_schemes() {
     assert_eq!(back.algorithms.len(), 6);
     assert_eq!(back.algorithms[1].grid, GridScheme::Sender);
 }
+
+/// The synthetic presets' load knobs are calibrated against SOB Table 6: the local run's
+/// per-site utilization over each site's own span lands within 3 points of the paper's.
+#[test]
+fn synthetic_presets_match_sob_table_six() {
+    use gridscope::scenario::{run_scenario, Scenario};
+    for (preset, table6) in [
+        ("sob-synthetic-heavy", [0.94, 0.83, 0.88, 0.33, 0.72, 0.81]),
+        ("sob-synthetic-light", [0.82, 0.72, 0.42, 0.36, 0.75, 0.62]),
+    ] {
+        let mut s = Scenario::preset(preset).unwrap();
+        s.algorithms.truncate(1);
+        assert_eq!(s.algorithms[0].grid, GridScheme::Local);
+        let report = run_scenario(&s, &mut |f| Err(format!("no file {f}")), &mut |_, _, _| {
+            true
+        })
+        .unwrap();
+        let sites = &report.runs[0].metrics.sites;
+        for (site, want) in sites.iter().zip(table6) {
+            assert!(
+                (site.span_utilization - want).abs() <= 0.03,
+                "{preset} {}: {:.3} vs SOB Table 6 {want}",
+                site.name,
+                site.span_utilization
+            );
+        }
+    }
+}
