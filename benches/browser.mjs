@@ -1,6 +1,7 @@
 // Times the browser app on the release build in dist/: the demo from navigation to results,
-// and SDSC-SP2 with all five policies from drop to results (plus the worker's own run time),
-// next to the native CLI on the same trace. `node benches/browser.mjs` after
+// SDSC-SP2 with all five policies from drop to results (plus the worker's own run time),
+// next to the native CLI on the same trace, and one full SF sweep preset at the CLI's
+// defaults (10 seeds × 20,000 batches; SWEEP=sf-batch by default) in the page and natively. `node benches/browser.mjs` after
 // `trunk build --release --offline` and `cargo build --release`.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -47,6 +48,21 @@ for (let i = 0; i < 3; i++) {
   const t0 = process.hrtime.bigint();
   execFileSync(cli, ['simulate', trace, '--policy', 'all']);
   console.log(`native CLI, same trace, all policies: ${Number(process.hrtime.bigint() - t0) / 1e6} ms`);
+}
+const sweep = process.env.SWEEP || 'sf-batch';
+{
+  await page.selectOption('[data-testid=sf-preset]', { label: sweep });
+  for (const [sel, v] of [['#sf-seeds', '10'], ['#sf-batches', '20000']]) {
+    await page.fill(sel, v);
+    await page.press(sel, 'Tab');
+  }
+  const t0 = Date.now();
+  await page.click('[data-testid=sf-run]');
+  await page.waitForFunction(() => /^done/.test(document.querySelector('[data-testid=sf-status]')?.textContent), null, { timeout: 900_000 });
+  console.log(`${sweep}, 10 seeds × 20,000 batches in the page: ${Date.now() - t0} ms from click to table (${await page.textContent('[data-testid=sf-status]')})`);
+  const t1 = process.hrtime.bigint();
+  execFileSync(cli, ['run', '--preset', sweep, '--seeds', '10', '--batches', '20000']);
+  console.log(`  native CLI, same sweep: ${Number(process.hrtime.bigint() - t1) / 1e6} ms`);
 }
 await browser.close();
 await server.close();
