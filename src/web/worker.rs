@@ -206,12 +206,17 @@ fn handle(st: &mut State, msg: ToWorker, file: Option<web_sys::Blob>) {
             _ => {}
         },
         ToWorker::Export { what, run } => {
-            if let Some((filename, mime, text)) = export(st, what, run) {
-                post(&FromWorker::Export {
+            match export(st, what, run) {
+                Some((filename, mime, text)) => post(&FromWorker::Export {
                     filename,
                     mime: mime.into(),
                     text,
-                });
+                }),
+                // A cancelled run restarts the worker, which forgets the last draw.
+                None if what == ExportKind::SyntheticSwf => post(&FromWorker::Failed {
+                    message: "the synthetic workload is gone (the engine was restarted): fit the model again".into(),
+                }),
+                None => {}
             }
         }
     }
