@@ -797,15 +797,20 @@ impl App {
                 format!("day {:.2}: {}", x, parts.join(", "))
             }
             SOB_FIG => {
-                let (_, _, values) = self.sob_figure();
+                let (base, _, values) = self.sob_figure();
                 let k = (x.floor().max(0.0) as usize).min(SOB_METRICS.len() - 1);
-                let name = [
-                    "avg wait ÷ baseline",
-                    "avg response ÷ baseline",
-                    "wait deviation",
-                    "grid efficiency",
-                    "transferred",
-                ][k];
+                let base = self
+                    .results
+                    .get(base)
+                    .map(|r| r.label.as_str())
+                    .unwrap_or("");
+                let name = match k {
+                    0 => format!("avg wait ÷ {base}"),
+                    1 => format!("avg response ÷ {base}"),
+                    2 => "wait deviation".into(),
+                    3 => "grid efficiency".into(),
+                    _ => "jobs transferred".into(),
+                };
                 let parts: Vec<String> = self
                     .results
                     .iter()
@@ -2187,16 +2192,16 @@ impl App {
             "fraction transferred".to_string(),
         ];
         let baseline_note = if is_local {
-            "normalized to the run labelled local, so local is 1".to_string()
+            "wait and response are normalized to the run labelled local, so local is 1".to_string()
         } else {
-            format!("no run is labelled local, so normalized to the first run, {base_label}")
+            format!("no run is labelled local, so wait and response are normalized to the first run, {base_label} (it is 1)")
         };
         html! {
             <div class="sob-figure">
                 { self.canvas(ctx, SOB_FIG, 960, 320, "chart-sob") }
                 <div class="table-wrap">
                 <table class="metrics" data-testid="sob-figure" data-baseline={base_label.clone()}>
-                    <caption>{format!("SOB §3.2, Fig. 3/4: the five metrics per run; wait and response {baseline_note}.")}</caption>
+                    <caption>{format!("SOB §3.2, Fig. 3/4: the five metrics per run; {baseline_note}.")}</caption>
                     <thead><tr>
                         <th>{"run"}</th>
                         { for SOB_METRICS.iter().zip(&heads).map(|((key, _, _), h)| html!{ <th title={help_for(key)}>{h}</th> }) }

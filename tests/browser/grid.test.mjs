@@ -98,6 +98,10 @@ test('the sob-synthetic-light preset runs all six grid schemes to the CLI number
   assert.ok(ink > 0.02, `chart-sites looks blank (${ink})`);
   const sobInk = await canvasInk(page, 'chart-sob');
   assert.ok(sobInk > 0.02, `chart-sob looks blank (${sobInk})`);
+  const sob = page.locator('[data-testid=chart-sob]');
+  const sobBox = await sob.boundingBox();
+  await sob.hover({ position: { x: sobBox.width * 0.1, y: sobBox.height * 0.5 } });
+  await page.waitForFunction(() => /^avg wait ÷ local: local 1\.000, sender 0\.\d{3}/.test(document.querySelector('[data-testid=chart-sob-hover]').textContent));
   if (process.env.SCREENSHOT_DIR) {
     await page.locator('.sob-figure').screenshot({ path: path.join(process.env.SCREENSHOT_DIR, 'sob-figure.png') });
   }
