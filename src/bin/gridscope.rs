@@ -383,7 +383,7 @@ fn allocate(a: &Args) -> Result<(), CliError> {
 }
 
 fn fit(a: &Args) -> Result<(), CliError> {
-    use gridscope::workload::hyper_erlang::{fit_classes, HyperErlangWorkload};
+    use gridscope::workload::hyper_erlang::{fit_classes, synthesize, SYNTHETIC_SEED};
     a.only(&["--cpus-per-node", "--seed", "--out", "--json", "--strict"])?;
     let path = trace_arg(a)?;
     let cpn: u32 = number(a, "--cpus-per-node")?.ok_or_else(|| {
@@ -397,19 +397,10 @@ fn fit(a: &Args) -> Result<(), CliError> {
         return Err(CliError::Failed(format!("{path}: no runnable job to fit")));
     }
     let fitted = fit_classes(&w.jobs, cpn);
-    let span_s = w
-        .jobs
-        .last()
-        .map(|j| j.submit.as_secs_f64())
-        .unwrap_or(0.0)
-        .max(1.0);
-    let model = HyperErlangWorkload {
-        classes: Some(fitted.iter().map(|f| f.class.clone()).collect()),
-        horizon_s: span_s,
-        ..HyperErlangWorkload::default()
-    };
-    let seed = number(a, "--seed")?.unwrap_or(1);
-    let synthetic = model.generate(seed).map_err(CliError::Failed)?;
+    let seed = number(a, "--seed")?.unwrap_or(SYNTHETIC_SEED);
+    // The same draw as the app's worker (`hyper_erlang::synthesize`).
+    let synth = synthesize(&w.jobs, &fitted, seed).map_err(CliError::Failed)?;
+    let (synthetic, span_s) = (synth.workload, synth.horizon_s);
     if let Some(out_path) = a.get("--out") {
         let text = gridscope::workload::write_swf(&synthetic, &Default::default());
         std::fs::write(out_path, text)

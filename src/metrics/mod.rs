@@ -4,6 +4,9 @@
 
 use serde::Serialize;
 
+pub mod cdf;
+pub use cdf::{empirical_cdf, workload_cdfs, WorkloadCdfs};
+
 use crate::engine::{wallclock_limit, JobOutcome, Outcome, RunConfig, SimTime};
 use crate::model::{Job, Platform};
 

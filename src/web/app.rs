@@ -71,8 +71,47 @@ struct RunState {
     algorithms: usize,
 }
 
-/// Canvases: bars, CDF, utilization, queue, Gantt, per-site utilization.
-const CHARTS: usize = 6;
+/// Canvases: bars, CDF, utilization, queue, Gantt, per-site utilization, the SOB figure
+/// (`SOB_FIG`), then the fit's CDFs of inter-arrival time, run time and processors
+/// (`FIT_CDFS`).
+const CHARTS: usize = 10;
+/// Canvas of the SOB Figure 3/4-style panels.
+const SOB_FIG: usize = 6;
+/// Canvases of the trace-vs-fitted-model CDFs: (index, title, x axis, data-testid).
+const FIT_CDFS: [(usize, &str, &str, &str); 3] = [
+    (
+        7,
+        "Inter-arrival time CDF",
+        "gap between submits (s, log; 0 s drawn at 1 s)",
+        "chart-fit-interarrival",
+    ),
+    (8, "Run time CDF", "run time (s, log)", "chart-fit-runtime"),
+    (9, "Processors CDF", "processors (log)", "chart-fit-procs"),
+];
+
+/// SOB §3.2's five metrics as Figures 3 and 4 show them: (metric key, key in the figure's
+/// table, normalized to the baseline run). Wait and response are divided by the baseline's;
+/// the deviation, efficiency and transferred share are absolute, as in the paper.
+const SOB_METRICS: [(&str, &str, bool); 5] = [
+    ("avg_wait_s", "avg_wait_norm", true),
+    ("avg_response_s", "avg_response_norm", true),
+    ("wait_stddev_s", "wait_stddev_s", false),
+    ("grid_efficiency", "grid_efficiency", false),
+    ("fraction_transferred", "fraction_transferred", false),
+];
+
+/// One of the CDFs of a workload (inter-arrival, run time or processors).
+type CdfPick = fn(&crate::metrics::WorkloadCdfs) -> &[(f64, f64)];
+
+/// The last hyper-Erlang fit as the worker sent it.
+struct FitState {
+    name: String,
+    cpus_per_node: u32,
+    classes: Vec<FittedClass>,
+    /// The trace and a synthetic workload drawn from the fit, as CDFs (absent from an older
+    /// worker).
+    compare: Option<Box<FitCompare>>,
+}
 
 pub type Edit = Rc<dyn Fn(&mut Scenario, &str) -> Result<(), String>>;
 
@@ -133,8 +172,7 @@ pub struct App {
     /// CPUs per node for the hyper-Erlang fit.
     fit_cpn: u32,
     fitting: bool,
-    /// (file, CPUs per node, classes) of the last fit.
-    fit: Option<(String, u32, Vec<FittedClass>)>,
+    fit: Option<FitState>,
     fit_error: Option<String>,
     sel_site: usize,
     window: Option<(f64, f64)>,
@@ -162,8 +200,9 @@ fn metric(r: &RunResult, key: &str) -> f64 {
 }
 
 /// Utilization of site `k` in a run (`metrics.sites[k].utilization`).
+/// A site's utilization over its own span (SOB Table 6's measure; see METRIC_HELP).
 fn site_util(r: &RunResult, k: usize) -> f64 {
-    r.run["metrics"]["sites"][k]["utilization"]
+    r.run["metrics"]["sites"][k]["span_utilization"]
         .as_f64()
         .unwrap_or(f64::NAN)
 }
@@ -206,7 +245,47 @@ fn help_for(key: &str) -> String {
         .unwrap_or_default()
 }
 
+/// A unit for a time axis whose largest value is `max_s`: (name, seconds per unit).
+fn secs_unit(max_s: f64) -> (&'static str, f64) {
+    if max_s >= 2.0 * 3600.0 {
+        ("h", 3600.0)
+    } else if max_s >= 120.0 {
+        ("min", 60.0)
+    } else {
+        ("s", 1.0)
+    }
+}
+
 impl App {
+    /// SOB Fig. 3/4 numbers: (baseline run, whether it is the run labelled `local`, per run the
+    /// five values of `SOB_METRICS`). The baseline is the run labelled `local`, else the first.
+    /// A normalized value whose baseline is 0 or missing is NaN (shown as –, JSON null).
+    fn sob_figure(&self) -> (usize, bool, Vec<[f64; 5]>) {
+        let local = self.results.iter().position(|r| r.label == "local");
+        let base = local.unwrap_or(0);
+        let values = self
+            .results
+            .iter()
+            .map(|r| {
+                let mut row = [f64::NAN; 5];
+                for (k, &(key, _, normalized)) in SOB_METRICS.iter().enumerate() {
+                    let v = metric(r, key);
+                    row[k] = if normalized {
+                        let b = self.results.get(base).map(|b| metric(b, key));
+                        match b {
+                            Some(b) if b != 0.0 && b.is_finite() => v / b,
+                            _ => f64::NAN,
+                        }
+                    } else {
+                        v
+                    };
+                }
+                row
+            })
+            .collect();
+        (base, local.is_some(), values)
+    }
+
     fn spawn_worker(&mut self, ctx: &Context<Self>) {
         self.generation += 1;
         let gen = self.generation;
@@ -547,7 +626,7 @@ impl App {
                     5,
                     plots::grouped_bars(
                         &c,
-                        "Utilization per site and run",
+                        "Utilization per site and run (each site's own span)",
                         "busy CPUs / CPUs",
                         &labels,
                         &sites,
@@ -561,6 +640,62 @@ impl App {
                         let t = format!("{what} per site ({})", r.label);
                         drawn.push((i, plots::series(&c, &t, &r.series, queue)));
                     }
+                }
+            }
+        }
+        if let (true, Some(c)) = (self.results.len() >= 2, canvas(SOB_FIG)) {
+            let (base, _, values) = self.sob_figure();
+            let labels: Vec<String> = self.results.iter().map(|r| r.label.clone()).collect();
+            let col = |k: usize, scale: f64| -> Vec<f64> {
+                values.iter().map(|row| row[k] * scale).collect()
+            };
+            let dev = col(2, 1.0);
+            let (unit, scale) = secs_unit(dev.iter().cloned().fold(0.0, f64::max));
+            let cols = [
+                col(0, 1.0),
+                col(1, 1.0),
+                col(2, 1.0 / scale),
+                col(3, 100.0),
+                col(4, 100.0),
+            ];
+            let titles = [
+                format!("avg wait ÷ {}", labels[base]),
+                format!("avg response ÷ {}", labels[base]),
+                format!("wait deviation ({unit})"),
+                "grid efficiency (%)".to_string(),
+                "jobs transferred (%)".to_string(),
+            ];
+            let panels: Vec<plots::Panel> = (0..5)
+                .map(|k| plots::Panel {
+                    title: &titles[k],
+                    values: &cols[k],
+                    decimals: if k < 2 { 2 } else { 0 },
+                    unit_line: k < 2,
+                })
+                .collect();
+            drawn.push((SOB_FIG, plots::panels(&c, &labels, &panels)));
+        }
+        if let Some(cmp) = self.fit.as_ref().and_then(|f| f.compare.as_deref()) {
+            let lines = |pick: CdfPick| {
+                let mut v: Vec<(String, &[(f64, f64)])> = vec![(
+                    format!("trace ({} jobs)", fmt_num(cmp.original.jobs as f64, 0)),
+                    pick(&cmp.original),
+                )];
+                if cmp.error.is_none() {
+                    v.push((
+                        format!(
+                            "fitted model ({} jobs)",
+                            fmt_num(cmp.synthetic.jobs as f64, 0)
+                        ),
+                        pick(&cmp.synthetic),
+                    ));
+                }
+                v
+            };
+            let picks: [CdfPick; 3] = [|c| &c.interarrival_s, |c| &c.runtime_s, |c| &c.procs];
+            for ((i, title, x_desc, _), pick) in FIT_CDFS.iter().zip(picks) {
+                if let Some(c) = canvas(*i) {
+                    drawn.push((*i, plots::step_cdfs(&c, title, x_desc, &lines(pick), true)));
                 }
             }
         }
@@ -661,6 +796,71 @@ impl App {
                     })
                     .collect();
                 format!("day {:.2}: {}", x, parts.join(", "))
+            }
+            SOB_FIG => {
+                let (base, _, values) = self.sob_figure();
+                let k = (x.floor().max(0.0) as usize).min(SOB_METRICS.len() - 1);
+                let base = self
+                    .results
+                    .get(base)
+                    .map(|r| r.label.as_str())
+                    .unwrap_or("");
+                let name = match k {
+                    0 => format!("avg wait ÷ {base}"),
+                    1 => format!("avg response ÷ {base}"),
+                    2 => "wait deviation".into(),
+                    3 => "grid efficiency".into(),
+                    _ => "jobs transferred".into(),
+                };
+                let parts: Vec<String> = self
+                    .results
+                    .iter()
+                    .zip(&values)
+                    .map(|(r, row)| {
+                        let v = row[k];
+                        let t = match k {
+                            0 | 1 => format!("{v:.3}"),
+                            2 => secs(v),
+                            _ => format!("{:.1} %", v * 100.0),
+                        };
+                        format!("{} {t}", r.label)
+                    })
+                    .collect();
+                format!("{name}: {}", parts.join(", "))
+            }
+            7..=9 => {
+                let Some(cmp) = self.fit.as_ref().and_then(|f| f.compare.as_deref()) else {
+                    return String::new();
+                };
+                let pick = |c: &'_ crate::metrics::WorkloadCdfs| -> Vec<(f64, f64)> {
+                    match i {
+                        7 => c.interarrival_s.clone(),
+                        8 => c.runtime_s.clone(),
+                        _ => c.procs.clone(),
+                    }
+                };
+                // Points below 1 are drawn at 1 on the log axis.
+                let share = |pts: &[(f64, f64)]| {
+                    let k = pts.partition_point(|p| p.0.max(1.0) <= x);
+                    if k == 0 {
+                        0.0
+                    } else {
+                        pts[k - 1].1 * 100.0
+                    }
+                };
+                let at = if i == 9 {
+                    format!("{x:.0} processors")
+                } else {
+                    secs(x)
+                };
+                let mut text = format!("at most {at}: trace {:.1} %", share(&pick(&cmp.original)));
+                if cmp.error.is_none() {
+                    text.push_str(&format!(
+                        ", fitted model {:.1} %",
+                        share(&pick(&cmp.synthetic))
+                    ));
+                }
+                text
             }
             5 => {
                 let k = (x + 0.5).floor().max(0.0) as usize;
@@ -898,9 +1098,17 @@ impl Component for App {
                     name,
                     cpus_per_node,
                     classes,
+                    compare,
                 } => {
                     self.fitting = false;
-                    self.fit = Some((name, cpus_per_node, classes));
+                    self.fit = Some(FitState {
+                        name,
+                        cpus_per_node,
+                        classes,
+                        compare,
+                    });
+                    self.geoms[7..].fill(None);
+                    self.dirty = true;
                 }
                 FromWorker::FitFailed { name, error } => {
                     self.fitting = false;
@@ -1050,6 +1258,16 @@ impl Component for App {
                     .unwrap_or(1.0);
                 self.window = Some((0.0, makespan.max(1.0)));
                 self.request_gantt();
+            }
+            Msg::Export(ExportKind::SyntheticSwf) => {
+                // Needs a fit, not a run; the worker keeps the last draw.
+                self.send(
+                    &ToWorker::Export {
+                        what: ExportKind::SyntheticSwf,
+                        run: 0,
+                    },
+                    None,
+                );
             }
             Msg::Export(what) => {
                 if self.report_json.is_none() {
@@ -1927,6 +2145,7 @@ impl App {
                     { select("baseline", labels.clone(), self.baseline, Msg::Baseline) }
                 </div>
                 { self.canvas(ctx, 0, 640, 300, "chart-bars") }
+                { self.view_sob_figure(ctx) }
                 if sites.len() > 1 {
                     { self.canvas(ctx, 5, 640, 280, "chart-sites") }
                     { self.view_transfers(ctx, &sites) }
@@ -1948,6 +2167,63 @@ impl App {
                 </div>
                 { self.canvas(ctx, 4, 960, 360, "chart-gantt") }
                 <p class="help">{"The engine counts processors; the Gantt chart places each job on the lowest free ones for drawing."}</p>
+            </div>
+        }
+    }
+
+    /// SOB Figures 3 and 4 for the runs on the page: five panels and the same numbers in a
+    /// table (raw values in `data-value`, for tests and copying).
+    fn view_sob_figure(&self, ctx: &Context<Self>) -> Html {
+        if self.results.len() < 2 {
+            return html! {};
+        }
+        let (base, is_local, values) = self.sob_figure();
+        let base_label = self.results[base].label.clone();
+        let json = |v: f64| serde_json::to_string(&v).unwrap_or_else(|_| "null".into());
+        let shown = |k: usize, v: f64| match k {
+            0 | 1 => fmt_num(v, 3),
+            2 => fmt_num(v, 0),
+            _ => fmt_num(v, 3),
+        };
+        let heads = [
+            format!("avg wait ÷ {base_label}"),
+            format!("avg response ÷ {base_label}"),
+            "wait deviation (s)".to_string(),
+            "grid efficiency".to_string(),
+            "fraction transferred".to_string(),
+        ];
+        let baseline_note = if is_local {
+            "wait and response are normalized to the run labelled local, so local is 1".to_string()
+        } else {
+            format!("no run is labelled local, so wait and response are normalized to the first run, {base_label} (it is 1)")
+        };
+        html! {
+            <div class="sob-figure">
+                { self.canvas(ctx, SOB_FIG, 960, 320, "chart-sob") }
+                <div class="table-wrap">
+                <table class="metrics" data-testid="sob-figure" data-baseline={base_label.clone()}>
+                    <caption>{format!("SOB §3.2, Fig. 3/4: the five metrics per run; {baseline_note}.")}</caption>
+                    <thead><tr>
+                        <th>{"run"}</th>
+                        { for SOB_METRICS.iter().zip(&heads).map(|((key, _, _), h)| html!{ <th title={help_for(key)}>{h}</th> }) }
+                    </tr></thead>
+                    <tbody>
+                        { for self.results.iter().zip(&values).map(|(r, row)| html!{
+                            <tr data-run={r.label.clone()}>
+                                <th scope="row">{&r.label}</th>
+                                { for SOB_METRICS.iter().enumerate().map(|(k, (key, fig_key, normalized))| {
+                                    // Raw metrics carry the engine's own JSON number, as the results table.
+                                    let raw = if *normalized { json(row[k]) } else { r.run["metrics"][*key].to_string() };
+                                    html!{ <td data-run={r.label.clone()} data-key={*fig_key} data-value={raw}>{shown(k, row[k])}</td> }
+                                }) }
+                            </tr>
+                        }) }
+                    </tbody>
+                </table>
+                </div>
+                <p class="help" data-testid="sob-figure-help">{format!(
+                    "SOB §3.2, Fig. 3/4 (local, sender, receiver, symmetric, central, ideal in the paper). Normalized wait = avg wait (mean of start − submit) ÷ {base_label}'s; normalized response = avg response (mean of end − submit) ÷ {base_label}'s; wait deviation = sqrt(Σ(w − w̄)²/N), the population standard deviation of the waits (SOB prints (1/N)·sqrt(Σw² − (Σw/N)²), not a standard deviation); grid efficiency = Σ run time × CPUs × CPU speed ÷ ((last end − first submit) × Σ CPUs × speed); fraction transferred = jobs run away from their home site ÷ jobs run. The chart shows efficiency and transferred in %."
+                )}</p>
             </div>
         }
     }
@@ -1984,7 +2260,7 @@ impl App {
                 </div>
                 <p class="help">{"SOB §3.1: jobs are split into size classes by nodes (processors ÷ CPUs per node); each class's inter-arrival and service times get a hyper-Erlang matching their first three moments (* = not matched exactly)."}</p>
                 if let Some(e) = &self.fit_error { <p class="error" data-testid="fit-error">{e}</p> }
-                if let Some((name, c, classes)) = &self.fit {
+                if let Some(FitState { name, cpus_per_node: c, classes, compare }) = &self.fit {
                     <div class="table-wrap">
                     <table class="metrics" data-testid="fit" data-file={name.clone()} data-cpn={c.to_string()}>
                         <caption>{format!("{name}, {c} CPU(s) per node: moments μ1 (s), μ2 (s²), μ3 (s³)")}</caption>
@@ -2004,7 +2280,35 @@ impl App {
                         </tbody>
                     </table>
                     </div>
+                    if let Some(cmp) = compare { { self.view_fit_compare(ctx, cmp) } }
                 }
+            </div>
+        }
+    }
+
+    /// The trace beside a synthetic workload drawn from its fit: job counts, three CDFs and
+    /// the synthetic SWF.
+    fn view_fit_compare(&self, ctx: &Context<Self>, cmp: &FitCompare) -> Html {
+        let (o, n) = (cmp.original.jobs, cmp.synthetic.jobs);
+        let diff = if o > 0 {
+            format!(" ({:+.1} %)", (n as f64 / o as f64 - 1.0) * 100.0)
+        } else {
+            String::new()
+        };
+        html! {
+            <div class="charts fit-charts">
+                <p class="help" data-testid="fit-counts" data-original={o.to_string()} data-synthetic={n.to_string()} data-seed={cmp.seed.to_string()} data-horizon={cmp.horizon_s.to_string()}>{
+                    if cmp.error.is_none() {
+                        format!("Trace: {} jobs. Synthetic workload drawn from the fitted classes (seed {}, arrivals over the trace's first {}, as gridscope fit draws it): {} jobs{diff}.",
+                            fmt_num(o as f64, 0), cmp.seed, plots::format_secs(cmp.horizon_s), fmt_num(n as f64, 0))
+                    } else {
+                        format!("Trace: {} jobs.", fmt_num(o as f64, 0))
+                    }
+                }</p>
+                if let Some(e) = &cmp.error { <p class="error" data-testid="fit-synthetic-error">{e}</p> }
+                { for FIT_CDFS.iter().map(|(i, _, _, id)| self.canvas(ctx, *i, 420, 250, id)) }
+                <p class="help">{"What was fitted (SOB §3.1): jobs grouped into classes by nodes (processors ÷ CPUs per node), a class under 2 % of the jobs merged into its smaller neighbour; per class, the first three moments μ1, μ2, μ3 of its inter-arrival times (between its own submits) and of its run times matched by a hyper-Erlang of common order. The synthetic workload draws each class as its own stream with processors uniform inside the class; these CDFs pool all classes, so they check the model as a whole, beyond the matched moments."}</p>
+                <button class="small" data-testid="fit-download" disabled={cmp.error.is_some()} onclick={ctx.link().callback(|_| Msg::Export(ExportKind::SyntheticSwf))}>{"Download synthetic SWF"}</button>
             </div>
         }
     }
@@ -2097,7 +2401,7 @@ impl App {
         });
         let onmouseleave = ctx.link().callback(move |_| Msg::Hover(i, -1.0, -1.0));
         html! {
-            <figure class={classes!("chart", (i == 4).then_some("wide"))}>
+            <figure class={classes!("chart", (i == 4 || i == SOB_FIG).then_some("wide"))}>
                 <canvas ref={self.canvases[i].clone()} width={w.to_string()} height={h.to_string()} data-testid={testid} {onmousemove} {onmouseleave}></canvas>
                 <output class="hover" data-testid={format!("{testid}-hover")}>{ if self.hover[i].is_empty() { "\u{a0}".to_string() } else { self.hover[i].clone() } }</output>
             </figure>

@@ -603,3 +603,187 @@ pub fn fraction_history(canvas: &HtmlCanvasElement, title: &str, h: &FractionHis
     root.present().map_err(e)?;
     Ok(Geom::of(&chart, (0.0, xmax), (0.0, ymax), false))
 }
+
+/// Empirical CDFs drawn as right-continuous steps, one line per entry (the trace and the
+/// fitted model's synthetic workload). With `log_x`, values below 1 are drawn at 1 (zero
+/// inter-arrival gaps are common: jobs submitted together).
+pub fn step_cdfs(
+    canvas: &HtmlCanvasElement,
+    title: &str,
+    x_desc: &str,
+    lines: &[(String, &[(f64, f64)])],
+    log_x: bool,
+) -> Res {
+    let root = area(canvas)?;
+    if lines.iter().all(|(_, p)| p.is_empty()) {
+        return Err("nothing to draw".into());
+    }
+    let lo = if log_x { 1.0 } else { 0.0 };
+    let fin = |v: &f64| v.is_finite();
+    let xmax = lines
+        .iter()
+        .flat_map(|(_, pts)| pts.iter().map(|p| p.0))
+        .filter(fin)
+        .fold(lo + 1.0, f64::max);
+    let xmax = if log_x { xmax * 1.5 } else { xmax * 1.05 };
+    let xmin = if log_x {
+        lo
+    } else {
+        lines
+            .iter()
+            .flat_map(|(_, pts)| pts.iter().map(|p| p.0))
+            .filter(fin)
+            .fold(0.0f64, f64::min)
+    };
+    let at = |x: f64| if log_x { x.max(lo) } else { x };
+    let steps = |pts: &[(f64, f64)]| -> Vec<(f64, f64)> {
+        let mut v = Vec::with_capacity(pts.len() * 2 + 2);
+        let mut prev = 0.0;
+        for &(x, f) in pts {
+            v.push((at(x), prev));
+            v.push((at(x), f));
+            prev = f;
+        }
+        v.push((xmax, prev));
+        v
+    };
+    // The linear and log axes are different coordinate types: one body, two expansions.
+    macro_rules! draw {
+        ($x_range:expr) => {{
+            let mut chart = ChartBuilder::on(&root)
+                .caption(title, font(15))
+                .margin(8)
+                .x_label_area_size(40)
+                .y_label_area_size(44)
+                .build_cartesian_2d($x_range, 0f64..1.0)
+                .map_err(e)?;
+            chart
+                .configure_mesh()
+                .x_desc(x_desc)
+                .y_desc("share ≤ x")
+                // Log axes get a light line per minor tick: too busy at this size.
+                .light_line_style(TRANSPARENT)
+                .x_label_formatter(&|x| {
+                    if x_desc.contains("(s") {
+                        format_secs(*x)
+                    } else {
+                        format!("{x:.0}")
+                    }
+                })
+                .draw()
+                .map_err(e)?;
+            for (i, (label, pts)) in lines.iter().enumerate() {
+                let c = color(i);
+                chart
+                    .draw_series(LineSeries::new(steps(pts), c.stroke_width(2)))
+                    .map_err(e)?
+                    .label(label.clone())
+                    .legend(move |(x, y)| {
+                        PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(2))
+                    });
+            }
+            // CDFs rise from the lower left: the upper left is the emptiest corner.
+            chart
+                .configure_series_labels()
+                .position(SeriesLabelPosition::UpperLeft)
+                .background_style(WHITE.mix(0.85))
+                .border_style(BLACK)
+                .draw()
+                .map_err(e)?;
+            root.present().map_err(e)?;
+            Geom::of(&chart, (xmin, xmax), (0.0, 1.0), log_x)
+        }};
+    }
+    let geom = if log_x {
+        draw!((xmin..xmax).log_scale())
+    } else {
+        draw!(xmin..xmax)
+    };
+    Ok(geom)
+}
+
+/// One small panel of the SOB figure: a title and one bar per run.
+pub struct Panel<'a> {
+    pub title: &'a str,
+    pub values: &'a [f64],
+    /// Decimals of the y labels.
+    pub decimals: usize,
+    /// Draw a line at y = 1 (the panels normalized to the baseline run).
+    pub unit_line: bool,
+}
+
+/// SOB Figures 3 and 4: one panel per metric side by side, one bar per run in each, the runs'
+/// colours in a legend strip on top. The geometry maps x to the panel index (0..panels) over
+/// the whole canvas, so the page can say which panel the pointer is over.
+pub fn panels(canvas: &HtmlCanvasElement, runs: &[String], panels: &[Panel<'_>]) -> Res {
+    let root = area(canvas)?;
+    let n = runs.len();
+    if n == 0 || panels.is_empty() {
+        return Err("nothing to draw".into());
+    }
+    let (w, h) = root.dim_in_pixel();
+    let (legend, body) = root.split_vertically(30);
+    let slot = (w as i32 - 16) / n as i32;
+    for (i, label) in runs.iter().enumerate() {
+        let x = 8 + i as i32 * slot;
+        legend
+            .draw(&Rectangle::new([(x, 10), (x + 12, 22)], color(i).filled()))
+            .map_err(e)?;
+        legend
+            .draw(&Text::new(label.clone(), (x + 16, 9), font(12)))
+            .map_err(e)?;
+    }
+    let areas = body.split_evenly((1, panels.len()));
+    for (p, a) in panels.iter().zip(areas.iter()) {
+        let finite = p.values.iter().cloned().filter(|v| v.is_finite());
+        let top = finite.fold(if p.unit_line { 1.0 } else { 0.0 }, f64::max);
+        let ymax = (top * 1.15).max(1e-9);
+        let mut chart = ChartBuilder::on(a)
+            .caption(p.title, font(12))
+            .margin(6)
+            .x_label_area_size(6)
+            .y_label_area_size(44)
+            .build_cartesian_2d(-0.5f64..n as f64 - 0.5, 0f64..ymax)
+            .map_err(e)?;
+        let d = p.decimals;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .disable_x_axis()
+            .light_line_style(TRANSPARENT)
+            .y_labels(6)
+            .y_label_formatter(&|v| format!("{v:.d$}"))
+            .draw()
+            .map_err(e)?;
+        chart
+            .draw_series(
+                p.values
+                    .iter()
+                    .enumerate()
+                    .filter(|(_, v)| v.is_finite())
+                    .map(|(i, &v)| {
+                        Rectangle::new(
+                            [(i as f64 - 0.4, 0.0), (i as f64 + 0.4, v)],
+                            color(i).filled(),
+                        )
+                    }),
+            )
+            .map_err(e)?;
+        if p.unit_line {
+            chart
+                .draw_series(std::iter::once(PathElement::new(
+                    vec![(-0.5, 1.0), (n as f64 - 0.5, 1.0)],
+                    BLACK.stroke_width(1),
+                )))
+                .map_err(e)?;
+        }
+    }
+    root.present().map_err(e)?;
+    Ok(Geom {
+        px: (0, w as i32),
+        py: (0, h as i32),
+        x: (0.0, panels.len() as f64),
+        y: (0.0, 1.0),
+        log_x: false,
+    })
+}

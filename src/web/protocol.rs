@@ -60,6 +60,8 @@ pub enum ExportKind {
     JobsCsv,
     /// The workload of the last run as SWF (generated or imported).
     WorkloadSwf,
+    /// The synthetic workload drawn from the last hyper-Erlang fit, as SWF (`run` unused).
+    SyntheticSwf,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -106,6 +108,10 @@ pub enum FromWorker {
         name: String,
         cpus_per_node: u32,
         classes: Vec<crate::workload::hyper_erlang::FittedClass>,
+        /// The trace beside a synthetic workload drawn from the fit (added later: absent
+        /// from older workers, hence the default).
+        #[serde(default)]
+        compare: Option<Box<FitCompare>>,
     },
     FitFailed {
         name: String,
@@ -119,6 +125,20 @@ pub enum FromWorker {
     SweepFailed {
         message: String,
     },
+}
+
+/// The loaded trace and a synthetic workload drawn from its fit (`hyper_erlang::synthesize`),
+/// as empirical CDFs computed in the worker (a few hundred points each).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct FitCompare {
+    pub original: crate::metrics::WorkloadCdfs,
+    /// Empty (zero jobs) when the draw failed; `error` says why.
+    pub synthetic: crate::metrics::WorkloadCdfs,
+    pub seed: u64,
+    /// Arrivals of the synthetic workload stop here: the trace's last submit, seconds.
+    pub horizon_s: f64,
+    #[serde(default)]
+    pub error: Option<String>,
 }
 
 /// The engine's sweep result crosses to the page as is (it owns its strings).

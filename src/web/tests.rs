@@ -218,3 +218,26 @@ fn allocation_calculator_and_sweep_data() {
         other => panic!("{other:?}"),
     }
 }
+
+#[wasm_bindgen_test]
+fn fit_compare_sends_small_cdfs_of_the_clis_draw() {
+    use crate::workload::hyper_erlang::{fit_classes, synthesize, HyperErlangWorkload};
+    let w = HyperErlangWorkload::preset("M3").generate(3).unwrap();
+    let classes = fit_classes(&w.jobs, 8);
+    let (cmp, synth) = worker::fit_compare(&w.jobs, &classes);
+    assert_eq!(cmp.error, None);
+    assert_eq!(cmp.original.jobs, w.jobs.len() as u64);
+    // The same draw as `gridscope fit` (seed 1, the trace's span).
+    let cli = synthesize(&w.jobs, &classes, 1).unwrap();
+    assert_eq!(synth.unwrap().workload.jobs, cli.workload.jobs);
+    assert_eq!(cmp.synthetic.jobs, cli.workload.jobs.len() as u64);
+    for c in [&cmp.original, &cmp.synthetic] {
+        for pts in [&c.interarrival_s, &c.runtime_s, &c.procs] {
+            assert!(!pts.is_empty() && pts.len() <= 200);
+            assert_eq!(pts.last().map(|p| p.1), Some(1.0));
+        }
+    }
+    // Nothing to draw from: the trace's (empty) CDFs and a reason, no panic.
+    let (empty, none) = worker::fit_compare(&[], &[]);
+    assert!(none.is_none() && empty.error.is_some() && empty.original.jobs == 0);
+}

@@ -15,12 +15,15 @@ use crate::engine::Outcome;
 use crate::scenario::{
     jobs_csv, load_workload, run_loaded, AlgorithmSpec, Report, Scenario, WorkloadSpec,
 };
+use crate::workload::hyper_erlang::{fit_classes, synthesize, Synthetic, SYNTHETIC_SEED};
 use crate::workload::{read_swf, write_swf, SwfHeader, SwfOptions, Workload};
 
 /// Buckets of the utilization and queue-length series.
 const SERIES_BUCKETS: usize = 240;
 /// Points of the wait-time CDF sent to the page.
 const CDF_POINTS: usize = 400;
+/// Points of each CDF of the fit comparison (trace vs synthetic workload).
+const FIT_CDF_POINTS: usize = 200;
 /// Rectangles of one Gantt window.
 const GANTT_MAX_RECTS: usize = 30_000;
 
@@ -36,6 +39,8 @@ struct State {
     /// The last run: one report whose `runs` grow as algorithms finish.
     last: Option<Report>,
     last_header: SwfHeader,
+    /// (file, CPUs per node, workload) of the last fit's synthetic draw, for its SWF export.
+    synthetic: Option<(String, u32, Synthetic)>,
 }
 
 fn scope() -> DedicatedWorkerGlobalScope {
@@ -159,12 +164,14 @@ fn handle(st: &mut State, msg: ToWorker, file: Option<web_sys::Blob>) {
                 error: "CPUs per node must be at least 1".into(),
             }),
             Some(f) => {
-                let classes =
-                    crate::workload::hyper_erlang::fit_classes(&f.workload.jobs, cpus_per_node);
+                let classes = fit_classes(&f.workload.jobs, cpus_per_node);
+                let (compare, synthetic) = fit_compare(&f.workload.jobs, &classes);
+                st.synthetic = synthetic.map(|w| (name.clone(), cpus_per_node, w));
                 post(&FromWorker::Fitted {
                     name,
                     cpus_per_node,
                     classes,
+                    compare: Some(Box::new(compare)),
                 });
             }
             None => post(&FromWorker::FitFailed {
@@ -199,42 +206,100 @@ fn handle(st: &mut State, msg: ToWorker, file: Option<web_sys::Blob>) {
             _ => {}
         },
         ToWorker::Export { what, run } => {
-            let Some(r) = &st.last else { return };
-            let (filename, mime, text) = match what {
-                ExportKind::JobsCsv => {
-                    let Some(rr) = r.runs.get(run) else { return };
-                    (
-                        format!("jobs.{}.csv", rr.label),
-                        "text/csv",
-                        jobs_csv(r, rr),
-                    )
-                }
-                ExportKind::WorkloadSwf => {
-                    let base = r.workload.name.rsplit('/').next().unwrap_or("workload");
-                    let base = base.trim_end_matches(".gz").trim_end_matches(".swf");
-                    let base: String = base
-                        .chars()
-                        .map(|c| {
-                            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
-                                c
-                            } else {
-                                '_'
-                            }
-                        })
-                        .collect();
-                    (
-                        format!("{base}.swf"),
-                        "text/plain",
-                        write_swf(&r.workload, &st.last_header),
-                    )
-                }
-            };
-            post(&FromWorker::Export {
-                filename,
-                mime: mime.into(),
-                text,
-            });
+            match export(st, what, run) {
+                Some((filename, mime, text)) => post(&FromWorker::Export {
+                    filename,
+                    mime: mime.into(),
+                    text,
+                }),
+                // A cancelled run restarts the worker, which forgets the last draw.
+                None if what == ExportKind::SyntheticSwf => post(&FromWorker::Failed {
+                    message: "the synthetic workload is gone (the engine was restarted): fit the model again".into(),
+                }),
+                None => {}
+            }
         }
+    }
+}
+
+/// A file name's stem made safe to save: no directories, no `.swf` / `.gz`, only
+/// `[A-Za-z0-9._-]`.
+fn safe_base(name: &str) -> String {
+    let base = name.rsplit('/').next().unwrap_or("workload");
+    let base = base.trim_end_matches(".gz").trim_end_matches(".swf");
+    base.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || "-_.".contains(c) {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// (file name, MIME type, text) of an export, or `None` when there is nothing to export.
+fn export(st: &State, what: ExportKind, run: usize) -> Option<(String, &'static str, String)> {
+    match what {
+        ExportKind::JobsCsv => {
+            let r = st.last.as_ref()?;
+            let rr = r.runs.get(run)?;
+            Some((
+                format!("jobs.{}.csv", rr.label),
+                "text/csv",
+                jobs_csv(r, rr),
+            ))
+        }
+        ExportKind::WorkloadSwf => {
+            let r = st.last.as_ref()?;
+            Some((
+                format!("{}.swf", safe_base(&r.workload.name)),
+                "text/plain",
+                write_swf(&r.workload, &st.last_header),
+            ))
+        }
+        ExportKind::SyntheticSwf => {
+            let (name, cpn, s) = st.synthetic.as_ref()?;
+            // The CLI's `fit --out` writes the same text (default header).
+            Some((
+                format!("{}.fit-cpn{cpn}-seed{}.swf", safe_base(name), s.seed),
+                "text/plain",
+                write_swf(&s.workload, &SwfHeader::default()),
+            ))
+        }
+    }
+}
+
+/// SOB §3.1 end to end: the fitted classes drawn over the trace's span with the CLI's seed
+/// (`hyper_erlang::synthesize`), and both workloads as CDFs of inter-arrival time, run time
+/// and processors. A failed draw still returns the trace's CDFs, with the reason.
+pub fn fit_compare(
+    jobs: &[crate::model::Job],
+    classes: &[crate::workload::hyper_erlang::FittedClass],
+) -> (FitCompare, Option<Synthetic>) {
+    let original = crate::metrics::workload_cdfs(jobs, FIT_CDF_POINTS);
+    match synthesize(jobs, classes, SYNTHETIC_SEED) {
+        Ok(s) => (
+            FitCompare {
+                original,
+                synthetic: crate::metrics::workload_cdfs(&s.workload.jobs, FIT_CDF_POINTS),
+                seed: s.seed,
+                horizon_s: s.horizon_s,
+                error: None,
+            },
+            Some(s),
+        ),
+        Err(e) => (
+            FitCompare {
+                original,
+                seed: SYNTHETIC_SEED,
+                error: Some(format!(
+                    "cannot draw a synthetic workload from the fit: {e}"
+                )),
+                ..Default::default()
+            },
+            None,
+        ),
     }
 }
 

@@ -30,6 +30,15 @@ async function open(hash = '') {
   return page;
 }
 
+/** The SOB figure's table: { run: { key: number } } (raw values; JSON null → NaN). */
+function readSobFigure(page) {
+  return page.$$eval('[data-testid=sob-figure] td[data-run]', (cells) => {
+    const out = {};
+    for (const td of cells) (out[td.dataset.run] ??= {})[td.dataset.key] = td.dataset.value === 'null' ? NaN : Number(td.dataset.value);
+    return out;
+  });
+}
+
 before(async () => {
   server = await serve();
   browser = await launch();
@@ -50,7 +59,7 @@ test('the sob-synthetic-light preset runs all six grid schemes to the CLI number
   for (const name of REAL_TRACES) assert.ok(needed.includes(name), `${name} not asked for`);
 
   await page.selectOption('[data-testid=scenario-preset]', 'sob-synthetic-light');
-  assert.match(await page.textContent('[data-testid=preset-description]'), /light utilizations/);
+  assert.match(await page.textContent('[data-testid=preset-description]'), /SOB Table 6's light/);
   assert.equal(await page.$('[data-testid=needed-files]'), null);
   assert.equal(await page.inputValue('[data-testid=grid-1]'), 'sender');
   const t0 = Date.now();
@@ -70,10 +79,32 @@ test('the sob-synthetic-light preset runs all six grid schemes to the CLI number
   }
   assert.equal(rows.local.fraction_transferred, 0);
   assert.ok(rows.sender.fraction_transferred > 0);
+  // SOB Fig. 3/4: the five metrics per scheme, wait and response normalized to local.
+  const fig = await readSobFigure(page);
+  console.log(`# sob-synthetic-light, SOB figure: ${JSON.stringify(fig)}`);
+  assert.equal(await page.getAttribute('[data-testid=sob-figure]', 'data-baseline'), 'local');
+  assert.deepEqual(Object.keys(fig), SCHEMES);
+  assert.equal(fig.local.avg_wait_norm, 1);
+  assert.equal(fig.local.avg_response_norm, 1);
+  for (const l of SCHEMES) {
+    assert.equal(fig[l].avg_wait_norm, rows[l].avg_wait_s / rows.local.avg_wait_s, `${l} wait`);
+    assert.equal(fig[l].avg_response_norm, rows[l].avg_response_s / rows.local.avg_response_s, `${l} response`);
+    for (const k of ['wait_stddev_s', 'grid_efficiency', 'fraction_transferred']) assert.equal(fig[l][k], rows[l][k], `${l} ${k}`);
+  }
+  assert.match(await page.textContent('[data-testid=sob-figure-help]'), /SOB §3\.2, Fig\. 3\/4/);
   // Six sites: the per-site utilization chart is drawn.
   await page.waitForTimeout(300);
   const ink = await canvasInk(page, 'chart-sites');
   assert.ok(ink > 0.02, `chart-sites looks blank (${ink})`);
+  const sobInk = await canvasInk(page, 'chart-sob');
+  assert.ok(sobInk > 0.02, `chart-sob looks blank (${sobInk})`);
+  const sob = page.locator('[data-testid=chart-sob]');
+  const sobBox = await sob.boundingBox();
+  await sob.hover({ position: { x: sobBox.width * 0.1, y: sobBox.height * 0.5 } });
+  await page.waitForFunction(() => /^avg wait ÷ local: local 1\.000, sender 0\.\d{3}/.test(document.querySelector('[data-testid=chart-sob-hover]').textContent));
+  if (process.env.SCREENSHOT_DIR) {
+    await page.locator('.sob-figure').screenshot({ path: path.join(process.env.SCREENSHOT_DIR, 'sob-figure.png') });
+  }
   // The transfer matrix of the sender-initiated run equals the CLI's.
   const want_t = cli.runs[1].metrics.transfers;
   assert.equal(cli.runs[1].label, 'sender');
@@ -110,6 +141,12 @@ test('a share URL with grid schemes and parameters restores them and re-runs to 
   assert.equal(await again.inputValue('[data-testid=grid-1]'), 'sender');
   assert.equal(await again.inputValue('[data-testid="param-0-δ"]'), '0.5');
   assert.equal(await again.inputValue('[data-testid="param-1-δ"]'), '0.7');
+  // No run is labelled local: the SOB figure normalizes to the first run and says so.
+  const fig = await readSobFigure(again);
+  assert.equal(await again.getAttribute('[data-testid=sob-figure]', 'data-baseline'), 'receiver');
+  assert.match(await again.textContent('[data-testid=sob-figure] caption'), /no run is labelled local/);
+  assert.equal(fig.receiver.avg_wait_norm, 1);
+  assert.equal(fig.sender.avg_response_norm, rows.sender.avg_response_s / rows.receiver.avg_response_s);
   // An invalid parameter is refused with the engine's message.
   await again.fill('[data-testid="param-0-δ"]', '2');
   await again.press('[data-testid="param-0-δ"]', 'Tab');

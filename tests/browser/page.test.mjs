@@ -233,7 +233,8 @@ test('a dropped trace is fitted to the hyper-Erlang model with the CLI classes (
   await page.click('[data-testid=fit-run]');
   await page.waitForSelector('[data-testid=fit][data-cpn="1"]', { timeout: 180_000 });
   console.log(`# KTH-SP2 hyper-Erlang fit in the page: ${Date.now() - t0} ms from click to table`);
-  const want = JSON.parse(execFileSync(CLI, ['fit', KTH, '--cpus-per-node', '1', '--json'], { maxBuffer: 64 << 20 }).toString());
+  const synthOut = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'gridscope-fit-')), 'synthetic.swf');
+  const want = JSON.parse(execFileSync(CLI, ['fit', KTH, '--cpus-per-node', '1', '--out', synthOut, '--json'], { maxBuffer: 64 << 20 }).toString());
   const rows = await page.$$eval('[data-testid=fit] tbody tr', (t) => t.map((r) => ({
     nmin: Number(r.dataset.nmin), nmax: Number(r.dataset.nmax), jobs: Number(r.dataset.jobs),
     ia: Number(r.querySelector('td[data-key=ia-sample-1]').dataset.value),
@@ -243,6 +244,35 @@ test('a dropped trace is fitted to the hyper-Erlang model with the CLI classes (
   assert.deepEqual(rows.map(({ nmin, nmax, jobs }) => ({ nmin, nmax, jobs })),
     want.classes.map((c) => ({ nmin: c.class.nmin, nmax: c.class.nmax, jobs: c.jobs })));
   assert.deepEqual(rows.map((r) => [r.ia, r.svc]), want.classes.map((c) => [c.interarrival.sample[0], c.service.sample[0]]));
+
+  // The fitted model beside the trace: a synthetic workload drawn in the worker (the CLI's
+  // draw: same seed, same horizon, same jobs) and the CDFs of both.
+  const counts = await page.$eval('[data-testid=fit-counts]', (e) => ({
+    original: Number(e.dataset.original), synthetic: Number(e.dataset.synthetic), seed: Number(e.dataset.seed), horizon: Number(e.dataset.horizon),
+  }));
+  console.log(`# KTH-SP2 fit, 1 CPU per node: trace ${counts.original} jobs, synthetic ${counts.synthetic} jobs (seed ${counts.seed}, horizon ${counts.horizon} s)`);
+  assert.equal(counts.original, want.trace_jobs);
+  assert.equal(counts.synthetic, want.synthetic_jobs);
+  assert.equal(counts.horizon, want.horizon_s);
+  const ratio = counts.synthetic / counts.original;
+  assert.ok(ratio > 0.7 && ratio < 1.3, `synthetic/original = ${ratio}`);
+  assert.equal(await page.$('[data-testid=fit-synthetic-error]'), null);
+  await page.waitForTimeout(300);
+  for (const id of ['chart-fit-interarrival', 'chart-fit-runtime', 'chart-fit-procs']) {
+    const ink = await canvasInk(page, id);
+    assert.ok(ink > 0.02, `${id} looks blank (${ink})`);
+  }
+  const cdf = page.locator('[data-testid=chart-fit-runtime]');
+  const box = await cdf.boundingBox();
+  await cdf.hover({ position: { x: box.width * 0.6, y: box.height * 0.5 } });
+  await page.waitForFunction(() => /trace [\d.]+ %, fitted model [\d.]+ %/.test(document.querySelector('[data-testid=chart-fit-runtime-hover]').textContent));
+  if (process.env.SCREENSHOT_DIR) {
+    await page.locator('.fit-charts').screenshot({ path: path.join(process.env.SCREENSHOT_DIR, 'fit-cdfs.png') });
+  }
+  // The synthetic SWF is the CLI's `fit --out`, byte for byte.
+  const [swf] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=fit-download]')]);
+  assert.match(swf.suggestedFilename(), /^KTH-SP2-1996-2\.1-cln\.fit-cpn1-seed1\.swf$/);
+  assert.equal(fs.readFileSync(await swf.path(), 'utf8'), fs.readFileSync(synthOut, 'utf8'));
 });
 
 test('no request left 127.0.0.1 and nothing was logged as an error', () => {
