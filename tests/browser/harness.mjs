@@ -14,14 +14,21 @@ export const traces = path.join(repoRoot, '..', 'shared', 'traces');
 const TYPES = {
   '.html': 'text/html; charset=utf-8', '.js': 'text/javascript', '.wasm': 'application/wasm',
   '.css': 'text/css', '.json': 'application/json', '.png': 'image/png', '.svg': 'image/svg+xml',
+  '.webmanifest': 'application/manifest+json',
 };
 
-/** Serves `root` on 127.0.0.1 at a random port; resolves to { url, close }. */
+/** Serves `root` on 127.0.0.1 at a random port; resolves to { url, setDown, close }. */
 export function serve(root = dist) {
   if (!fs.existsSync(path.join(root, 'index.html'))) {
     throw new Error(`${root}/index.html is missing: run \`trunk build --release --offline\` first`);
   }
+  // While `down`, every connection is dropped, as when the network is gone.
+  let down = false;
   const server = http.createServer((req, res) => {
+    if (down) {
+      req.socket.destroy();
+      return;
+    }
     const url = new URL(req.url, 'http://x');
     let p = path.normalize(decodeURIComponent(url.pathname)).replace(/^(\.\.[/\\])+/, '');
     if (p.endsWith('/')) p += 'index.html';
@@ -37,7 +44,11 @@ export function serve(root = dist) {
   return new Promise((resolve) => {
     server.listen(0, '127.0.0.1', () => {
       const { port } = server.address();
-      resolve({ url: `http://127.0.0.1:${port}/`, close: () => new Promise((r) => server.close(r)) });
+      resolve({
+        url: `http://127.0.0.1:${port}/`,
+        setDown: (d) => { down = d; },
+        close: () => new Promise((r) => { server.close(r); server.closeAllConnections(); }),
+      });
     });
   });
 }

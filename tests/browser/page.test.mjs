@@ -275,6 +275,32 @@ test('a dropped trace is fitted to the hyper-Erlang model with the CLI classes (
   assert.equal(fs.readFileSync(await swf.path(), 'utf8'), fs.readFileSync(synthOut, 'utf8'));
 });
 
+test('after one visit the page opens and runs offline (service worker), and is installable', async () => {
+  const own = await serve();
+  try {
+    const page = await newPage(browser);
+    pages.push(page);
+    await page.goto(own.url);
+    await waitResults(page, 5);
+    const first = await readResults(page);
+    // The service worker has cached the app's files once it controls the page.
+    await page.evaluate(() => navigator.serviceWorker.ready);
+    await page.waitForFunction(() => navigator.serviceWorker.controller !== null);
+    const manifest = await page.evaluate(async () => (await fetch(document.querySelector('link[rel=manifest]').href)).json());
+    assert.equal(manifest.short_name, 'Gridscope');
+    assert.equal(manifest.display, 'standalone');
+    // The server goes away: every connection is dropped. The page still opens, its worker
+    // still starts, and the default scenario gives the same numbers.
+    own.setDown(true);
+    await page.reload();
+    await waitResults(page, 5);
+    assertSameNumbers(await readResults(page), first);
+  } finally {
+    own.setDown(false);
+    await own.close();
+  }
+});
+
 test('no request left 127.0.0.1 and nothing was logged as an error', () => {
   assert.ok(pages.length >= 8);
   for (const p of pages) {
