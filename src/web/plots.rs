@@ -87,6 +87,34 @@ fn font(size: u32) -> TextStyle<'static> {
     ("sans-serif", size).into_font().into()
 }
 
+/// A legend key for a line series of colour `c`.
+fn line_key(c: RGBColor) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
+    move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(2))
+}
+
+/// Every chart ends alike: the legend (if any series has a label) at `legend`, the canvas
+/// presented, and the plotting area's geometry for the page's pointer read-outs.
+fn finish<CT: CoordTranslate>(
+    root: &DrawingArea<CanvasBackend, Shift>,
+    chart: &mut ChartContext<'_, CanvasBackend, CT>,
+    legend: Option<SeriesLabelPosition>,
+    x: (f64, f64),
+    y: (f64, f64),
+    log_x: bool,
+) -> Res {
+    if let Some(position) = legend {
+        chart
+            .configure_series_labels()
+            .position(position)
+            .background_style(WHITE.mix(0.85))
+            .border_style(BLACK)
+            .draw()
+            .map_err(e)?;
+    }
+    root.present().map_err(e)?;
+    Ok(Geom::of(chart, x, y, log_x))
+}
+
 /// Bars of `values[i] / values[baseline]`.
 pub fn bars(
     canvas: &HtmlCanvasElement,
@@ -143,8 +171,7 @@ pub fn bars(
             )
         }))
         .map_err(e)?;
-    root.present().map_err(e)?;
-    Ok(Geom::of(&chart, (0.0, n as f64), (0.0, ymax), false))
+    finish(&root, &mut chart, None, (0.0, n as f64), (0.0, ymax), false)
 }
 
 /// Wait-time CDFs, one line per algorithm, log time axis.
@@ -190,17 +217,16 @@ pub fn cdf(canvas: &HtmlCanvasElement, lines: &[(String, &[(f64, f64)])]) -> Res
             ))
             .map_err(e)?
             .label(label.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(2)));
+            .legend(line_key(c));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::LowerRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(e)?;
-    root.present().map_err(e)?;
-    Ok(Geom::of(&chart, (1.0, xmax), (ymin, 1.0), true))
+    finish(
+        &root,
+        &mut chart,
+        Some(SeriesLabelPosition::LowerRight),
+        (1.0, xmax),
+        (ymin, 1.0),
+        true,
+    )
 }
 
 pub fn format_secs(s: f64) -> String {
@@ -262,17 +288,16 @@ pub fn series(canvas: &HtmlCanvasElement, title: &str, s: &SeriesData, queue: bo
             ))
             .map_err(e)?
             .label(site.name.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(2)));
+            .legend(line_key(c));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(e)?;
-    root.present().map_err(e)?;
-    Ok(Geom::of(&chart, (0.0, xmax), (0.0, ymax), false))
+    finish(
+        &root,
+        &mut chart,
+        Some(SeriesLabelPosition::UpperRight),
+        (0.0, xmax),
+        (0.0, ymax),
+        false,
+    )
 }
 
 /// One site's jobs as rectangles over (time, allocation units).
@@ -306,13 +331,8 @@ pub fn gantt(canvas: &HtmlCanvasElement, title: &str, g: &GanttData) -> Res {
         );
         plot.draw(&r).map_err(e)?;
     }
-    root.present().map_err(e)?;
-    Ok(Geom::of(
-        &chart,
-        (x0, x1),
-        (0.0, g.capacity.max(1) as f64),
-        false,
-    ))
+    let y = (0.0, g.capacity.max(1) as f64);
+    finish(&root, &mut chart, None, (x0, x1), y, false)
 }
 
 /// Grouped bars: one group per `groups` entry, one bar per `series` entry inside it
@@ -382,17 +402,8 @@ pub fn grouped_bars(
             .label(name.clone())
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.filled()));
     }
-    if m > 1 {
-        chart
-            .configure_series_labels()
-            .position(SeriesLabelPosition::UpperRight)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()
-            .map_err(e)?;
-    }
-    root.present().map_err(e)?;
-    Ok(Geom::of(&chart, (x.0, x.1), (0.0, ymax), false))
+    let legend = (m > 1).then_some(SeriesLabelPosition::UpperRight);
+    finish(&root, &mut chart, legend, (x.0, x.1), (0.0, ymax), false)
 }
 
 /// One line per policy (the median) over a shaded band (lo..hi), as the SF sweeps.
@@ -490,7 +501,7 @@ pub fn band_lines(
             ))
             .map_err(e)?
             .label(name.clone())
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(2)));
+            .legend(line_key(c));
         chart
             .draw_series(
                 x.iter()
@@ -500,15 +511,14 @@ pub fn band_lines(
             )
             .map_err(e)?;
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(e)?;
-    root.present().map_err(e)?;
-    Ok(Geom::of(&chart, (xmin, xmax), (ylo, yhi), false))
+    finish(
+        &root,
+        &mut chart,
+        Some(SeriesLabelPosition::UpperRight),
+        (xmin, xmax),
+        (ylo, yhi),
+        false,
+    )
 }
 
 /// The hybrid scheduler's share for the degrading resource over one run, against static
@@ -591,17 +601,16 @@ pub fn fraction_history(canvas: &HtmlCanvasElement, title: &str, h: &FractionHis
             .draw_series(LineSeries::new(pts, c.stroke_width(2)))
             .map_err(e)?
             .label(name)
-            .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(2)));
+            .legend(line_key(c));
     }
-    chart
-        .configure_series_labels()
-        .position(SeriesLabelPosition::UpperRight)
-        .background_style(WHITE.mix(0.85))
-        .border_style(BLACK)
-        .draw()
-        .map_err(e)?;
-    root.present().map_err(e)?;
-    Ok(Geom::of(&chart, (0.0, xmax), (0.0, ymax), false))
+    finish(
+        &root,
+        &mut chart,
+        Some(SeriesLabelPosition::UpperRight),
+        (0.0, xmax),
+        (0.0, ymax),
+        false,
+    )
 }
 
 /// Empirical CDFs drawn as right-continuous steps, one line per entry (the trace and the
@@ -678,20 +687,11 @@ pub fn step_cdfs(
                     .draw_series(LineSeries::new(steps(pts), c.stroke_width(2)))
                     .map_err(e)?
                     .label(label.clone())
-                    .legend(move |(x, y)| {
-                        PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(2))
-                    });
+                    .legend(line_key(c));
             }
             // CDFs rise from the lower left: the upper left is the emptiest corner.
-            chart
-                .configure_series_labels()
-                .position(SeriesLabelPosition::UpperLeft)
-                .background_style(WHITE.mix(0.85))
-                .border_style(BLACK)
-                .draw()
-                .map_err(e)?;
-            root.present().map_err(e)?;
-            Geom::of(&chart, (xmin, xmax), (0.0, 1.0), log_x)
+            let legend = Some(SeriesLabelPosition::UpperLeft);
+            finish(&root, &mut chart, legend, (xmin, xmax), (0.0, 1.0), log_x)?
         }};
     }
     let geom = if log_x {
