@@ -1,19 +1,18 @@
 // Page tests of the grid schemes (SOB), the scenario presets and the workload allocation
 // panel (SF) on the release build in dist/ (`trunk build --release --offline`, `cargo build
 // --release` first):   node --test tests/browser/
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, newPage, waitResults, canvasInk, repoRoot, assertSameNumbers } from './harness.mjs';
+import { waitResults, canvasInk, repoRoot, assertSameNumbers, pageSuite, assertCleanPages } from './harness.mjs';
 
 const CLI = path.join(repoRoot, 'target', 'release', process.platform === 'win32' ? 'gridscope.exe' : 'gridscope');
 const SCHEMES = ['local', 'sender', 'receiver', 'symmetric', 'central', 'ideal'];
 const REAL_TRACES = ['SDSC-BLUE-2000-4.2-cln.swf.gz', 'Sandia-Ross-2001-1.1-cln.swf.gz', 'HPC2N-2002-2.2-cln.swf.gz'];
 
-let server, browser;
-const pages = [];
+const { open, pages } = pageSuite();
 
 function cliJson(args) {
   assert.ok(fs.existsSync(CLI), `${CLI} is missing: run \`cargo build --release\` first`);
@@ -23,12 +22,6 @@ function cliJson(args) {
   return out;
 }
 
-async function open(hash = '') {
-  const page = await newPage(browser);
-  pages.push(page);
-  await page.goto(server.url + hash);
-  return page;
-}
 
 /** The SOB figure's table: { run: { key: number } } (raw values; JSON null → NaN). */
 function readSobFigure(page) {
@@ -39,15 +32,6 @@ function readSobFigure(page) {
   });
 }
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 test('the sob-synthetic-light preset runs all six grid schemes to the CLI numbers', async () => {
   const page = await open();
@@ -133,9 +117,7 @@ test('a share URL with grid schemes and parameters restores them and re-runs to 
   await page.click('text=Share');
   const url = await page.textContent('[data-testid=share-url]');
   assert.match(url, /#s1=[A-Za-z0-9_-]+$/);
-  const again = await newPage(browser);
-  pages.push(again);
-  await again.goto(url);
+  const again = await open(url);
   assertSameNumbers(await waitResults(again, 2, 120_000), rows);
   assert.equal(await again.inputValue('[data-testid=grid-0]'), 'receiver');
   assert.equal(await again.inputValue('[data-testid=grid-1]'), 'sender');
@@ -271,10 +253,5 @@ test('every sweep parameter can be changed in the page; the result equals the CL
 });
 
 test('no request left 127.0.0.1 and nothing was logged as an error (grid and SF pages)', () => {
-  assert.ok(pages.length >= 5);
-  for (const p of pages) {
-    assert.deepEqual(p.problems.offsite, [], 'requests to other hosts');
-    assert.deepEqual(p.problems.errors, [], 'uncaught page errors');
-    assert.deepEqual(p.problems.console, [], 'console errors');
-  }
+  assertCleanPages(pages, 5);
 });

@@ -1,5 +1,6 @@
 // Shared helpers of the page tests: a static server for dist/ on 127.0.0.1 (random port)
 // and a headless system Chromium driven by playwright-core. Not a test file itself.
+import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import fs from 'node:fs';
@@ -140,5 +141,44 @@ export function assertSameNumbers(page, want, labels = Object.keys(want)) {
     for (const [k, v] of Object.entries(page[label])) {
       assert.equal(v, want[label][k], `${label} ${k}: page ${v}, CLI ${want[label][k]}`);
     }
+  }
+}
+
+/**
+ * One page-test file's set-up: a server for dist/ and a browser for the whole file;
+ * `newPage()` for a fresh page (its own context) and `open(hashOrUrl)` to load the app in
+ * one. Every page is remembered in `pages`, so the file's last test can check that none of
+ * them left 127.0.0.1 or logged an error (`assertCleanPages`).
+ */
+export function pageSuite() {
+  const suite = { server: null, browser: null, pages: [] };
+  before(async () => {
+    suite.server = await serve();
+    suite.browser = await launch();
+  });
+  after(async () => {
+    await suite.browser?.close();
+    await suite.server?.close();
+  });
+  suite.newPage = async () => {
+    const page = await newPage(suite.browser);
+    suite.pages.push(page);
+    return page;
+  };
+  suite.open = async (target = '') => {
+    const page = await suite.newPage();
+    await page.goto(/^https?:/.test(target) ? target : suite.server.url + target);
+    return page;
+  };
+  return suite;
+}
+
+/** No page requested another host, threw, or logged a console error. */
+export function assertCleanPages(pages, atLeast) {
+  assert.ok(pages.length >= atLeast, `only ${pages.length} pages were opened`);
+  for (const p of pages) {
+    assert.deepEqual(p.problems.offsite, [], 'requests to other hosts');
+    assert.deepEqual(p.problems.errors, [], 'uncaught page errors');
+    assert.deepEqual(p.problems.console, [], 'console errors');
   }
 }

@@ -1,21 +1,20 @@
 // Page tests of the Gridscope app on the release build in dist/ (run `trunk build --release
 // --offline` first, and `cargo build --release` for the CLI the numbers are checked against):
 //   node --test tests/browser/
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, launch, newPage, waitResults, readResults, dropFiles, canvasInk, repoRoot, traces, assertSameNumbers } from './harness.mjs';
+import { serve, waitResults, readResults, dropFiles, canvasInk, repoRoot, traces, assertSameNumbers, pageSuite, assertCleanPages } from './harness.mjs';
 
 const SDSC = path.join(traces, 'SDSC-SP2-1998-4.2-cln.swf.gz');
 const OTHER = path.join(traces, 'NASA-iPSC-1993-3.1-cln.swf.gz');
 const CLI = path.join(repoRoot, 'target', 'release', process.platform === 'win32' ? 'gridscope.exe' : 'gridscope');
 const POLICIES = ['fcfs', 'easy', 'conservative', 'sjf', 'firstfit'];
 
-let server, browser;
-const pages = [];
+const { open, newPage, pages } = pageSuite();
 
 /** The CLI's metrics for a command, as { label: metrics }. */
 function cli(args) {
@@ -24,22 +23,7 @@ function cli(args) {
   return Object.fromEntries(report.runs.map((r) => [r.label, r.metrics]));
 }
 
-async function open(hash = '') {
-  const page = await newPage(browser);
-  pages.push(page);
-  await page.goto(server.url + hash);
-  return page;
-}
 
-before(async () => {
-  server = await serve();
-  browser = await launch();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
 
 test('the demo scenario runs on load, without a click', async () => {
   const t0 = Date.now();
@@ -93,9 +77,7 @@ test('a dropped SWF trace gives the CLI numbers, with its import report', async 
   await page.click('text=Share');
   const url = await page.textContent('[data-testid=share-url]');
   assert.match(url, /#s1=[A-Za-z0-9_-]+$/);
-  const again = await newPage(browser);
-  pages.push(again);
-  await again.goto(url);
+  const again = await open(url);
   await again.waitForSelector('[data-testid=needed-files]');
   assert.match(await again.textContent('[data-testid=needed-files]'), /SDSC-SP2-1998-4\.2-cln\.swf\.gz/);
   // The wrong file is refused ...
@@ -135,9 +117,7 @@ test('a shared generator scenario re-runs to identical numbers', async () => {
   const rows = await waitResults(page, 5);
   await page.click('text=Share');
   const url = await page.textContent('[data-testid=share-url]');
-  const again = await newPage(browser);
-  pages.push(again);
-  await again.goto(url);
+  const again = await open(url);
   await again.waitForFunction(() => document.querySelector('[data-testid=run-info]')?.textContent.includes('800 jobs'));
   assertSameNumbers(await waitResults(again, 5), rows);
   assert.equal(await again.inputValue('#f-seed'), '7');
@@ -278,8 +258,7 @@ test('a dropped trace is fitted to the hyper-Erlang model with the CLI classes (
 test('after one visit the page opens and runs offline (service worker), and is installable', async () => {
   const own = await serve();
   try {
-    const page = await newPage(browser);
-    pages.push(page);
+    const page = await newPage();
     await page.goto(own.url);
     await waitResults(page, 5);
     const first = await readResults(page);
@@ -302,10 +281,5 @@ test('after one visit the page opens and runs offline (service worker), and is i
 });
 
 test('no request left 127.0.0.1 and nothing was logged as an error', () => {
-  assert.ok(pages.length >= 8);
-  for (const p of pages) {
-    assert.deepEqual(p.problems.offsite, [], 'requests to other hosts');
-    assert.deepEqual(p.problems.errors, [], 'uncaught page errors');
-    assert.deepEqual(p.problems.console, [], 'console errors');
-  }
+  assertCleanPages(pages, 8);
 });
