@@ -10,6 +10,7 @@ use yew::prelude::*;
 use super::engine_worker::{self, EngineWorker};
 use super::plots;
 use super::protocol::*;
+use super::share::{self, SharedSweep};
 use crate::allocation::fractions::{owa_batch, predicted_response, validate, weighted};
 use crate::allocation::sweep::{
     parse_numbers, parse_policies, Arrivals, SweepSpec, Vary, SWEEP_PARAM_HELP, SWEEP_PRESETS,
@@ -31,6 +32,8 @@ pub enum SfMsg {
     Batches(String),
     Run,
     Cancel,
+    /// Puts the sweep (fields, seeds, batches) in a `#w1=` link.
+    Share,
     Rates(String),
     Lambda(String),
     Batch(String),
@@ -187,6 +190,7 @@ pub struct SfPanel {
     history_canvas: NodeRef,
     alloc_canvas: NodeRef,
     dirty: bool,
+    share_url: Option<String>,
 }
 
 fn fmt(v: f64, d: usize) -> String {
@@ -264,8 +268,8 @@ impl Component for SfPanel {
     type Message = SfMsg;
     type Properties = ();
 
-    fn create(_ctx: &Context<Self>) -> Self {
-        SfPanel {
+    fn create(ctx: &Context<Self>) -> Self {
+        let mut panel = SfPanel {
             worker: None,
             generation: 0,
             preset: 0,
@@ -287,7 +291,32 @@ impl Component for SfPanel {
             history_canvas: NodeRef::default(),
             alloc_canvas: NodeRef::default(),
             dirty: true,
+            share_url: None,
+        };
+        // A sweep link (`#w1=`) fills the fields and runs the sweep at once.
+        let hash = web_sys::window()
+            .and_then(|w| w.location().hash().ok())
+            .unwrap_or_default();
+        match share::decode_sweep(&hash) {
+            Ok(None) => {}
+            Ok(Some(sw)) => {
+                panel.preset = SWEEP_PRESETS
+                    .iter()
+                    .position(|p| (p.spec)() == sw.spec)
+                    .or_else(|| {
+                        SWEEP_PRESETS
+                            .iter()
+                            .position(|p| (p.spec)().vary == sw.spec.vary)
+                    })
+                    .unwrap_or(0);
+                panel.fields = SweepFields::of(&sw.spec);
+                panel.seeds = sw.seeds;
+                panel.batches = sw.batches;
+                ctx.link().send_message(SfMsg::Run);
+            }
+            Err(e) => panel.error = Some(format!("{e}. The sweep fields keep their defaults.")),
         }
+        panel
     }
 
     fn update(&mut self, ctx: &Context<Self>, msg: SfMsg) -> bool {
@@ -402,6 +431,34 @@ impl Component for SfPanel {
                     Err(e) => self.error = Some(e),
                 }
             }
+            SfMsg::Share => {
+                match self
+                    .fields
+                    .spec()
+                    .and_then(|s| s.validate(self.batches).map(|()| s))
+                {
+                    Err(e) => self.error = Some(e),
+                    Ok(spec) => {
+                        let frag = share::encode_sweep(&SharedSweep {
+                            spec,
+                            seeds: self.seeds,
+                            batches: self.batches,
+                        });
+                        let loc = web_sys::window().map(|w| w.location());
+                        let base = loc
+                            .map(|l| {
+                                format!(
+                                    "{}{}{}",
+                                    l.origin().unwrap_or_default(),
+                                    l.pathname().unwrap_or_default(),
+                                    l.search().unwrap_or_default()
+                                )
+                            })
+                            .unwrap_or_default();
+                        self.share_url = Some(format!("{base}#{frag}"));
+                    }
+                }
+            }
             SfMsg::Cancel => {
                 if self.running {
                     self.worker = None;
@@ -497,6 +554,7 @@ impl Component for SfPanel {
                 <div class="run">
                     <button class="primary" data-testid="sf-run" onclick={link.callback(|_| SfMsg::Run)}>{"Run sweep"}</button>
                     <button data-testid="sf-cancel" disabled={!self.running} onclick={link.callback(|_| SfMsg::Cancel)}>{"Cancel"}</button>
+                    <button data-testid="sf-share" title="A link that re-runs this sweep (every parameter, seeds and batches) to the same numbers" onclick={link.callback(|_| SfMsg::Share)}>{"Share sweep"}</button>
                     <progress data-testid="sf-progress" max="1" value={frac.to_string()} aria-label="sweep progress"></progress>
                     <span class="status" data-testid="sf-status">{status}</span>
                 </div>
@@ -505,6 +563,10 @@ impl Component for SfPanel {
                 }
                 if let Some(n) = &self.notice {
                     <div class="notice" role="status" data-testid="sf-notice">{n}</div>
+                }
+                if let Some(url) = &self.share_url {
+                    <p class="help">{"Link to this sweep (the parameters, seeds and batches; opening it runs the sweep): "}
+                        <output data-testid="sf-share-url" class="share-url">{url}</output></p>
                 }
                 if let Some(r) = &self.result {
                     <figure class="chart">

@@ -25,32 +25,73 @@ pub struct Shared {
 
 /// The fragment (without `#`) for a scenario.
 pub fn encode(shared: &Shared) -> String {
-    let json = serde_json::to_vec(shared).unwrap_or_default();
-    let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
-    let _ = enc.write_all(&json);
-    let bytes = enc.finish().unwrap_or_default();
-    format!("{PREFIX}{}", b64url_encode(&bytes))
+    pack(PREFIX, shared)
 }
 
 /// Reads a fragment (with or without its `#`). `Ok(None)` for an empty fragment or one that
-/// is not a share link; `Err` says what is wrong with a share link that cannot be read.
+/// is not a scenario link; `Err` says what is wrong with a share link that cannot be read.
 pub fn decode(fragment: &str) -> Result<Option<Shared>, String> {
     let f = fragment.strip_prefix('#').unwrap_or(fragment);
-    if f.is_empty() {
-        return Ok(None);
+    if !f.starts_with(PREFIX) && f.len() > 1 && f.as_bytes()[0] == b's' && f.contains('=') {
+        return Err(format!(
+            "this link uses share format '{}', which this version cannot read",
+            f.split('=').next().unwrap_or("?")
+        ));
     }
-    let Some(body) = f.strip_prefix(PREFIX) else {
-        if f.len() > 1 && f.as_bytes()[0] == b's' && f.contains('=') {
-            return Err(format!(
-                "this link uses share format '{}', which this version cannot read",
-                f.split('=').next().unwrap_or("?")
-            ));
-        }
+    let Some(shared) = unpack::<Shared>(PREFIX, f, "scenario")? else {
+        return Ok(None);
+    };
+    if shared.scenario.version != SCENARIO_VERSION {
+        return Err(format!(
+            "the shared scenario has version {}; this build reads version {SCENARIO_VERSION}",
+            shared.scenario.version
+        ));
+    }
+    Ok(Some(shared))
+}
+
+/// The SF panel's share links: `#w1=` + the same encoding, holding a sweep and its seeds
+/// and batches, so the link re-runs the same sweep to the same numbers.
+pub const SWEEP_PREFIX: &str = "w1=";
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SharedSweep {
+    pub spec: crate::allocation::sweep::SweepSpec,
+    pub seeds: u64,
+    pub batches: u64,
+}
+
+pub fn encode_sweep(s: &SharedSweep) -> String {
+    pack(SWEEP_PREFIX, s)
+}
+
+/// `Ok(None)` when the fragment is not a sweep link.
+pub fn decode_sweep(fragment: &str) -> Result<Option<SharedSweep>, String> {
+    let f = fragment.strip_prefix('#').unwrap_or(fragment);
+    unpack(SWEEP_PREFIX, f, "sweep")
+}
+
+/// `prefix` + base64url(deflate(JSON)).
+fn pack<T: Serialize>(prefix: &str, value: &T) -> String {
+    let json = serde_json::to_vec(value).unwrap_or_default();
+    let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
+    let _ = enc.write_all(&json);
+    let bytes = enc.finish().unwrap_or_default();
+    format!("{prefix}{}", b64url_encode(&bytes))
+}
+
+/// The inverse of [`pack`], with size limits; `what` names the payload in errors.
+fn unpack<T: serde::de::DeserializeOwned>(
+    prefix: &str,
+    f: &str,
+    what: &str,
+) -> Result<Option<T>, String> {
+    let Some(body) = f.strip_prefix(prefix) else {
         return Ok(None);
     };
     if f.len() > MAX_FRAGMENT {
         return Err(format!(
-            "the shared scenario is too large ({} characters; at most {MAX_FRAGMENT})",
+            "the shared {what} is too large ({} characters; at most {MAX_FRAGMENT})",
             f.len()
         ));
     }
@@ -62,18 +103,12 @@ pub fn decode(fragment: &str) -> Result<Option<Shared>, String> {
         .map_err(|e| format!("the share link is damaged (cannot inflate: {e})"))?;
     if json.len() as u64 > MAX_JSON {
         return Err(format!(
-            "the shared scenario is too large (over {MAX_JSON} bytes)"
+            "the shared {what} is too large (over {MAX_JSON} bytes)"
         ));
     }
-    let shared: Shared = serde_json::from_slice(&json)
-        .map_err(|e| format!("the share link does not hold a scenario: {e}"))?;
-    if shared.scenario.version != SCENARIO_VERSION {
-        return Err(format!(
-            "the shared scenario has version {}; this build reads version {SCENARIO_VERSION}",
-            shared.scenario.version
-        ));
-    }
-    Ok(Some(shared))
+    serde_json::from_slice(&json)
+        .map(Some)
+        .map_err(|e| format!("the share link does not hold a {what}: {e}"))
 }
 
 const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";

@@ -219,6 +219,18 @@ test('every sweep parameter can be changed in the page; the result equals the CL
   assert.deepEqual(table, [...cli.series.map((s) => [s.policy, s.median]), ['gap', cli.gap]]);
   assert.match(await page.textContent('[data-testid=sf-result-description]'), /^custom: .*load λk\/Σμ = 0\.3.*rounded dispatch/);
 
+  // The sweep's link re-runs it, every parameter included, to the same numbers.
+  await page.click('[data-testid=sf-share]');
+  const link = await page.textContent('[data-testid=sf-share-url]');
+  assert.match(link, /#w1=[A-Za-z0-9_-]+$/);
+  const again = await open(link);
+  await again.waitForSelector('[data-testid=sf-table]', { timeout: 60_000 });
+  assert.equal(await again.inputValue('#sf-x'), '1,2,3');
+  assert.equal(await again.inputValue('#sf-dispatch'), 'rounded');
+  const table2 = await again.$$eval('[data-testid=sf-table] tbody tr', (rows) => rows.map((r) => [r.dataset.policy, [...r.querySelectorAll('td')].map((td) => Number(td.dataset.value))]));
+  assert.deepEqual(table2, table);
+  await waitResults(again, 5); // the main app ignores the sweep link and runs its demo
+
   // A bad field is named before anything runs; Reset brings the preset back.
   await set('#sf-x', '1,0.5');
   await page.click('[data-testid=sf-run]');
