@@ -8,7 +8,7 @@ mod queue;
 mod sim;
 mod time;
 
-pub use ideal::{check_ideal, ideal_capacity, simulate_ideal};
+pub use ideal::{check_ideal, ideal_capacity, ideal_work, simulate_ideal};
 pub use invariants::{check_invariants, InvariantViolation};
 pub use queue::EventQueue;
 pub use sim::{

@@ -64,7 +64,7 @@ pub struct SiteMetrics {
 
 /// Computes the metrics; `skipped` is the number of records the import skipped.
 ///
-/// `ideal_capacity` is set for the idealized scheme, whose jobs ran on the whole virtual
+/// `ideal_capacity` is set for the idealized scheme, whose jobs shared the one virtual
 /// machine of that many one-MHz CPUs (per-site figures are then zero).
 pub fn compute(
     platform: &Platform,
@@ -115,8 +115,11 @@ pub fn compute(
         sum_bsld += (resp / run.max(BSLD_TAU_S)).max(1.0);
         let limit = wallclock_limit(job, cfg, platform, s).as_secs_f64();
         sum_xf += resp / limit;
-        if let Some(c) = ideal_capacity {
-            consumed += run * c;
+        if ideal_capacity.is_some() {
+            // Processor sharing: a job holds a varying share, so count its work, not its
+            // time on the machine.
+            consumed +=
+                crate::engine::ideal_work(job, platform, cfg) / crate::engine::TICKS_PER_SEC as f64;
         } else {
             let cpus_held = site.units_for(job.procs) as f64 * site.cpus_per_unit() as f64;
             site_busy[s] += cpus_held * run;
@@ -210,7 +213,7 @@ pub const METRIC_HELP: &[MetricHelp] = &[
     MetricHelp { key: "avg_expansion_factor", formula: "mean of (wait + run) / wallclock limit (the estimate the scheduler used)", source: "SCJG (Maui)" },
     MetricHelp { key: "utilization", formula: "Σ CPUs held × (end − start) / (Σ CPUs × makespan); a node-exclusive job holds whole nodes", source: "SOB §3.2" },
     MetricHelp { key: "sites[].span_utilization", formula: "per site: CPU time used there / (its CPUs × (last end there − first submit of a job homed or run there)); comparable with SOB Table 6, where each machine's utilization is over its own run", source: "SOB §4.2, Table 6" },
-    MetricHelp { key: "grid_efficiency", formula: "Σ (end − start) × CPUs held × CPU speed / ((last end − first submit) × Σ CPUs × speed); for the idealized scheme, busy time of the virtual machine over the makespan", source: "SOB §3.2" },
+    MetricHelp { key: "grid_efficiency", formula: "Σ (end − start) × CPUs held × CPU speed / ((last end − first submit) × Σ CPUs × speed); for the idealized scheme, the work done (Σ CPUs × home speed × run time) over its capacity × the makespan", source: "SOB §3.2" },
     MetricHelp { key: "fraction_transferred", formula: "jobs run on a site other than their home / jobs run", source: "SOB §3.2" },
     MetricHelp { key: "makespan_s", formula: "last end − first submit", source: "" },
     MetricHelp { key: "jobs_finished", formula: "jobs that ran (to their end, or killed at their estimate)", source: "" },

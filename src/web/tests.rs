@@ -90,14 +90,19 @@ fn bad_fragments_give_messages_not_panics() {
     assert_eq!(share::decode("#results").unwrap(), None);
     // A sweep link is not a scenario link, and round-trips on its own.
     let sweep = share::SharedSweep {
-        spec: (crate::allocation::sweep::sweep_preset("sf-cv").unwrap().spec)(),
+        spec: (crate::allocation::sweep::sweep_preset("sf-cv")
+            .unwrap()
+            .spec)(),
         seeds: 3,
         batches: 1234,
     };
     let frag = share::encode_sweep(&sweep);
     assert!(frag.starts_with(share::SWEEP_PREFIX));
     assert_eq!(share::decode(&frag).unwrap(), None);
-    assert_eq!(share::decode_sweep(&format!("#{frag}")).unwrap(), Some(sweep));
+    assert_eq!(
+        share::decode_sweep(&format!("#{frag}")).unwrap(),
+        Some(sweep)
+    );
     assert_eq!(share::decode_sweep("#s1=abc").unwrap(), None);
     assert!(share::decode_sweep("#w1=%%%").is_err());
     for bad in ["#s1=!!!!", "#s1=AAAA", "#s1=", "#s9=abc"] {

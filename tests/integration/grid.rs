@@ -206,10 +206,13 @@ fn central_uses_speed_and_ignores_phi() {
     );
 }
 
-/// Idealized: Σ CPUs × speed = 4×1 + 4×3 = 16 one-MHz CPUs; a 4-CPU × speed-1 × 100 s job is
-/// 400 units of work: 25 s on the whole machine; jobs run one after another.
+/// Idealized: Σ CPUs × speed = 4×1 + 4×3 = 16 one-MHz CPUs, shared equally by the jobs
+/// present. Job 1 (4 CPUs × speed 1 × 100 s = 400 units) alone for 10 s: 160 units done.
+/// Job 2 (4 × 3 × 100 = 1200 units) arrives; each now gets 8 per second: job 1's last 240
+/// units take 30 s (ends at 40 s, job 2 has 240 done), job 2's other 960 alone take 60 s
+/// (ends at 100 s). Job 3 (16 units) arrives on an idle machine: 1 s. Nobody waits.
 #[test]
-fn ideal_is_one_malleable_machine() {
+fn ideal_shares_one_malleable_machine() {
     let mut p = grid(&[4, 4]);
     p.sites[1].speed = 3.0;
     let jobs = [
@@ -230,10 +233,50 @@ fn ideal_is_one_malleable_machine() {
     .unwrap();
     check_ideal(&p, &jobs, &out.outcomes, &cfg).unwrap();
     let t = |i: usize| (out.outcomes[i].start.0, out.outcomes[i].end.0);
-    assert_eq!(t(0), (0, 25_000));
-    // Job 2: 4 × 3 × 100 = 1200 units → 75 s, after job 1.
-    assert_eq!(t(1), (25_000, 100_000));
+    assert_eq!(t(0), (0, 40_000));
+    assert_eq!(t(1), (10_000, 100_000));
     assert_eq!(t(2), (200_000, 201_000));
+    // Equal work arriving together finishes together; a smaller job leaves first.
+    let jobs = [
+        job(1, 0, 10, 16, 0),
+        job(2, 0, 10, 16, 0),
+        job(3, 0, 1, 16, 0),
+    ];
+    let mut q = grid(&[16]);
+    q.sites[0].speed = 1.0;
+    let cfg = RunConfig::default();
+    let out = gridscope::engine::simulate_ideal(&q, &jobs, &cfg).unwrap();
+    check_ideal(&q, &jobs, &out.outcomes, &cfg).unwrap();
+    let ends: Vec<i64> = out.outcomes.iter().map(|o| o.end.0).collect();
+    // Job 3 (16 units) leaves at 3 s (three sharing); the others' last 144 units at 8 each.
+    assert_eq!(ends, vec![21_000, 21_000, 3_000]);
+}
+
+/// The idealized invariants catch a job that waited, one faster than the whole machine, and
+/// a machine doing more work than its capacity.
+#[test]
+fn check_ideal_catches_corruptions() {
+    let p = grid(&[4]);
+    let jobs = [job(1, 0, 100, 4, 0), job(2, 0, 100, 4, 0)];
+    let cfg = RunConfig::default();
+    let out = gridscope::engine::simulate_ideal(&p, &jobs, &cfg).unwrap();
+    check_ideal(&p, &jobs, &out.outcomes, &cfg).unwrap();
+    let mut waited = out.outcomes.clone();
+    waited[0].start = SimTime(5_000);
+    assert!(check_ideal(&p, &jobs, &waited, &cfg)
+        .unwrap_err()
+        .contains("submitted"));
+    let mut fast = out.outcomes.clone();
+    fast[0].end = SimTime(50_000);
+    assert!(check_ideal(&p, &jobs, &fast, &cfg)
+        .unwrap_err()
+        .contains("faster"));
+    let mut both_fast = out.outcomes.clone();
+    both_fast[0].end = SimTime(100_000);
+    both_fast[1].end = SimTime(100_000);
+    assert!(check_ideal(&p, &jobs, &both_fast, &cfg)
+        .unwrap_err()
+        .contains("capacity"));
 }
 
 /// Every scheme runs a real multi-site workload with all invariants.

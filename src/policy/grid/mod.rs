@@ -39,7 +39,8 @@ pub enum GridScheme {
     Symmetric,
     /// One global queue; each job to the minimum-cost site on arrival.
     Central,
-    /// The grid as one machine of Σ CPUs × MHz one-MHz nodes, jobs perfectly malleable (upper bound).
+    /// The grid as one machine of Σ CPUs × MHz one-MHz nodes, jobs perfectly malleable and
+    /// sharing it equally (upper bound; see `engine::ideal`).
     Ideal,
 }
 
@@ -89,7 +90,7 @@ impl GridScheme {
             GridScheme::Receiver => "Receiver-initiated (SOB §2.1.2): every σ a site whose RUS < δ volunteers to its partners; a site sends the head of its grid queue to a volunteer with lower turnaround cost. Waiting jobs re-check their home AWT every σ.",
             GridScheme::Symmetric => "Symmetrically-initiated (SOB §2.1.3): receiver-initiated, switching at once to sender-initiated for a job when no volunteer has offered.",
             GridScheme::Central => "Centralized (SOB §2.2): one global queue; each job goes on arrival to the site of minimum turnaround cost (no φ).",
-            GridScheme::Ideal => "Idealized (SOB §2.3): the grid as one machine of Σ CPUs × MHz one-MHz nodes; jobs perfectly malleable and served first-come first-served at the whole machine's speed (upper bound).",
+            GridScheme::Ideal => "Idealized (SOB §2.3): the grid as one machine of Σ CPUs × MHz one-MHz nodes; jobs perfectly malleable, the machine shared equally among the jobs present (processor sharing): no job waits, no capacity idles while work is present (upper bound).",
         }
     }
 }
