@@ -87,7 +87,6 @@ pub fn simulate_ideal(
     let (mut v, mut t) = (0.0f64, SimTime(i64::MIN));
     let mut next = 0;
     let mut events = 0u64;
-    let mut max_present = 0usize;
     loop {
         let n = present.len();
         let completion = present.peek().map(|Reverse((target, _))| {
@@ -141,12 +140,12 @@ pub fn simulate_ideal(
         };
         let target = v + ideal_work(job, platform, cfg).max(f64::MIN_POSITIVE);
         present.push(Reverse((target.to_bits(), i)));
-        max_present = max_present.max(present.len());
     }
     Ok(RunOutput {
         outcomes,
         events,
-        max_queue: max_present,
+        // Nothing ever queues on the shared machine.
+        max_queue: 0,
         ideal_capacity: Some(capacity),
     })
 }
