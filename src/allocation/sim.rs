@@ -157,6 +157,11 @@ fn interarrival(rng: &mut SimRng, mean: f64, cv: f64) -> f64 {
     }
 }
 
+/// Simulated time is an i64 count of nanoseconds: about 292 years.
+fn too_long() -> String {
+    "the run would outlast the simulated clock (about 292 years in nanoseconds): raise λ or the rates, or run fewer batches".into()
+}
+
 /// Runs `batches` batches, measuring the jobs of those after the first `warmup`.
 pub fn simulate_allocation(
     sys: &BatchSystem,
@@ -222,7 +227,9 @@ pub fn simulate_allocation(
     let sample_every = (batches / 200).max(1);
     for b in 0..batches {
         if b > 0 {
-            t += (interarrival(&mut arrivals_rng, mean_gap, sys.arrival_cv) * NS).round() as i64;
+            // Float-to-integer casts saturate, so an absurd gap overflows the add: refused.
+            let gap = (interarrival(&mut arrivals_rng, mean_gap, sys.arrival_cv) * NS).round();
+            t = t.checked_add(gap as i64).ok_or_else(too_long)?;
         }
         for s in &mut servers {
             while s.pending_ends.front().is_some_and(|&e| e <= t) {
@@ -299,7 +306,9 @@ pub fn simulate_allocation(
             let s = &mut servers[i];
             let start = s.free_at.max(t);
             let rate = rate_at(sys, &changes, i, start);
-            let end = start + ((size / rate) * NS).round() as i64;
+            let end = start
+                .checked_add(((size / rate) * NS).round() as i64)
+                .ok_or_else(too_long)?;
             s.free_at = end;
             s.pending_ends.push_back(end);
             if policy == AllocationPolicy::Hybrid {
@@ -382,6 +391,31 @@ mod tests {
             "{} vs {expected}",
             out.mean_response_s
         );
+    }
+
+    /// Absurdly slow arrivals or service overflow the nanosecond clock: an error, never
+    /// wrapped-around times.
+    #[test]
+    fn clock_overflow_is_an_error() {
+        let mut sys = BatchSystem {
+            rates: vec![1.0, 1.0],
+            lambda: 1e-12,
+            batch_size: 1,
+            arrival_cv: 1.0,
+            rate_changes: vec![],
+        };
+        let e = simulate_allocation(&sys, AllocationPolicy::Ww, Dispatch::Random, 1000, 0, 1)
+            .unwrap_err();
+        assert!(e.contains("simulated clock"), "{e}");
+        sys.lambda = 0.1;
+        sys.rate_changes.push(RateChange {
+            at_s: 1.0,
+            resource: 0,
+            rate: 1e-300,
+        });
+        let e = simulate_allocation(&sys, AllocationPolicy::Ww, Dispatch::Random, 1000, 0, 1)
+            .unwrap_err();
+        assert!(e.contains("simulated clock"), "{e}");
     }
 
     #[test]

@@ -256,6 +256,29 @@ pub fn simulate(
     )
 }
 
+/// Refuses a workload whose schedule could overflow the millisecond clock: even run one
+/// after another on the slowest site, every job must end within ±4·10¹⁸ ms. (The SWF reader
+/// bounds each field; this bounds their sum, for any input.)
+fn check_horizon(platform: &Platform, jobs: &[Job]) -> Result<(), SimError> {
+    let speeds = platform.sites.iter().map(|s| s.speed);
+    let slowdown = speeds.clone().fold(0.0, f64::max) / speeds.fold(f64::INFINITY, f64::min);
+    let first = jobs.first().map_or(0.0, |j| j.submit.0 as f64);
+    let last = jobs.last().map_or(0.0, |j| j.submit.0 as f64);
+    let work: f64 = jobs
+        .iter()
+        .map(|j| j.runtime.0.max(j.estimate.0).max(0) as f64)
+        .sum();
+    let horizon = last + work * slowdown.max(1.0) + 1e9;
+    if !(horizon.abs() < 4.0e18 && first.abs() < 4.0e18) {
+        return Err(SimError::BadInput(format!(
+            "the workload could run past the simulated clock (about 146 million years in milliseconds): last submit {} s, {} s of run time in all",
+            last / 1000.0,
+            work / 1000.0
+        )));
+    }
+    Ok(())
+}
+
 /// Runs `jobs` on `platform` under a grid scheme over the local policy `local` at every site.
 /// Jobs arrive at their home site's grid queue; the grid policy decides where each runs.
 pub fn simulate_grid(
@@ -267,11 +290,12 @@ pub fn simulate_grid(
     cfg: &RunConfig,
     progress: &mut dyn FnMut(u64, u64) -> bool,
 ) -> Result<RunOutput, SimError> {
+    platform.validate().map_err(SimError::BadInput)?;
+    check_horizon(platform, jobs)?;
     if scheme == GridScheme::Ideal {
         return super::ideal::simulate_ideal(platform, jobs, cfg);
     }
     params.validate().map_err(SimError::BadInput)?;
-    platform.validate().map_err(SimError::BadInput)?;
     if let Some(w) = jobs.windows(2).position(|w| w[1].submit < w[0].submit) {
         return Err(SimError::BadInput(format!(
             "jobs must be sorted by submit time (job {} comes after job {})",

@@ -239,7 +239,17 @@ struct Reader<'a> {
 
 /// Parses a decimal number into thousandths (ticks for times): `12` → 12000,
 /// `-1` → -1000, `3600.25` → 3600250. Exponents fall back to the float parser.
+/// Largest magnitude a field may have, in thousandths: 10¹² (seconds, about 31,700 years).
+/// Far beyond any real log, and small enough that the engine's millisecond arithmetic
+/// (submit + wait + runtime, plans, sums) can never overflow an i64.
+pub const MAX_FIELD: i64 = 1_000_000_000_000;
+
+/// A field in thousandths (times become milliseconds), if it is a number within ±MAX_FIELD.
 fn parse_milli(tok: &[u8]) -> Option<i64> {
+    parse_milli_unbounded(tok).filter(|m| m.abs() <= MAX_FIELD * 1000)
+}
+
+fn parse_milli_unbounded(tok: &[u8]) -> Option<i64> {
     let (neg, digits) = match tok.first()? {
         b'-' => (true, &tok[1..]),
         b'+' => (false, &tok[1..]),
@@ -387,14 +397,13 @@ impl Reader<'_> {
                 .filter(|t| !t.is_empty())
                 .nth(i)
                 .unwrap_or_default();
-            return self.malformed(
-                n,
-                format!(
-                    "field {} is '{}', not a number",
-                    i + 1,
-                    String::from_utf8_lossy(tok)
-                ),
-            );
+            let tok = String::from_utf8_lossy(tok);
+            let what = if tok.parse::<f64>().is_ok_and(f64::is_finite) {
+                format!("out of range (at most ±{MAX_FIELD}, about 31,700 years in seconds)")
+            } else {
+                "not a number".to_string()
+            };
+            return self.malformed(n, format!("field {} is '{tok}', {what}", i + 1));
         }
         self.report.records += 1;
         self.record(&f);
@@ -746,6 +755,22 @@ mod tests {
         assert_eq!(parse_milli(b"1e3"), Some(1_000_000));
         assert_eq!(parse_milli(b"12a"), None);
         assert_eq!(parse_milli(b"-"), None);
+        // Beyond ±10¹² (seconds) a field is out of range, however it is written.
+        assert_eq!(parse_milli(b"1000000000000"), Some(MAX_FIELD * 1000));
+        assert_eq!(parse_milli(b"1000000000001"), None);
+        assert_eq!(parse_milli(b"8999999999999999"), None);
+        assert_eq!(parse_milli(b"-2e12"), None);
+        let w = read_swf(
+            "big.swf",
+            b"1 0 0 10 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n2 5 0 2e12 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n",
+            &SwfOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(w.jobs.len(), 1);
+        assert!(w
+            .report
+            .summary()
+            .contains("big.swf:2: field 4 is '2e12', out of range"));
         assert_eq!(parse_milli(b"99999999999999999999"), None);
     }
 

@@ -372,3 +372,38 @@ fn synthetic_presets_match_sob_table_six() {
         }
     }
 }
+
+/// A workload whose schedule could run past the millisecond clock is refused with a reason
+/// (each field is within the reader's bound; their sum is not) — never wrapped-around times.
+#[test]
+fn a_workload_past_the_clock_is_refused() {
+    let p = grid(&[4]);
+    let jobs: Vec<Job> = (0..5000)
+        .map(|i| job(i, 0, 1_000_000_000_000, 4, 0))
+        .collect();
+    for scheme in [GridScheme::Local, GridScheme::Ideal] {
+        let e = simulate_grid(
+            &p,
+            &jobs,
+            LocalPolicyKind::Easy,
+            scheme,
+            &GridParams::default(),
+            &RunConfig::default(),
+            &mut |_, _| true,
+        )
+        .unwrap_err();
+        assert!(e.to_string().contains("simulated clock"), "{e}");
+    }
+    // A thousand such jobs still fit: they run, with every invariant.
+    let out = simulate_grid(
+        &p,
+        &jobs[..1000],
+        LocalPolicyKind::Easy,
+        GridScheme::Local,
+        &GridParams::default(),
+        &RunConfig::default(),
+        &mut |_, _| true,
+    )
+    .unwrap();
+    check_invariants(&p, &jobs[..1000], &out.outcomes, &RunConfig::default()).unwrap();
+}
