@@ -124,6 +124,8 @@ pub const SWEEP_PARAM_HELP: &[(&str, &str)] = &[
 
 /// Points per sweep at most (each point runs every policy × seed).
 pub const MAX_POINTS: usize = 100;
+/// Jobs a whole sweep may simulate (points × policies × seeds × batches × k).
+pub const MAX_SWEEP_JOBS: f64 = 1e10;
 /// Resources per system at most.
 pub const MAX_RESOURCES: usize = 1000;
 
@@ -497,6 +499,18 @@ pub fn run_sweep(
         .map(|&x| spec.system(x, batches))
         .collect::<Result<_, _>>()?;
     let total = (systems.len() * spec.policies.len()) as u64 * seeds;
+    // About 15 million jobs a second natively (half that in a page): refuse a sweep that
+    // would run for hours rather than let it look hung.
+    let jobs: f64 = systems
+        .iter()
+        .map(|s| s.batch_size as f64 * batches as f64)
+        .sum::<f64>()
+        * (spec.policies.len() as u64 * seeds) as f64;
+    if jobs > MAX_SWEEP_JOBS {
+        return Err(format!(
+            "this sweep would simulate {jobs:.2e} jobs (at most {MAX_SWEEP_JOBS:.0e}, about ten minutes natively); use fewer seeds, batches, points or a smaller k"
+        ));
+    }
     let mut done = 0;
     let (band_lo, confidence) = median_band(seeds as usize);
     let mut series: Vec<PolicySeries> = spec
@@ -655,6 +669,10 @@ mod tests {
         s.arrivals = Arrivals::Load(1.5);
         assert!(s.validate(1000).unwrap_err().contains("(0, 1)"));
         s.arrivals = Arrivals::Load(0.05);
+        s.x = vec![3.0];
+        s.batch_size = 50_000;
+        let e = run_sweep(&s, 1000, 10_000_000, &mut |_, _| true).unwrap_err();
+        assert!(e.contains("would simulate"), "{e}");
         s.policies.truncate(1);
         assert!(s.validate(1000).unwrap_err().contains("two policies"));
     }
