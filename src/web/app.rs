@@ -2165,6 +2165,9 @@ impl App {
                     <button class="small" onclick={ctx.link().callback(|_| Msg::ZoomReset)}>{"whole run"}</button>
                     if let Some((a, b)) = self.window { <span class="help">{format!(" {:.1} h – {:.1} h", a / 3600.0, b / 3600.0)}</span> }
                 </div>
+                if self.results.get(self.sel_run).is_some_and(|r| r.run["algorithm"] == "ideal") {
+                    <p class="help" data-testid="gantt-ideal">{"The idealized scheme has no processors to draw: its jobs share one virtual machine of Σ CPUs × MHz, each from its submit time (processor sharing), so this chart shows nothing for it."}</p>
+                }
                 { self.canvas(ctx, 4, 960, 360, "chart-gantt") }
                 <p class="help">{"The engine counts processors; the Gantt chart places each job on the lowest free ones for drawing."}</p>
             </div>
