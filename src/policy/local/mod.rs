@@ -267,6 +267,13 @@ mod tests {
                 // 3 units do not fit beside it: after it, at 200, unless short enough.
                 assert_eq!(awt(3, 500), Some(SimTime::from_secs(200)), "{kind}");
                 assert_eq!(awt(3, 100), Some(SimTime::ZERO), "{kind}");
+            } else if kind == LocalPolicyKind::Sjf {
+                // SJF: a 50 s job would go ahead of the queued 100 s one and start now;
+                // a 500 s job queues behind it and starts when it does, at 100.
+                assert_eq!(small_short, Some(SimTime::ZERO), "{kind}");
+                assert_eq!(small_long, Some(SimTime::from_secs(100)), "{kind}");
+                // Equal estimates keep arrival order: behind the queued job.
+                assert_eq!(awt(2, 100), Some(SimTime::from_secs(100)), "{kind}");
             } else {
                 // The head blocks everyone: nothing starts before it does, at 100.
                 assert_eq!(small_short, Some(SimTime::from_secs(100)), "{kind}");

@@ -47,4 +47,26 @@ impl LocalPolicy for Sjf {
     fn backfills(&self) -> bool {
         false
     }
+
+    /// A newcomer of this estimate would queue behind every job whose estimate is no longer
+    /// (ties keep arrival order, and it arrives last) and ahead of the longer ones, which
+    /// therefore cannot delay it: only the jobs ahead are projected. (The generic projection
+    /// puts it behind the whole queue, as FCFS would, and makes a short job's wait look long
+    /// — sending S-I to migrate the very jobs SJF would start soonest.)
+    fn approximate_wait(&self, site: &SiteView, units: u32, estimate: SimTime) -> Option<SimTime> {
+        if units > site.capacity {
+            return None;
+        }
+        let mut profile = site.running_profile();
+        let mut barrier = site.now;
+        for job in self.queue.range(..=(estimate, u64::MAX)).map(|(_, j)| j) {
+            if let Some(start) = profile.earliest_start(barrier, job.units, job.estimate) {
+                profile.reserve(start, job.estimate, job.units);
+                barrier = barrier.max(start);
+            }
+        }
+        profile
+            .earliest_start(barrier, units, estimate)
+            .map(|s| s - site.now)
+    }
 }
