@@ -521,13 +521,19 @@ pub fn run_sweep(
             ..PolicySeries::default()
         })
         .collect();
-    for sys in &systems {
+    // The hybrid's fractions in its seed-1 run at the last point, for `history` (recorded
+    // over the whole run, warm-up included).
+    let mut hybrid_fractions = None;
+    for (xi, sys) in systems.iter().enumerate() {
         for (pi, &policy) in spec.policies.iter().enumerate() {
             let mut samples = Vec::with_capacity(seeds as usize);
             for seed in 0..seeds {
                 let out =
                     simulate_allocation(sys, policy, spec.dispatch, batches, warmup, seed + 1)?;
                 samples.push(out.mean_response_s);
+                if policy == Hybrid && seed == 0 && xi + 1 == systems.len() {
+                    hybrid_fractions = Some(out.fraction_history);
+                }
                 done += 1;
                 if !progress(done, total) {
                     return Err("sweep cancelled".into());
@@ -551,8 +557,8 @@ pub fn run_sweep(
         .zip(&series[0].median)
         .map(|(b, a)| 1.0 - b / a)
         .collect();
-    let history = match (spec.policies.contains(&Hybrid), systems.last()) {
-        (true, Some(sys)) => Some(fraction_history(spec, sys, batches)?),
+    let history = match (hybrid_fractions, systems.last()) {
+        (Some(fractions), Some(sys)) => Some(fraction_history(spec, sys, batches, &fractions)?),
         _ => None,
     };
     let preset = SWEEP_PRESETS.iter().find(|p| (p.spec)() == *spec);
@@ -578,14 +584,15 @@ pub fn run_sweep(
     })
 }
 
-/// One hybrid run (seed 1) on `sys`, its fraction for the fastest resource over time.
+/// The hybrid's fraction for the fastest resource of `sys` over one run (`fractions`: the
+/// run's `fraction_history`), beside static OWA and OWA for the degraded rates.
 fn fraction_history(
     spec: &SweepSpec,
     sys: &BatchSystem,
     batches: u64,
+    fractions: &[(u64, Vec<f64>)],
 ) -> Result<FractionHistory, String> {
     let resource = fastest(&sys.rates).unwrap_or(0);
-    let out = simulate_allocation(sys, Hybrid, spec.dispatch, batches, 0, 1)?;
     let static_owa = owa_batch(&sys.rates, sys.lambda, sys.batch_size)?[resource];
     let mut after = sys.rates.clone();
     for c in &sys.rate_changes {
@@ -602,9 +609,8 @@ fn fraction_history(
     Ok(FractionHistory {
         x: spec.x.last().copied().unwrap_or(0.0),
         resource,
-        batch: out.fraction_history.iter().map(|(b, _)| *b).collect(),
-        hybrid: out
-            .fraction_history
+        batch: fractions.iter().map(|(b, _)| *b).collect(),
+        hybrid: fractions
             .iter()
             .map(|(_, f)| f.get(resource).copied().unwrap_or(0.0))
             .collect(),
