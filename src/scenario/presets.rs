@@ -144,6 +144,7 @@ pub(super) fn sob_scenario(name: &str) -> Option<Scenario> {
     })
 }
 
+/// A node-exclusive site (SOB Table 1 style): whole nodes per job, speed in MHz.
 fn node_site(name: &str, nodes: u32, cpus: u32, mhz: f64) -> Site {
     Site {
         name: name.into(),
@@ -165,26 +166,15 @@ pub const PLATFORM_PRESETS: &[(&str, &str)] = &[
     ("scjg-sp", "SCJG: one 192-node IBM SP, one CPU per node"),
 ];
 
-fn sob(name: &str, nodes: u32, cpus: u32, mhz: f64) -> Site {
-    Site {
-        name: name.into(),
-        nodes,
-        cpus_per_node: cpus,
-        speed: mhz,
-        allocation: Allocation::Node,
-        groups: vec![],
-    }
-}
-
 pub fn platform_preset(name: &str) -> Option<Platform> {
     let sob6 = || {
         vec![
-            sob("M1", 192, 16, 375.0),
-            sob("M2", 305, 4, 332.0),
-            sob("M3", 144, 8, 375.0),
-            sob("M4", 8, 16, 1300.0),
-            sob("M5", 74, 4, 375.0),
-            sob("M6", 180, 4, 375.0),
+            node_site("M1", 192, 16, 375.0),
+            node_site("M2", 305, 4, 332.0),
+            node_site("M3", 144, 8, 375.0),
+            node_site("M4", 8, 16, 1300.0),
+            node_site("M5", 74, 4, 375.0),
+            node_site("M6", 180, 4, 375.0),
         ]
     };
     let sites = match name {

@@ -1172,14 +1172,7 @@ impl Component for App {
                     scenario: self.scenario.clone(),
                     files,
                 });
-                let loc = window().location();
-                let base = format!(
-                    "{}{}{}",
-                    loc.origin().unwrap_or_default(),
-                    loc.pathname().unwrap_or_default(),
-                    loc.search().unwrap_or_default()
-                );
-                let url = format!("{base}#{frag}");
+                let url = share::link(&frag);
                 if let Ok(h) = window().history() {
                     let _ = h.replace_state_with_url(&JsValue::NULL, "", Some(&url));
                 }
@@ -2046,23 +2039,10 @@ impl App {
             }
         }
         let th = |k: &'static str, title: &str, help: String| {
-            let arrow = if self.sort.0 == k {
-                if self.sort.1 {
-                    " ▼"
-                } else {
-                    " ▲"
-                }
-            } else {
-                ""
-            };
-            let aria = if self.sort.0 == k {
-                if self.sort.1 {
-                    "descending"
-                } else {
-                    "ascending"
-                }
-            } else {
-                "none"
+            let (arrow, aria) = match (self.sort.0 == k, self.sort.1) {
+                (true, true) => (" ▼", "descending"),
+                (true, false) => (" ▲", "ascending"),
+                (false, _) => ("", "none"),
             };
             html! { <th aria-sort={aria} title={help}><button class="sort" onclick={ctx.link().callback(move |_| Msg::Sort(k))}>{format!("{title}{arrow}")}</button></th> }
         };

@@ -444,18 +444,7 @@ impl Component for SfPanel {
                             seeds: self.seeds,
                             batches: self.batches,
                         });
-                        let loc = web_sys::window().map(|w| w.location());
-                        let base = loc
-                            .map(|l| {
-                                format!(
-                                    "{}{}{}",
-                                    l.origin().unwrap_or_default(),
-                                    l.pathname().unwrap_or_default(),
-                                    l.search().unwrap_or_default()
-                                )
-                            })
-                            .unwrap_or_default();
-                        self.share_url = Some(format!("{base}#{frag}"));
+                        self.share_url = Some(share::link(&frag));
                     }
                 }
             }

@@ -23,6 +23,22 @@ pub struct Shared {
     pub files: Vec<FileInfo>,
 }
 
+/// This page's address (origin, path, query) with `fragment` after the `#`.
+pub fn link(fragment: &str) -> String {
+    let loc = web_sys::window().map(|w| w.location());
+    let base = loc
+        .map(|l| {
+            format!(
+                "{}{}{}",
+                l.origin().unwrap_or_default(),
+                l.pathname().unwrap_or_default(),
+                l.search().unwrap_or_default()
+            )
+        })
+        .unwrap_or_default();
+    format!("{base}#{fragment}")
+}
+
 /// The fragment (without `#`) for a scenario.
 pub fn encode(shared: &Shared) -> String {
     pack(PREFIX, shared)
