@@ -17,6 +17,7 @@ pub mod model;
 pub mod policy;
 pub mod rng;
 pub mod scenario;
+pub mod time;
 pub mod workload;
 
 /// The browser app: Yew components, canvas plots and the Web Worker glue (wasm32 only).

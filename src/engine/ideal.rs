@@ -19,7 +19,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::sim::planned_and_effective;
+use super::outcome::planned_and_effective;
 use super::{JobOutcome, Outcome, RejectReason, RunConfig, RunOutput, SimError, SimTime};
 use crate::model::{Job, Platform};
 
@@ -70,7 +70,9 @@ pub fn simulate_ideal(
     jobs: &[Job],
     cfg: &RunConfig,
 ) -> Result<RunOutput, SimError> {
-    platform.validate().map_err(SimError::BadInput)?;
+    platform
+        .validate()
+        .map_err(|reason| SimError::InvalidPlatform { reason })?;
     let capacity = ideal_capacity(platform);
     let mut outcomes: Vec<Outcome> = jobs
         .iter()

@@ -119,7 +119,7 @@ pub fn compute(
             // Processor sharing: a job holds a varying share, so count its work, not its
             // time on the machine.
             consumed +=
-                crate::engine::ideal_work(job, platform, cfg) / crate::engine::TICKS_PER_SEC as f64;
+                crate::engine::ideal_work(job, platform, cfg) / crate::time::TICKS_PER_SEC as f64;
         } else {
             let cpus_held = site.units_for(job.procs) as f64 * site.cpus_per_unit() as f64;
             site_busy[s] += cpus_held * run;

@@ -7,7 +7,7 @@
 //! ([`Profile::ranges`]). A reservation is just [`Profile::reserve`], so advance reservations
 //! plug into the same structure.
 
-use crate::engine::SimTime;
+use crate::time::SimTime;
 
 /// `steps[i] = (t_i, free_i)`: from `t_i` until `t_{i+1}` (or forever for the last step)
 /// `free_i` units are free. Times strictly increase.

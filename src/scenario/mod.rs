@@ -10,7 +10,8 @@ pub use presets::{platform_preset, PLATFORM_PRESETS, SCENARIO_PRESETS};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{
-    check_ideal, check_invariants, simulate_grid, JobOutcome, RejectReason, RunConfig, SimError,
+    simulate_grid, EstimateSource, InvariantViolation, JobOutcome, RejectReason, RunConfig,
+    SimError,
 };
 use crate::metrics::{compute, Metrics};
 use crate::model::{Platform, Site};
@@ -18,8 +19,8 @@ use crate::policy::grid::{GridParams, GridScheme};
 use crate::policy::local::LocalPolicyKind;
 use crate::workload::hyper_erlang::HyperErlangWorkload;
 use crate::workload::{
-    merge_sites, read_swf, split_by_partition, Align, ImportReport, SesPoisson, SwfOptions, Window,
-    Workload,
+    merge_sites, read_swf, split_by_partition, Align, ImportReport, SesPoisson, SwfError,
+    SwfOptions, Window, Workload,
 };
 
 pub const SCENARIO_VERSION: u32 = 1;
@@ -35,8 +36,25 @@ pub struct Scenario {
     pub platform: PlatformSpec,
     pub workload: WorkloadSpec,
     pub algorithms: Vec<AlgorithmSpec>,
-    #[serde(default)]
+    #[serde(default, with = "RunConfigDef")]
     pub options: RunConfig,
+}
+
+/// The serde form of the engine's [`RunConfig`] (the engine has no serde): the scenario
+/// file's `options`, `{"estimates": "trace"|"exact", "kill_at_estimate": bool}`.
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "RunConfig")]
+struct RunConfigDef {
+    #[serde(with = "EstimateSourceDef")]
+    estimates: EstimateSource,
+    kill_at_estimate: bool,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "EstimateSource", rename_all = "snake_case")]
+enum EstimateSourceDef {
+    Trace,
+    Exact,
 }
 
 fn current_version() -> u32 {
@@ -196,37 +214,106 @@ pub struct RunReport {
     pub outcomes: Vec<crate::engine::Outcome>,
 }
 
-/// What can go wrong running a scenario, each with what to do about it.
+/// What can go wrong running a scenario, each variant with what to do about it. The CLI and
+/// the page both print it through `Display`.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum ScenarioError {
-    /// The scenario itself is wrong (unknown preset, empty algorithm list, bad parameter).
-    Invalid(String),
-    /// The workload could not be loaded or read.
-    Workload(String),
+    /// The scenario JSON does not parse (serde's message names the line and column).
+    Json { detail: String },
+    /// A scenario file of another format version.
+    UnsupportedVersion { found: u32, supported: u32 },
+    /// The scenario lists no algorithm.
+    NoAlgorithms,
+    /// `platform.kind = preset` names no preset.
+    UnknownPlatformPreset { name: String, known: Vec<String> },
+    /// The platform cannot be simulated (no site, a site with no units, a bad speed).
+    InvalidPlatform { reason: String },
+    /// An algorithm's grid parameters are out of range.
+    InvalidGridParams { label: String, reason: String },
+    /// The workload names more sites than the platform has.
+    TooFewSites {
+        workload_sites: usize,
+        platform: String,
+        platform_sites: usize,
+    },
+    /// A workload generator's parameters are out of range.
+    InvalidGenerator { reason: String },
+    /// Per-site workloads could not be merged (alignment, window).
+    Merge { reason: String },
+    /// A workload file could not be had (the loader's reason: missing, not dropped, unreadable).
+    Load { file: String, reason: String },
+    /// A workload file is not valid SWF (strict mode, or a broken gzip stream).
+    Swf(SwfError),
+    /// Nothing runnable was left after the import.
+    EmptyWorkload { name: String, summary: String },
+    /// The engine refused the input or the run failed (see [`SimError`]).
     Sim(SimError),
+    /// Anything else wrong with the scenario (presets and parameters of the edges).
+    Invalid(String),
 }
 
 impl std::fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let invalid = |f: &mut std::fmt::Formatter<'_>, m: &dyn std::fmt::Display| {
+            write!(f, "invalid scenario: {m}")
+        };
         match self {
-            ScenarioError::Invalid(m) => write!(f, "invalid scenario: {m}"),
-            ScenarioError::Workload(m) => f.write_str(m),
+            ScenarioError::Json { detail } => invalid(f, &format_args!("scenario JSON: {detail}")),
+            ScenarioError::UnsupportedVersion { found, supported } => invalid(
+                f,
+                &format_args!("scenario version {found} is not supported (this build reads version {supported})"),
+            ),
+            ScenarioError::NoAlgorithms => invalid(f, &"no algorithm to run"),
+            ScenarioError::UnknownPlatformPreset { name, known } => invalid(
+                f,
+                &format_args!("unknown platform preset '{name}'; known: {}", known.join(", ")),
+            ),
+            ScenarioError::InvalidPlatform { reason }
+            | ScenarioError::InvalidGenerator { reason }
+            | ScenarioError::Merge { reason } => invalid(f, reason),
+            ScenarioError::InvalidGridParams { label, reason } => {
+                invalid(f, &format_args!("{label}: {reason}"))
+            }
+            ScenarioError::TooFewSites {
+                workload_sites,
+                platform,
+                platform_sites,
+            } => invalid(
+                f,
+                &format_args!("the workload has {workload_sites} sites but the platform '{platform}' only {platform_sites}"),
+            ),
+            ScenarioError::Load { reason, .. } => f.write_str(reason),
+            ScenarioError::Swf(e) => e.fmt(f),
+            ScenarioError::EmptyWorkload { name, summary } => {
+                write!(f, "{name}: no runnable job to simulate\n{summary}")
+            }
             ScenarioError::Sim(e) => e.fmt(f),
+            ScenarioError::Invalid(m) => invalid(f, m),
         }
     }
 }
 
-impl std::error::Error for ScenarioError {}
+impl std::error::Error for ScenarioError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ScenarioError::Swf(e) => Some(e),
+            ScenarioError::Sim(e) => Some(e),
+            _ => None,
+        }
+    }
+}
 
 impl Scenario {
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        let s: Scenario = serde_json::from_str(text)
-            .map_err(|e| ScenarioError::Invalid(format!("scenario JSON: {e}")))?;
+        let s: Scenario = serde_json::from_str(text).map_err(|e| ScenarioError::Json {
+            detail: e.to_string(),
+        })?;
         if s.version != SCENARIO_VERSION {
-            return Err(ScenarioError::Invalid(format!(
-                "scenario version {} is not supported (this build reads version {SCENARIO_VERSION})",
-                s.version
-            )));
+            return Err(ScenarioError::UnsupportedVersion {
+                found: s.version,
+                supported: SCENARIO_VERSION,
+            });
         }
         Ok(s)
     }
@@ -274,13 +361,17 @@ pub fn load_workload(
     load: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>,
 ) -> Result<Workload, ScenarioError> {
     let read = |load: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>, file: &str, strict: bool| {
-        let bytes = load(file).map_err(ScenarioError::Workload)?;
-        read_swf(file, &bytes, &SwfOptions { strict })
-            .map_err(|e| ScenarioError::Workload(e.to_string()))
+        let bytes = load(file).map_err(|reason| ScenarioError::Load {
+            file: file.to_string(),
+            reason,
+        })?;
+        read_swf(file, &bytes, &SwfOptions { strict }).map_err(ScenarioError::Swf)
     };
     match &scenario.workload {
         WorkloadSpec::Swf { file, strict } => read(load, file, *strict),
-        WorkloadSpec::SesPoisson(g) => g.generate(scenario.seed).map_err(ScenarioError::Invalid),
+        WorkloadSpec::SesPoisson(g) => g
+            .generate(scenario.seed)
+            .map_err(|reason| ScenarioError::InvalidGenerator { reason }),
         WorkloadSpec::SwfSites {
             files,
             align,
@@ -291,7 +382,7 @@ pub fn load_workload(
                 .iter()
                 .map(|f| read(load, f, *strict))
                 .collect::<Result<Vec<_>, _>>()?;
-            merge_sites(parts, *align, *window).map_err(ScenarioError::Invalid)
+            merge_sites(parts, *align, *window).map_err(|reason| ScenarioError::Merge { reason })
         }
         WorkloadSpec::SwfPartitions { file, strict } => {
             let (w, _) = split_by_partition(read(load, file, *strict)?);
@@ -304,10 +395,11 @@ pub fn load_workload(
                 .map(|(i, g)| {
                     // Each site's own stream: the scenario seed and the site index.
                     let seed = scenario.seed.wrapping_mul(1_000_003).wrapping_add(i as u64);
-                    g.generate(seed).map_err(ScenarioError::Invalid)
+                    g.generate(seed)
+                        .map_err(|reason| ScenarioError::InvalidGenerator { reason })
                 })
                 .collect::<Result<Vec<_>, _>>()?;
-            merge_sites(parts, Align::Zero, None).map_err(ScenarioError::Invalid)
+            merge_sites(parts, Align::Zero, None).map_err(|reason| ScenarioError::Merge { reason })
         }
     }
 }
@@ -319,12 +411,9 @@ pub fn resolve_platform(
 ) -> Result<(Platform, String), ScenarioError> {
     let platform = match spec {
         PlatformSpec::Preset { name } => {
-            let p = platform_preset(name).ok_or_else(|| {
-                let names: Vec<&str> = PLATFORM_PRESETS.iter().map(|p| p.0).collect();
-                ScenarioError::Invalid(format!(
-                    "unknown platform preset '{name}'; known: {}",
-                    names.join(", ")
-                ))
+            let p = platform_preset(name).ok_or_else(|| ScenarioError::UnknownPlatformPreset {
+                name: name.clone(),
+                known: PLATFORM_PRESETS.iter().map(|p| p.0.to_string()).collect(),
             })?;
             (p, format!("preset {name}"))
         }
@@ -367,7 +456,10 @@ pub fn resolve_platform(
             )
         }
     };
-    platform.0.validate().map_err(ScenarioError::Invalid)?;
+    platform
+        .0
+        .validate()
+        .map_err(|reason| ScenarioError::InvalidPlatform { reason })?;
     Ok(platform)
 }
 
@@ -379,14 +471,13 @@ pub fn run_loaded(
     progress: &mut dyn FnMut(usize, u64, u64) -> bool,
 ) -> Result<Report, ScenarioError> {
     if scenario.algorithms.is_empty() {
-        return Err(ScenarioError::Invalid("no algorithm to run".into()));
+        return Err(ScenarioError::NoAlgorithms);
     }
     if workload.jobs.is_empty() {
-        return Err(ScenarioError::Workload(format!(
-            "{}: no runnable job to simulate\n{}",
-            workload.name,
-            workload.report.summary().trim_end()
-        )));
+        return Err(ScenarioError::EmptyWorkload {
+            name: workload.name.clone(),
+            summary: workload.report.summary().trim_end().to_string(),
+        });
     }
     let (platform, platform_note) = resolve_platform(&scenario.platform, &workload)?;
     let mut jobs = workload.jobs.clone();
@@ -397,11 +488,11 @@ pub fn run_loaded(
             j.home = 0;
         }
     } else if homes > platform.sites.len() {
-        return Err(ScenarioError::Invalid(format!(
-            "the workload has {homes} sites but the platform '{}' only {}",
-            platform.name,
-            platform.sites.len()
-        )));
+        return Err(ScenarioError::TooFewSites {
+            workload_sites: homes,
+            platform: platform.name.clone(),
+            platform_sites: platform.sites.len(),
+        });
     }
     let skipped = workload.report.skipped_total;
     let cfg = scenario.options;
@@ -409,7 +500,10 @@ pub fn run_loaded(
     for (i, alg) in scenario.algorithms.iter().enumerate() {
         alg.grid_params
             .validate()
-            .map_err(|e| ScenarioError::Invalid(format!("{}: {e}", alg.label())))?;
+            .map_err(|reason| ScenarioError::InvalidGridParams {
+                label: alg.label(),
+                reason,
+            })?;
         let out = simulate_grid(
             &platform,
             &jobs,
@@ -419,14 +513,8 @@ pub fn run_loaded(
             &cfg,
             &mut |d, t| progress(i, d, t),
         )
+        // The engine checked the run's invariants before returning it.
         .map_err(ScenarioError::Sim)?;
-        if alg.grid == GridScheme::Ideal {
-            check_ideal(&platform, &jobs, &out.outcomes, &cfg)
-                .map_err(|e| ScenarioError::Sim(SimError::Invariant(e)))?;
-        } else {
-            check_invariants(&platform, &jobs, &out.outcomes, &cfg)
-                .map_err(|e| ScenarioError::Sim(SimError::Invariant(e.0)))?;
-        }
         let metrics = compute(
             &platform,
             &jobs,
@@ -437,10 +525,10 @@ pub fn run_loaded(
         );
         let accounted = metrics.jobs_finished + metrics.jobs_rejected + metrics.jobs_skipped;
         if accounted != workload.report.records {
-            return Err(ScenarioError::Sim(SimError::Invariant(format!(
+            return Err(ScenarioError::Sim(SimError::Invariant(InvariantViolation(format!(
                 "{accounted} jobs accounted for (finished + rejected + skipped) but the workload has {} records",
                 workload.report.records
-            ))));
+            )))));
         }
         let rejected = jobs
             .iter()
@@ -476,8 +564,8 @@ pub fn run_loaded(
         platform_note,
         conventions: Conventions {
             estimates: match cfg.estimates {
-                crate::engine::EstimateSource::Trace => "trace (SWF field 9; runtime when missing)",
-                crate::engine::EstimateSource::Exact => "exact (the real runtime)",
+                EstimateSource::Trace => "trace (SWF field 9; runtime when missing)",
+                EstimateSource::Exact => "exact (the real runtime)",
             },
             kill_at_estimate: cfg.kill_at_estimate,
             time_unit: "seconds from the workload's first submit",

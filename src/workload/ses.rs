@@ -4,9 +4,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::Workload;
-use crate::engine::SimTime;
 use crate::model::Job;
 use crate::rng::SimRng;
+use crate::time::SimTime;
 
 /// SES Table A3: (processors, jobs observed), 889 jobs in all.
 pub const SES_PROCESSOR_TABLE: [(u32, u64); 6] =

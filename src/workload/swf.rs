@@ -19,8 +19,8 @@ use std::io::Read;
 use serde::Serialize;
 
 use super::Workload;
-use crate::engine::{SimTime, TICKS_PER_SEC};
 use crate::model::Job;
+use crate::time::{SimTime, TICKS_PER_SEC};
 
 /// How strictly to read.
 #[derive(Clone, Debug, Default)]

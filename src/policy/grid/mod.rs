@@ -21,8 +21,8 @@ pub use sender::SenderInitiated;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::SimTime;
 use crate::model::JobIdx;
+use crate::time::SimTime;
 
 /// The superscheduling schemes of SOB, by their output labels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Default)]

@@ -2,8 +2,8 @@ use std::collections::VecDeque;
 
 use super::sender::decide;
 use super::{GridAction, GridMsg, GridParams, GridPolicy, GridView};
-use crate::engine::SimTime;
 use crate::model::JobIdx;
+use crate::time::SimTime;
 
 /// Receiver-initiated (SOB §2.1.2), and with `symmetric` the symmetrically-initiated scheme
 /// (§2.1.3).
