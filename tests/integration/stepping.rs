@@ -84,7 +84,7 @@ fn stepping_gives_the_same_run_as_simulate() {
 #[test]
 fn run_until_stops_at_the_given_time() {
     let p = Platform::single(Site::flat("s", 4));
-    let jobs = vec![
+    let jobs = [
         job(1, 0, 100, 100, 4),
         job(2, 10, 50, 50, 4),
         job(3, 500, 5, 5, 1),
@@ -115,7 +115,7 @@ fn snapshot_shows_easys_shadow_time_and_extra_units() {
     // 10 units; job 0 holds 6 until 100 (by estimate), job 1 needs 8: its shadow is 100,
     // when 10 are free, 2 beyond its need. Job 2 (2 units, long) backfills on the extra units.
     let p = Platform::single(Site::flat("s", 10));
-    let jobs = vec![
+    let jobs = [
         job(0, 0, 100, 100, 6),
         job(1, 1, 100, 100, 8),
         job(2, 1, 1000, 1000, 2),
