@@ -16,7 +16,7 @@ step "clippy (host)"
 cargo clippy --release --all-targets -- -D warnings
 
 step "clippy (wasm32)"
-cargo clippy --release --target wasm32-unknown-unknown --lib --bins -- -D warnings
+CLIPPY_CONF_DIR=scripts/clippy_wasm cargo clippy --release --target wasm32-unknown-unknown --lib --bins -- -D warnings
 
 step "tests (unit, golden, differential, real traces, CLI)"
 cargo test --release

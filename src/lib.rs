@@ -10,6 +10,8 @@
 //! - [`metrics`]: per-job records, aggregates and time series;
 //! - [`scenario`]: the serializable description of an experiment and its presets.
 
+#![cfg_attr(not(test), warn(clippy::unwrap_used))]
+
 pub mod allocation;
 pub mod engine;
 pub mod metrics;

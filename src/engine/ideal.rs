@@ -65,6 +65,8 @@ fn rejection(job: &Job, platform: &Platform) -> Option<RejectReason> {
 /// non-negative floats order like their bit patterns), then the job's index for ties.
 type Target = Reverse<(u64, usize)>;
 
+/// Runs `jobs` on the idealized machine (see the module doc): every job starts at its submit
+/// and shares the machine equally with the others present until its work is done.
 pub fn simulate_ideal(
     platform: &Platform,
     jobs: &[Job],

@@ -6,6 +6,7 @@ use super::{JobOutcome, Outcome, RejectReason, RunConfig, SimTime};
 use crate::model::{Job, Platform};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
+/// A broken invariant: a bug in the engine or a policy; the message names the job and instant.
 pub struct InvariantViolation(pub String);
 
 impl std::fmt::Display for InvariantViolation {

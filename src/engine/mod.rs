@@ -2,6 +2,8 @@
 //! invariant checks every run ends with. No I/O, no web, no serde (the scenario layer serializes what crosses the edges): inputs arrive as plain
 //! data and results leave as plain data.
 
+#![warn(missing_docs)]
+
 mod ideal;
 mod invariants;
 mod outcome;

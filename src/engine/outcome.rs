@@ -20,6 +20,7 @@ pub enum EstimateSource {
 /// Conventions of a run; they appear in every output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RunConfig {
+    /// Where runtime predictions come from.
     pub estimates: EstimateSource,
     /// A job that outlives its estimate is killed at the estimate (true, the default, as real
     /// batch systems do) or runs to its end (false; its predicted end then moves to its
@@ -40,7 +41,12 @@ impl Default for RunConfig {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum RejectReason {
     /// It needs more allocation units than its site has.
-    TooWide { needs: u32, capacity: u32 },
+    TooWide {
+        /// Units the job needs at the site.
+        needs: u32,
+        /// Units the site has.
+        capacity: u32,
+    },
     /// Its home site index names no site of the platform.
     NoSuchSite,
 }
@@ -50,18 +56,24 @@ pub enum RejectReason {
 pub enum JobOutcome {
     /// Never reached by the run (only in a cancelled or broken run).
     Pending,
+    /// Ran to its end.
     Finished,
     /// Stopped at its estimate (runtime above estimate with kills on).
     Killed,
+    /// Could not run anywhere; the reason says why.
     Rejected(RejectReason),
 }
 
 /// One job's result: 24 bytes, so per-job results stay well under 100 bytes a job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Outcome {
+    /// The site it ran on (`u32::MAX` until it is dispatched).
     pub site: u32,
+    /// When it started (`NEVER` if it did not).
     pub start: SimTime,
+    /// When it ended (finished or killed).
     pub end: SimTime,
+    /// What became of it.
     pub status: JobOutcome,
 }
 
@@ -73,6 +85,7 @@ impl Outcome {
         status: JobOutcome::Pending,
     };
 
+    /// True for a job that ran (finished or killed).
     pub fn ran(&self) -> bool {
         matches!(self.status, JobOutcome::Finished | JobOutcome::Killed)
     }
@@ -83,7 +96,9 @@ impl Outcome {
 pub struct RunOutput {
     /// Indexed like the input jobs.
     pub outcomes: Vec<Outcome>,
+    /// Events handled (completions, expiries, grid messages, arrivals).
     pub events: u64,
+    /// The longest local queue seen at the end of a scheduling pass.
     pub max_queue: usize,
     /// Set for the idealized scheme: the virtual machine's capacity in one-MHz CPUs (its
     /// outcomes carry the job's home as site, but ran on the whole virtual machine).
@@ -100,15 +115,34 @@ pub enum SimError {
     /// A bug: an invariant did not hold. The message says which and where.
     Invariant(InvariantViolation),
     /// The platform cannot be simulated (no site, a site without units, a bad speed).
-    InvalidPlatform { reason: String },
+    InvalidPlatform {
+        /// What is wrong with it.
+        reason: String,
+    },
     /// A grid scheme's parameters are out of range.
-    InvalidGridParams { reason: String },
+    InvalidGridParams {
+        /// Which parameter and why.
+        reason: String,
+    },
     /// The jobs are not sorted by submit time: `job` comes after `after`.
-    Unsorted { job: u64, after: u64 },
+    Unsorted {
+        /// The job out of order.
+        job: u64,
+        /// The job before it, submitted later.
+        after: u64,
+    },
     /// More jobs than the engine's 32-bit job index can name.
-    TooManyJobs { jobs: usize },
+    TooManyJobs {
+        /// How many were given.
+        jobs: usize,
+    },
     /// Even run one after another on the slowest site the jobs could end past the clock.
-    ClockOverflow { last_submit_s: f64, work_s: f64 },
+    ClockOverflow {
+        /// The last submit time, seconds.
+        last_submit_s: f64,
+        /// Run time of all jobs, seconds.
+        work_s: f64,
+    },
 }
 
 impl std::fmt::Display for SimError {

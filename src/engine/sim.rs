@@ -35,7 +35,9 @@ use crate::policy::local::{HeadReservation, LocalPolicy, LocalPolicyKind, Queued
 /// it (the web worker keeps the jobs between slices, so the simulation cannot borrow them).
 #[derive(Debug)]
 pub enum Input<'a, T: ?Sized> {
+    /// Borrowed for the simulation's lifetime.
     Borrowed(&'a T),
+    /// Shared with the caller, who may keep it after the simulation ends.
     Shared(Arc<T>),
 }
 
@@ -102,6 +104,7 @@ struct SiteState {
 /// What one step did: the instant, and the jobs that ended, arrived and started then.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct StepLog {
+    /// The instant simulated.
     pub time: SimTime,
     /// Jobs whose completion was handled (finished or killed), in event order.
     pub completed: Vec<JobIdx>,
@@ -116,8 +119,11 @@ pub struct StepLog {
 /// One site as a step leaves it: what the step-by-step view shows.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SiteSnapshot {
+    /// The instant of the snapshot.
     pub now: SimTime,
+    /// Allocation units of the site.
     pub capacity: u32,
+    /// Units free now.
     pub free: u32,
     /// `(job, units, predicted end)`, soonest predicted end first.
     pub running: Vec<(JobIdx, u32, SimTime)>,
