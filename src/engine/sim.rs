@@ -177,6 +177,21 @@ impl GridView for EngineView<'_> {
     fn arrivals_remaining(&self) -> bool {
         self.arrivals_remaining
     }
+    fn procs(&self, job: JobIdx) -> u32 {
+        self.jobs[job as usize].procs
+    }
+    fn units(&self, site: u32, job: JobIdx) -> u32 {
+        self.platform.sites[site as usize].units_for(self.jobs[job as usize].procs)
+    }
+    fn capacity(&self, site: u32) -> u32 {
+        self.sites[site as usize].res.capacity
+    }
+    fn free(&self, site: u32) -> u32 {
+        self.sites[site as usize].res.free
+    }
+    fn cpus_per_unit(&self, site: u32) -> u32 {
+        self.platform.sites[site as usize].cpus_per_unit()
+    }
 }
 
 /// A simulation in progress: every job at its home site's grid policy, which sends it to a
@@ -187,6 +202,7 @@ pub struct Simulation<'a> {
     jobs: Input<'a, [Job]>,
     cfg: RunConfig,
     scheme: GridScheme,
+    params: GridParams,
     sites: Vec<SiteState>,
     grid: Box<dyn GridPolicy>,
     actions: Vec<GridAction>,
@@ -286,13 +302,14 @@ impl<'a> Simulation<'a> {
                 policy: local.build(),
             })
             .collect();
-        let grid = params.build(scheme, platform.sites.len());
+        let grid = params.build(scheme, platform.sites.len(), 0);
         let outcomes = vec![Outcome::PENDING; jobs.len()];
         Ok(Simulation {
             platform,
             jobs,
             cfg: *cfg,
             scheme,
+            params: *params,
             sites,
             grid,
             actions: Vec::new(),
@@ -309,6 +326,13 @@ impl<'a> Simulation<'a> {
             log: StepLog::default(),
             ideal: None,
         })
+    }
+
+    /// Seeds the randomized grid policies (SES random group selection); before the first
+    /// step. Without it they draw from seed 0.
+    pub fn with_seed(mut self, seed: u64) -> Self {
+        self.grid = self.params.build(self.scheme, self.platform.sites.len(), seed);
+        self
     }
 
     /// The instant of the last step (zero before the first).

@@ -4,13 +4,14 @@
 //! gives the same bytes everywhere.
 
 mod presets;
+pub mod ses;
 
 pub use presets::{platform_preset, PLATFORM_PRESETS, SCENARIO_PRESETS};
 
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{
-    simulate_grid, EstimateSource, InvariantViolation, JobOutcome, RejectReason, RunConfig,
+    EstimateSource, Simulation, InvariantViolation, JobOutcome, RejectReason, RunConfig,
     SimError,
 };
 use crate::metrics::{compute, Metrics};
@@ -463,6 +464,39 @@ pub fn resolve_platform(
     Ok(platform)
 }
 
+/// The platform SES's node-group selection runs on: each node group of the one site becomes
+/// a node-exclusive site of its own (name, nodes, CPUs per node; the site's speed). A
+/// platform of several sites, or of one without groups, is taken as it is: its sites are the
+/// groups.
+pub fn group_platform(platform: &Platform) -> Result<Platform, ScenarioError> {
+    let [site] = platform.sites.as_slice() else {
+        return Ok(platform.clone());
+    };
+    if site.groups.is_empty() {
+        return Ok(platform.clone());
+    }
+    let sites = site
+        .groups
+        .iter()
+        .map(|g| Site {
+            name: g.name.clone(),
+            nodes: g.nodes,
+            cpus_per_node: g.cpus_per_node,
+            speed: site.speed,
+            allocation: crate::model::Allocation::Node,
+            groups: Vec::new(),
+        })
+        .collect();
+    let expanded = Platform {
+        name: format!("{} (node groups)", platform.name),
+        sites,
+    };
+    expanded
+        .validate()
+        .map_err(|reason| ScenarioError::InvalidPlatform { reason })?;
+    Ok(expanded)
+}
+
 /// Runs every algorithm of the scenario on an already loaded workload, checking the
 /// invariants after each run. `progress(run, done, total)` may return false to cancel.
 pub fn run_loaded(
@@ -504,15 +538,23 @@ pub fn run_loaded(
                 label: alg.label(),
                 reason,
             })?;
-        let out = simulate_grid(
-            &platform,
-            &jobs,
+        // SES node-group selection runs on the site's groups, one engine site each.
+        let expanded = if alg.grid.is_group_selection() {
+            Some(group_platform(&platform)?)
+        } else {
+            None
+        };
+        let platform = expanded.as_ref().unwrap_or(&platform);
+        let out = Simulation::new(
+            platform,
+            &jobs[..],
             alg.local,
             alg.grid,
             &alg.grid_params,
             &cfg,
-            &mut |d, t| progress(i, d, t),
         )
+        .map(|sim| sim.with_seed(scenario.seed))
+        .and_then(|sim| sim.run(&mut |d, t| progress(i, d, t)))
         // The engine checked the run's invariants before returning it.
         .map_err(ScenarioError::Sim)?;
         let metrics = compute(

@@ -26,7 +26,7 @@ pub const SOB_REAL_TRACES: [&str; 3] = [
 ];
 
 fn all_schemes(local: LocalPolicyKind) -> Vec<AlgorithmSpec> {
-    GridScheme::ALL
+    GridScheme::SOB
         .iter()
         .map(|&g| AlgorithmSpec {
             label: Some(g.name().to_string()),
