@@ -331,7 +331,9 @@ impl<'a> Simulation<'a> {
     /// Seeds the randomized grid policies (SES random group selection); before the first
     /// step. Without it they draw from seed 0.
     pub fn with_seed(mut self, seed: u64) -> Self {
-        self.grid = self.params.build(self.scheme, self.platform.sites.len(), seed);
+        self.grid = self
+            .params
+            .build(self.scheme, self.platform.sites.len(), seed);
         self
     }
 

@@ -251,7 +251,7 @@ pub const METRIC_HELP: &[MetricHelp] = &[
     MetricHelp { key: "jobs_finished", formula: "jobs that ran (to their end, or killed at their estimate)", source: "" },
     MetricHelp { key: "jobs_killed", formula: "jobs stopped at their estimate because their runtime exceeded it (kills on)", source: "" },
     MetricHelp { key: "jobs_rejected", formula: "jobs wider than every site they could go to: reported, never dropped", source: "" },
-    MetricHelp { key: "jobs_skipped", formula: "records the import skipped (runtime ≤ 0, processors ≤ 0, submit −1)", source: "ALGORITHMS.md §2" },
+    MetricHelp { key: "jobs_skipped", formula: "records the import skipped (runtime ≤ 0, processors ≤ 0, submit −1)", source: "docs/local-policies.md (SWF import conventions)" },
 ];
 
 /// Time series over `[0, makespan]` in equal buckets: per site, the time-averaged

@@ -11,8 +11,7 @@ pub use presets::{platform_preset, PLATFORM_PRESETS, SCENARIO_PRESETS};
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{
-    EstimateSource, Simulation, InvariantViolation, JobOutcome, RejectReason, RunConfig,
-    SimError,
+    EstimateSource, InvariantViolation, JobOutcome, RejectReason, RunConfig, SimError, Simulation,
 };
 use crate::metrics::{compute, Metrics};
 use crate::model::{Platform, Site};
@@ -558,7 +557,7 @@ pub fn run_loaded(
         // The engine checked the run's invariants before returning it.
         .map_err(ScenarioError::Sim)?;
         let metrics = compute(
-            &platform,
+            platform,
             &jobs,
             &out.outcomes,
             &cfg,

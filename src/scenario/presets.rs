@@ -1,4 +1,4 @@
-//! Platform presets from the papers (ALGORITHMS.md §1).
+//! Platform and scenario presets from the papers (docs/README.md lists one page per family).
 
 use super::{AlgorithmSpec, PlatformSpec, Scenario, WorkloadSpec, SCENARIO_VERSION};
 use crate::engine::RunConfig;

@@ -123,10 +123,14 @@ pub fn run_selection(
     progress: &mut dyn FnMut(u64, u64) -> bool,
 ) -> Result<SesSelection, ScenarioError> {
     if seeds == 0 || seeds > 1000 {
-        return Err(ScenarioError::Invalid(format!("seeds must be 1..1000 (got {seeds})")));
+        return Err(ScenarioError::Invalid(format!(
+            "seeds must be 1..1000 (got {seeds})"
+        )));
     }
     if !(days.is_finite() && days > 0.0 && days <= 3650.0) {
-        return Err(ScenarioError::Invalid(format!("days must be in (0, 3650] (got {days})")));
+        return Err(ScenarioError::Invalid(format!(
+            "days must be in (0, 3650] (got {days})"
+        )));
     }
     let algorithms = ses_algorithms();
     let mut samples: Samples = vec![(Vec::new(), Vec::new()); algorithms.len()];
@@ -137,7 +141,9 @@ pub fn run_selection(
         let report = run_loaded(&scenario, workload, &mut |_, _, _| true)?;
         for (a, run) in report.runs.iter().enumerate() {
             let m = &run.metrics;
-            samples[a].0.push([m.avg_response_s, m.avg_wait_s, m.utilization]);
+            samples[a]
+                .0
+                .push([m.avg_response_s, m.avg_wait_s, m.utilization]);
             samples[a].1.push(
                 m.sites
                     .iter()
@@ -247,7 +253,8 @@ pub fn run_crossover(
             wide_share: Some(share),
             ..SesPoisson::default()
         };
-        gen.validate().map_err(|reason| ScenarioError::InvalidGenerator { reason })?;
+        gen.validate()
+            .map_err(|reason| ScenarioError::InvalidGenerator { reason })?;
         gen.load_factor = base_cpus / gen.mean_processors();
         let point = run_selection(&gen, days, seeds, &mut |_, _| true)?;
         for (s, run) in series.iter_mut().zip(&point.runs) {

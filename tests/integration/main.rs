@@ -6,6 +6,7 @@ mod differential;
 mod golden;
 mod grid;
 mod reference;
+mod ses;
 mod stepping;
 mod tidy;
 mod traces;
