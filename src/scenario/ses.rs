@@ -221,7 +221,7 @@ pub struct SesCrossover {
     pub confidence: f64,
     /// One per variant; `metric` is `avg_response_s` (medians, seconds).
     pub series: Vec<PolicySeries>,
-    /// The smallest share at which each restricted variant's median response is at most its
+    /// The smallest share at which each restricted variant's median response is below its
     /// non-restricted twin's: `(strategy, share)`; `None` when restriction never pays.
     pub crossover: Vec<(String, Option<f64>)>,
 }
@@ -230,15 +230,16 @@ pub struct SesCrossover {
 pub const CROSSOVER_SHARES: [f64; 10] = [0.05, 0.11, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.95];
 
 /// Sweeps the share of jobs needing ≥ 4 CPUs; at each share the arrival rate is scaled so the
-/// offered CPU demand (λ × mean CPUs × mean runtime) stays at Table A3's.
+/// offered CPU demand (λ × mean CPUs × mean runtime) stays at `base`'s with Table A3's
+/// processor counts (`base.load_factor` scales it: 1 is the paper's load).
 pub fn run_crossover(
+    base: &SesPoisson,
     shares: &[f64],
     days: f64,
     seeds: u64,
     progress: &mut dyn FnMut(u64, u64) -> bool,
 ) -> Result<SesCrossover, ScenarioError> {
-    let base = SesPoisson::default();
-    let base_cpus = base.mean_processors();
+    let base_cpus = SesPoisson::default().mean_processors();
     let algorithms = ses_algorithms();
     let mut series: Vec<PolicySeries> = algorithms
         .iter()
@@ -251,11 +252,11 @@ pub fn run_crossover(
     for (i, &share) in shares.iter().enumerate() {
         let mut gen = SesPoisson {
             wide_share: Some(share),
-            ..SesPoisson::default()
+            ..base.clone()
         };
         gen.validate()
             .map_err(|reason| ScenarioError::InvalidGenerator { reason })?;
-        gen.load_factor = base_cpus / gen.mean_processors();
+        gen.load_factor = base.load_factor * base_cpus / gen.mean_processors();
         let point = run_selection(&gen, days, seeds, &mut |_, _| true)?;
         for (s, run) in series.iter_mut().zip(&point.runs) {
             s.median.push(run.metrics.avg_response_s);
@@ -272,7 +273,7 @@ pub fn run_crossover(
             let at = shares
                 .iter()
                 .enumerate()
-                .find(|&(k, _)| series[restricted].median[k] <= series[free].median[k])
+                .find(|&(k, _)| series[restricted].median[k] < series[free].median[k])
                 .map(|(_, &x)| x);
             (name.to_string(), at)
         })

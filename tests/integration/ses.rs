@@ -6,7 +6,7 @@ use gridscope::engine::{simulate_grid, JobOutcome, RunConfig, SimTime, Simulatio
 use gridscope::model::{Job, Platform};
 use gridscope::policy::grid::{GridParams, GridScheme};
 use gridscope::policy::local::LocalPolicyKind;
-use gridscope::scenario::ses::{run_selection, SES_DAYS};
+use gridscope::scenario::ses::{run_crossover, run_selection, SES_DAYS};
 use gridscope::scenario::{group_platform, platform_preset};
 use gridscope::workload::SesPoisson;
 
@@ -205,4 +205,27 @@ fn ses_selection_shows_the_papers_trends() {
     }
     // MNA leaves the one-node group C less used than random does.
     assert!(run("mna").metrics.groups[2].jobs <= run("random").metrics.groups[2].jobs);
+}
+
+#[test]
+fn the_crossover_sweep_keeps_the_cpu_demand_and_finds_no_win_at_the_papers_load() {
+    let c = run_crossover(
+        &SesPoisson::default(),
+        &[0.05, 0.5],
+        SES_DAYS,
+        3,
+        &mut |_, _| true,
+    )
+    .unwrap();
+    assert_eq!(c.x, [0.05, 0.5]);
+    assert_eq!(c.series.len(), 4);
+    // Few wide jobs: restricting the small ones to D costs a lot.
+    assert!(c.series[3].median[0] > 2.0 * c.series[1].median[0]);
+    // Half wide: D is rarely full, so the variants barely differ; restriction never wins.
+    assert!((c.series[3].median[1] / c.series[1].median[1] - 1.0).abs() < 0.05);
+    assert!(
+        c.crossover.iter().all(|(_, at)| at.is_none()),
+        "{:?}",
+        c.crossover
+    );
 }
