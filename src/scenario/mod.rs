@@ -26,6 +26,7 @@ use crate::workload::{
 pub const SCENARIO_VERSION: u32 = 1;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Scenario {
     #[serde(default = "current_version")]
     pub version: u32,
@@ -44,6 +45,7 @@ pub struct Scenario {
 /// file's `options`, `{"estimates": "trace"|"exact", "kill_at_estimate": bool}`.
 #[derive(Serialize, Deserialize)]
 #[serde(remote = "RunConfig")]
+#[serde(deny_unknown_fields)]
 struct RunConfigDef {
     #[serde(with = "EstimateSourceDef")]
     estimates: EstimateSource,
@@ -64,6 +66,7 @@ fn current_version() -> u32 {
 /// The platform: a named preset, explicit sites, or one site sized from the trace.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum PlatformSpec {
     Preset {
         name: String,
@@ -82,6 +85,7 @@ pub enum PlatformSpec {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum WorkloadSpec {
     /// An SWF file (plain or gzip). `file` is resolved by the caller's loader: a path for the
     /// CLI, a dropped file's name for the web app.
@@ -115,6 +119,7 @@ pub enum WorkloadSpec {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct AlgorithmSpec {
     /// Shown in outputs; defaults to [`AlgorithmSpec::algorithm`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -304,10 +309,49 @@ impl std::error::Error for ScenarioError {
     }
 }
 
+/// serde says "unknown field `option`, expected one of `version`, …": add the nearest valid
+/// name ("did you mean `options`?") when one is close (edit distance ≤ 3).
+fn with_suggestion(message: String) -> String {
+    let Some(rest) = message.strip_prefix("unknown field `") else {
+        return message;
+    };
+    let Some((unknown, expected)) = rest.split_once('`') else {
+        return message;
+    };
+    let nearest = expected
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(|name| (edit_distance(unknown, name), name))
+        .min();
+    match nearest {
+        Some((d, name)) if d <= 3 && d < unknown.len() => {
+            format!("{message} — did you mean `{name}`?")
+        }
+        _ => message,
+    }
+}
+
+/// Levenshtein distance (small strings: field names).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
+
 impl Scenario {
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
         let s: Scenario = serde_json::from_str(text).map_err(|e| ScenarioError::Json {
-            detail: e.to_string(),
+            detail: with_suggestion(e.to_string()),
         })?;
         if s.version != SCENARIO_VERSION {
             return Err(ScenarioError::UnsupportedVersion {
@@ -664,5 +708,52 @@ fn csv_field(s: &str) -> String {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
         s.to_string()
+    }
+}
+
+#[cfg(test)]
+mod unknown_fields {
+    use super::*;
+
+    fn scenario_with(key: &str, value: &str) -> String {
+        let mut doc: serde_json::Value = serde_json::from_str(
+            r#"{"version":1,"platform":{"kind":"from_trace"},"workload":{"kind":"ses_poisson"},"algorithms":[{"local":"easy"}]}"#,
+        )
+        .unwrap();
+        doc[key] = serde_json::from_str(value).unwrap();
+        doc.to_string()
+    }
+
+    #[test]
+    fn a_misspelt_field_is_refused_with_the_nearest_name() {
+        for (key, value, near) in [
+            (
+                "option",
+                r#"{"estimates":"exact","kill_at_estimate":true}"#,
+                "options",
+            ),
+            (
+                "platform",
+                r#"{"kind":"sites","name":"g","sites":[{"name":"a","nodes":4,"cpus_per_nod":1}]}"#,
+                "cpus_per_node",
+            ),
+            ("workload", r#"{"kind":"ses_poisson","job":10}"#, "jobs"),
+            (
+                "algorithms",
+                r#"[{"local":"easy","grid_params":{"phi":60}}]"#,
+                "phi_s",
+            ),
+        ] {
+            let e = Scenario::from_json(&scenario_with(key, value))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("unknown field"), "{e}");
+            assert!(e.contains(&format!("did you mean `{near}`?")), "{e}");
+        }
+        // Every scenario the project ships still reads.
+        for (name, _) in SCENARIO_PRESETS {
+            let s = Scenario::preset(name).unwrap();
+            assert_eq!(Scenario::from_json(&s.to_json()).unwrap(), s);
+        }
     }
 }

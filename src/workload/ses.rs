@@ -16,6 +16,7 @@ pub const SES_PROCESSOR_TABLE: [(u32, u64); 6] =
 /// mean runtime 496.3 min.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
+#[serde(deny_unknown_fields)]
 pub struct SesPoisson {
     pub jobs: u32,
     /// Mean arrivals per 30 minutes (SES: 3.125).

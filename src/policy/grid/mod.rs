@@ -130,6 +130,7 @@ impl GridScheme {
 /// utilized site gets the job; latency 0).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
+#[serde(deny_unknown_fields)]
 pub struct GridParams {
     /// A job whose home AWT is below φ seconds stays home without asking anyone.
     pub phi_s: f64,
