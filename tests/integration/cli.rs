@@ -586,3 +586,115 @@ fn fit_matches_three_moments_and_writes_a_synthetic_trace() {
     assert!((n - t).abs() < 0.1 * t, "synthetic {n} vs trace {t}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn subcommand_help_lists_its_flags() {
+    let o = gridscope(&["simulate", "--help"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    for flag in ["--policy", "--estimates", "--procs", "--no-kill", "--jobs"] {
+        assert!(text.contains(flag), "{flag} missing from:\n{text}");
+    }
+    // `help COMMAND` is the same help; `help TOPIC` stays a reference table.
+    let o = gridscope(&["help", "simulate"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("--estimates"), "{}", stdout(&o));
+    let o = gridscope(&["help", "policies"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).starts_with("fcfs"), "{}", stdout(&o));
+    let o = gridscope(&["run", "--help"]);
+    assert!(stdout(&o).contains("--lambda") && stdout(&o).contains("--traces"));
+}
+
+#[test]
+fn typos_exit_2_with_a_suggestion() {
+    for (args, suggestion) in [
+        (&["simulat"][..], "'simulate'"),
+        (
+            &["simulate", "tests/fixtures/backfill.swf", "--polcy", "easy"][..],
+            "'--policy'",
+        ),
+        (&["help", "metrcs"][..], "'metrics'"),
+        (
+            &[
+                "simulate",
+                "tests/fixtures/backfill.swf",
+                "--policy",
+                "easy",
+                "--estimates",
+                "exat",
+            ][..],
+            "'exact'",
+        ),
+    ] {
+        let o = gridscope(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).starts_with("error: "), "{args:?}");
+        assert!(stderr(&o).contains(suggestion), "{args:?}: {}", stderr(&o));
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn bad_values_name_the_flag_and_the_value() {
+    for (args, needles) in [
+        (&["--procs", "0"][..], &["--procs", "'0'"][..]),
+        (&["--series", "x"][..], &["--series", "'x'"][..]),
+        (
+            &["--policy", "easy,magic"][..],
+            &["--policy", "'magic'"][..],
+        ),
+    ] {
+        let mut all = vec![
+            "simulate",
+            "tests/fixtures/backfill.swf",
+            "--policy",
+            "easy",
+        ];
+        all.extend_from_slice(args);
+        let o = gridscope(&all);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        for n in needles {
+            assert!(stderr(&o).contains(n), "{args:?}: {}", stderr(&o));
+        }
+    }
+    // A flag of another kind of run is a usage error that says where it applies.
+    let o = gridscope(&["run", "--preset", "demo", "--seeds", "3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--seeds applies only to the sweep presets"));
+    // The last of a repeated flag wins, as before clap.
+    let o = gridscope(&[
+        "simulate",
+        "tests/fixtures/backfill.swf",
+        "--policy",
+        "sjf",
+        "--policy",
+        "easy",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["runs"][0]["label"], "easy");
+}
+
+#[test]
+fn version_and_completions() {
+    let o = gridscope(&["--version"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        stdout(&o).trim(),
+        format!("gridscope {}", env!("CARGO_PKG_VERSION"))
+    );
+    for shell in ["bash", "zsh", "fish"] {
+        let o = gridscope(&["completions", shell]);
+        assert_eq!(o.status.code(), Some(0), "{shell}: {}", stderr(&o));
+        let script = stdout(&o);
+        assert!(script.contains("gridscope"), "{shell}");
+        assert!(
+            script.contains("simulate") && script.contains("policy"),
+            "{shell}"
+        );
+    }
+    let o = gridscope(&["completions", "tcsh"]);
+    assert_eq!(o.status.code(), Some(2));
+}
