@@ -2,7 +2,7 @@
 //! and no panic on any trace or any garbage.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 use crate::{root, traces_dir};
 
@@ -697,4 +697,265 @@ fn version_and_completions() {
     }
     let o = gridscope(&["completions", "tcsh"]);
     assert_eq!(o.status.code(), Some(2));
+}
+
+/// A fresh scratch folder for one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("gridscope-{name}-{}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs gridscope with the given stdout and stderr.
+fn gridscope_with(args: &[&str], out: Stdio, err: Stdio) -> std::process::ExitStatus {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gridscope"))
+        .args(args)
+        .current_dir(root())
+        .stdout(out)
+        .stderr(err)
+        .spawn()
+        .expect("run gridscope");
+    child.wait().expect("wait for gridscope")
+}
+
+#[test]
+fn a_failed_write_of_results_exits_1() {
+    let full = || {
+        Stdio::from(
+            std::fs::File::options()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        )
+    };
+    let backfill = "tests/fixtures/backfill.swf";
+    // A full disk, for the results on stdout and for a jobs file.
+    let o = Command::new(env!("CARGO_BIN_EXE_gridscope"))
+        .args(["simulate", backfill, "--policy", "easy", "--json"])
+        .current_dir(root())
+        .stdout(full())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("cannot write the results to stdout"),
+        "{}",
+        stderr(&o)
+    );
+    let o = gridscope(&[
+        "simulate",
+        backfill,
+        "--policy",
+        "easy",
+        "--jobs",
+        "/dev/full",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("cannot write /dev/full"),
+        "{}",
+        stderr(&o)
+    );
+    let o = gridscope(&["help", "metrics"]);
+    assert!(o.status.success());
+    let status = gridscope_with(&["help", "metrics"], full(), Stdio::null());
+    assert_eq!(status.code(), Some(1), "help to a full disk");
+}
+
+#[test]
+fn closed_pipes_never_panic() {
+    let backfill = "tests/fixtures/backfill.swf";
+    // The reader of stdout went away (`gridscope ... | head -1`): a quiet end, exit 0.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gridscope"))
+        .args(["simulate", backfill, "--policy", "all", "--json"])
+        .current_dir(root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(o.stderr.is_empty(), "{}", stderr(&o));
+    // The same closed pipe as a jobs *file* loses results: an error.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gridscope"))
+        .args([
+            "simulate",
+            backfill,
+            "--policy",
+            "easy",
+            "--jobs",
+            "/dev/stdout",
+        ])
+        .current_dir(root())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take());
+    let o = child.wait_with_output().unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("cannot write /dev/stdout"),
+        "{}",
+        stderr(&o)
+    );
+    // Errors to a closed stderr: the exit code still says what happened, and no panic (101).
+    for (args, code) in [
+        (&["simulate", "no/such.swf", "--policy", "easy"][..], 1),
+        (&["simulat"][..], 2),
+        (
+            &[
+                "run", "--preset", "sf-batch", "--lambda", "1", "--load", "1",
+            ][..],
+            2,
+        ),
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gridscope"))
+            .args(args)
+            .current_dir(root())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        drop(child.stderr.take());
+        assert_eq!(child.wait().unwrap().code(), Some(code), "{args:?}");
+    }
+}
+
+#[test]
+fn outputs_never_overwrite_an_input() {
+    let dir = scratch("inputs");
+    let trace = dir.join("w.swf");
+    std::fs::copy(root().join("tests/fixtures/backfill.swf"), &trace).unwrap();
+    let original = std::fs::read(&trace).unwrap();
+    std::os::unix::fs::symlink(&trace, dir.join("link.swf")).unwrap();
+    std::fs::hard_link(&trace, dir.join("hard.swf")).unwrap();
+    let scn = r#"{"version":1,"name":"t","seed":1,"platform":{"kind":"from_trace"},
+        "workload":{"kind":"swf","file":"w.swf"},"algorithms":[{"local":"easy"}]}"#;
+    std::fs::write(dir.join("s.json"), scn).unwrap();
+    let p = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let sub = format!(
+        "{}/../{}/./w.swf",
+        p(""),
+        dir.file_name().unwrap().to_str().unwrap()
+    );
+    for (args, flag) in [
+        (
+            vec!["simulate", &p("w.swf"), "--policy", "easy", "--jobs", &sub],
+            "--jobs",
+        ),
+        (
+            vec![
+                "simulate",
+                &p("w.swf"),
+                "--policy",
+                "easy",
+                "--jobs",
+                &p("link.swf"),
+            ],
+            "--jobs",
+        ),
+        (
+            vec![
+                "simulate",
+                &p("w.swf"),
+                "--policy",
+                "easy",
+                "--jobs",
+                &p("hard.swf"),
+            ],
+            "--jobs",
+        ),
+        (vec!["run", &p("s.json"), "--jobs", &p("s.json")], "--jobs"),
+        (vec!["run", &p("s.json"), "--jobs", &p("w.swf")], "--jobs"),
+        (
+            vec!["fit", &p("w.swf"), "--cpus-per-node", "1", "--out", &sub],
+            "--out",
+        ),
+    ] {
+        let o = gridscope(&args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+        let e = stderr(&o);
+        assert!(e.starts_with(&format!("error: {flag} ")), "{args:?}: {e}");
+        assert!(e.contains("would overwrite the input"), "{args:?}: {e}");
+    }
+    assert_eq!(
+        std::fs::read(&trace).unwrap(),
+        original,
+        "the trace is intact"
+    );
+    assert_eq!(std::fs::read_to_string(dir.join("s.json")).unwrap(), scn);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn per_run_files_are_sanitized_and_unique() {
+    let dir = scratch("labels");
+    std::fs::copy(
+        root().join("tests/fixtures/backfill.swf"),
+        dir.join("w.swf"),
+    )
+    .unwrap();
+    let files = |dir: &Path| {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|n| n.starts_with("out"))
+            .collect();
+        names.sort();
+        names
+    };
+    // The same policy twice: the second run's file is suffixed, and stderr says so.
+    let out = dir.join("out.csv");
+    let o = gridscope(&[
+        "simulate",
+        dir.join("w.swf").to_str().unwrap(),
+        "--policy",
+        "easy,sjf,easy",
+        "--jobs",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        files(&dir),
+        ["out.easy-2.csv", "out.easy.csv", "out.sjf.csv"]
+    );
+    assert!(
+        stderr(&o).contains("run 3 is labelled 'easy'"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stderr(&o).contains("out.easy-2.csv"), "{}", stderr(&o));
+    let a = std::fs::read(dir.join("out.easy.csv")).unwrap();
+    assert_eq!(a, std::fs::read(dir.join("out.easy-2.csv")).unwrap());
+    // Labels from a scenario: a path in a label stays inside the output folder; duplicates
+    // are suffixed.
+    let sub = scratch("labels-out");
+    let scn = r#"{"version":1,"name":"t","seed":1,"platform":{"kind":"from_trace"},
+        "workload":{"kind":"swf","file":"w.swf"},
+        "algorithms":[{"label":"/../x","local":"easy"},{"label":"..","local":"fcfs"},
+                      {"label":"a b","local":"sjf"},{"label":"a b","local":"fcfs"}]}"#;
+    std::fs::write(dir.join("s.json"), scn).unwrap();
+    let o = gridscope(&[
+        "run",
+        dir.join("s.json").to_str().unwrap(),
+        "--jobs",
+        sub.join("out.csv").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        files(&sub),
+        [
+            "out._.._x.csv",
+            "out.__.csv",
+            "out.a_b-2.csv",
+            "out.a_b.csv"
+        ]
+    );
+    assert_eq!(stderr(&o).lines().count(), 4, "{}", stderr(&o));
+    assert!(!sub.parent().unwrap().join("x.csv").exists());
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::remove_dir_all(&sub).ok();
 }

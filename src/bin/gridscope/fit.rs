@@ -2,16 +2,23 @@
 //! a hyper-Erlang per class by moment matching), and a synthetic workload drawn from it.
 
 use std::fmt::Write;
+use std::path::Path;
 
 use gridscope::workload::hyper_erlang::{fit_classes, synthesize, FittedClass, SYNTHETIC_SEED};
 
 use crate::cli::FitArgs;
+use crate::output::Inputs;
 use crate::run::read_trace;
 use crate::{output, report, CliError};
 
 pub fn fit(a: &FitArgs) -> Result<(), CliError> {
     let path = &a.trace;
     let cpn = a.cpus_per_node;
+    if let Some(out) = &a.out {
+        let mut inputs = Inputs::default();
+        inputs.add(Path::new(path));
+        inputs.check(out, "--out")?;
+    }
     let w = read_trace(path, a.strict)?;
     if w.jobs.is_empty() {
         return Err(CliError::Failed(format!("{path}: no runnable job to fit")));

@@ -11,6 +11,7 @@ use gridscope::scenario::{
 use gridscope::workload::{read_swf, SwfOptions, Workload};
 
 use crate::cli::{Estimates, LintArgs, ReportArgs, RunArgs, SimulateArgs};
+use crate::output::Inputs;
 use crate::progress::Progress;
 use crate::{output, report, sweep, CliError};
 
@@ -61,7 +62,9 @@ pub fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
             kill_at_estimate: !a.no_kill,
         },
     };
-    run_scenario(&scenario, Path::new(""), &a.report)
+    let mut inputs = Inputs::default();
+    inputs.add(Path::new(&a.trace));
+    run_scenario(&scenario, Path::new(""), inputs, &a.report)
 }
 
 pub fn run(a: &RunArgs) -> Result<(), CliError> {
@@ -78,12 +81,16 @@ pub fn run(a: &RunArgs) -> Result<(), CliError> {
             "{flag} applies only to the sweep presets (sf-*)"
         )));
     }
+    let mut inputs = Inputs::default();
     let (mut scenario, base) = match (&a.preset, &a.scenario) {
         (Some(p), _) => (
             preset(p)?,
             a.traces.clone().unwrap_or(DEFAULT_TRACES.into()),
         ),
-        (None, Some(file)) => scenario_file(file)?,
+        (None, Some(file)) => {
+            inputs.add(Path::new(file));
+            scenario_file(file)?
+        }
         (None, None) => {
             return Err(CliError::Usage(
                 "run needs SCENARIO.json or --preset NAME".into(),
@@ -93,7 +100,7 @@ pub fn run(a: &RunArgs) -> Result<(), CliError> {
     if let Some(s) = a.seed {
         scenario.seed = s;
     }
-    run_scenario(&scenario, &base, &a.report)
+    run_scenario(&scenario, &base, inputs, &a.report)
 }
 
 /// The first flag given that only a scenario run takes.
@@ -134,19 +141,29 @@ fn scenario_file(file: &str) -> Result<(Scenario, PathBuf), CliError> {
     Ok((s, path.parent().map(Path::to_path_buf).unwrap_or_default()))
 }
 
-/// Loads the scenario's workload (files relative to `base`), runs every algorithm with a
-/// progress bar on a terminal and reports.
-fn run_scenario(scenario: &Scenario, base: &Path, args: &ReportArgs) -> Result<(), CliError> {
+/// Loads the scenario's workload (files relative to `base`), checks that no per-run jobs
+/// file would overwrite an input (`inputs` and the workload files), runs every algorithm
+/// with a progress bar on a terminal and reports.
+fn run_scenario(
+    scenario: &Scenario,
+    base: &Path,
+    mut inputs: Inputs,
+    args: &ReportArgs,
+) -> Result<(), CliError> {
     let mut progress = Progress::new();
-    let workload =
-        load_workload(scenario, &mut |f| read_file(&base.join(f))).map_err(CliError::failed)?;
+    let workload = load_workload(scenario, &mut |f| {
+        let path = base.join(f);
+        inputs.add(&path);
+        read_file(&path)
+    })
+    .map_err(CliError::failed)?;
     let labels: Vec<String> = scenario
         .algorithms
         .iter()
         .map(AlgorithmSpec::label)
         .collect();
     let jobs_files = match &args.jobs {
-        Some(out) => output::per_run_paths(out, &labels),
+        Some(out) => jobs_files(out, &labels, &inputs)?,
         None => vec![],
     };
     let mut report = run_loaded(scenario, workload, &mut |run, done, total| {
@@ -155,4 +172,16 @@ fn run_scenario(scenario: &Scenario, base: &Path, args: &ReportArgs) -> Result<(
     .map_err(CliError::failed)?;
     drop(progress);
     report::finish(args, &mut report, &jobs_files)
+}
+
+/// The per-run jobs files, after saying which were renamed and refusing any that is an input.
+fn jobs_files(out: &Path, labels: &[String], inputs: &Inputs) -> Result<Vec<PathBuf>, CliError> {
+    let (paths, notes) = output::per_run_paths(out, labels);
+    for n in &notes {
+        output::note(n);
+    }
+    for p in &paths {
+        inputs.check(p, "--jobs")?;
+    }
+    Ok(paths)
 }
