@@ -73,10 +73,8 @@ fn dispatch(command: &Command) -> Result<(), CliError> {
 fn usage_error(subcommand: &str, message: &str) -> clap::Error {
     let mut cmd = Cli::command();
     cmd.build();
-    let sub = cmd
-        .find_subcommand_mut(subcommand)
-        .expect("a known subcommand");
-    sub.error(clap::error::ErrorKind::ArgumentConflict, message)
+    let mut usage = cmd.find_subcommand(subcommand).cloned().unwrap_or(cmd);
+    usage.error(clap::error::ErrorKind::ArgumentConflict, message)
 }
 
 /// Prints a clap error, help or version and exits with clap's code (2 for a bad command

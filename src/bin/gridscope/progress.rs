@@ -1,6 +1,6 @@
-//! A progress bar on stderr for long runs: only when stderr is a terminal, only once a run
-//! has taken a second, redrawn at most ten times a second, and erased when the run ends, so
-//! short runs, pipes and files never see it.
+//! A progress bar on stderr for long runs: only when stderr is a terminal (not `TERM=dumb`),
+//! only once a run has taken a second, redrawn at most ten times a second, and erased when
+//! the run ends, so short runs, pipes and files never see it.
 
 use std::io::{IsTerminal, Write};
 use std::time::{Duration, Instant};
@@ -16,16 +16,17 @@ pub struct Progress {
 }
 
 impl Progress {
-    /// A bar that draws only if stderr is a terminal.
+    /// A bar that draws only if stderr is a terminal that understands the erase sequence.
     pub fn new() -> Progress {
+        let dumb = std::env::var_os("TERM").is_some_and(|t| t == "dumb");
         Progress {
-            enabled: std::io::stderr().is_terminal(),
+            enabled: std::io::stderr().is_terminal() && !dumb,
             start: Instant::now(),
             last_draw: None,
         }
     }
 
-    /// Shows `fraction` (0..1) done, with `what` is being done; always returns true (the
+    /// Shows `fraction` (0..1) done and `what` is being done; always returns true (the
     /// engine's callbacks may cancel; the CLI never does).
     pub fn show(&mut self, what: &str, fraction: f64) -> bool {
         if !self.enabled {
