@@ -763,23 +763,27 @@ fn a_failed_write_of_results_exits_1() {
     assert_eq!(status.code(), Some(1), "help to a full disk");
 }
 
+/// A pipe whose reader is already gone: every write to it fails with EPIPE.
+fn closed_pipe() -> Stdio {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    Stdio::from(writer)
+}
+
 #[test]
 fn closed_pipes_never_panic() {
     let backfill = "tests/fixtures/backfill.swf";
     // The reader of stdout went away (`gridscope ... | head -1`): a quiet end, exit 0.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gridscope"))
+    let o = Command::new(env!("CARGO_BIN_EXE_gridscope"))
         .args(["simulate", backfill, "--policy", "all", "--json"])
         .current_dir(root())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
+        .stdout(closed_pipe())
+        .output()
         .unwrap();
-    drop(child.stdout.take());
-    let o = child.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
     assert!(o.stderr.is_empty(), "{}", stderr(&o));
     // The same closed pipe as a jobs *file* loses results: an error.
-    let mut child = Command::new(env!("CARGO_BIN_EXE_gridscope"))
+    let o = Command::new(env!("CARGO_BIN_EXE_gridscope"))
         .args([
             "simulate",
             backfill,
@@ -789,19 +793,19 @@ fn closed_pipes_never_panic() {
             "/dev/stdout",
         ])
         .current_dir(root())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
+        .stdout(closed_pipe())
+        .output()
         .unwrap();
-    drop(child.stdout.take());
-    let o = child.wait_with_output().unwrap();
     assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
     assert!(
         stderr(&o).contains("cannot write /dev/stdout"),
         "{}",
         stderr(&o)
     );
-    // Errors to a closed stderr: the exit code still says what happened, and no panic (101).
+    // Errors and notes to a closed stderr: the exit code still says what happened, and no
+    // panic (101).
+    let dir = scratch("closed-stderr");
+    let out = dir.join("o.csv");
     for (args, code) in [
         (&["simulate", "no/such.swf", "--policy", "easy"][..], 1),
         (&["simulat"][..], 2),
@@ -811,17 +815,23 @@ fn closed_pipes_never_panic() {
             ][..],
             2,
         ),
+        (
+            &[
+                "simulate",
+                backfill,
+                "--policy",
+                "easy,easy",
+                "--jobs",
+                out.to_str().unwrap(),
+            ][..],
+            0,
+        ),
     ] {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_gridscope"))
-            .args(args)
-            .current_dir(root())
-            .stdout(Stdio::null())
-            .stderr(Stdio::piped())
-            .spawn()
-            .unwrap();
-        drop(child.stderr.take());
-        assert_eq!(child.wait().unwrap().code(), Some(code), "{args:?}");
+        let status = gridscope_with(args, Stdio::null(), closed_pipe());
+        assert_eq!(status.code(), Some(code), "{args:?}");
     }
+    assert!(dir.join("o.easy-2.csv").exists());
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 #[test]
