@@ -1,6 +1,6 @@
 //! Gridscope: a grid and HPC batch-job scheduling simulator.
 //!
-//! The crate is one deterministic engine shared by the native CLI (`src/bin/gridscope.rs`)
+//! The crate is one deterministic engine shared by the native CLI (`src/bin/gridscope/`)
 //! and the browser app. Read ARCHITECTURE.md for the map; in short:
 //! - [`engine`]: integer time, the event queue, the simulation loop and its invariant checks;
 //! - [`model`]: jobs, sites and platforms (plain data);

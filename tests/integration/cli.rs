@@ -969,3 +969,47 @@ fn per_run_files_are_sanitized_and_unique() {
     std::fs::remove_dir_all(&dir).ok();
     std::fs::remove_dir_all(&sub).ok();
 }
+
+#[test]
+fn ses_presets_print_groups_with_bands_and_refuse_foreign_flags() {
+    let o = gridscope(&["run", "--preset", "ses-selection", "--seeds", "3", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let labels: Vec<&str> = v["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        labels,
+        ["random", "mna", "random-restricted", "mna-restricted"]
+    );
+    let groups = v["runs"][0]["metrics"]["groups"].as_array().unwrap();
+    let names: Vec<&str> = groups.iter().map(|g| g["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["A", "B", "C", "D"]);
+    for key in ["utilization", "avg_queue_delay_s", "jobs"] {
+        assert!(groups[3][key].is_number(), "{key}");
+        assert!(groups[3]["lo"][key].is_number() && groups[3]["hi"][key].is_number());
+    }
+    // The same seeds give the same bytes.
+    let again = gridscope(&["run", "--preset", "ses-selection", "--seeds", "3", "--json"]);
+    assert_eq!(stdout(&o), stdout(&again));
+    let o = gridscope(&[
+        "run",
+        "--preset",
+        "ses-restriction-crossover",
+        "--seeds",
+        "2",
+        "--x",
+        "0.05,0.5",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["x"], serde_json::json!([0.05, 0.5]));
+    assert_eq!(v["series"].as_array().unwrap().len(), 4);
+    let o = gridscope(&["run", "--preset", "ses-selection", "--batches", "100"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--batches does not apply to ses-selection"));
+}

@@ -159,7 +159,9 @@ pub struct RunArgs {
     ///
     /// Scenarios: demo, sob-synthetic-heavy, sob-synthetic-light, sob-real-3site,
     /// sob-real-3site-5m, sob-local-policies. Sweeps (with the sweep options below):
-    /// sf-heterogeneity, sf-size, sf-batch, sf-cv, sf-hybrid.
+    /// sf-heterogeneity, sf-size, sf-batch, sf-cv, sf-hybrid. SES node groups (with
+    /// --seeds, --load = a factor on SES's arrival rate, and --x = shares of ≥ 4-CPU jobs for
+    /// the crossover): ses-selection, ses-restriction-crossover.
     #[arg(long, value_name = "NAME", verbatim_doc_comment)]
     pub preset: Option<String>,
     /// The scenario's random seed (synthetic workloads)

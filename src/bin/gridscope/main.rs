@@ -11,6 +11,7 @@ mod output;
 mod progress;
 mod report;
 mod run;
+mod ses;
 mod sweep;
 mod topics;
 

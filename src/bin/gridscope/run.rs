@@ -76,6 +76,14 @@ pub fn run(a: &RunArgs) -> Result<(), CliError> {
         }
         return sweep::run_sweep_preset(preset, &a.sweep, a.report.json);
     }
+    if let Some(preset) = a.preset.as_deref().filter(|p| p.starts_with("ses-")) {
+        if let Some(flag) = scenario_flag(a) {
+            return Err(CliError::Usage(format!(
+                "{flag} does not apply to an SES preset ({preset})"
+            )));
+        }
+        return crate::ses::run_ses_preset(preset, &a.sweep, a.report.json);
+    }
     if let Some(flag) = a.sweep.first_given() {
         return Err(CliError::Usage(format!(
             "{flag} applies only to the sweep presets (sf-*)"
@@ -125,6 +133,7 @@ fn preset(name: &str) -> Result<Scenario, CliError> {
                 .iter()
                 .map(|p| p.name),
         );
+        names.extend(gridscope::scenario::ses::SES_PRESETS.iter().map(|p| p.0));
         CliError::Failed(format!(
             "unknown scenario preset '{name}'; known: {}",
             names.join(", ")

@@ -30,6 +30,9 @@ pub fn help(topic: Option<&str>) -> Result<(), CliError> {
             for p in SWEEP_PRESETS {
                 let _ = writeln!(s, "{:<22} {}", p.name, p.description);
             }
+            for (n, d) in gridscope::scenario::ses::SES_PRESETS {
+                let _ = writeln!(s, "{n:<22} {d}");
+            }
         }
         Some("sweeps") => {
             for (k, v) in SWEEP_PARAM_HELP {
