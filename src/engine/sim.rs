@@ -419,10 +419,12 @@ impl<'a> Simulation<'a> {
             return Ok(false);
         };
         self.now = now;
-        self.log = StepLog {
-            time: now,
-            ..StepLog::default()
-        };
+        // Cleared, not replaced: the log keeps its buffers from step to step.
+        self.log.time = now;
+        self.log.completed.clear();
+        self.log.arrived.clear();
+        self.log.started.clear();
+        self.log.grid_messages = 0;
         if self.scheme == GridScheme::Ideal {
             let out = simulate_ideal(&self.platform, &self.jobs, &self.cfg)?;
             self.handled = out.events;
