@@ -259,6 +259,11 @@ pub enum GridMsg {
     Answers { site: u32, job: JobIdx },
     /// `volunteer` announced it is underused; delivered to `to`.
     Volunteer { volunteer: u32, to: u32 },
+    /// `site` has heard every volunteer of this instant: offer its head job to the best (R-I).
+    Decide { site: u32 },
+    /// Continue re-checking `site`'s held jobs from position `from`, after the previous
+    /// release reached its local queue (R-I's σ re-check, one decision per message).
+    Recheck { site: u32, from: u32 },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
