@@ -156,6 +156,21 @@ fn the_source_tree_keeps_the_layer_rule() {
     );
 }
 
+/// Every module of the crate has a layer: a new module must be placed before it is checked.
+#[test]
+fn every_module_has_a_layer() {
+    let src = crate::root().join("src");
+    let mut unplaced = Vec::new();
+    for entry in std::fs::read_dir(&src).unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().trim_end_matches(".rs").to_string();
+        if !["lib", "bin"].contains(&name.as_str()) && layer(&name).is_none() {
+            unplaced.push(name);
+        }
+    }
+    unplaced.sort();
+    assert!(unplaced.is_empty(), "modules with no layer in tidy.rs's LAYERS: {unplaced:?}");
+}
+
 #[test]
 fn the_layer_check_catches_a_broken_tree() {
     let v = layer_violations(&crate::root().join("tests/fixtures/layers/src"));
