@@ -1013,3 +1013,36 @@ fn ses_presets_print_groups_with_bands_and_refuse_foreign_flags() {
     assert_eq!(o.status.code(), Some(2));
     assert!(stderr(&o).contains("--batches does not apply to ses-selection"));
 }
+
+#[test]
+fn threads_change_nothing_in_the_output() {
+    let trace = crate::trace("KTH-SP2-1996-2.1-cln.swf.gz");
+    let run = |n: &str| {
+        let o = gridscope(&[
+            "simulate",
+            trace.to_str().unwrap(),
+            "--policy",
+            "all",
+            "--json",
+            "--threads",
+            n,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    assert_eq!(run("1"), run("2"));
+    assert_eq!(run("1"), run("5"));
+    let demo = |n: &str| {
+        stdout(&gridscope(&[
+            "run",
+            "--preset",
+            "demo",
+            "--json",
+            "--threads",
+            n,
+        ]))
+    };
+    assert_eq!(demo("1"), demo("3"));
+    let o = gridscope(&["simulate", trace.to_str().unwrap(), "--threads", "0"]);
+    assert_eq!(o.status.code(), Some(2));
+}

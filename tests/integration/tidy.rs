@@ -162,13 +162,20 @@ fn every_module_has_a_layer() {
     let src = crate::root().join("src");
     let mut unplaced = Vec::new();
     for entry in std::fs::read_dir(&src).unwrap().flatten() {
-        let name = entry.file_name().to_string_lossy().trim_end_matches(".rs").to_string();
+        let name = entry
+            .file_name()
+            .to_string_lossy()
+            .trim_end_matches(".rs")
+            .to_string();
         if !["lib", "bin"].contains(&name.as_str()) && layer(&name).is_none() {
             unplaced.push(name);
         }
     }
     unplaced.sort();
-    assert!(unplaced.is_empty(), "modules with no layer in tidy.rs's LAYERS: {unplaced:?}");
+    assert!(
+        unplaced.is_empty(),
+        "modules with no layer in tidy.rs's LAYERS: {unplaced:?}"
+    );
 }
 
 #[test]

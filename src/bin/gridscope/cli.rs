@@ -103,6 +103,19 @@ pub struct ReportArgs {
     /// before the extension.
     #[arg(long, value_name = "OUT.csv", value_hint = ValueHint::FilePath, verbatim_doc_comment)]
     pub jobs: Option<PathBuf>,
+    /// Runs at once, one per thread [default: the available cores]
+    ///
+    /// The runs of a comparison (several policies or schemes) are independent; the report is
+    /// the same bytes whatever N is. 1 runs them one after another.
+    #[arg(long, value_name = "N", value_parser = parse_threads, verbatim_doc_comment)]
+    pub threads: Option<usize>,
+}
+
+fn parse_threads(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=1024).contains(&n) => Ok(n),
+        _ => Err("must be a whole number from 1 to 1024".into()),
+    }
 }
 
 #[derive(Args, Debug)]

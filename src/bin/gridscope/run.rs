@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use gridscope::engine::{EstimateSource, RunConfig};
 use gridscope::scenario::{
-    load_workload, run_loaded, AlgorithmSpec, PlatformSpec, Scenario, WorkloadSpec,
+    load_workload, run_loaded_on, AlgorithmSpec, PlatformSpec, Scenario, WorkloadSpec,
     SCENARIO_PRESETS, SCENARIO_VERSION,
 };
 use gridscope::workload::{read_swf, SwfOptions, Workload};
@@ -175,7 +175,10 @@ fn run_scenario(
         Some(out) => jobs_files(out, &labels, &inputs)?,
         None => vec![],
     };
-    let mut report = run_loaded(scenario, workload, &mut |run, done, total| {
+    let threads = args.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    });
+    let mut report = run_loaded_on(scenario, workload, threads, &mut |run, done, total| {
         progress.runs(&labels, run, done, total)
     })
     .map_err(CliError::failed)?;
