@@ -16,6 +16,7 @@ pub mod allocation;
 pub mod engine;
 pub mod metrics;
 pub mod model;
+pub mod par;
 pub mod policy;
 pub mod rng;
 pub mod scenario;

@@ -496,6 +496,18 @@ pub fn run_sweep(
     batches: u64,
     progress: &mut dyn FnMut(u64, u64) -> bool,
 ) -> Result<SweepResult, String> {
+    run_sweep_on(spec, seeds, batches, 1, progress)
+}
+
+/// [`run_sweep`] on up to `threads` threads (natively; wasm runs them in order): the same
+/// result, byte for byte.
+pub fn run_sweep_on(
+    spec: &SweepSpec,
+    seeds: u64,
+    batches: u64,
+    threads: usize,
+    progress: &mut dyn FnMut(u64, u64) -> bool,
+) -> Result<SweepResult, String> {
     if seeds == 0 || seeds > 1000 {
         return Err(format!("seeds must be 1..1000 (got {seeds})"));
     }
@@ -528,7 +540,6 @@ pub fn run_sweep(
             "this sweep would simulate {jobs:.2e} jobs (at most {MAX_SWEEP_JOBS:.0e}, about ten minutes natively); use fewer seeds, batches, points or a smaller k"
         ));
     }
-    let mut done = 0;
     let (band_lo, confidence) = median_band(seeds as usize);
     let mut series: Vec<PolicySeries> = spec
         .policies
@@ -538,22 +549,40 @@ pub fn run_sweep(
             ..PolicySeries::default()
         })
         .collect();
+    // Every (point, policy, seed) run is independent: on all cores natively, the results
+    // in the order a single thread would produce them.
+    let (n_pol, n_seeds) = (spec.policies.len(), seeds as usize);
+    let task = |k: usize| {
+        let (xi, pi, seed) = (k / (n_pol * n_seeds), k / n_seeds % n_pol, k % n_seeds);
+        let sys = &systems[xi];
+        simulate_allocation(
+            sys,
+            spec.policies[pi],
+            spec.dispatch,
+            batches,
+            warmup,
+            seed as u64 + 1,
+        )
+    };
+    let outcomes = crate::par::map_in_order(total as usize, threads, &task, &mut |d, t| {
+        progress(d as u64, t as u64)
+    })
+    .ok_or_else(|| "sweep cancelled".to_string())?;
+    let mut outcomes = outcomes.into_iter();
     // The hybrid's fractions in its seed-1 run at the last point, for `history` (recorded
     // over the whole run, warm-up included).
     let mut hybrid_fractions = None;
-    for (xi, sys) in systems.iter().enumerate() {
+    for xi in 0..systems.len() {
         for (pi, &policy) in spec.policies.iter().enumerate() {
-            let mut samples = Vec::with_capacity(seeds as usize);
-            for seed in 0..seeds {
-                let out =
-                    simulate_allocation(sys, policy, spec.dispatch, batches, warmup, seed + 1)?;
+            let mut samples = Vec::with_capacity(n_seeds);
+            for seed in 0..n_seeds {
+                let Some(out) = outcomes.next() else {
+                    return Err("sweep cancelled".into());
+                };
+                let out = out?;
                 samples.push(out.mean_response_s);
                 if policy == Hybrid && seed == 0 && xi + 1 == systems.len() {
                     hybrid_fractions = Some(out.fraction_history);
-                }
-                done += 1;
-                if !progress(done, total) {
-                    return Err("sweep cancelled".into());
                 }
             }
             let (median, lo, hi) = median_and_band(&mut samples, band_lo);

@@ -74,7 +74,7 @@ pub fn run(a: &RunArgs) -> Result<(), CliError> {
                 "{flag} does not apply to a sweep preset ({preset})"
             )));
         }
-        return sweep::run_sweep_preset(preset, &a.sweep, a.report.json);
+        return sweep::run_sweep_preset(preset, &a.sweep, a.report.json, threads(&a.report));
     }
     if let Some(preset) = a.preset.as_deref().filter(|p| p.starts_with("ses-")) {
         if let Some(flag) = scenario_flag(a) {
@@ -109,6 +109,13 @@ pub fn run(a: &RunArgs) -> Result<(), CliError> {
         scenario.seed = s;
     }
     run_scenario(&scenario, &base, inputs, &a.report)
+}
+
+/// `--threads`, or the available cores.
+pub fn threads(args: &ReportArgs) -> usize {
+    args.threads.unwrap_or_else(|| {
+        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+    })
 }
 
 /// The first flag given that only a scenario run takes.
@@ -175,9 +182,7 @@ fn run_scenario(
         Some(out) => jobs_files(out, &labels, &inputs)?,
         None => vec![],
     };
-    let threads = args.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    });
+    let threads = threads(args);
     let mut report = run_loaded_on(scenario, workload, threads, &mut |run, done, total| {
         progress.runs(&labels, run, done, total)
     })

@@ -2,7 +2,7 @@
 
 use std::fmt::Write;
 
-use gridscope::allocation::sweep::{run_sweep, sweep_preset, Arrivals, SweepResult, SweepSpec};
+use gridscope::allocation::sweep::{run_sweep_on, sweep_preset, Arrivals, SweepResult, SweepSpec};
 
 use crate::cli::SweepArgs;
 use crate::progress::Progress;
@@ -63,14 +63,19 @@ impl SweepArgs {
     }
 }
 
-pub fn run_sweep_preset(name: &str, a: &SweepArgs, json: bool) -> Result<(), CliError> {
+pub fn run_sweep_preset(
+    name: &str,
+    a: &SweepArgs,
+    json: bool,
+    threads: usize,
+) -> Result<(), CliError> {
     let preset =
         sweep_preset(name).ok_or_else(|| CliError::Failed(format!("unknown preset '{name}'")))?;
     let spec = a.apply((preset.spec)())?;
     let seeds = a.seeds.unwrap_or(10);
     let batches = a.batches.unwrap_or(20_000);
     let mut progress = Progress::new();
-    let r = run_sweep(&spec, seeds, batches, &mut |done, total| {
+    let r = run_sweep_on(&spec, seeds, batches, threads, &mut |done, total| {
         progress.sweep(done, total)
     })
     .map_err(CliError::Failed)?;
