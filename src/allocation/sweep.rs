@@ -499,15 +499,13 @@ pub fn run_sweep(
     run_sweep_on(spec, seeds, batches, 1, progress)
 }
 
-/// [`run_sweep`] on up to `threads` threads (natively; wasm runs them in order): the same
-/// result, byte for byte.
-pub fn run_sweep_on(
+/// The sweep's systems, its warm-up and its number of runs, after checking that it is
+/// well formed and small enough to finish.
+fn checked_systems(
     spec: &SweepSpec,
     seeds: u64,
     batches: u64,
-    threads: usize,
-    progress: &mut dyn FnMut(u64, u64) -> bool,
-) -> Result<SweepResult, String> {
+) -> Result<(Vec<BatchSystem>, u64, u64), String> {
     if seeds == 0 || seeds > 1000 {
         return Err(format!("seeds must be 1..1000 (got {seeds})"));
     }
@@ -540,6 +538,19 @@ pub fn run_sweep_on(
             "this sweep would simulate {jobs:.2e} jobs (at most {MAX_SWEEP_JOBS:.0e}, about ten minutes natively); use fewer seeds, batches, points or a smaller k"
         ));
     }
+    Ok((systems, warmup, total))
+}
+
+/// [`run_sweep`] on up to `threads` threads (natively; wasm runs them in order): the same
+/// result, byte for byte.
+pub fn run_sweep_on(
+    spec: &SweepSpec,
+    seeds: u64,
+    batches: u64,
+    threads: usize,
+    progress: &mut dyn FnMut(u64, u64) -> bool,
+) -> Result<SweepResult, String> {
+    let (systems, warmup, total) = checked_systems(spec, seeds, batches)?;
     let (band_lo, confidence) = median_band(seeds as usize);
     let mut series: Vec<PolicySeries> = spec
         .policies
