@@ -33,7 +33,7 @@
 //! (the simulation is sequential, so an offered strip cannot be taken meanwhile).
 
 use super::{
-    edd_sort, release_order, t, BatchWindow, Cluster, KkorJob, KkorParams, Placement, Plan,
+    edd_sort, release_order, t, BatchWindow, Cluster, KkorJob, KkorParams, Offers, Placement, Plan,
 };
 use crate::policy::Profile;
 use crate::time::SimTime;
@@ -78,6 +78,7 @@ struct Grid<'a> {
     orgs: Vec<Org>,
     plan: Plan,
     windows: Vec<BatchWindow>,
+    offers: Offers,
 }
 
 /// The decentralized algorithm (`migrate`) or local scheduling (no migration) over the
@@ -87,7 +88,7 @@ pub(crate) fn schedule(
     jobs: &[KkorJob],
     params: &KkorParams,
     migrate: bool,
-) -> Result<(Vec<Placement>, Vec<BatchWindow>), String> {
+) -> Result<(Vec<Placement>, Vec<BatchWindow>, Offers), String> {
     let orgs = clusters
         .iter()
         .map(|c| Org {
@@ -113,6 +114,7 @@ pub(crate) fn schedule(
         orgs,
         plan: Plan::new(jobs.len()),
         windows: Vec::new(),
+        offers: Offers::default(),
     };
     let order = release_order(jobs);
     let mut next = 0;
@@ -139,7 +141,7 @@ pub(crate) fn schedule(
         let w = g.orgs[k].window(k);
         g.log(w);
     }
-    Ok((g.plan.finish()?, g.windows))
+    Ok((g.plan.finish()?, g.windows, g.offers))
 }
 
 impl Grid<'_> {
@@ -204,7 +206,13 @@ impl Grid<'_> {
         let mut list = std::mem::take(&mut o.deferred);
         edd_sort(self.jobs, &mut list);
         let end = self.list_schedule(k, now, list)?;
-        let (c, m) = (self.coefficients[k], self.clusters[k].procs);
+        // Local scheduling has no agreement: its windows carry no limits.
+        let c = if self.migrate {
+            self.coefficients[k]
+        } else {
+            0.0
+        };
+        let m = self.clusters[k].procs;
         let o = &mut self.orgs[k];
         o.t0 = now;
         o.t1 = end;
@@ -275,7 +283,12 @@ impl Grid<'_> {
         let job = &jobs[j];
         let from = job.org;
         // Rule 1: anyone may refuse the jobs of an organization that exported more than L_k.
-        if !self.migrate || self.orgs[from].exported > self.orgs[from].limit {
+        if !self.migrate {
+            return Ok(false);
+        }
+        self.offers.offered += 1;
+        if self.orgs[from].exported > self.orgs[from].limit {
+            self.offers.refused_sender_limit += 1;
             return Ok(false);
         }
         let not_before = now + 3 * self.latency;
@@ -288,6 +301,7 @@ impl Grid<'_> {
             let o = &self.orgs[l];
             // Rule 2: obliged to accept up to L_l in all, and no further.
             if o.accepted + i64::from(job.procs) * dur > o.limit {
+                self.offers.refused_receiver_limit += 1;
                 continue;
             }
             let Some(s) = o.profile.earliest_start(t(not_before), job.procs, t(dur)) else {
@@ -296,9 +310,12 @@ impl Grid<'_> {
             let e = s.0 + dur;
             // Rule 3: a strip only at the end may not push the makespan past the allowance.
             if e > o.t_max && e - o.t1.max(now) > o.allowance {
+                self.offers.refused_makespan += 1;
                 continue;
             }
-            if e <= job.due && best.is_none_or(|(bs, _)| s.0 < bs) {
+            if e > job.due {
+                self.offers.too_late += 1;
+            } else if best.is_none_or(|(bs, _)| s.0 < bs) {
                 best = Some((s.0, l));
             }
         }
@@ -319,6 +336,7 @@ impl Grid<'_> {
             batch: host.batch,
         };
         self.orgs[from].exported += surface;
+        self.offers.migrated += 1;
         self.plan.place(j, p)?;
         Ok(true)
     }

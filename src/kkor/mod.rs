@@ -125,6 +125,25 @@ pub struct BatchWindow {
     pub exported: i64,
 }
 
+/// Migration requests of a decentralized run: offers (one per job and attempt) and each
+/// receiver's answer, by the rule that refused it.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Offers {
+    /// Times a job was offered to the other clusters.
+    pub offered: u64,
+    /// Offers that moved the job.
+    pub migrated: u64,
+    /// Offers every receiver refused because the sender had exported more than its L_k
+    /// (rule 1; counted once per offer).
+    pub refused_sender_limit: u64,
+    /// Answers refused because the receiver's accepted surface would pass its L_k (rule 2).
+    pub refused_receiver_limit: u64,
+    /// Answers refused because the strip grows the receiver's makespan too much (rule 3).
+    pub refused_makespan: u64,
+    /// Positive answers whose strip ends after the job's due date (not taken).
+    pub too_late: u64,
+}
+
 /// The algorithm a run uses.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -209,6 +228,7 @@ pub struct KkorRun {
     pub batches: Vec<BatchWindow>,
     /// `migrations[from][to]`: jobs of organization `from` run on cluster `to` (diagonal 0).
     pub migrations: Vec<Vec<u32>>,
+    pub offers: Offers,
     pub metrics: metrics::KkorMetrics,
 }
 
@@ -285,8 +305,11 @@ pub fn run(
     if jobs.len() > 10_000_000 {
         return Err("KKOR runs at most 10,000,000 jobs".into());
     }
-    let (placements, batches) = match policy {
-        KkorPolicy::Centralized => centralized::schedule(clusters, jobs, params)?,
+    let (placements, batches, offers) = match policy {
+        KkorPolicy::Centralized => {
+            let (p, b) = centralized::schedule(clusters, jobs, params)?;
+            (p, b, Offers::default())
+        }
         KkorPolicy::Decentralized => decentralized::schedule(clusters, jobs, params, true)?,
         KkorPolicy::Local => decentralized::schedule(clusters, jobs, params, false)?,
     };
@@ -305,6 +328,7 @@ pub fn run(
         placements,
         batches,
         migrations,
+        offers,
         metrics,
     })
 }
