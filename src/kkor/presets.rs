@@ -15,9 +15,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::generator::{generate, GeneratorParams};
+use super::generator::{from_swf_jobs, generate, GeneratorParams};
 use super::metrics::{KkorMetrics, OrgMetrics, RelativeToLocal, Spread};
-use super::{paper_clusters, run, Cluster, KkorJob, KkorParams, KkorPolicy};
+use super::{paper_clusters, run, Cluster, KkorJob, KkorParams, KkorPolicy, KkorRun, Offers};
 
 /// (name, what the paper shows).
 pub const KKOR_PRESETS: &[(&str, &str)] = &[
@@ -29,7 +29,23 @@ pub const KKOR_PRESETS: &[(&str, &str)] = &[
         "kkor-fairness",
         "KKOR Fig. 4: unequal loads (O3, 128 processors, overloaded; O1 and O2 lightly loaded); centralized, decentralized with c = (.25,.25,.25), (.2,.2,.3), (.1,.1,.5) as distr1..3, and local; per-organization mean flow time against its local value. The paper: the less-loaded organizations stay near their local (selfish) value; the system as a whole depends on their c_k and becomes inefficient when it is too low.",
     ),
+    (
+        "kkor-real",
+        "The same three algorithms on real traces, one per organization (default: DAS2-fs1 on 64 processors, KTH-SP2 on 100, SDSC-SP2 on 128 — the archive's sites nearest the paper's 32/64/128), each trace's first jobs aligned at time 0, one time unit = 60 s, due dates d = r + 3·p (slack rule); c_k = 0.25. The paper has no such experiment: it shows whether its synthetic conclusions survive real job streams. The edge reads the traces and calls `real_traces`.",
+    ),
 ];
+
+/// `kkor-real`'s default traces: (file in the shared trace folder, processors of its cluster).
+pub const REAL_TRACES: [(&str, u32); 3] = [
+    ("DAS2-fs1-2003-1.swf.gz", 64),
+    ("KTH-SP2-1996-2.1-cln.swf.gz", 100),
+    ("SDSC-SP2-1998-4.2-cln.swf.gz", 128),
+];
+/// `kkor-real`'s defaults: jobs taken from the start of each trace, seconds per time unit,
+/// slack factor.
+pub const REAL_JOBS_PER_SITE: usize = 500;
+pub const REAL_TIME_UNIT_S: f64 = 60.0;
+pub const REAL_SLACK: f64 = 3.0;
 
 /// The offered loads of `kkor-load`.
 pub const LOAD_POINTS: [f64; 6] = [0.2, 0.35, 0.5, 0.65, 0.8, 0.95];
@@ -72,6 +88,8 @@ pub struct KkorRunSummary {
     pub metrics: KkorMetrics,
     /// `migrations[from][to]`, median over seeds.
     pub migrations: Vec<Vec<f64>>,
+    /// Migration requests and refusals by rule (decentralized), median over seeds.
+    pub offers: Offers,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -195,6 +213,9 @@ pub fn run_preset(
             let rates = rates_for_loads(&clusters, &FAIRNESS_LOADS);
             fairness(&clusters, &rates, &params, 500, seeds, progress).map(KkorPresetResult::Runs)
         }
+        "kkor-real" => Err(
+            "kkor-real runs on real traces, which the library does not read: parse them at the edge and call kkor::presets::real_traces".into(),
+        ),
         other => Err(format!(
             "unknown KKOR preset '{other}'; expected one of: {}",
             KKOR_PRESETS
@@ -345,7 +366,7 @@ pub fn compare(
     }
     let total = (sets.len() * (variants.len() + 1)) as u64;
     let mut done = 0;
-    let mut per_variant: Vec<Vec<(KkorMetrics, Vec<Vec<u32>>)>> = vec![Vec::new(); variants.len()];
+    let mut per_variant: Vec<Vec<KkorRun>> = vec![Vec::new(); variants.len()];
     for js in sets {
         let local = run(clusters, js, KkorPolicy::Local, params)?.metrics;
         done += 1;
@@ -356,7 +377,7 @@ pub fn compare(
             };
             let mut r = run(clusters, js, policy, &p)?;
             r.metrics.relative_to(&local);
-            per_variant[vi].push((r.metrics, r.migrations));
+            per_variant[vi].push(r);
             done += 1;
             if !progress(done, total) {
                 return Err("KKOR comparison cancelled".into());
@@ -366,34 +387,50 @@ pub fn compare(
     Ok(variants
         .iter()
         .zip(per_variant)
-        .map(|(&(label, policy, c), runs)| {
-            let n = clusters.len();
-            let migrations = (0..n)
-                .map(|a| {
-                    (0..n)
-                        .map(|b| median(runs.iter().map(|r| f64::from(r.1[a][b])).collect()))
-                        .collect()
-                })
-                .collect();
-            let metrics: Vec<KkorMetrics> = runs.into_iter().map(|r| r.0).collect();
-            KkorRunSummary {
-                label: label.to_string(),
-                policy: policy.name().to_string(),
-                coefficients: (0..n)
-                    .map(|k| {
-                        KkorParams {
-                            coefficients: c.to_vec(),
-                            ..KkorParams::default()
-                        }
-                        .coefficient(k)
-                    })
-                    .filter(|_| policy == KkorPolicy::Decentralized)
-                    .collect(),
-                metrics: median_metrics(&metrics),
-                migrations,
-            }
-        })
+        .map(|(&(label, policy, c), runs)| summarize(label, policy, c, clusters.len(), &runs))
         .collect())
+}
+
+/// One variant's runs over the sets as medians.
+fn summarize(
+    label: &str,
+    policy: KkorPolicy,
+    c: &[f64],
+    n: usize,
+    runs: &[KkorRun],
+) -> KkorRunSummary {
+    let med = |f: &dyn Fn(&KkorRun) -> f64| median(runs.iter().map(f).collect());
+    let migrations = (0..n)
+        .map(|a| {
+            (0..n)
+                .map(|b| med(&|r| f64::from(r.migrations[a][b])))
+                .collect()
+        })
+        .collect();
+    let offer = |f: fn(&Offers) -> u64| med(&|r| f(&r.offers) as f64) as u64;
+    let with_c = KkorParams {
+        coefficients: c.to_vec(),
+        ..KkorParams::default()
+    };
+    let metrics: Vec<KkorMetrics> = runs.iter().map(|r| r.metrics.clone()).collect();
+    KkorRunSummary {
+        label: label.to_string(),
+        policy: policy.name().to_string(),
+        coefficients: (0..n)
+            .filter(|_| policy == KkorPolicy::Decentralized)
+            .map(|k| with_c.coefficient(k))
+            .collect(),
+        metrics: median_metrics(&metrics),
+        migrations,
+        offers: Offers {
+            offered: offer(|o| o.offered),
+            migrated: offer(|o| o.migrated),
+            refused_sender_limit: offer(|o| o.refused_sender_limit),
+            refused_receiver_limit: offer(|o| o.refused_receiver_limit),
+            refused_makespan: offer(|o| o.refused_makespan),
+            too_late: offer(|o| o.too_late),
+        },
+    }
 }
 
 /// Every number of `v` replaced by its median over `v` (organizations matched by index).
@@ -459,4 +496,68 @@ fn median_org(v: &[&OrgMetrics]) -> OrgMetrics {
             utilization: r(|x| x.utilization),
         }),
     }
+}
+
+/// `kkor-real`'s three: centralized, decentralized (c_k = 0.25) and local.
+pub const REAL_VARIANTS: &[Variant] = &[
+    ("centralized", KkorPolicy::Centralized, &[]),
+    ("decentralized", KkorPolicy::Decentralized, &[]),
+    ("local", KkorPolicy::Local, &[]),
+];
+
+/// One organization of `kkor-real`: a name, its cluster's processors and its trace's jobs.
+pub struct RealSite<'a> {
+    pub name: &'a str,
+    pub procs: u32,
+    pub jobs: &'a [crate::model::Job],
+}
+
+/// `kkor-real`: the first `jobs_per_site` jobs of each site's trace (jobs wider than the site
+/// left out and counted), each trace shifted to start at 0, `time_unit_s` seconds per time
+/// unit, due dates by the slack rule; centralized, decentralized and local.
+pub fn real_traces(
+    sites: &[RealSite],
+    jobs_per_site: usize,
+    slack: f64,
+    time_unit_s: f64,
+    params: &KkorParams,
+    progress: &mut dyn FnMut(u64, u64) -> bool,
+) -> Result<KkorRunsResult, String> {
+    let clusters: Vec<Cluster> = sites
+        .iter()
+        .map(|s| Cluster::new(s.name, s.procs, 1.0))
+        .collect();
+    let mut all = Vec::new();
+    let mut skipped = 0;
+    for (k, s) in sites.iter().enumerate() {
+        let origin = s.jobs.first().map_or(0, |j| j.submit.0);
+        let window: Vec<crate::model::Job> = s
+            .jobs
+            .iter()
+            .take(jobs_per_site)
+            .map(|j| crate::model::Job {
+                home: k as u32,
+                submit: j.submit - crate::time::SimTime(origin),
+                ..j.clone()
+            })
+            .collect();
+        let c = from_swf_jobs(&window, &clusters, slack, time_unit_s)?;
+        skipped += c.skipped_too_wide;
+        all.extend(c.jobs);
+    }
+    // One job stream: ids unique per site are not unique across sites; keep them, the runs
+    // index jobs by position.
+    all.sort_by_key(|j| (j.release, j.org));
+    let runs = compare(&clusters, &[all], REAL_VARIANTS, params, progress)?;
+    Ok(KkorRunsResult {
+        preset: "kkor-real".into(),
+        description: format!(
+            "{} ({skipped} job(s) wider than their site left out)",
+            description("kkor-real")
+        ),
+        seeds: 1,
+        clusters,
+        rates: vec![],
+        runs,
+    })
 }

@@ -2,19 +2,57 @@
 //! algorithms, the generator's moments, determinism and the presets' trends.
 
 use gridscope::kkor::centralized::{free_slots, list_schedule};
-use gridscope::kkor::generator::{generate, GeneratorParams};
+use gridscope::kkor::generator::{from_swf_jobs, generate, GeneratorParams};
 use gridscope::kkor::presets::{self, equal_rates};
 use gridscope::kkor::{paper_clusters, run, Cluster, KkorJob, KkorParams, KkorPolicy, KkorRun};
 use gridscope::policy::Profile;
 use gridscope::time::SimTime;
+use gridscope::workload::{read_swf, SwfOptions};
 
-/// Prints both presets at their defaults with wall times (run with `--ignored --nocapture`).
+/// The `kkor-real` preset on the shared traces (read here, at the edge).
+fn real_preset() -> presets::KkorRunsResult {
+    let workloads: Vec<(String, u32, Vec<gridscope::model::Job>)> = presets::REAL_TRACES
+        .iter()
+        .map(|&(file, procs)| {
+            let bytes = std::fs::read(crate::trace(file)).unwrap();
+            let w = read_swf(file, &bytes, &SwfOptions::default()).unwrap();
+            (
+                file.split('-').take(2).collect::<Vec<_>>().join("-"),
+                procs,
+                w.jobs,
+            )
+        })
+        .collect();
+    let sites: Vec<presets::RealSite> = workloads
+        .iter()
+        .map(|(name, procs, jobs)| presets::RealSite {
+            name,
+            procs: *procs,
+            jobs,
+        })
+        .collect();
+    presets::real_traces(
+        &sites,
+        presets::REAL_JOBS_PER_SITE,
+        presets::REAL_SLACK,
+        presets::REAL_TIME_UNIT_S,
+        &KkorParams::default(),
+        &mut |_, _| true,
+    )
+    .unwrap()
+}
+
+/// Prints the presets at their defaults with wall times (run with `--ignored --nocapture`).
 #[test]
 #[ignore]
 fn print_presets() {
     for (name, _) in presets::KKOR_PRESETS {
         let t0 = std::time::Instant::now();
-        let r = presets::run_preset(name, 0, &mut |_, _| true).unwrap();
+        let r = if *name == "kkor-real" {
+            presets::KkorPresetResult::Runs(real_preset())
+        } else {
+            presets::run_preset(name, 0, &mut |_, _| true).unwrap()
+        };
         let ms = t0.elapsed().as_millis();
         println!(
             "=== {name}: {ms} ms\n{}",
@@ -24,24 +62,28 @@ fn print_presets() {
 }
 
 #[test]
-fn smoke_all_policies_at_every_load() {
+fn real_traces_run_under_every_algorithm() {
+    let r = real_preset();
+    let labels: Vec<&str> = r.runs.iter().map(|x| x.label.as_str()).collect();
+    assert_eq!(labels, ["centralized", "decentralized", "local"]);
+    assert_eq!(r.clusters.len(), 3);
+    assert!(r.runs.iter().all(|x| x.metrics.jobs_measured > 1000));
+    assert_eq!(r.runs[2].metrics.migrations, 0.0);
+    let e = presets::run_preset("kkor-real", 1, &mut |_, _| true).unwrap_err();
+    assert!(e.contains("real_traces"), "{e}");
+}
+
+#[test]
+fn every_policy_runs_at_light_and_heavy_load() {
     let clusters = paper_clusters();
     for load in [0.3, 0.9] {
         let g = GeneratorParams::paper(equal_rates(&clusters, load));
         let jobs = generate(&clusters, &g, 7).unwrap();
         for p in KkorPolicy::ALL {
+            // The invariants are checked inside every run.
             let r = run(&clusters, &jobs, p, &KkorParams::default()).unwrap();
-            println!(
-                "{load} {} {:?}",
-                p.name(),
-                (
-                    r.metrics.mean_flow_time,
-                    r.metrics.mean_tardiness,
-                    r.metrics.late_jobs,
-                    r.metrics.utilization,
-                    r.metrics.migrations
-                )
-            );
+            assert_eq!(r.metrics.jobs_measured, 400);
+            assert!(r.metrics.utilization > 0.0 && r.metrics.utilization <= 1.0);
         }
     }
 }
@@ -318,4 +360,355 @@ fn everyone_refuses_an_organization_that_exported_more_than_its_limit() {
     )
     .unwrap();
     assert_eq!(starts(&r)[3], (1, 6, true));
+}
+
+// ---------------------------------------------------------------------------------------
+// The generator, determinism, input errors, SWF due dates.
+
+fn mean_var(v: &[f64]) -> (f64, f64) {
+    let n = v.len() as f64;
+    let m = v.iter().sum::<f64>() / n;
+    (m, v.iter().map(|x| (x - m) * (x - m)).sum::<f64>() / n)
+}
+
+fn close(what: &str, got: f64, want: f64, rel: f64) {
+    assert!(
+        (got - want).abs() <= rel * want.abs(),
+        "{what}: sample {got}, analytic {want} (tolerance {} %)",
+        rel * 100.0
+    );
+}
+
+#[test]
+fn generator_moments_match_the_analytic_ones() {
+    let clusters = paper_clusters();
+    let rates = vec![0.1, 0.2, 0.3];
+    let g = GeneratorParams {
+        jobs: 200_000,
+        ..GeneratorParams::paper(rates)
+    };
+    let jobs = generate(&clusters, &g, 11).unwrap();
+    let units = |t: i64| t as f64 / U as f64;
+    // Poisson: mean inter-arrival 1/Σλ; organization k with probability λ_k/Σλ.
+    let last = units(jobs.last().unwrap().release);
+    close(
+        "mean inter-arrival",
+        last / jobs.len() as f64,
+        1.0 / 0.6,
+        0.01,
+    );
+    let share = |k: usize| jobs.iter().filter(|j| j.org == k).count() as f64 / jobs.len() as f64;
+    close("share of O1", share(0), 1.0 / 6.0, 0.02);
+    close("share of O3", share(2), 0.5, 0.01);
+    // q on the 128-processor cluster (never capped): 1 w.p. 1/4, else uniform {2..64}.
+    let q3: Vec<f64> = jobs
+        .iter()
+        .filter(|j| j.org == 2)
+        .map(|j| f64::from(j.procs))
+        .collect();
+    let (m, v) = mean_var(&q3);
+    let eu2 = (63.0 * 63.0 - 1.0) / 12.0 + 33.0 * 33.0;
+    let (mq, eq2) = (0.25 + 0.75 * 33.0, 0.25 + 0.75 * eu2);
+    close("E[q]", m, mq, 0.01);
+    close("Var[q]", v, eq2 - mq * mq, 0.02);
+    close(
+        "P(q = 1)",
+        q3.iter().filter(|&&q| q == 1.0).count() as f64 / q3.len() as f64,
+        0.25,
+        0.02,
+    );
+    // On the 32-processor cluster q is capped at 32: E = 0.25 + 0.75·(31·17 + 32·32)/63.
+    let q1: Vec<f64> = jobs
+        .iter()
+        .filter(|j| j.org == 0)
+        .map(|j| f64::from(j.procs))
+        .collect();
+    assert!(q1.iter().all(|&q| q <= 32.0));
+    close(
+        "E[q] capped at 32",
+        mean_var(&q1).0,
+        0.25 + 0.75 * (31.0 * 17.0 + 32.0 * 32.0) / 63.0,
+        0.015,
+    );
+    // p: Normal(20, 20) conditioned on p ≥ 1: mean μ + σλ, variance σ²(1 + aλ − λ²), with
+    // a = (1 − μ)/σ and λ = φ(a)/(1 − Φ(a)).
+    let a = (1.0 - 20.0) / 20.0;
+    let phi = libm::exp(-a * a / 2.0) / libm::sqrt(2.0 * std::f64::consts::PI);
+    let lam = phi / (0.5 * libm::erfc(a / std::f64::consts::SQRT_2));
+    let p: Vec<f64> = jobs.iter().map(|j| units(j.length)).collect();
+    assert!(p.iter().all(|&x| x >= 1.0));
+    let (mp, vp) = mean_var(&p);
+    close("E[p]", mp, 20.0 + 20.0 * lam, 0.01);
+    close("Var[p]", vp, 400.0 * (1.0 + a * lam - lam * lam), 0.02);
+    // Due-date slack d − r: uniform on [p, 180] given p, so E = (E[p] + 180)/2 (p > 180 has
+    // negligible mass); never below p.
+    let slack: Vec<f64> = jobs.iter().map(|j| units(j.due - j.release)).collect();
+    assert!(jobs.iter().all(|j| j.due - j.release >= j.length));
+    close("E[d − r]", mean_var(&slack).0, (mp + 180.0) / 2.0, 0.01);
+    // The preset's analytic helpers agree.
+    close(
+        "expected_length",
+        presets::expected_length(&g),
+        20.0 + 20.0 * lam,
+        1e-9,
+    );
+    close("expected_procs", presets::expected_procs(&g, 128), mq, 1e-9);
+}
+
+#[test]
+fn same_seed_same_run_and_bytes() {
+    let clusters = paper_clusters();
+    let g = GeneratorParams::paper(equal_rates(&clusters, 0.8));
+    let a = generate(&clusters, &g, 5).unwrap();
+    assert_eq!(a, generate(&clusters, &g, 5).unwrap());
+    assert_ne!(a, generate(&clusters, &g, 6).unwrap());
+    for p in KkorPolicy::ALL {
+        let r1 = run(&clusters, &a, p, &KkorParams::default()).unwrap();
+        let r2 = run(&clusters, &a, p, &KkorParams::default()).unwrap();
+        assert_eq!(r1, r2);
+        assert_eq!(
+            serde_json::to_string(&r1).unwrap(),
+            serde_json::to_string(&r2).unwrap()
+        );
+    }
+    let small = |s| {
+        presets::load_sweep(
+            &clusters,
+            &[0.5],
+            &KkorParams::default(),
+            100,
+            s,
+            &mut |_, _| true,
+        )
+        .map(|r| serde_json::to_string(&r).unwrap())
+        .unwrap()
+    };
+    assert_eq!(small(2), small(2));
+}
+
+#[test]
+fn bad_inputs_are_errors_not_panics() {
+    let cl = two(2, 2);
+    let p = KkorParams::default();
+    let e = run(&cl, &[], KkorPolicy::Centralized, &p).unwrap_err();
+    assert!(e.contains("at least one job"), "{e}");
+    let e = run(&cl, &[job(0, 0, 3, 1, 0, 5)], KkorPolicy::Local, &p).unwrap_err();
+    assert!(e.contains("own cluster"), "{e}");
+    let e = run(&cl, &[job(0, 5, 1, 1, 0, 5)], KkorPolicy::Local, &p).unwrap_err();
+    assert!(e.contains("organization"), "{e}");
+    let e = run(&cl, &[job(0, 0, 1, 1, 5, 2)], KkorPolicy::Local, &p).unwrap_err();
+    assert!(e.contains("due date"), "{e}");
+    let bad_c = KkorParams {
+        coefficients: vec![f64::NAN],
+        ..KkorParams::default()
+    };
+    assert!(run(
+        &cl,
+        &[job(0, 0, 1, 1, 0, 5)],
+        KkorPolicy::Decentralized,
+        &bad_c
+    )
+    .is_err());
+    let zero_s = KkorParams {
+        batch_jobs: 0,
+        ..KkorParams::default()
+    };
+    assert!(run(
+        &cl,
+        &[job(0, 0, 1, 1, 0, 5)],
+        KkorPolicy::Centralized,
+        &zero_s
+    )
+    .is_err());
+    assert!(run(&[], &[job(0, 0, 1, 1, 0, 5)], KkorPolicy::Centralized, &p).is_err());
+    let e = presets::run_preset("kkor-nope", 1, &mut |_, _| true).unwrap_err();
+    assert!(e.contains("kkor-load"), "{e}");
+    assert!(presets::run_preset("kkor-load", 1, &mut |_, _| false).is_err());
+    let g = GeneratorParams::paper(vec![1.0]);
+    assert!(generate(&cl, &g, 1).unwrap_err().contains("rates"));
+    let g = GeneratorParams::paper(vec![0.0, f64::INFINITY]);
+    assert!(generate(&cl, &g, 1).is_err());
+}
+
+#[test]
+fn swf_jobs_get_due_dates_by_the_slack_rule() {
+    use gridscope::model::Job;
+    let cl = two(4, 8);
+    let sj = |id: u64, submit_s: i64, run_s: i64, procs: u32, home: u32| Job {
+        id,
+        submit: SimTime::from_secs(submit_s),
+        runtime: SimTime::from_secs(run_s),
+        estimate: SimTime::from_secs(run_s.max(1)),
+        procs,
+        home,
+        user: -1,
+        partition: -1,
+    };
+    let swf = vec![
+        sj(1, 0, 120, 2, 0),
+        sj(2, 60, 600, 8, 1),
+        sj(3, 90, 60, 8, 0),
+        sj(4, 120, 0, 1, 1),
+    ];
+    // One time unit = 60 s; slack 3: d = r + 3p.
+    let c = from_swf_jobs(&swf, &cl, 3.0, 60.0).unwrap();
+    assert_eq!(c.skipped_too_wide, 1);
+    let got: Vec<(u64, usize, u32, i64, i64, i64)> = c
+        .jobs
+        .iter()
+        .map(|j| (j.id, j.org, j.procs, j.length, j.release, j.due))
+        .collect();
+    assert_eq!(
+        got,
+        vec![
+            (1, 0, 2, 2 * U, 0, 6 * U),
+            (2, 1, 8, 10 * U, U, 31 * U),
+            (4, 1, 1, 1, 2 * U, 2 * U + 3)
+        ]
+    );
+    for p in KkorPolicy::ALL {
+        run(&cl, &c.jobs, p, &KkorParams::default()).unwrap();
+    }
+    assert!(from_swf_jobs(&swf, &cl[..1], 3.0, 60.0)
+        .unwrap_err()
+        .contains("site 1"));
+    assert!(from_swf_jobs(&swf, &cl, 0.5, 60.0).is_err());
+    assert!(from_swf_jobs(&swf, &cl, 2.0, 0.0).is_err());
+}
+
+// ---------------------------------------------------------------------------------------
+// Trends on small versions of the presets.
+
+fn series<'a>(r: &'a presets::KkorSweepResult, policy: &str, metric: &str) -> &'a [f64] {
+    &r.series
+        .iter()
+        .find(|s| s.policy == policy && s.metric == metric)
+        .unwrap()
+        .median
+}
+
+#[test]
+fn load_trends_decentralized_beats_local_at_high_load() {
+    let cl = paper_clusters();
+    let r = presets::load_sweep(
+        &cl,
+        &[0.3, 0.9],
+        &KkorParams::default(),
+        300,
+        3,
+        &mut |_, _| true,
+    )
+    .unwrap();
+    let (c, d, l) = ("centralized", "decentralized", "local");
+    // High load: decentralized clearly better than local in tardiness and flow time,
+    // centralized best.
+    assert!(series(&r, d, "mean_tardiness")[1] < 0.8 * series(&r, l, "mean_tardiness")[1]);
+    assert!(series(&r, d, "mean_flow_time")[1] < series(&r, l, "mean_flow_time")[1]);
+    assert!(series(&r, c, "mean_flow_time")[1] <= series(&r, d, "mean_flow_time")[1]);
+    // Low load: few migrations, decentralized close to local.
+    assert!(series(&r, d, "migrations")[0] < series(&r, d, "migrations")[1]);
+    let (fd, fl) = (
+        series(&r, d, "mean_flow_time")[0],
+        series(&r, l, "mean_flow_time")[0],
+    );
+    assert!((fd - fl).abs() < 0.15 * fl, "{fd} vs {fl}");
+    for s in &r.series {
+        for i in 0..2 {
+            assert!(s.lo[i] <= s.median[i] && s.median[i] <= s.hi[i]);
+        }
+    }
+}
+
+#[test]
+fn fairness_trends_less_loaded_organizations_stay_near_local() {
+    let cl = paper_clusters();
+    let rates = presets::rates_for_loads(&cl, &presets::FAIRNESS_LOADS);
+    let r = presets::fairness(&cl, &rates, &KkorParams::default(), 300, 3, &mut |_, _| {
+        true
+    })
+    .unwrap();
+    let labels: Vec<&str> = r.runs.iter().map(|x| x.label.as_str()).collect();
+    assert_eq!(
+        labels,
+        ["centralized", "distr1", "distr2", "distr3", "local"]
+    );
+    for run in &r.runs[1..4] {
+        for o in &run.metrics.organizations[..2] {
+            let rel = o
+                .relative_to_local
+                .as_ref()
+                .unwrap()
+                .mean_flow_time
+                .unwrap();
+            assert!(
+                (0.8..1.25).contains(&rel),
+                "{} {}: {rel}",
+                run.label,
+                o.name
+            );
+        }
+    }
+    let json = serde_json::to_value(presets::KkorPresetResult::Runs(r)).unwrap();
+    assert!(json["runs"][0]["metrics"]["organizations"][0]["mean_flow_time"].is_number());
+}
+
+#[test]
+fn the_invariant_check_catches_broken_schedules() {
+    use gridscope::kkor::invariants::check;
+    use gridscope::kkor::{BatchWindow, Placement};
+    let cl = two(2, 2);
+    let jobs = vec![job(0, 0, 2, 10, 0, 100), job(1, 0, 1, 10, 5, 100)];
+    let at = |cluster: usize, start: i64, migrated: bool| Placement {
+        cluster,
+        start: start * U,
+        end: (start + 10) * U,
+        migrated,
+        batch: 1,
+    };
+    let ok = vec![at(0, 0, false), at(0, 10, false)];
+    check(&cl, &jobs, &ok, &[], false).unwrap();
+    let over = vec![at(0, 0, false), at(0, 5, false)];
+    assert!(check(&cl, &jobs, &over, &[], false)
+        .unwrap_err()
+        .contains("runs 3 processors"));
+    let early = vec![at(0, 0, false), at(0, 4, false)];
+    assert!(check(&cl, &jobs, &early[..1], &[], false)
+        .unwrap_err()
+        .contains("placements"));
+    let early = vec![at(0, 10, false), at(1, 4, true)];
+    assert!(check(&cl, &jobs, &early, &[], false)
+        .unwrap_err()
+        .contains("before its release"));
+    let short = vec![
+        at(0, 0, false),
+        Placement {
+            end: 12 * U,
+            ..at(0, 10, false)
+        },
+    ];
+    assert!(check(&cl, &jobs, &short, &[], false)
+        .unwrap_err()
+        .contains("p·s_l"));
+    // Job 1 migrated to O2 in its batch 1 (surface 10): a window with L = 5 is broken, one
+    // that does not count it too.
+    let moved = vec![at(0, 0, false), at(1, 5, true)];
+    let w = |limit: i64, accepted: i64| BatchWindow {
+        cluster: 1,
+        batch: 1,
+        t0: 0,
+        t1: 10 * U,
+        limit: limit * U,
+        accepted: accepted * U,
+        exported: 0,
+    };
+    check(&cl, &jobs, &moved, &[w(10, 10)], true).unwrap();
+    assert!(check(&cl, &jobs, &moved, &[w(5, 10)], true)
+        .unwrap_err()
+        .contains("over its limit"));
+    assert!(check(&cl, &jobs, &moved, &[w(10, 0)], true)
+        .unwrap_err()
+        .contains("add up"));
+    assert!(check(&cl, &jobs, &moved, &[], true)
+        .unwrap_err()
+        .contains("no window"));
 }
