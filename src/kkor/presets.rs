@@ -234,8 +234,11 @@ fn description(name: &str) -> String {
         .map_or(String::new(), |p| p.1.to_string())
 }
 
-/// The metrics a sweep plots, by name.
-pub const SWEEP_METRICS: &[(&str, fn(&KkorMetrics) -> f64)] = &[
+/// A metric of a run, by name.
+pub type MetricOf = (&'static str, fn(&KkorMetrics) -> f64);
+
+/// The metrics a sweep plots.
+pub const SWEEP_METRICS: &[MetricOf] = &[
     ("mean_flow_time", |m| m.mean_flow_time),
     ("mean_tardiness", |m| m.mean_tardiness),
     ("late_jobs", |m| m.late_jobs),

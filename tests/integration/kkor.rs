@@ -671,7 +671,7 @@ fn the_invariant_check_catches_broken_schedules() {
     assert!(check(&cl, &jobs, &over, &[], false)
         .unwrap_err()
         .contains("runs 3 processors"));
-    let early = vec![at(0, 0, false), at(0, 4, false)];
+    let early = [at(0, 0, false), at(0, 4, false)];
     assert!(check(&cl, &jobs, &early[..1], &[], false)
         .unwrap_err()
         .contains("placements"));
