@@ -16,7 +16,8 @@
 //! selfish within the agreement). Receiver l refuses sender k's job J when
 //! 1. k's exported surface in its current batch already exceeds L_k = c_k·(t1−t0)·m_k,
 //! 2. accepting J would take l's accepted foreign surface in its current batch over
-//!    L_l = c_l·(t1−t0)·m_l (l is obliged to accept up to L_l in total, no further), or
+//!    L_l = c_l·(t1−t0)·m_l (l is obliged to accept up to L_l in total, no further; with
+//!    [`ReceiverLimit::UntilReached`]: l has already accepted L_l or more), or
 //! 3. l's earliest strip of q processors × p·s_l that delays no scheduled job exists only at
 //!    the end of its schedule and ends more than c_l·(t1−t0) after max(t1, now) (the batch's
 //!    makespan grows, cumulatively, by more than the allowance);
@@ -34,6 +35,7 @@
 
 use super::{
     edd_sort, release_order, t, BatchWindow, Cluster, KkorJob, KkorParams, Offers, Placement, Plan,
+    ReceiverLimit,
 };
 use crate::policy::Profile;
 use crate::time::SimTime;
@@ -74,6 +76,7 @@ struct Grid<'a> {
     jobs: &'a [KkorJob],
     coefficients: Vec<f64>,
     latency: i64,
+    receiver_limit: ReceiverLimit,
     migrate: bool,
     orgs: Vec<Org>,
     plan: Plan,
@@ -110,6 +113,7 @@ pub(crate) fn schedule(
         jobs,
         coefficients: (0..clusters.len()).map(|k| params.coefficient(k)).collect(),
         latency: params.latency,
+        receiver_limit: params.receiver_limit,
         migrate,
         orgs,
         plan: Plan::new(jobs.len()),
@@ -300,7 +304,11 @@ impl Grid<'_> {
             let dur = self.duration(j, l);
             let o = &self.orgs[l];
             // Rule 2: obliged to accept up to L_l in all, and no further.
-            if o.accepted + i64::from(job.procs) * dur > o.limit {
+            let over = match self.receiver_limit {
+                ReceiverLimit::Within => o.accepted + i64::from(job.procs) * dur > o.limit,
+                ReceiverLimit::UntilReached => o.accepted >= o.limit,
+            };
+            if over {
                 self.offers.refused_receiver_limit += 1;
                 continue;
             }

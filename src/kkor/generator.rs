@@ -105,6 +105,9 @@ fn length(rng: &mut SimRng, mean: f64, sd: f64) -> f64 {
     1.0
 }
 
+/// Releases, lengths and due dates stay below this many time units.
+const MAX_UNITS: f64 = 1e12;
+
 /// The paper's jobs for `clusters` (each job's `org` is the cluster it is born on).
 pub fn generate(
     clusters: &[Cluster],
@@ -119,6 +122,11 @@ pub fn generate(
     let mut jobs = Vec::with_capacity(params.jobs as usize);
     for id in 0..u64::from(params.jobs) {
         now += rng.exponential(1.0 / total);
+        if now > MAX_UNITS {
+            return Err(format!(
+                "arrivals pass {MAX_UNITS:e} time units: the arrival rates are too small"
+            ));
+        }
         let mut x = rng.uniform() * total;
         let mut org = params.rates.len() - 1;
         for (k, &r) in params.rates.iter().enumerate() {
@@ -201,8 +209,14 @@ pub fn from_swf_jobs(
             out.skipped_too_wide += 1;
             continue;
         }
-        let length = ticks(j.runtime.0).max(1);
-        let release = ticks(j.submit.0).max(0);
+        let (length, release) = (ticks(j.runtime.0).max(1), ticks(j.submit.0).max(0));
+        let due_units = (release as f64 + slack * length as f64) / TICKS_PER_UNIT as f64;
+        if due_units.is_nan() || due_units > MAX_UNITS {
+            return Err(format!(
+                "job {}: its due date passes {MAX_UNITS:e} time units at {time_unit_s} s per unit",
+                j.id
+            ));
+        }
         out.jobs.push(KkorJob {
             id: j.id,
             org,

@@ -5,18 +5,20 @@
 //! - no cluster over capacity at any instant (a sweep over starts and ends, ends first);
 //! - decentralized: the foreign surface accepted in every batch window is what the
 //!   placements add up to, and never more than that window's L_k (the rules oblige a cluster
-//!   to accept up to L_k, and it refuses beyond).
+//!   to accept up to L_k, and it refuses beyond); under [`ReceiverLimit::UntilReached`] the
+//!   last job may pass L_k, so what is checked is that the window's surface minus its
+//!   largest accepted job is below L_k (or nothing was accepted).
 
 use std::collections::BTreeMap;
 
-use super::{BatchWindow, Cluster, KkorJob, Placement};
+use super::{BatchWindow, Cluster, KkorJob, Placement, ReceiverLimit};
 
 pub fn check(
     clusters: &[Cluster],
     jobs: &[KkorJob],
     placements: &[Placement],
     windows: &[BatchWindow],
-    limits_apply: bool,
+    limits: Option<ReceiverLimit>,
 ) -> Result<(), String> {
     if placements.len() != jobs.len() {
         return Err(format!(
@@ -64,8 +66,8 @@ pub fn check(
             }
         }
     }
-    if limits_apply {
-        check_limits(jobs, placements, windows)?;
+    if let Some(rule) = limits {
+        check_limits(jobs, placements, windows, rule)?;
     }
     Ok(())
 }
@@ -75,21 +77,29 @@ fn check_limits(
     jobs: &[KkorJob],
     placements: &[Placement],
     windows: &[BatchWindow],
+    rule: ReceiverLimit,
 ) -> Result<(), String> {
-    let mut accepted: BTreeMap<(usize, u32), i64> = BTreeMap::new();
+    // (sum, largest) of the accepted surfaces per (host, batch).
+    let mut accepted: BTreeMap<(usize, u32), (i64, i64)> = BTreeMap::new();
     for (j, p) in jobs.iter().zip(placements).filter(|(_, p)| p.migrated) {
-        *accepted.entry((p.cluster, p.batch)).or_default() +=
-            i64::from(j.procs) * (p.end - p.start);
+        let a = accepted.entry((p.cluster, p.batch)).or_default();
+        let surface = i64::from(j.procs) * (p.end - p.start);
+        a.0 += surface;
+        a.1 = a.1.max(surface);
     }
     for w in windows {
-        let sum = accepted.remove(&(w.cluster, w.batch)).unwrap_or(0);
+        let (sum, largest) = accepted.remove(&(w.cluster, w.batch)).unwrap_or((0, 0));
         if sum != w.accepted {
             return Err(format!(
                 "invariant: cluster {} batch {} counted {} accepted surface, its jobs add up to {sum}",
                 w.cluster, w.batch, w.accepted
             ));
         }
-        if w.accepted > w.limit {
+        let over = match rule {
+            ReceiverLimit::Within => w.accepted > w.limit,
+            ReceiverLimit::UntilReached => sum > 0 && sum - largest >= w.limit,
+        };
+        if over {
             return Err(format!(
                 "invariant: cluster {} batch {} accepted surface {} over its limit L = {}",
                 w.cluster, w.batch, w.accepted, w.limit

@@ -178,7 +178,24 @@ impl KkorPolicy {
     }
 }
 
-/// The algorithms' parameters (times in ticks).
+/// How a receiver reads its obligation "accept foreign jobs of total surface of at most L_k"
+/// (KKOR §2.3.2 states it twice, slightly differently).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReceiverLimit {
+    /// Refuse a job that would take the accepted surface over L_k: the batch's accepted
+    /// surface never exceeds L_k (the default; the invariant checks it).
+    #[default]
+    Within,
+    /// Refuse only once the accepted surface has reached L_k ("when O_k has already accepted
+    /// … at least L_k"): the last accepted job may pass L_k (the invariant checks that every
+    /// batch's surface minus its largest accepted job stays below L_k).
+    UntilReached,
+}
+
+/// The algorithms' parameters (times in ticks). The paper gives no values for S, L, the
+/// latency or c_k in its load experiment; the defaults (S = 20 jobs, L = 10 time units,
+/// latency 0, c_k = 0.25 — Fig. 4's `distr1`) are ours.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct KkorParams {
     /// S: the grid scheduler closes a batch at this many jobs (centralized).
@@ -192,6 +209,9 @@ pub struct KkorParams {
     pub latency: i64,
     /// Leave the first and last 10 % of jobs (by release) out of the metrics (§4.1).
     pub trim: bool,
+    /// The reading of the receiver's obligation (decentralized).
+    #[serde(default)]
+    pub receiver_limit: ReceiverLimit,
 }
 
 impl Default for KkorParams {
@@ -202,6 +222,7 @@ impl Default for KkorParams {
             coefficients: vec![],
             latency: 0,
             trim: true,
+            receiver_limit: ReceiverLimit::Within,
         }
     }
 }
@@ -273,6 +294,7 @@ pub fn validate(clusters: &[Cluster], jobs: &[KkorJob], params: &KkorParams) -> 
             return bad("release must be ≥ 0 and the due date at or after it");
         }
     }
+    bound_schedule(clusters, jobs)?;
     for (k, &c) in params.coefficients.iter().enumerate() {
         if !(c.is_finite() && (0.0..=100.0).contains(&c)) {
             return Err(format!(
@@ -290,9 +312,28 @@ pub fn validate(clusters: &[Cluster], jobs: &[KkorJob], params: &KkorParams) -> 
     Ok(())
 }
 
-/// Time bound: no input may push a schedule near i64's end (the sum of all lengths is added
-/// to the latest release at most, each ≤ MAX_TICKS/4 and at most 10⁷ jobs).
+/// Time bound on single values (ticks); [`bound_schedule`] bounds their sums.
 const MAX_TICKS: i64 = 1 << 52;
+
+/// No schedule can pass 2⁶² ticks, nor a sum of surfaces 2⁶² processor-ticks: every job
+/// starts by the latest release plus all the work before it, at the slowest speed. Refusing
+/// larger workloads keeps every sum below in i64 without overflow checks.
+fn bound_schedule(clusters: &[Cluster], jobs: &[KkorJob]) -> Result<(), String> {
+    let slowest = clusters.iter().map(|c| c.inv_speed).fold(1.0, f64::max);
+    let latest = jobs.iter().map(|j| j.release).max().unwrap_or(0) as f64;
+    let span: f64 = jobs.iter().map(|j| j.length as f64 * slowest).sum();
+    let surface: f64 = jobs
+        .iter()
+        .map(|j| j.length as f64 * slowest * f64::from(j.procs))
+        .sum();
+    let limit = (1u64 << 62) as f64;
+    if latest + span + jobs.len() as f64 > limit || surface > limit {
+        return Err(
+            "this workload's schedule could pass 2⁶² ticks (or its work 2⁶² processor-ticks): use fewer or shorter jobs".into(),
+        );
+    }
+    Ok(())
+}
 
 /// Runs one algorithm on `jobs` and checks the invariants.
 pub fn run(
@@ -301,10 +342,10 @@ pub fn run(
     policy: KkorPolicy,
     params: &KkorParams,
 ) -> Result<KkorRun, String> {
-    validate(clusters, jobs, params)?;
     if jobs.len() > 10_000_000 {
         return Err("KKOR runs at most 10,000,000 jobs".into());
     }
+    validate(clusters, jobs, params)?;
     let (placements, batches, offers) = match policy {
         KkorPolicy::Centralized => {
             let (p, b) = centralized::schedule(clusters, jobs, params)?;
@@ -313,8 +354,8 @@ pub fn run(
         KkorPolicy::Decentralized => decentralized::schedule(clusters, jobs, params, true)?,
         KkorPolicy::Local => decentralized::schedule(clusters, jobs, params, false)?,
     };
-    let limits_apply = policy == KkorPolicy::Decentralized;
-    invariants::check(clusters, jobs, &placements, &batches, limits_apply)?;
+    let limits = (policy == KkorPolicy::Decentralized).then_some(params.receiver_limit);
+    invariants::check(clusters, jobs, &placements, &batches, limits)?;
     let n = clusters.len();
     let mut migrations = vec![vec![0u32; n]; n];
     for (j, p) in jobs.iter().zip(&placements) {

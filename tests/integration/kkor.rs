@@ -4,7 +4,9 @@
 use gridscope::kkor::centralized::{free_slots, list_schedule};
 use gridscope::kkor::generator::{from_swf_jobs, generate, GeneratorParams};
 use gridscope::kkor::presets::{self, equal_rates};
-use gridscope::kkor::{paper_clusters, run, Cluster, KkorJob, KkorParams, KkorPolicy, KkorRun};
+use gridscope::kkor::{
+    paper_clusters, run, Cluster, KkorJob, KkorParams, KkorPolicy, KkorRun, ReceiverLimit,
+};
 use gridscope::policy::Profile;
 use gridscope::time::SimTime;
 use gridscope::workload::{read_swf, SwfOptions};
@@ -59,6 +61,25 @@ fn print_presets() {
             serde_json::to_string(&r).unwrap()
         );
     }
+    // The other reading of the receiver's obligation, for comparison.
+    let until = KkorParams {
+        receiver_limit: ReceiverLimit::UntilReached,
+        ..KkorParams::default()
+    };
+    let cl = paper_clusters();
+    let rates = presets::rates_for_loads(&cl, &presets::FAIRNESS_LOADS);
+    let f = presets::fairness(&cl, &rates, &until, 500, 10, &mut |_, _| true).unwrap();
+    println!(
+        "=== kkor-fairness until_reached\n{}",
+        serde_json::to_string(&f).unwrap()
+    );
+    let l = presets::load_sweep(&cl, &presets::LOAD_POINTS, &until, 500, 10, &mut |_, _| {
+        true
+    });
+    println!(
+        "=== kkor-load until_reached\n{}",
+        serde_json::to_string(&l.unwrap()).unwrap()
+    );
 }
 
 #[test]
@@ -319,6 +340,19 @@ fn receiver_accepts_foreign_surface_up_to_its_limit_and_refuses_beyond() {
     // With c_2 = 0.4, L_2 = 8: both fit.
     let r = run(&cl, &jobs, KkorPolicy::Decentralized, &with_c(&[10.0, 0.4])).unwrap();
     assert_eq!(starts(&r)[2..], [(1, 1, true), (1, 5, true)]);
+    // The other reading (refuse once L is reached): X2 goes (4 < 5, the batch passes L),
+    // X3 (1 long, due 10) is refused (8 ≥ 5) though [9, 10) is free on O2.
+    jobs.push(job(4, 0, 1, 1, 3, 10));
+    let p = KkorParams {
+        receiver_limit: ReceiverLimit::UntilReached,
+        ..with_c(&[10.0, 0.25])
+    };
+    let r = run(&cl, &jobs, KkorPolicy::Decentralized, &p).unwrap();
+    assert_eq!(
+        starts(&r)[2..],
+        [(1, 1, true), (1, 5, true), (0, 10, false)]
+    );
+    assert_eq!(r.offers.refused_receiver_limit, 1);
 }
 
 #[test]
@@ -528,6 +562,20 @@ fn bad_inputs_are_errors_not_panics() {
     assert!(generate(&cl, &g, 1).unwrap_err().contains("rates"));
     let g = GeneratorParams::paper(vec![0.0, f64::INFINITY]);
     assert!(generate(&cl, &g, 1).is_err());
+    // Arrival rates so small that times would overflow; a workload whose schedule could.
+    let g = GeneratorParams::paper(vec![1e-300, 0.0]);
+    assert!(generate(&cl, &g, 1).unwrap_err().contains("too small"));
+    let huge: Vec<KkorJob> = (0..9000)
+        .map(|i| KkorJob {
+            length: 1 << 49,
+            due: 1 << 50,
+            ..job(i, 0, 1, 1, 0, 1)
+        })
+        .collect();
+    for policy in KkorPolicy::ALL {
+        let e = run(&cl, &huge, policy, &p).unwrap_err();
+        assert!(e.contains("could pass"), "{e}");
+    }
 }
 
 #[test]
@@ -574,6 +622,10 @@ fn swf_jobs_get_due_dates_by_the_slack_rule() {
         .contains("site 1"));
     assert!(from_swf_jobs(&swf, &cl, 0.5, 60.0).is_err());
     assert!(from_swf_jobs(&swf, &cl, 2.0, 0.0).is_err());
+    let far = [sj(9, 900_000_000_000, 1, 1, 0)];
+    assert!(from_swf_jobs(&far, &cl, 2.0, 1e-6)
+        .unwrap_err()
+        .contains("passes"));
 }
 
 // ---------------------------------------------------------------------------------------
@@ -655,7 +707,8 @@ fn fairness_trends_less_loaded_organizations_stay_near_local() {
 #[test]
 fn the_invariant_check_catches_broken_schedules() {
     use gridscope::kkor::invariants::check;
-    use gridscope::kkor::{BatchWindow, Placement};
+    use gridscope::kkor::{BatchWindow, Placement, ReceiverLimit};
+    const W: Option<ReceiverLimit> = Some(ReceiverLimit::Within);
     let cl = two(2, 2);
     let jobs = vec![job(0, 0, 2, 10, 0, 100), job(1, 0, 1, 10, 5, 100)];
     let at = |cluster: usize, start: i64, migrated: bool| Placement {
@@ -666,17 +719,17 @@ fn the_invariant_check_catches_broken_schedules() {
         batch: 1,
     };
     let ok = vec![at(0, 0, false), at(0, 10, false)];
-    check(&cl, &jobs, &ok, &[], false).unwrap();
+    check(&cl, &jobs, &ok, &[], None).unwrap();
     let over = vec![at(0, 0, false), at(0, 5, false)];
-    assert!(check(&cl, &jobs, &over, &[], false)
+    assert!(check(&cl, &jobs, &over, &[], None)
         .unwrap_err()
         .contains("runs 3 processors"));
     let early = [at(0, 0, false), at(0, 4, false)];
-    assert!(check(&cl, &jobs, &early[..1], &[], false)
+    assert!(check(&cl, &jobs, &early[..1], &[], None)
         .unwrap_err()
         .contains("placements"));
     let early = vec![at(0, 10, false), at(1, 4, true)];
-    assert!(check(&cl, &jobs, &early, &[], false)
+    assert!(check(&cl, &jobs, &early, &[], None)
         .unwrap_err()
         .contains("before its release"));
     let short = vec![
@@ -686,7 +739,7 @@ fn the_invariant_check_catches_broken_schedules() {
             ..at(0, 10, false)
         },
     ];
-    assert!(check(&cl, &jobs, &short, &[], false)
+    assert!(check(&cl, &jobs, &short, &[], None)
         .unwrap_err()
         .contains("p·s_l"));
     // Job 1 migrated to O2 in its batch 1 (surface 10): a window with L = 5 is broken, one
@@ -701,14 +754,14 @@ fn the_invariant_check_catches_broken_schedules() {
         accepted: accepted * U,
         exported: 0,
     };
-    check(&cl, &jobs, &moved, &[w(10, 10)], true).unwrap();
-    assert!(check(&cl, &jobs, &moved, &[w(5, 10)], true)
+    check(&cl, &jobs, &moved, &[w(10, 10)], W).unwrap();
+    assert!(check(&cl, &jobs, &moved, &[w(5, 10)], W)
         .unwrap_err()
         .contains("over its limit"));
-    assert!(check(&cl, &jobs, &moved, &[w(10, 0)], true)
+    assert!(check(&cl, &jobs, &moved, &[w(10, 0)], W)
         .unwrap_err()
         .contains("add up"));
-    assert!(check(&cl, &jobs, &moved, &[], true)
+    assert!(check(&cl, &jobs, &moved, &[], W)
         .unwrap_err()
         .contains("no window"));
 }
