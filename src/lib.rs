@@ -14,6 +14,7 @@
 
 pub mod allocation;
 pub mod engine;
+pub mod kkor;
 pub mod metrics;
 pub mod model;
 pub mod par;

@@ -5,6 +5,7 @@ mod cli;
 mod differential;
 mod golden;
 mod grid;
+mod kkor;
 mod reference;
 mod ses;
 mod stepping;
