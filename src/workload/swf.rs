@@ -98,25 +98,52 @@ fn jobs_removed(text: &str) -> u64 {
 }
 
 impl SwfHeader {
-    fn add(&mut self, key: &str, value: &str) {
-        let number = || {
-            value
-                .split_whitespace()
-                .next()
-                .and_then(|v| v.parse::<i64>().ok())
+    /// Records a `Key: value` header line; a known key whose value does not parse is
+    /// ignored, and the returned warning says so (the import report shows it).
+    fn add(&mut self, key: &str, value: &str) -> Option<String> {
+        let first = value.split_whitespace().next().unwrap_or("");
+        let number = first.parse::<i64>().ok();
+        let positive = number.filter(|&v| v > 0).map(|v| v as u64);
+        let lower = key.to_ascii_lowercase();
+        let bad = |what: &str| {
+            Some(format!(
+                "header {key}: '{}' is not {what}; ignored",
+                value.chars().take(40).collect::<String>()
+            ))
         };
-        let positive = || number().filter(|&v| v > 0).map(|v| v as u64);
-        match key.to_ascii_lowercase().as_str() {
-            "maxnodes" => self.max_nodes = positive(),
-            "maxprocs" => self.max_procs = positive(),
-            "maxjobs" => self.max_jobs = positive(),
-            "maxrecords" => self.max_records = positive(),
-            "unixstarttime" => self.unix_start_time = number(),
-            "timezonestring" => self.time_zone_string = Some(value.to_string()),
-            "note" => self.notes.push(value.to_string()),
-            _ => {}
-        }
+        let warning = match lower.as_str() {
+            "maxnodes" | "maxprocs" | "maxjobs" | "maxrecords" => {
+                match lower.as_str() {
+                    "maxnodes" => self.max_nodes = positive,
+                    "maxprocs" => self.max_procs = positive,
+                    "maxjobs" => self.max_jobs = positive,
+                    _ => self.max_records = positive,
+                }
+                positive
+                    .is_none()
+                    .then(|| bad("a positive whole number"))
+                    .flatten()
+            }
+            "unixstarttime" => {
+                // The same bound as every job field: beyond it the clock would wrap.
+                self.unix_start_time = number.filter(|v| v.abs() <= MAX_FIELD);
+                self.unix_start_time
+                    .is_none()
+                    .then(|| bad("a whole number of seconds within ±10¹²"))
+                    .flatten()
+            }
+            "timezonestring" => {
+                self.time_zone_string = Some(value.to_string());
+                None
+            }
+            "note" => {
+                self.notes.push(value.to_string());
+                None
+            }
+            _ => None,
+        };
         self.fields.push((key.to_string(), value.to_string()));
+        warning
     }
 }
 
@@ -235,6 +262,10 @@ struct Reader<'a> {
     line_no: u64,
     last_submit: i64,
     field_counts: BTreeMap<usize, u64>,
+    /// Jobs whose processor count passed 2³² − 1 (clamped to it), and jobs with a negative id
+    /// (written as 0): said in the report's warnings.
+    procs_clamped: u64,
+    negative_ids: u64,
 }
 
 /// Parses a decimal number into thousandths (ticks for times): `12` → 12000,
@@ -326,6 +357,12 @@ impl Reader<'_> {
         self.line_no += 1;
         self.report.lines += 1;
         let line = raw.strip_suffix(b"\r").unwrap_or(raw);
+        // A UTF-8 byte-order mark (some editors write one) is not part of the first line.
+        let line = if self.line_no == 1 {
+            line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line)
+        } else {
+            line
+        };
         let trimmed = line.trim_ascii_start();
         match trimmed.first() {
             None => {
@@ -339,7 +376,9 @@ impl Reader<'_> {
                 self.report.header.removed_by_cleaning += jobs_removed(text);
                 match text.split_once(':') {
                     Some((k, v)) if !k.is_empty() && !k.contains(char::is_whitespace) => {
-                        self.report.header.add(k.trim(), v.trim())
+                        if let Some(w) = self.report.header.add(k.trim(), v.trim()) {
+                            self.report.warnings.push(w);
+                        }
                     }
                     _ if !text.is_empty() => {
                         // A continuation of a multi-line note.
@@ -457,6 +496,8 @@ impl Reader<'_> {
         }
         self.last_submit = self.last_submit.max(submit);
         let to_ticks = |milli: i64| SimTime(milli / (1000 / TICKS_PER_SEC));
+        self.procs_clamped += u64::from(procs > u32::MAX as i64);
+        self.negative_ids += u64::from(id < 0);
         self.jobs.push(Job {
             id: id.max(0) as u64,
             submit: to_ticks(submit),
@@ -535,6 +576,18 @@ impl Reader<'_> {
                     "the header announces {n} records but the file holds {data_lines}: the file looks truncated"
                 ));
             }
+        }
+        if self.procs_clamped > 0 {
+            r.warnings.push(format!(
+                "{} jobs ask for more than 4,294,967,295 processors: clamped to that (and rejected by any real machine)",
+                self.procs_clamped
+            ));
+        }
+        if self.negative_ids > 0 {
+            r.warnings.push(format!(
+                "{} jobs have a negative job number (field 1): written as 0 in outputs",
+                self.negative_ids
+            ));
         }
         if r.jobs == 0 {
             r.warnings.push("no runnable job in this file".to_string());
@@ -651,6 +704,8 @@ pub fn read_swf(file: &str, bytes: &[u8], opts: &SwfOptions) -> Result<Workload,
         line_no: 0,
         last_submit: i64::MIN,
         field_counts: BTreeMap::new(),
+        procs_clamped: 0,
+        negative_ids: 0,
     };
     let gzip = bytes.starts_with(&[0x1f, 0x8b]);
     if !gzip {
@@ -772,6 +827,40 @@ mod tests {
             .summary()
             .contains("big.swf:2: field 4 is '2e12', out of range"));
         assert_eq!(parse_milli(b"99999999999999999999"), None);
+    }
+
+    #[test]
+    fn header_values_that_do_not_parse_are_reported_and_a_bom_is_skipped() {
+        let text =
+            "\u{feff}; MaxProcs: 64\n; MaxNodes: lots\n; UnixStartTime: yesterday\n; MaxJobs: -5\n\
+                    -3 0 0 10 100000000000 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n";
+        let w = read_swf("h.swf", text.as_bytes(), &SwfOptions::default()).unwrap();
+        // The BOM did not swallow the first header line.
+        assert_eq!(w.report.header.max_procs, Some(64));
+        assert_eq!(w.report.header.max_nodes, None);
+        let warnings = w.report.warnings.join("\n");
+        for expected in [
+            "header MaxNodes: 'lots' is not a positive whole number; ignored",
+            "header UnixStartTime: 'yesterday' is not a whole number",
+            "header MaxJobs: '-5' is not a positive whole number",
+            "1 jobs ask for more than 4,294,967,295 processors",
+            "1 jobs have a negative job number",
+        ] {
+            assert!(warnings.contains(expected), "{expected}\n{warnings}");
+        }
+        // A start time near ±2⁶³ would wrap the clock: ignored, with a warning.
+        let w = read_swf(
+            "u.swf",
+            b"; UnixStartTime: 9223372036854775000\n",
+            &SwfOptions::default(),
+        )
+        .unwrap();
+        assert_eq!(w.report.header.unix_start_time, None);
+        assert!(w
+            .report
+            .warnings
+            .iter()
+            .any(|x| x.contains("UnixStartTime")));
     }
 
     #[test]
