@@ -601,7 +601,14 @@ struct SwfStream<'a> {
     reader: Reader<'a>,
     carry: Vec<u8>,
     total: u64,
+    /// The current line passed [`MAX_LINE_BYTES`]: its bytes are dropped up to its end.
+    overlong: bool,
 }
+
+/// The longest line the reader keeps, 1 MiB: an SWF job line is under 200 bytes, so only a
+/// broken or hostile file (one endless line inflated from a few MB of gzip) comes near it.
+/// Such a line is counted as malformed, never buffered.
+pub const MAX_LINE_BYTES: usize = 1 << 20;
 
 impl<'a> SwfStream<'a> {
     fn new(reader: Reader<'a>) -> SwfStream<'a> {
@@ -609,12 +616,38 @@ impl<'a> SwfStream<'a> {
             reader,
             carry: Vec::new(),
             total: 0,
+            overlong: false,
+        }
+    }
+
+    /// Drops the bytes of an overlong line up to its end; the line is counted as malformed.
+    fn skip_overlong<'p>(&mut self, rest: &'p [u8]) -> Result<Option<&'p [u8]>, SwfError> {
+        match memchr::memchr(b'\n', rest) {
+            None => Ok(None),
+            Some(p) => {
+                self.overlong = false;
+                self.reader.line_no += 1;
+                self.reader.report.lines += 1;
+                self.reader.malformed(
+                    0,
+                    format!(
+                        "line longer than {MAX_LINE_BYTES} bytes (an SWF job line is under 200)"
+                    ),
+                )?;
+                Ok(Some(&rest[p + 1..]))
+            }
         }
     }
 
     fn feed(&mut self, piece: &[u8]) -> Result<(), SwfError> {
         self.total += piece.len() as u64;
         let mut rest = piece;
+        if self.overlong {
+            match self.skip_overlong(rest)? {
+                Some(r) => rest = r,
+                None => return Ok(()),
+            }
+        }
         if !self.carry.is_empty() {
             match memchr::memchr(b'\n', rest) {
                 Some(p) => {
@@ -627,7 +660,7 @@ impl<'a> SwfStream<'a> {
                 }
                 None => {
                     self.carry.extend_from_slice(rest);
-                    return Ok(());
+                    return self.bound_carry();
                 }
             }
         }
@@ -636,6 +669,15 @@ impl<'a> SwfStream<'a> {
             rest = &rest[p + 1..];
         }
         self.carry.extend_from_slice(rest);
+        self.bound_carry()
+    }
+
+    /// A partial line over [`MAX_LINE_BYTES`] is dropped (and the rest of it skipped).
+    fn bound_carry(&mut self) -> Result<(), SwfError> {
+        if self.carry.len() > MAX_LINE_BYTES {
+            self.carry = Vec::new();
+            self.overlong = true;
+        }
         Ok(())
     }
 
@@ -663,6 +705,9 @@ impl<'a> SwfStream<'a> {
     }
 
     fn finish(mut self) -> Result<Workload, SwfError> {
+        if self.overlong {
+            self.skip_overlong(b"\n")?;
+        }
         if !self.carry.is_empty() {
             let line = std::mem::take(&mut self.carry);
             self.reader.line(&line)?;
@@ -861,6 +906,32 @@ mod tests {
             .warnings
             .iter()
             .any(|x| x.contains("UnixStartTime")));
+    }
+
+    #[test]
+    fn an_endless_line_in_gzip_is_counted_not_buffered() {
+        use std::io::Write;
+        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+        let job = b"1 0 0 10 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n";
+        gz.write_all(job).unwrap();
+        // 3 MiB of one line, then a good line, then 2 MiB more without an end.
+        gz.write_all(&vec![b'7'; 3 << 20]).unwrap();
+        gz.write_all(b"\n").unwrap();
+        gz.write_all(job).unwrap();
+        gz.write_all(&vec![b'7'; 2 << 20]).unwrap();
+        let bytes = gz.finish().unwrap();
+        let w = read_swf("long.swf.gz", &bytes, &SwfOptions::default()).unwrap();
+        assert_eq!(w.jobs.len(), 2);
+        assert_eq!(w.report.malformed, 2);
+        assert!(w
+            .report
+            .summary()
+            .contains("line longer than 1048576 bytes"));
+        let e = read_swf("long.swf.gz", &bytes, &SwfOptions { strict: true }).unwrap_err();
+        assert!(
+            e.to_string().contains("long.swf.gz:2: line longer than"),
+            "{e}"
+        );
     }
 
     #[test]
