@@ -29,7 +29,9 @@ use super::{
 };
 use crate::model::{Job, JobIdx, Platform};
 use crate::policy::grid::{GridAction, GridMsg, GridParams, GridPolicy, GridScheme, GridView};
-use crate::policy::local::{HeadReservation, LocalPolicy, LocalPolicyKind, QueuedJob, SiteView};
+use crate::policy::local::{
+    HeadReservation, LocalPolicy, LocalPolicyKind, PassNote, QueuedJob, SiteView,
+};
 
 /// Input data a simulation reads: borrowed from the caller (the CLI, tests) or shared with
 /// it (the web worker keeps the jobs between slices, so the simulation cannot borrow them).
@@ -114,6 +116,21 @@ pub struct StepLog {
     pub started: Vec<(u32, JobIdx)>,
     /// Grid timers and messages delivered.
     pub grid_messages: u32,
+    /// Each scheduling pass that started jobs, when passes are recorded
+    /// ([`Simulation::record_passes`]).
+    pub passes: Vec<PassLog>,
+}
+
+/// One site's scheduling pass: the jobs it started, in order, and the policy's note on it
+/// (how many came from the head; the head reservation the others were backfilled around).
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct PassLog {
+    /// The site.
+    pub site: u32,
+    /// Jobs started, in the order the pass returned them.
+    pub started: Vec<JobIdx>,
+    /// The policy's own account, for policies that give one (EASY).
+    pub note: Option<PassNote>,
 }
 
 /// One site as a step leaves it: what the step-by-step view shows.
@@ -218,6 +235,7 @@ pub struct Simulation<'a> {
     done: u64,
     max_queue: usize,
     log: StepLog,
+    record_passes: bool,
     /// The idealized scheme is not event-stepped: its whole run is computed at the first step.
     ideal: Option<RunOutput>,
 }
@@ -324,6 +342,7 @@ impl<'a> Simulation<'a> {
             done: 0,
             max_queue: 0,
             log: StepLog::default(),
+            record_passes: false,
             ideal: None,
         })
     }
@@ -334,6 +353,13 @@ impl<'a> Simulation<'a> {
         self.grid = self
             .params
             .build(self.scheme, self.platform.sites.len(), seed);
+        self
+    }
+
+    /// Records every scheduling pass in the step log (the step-by-step view; off by default,
+    /// it costs an allocation per pass).
+    pub fn record_passes(mut self) -> Self {
+        self.record_passes = true;
         self
     }
 
@@ -425,6 +451,7 @@ impl<'a> Simulation<'a> {
         self.log.arrived.clear();
         self.log.started.clear();
         self.log.grid_messages = 0;
+        self.log.passes.clear();
         if self.scheme == GridScheme::Ideal {
             let out = simulate_ideal(&self.platform, &self.jobs, &self.cfg)?;
             self.handled = out.events;
@@ -736,6 +763,13 @@ impl<'a> Simulation<'a> {
             self.log.started.push((s, idx));
         }
         self.max_queue = self.max_queue.max(policy.queue_len());
+        if self.record_passes && !self.starts.is_empty() {
+            self.log.passes.push(PassLog {
+                site: s,
+                started: self.starts.clone(),
+                note: policy.last_pass(),
+            });
+        }
         Ok(())
     }
 }

@@ -159,6 +159,40 @@ fn snapshot_shows_easys_shadow_time_and_extra_units() {
 }
 
 #[test]
+fn recorded_passes_say_which_jobs_came_from_the_head_and_which_were_backfilled() {
+    let p = Platform::single(Site::flat("s", 10));
+    let jobs = [
+        job(0, 0, 100, 100, 6),
+        job(1, 1, 100, 100, 8),
+        job(2, 1, 1000, 1000, 2),
+    ];
+    let cfg = RunConfig::default();
+    let mut sim = Simulation::new(
+        &p,
+        &jobs[..],
+        LocalPolicyKind::Easy,
+        GridScheme::Local,
+        &GridParams::default(),
+        &cfg,
+    )
+    .unwrap()
+    .record_passes();
+    sim.step().unwrap();
+    // t = 0: job 0 starts from the head.
+    let pass = &sim.last_step().passes[0];
+    assert_eq!((pass.started.clone(), pass.note.unwrap().heads), (vec![0], 1));
+    sim.step().unwrap();
+    // t = 1: the head (job 1) waits for its shadow at 100 with 2 extra units; job 2 is
+    // backfilled on them.
+    let pass = &sim.last_step().passes[0];
+    let note = pass.note.unwrap();
+    assert_eq!(pass.started, vec![2]);
+    assert_eq!(note.heads, 0);
+    let r = note.reservation.unwrap();
+    assert_eq!((r.job, r.shadow, r.extra), (1, SimTime::from_secs(100), 2));
+}
+
+#[test]
 fn the_idealized_scheme_steps_in_one_go() {
     let p = Platform {
         name: "two".into(),

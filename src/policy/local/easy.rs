@@ -1,4 +1,4 @@
-use super::{remove_started, HeadReservation, LocalPolicy, QueuedJob, SiteView};
+use super::{remove_started, HeadReservation, LocalPolicy, PassNote, QueuedJob, SiteView};
 use crate::model::JobIdx;
 use crate::time::SimTime;
 
@@ -15,6 +15,8 @@ pub struct Easy {
     queue: Vec<QueuedJob>,
     /// Predicted releases of jobs started in the current pass (not yet in the site view).
     started_now: Vec<(SimTime, u32)>,
+    /// The last pass, for the step-by-step view.
+    last: PassNote,
 }
 
 impl Easy {
@@ -86,6 +88,10 @@ impl LocalPolicy for Easy {
             heads += 1;
         }
         self.queue.drain(..heads);
+        self.last = PassNote {
+            heads,
+            reservation: None,
+        };
         if self.queue.is_empty() || free == 0 {
             return;
         }
@@ -93,6 +99,11 @@ impl LocalPolicy for Easy {
         self.started_now.sort_unstable();
         let head = self.queue[0];
         let (shadow, mut extra) = self.shadow(site, free, head.units);
+        self.last.reservation = Some(HeadReservation {
+            job: head.idx,
+            shadow,
+            extra,
+        });
         let before = starts.len();
         for job in &self.queue[1..] {
             if free == 0 {
@@ -120,6 +131,10 @@ impl LocalPolicy for Easy {
 
     fn queued(&self) -> Vec<QueuedJob> {
         self.queue.clone()
+    }
+
+    fn last_pass(&self) -> Option<PassNote> {
+        Some(self.last)
     }
 
     fn head_reservation(&self, site: &SiteView) -> Option<HeadReservation> {

@@ -52,6 +52,15 @@ pub struct HeadReservation {
     pub extra: u32,
 }
 
+/// What a policy's last scheduling pass did, for the step-by-step view: how many of the jobs
+/// it started came from the head of the queue (in order, each fitting when reached), and
+/// the head's reservation the rest were backfilled around (EASY), if it made one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct PassNote {
+    pub heads: usize,
+    pub reservation: Option<HeadReservation>,
+}
+
 /// Drops from `queue` the jobs of `started`, which must be in queue order (a pass that scans
 /// the queue front to back and starts some of them): one merge-like pass, O(queue).
 pub(crate) fn remove_started(queue: &mut Vec<QueuedJob>, started: &[JobIdx]) {
@@ -109,6 +118,11 @@ pub trait LocalPolicy {
 
     /// The queue in this policy's priority order.
     fn queued(&self) -> Vec<QueuedJob>;
+
+    /// What the last [`LocalPolicy::schedule`] did, for policies that explain it (EASY).
+    fn last_pass(&self) -> Option<PassNote> {
+        None
+    }
 
     /// The head's reservation, for policies that make one (EASY); read-only.
     fn head_reservation(&self, _site: &SiteView) -> Option<HeadReservation> {
