@@ -7,6 +7,7 @@
 mod parallel;
 mod presets;
 pub mod ses;
+pub mod steps;
 
 pub use presets::{platform_preset, PLATFORM_PRESETS, SCENARIO_PRESETS};
 

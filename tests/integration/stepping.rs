@@ -180,7 +180,10 @@ fn recorded_passes_say_which_jobs_came_from_the_head_and_which_were_backfilled()
     sim.step().unwrap();
     // t = 0: job 0 starts from the head.
     let pass = &sim.last_step().passes[0];
-    assert_eq!((pass.started.clone(), pass.note.unwrap().heads), (vec![0], 1));
+    assert_eq!(
+        (pass.started.clone(), pass.note.unwrap().heads),
+        (vec![0], 1)
+    );
     sim.step().unwrap();
     // t = 1: the head (job 1) waits for its shadow at 100 with 2 extra units; job 2 is
     // backfilled on them.
@@ -243,4 +246,43 @@ fn bad_input_is_a_typed_error() {
         e.to_string(),
         "jobs must be sorted by submit time (job 6 comes after job 5)"
     );
+}
+
+#[test]
+fn the_step_view_explains_each_start() {
+    use gridscope::scenario::steps::trace_steps;
+    use gridscope::scenario::{load_workload, AlgorithmSpec, PlatformSpec, Scenario, WorkloadSpec};
+
+    // The backfill fixture: a head that must not be delayed and a job that backfills.
+    let path = crate::root().join("tests/fixtures/backfill.swf");
+    let bytes = std::fs::read(&path).unwrap();
+    let scenario = Scenario {
+        version: 1,
+        name: "step".into(),
+        seed: 1,
+        platform: PlatformSpec::FromTrace { procs: None },
+        workload: WorkloadSpec::Swf {
+            file: "backfill.swf".into(),
+            strict: false,
+        },
+        algorithms: vec![AlgorithmSpec::local(LocalPolicyKind::Easy)],
+        options: RunConfig::default(),
+    };
+    let w = load_workload(&scenario, &mut |_| Ok(bytes.clone())).unwrap();
+    let frames = trace_steps(&scenario, w, 0, 0, 1000).unwrap();
+    assert!(!frames.is_empty());
+    let all: Vec<&String> = frames.iter().flat_map(|f| &f.events).collect();
+    assert!(
+        all.iter().any(|e| e.contains("started: head of the queue")),
+        "{all:?}"
+    );
+    assert!(
+        all.iter().any(|e| e.contains("started: backfilled")),
+        "{all:?}"
+    );
+    // Frames are in time order and the free units never exceed the capacity.
+    assert!(frames.windows(2).all(|w| w[0].time_s < w[1].time_s));
+    assert!(frames.iter().all(|f| f.free <= f.capacity));
+    // It is the same run as the whole simulation: the last frame leaves nothing queued.
+    assert!(frames.last().unwrap().queue.is_empty());
 }

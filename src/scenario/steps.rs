@@ -1,0 +1,167 @@
+//! The step-by-step view (the page's "Step through" panel): one site of one run, event by
+//! event — what ended, arrived and started at each instant and *why* a job started (head of
+//! the queue, or backfilled: ending by the head's shadow time, or on its extra units), with
+//! the queue, the running jobs and the free-units profile after the step. For small
+//! scenarios: the frames are kept so the page can go back as well as forward.
+
+use serde::{Deserialize, Serialize};
+
+use super::{group_platform, resolve_platform, Scenario, ScenarioError};
+use crate::engine::{SimError, Simulation};
+use crate::model::{Job, JobIdx};
+use crate::policy::local::HeadReservation;
+use crate::workload::Workload;
+
+/// At most this many jobs: the view is for watching a site decide, not for big runs.
+pub const MAX_STEP_JOBS: usize = 20_000;
+
+/// One instant at the site.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct StepFrame {
+    /// The instant, seconds from the first submit.
+    pub time_s: f64,
+    /// What happened at this site, in order ("job 7 ended", "job 9 started: …").
+    pub events: Vec<String>,
+    pub capacity: u32,
+    pub free: u32,
+    /// (job id, units, predicted end s), soonest predicted end first.
+    pub running: Vec<(u64, u32, f64)>,
+    /// (job id, units, estimate s) in the policy's order.
+    pub queue: Vec<(u64, u32, f64)>,
+    /// (from s, free units): the running jobs' profile by estimates.
+    pub profile: Vec<(f64, u32)>,
+    /// The head's reservation (job id, shadow time s, extra units), for EASY.
+    pub head: Option<(u64, f64, u32)>,
+}
+
+/// The steps of run `alg` of `scenario` at `site`, up to `max_steps` instants at which
+/// something happened there.
+pub fn trace_steps(
+    scenario: &Scenario,
+    mut workload: Workload,
+    alg: usize,
+    site: usize,
+    max_steps: usize,
+) -> Result<Vec<StepFrame>, ScenarioError> {
+    let spec = scenario
+        .algorithms
+        .get(alg)
+        .ok_or_else(|| ScenarioError::Invalid(format!("no algorithm {alg}")))?;
+    if workload.jobs.len() > MAX_STEP_JOBS {
+        return Err(ScenarioError::Invalid(format!(
+            "the step-by-step view takes at most {MAX_STEP_JOBS} jobs (this workload has {}); use a smaller scenario",
+            workload.jobs.len()
+        )));
+    }
+    let (mut platform, _) = resolve_platform(&scenario.platform, &workload)?;
+    if platform.sites.len() == 1 {
+        workload.jobs.iter_mut().for_each(|j| j.home = 0);
+    }
+    if spec.grid.is_group_selection() {
+        platform = group_platform(&platform)?;
+    }
+    if site >= platform.sites.len() {
+        return Err(ScenarioError::Invalid(format!(
+            "no site {site}: the platform has {}",
+            platform.sites.len()
+        )));
+    }
+    let origin = workload.jobs.first().map_or(0, |j| j.submit.0);
+    let secs = |t: i64| (t - origin) as f64 / 1000.0;
+    let jobs = &workload.jobs[..];
+    let cfg = scenario.options;
+    let mut sim = Simulation::new(
+        &platform,
+        jobs,
+        spec.local,
+        spec.grid,
+        &spec.grid_params,
+        &cfg,
+    )
+    .map_err(ScenarioError::Sim)?
+    .with_seed(scenario.seed)
+    .record_passes();
+    let mut frames = Vec::new();
+    while frames.len() < max_steps && sim.step().map_err(ScenarioError::Sim)? {
+        let Some(snap) = sim.site_snapshot(site) else {
+            return Err(ScenarioError::Sim(SimError::Cancelled));
+        };
+        // A job started now ends, by its estimate, where the running set predicts.
+        let predicted_end = |j: JobIdx| {
+            snap.running
+                .iter()
+                .find(|r| r.0 == j)
+                .map_or(f64::NAN, |r| secs(r.2 .0))
+        };
+        let events = site_events(&sim, jobs, site as u32, &predicted_end, &secs);
+        if events.is_empty() {
+            continue;
+        }
+        let id = |j: JobIdx| jobs[j as usize].id;
+        frames.push(StepFrame {
+            time_s: secs(sim.now().0),
+            events,
+            capacity: snap.capacity,
+            free: snap.free,
+            running: snap
+                .running
+                .iter()
+                .map(|&(j, u, end)| (id(j), u, secs(end.0)))
+                .collect(),
+            queue: snap
+                .queue
+                .iter()
+                .map(|q| (id(q.idx), q.units, q.estimate.0 as f64 / 1000.0))
+                .collect(),
+            profile: snap.profile.iter().map(|&(t, f)| (secs(t.0), f)).collect(),
+            head: snap.head.map(|h| (id(h.job), secs(h.shadow.0), h.extra)),
+        });
+    }
+    Ok(frames)
+}
+
+/// The lines of what the last step did at `site`.
+fn site_events(
+    sim: &Simulation,
+    jobs: &[Job],
+    site: u32,
+    predicted_end: &dyn Fn(JobIdx) -> f64,
+    secs: &dyn Fn(i64) -> f64,
+) -> Vec<String> {
+    let log = sim.last_step();
+    let outcomes = sim.outcomes();
+    let on_site = |j: JobIdx| outcomes[j as usize].site == site;
+    let mut lines = Vec::new();
+    for &j in log.completed.iter().filter(|&&j| on_site(j)) {
+        lines.push(format!("job {} ended", jobs[j as usize].id));
+    }
+    for &j in log.arrived.iter().filter(|&&j| on_site(j)) {
+        let job = &jobs[j as usize];
+        lines.push(format!("job {} arrived ({} processors)", job.id, job.procs));
+    }
+    for pass in log.passes.iter().filter(|p| p.site == site) {
+        let note = pass.note.unwrap_or_default();
+        for (k, &j) in pass.started.iter().enumerate() {
+            let end = predicted_end(j);
+            let why = match (pass.note, note.reservation) {
+                (Some(_), _) if k < note.heads => "head of the queue, fits now".to_string(),
+                (Some(_), Some(r)) => backfill_reason(&r, end, secs),
+                _ => "fits now (this policy's rule)".to_string(),
+            };
+            lines.push(format!("job {} started: {why}", jobs[j as usize].id));
+        }
+    }
+    lines
+}
+
+fn backfill_reason(r: &HeadReservation, end_s: f64, secs: &dyn Fn(i64) -> f64) -> String {
+    let shadow = secs(r.shadow.0);
+    if end_s <= shadow {
+        format!("backfilled — ends (by its estimate) at {end_s} s, by the head's shadow time {shadow} s")
+    } else {
+        format!(
+            "backfilled — runs past the head's shadow time {shadow} s on the {} extra units the head leaves free",
+            r.extra
+        )
+    }
+}
