@@ -154,26 +154,8 @@ pub fn equal_rates(clusters: &[Cluster], load: f64) -> Vec<f64> {
     vec![load * cap / work; clusters.len()]
 }
 
-/// Order-statistic band for the median of `n` sorted samples (copied from the SF sweeps):
-/// `[x[i], x[n-1-i]]` with coverage 1 − 2·P(Bin(n, ½) ≤ i).
-fn median_band(n: usize) -> (usize, f64) {
-    let half_n = libm::pow(0.5, n as f64);
-    let mut cdf = Vec::with_capacity(n);
-    let mut coef = 1.0f64;
-    let mut acc = 0.0;
-    for j in 0..n {
-        if j > 0 {
-            coef = coef * (n - j + 1) as f64 / j as f64;
-        }
-        acc += coef * half_n;
-        cdf.push(acc);
-    }
-    let mut i = 0;
-    while i + 1 < n / 2 && 1.0 - 2.0 * cdf[i + 1] >= 0.95 {
-        i += 1;
-    }
-    (i, 1.0 - 2.0 * cdf.get(i).copied().unwrap_or(0.0))
-}
+/// Order-statistic band for the median (the SF sweeps' rule).
+use crate::allocation::sweep::median_band;
 
 /// The median of `v` (0 when empty).
 fn median(mut v: Vec<f64>) -> f64 {
