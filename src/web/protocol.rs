@@ -1,11 +1,14 @@
-//! Messages between the page and the engine worker. Both sides are this crate, so every
-//! message is JSON (engine types cross as their own serde JSON) plus, for `Load`, the
-//! dropped `File` object itself (structured-cloned, read in the worker).
+//! Messages between the page and the engine worker, as typed values on both sides. Both
+//! sides are this crate: `EngineWorker::send` and the worker's `post` carry them as JSON
+//! text (engine types cross as their own serde JSON; `float_roundtrip` keeps every f64 to
+//! the bit), plus, for `Load`, the dropped `File` object itself (structured-cloned, read in
+//! the worker). Nothing on the page reads a message by string key.
 
 use serde::{Deserialize, Serialize};
 
 use crate::model::Platform;
-use crate::scenario::Scenario;
+use crate::scenario::{RunReport, Scenario};
+use crate::workload::ImportReport;
 
 /// A dropped or picked file as the share URL records it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -72,7 +75,7 @@ pub enum FromWorker {
         file: FileInfo,
         jobs: u64,
         summary: String,
-        report: serde_json::Value,
+        report: Box<ImportReport>,
     },
     LoadFailed {
         name: String,
@@ -147,9 +150,9 @@ pub type SweepData = crate::allocation::sweep::SweepResult;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunResult {
     pub idx: usize,
-    pub label: String,
-    /// The run's `RunReport` JSON (metrics, rejected, events, max_queue).
-    pub run: serde_json::Value,
+    /// The run's report (label, algorithm, metrics, rejected, events, max_queue); its
+    /// per-job outcomes stay in the worker.
+    pub report: RunReport,
     /// (wait seconds, fraction of jobs with a wait ≤ it), ascending.
     pub wait_cdf: Vec<(f64, f64)>,
     pub series: SeriesData,
@@ -182,4 +185,11 @@ pub struct GanttData {
     pub rects: Vec<(u64, f64, f64, u32, u32)>,
     /// More jobs fell in the window than were drawn.
     pub truncated: bool,
+}
+
+impl RunResult {
+    /// The run's label as the results show it.
+    pub fn label(&self) -> &str {
+        &self.report.label
+    }
 }

@@ -13,7 +13,7 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 use super::protocol::*;
 use crate::engine::Outcome;
 use crate::scenario::{
-    jobs_csv, load_workload, run_loaded, AlgorithmSpec, Report, Scenario, WorkloadSpec,
+    jobs_csv, load_workload, run_loaded, AlgorithmSpec, Report, RunReport, Scenario, WorkloadSpec,
 };
 use crate::workload::hyper_erlang::{fit_classes, synthesize, Synthetic, SYNTHETIC_SEED};
 use crate::workload::{read_swf, write_swf, SwfHeader, SwfOptions, Workload};
@@ -127,7 +127,7 @@ fn handle(st: &mut State, msg: ToWorker, file: Option<web_sys::Blob>) {
                 .and_then(|bytes| import(&name, bytes));
             match result {
                 Ok((info, v)) => {
-                    let report = serde_json::to_value(&v.workload.report).unwrap_or_default();
+                    let report = Box::new(v.workload.report.clone());
                     let summary = v.workload.report.summary();
                     let jobs = v.workload.jobs.len() as u64;
                     let header = v.workload.report.header.clone();
@@ -399,20 +399,8 @@ fn run(st: &mut State, scenario: &Scenario) -> Result<(), String> {
                 algorithms: n,
             });
         }
-        let rr = report.runs.pop().ok_or("the engine returned no run")?;
-        let result = RunResult {
-            idx: i,
-            label: rr.label.clone(),
-            run: serde_json::to_value(&rr).unwrap_or_default(),
-            wait_cdf: wait_cdf(&report.workload, &rr.outcomes),
-            series: series(
-                &report.platform,
-                &report.workload.jobs,
-                &rr.outcomes,
-                SERIES_BUCKETS,
-            ),
-            elapsed_ms: now_ms() - t_run,
-        };
+        let mut rr = report.runs.pop().ok_or("the engine returned no run")?;
+        let result = run_result(i, &mut rr, &report, now_ms() - t_run);
         match &mut combined {
             None => {
                 report.runs.push(rr);
@@ -430,6 +418,26 @@ fn run(st: &mut State, scenario: &Scenario) -> Result<(), String> {
         elapsed_ms: now_ms() - t0,
     });
     Ok(())
+}
+
+/// What the page gets of run `idx` (`rr`, out of `report`): its report without the per-job
+/// outcomes (they stay here, for exports and the Gantt chart), its wait CDF and its series.
+pub fn run_result(idx: usize, rr: &mut RunReport, report: &Report, elapsed_ms: f64) -> RunResult {
+    let outcomes = std::mem::take(&mut rr.outcomes);
+    let result = RunResult {
+        idx,
+        report: rr.clone(),
+        wait_cdf: wait_cdf(&report.workload, &outcomes),
+        series: series(
+            &report.platform,
+            &report.workload.jobs,
+            &outcomes,
+            SERIES_BUCKETS,
+        ),
+        elapsed_ms,
+    };
+    rr.outcomes = outcomes;
+    result
 }
 
 fn wait_cdf(w: &Workload, outcomes: &[Outcome]) -> Vec<(f64, f64)> {
