@@ -4,6 +4,7 @@
 
 use wasm_bindgen_test::*;
 
+use super::metric::Metric;
 use super::protocol::{FileInfo, FromWorker};
 use super::share::{self, b64url_decode, b64url_encode, Shared};
 use super::worker;
@@ -257,4 +258,78 @@ fn fit_compare_sends_small_cdfs_of_the_clis_draw() {
     // Nothing to draw from: the trace's (empty) CDFs and a reason, no panic.
     let (empty, none) = worker::fit_compare(&[], &[]);
     assert!(none.is_none() && empty.error.is_some() && empty.original.jobs == 0);
+}
+
+/// A run's result crosses to the page as a typed value, every number to the bit (the
+/// worker's `post` and `EngineWorker`'s decoding are this JSON round trip).
+#[wasm_bindgen_test]
+fn run_results_cross_typed_and_bit_identical() {
+    let mut r = demo_report();
+    let mut runs = std::mem::take(&mut r.runs);
+    for (i, rr) in runs.iter_mut().enumerate() {
+        let sent = worker::run_result(i, rr, &r, 1.5);
+        assert!(
+            sent.report.outcomes.is_empty(),
+            "outcomes stay in the worker"
+        );
+        assert!(!rr.outcomes.is_empty(), "the worker keeps its outcomes");
+        let text = serde_json::to_string(&FromWorker::RunResult(Box::new(sent.clone()))).unwrap();
+        let FromWorker::RunResult(got) = serde_json::from_str::<FromWorker>(&text).unwrap() else {
+            panic!("not a run result");
+        };
+        assert_eq!(*got, sent);
+        let (a, b) = (&got.report.metrics, &rr.metrics);
+        for m in Metric::COLUMNS {
+            assert_eq!(m.get(a).to_bits(), m.get(b).to_bits(), "{}", m.key());
+        }
+        let bits = |v: &[(f64, f64)]| -> Vec<(u64, u64)> {
+            v.iter().map(|p| (p.0.to_bits(), p.1.to_bits())).collect()
+        };
+        assert_eq!(bits(&got.wait_cdf), bits(&sent.wait_cdf));
+        assert_eq!(got.label(), rr.label);
+    }
+}
+
+/// The page's typed columns print the engine's JSON: each `key()` is the serde field name
+/// and each value's text is the number `--json` writes; every number of the metrics with a
+/// help entry has a column.
+#[wasm_bindgen_test]
+fn metric_columns_are_the_engines_json_fields() {
+    let r = demo_report();
+    let m = &r.runs[0].metrics;
+    let json = serde_json::to_value(m).unwrap();
+    for c in Metric::COLUMNS {
+        assert_eq!(json[c.key()].to_string(), c.value(m).json(), "{}", c.key());
+        assert!(!c.help().is_empty(), "{} has no help", c.key());
+    }
+    let numbers: Vec<&String> = json
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(_, v)| v.is_number())
+        .map(|(k, _)| k)
+        .collect();
+    for k in numbers {
+        let has_help = crate::metrics::METRIC_HELP.iter().any(|h| h.key == k);
+        let shown = Metric::COLUMNS.iter().any(|c| c.key() == k);
+        assert!(!has_help || shown, "metric {k} has help but no column");
+    }
+}
+
+/// The import report of a dropped file crosses typed too.
+#[wasm_bindgen_test]
+fn loaded_files_carry_their_typed_import_report() {
+    let bytes = b"; MaxProcs: 4\n1 0 -1 10 2 -1 -1 2 20 -1 1 1 -1 -1 -1 -1 -1 -1\n".to_vec();
+    let (info, _) = worker::import("t.swf", bytes.clone()).unwrap();
+    let report = crate::workload::read_swf("t.swf", &bytes, &Default::default())
+        .unwrap()
+        .report;
+    let msg = FromWorker::Loaded {
+        file: info,
+        jobs: 1,
+        summary: report.summary(),
+        report: Box::new(report.clone()),
+    };
+    let text = serde_json::to_string(&msg).unwrap();
+    assert_eq!(serde_json::from_str::<FromWorker>(&text).unwrap(), msg);
 }
