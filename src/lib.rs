@@ -1,6 +1,6 @@
 //! Gridscope: a grid and HPC batch-job scheduling simulator.
 //!
-//! The crate is one deterministic engine shared by the native CLI (`src/bin/gridscope.rs`)
+//! The crate is one deterministic engine shared by the native CLI (`src/bin/gridscope/`)
 //! and the browser app. Read ARCHITECTURE.md for the map; in short:
 //! - [`engine`]: integer time, the event queue, the simulation loop and its invariant checks;
 //! - [`model`]: jobs, sites and platforms (plain data);
@@ -10,13 +10,18 @@
 //! - [`metrics`]: per-job records, aggregates and time series;
 //! - [`scenario`]: the serializable description of an experiment and its presets.
 
+#![cfg_attr(not(test), warn(clippy::unwrap_used))]
+
 pub mod allocation;
 pub mod engine;
+pub mod kkor;
 pub mod metrics;
 pub mod model;
+pub mod par;
 pub mod policy;
 pub mod rng;
 pub mod scenario;
+pub mod time;
 pub mod workload;
 
 /// The browser app: Yew components, canvas plots and the Web Worker glue (wasm32 only).

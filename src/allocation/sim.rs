@@ -162,15 +162,8 @@ fn too_long() -> String {
     "the run would outlast the simulated clock (about 292 years in nanoseconds): raise λ or the rates, or run fewer batches".into()
 }
 
-/// Runs `batches` batches, measuring the jobs of those after the first `warmup`.
-pub fn simulate_allocation(
-    sys: &BatchSystem,
-    policy: AllocationPolicy,
-    dispatch: Dispatch,
-    batches: u64,
-    warmup: u64,
-    seed: u64,
-) -> Result<AllocationOutcome, String> {
+/// The checks a run starts with: the system, the arrival CV, the warm-up, the rate changes.
+fn check_run(sys: &BatchSystem, batches: u64, warmup: u64) -> Result<(), String> {
     validate(&sys.rates, sys.lambda, sys.batch_size)?;
     if !(sys.arrival_cv.is_finite() && sys.arrival_cv >= 1.0) {
         return Err(format!(
@@ -192,6 +185,58 @@ pub fn simulate_allocation(
             return Err(format!("invalid rate change {c:?}"));
         }
     }
+    Ok(())
+}
+
+/// The resource a uniform draw `u` picks by the cumulative `fractions`; rounding can leave
+/// the last resources with α = 0 picked: they are skipped.
+fn pick_by_fraction(u: f64, fractions: &[f64]) -> usize {
+    let mut acc = 0.0;
+    let mut pick = fractions.len() - 1;
+    for (i, a) in fractions.iter().enumerate() {
+        acc += a;
+        if u < acc {
+            pick = i;
+            break;
+        }
+    }
+    while fractions[pick] == 0.0 && pick > 0 {
+        pick -= 1;
+    }
+    pick
+}
+
+/// The hybrid scheduler learns each server's rate from the completions it has seen by `t`
+/// (the last [`HYBRID_WINDOW`] run times).
+fn observe_completions(servers: &mut [Server], estimates: &mut [f64], t: i64) {
+    for (i, s) in servers.iter_mut().enumerate() {
+        while let Some(&(end, run)) = s.unseen.front() {
+            if end > t {
+                break;
+            }
+            s.unseen.pop_front();
+            s.window.push_back(run);
+            s.window_sum += run;
+            if s.window.len() > HYBRID_WINDOW {
+                s.window_sum -= s.window.pop_front().unwrap_or(0);
+            }
+        }
+        if s.window_sum > 0 {
+            estimates[i] = s.window.len() as f64 * NS / s.window_sum as f64;
+        }
+    }
+}
+
+/// Runs `batches` batches, measuring the jobs of those after the first `warmup`.
+pub fn simulate_allocation(
+    sys: &BatchSystem,
+    policy: AllocationPolicy,
+    dispatch: Dispatch,
+    batches: u64,
+    warmup: u64,
+    seed: u64,
+) -> Result<AllocationOutcome, String> {
+    check_run(sys, batches, warmup)?;
     let n = sys.rates.len();
     let k = sys.batch_size as usize;
     let mut changes = sys.rate_changes.clone();
@@ -237,22 +282,7 @@ pub fn simulate_allocation(
             }
         }
         if policy == AllocationPolicy::Hybrid {
-            for (i, s) in servers.iter_mut().enumerate() {
-                while let Some(&(end, run)) = s.unseen.front() {
-                    if end > t {
-                        break;
-                    }
-                    s.unseen.pop_front();
-                    s.window.push_back(run);
-                    s.window_sum += run;
-                    if s.window.len() > HYBRID_WINDOW {
-                        s.window_sum -= s.window.pop_front().unwrap_or(0);
-                    }
-                }
-                if s.window_sum > 0 {
-                    estimates[i] = s.window.len() as f64 * NS / s.window_sum as f64;
-                }
-            }
+            observe_completions(&mut servers, &mut estimates, t);
             fractions = owa_batch(&estimates, sys.lambda, sys.batch_size)
                 .unwrap_or_else(|_| weighted(&estimates));
             if b % sample_every == 0 {
@@ -276,23 +306,7 @@ pub fn simulate_allocation(
                     })
                     .unwrap_or(0),
                 _ => match dispatch {
-                    Dispatch::Random => {
-                        let u = dispatch_rng.uniform();
-                        let mut acc = 0.0;
-                        let mut pick = n - 1;
-                        for (i, a) in fractions.iter().enumerate() {
-                            acc += a;
-                            if u < acc {
-                                pick = i;
-                                break;
-                            }
-                        }
-                        // Rounding can leave the last resources with α = 0 picked: skip them.
-                        while fractions[pick] == 0.0 && pick > 0 {
-                            pick -= 1;
-                        }
-                        pick
-                    }
+                    Dispatch::Random => pick_by_fraction(dispatch_rng.uniform(), &fractions),
                     Dispatch::Rounded => {
                         let i = (0..n)
                             .max_by(|&a, &b| credits[a].total_cmp(&credits[b]).then(b.cmp(&a)))

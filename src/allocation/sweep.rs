@@ -441,7 +441,7 @@ pub struct SweepResult {
 /// Order-statistic band for the median of `n` sorted samples: the band is
 /// `[x[i], x[n-1-i]]` (0-based) with coverage 1 − 2·P(Bin(n, ½) ≤ i); `i` is the largest
 /// index keeping the coverage at or above 95 % (0, min to max, when `n` is too small).
-fn median_band(n: usize) -> (usize, f64) {
+pub fn median_band(n: usize) -> (usize, f64) {
     let half_n = libm::pow(0.5, n as f64);
     // cdf[j] = P(Bin(n, ½) ≤ j)
     let mut cdf = Vec::with_capacity(n);
@@ -459,6 +459,23 @@ fn median_band(n: usize) -> (usize, f64) {
         i += 1;
     }
     (i, 1.0 - 2.0 * cdf.get(i).copied().unwrap_or(0.0))
+}
+
+/// Sorts `samples` (one per seed) and returns their median and the order-statistic band
+/// `[x[band_lo], x[n − 1 − band_lo]]` (`band_lo` from [`median_band`]); zeros when empty.
+pub fn median_and_band(samples: &mut [f64], band_lo: usize) -> (f64, f64, f64) {
+    samples.sort_by(|a, b| a.total_cmp(b));
+    let n = samples.len();
+    if n == 0 {
+        return (0.0, 0.0, 0.0);
+    }
+    let median = if n % 2 == 1 {
+        samples[n / 2]
+    } else {
+        (samples[n / 2 - 1] + samples[n / 2]) / 2.0
+    };
+    let lo = band_lo.min(n - 1);
+    (median, samples[lo], samples[n - 1 - lo])
 }
 
 /// Runs a preset as the paper defined it.
@@ -479,6 +496,16 @@ pub fn run_sweep(
     batches: u64,
     progress: &mut dyn FnMut(u64, u64) -> bool,
 ) -> Result<SweepResult, String> {
+    run_sweep_on(spec, seeds, batches, 1, progress)
+}
+
+/// The sweep's systems, its warm-up and its number of runs, after checking that it is
+/// well formed and small enough to finish.
+fn checked_systems(
+    spec: &SweepSpec,
+    seeds: u64,
+    batches: u64,
+) -> Result<(Vec<BatchSystem>, u64, u64), String> {
     if seeds == 0 || seeds > 1000 {
         return Err(format!("seeds must be 1..1000 (got {seeds})"));
     }
@@ -511,7 +538,19 @@ pub fn run_sweep(
             "this sweep would simulate {jobs:.2e} jobs (at most {MAX_SWEEP_JOBS:.0e}, about ten minutes natively); use fewer seeds, batches, points or a smaller k"
         ));
     }
-    let mut done = 0;
+    Ok((systems, warmup, total))
+}
+
+/// [`run_sweep`] on up to `threads` threads (natively; wasm runs them in order): the same
+/// result, byte for byte.
+pub fn run_sweep_on(
+    spec: &SweepSpec,
+    seeds: u64,
+    batches: u64,
+    threads: usize,
+    progress: &mut dyn FnMut(u64, u64) -> bool,
+) -> Result<SweepResult, String> {
+    let (systems, warmup, total) = checked_systems(spec, seeds, batches)?;
     let (band_lo, confidence) = median_band(seeds as usize);
     let mut series: Vec<PolicySeries> = spec
         .policies
@@ -521,34 +560,46 @@ pub fn run_sweep(
             ..PolicySeries::default()
         })
         .collect();
+    // Every (point, policy, seed) run is independent: on all cores natively, the results
+    // in the order a single thread would produce them.
+    let (n_pol, n_seeds) = (spec.policies.len(), seeds as usize);
+    let task = |k: usize| {
+        let (xi, pi, seed) = (k / (n_pol * n_seeds), k / n_seeds % n_pol, k % n_seeds);
+        let sys = &systems[xi];
+        simulate_allocation(
+            sys,
+            spec.policies[pi],
+            spec.dispatch,
+            batches,
+            warmup,
+            seed as u64 + 1,
+        )
+    };
+    let outcomes = crate::par::map_in_order(total as usize, threads, &task, &mut |d, t| {
+        progress(d as u64, t as u64)
+    })
+    .ok_or_else(|| "sweep cancelled".to_string())?;
+    let mut outcomes = outcomes.into_iter();
     // The hybrid's fractions in its seed-1 run at the last point, for `history` (recorded
     // over the whole run, warm-up included).
     let mut hybrid_fractions = None;
-    for (xi, sys) in systems.iter().enumerate() {
+    for xi in 0..systems.len() {
         for (pi, &policy) in spec.policies.iter().enumerate() {
-            let mut samples = Vec::with_capacity(seeds as usize);
-            for seed in 0..seeds {
-                let out =
-                    simulate_allocation(sys, policy, spec.dispatch, batches, warmup, seed + 1)?;
+            let mut samples = Vec::with_capacity(n_seeds);
+            for seed in 0..n_seeds {
+                let Some(out) = outcomes.next() else {
+                    return Err("sweep cancelled".into());
+                };
+                let out = out?;
                 samples.push(out.mean_response_s);
                 if policy == Hybrid && seed == 0 && xi + 1 == systems.len() {
                     hybrid_fractions = Some(out.fraction_history);
                 }
-                done += 1;
-                if !progress(done, total) {
-                    return Err("sweep cancelled".into());
-                }
             }
-            samples.sort_by(|a, b| a.total_cmp(b));
-            let n = samples.len();
-            let median = if n % 2 == 1 {
-                samples[n / 2]
-            } else {
-                (samples[n / 2 - 1] + samples[n / 2]) / 2.0
-            };
+            let (median, lo, hi) = median_and_band(&mut samples, band_lo);
             series[pi].median.push(median);
-            series[pi].lo.push(samples[band_lo]);
-            series[pi].hi.push(samples[n - 1 - band_lo]);
+            series[pi].lo.push(lo);
+            series[pi].hi.push(hi);
         }
     }
     let gap = series[1]

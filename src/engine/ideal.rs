@@ -19,7 +19,7 @@
 use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
-use super::sim::planned_and_effective;
+use super::outcome::planned_and_effective;
 use super::{JobOutcome, Outcome, RejectReason, RunConfig, RunOutput, SimError, SimTime};
 use crate::model::{Job, Platform};
 
@@ -65,12 +65,16 @@ fn rejection(job: &Job, platform: &Platform) -> Option<RejectReason> {
 /// non-negative floats order like their bit patterns), then the job's index for ties.
 type Target = Reverse<(u64, usize)>;
 
+/// Runs `jobs` on the idealized machine (see the module doc): every job starts at its submit
+/// and shares the machine equally with the others present until its work is done.
 pub fn simulate_ideal(
     platform: &Platform,
     jobs: &[Job],
     cfg: &RunConfig,
 ) -> Result<RunOutput, SimError> {
-    platform.validate().map_err(SimError::BadInput)?;
+    platform
+        .validate()
+        .map_err(|reason| SimError::InvalidPlatform { reason })?;
     let capacity = ideal_capacity(platform);
     let mut outcomes: Vec<Outcome> = jobs
         .iter()

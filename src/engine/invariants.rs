@@ -1,11 +1,12 @@
 //! Checks every run ends with. A failure is a bug in the engine or a policy, never a user
 //! error: the message says which job and which instant.
 
-use super::sim::{planned_and_effective, scale};
+use super::outcome::{planned_and_effective, scale};
 use super::{JobOutcome, Outcome, RejectReason, RunConfig, SimTime};
 use crate::model::{Job, Platform};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
+/// A broken invariant: a bug in the engine or a policy; the message names the job and instant.
 pub struct InvariantViolation(pub String);
 
 impl std::fmt::Display for InvariantViolation {

@@ -1,18 +1,23 @@
 //! The discrete-event kernel: integer time, the event queue and the simulation loop, plus the
-//! invariant checks every run ends with. No I/O, no web, no serde: inputs arrive as plain
+//! invariant checks every run ends with. No I/O, no web, no serde (the scenario layer serializes what crosses the edges): inputs arrive as plain
 //! data and results leave as plain data.
+
+#![warn(missing_docs)]
 
 mod ideal;
 mod invariants;
+mod outcome;
 mod queue;
 mod sim;
-mod time;
 
+/// Re-exported for callers that know time as the engine's (the type lives in [`crate::time`],
+/// below the model and the policies, so that they need not import the engine).
+pub use crate::time::{SimTime, TICKS_PER_SEC};
 pub use ideal::{check_ideal, ideal_capacity, ideal_work, simulate_ideal};
 pub use invariants::{check_invariants, InvariantViolation};
-pub use queue::EventQueue;
-pub use sim::{
-    simulate, simulate_grid, wallclock_limit, EstimateSource, JobOutcome, Outcome, RejectReason,
-    RunConfig, RunOutput, SimError,
+pub use outcome::{
+    wallclock_limit, EstimateSource, JobOutcome, Outcome, RejectReason, RunConfig, RunOutput,
+    SimError,
 };
-pub use time::{SimTime, TICKS_PER_SEC};
+pub use queue::EventQueue;
+pub use sim::{simulate, simulate_grid, Input, Simulation, SiteSnapshot, StepLog};

@@ -47,6 +47,7 @@ impl<E> Default for EventQueue<E> {
 }
 
 impl<E> EventQueue<E> {
+    /// Schedules `event` at `time`, after every event already at that instant.
     pub fn push(&mut self, time: SimTime, event: E) {
         let seq = self.next_seq;
         self.next_seq += 1;
@@ -67,10 +68,12 @@ impl<E> EventQueue<E> {
         }
     }
 
+    /// Events waiting.
     pub fn len(&self) -> usize {
         self.heap.len()
     }
 
+    /// True when no event waits.
     pub fn is_empty(&self) -> bool {
         self.heap.is_empty()
     }

@@ -1,4 +1,4 @@
-//! The simulation loop.
+//! The simulation loop, as a value that can be stepped.
 //!
 //! # Order of events at one instant
 //! At simulated time `t` the engine
@@ -12,111 +12,59 @@
 //! jobs submitted together queue in file order. Arrivals come from the (sorted) job list by a
 //! cursor rather than through the heap; that is the same as giving them sequence numbers
 //! after every event at their instant.
+//!
+//! One [`Simulation::step`] is one instant. [`Simulation::run`] steps to the end and
+//! [`Simulation::finish`] checks the invariants, so a result never leaves the engine
+//! unchecked; the web worker steps in slices to report progress and to pause or cancel.
 
 use std::collections::BTreeMap;
+use std::ops::Deref;
+use std::sync::Arc;
 
-use super::{EventQueue, SimTime};
+use super::ideal::{check_ideal, simulate_ideal};
+use super::invariants::{check_invariants, InvariantViolation};
+use super::outcome::{planned_and_effective, scale, wallclock_limit};
+use super::{
+    EventQueue, JobOutcome, Outcome, RejectReason, RunConfig, RunOutput, SimError, SimTime,
+};
 use crate::model::{Job, JobIdx, Platform};
 use crate::policy::grid::{GridAction, GridMsg, GridParams, GridPolicy, GridScheme, GridView};
-use crate::policy::local::{LocalPolicy, LocalPolicyKind, QueuedJob, SiteView};
+use crate::policy::local::{HeadReservation, LocalPolicy, LocalPolicyKind, QueuedJob, SiteView};
 
-/// Where the scheduler's runtime predictions come from.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum EstimateSource {
-    /// The user's estimate from the workload (SWF field 9), the default.
-    #[default]
-    Trace,
-    /// The real runtime: a perfectly informed scheduler.
-    Exact,
-}
-
-/// Conventions of a run; they appear in every output.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-pub struct RunConfig {
-    pub estimates: EstimateSource,
-    /// A job that outlives its estimate is killed at the estimate (true, the default, as real
-    /// batch systems do) or runs to its end (false; its predicted end then moves to its
-    /// real end when the estimate expires, and plans are rebuilt).
-    pub kill_at_estimate: bool,
-}
-
-impl Default for RunConfig {
-    fn default() -> Self {
-        RunConfig {
-            estimates: EstimateSource::Trace,
-            kill_at_estimate: true,
-        }
-    }
-}
-
-/// Why a job could not run.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RejectReason {
-    /// It needs more allocation units than its site has.
-    TooWide { needs: u32, capacity: u32 },
-    /// Its home site index names no site of the platform.
-    NoSuchSite,
-}
-
-/// What happened to one job.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum JobOutcome {
-    /// Never reached by the run (only in a cancelled or broken run).
-    Pending,
-    Finished,
-    /// Stopped at its estimate (runtime above estimate with kills on).
-    Killed,
-    Rejected(RejectReason),
-}
-
-/// One job's result: 24 bytes, so per-job results stay well under 100 bytes a job.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Outcome {
-    pub site: u32,
-    pub start: SimTime,
-    pub end: SimTime,
-    pub status: JobOutcome,
-}
-
-impl Outcome {
-    pub fn ran(&self) -> bool {
-        matches!(self.status, JobOutcome::Finished | JobOutcome::Killed)
-    }
-}
-
+/// Input data a simulation reads: borrowed from the caller (the CLI, tests) or shared with
+/// it (the web worker keeps the jobs between slices, so the simulation cannot borrow them).
 #[derive(Debug)]
-pub struct RunOutput {
-    /// Indexed like the input jobs.
-    pub outcomes: Vec<Outcome>,
-    pub events: u64,
-    pub max_queue: usize,
-    /// Set for the idealized scheme: the virtual machine's capacity in one-MHz CPUs (its
-    /// outcomes carry the job's home as site, but ran on the whole virtual machine).
-    pub ideal_capacity: Option<f64>,
+pub enum Input<'a, T: ?Sized> {
+    /// Borrowed for the simulation's lifetime.
+    Borrowed(&'a T),
+    /// Shared with the caller, who may keep it after the simulation ends.
+    Shared(Arc<T>),
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum SimError {
-    /// The caller's progress callback asked to stop.
-    Cancelled,
-    /// A bug: an invariant did not hold. The message says which and where.
-    Invariant(String),
-    /// The input cannot be simulated (for example jobs not sorted by submit time).
-    BadInput(String),
-}
-
-impl std::fmt::Display for SimError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl<T: ?Sized> Deref for Input<'_, T> {
+    type Target = T;
+    fn deref(&self) -> &T {
         match self {
-            SimError::Cancelled => f.write_str("run cancelled"),
-            SimError::Invariant(m) => write!(f, "invariant violated (a bug, please report): {m}"),
-            SimError::BadInput(m) => f.write_str(m),
+            Input::Borrowed(t) => t,
+            Input::Shared(t) => t,
         }
     }
 }
 
-impl std::error::Error for SimError {}
+impl<'a, T: ?Sized> From<&'a T> for Input<'a, T> {
+    fn from(t: &'a T) -> Self {
+        Input::Borrowed(t)
+    }
+}
+
+impl<T: ?Sized> From<Arc<T>> for Input<'_, T> {
+    fn from(t: Arc<T>) -> Self {
+        Input::Shared(t)
+    }
+}
+
+/// Progress is reported (and cancellation asked) after this many handled events.
+const PROGRESS_EVERY: u64 = 16_384;
 
 #[derive(Clone, Copy, Debug)]
 enum Event {
@@ -136,11 +84,6 @@ struct Resources {
     plan_invalidated: bool,
 }
 
-struct SiteState {
-    res: Resources,
-    policy: Box<dyn LocalPolicy>,
-}
-
 impl Resources {
     fn view(&self, now: SimTime) -> SiteView<'_> {
         SiteView {
@@ -153,40 +96,46 @@ impl Resources {
     }
 }
 
-/// `t` (measured on a machine of speed `from`) on a machine of speed `to`, at least one tick.
-pub(crate) fn scale(t: SimTime, from: f64, to: f64) -> SimTime {
-    if from == to {
-        return t.max(SimTime(1));
-    }
-    SimTime(((t.0 as f64) * from / to).round() as i64).max(SimTime(1))
+struct SiteState {
+    res: Resources,
+    policy: Box<dyn LocalPolicy>,
 }
 
-/// The estimate a scheduler plans with and the time the job really holds its processors,
-/// both at its home site's speed.
-pub(crate) fn planned_and_effective(job: &Job, cfg: &RunConfig) -> (SimTime, SimTime) {
-    let planned = match cfg.estimates {
-        EstimateSource::Trace => job.estimate,
-        EstimateSource::Exact => job.runtime,
-    };
-    let effective = if cfg.kill_at_estimate {
-        job.runtime.min(planned)
-    } else {
-        job.runtime
-    };
-    (planned.max(SimTime(1)), effective.max(SimTime(1)))
+/// What one step did: the instant, and the jobs that ended, arrived and started then.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct StepLog {
+    /// The instant simulated.
+    pub time: SimTime,
+    /// Jobs whose completion was handled (finished or killed), in event order.
+    pub completed: Vec<JobIdx>,
+    /// Jobs submitted at this instant, in input order.
+    pub arrived: Vec<JobIdx>,
+    /// `(site, job)` for each job started, in the order the passes started them.
+    pub started: Vec<(u32, JobIdx)>,
+    /// Grid timers and messages delivered.
+    pub grid_messages: u32,
 }
 
-/// The wallclock limit a job of `platform`'s site `site` is planned with (its estimate, or
-/// its runtime under exact estimates), scaled to that site's speed.
-pub fn wallclock_limit(job: &Job, cfg: &RunConfig, platform: &Platform, site: usize) -> SimTime {
-    let (planned, _) = planned_and_effective(job, cfg);
-    scale(
-        planned,
-        platform.sites[job.home as usize].speed,
-        platform.sites[site].speed,
-    )
+/// One site as a step leaves it: what the step-by-step view shows.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SiteSnapshot {
+    /// The instant of the snapshot.
+    pub now: SimTime,
+    /// Allocation units of the site.
+    pub capacity: u32,
+    /// Units free now.
+    pub free: u32,
+    /// `(job, units, predicted end)`, soonest predicted end first.
+    pub running: Vec<(JobIdx, u32, SimTime)>,
+    /// The queue in the policy's priority order.
+    pub queue: Vec<QueuedJob>,
+    /// Free units over time by estimates: `(from, free)` steps of the running jobs' profile.
+    pub profile: Vec<(SimTime, u32)>,
+    /// The head's reservation for policies that make one (EASY's shadow time, extra units).
+    pub head: Option<HeadReservation>,
 }
 
+/// The engine's read-only view for grid policies.
 struct EngineView<'a> {
     now: SimTime,
     platform: &'a Platform,
@@ -194,17 +143,6 @@ struct EngineView<'a> {
     cfg: &'a RunConfig,
     sites: &'a [SiteState],
     arrivals_remaining: bool,
-}
-
-impl EngineView<'_> {
-    fn estimate_at(&self, site: u32, job: JobIdx) -> SimTime {
-        wallclock_limit(
-            &self.jobs[job as usize],
-            self.cfg,
-            self.platform,
-            site as usize,
-        )
-    }
 }
 
 impl GridView for EngineView<'_> {
@@ -220,11 +158,17 @@ impl GridView for EngineView<'_> {
     fn awt(&self, site: u32, job: JobIdx) -> Option<SimTime> {
         let st = &self.sites[site as usize];
         let units = self.platform.sites[site as usize].units_for(self.jobs[job as usize].procs);
+        let estimate = self.ert(site, job);
         st.policy
-            .approximate_wait(&st.res.view(self.now), units, self.estimate_at(site, job))
+            .approximate_wait(&st.res.view(self.now), units, estimate)
     }
     fn ert(&self, site: u32, job: JobIdx) -> SimTime {
-        self.estimate_at(site, job)
+        wallclock_limit(
+            &self.jobs[job as usize],
+            self.cfg,
+            self.platform,
+            site as usize,
+        )
     }
     fn rus(&self, site: u32) -> f64 {
         let r = &self.sites[site as usize].res;
@@ -233,11 +177,572 @@ impl GridView for EngineView<'_> {
     fn arrivals_remaining(&self) -> bool {
         self.arrivals_remaining
     }
+    fn procs(&self, job: JobIdx) -> u32 {
+        self.jobs[job as usize].procs
+    }
+    fn units(&self, site: u32, job: JobIdx) -> u32 {
+        self.platform.sites[site as usize].units_for(self.jobs[job as usize].procs)
+    }
+    fn capacity(&self, site: u32) -> u32 {
+        self.sites[site as usize].res.capacity
+    }
+    fn free(&self, site: u32) -> u32 {
+        self.sites[site as usize].res.free
+    }
+    fn cpus_per_unit(&self, site: u32) -> u32 {
+        self.platform.sites[site as usize].cpus_per_unit()
+    }
+}
+
+/// A simulation in progress: every job at its home site's grid policy, which sends it to a
+/// site's local policy. Build it with [`Simulation::new`], then [`step`](Self::step),
+/// [`run_until`](Self::run_until) or [`run`](Self::run).
+pub struct Simulation<'a> {
+    platform: Input<'a, Platform>,
+    jobs: Input<'a, [Job]>,
+    cfg: RunConfig,
+    scheme: GridScheme,
+    params: GridParams,
+    sites: Vec<SiteState>,
+    grid: Box<dyn GridPolicy>,
+    actions: Vec<GridAction>,
+    outcomes: Vec<Outcome>,
+    events: EventQueue<Event>,
+    next_arrival: usize,
+    touched: Vec<u32>,
+    starts: Vec<JobIdx>,
+    now: SimTime,
+    started_grid: bool,
+    /// Events handled so far (completions, expiries, grid messages, arrivals).
+    handled: u64,
+    done: u64,
+    max_queue: usize,
+    log: StepLog,
+    /// The idealized scheme is not event-stepped: its whole run is computed at the first step.
+    ideal: Option<RunOutput>,
+}
+
+/// Refuses a workload whose schedule could overflow the millisecond clock: even run one
+/// after another on the slowest site, every job must end within ±4·10¹⁸ ms. (The SWF reader
+/// bounds each field; this bounds their sum, for any input.)
+fn check_horizon(platform: &Platform, jobs: &[Job]) -> Result<(), SimError> {
+    let speeds = platform.sites.iter().map(|s| s.speed);
+    let slowdown = speeds.clone().fold(0.0, f64::max) / speeds.fold(f64::INFINITY, f64::min);
+    let first = jobs.first().map_or(0.0, |j| j.submit.0 as f64);
+    let last = jobs.last().map_or(0.0, |j| j.submit.0 as f64);
+    let work: f64 = jobs
+        .iter()
+        .map(|j| j.runtime.0.max(j.estimate.0).max(0) as f64)
+        .sum();
+    let horizon = last + work * slowdown.max(1.0) + 1e9;
+    if !(horizon.abs() < 4.0e18 && first.abs() < 4.0e18) {
+        return Err(SimError::ClockOverflow {
+            last_submit_s: last / 1000.0,
+            work_s: work / 1000.0,
+        });
+    }
+    Ok(())
+}
+
+/// The input checks every run starts with.
+fn validate(
+    platform: &Platform,
+    jobs: &[Job],
+    scheme: GridScheme,
+    params: &GridParams,
+) -> Result<(), SimError> {
+    platform
+        .validate()
+        .map_err(|reason| SimError::InvalidPlatform { reason })?;
+    check_horizon(platform, jobs)?;
+    if scheme == GridScheme::Ideal {
+        return Ok(());
+    }
+    params
+        .validate()
+        .map_err(|reason| SimError::InvalidGridParams { reason })?;
+    if let Some(w) = jobs.windows(2).position(|w| w[1].submit < w[0].submit) {
+        return Err(SimError::Unsorted {
+            job: jobs[w + 1].id,
+            after: jobs[w].id,
+        });
+    }
+    if jobs.len() >= u32::MAX as usize {
+        return Err(SimError::TooManyJobs { jobs: jobs.len() });
+    }
+    Ok(())
+}
+
+impl<'a> Simulation<'a> {
+    /// A simulation of `jobs` (sorted by submit time) on `platform` under the grid scheme
+    /// `scheme` over the local policy `local` at every site. Checks the input; nothing runs
+    /// until the first step.
+    pub fn new(
+        platform: impl Into<Input<'a, Platform>>,
+        jobs: impl Into<Input<'a, [Job]>>,
+        local: LocalPolicyKind,
+        scheme: GridScheme,
+        params: &GridParams,
+        cfg: &RunConfig,
+    ) -> Result<Simulation<'a>, SimError> {
+        let platform = platform.into();
+        let jobs = jobs.into();
+        validate(&platform, &jobs, scheme, params)?;
+        let sites = platform
+            .sites
+            .iter()
+            .map(|s| SiteState {
+                res: Resources {
+                    capacity: s.capacity_units(),
+                    free: s.capacity_units(),
+                    speed: s.speed,
+                    running: BTreeMap::new(),
+                    plan_invalidated: false,
+                },
+                policy: local.build(),
+            })
+            .collect();
+        let grid = params.build(scheme, platform.sites.len(), 0);
+        let outcomes = vec![Outcome::PENDING; jobs.len()];
+        Ok(Simulation {
+            platform,
+            jobs,
+            cfg: *cfg,
+            scheme,
+            params: *params,
+            sites,
+            grid,
+            actions: Vec::new(),
+            outcomes,
+            events: EventQueue::default(),
+            next_arrival: 0,
+            touched: Vec::new(),
+            starts: Vec::new(),
+            now: SimTime::ZERO,
+            started_grid: false,
+            handled: 0,
+            done: 0,
+            max_queue: 0,
+            log: StepLog::default(),
+            ideal: None,
+        })
+    }
+
+    /// Seeds the randomized grid policies (SES random group selection); before the first
+    /// step. Without it they draw from seed 0.
+    pub fn with_seed(mut self, seed: u64) -> Self {
+        self.grid = self
+            .params
+            .build(self.scheme, self.platform.sites.len(), seed);
+        self
+    }
+
+    /// The instant of the last step (zero before the first).
+    pub fn now(&self) -> SimTime {
+        self.now
+    }
+
+    /// `(jobs done, jobs in all)`: done counts finished, killed and rejected jobs.
+    pub fn progress(&self) -> (u64, u64) {
+        (self.done, self.jobs.len() as u64)
+    }
+
+    /// Events handled so far.
+    pub fn events_handled(&self) -> u64 {
+        self.handled
+    }
+
+    /// The instant of the next step, or `None` when the run is over.
+    pub fn next_time(&self) -> Option<SimTime> {
+        if self.scheme == GridScheme::Ideal {
+            return match self.ideal {
+                None => self.jobs.first().map(|j| j.submit).or(Some(SimTime::ZERO)),
+                Some(_) => None,
+            };
+        }
+        match (self.events.peek_time(), self.jobs.get(self.next_arrival)) {
+            (Some(a), Some(j)) => Some(a.min(j.submit)),
+            (Some(a), None) => Some(a),
+            (None, Some(j)) => Some(j.submit),
+            (None, None) => None,
+        }
+    }
+
+    /// True when nothing is left to simulate.
+    pub fn is_finished(&self) -> bool {
+        self.next_time().is_none()
+    }
+
+    /// What the last step did.
+    pub fn last_step(&self) -> &StepLog {
+        &self.log
+    }
+
+    /// The jobs simulated, in input order (indices in logs and snapshots point here).
+    pub fn jobs(&self) -> &[Job] {
+        &self.jobs
+    }
+
+    /// Outcomes so far (pending for jobs not yet started).
+    pub fn outcomes(&self) -> &[Outcome] {
+        &self.outcomes
+    }
+
+    /// Site `site` as it stands now; `None` for no such site (or the idealized scheme, which
+    /// has no sites of its own).
+    pub fn site_snapshot(&self, site: usize) -> Option<SiteSnapshot> {
+        if self.scheme == GridScheme::Ideal {
+            return None;
+        }
+        let st = self.sites.get(site)?;
+        let view = st.res.view(self.now);
+        let running = st
+            .res
+            .running
+            .iter()
+            .map(|(&(end, job), &units)| (job, units, end))
+            .collect();
+        Some(SiteSnapshot {
+            now: self.now,
+            capacity: st.res.capacity,
+            free: st.res.free,
+            running,
+            queue: st.policy.queued(),
+            profile: view.running_profile().steps().to_vec(),
+            head: st.policy.head_reservation(&view),
+        })
+    }
+
+    /// Simulates one instant. Returns false (and does nothing) when the run is over.
+    pub fn step(&mut self) -> Result<bool, SimError> {
+        let Some(now) = self.next_time() else {
+            return Ok(false);
+        };
+        self.now = now;
+        // Cleared, not replaced: the log keeps its buffers from step to step.
+        self.log.time = now;
+        self.log.completed.clear();
+        self.log.arrived.clear();
+        self.log.started.clear();
+        self.log.grid_messages = 0;
+        if self.scheme == GridScheme::Ideal {
+            let out = simulate_ideal(&self.platform, &self.jobs, &self.cfg)?;
+            self.handled = out.events;
+            self.done = self.jobs.len() as u64;
+            self.ideal = Some(out);
+            return Ok(true);
+        }
+        if !self.started_grid {
+            self.started_grid = true;
+            self.grid_decides(|g, v, a| g.start(v, a));
+        }
+        self.handle_due_events()?;
+        self.handle_arrivals();
+        self.schedule_touched()?;
+        Ok(true)
+    }
+
+    /// Steps through every instant up to and including `t`. Returns true when the run is over.
+    pub fn run_until(&mut self, t: SimTime) -> Result<bool, SimError> {
+        while let Some(next) = self.next_time() {
+            if next > t {
+                return Ok(false);
+            }
+            self.step()?;
+        }
+        Ok(true)
+    }
+
+    /// Steps until at least `budget` more events were handled or the run is over (the web
+    /// worker's slice). Returns true when the run is over.
+    pub fn run_events(&mut self, budget: u64) -> Result<bool, SimError> {
+        let target = self.handled.saturating_add(budget);
+        while self.handled < target {
+            if !self.step()? {
+                return Ok(true);
+            }
+        }
+        Ok(self.is_finished())
+    }
+
+    /// Runs to the end and checks the result. `progress(done, total)` is called every few
+    /// thousand events and may return false to cancel.
+    pub fn run(
+        mut self,
+        progress: &mut dyn FnMut(u64, u64) -> bool,
+    ) -> Result<RunOutput, SimError> {
+        let mut reported = 0;
+        while self.step()? {
+            if self.handled - reported >= PROGRESS_EVERY {
+                reported = self.handled;
+                if !progress(self.done, self.jobs.len() as u64) {
+                    return Err(SimError::Cancelled);
+                }
+            }
+        }
+        let total = self.jobs.len() as u64;
+        progress(total, total);
+        self.finish()
+    }
+
+    /// The result of a run stepped to its end, after the invariant checks every run ends
+    /// with (see [`check_invariants`]); `Cancelled` when steps remain.
+    pub fn finish(self) -> Result<RunOutput, SimError> {
+        if !self.is_finished() {
+            return Err(SimError::Cancelled);
+        }
+        if let Some(out) = self.ideal {
+            check_ideal(&self.platform, &self.jobs, &out.outcomes, &self.cfg)
+                .map_err(InvariantViolation)?;
+            return Ok(out);
+        }
+        if self.grid.held() > 0 {
+            return Err(InvariantViolation(format!(
+                "{} jobs were still held in grid queues when the run ended",
+                self.grid.held()
+            ))
+            .into());
+        }
+        for (i, site) in self.sites.iter().enumerate() {
+            if site.policy.queue_len() > 0 {
+                return Err(InvariantViolation(format!(
+                    "{} jobs were still queued at site {i} when the run ended",
+                    site.policy.queue_len()
+                ))
+                .into());
+            }
+        }
+        check_invariants(&self.platform, &self.jobs, &self.outcomes, &self.cfg)?;
+        Ok(RunOutput {
+            outcomes: self.outcomes,
+            events: self.handled,
+            max_queue: self.max_queue,
+            ideal_capacity: None,
+        })
+    }
+
+    /// 1. Completions, expiries and grid messages due now.
+    fn handle_due_events(&mut self) -> Result<(), SimError> {
+        let now = self.now;
+        while let Some((_, event)) = self.events.pop_until(now) {
+            self.handled += 1;
+            match event {
+                Event::Complete(idx) => self.complete(idx)?,
+                Event::EstimateExpired(idx) => self.expire(idx)?,
+                Event::Grid(msg) => {
+                    self.log.grid_messages += 1;
+                    self.grid_decides(|g, v, a| g.on_message(msg, v, a));
+                }
+            }
+        }
+        Ok(())
+    }
+
+    fn complete(&mut self, idx: JobIdx) -> Result<(), SimError> {
+        let now = self.now;
+        let job = &self.jobs[idx as usize];
+        let out = &self.outcomes[idx as usize];
+        let s = out.site as usize;
+        let site = &mut self.sites[s].res;
+        let home_speed = self.platform.sites[job.home as usize].speed;
+        let (planned, _) = planned_and_effective(job, &self.cfg);
+        let est = scale(planned, home_speed, site.speed);
+        // An overrunning job's predicted end was moved to its real end.
+        let predicted = if now > out.start + est {
+            now
+        } else {
+            out.start + est
+        };
+        let units = site.running.remove(&(predicted, idx)).ok_or_else(|| {
+            InvariantViolation(format!("job {} completed but was not running", job.id))
+        })?;
+        site.free += units;
+        if now < predicted {
+            site.plan_invalidated = true;
+        }
+        self.done += 1;
+        self.touched.push(s as u32);
+        self.log.completed.push(idx);
+        Ok(())
+    }
+
+    fn expire(&mut self, idx: JobIdx) -> Result<(), SimError> {
+        let now = self.now;
+        let out = self.outcomes[idx as usize];
+        let site = &mut self.sites[out.site as usize].res;
+        let key = site
+            .running
+            .range((now, idx)..=(now, idx))
+            .next()
+            .map(|(k, v)| (*k, *v));
+        let Some((k, units)) = key else {
+            return Err(InvariantViolation(format!(
+                "estimate of job {} expired but it was not running",
+                self.jobs[idx as usize].id
+            ))
+            .into());
+        };
+        site.running.remove(&k);
+        site.running.insert((out.end, idx), units);
+        site.plan_invalidated = true;
+        self.touched.push(out.site);
+        Ok(())
+    }
+
+    /// 2. Arrivals at `now`, in input order, through the grid policy.
+    fn handle_arrivals(&mut self) {
+        let now = self.now;
+        while let Some(job) = self.jobs.get(self.next_arrival) {
+            if job.submit != now {
+                break;
+            }
+            let idx = self.next_arrival as JobIdx;
+            self.next_arrival += 1;
+            self.handled += 1;
+            self.log.arrived.push(idx);
+            if let Some(reason) = self.rejection(idx) {
+                self.outcomes[idx as usize].status = JobOutcome::Rejected(reason);
+                self.done += 1;
+                continue;
+            }
+            self.grid_decides(|g, v, a| g.on_arrival(idx, v, a));
+        }
+    }
+
+    /// Why job `idx` can run nowhere: its home does not exist, or no site can hold it (with
+    /// its home's numbers as the reason).
+    fn rejection(&self, idx: JobIdx) -> Option<RejectReason> {
+        let job = &self.jobs[idx as usize];
+        let Some(home) = self.platform.sites.get(job.home as usize) else {
+            return Some(RejectReason::NoSuchSite);
+        };
+        let fits_somewhere = self
+            .platform
+            .sites
+            .iter()
+            .any(|s| s.units_for(job.procs) <= s.capacity_units());
+        (!fits_somewhere).then(|| RejectReason::TooWide {
+            needs: home.units_for(job.procs),
+            capacity: home.capacity_units(),
+        })
+    }
+
+    /// The grid policy decides with a read-only view of the sites; then its decisions are
+    /// carried out (jobs into local queues, messages onto the heap).
+    fn grid_decides(
+        &mut self,
+        decide: impl FnOnce(&mut dyn GridPolicy, &EngineView, &mut Vec<GridAction>),
+    ) {
+        let view = EngineView {
+            now: self.now,
+            platform: &self.platform,
+            jobs: &self.jobs,
+            cfg: &self.cfg,
+            sites: &self.sites,
+            arrivals_remaining: self.next_arrival < self.jobs.len(),
+        };
+        decide(&mut *self.grid, &view, &mut self.actions);
+        let mut actions = std::mem::take(&mut self.actions);
+        for action in actions.drain(..) {
+            match action {
+                GridAction::After { delay, msg } => {
+                    self.events.push(self.now + delay, Event::Grid(msg))
+                }
+                GridAction::Dispatch { job, site } => self.dispatch(job, site),
+            }
+        }
+        self.actions = actions;
+    }
+
+    /// Job `idx` joins site `s`'s local queue.
+    fn dispatch(&mut self, idx: JobIdx, s: u32) {
+        let job = &self.jobs[idx as usize];
+        let units = self.platform.sites[s as usize].units_for(job.procs);
+        let site = &mut self.sites[s as usize];
+        if units > site.res.capacity {
+            // Only a non-migrating scheme sends a job to a site too small for it.
+            self.outcomes[idx as usize].status = JobOutcome::Rejected(RejectReason::TooWide {
+                needs: units,
+                capacity: site.res.capacity,
+            });
+            self.done += 1;
+            return;
+        }
+        let (planned, _) = planned_and_effective(job, &self.cfg);
+        let home_speed = self.platform.sites[job.home as usize].speed;
+        let queued = QueuedJob {
+            idx,
+            units,
+            estimate: scale(planned, home_speed, site.res.speed),
+            queued_at: self.now,
+        };
+        self.outcomes[idx as usize].site = s;
+        site.policy.enqueue(queued, &site.res.view(self.now));
+        self.touched.push(s);
+    }
+
+    /// 3. One scheduling pass per touched site, in site order.
+    fn schedule_touched(&mut self) -> Result<(), SimError> {
+        let mut touched = std::mem::take(&mut self.touched);
+        touched.sort_unstable();
+        touched.dedup();
+        for &s in &touched {
+            self.schedule_site(s)?;
+        }
+        touched.clear();
+        self.touched = touched;
+        Ok(())
+    }
+
+    fn schedule_site(&mut self, s: u32) -> Result<(), SimError> {
+        let now = self.now;
+        let SiteState { res: site, policy } = &mut self.sites[s as usize];
+        self.starts.clear();
+        policy.schedule(&site.view(now), &mut self.starts);
+        site.plan_invalidated = false;
+        for &idx in &self.starts {
+            let job = &self.jobs[idx as usize];
+            let home_speed = self.platform.sites[job.home as usize].speed;
+            let units = self.platform.sites[s as usize].units_for(job.procs);
+            if units > site.free {
+                return Err(InvariantViolation(format!(
+                    "policy {} started job {} needing {units} units with only {} free at t={now}",
+                    policy.name(),
+                    job.id,
+                    site.free
+                ))
+                .into());
+            }
+            let out = &mut self.outcomes[idx as usize];
+            if out.status != JobOutcome::Pending || out.start != SimTime::NEVER {
+                return Err(InvariantViolation(format!("job {} started twice", job.id)).into());
+            }
+            let (planned, effective) = planned_and_effective(job, &self.cfg);
+            let est = scale(planned, home_speed, site.speed);
+            let run = scale(effective, home_speed, site.speed);
+            site.free -= units;
+            out.start = now;
+            out.end = now + run;
+            out.status = if self.cfg.kill_at_estimate && job.runtime > planned {
+                JobOutcome::Killed
+            } else {
+                JobOutcome::Finished
+            };
+            site.running.insert((now + est, idx), units);
+            self.events.push(now + run, Event::Complete(idx));
+            if run > est {
+                self.events.push(now + est, Event::EstimateExpired(idx));
+            }
+            self.log.started.push((s, idx));
+        }
+        self.max_queue = self.max_queue.max(policy.queue_len());
+        Ok(())
+    }
 }
 
 /// Runs `jobs` (sorted by submit time) on `platform`, every job at its home site under the
 /// local policy `local`. `progress(done, total)` is called every few thousand events and
-/// may return false to cancel.
+/// may return false to cancel. The result's invariants have been checked.
 pub fn simulate(
     platform: &Platform,
     jobs: &[Job],
@@ -256,31 +761,9 @@ pub fn simulate(
     )
 }
 
-/// Refuses a workload whose schedule could overflow the millisecond clock: even run one
-/// after another on the slowest site, every job must end within ±4·10¹⁸ ms. (The SWF reader
-/// bounds each field; this bounds their sum, for any input.)
-fn check_horizon(platform: &Platform, jobs: &[Job]) -> Result<(), SimError> {
-    let speeds = platform.sites.iter().map(|s| s.speed);
-    let slowdown = speeds.clone().fold(0.0, f64::max) / speeds.fold(f64::INFINITY, f64::min);
-    let first = jobs.first().map_or(0.0, |j| j.submit.0 as f64);
-    let last = jobs.last().map_or(0.0, |j| j.submit.0 as f64);
-    let work: f64 = jobs
-        .iter()
-        .map(|j| j.runtime.0.max(j.estimate.0).max(0) as f64)
-        .sum();
-    let horizon = last + work * slowdown.max(1.0) + 1e9;
-    if !(horizon.abs() < 4.0e18 && first.abs() < 4.0e18) {
-        return Err(SimError::BadInput(format!(
-            "the workload could run past the simulated clock (about 146 million years in milliseconds): last submit {} s, {} s of run time in all",
-            last / 1000.0,
-            work / 1000.0
-        )));
-    }
-    Ok(())
-}
-
 /// Runs `jobs` on `platform` under a grid scheme over the local policy `local` at every site.
 /// Jobs arrive at their home site's grid queue; the grid policy decides where each runs.
+/// The result's invariants have been checked.
 pub fn simulate_grid(
     platform: &Platform,
     jobs: &[Job],
@@ -290,308 +773,5 @@ pub fn simulate_grid(
     cfg: &RunConfig,
     progress: &mut dyn FnMut(u64, u64) -> bool,
 ) -> Result<RunOutput, SimError> {
-    platform.validate().map_err(SimError::BadInput)?;
-    check_horizon(platform, jobs)?;
-    if scheme == GridScheme::Ideal {
-        return super::ideal::simulate_ideal(platform, jobs, cfg);
-    }
-    params.validate().map_err(SimError::BadInput)?;
-    if let Some(w) = jobs.windows(2).position(|w| w[1].submit < w[0].submit) {
-        return Err(SimError::BadInput(format!(
-            "jobs must be sorted by submit time (job {} comes after job {})",
-            jobs[w + 1].id,
-            jobs[w].id
-        )));
-    }
-    if jobs.len() >= u32::MAX as usize {
-        return Err(SimError::BadInput("more than 4 billion jobs".into()));
-    }
-    let mut sites: Vec<SiteState> = platform
-        .sites
-        .iter()
-        .map(|s| SiteState {
-            res: Resources {
-                capacity: s.capacity_units(),
-                free: s.capacity_units(),
-                speed: s.speed,
-                running: BTreeMap::new(),
-                plan_invalidated: false,
-            },
-            policy: local.build(),
-        })
-        .collect();
-
-    let pending = Outcome {
-        site: u32::MAX,
-        start: SimTime::NEVER,
-        end: SimTime::NEVER,
-        status: JobOutcome::Pending,
-    };
-    let mut outcomes = vec![pending; jobs.len()];
-    let mut events: EventQueue<Event> = EventQueue::default();
-    let mut next_arrival = 0usize;
-    let mut touched: Vec<u32> = Vec::new();
-    let mut starts: Vec<JobIdx> = Vec::new();
-    let mut handled: u64 = 0;
-    let mut total_events: u64 = 0;
-    let mut done: u64 = 0;
-    let mut max_queue = 0usize;
-    let total = jobs.len() as u64;
-    let mut grid: Box<dyn GridPolicy> = params.build(scheme, platform.sites.len());
-    let mut actions: Vec<GridAction> = Vec::new();
-    let mut started_grid = false;
-
-    // The grid policy decides with a read-only view of the sites; then its decisions are
-    // carried out (jobs into local queues, messages onto the heap).
-    macro_rules! grid_decides {
-        ($now:expr, $decide:expr) => {{
-            let view = EngineView {
-                now: $now,
-                platform,
-                jobs,
-                cfg,
-                sites: &sites,
-                arrivals_remaining: next_arrival < jobs.len(),
-            };
-            ($decide)(&mut *grid, &view, &mut actions);
-            apply(
-                &mut actions,
-                $now,
-                &mut sites,
-                &mut events,
-                &mut outcomes,
-                &mut touched,
-                &mut done,
-                platform,
-                jobs,
-                cfg,
-            );
-        }};
-    }
-
-    loop {
-        let now = match (events.peek_time(), jobs.get(next_arrival)) {
-            (Some(a), Some(j)) => a.min(j.submit),
-            (Some(a), None) => a,
-            (None, Some(j)) => j.submit,
-            (None, None) => break,
-        };
-        if !started_grid {
-            started_grid = true;
-            grid_decides!(
-                now,
-                |g: &mut dyn GridPolicy, v: &EngineView, a: &mut Vec<GridAction>| g.start(v, a)
-            );
-        }
-
-        // 1. Completions and expiries due now.
-        while let Some((_, event)) = events.pop_until(now) {
-            handled += 1;
-            match event {
-                Event::Complete(idx) => {
-                    let job = &jobs[idx as usize];
-                    let out = &mut outcomes[idx as usize];
-                    let s = out.site as usize;
-                    let site = &mut sites[s].res;
-                    let home_speed = platform.sites[job.home as usize].speed;
-                    let (planned, _) = planned_and_effective(job, cfg);
-                    let est = scale(planned, home_speed, site.speed);
-                    // An overrunning job's predicted end was moved to its real end.
-                    let predicted = if now > out.start + est {
-                        now
-                    } else {
-                        out.start + est
-                    };
-                    let units = site.running.remove(&(predicted, idx)).ok_or_else(|| {
-                        SimError::Invariant(format!("job {} completed but was not running", job.id))
-                    })?;
-                    site.free += units;
-                    if now < predicted {
-                        site.plan_invalidated = true;
-                    }
-                    done += 1;
-                    touched.push(s as u32);
-                }
-                Event::EstimateExpired(idx) => {
-                    let out = outcomes[idx as usize];
-                    let site = &mut sites[out.site as usize].res;
-                    let key = site
-                        .running
-                        .range((now, idx)..=(now, idx))
-                        .next()
-                        .map(|(k, v)| (*k, *v));
-                    let Some((k, units)) = key else {
-                        return Err(SimError::Invariant(format!(
-                            "estimate of job {} expired but it was not running",
-                            jobs[idx as usize].id
-                        )));
-                    };
-                    site.running.remove(&k);
-                    site.running.insert((out.end, idx), units);
-                    site.plan_invalidated = true;
-                    touched.push(out.site);
-                }
-                Event::Grid(msg) => grid_decides!(
-                    now,
-                    |g: &mut dyn GridPolicy, v: &EngineView, a: &mut Vec<GridAction>| g
-                        .on_message(msg, v, a)
-                ),
-            }
-        }
-
-        // 2. Arrivals at `now`, in input order, through the grid policy.
-        while let Some(job) = jobs.get(next_arrival) {
-            if job.submit != now {
-                break;
-            }
-            let idx = next_arrival as JobIdx;
-            next_arrival += 1;
-            handled += 1;
-            let Some(home) = platform.sites.get(job.home as usize) else {
-                outcomes[idx as usize].status = JobOutcome::Rejected(RejectReason::NoSuchSite);
-                done += 1;
-                continue;
-            };
-            // A job no site can hold is rejected here, with its home's numbers as the reason.
-            let fits_somewhere = platform
-                .sites
-                .iter()
-                .any(|s| s.units_for(job.procs) <= s.capacity_units());
-            if !fits_somewhere {
-                outcomes[idx as usize].status = JobOutcome::Rejected(RejectReason::TooWide {
-                    needs: home.units_for(job.procs),
-                    capacity: home.capacity_units(),
-                });
-                done += 1;
-                continue;
-            }
-            grid_decides!(
-                now,
-                |g: &mut dyn GridPolicy, v: &EngineView, a: &mut Vec<GridAction>| g
-                    .on_arrival(idx, v, a)
-            );
-        }
-
-        // 3. One scheduling pass per touched site.
-        touched.sort_unstable();
-        touched.dedup();
-        for &s in &touched {
-            let SiteState { res: site, policy } = &mut sites[s as usize];
-            starts.clear();
-            policy.schedule(&site.view(now), &mut starts);
-            site.plan_invalidated = false;
-            for &idx in &starts {
-                let job = &jobs[idx as usize];
-                let home_speed = platform.sites[job.home as usize].speed;
-                let units = platform.sites[s as usize].units_for(job.procs);
-                if units > site.free {
-                    return Err(SimError::Invariant(format!(
-                        "policy {} started job {} needing {units} units with only {} free at t={now}",
-                        policy.name(),
-                        job.id,
-                        site.free
-                    )));
-                }
-                let out = &mut outcomes[idx as usize];
-                if out.status != JobOutcome::Pending || out.start != SimTime::NEVER {
-                    return Err(SimError::Invariant(format!("job {} started twice", job.id)));
-                }
-                let (planned, effective) = planned_and_effective(job, cfg);
-                let est = scale(planned, home_speed, site.speed);
-                let run = scale(effective, home_speed, site.speed);
-                site.free -= units;
-                out.start = now;
-                out.end = now + run;
-                out.status = if cfg.kill_at_estimate && job.runtime > planned {
-                    JobOutcome::Killed
-                } else {
-                    JobOutcome::Finished
-                };
-                site.running.insert((now + est, idx), units);
-                events.push(now + run, Event::Complete(idx));
-                if run > est {
-                    events.push(now + est, Event::EstimateExpired(idx));
-                }
-            }
-            max_queue = max_queue.max(policy.queue_len());
-        }
-        touched.clear();
-
-        if handled >= 16_384 {
-            total_events += handled;
-            handled = 0;
-            if !progress(done, total) {
-                return Err(SimError::Cancelled);
-            }
-        }
-    }
-
-    if grid.held() > 0 {
-        return Err(SimError::Invariant(format!(
-            "{} jobs were still held in grid queues when the run ended",
-            grid.held()
-        )));
-    }
-    for (i, site) in sites.iter().enumerate() {
-        if site.policy.queue_len() > 0 {
-            return Err(SimError::Invariant(format!(
-                "{} jobs were still queued at site {i} when the run ended",
-                site.policy.queue_len()
-            )));
-        }
-    }
-    progress(total, total);
-    Ok(RunOutput {
-        outcomes,
-        events: total_events + handled,
-        max_queue,
-        ideal_capacity: None,
-    })
-}
-
-/// Carries out a grid policy's decisions: jobs into local queues, messages onto the heap.
-#[allow(clippy::too_many_arguments)]
-fn apply(
-    actions: &mut Vec<GridAction>,
-    now: SimTime,
-    sites: &mut [SiteState],
-    events: &mut EventQueue<Event>,
-    outcomes: &mut [Outcome],
-    touched: &mut Vec<u32>,
-    done: &mut u64,
-    platform: &Platform,
-    jobs: &[Job],
-    cfg: &RunConfig,
-) {
-    for action in actions.drain(..) {
-        match action {
-            GridAction::After { delay, msg } => events.push(now + delay, Event::Grid(msg)),
-            GridAction::Dispatch { job: idx, site: s } => {
-                let job = &jobs[idx as usize];
-                let desc = &platform.sites[s as usize];
-                let site = &mut sites[s as usize];
-                let units = desc.units_for(job.procs);
-                if units > site.res.capacity {
-                    // Only a non-migrating scheme sends a job to a site too small for it.
-                    outcomes[idx as usize].status = JobOutcome::Rejected(RejectReason::TooWide {
-                        needs: units,
-                        capacity: site.res.capacity,
-                    });
-                    *done += 1;
-                    continue;
-                }
-                let (planned, _) = planned_and_effective(job, cfg);
-                let home_speed = platform.sites[job.home as usize].speed;
-                let queued = QueuedJob {
-                    idx,
-                    units,
-                    estimate: scale(planned, home_speed, site.res.speed),
-                    queued_at: now,
-                };
-                outcomes[idx as usize].site = s;
-                site.policy.enqueue(queued, &site.res.view(now));
-                touched.push(s);
-            }
-        }
-    }
+    Simulation::new(platform, jobs, local, scheme, params, cfg)?.run(progress)
 }

@@ -55,7 +55,7 @@ pub fn workload_cdfs(jobs: &[Job], max_points: usize) -> WorkloadCdfs {
     submits.sort_unstable();
     let gaps: Vec<f64> = submits
         .windows(2)
-        .map(|w| crate::engine::SimTime(w[1] - w[0]).as_secs_f64())
+        .map(|w| crate::time::SimTime(w[1] - w[0]).as_secs_f64())
         .collect();
     let runtimes: Vec<f64> = jobs.iter().map(|j| j.runtime.as_secs_f64()).collect();
     let procs: Vec<f64> = jobs.iter().map(|j| j.procs as f64).collect();
@@ -127,7 +127,7 @@ mod tests {
 
     #[test]
     fn workload_cdfs_cover_gaps_runtimes_and_procs() {
-        use crate::engine::SimTime;
+        use crate::time::SimTime;
         let job = |submit: i64, runtime: i64, procs: u32| Job {
             id: 0,
             submit: SimTime::from_secs(submit),

@@ -75,11 +75,14 @@ pub fn compute(
     ideal_capacity: Option<f64>,
 ) -> Metrics {
     let n_sites = platform.sites.len();
-    let mut site_busy = vec![0f64; n_sites];
-    let mut site_jobs = vec![0u64; n_sites];
-    let mut site_wait = vec![0f64; n_sites];
-    let mut site_first = vec![SimTime::NEVER; n_sites];
-    let mut site_last = vec![SimTime::ZERO; n_sites];
+    let mut per_site = SiteSums::new(n_sites);
+    let SiteSums {
+        busy: site_busy,
+        jobs: site_jobs,
+        wait: site_wait,
+        first: site_first,
+        last: site_last,
+    } = &mut per_site;
     let (mut n, mut killed, mut rejected) = (0u64, 0u64, 0u64);
     let (mut sum_wait, mut sum_wait2, mut sum_resp, mut sum_bsld, mut sum_xf) =
         (0f64, 0f64, 0f64, 0f64, 0f64);
@@ -119,7 +122,7 @@ pub fn compute(
             // Processor sharing: a job holds a varying share, so count its work, not its
             // time on the machine.
             consumed +=
-                crate::engine::ideal_work(job, platform, cfg) / crate::engine::TICKS_PER_SEC as f64;
+                crate::engine::ideal_work(job, platform, cfg) / crate::time::TICKS_PER_SEC as f64;
         } else {
             let cpus_held = site.units_for(job.procs) as f64 * site.cpus_per_unit() as f64;
             site_busy[s] += cpus_held * run;
@@ -146,7 +149,7 @@ pub fn compute(
     let avg_wait = mean(sum_wait);
     let variance = (mean(sum_wait2) - avg_wait * avg_wait).max(0.0);
     let total_cpus: f64 = platform.sites.iter().map(|s| s.cpus() as f64).sum();
-    let busy: f64 = site_busy.iter().sum();
+    let busy: f64 = per_site.busy.iter().sum();
     let total_speed: f64 = ideal_capacity.unwrap_or_else(|| {
         platform
             .sites
@@ -175,25 +178,54 @@ pub fn compute(
         jobs_killed: killed,
         jobs_rejected: rejected,
         jobs_skipped: skipped,
-        sites: platform
+        sites: per_site.metrics(platform, makespan),
+    }
+}
+
+/// Per-site sums gathered over the jobs that ran.
+struct SiteSums {
+    /// CPU-seconds held.
+    busy: Vec<f64>,
+    jobs: Vec<u64>,
+    /// Sum of waits, seconds.
+    wait: Vec<f64>,
+    /// First submit of a job from or to the site, and last end of a job on it.
+    first: Vec<SimTime>,
+    last: Vec<SimTime>,
+}
+
+impl SiteSums {
+    fn new(n: usize) -> SiteSums {
+        SiteSums {
+            busy: vec![0.0; n],
+            jobs: vec![0; n],
+            wait: vec![0.0; n],
+            first: vec![SimTime::NEVER; n],
+            last: vec![SimTime::ZERO; n],
+        }
+    }
+
+    fn metrics(&self, platform: &Platform, makespan: f64) -> Vec<SiteMetrics> {
+        let ratio = |a: f64, b: f64| if b > 0.0 { a / b } else { 0.0 };
+        platform
             .sites
             .iter()
             .enumerate()
             .map(|(i, s)| SiteMetrics {
                 name: s.name.clone(),
-                utilization: ratio(site_busy[i], s.cpus() as f64 * makespan),
-                span_utilization: if site_last[i] > site_first[i] {
+                utilization: ratio(self.busy[i], s.cpus() as f64 * makespan),
+                span_utilization: if self.last[i] > self.first[i] {
                     ratio(
-                        site_busy[i],
-                        s.cpus() as f64 * (site_last[i] - site_first[i]).as_secs_f64(),
+                        self.busy[i],
+                        s.cpus() as f64 * (self.last[i] - self.first[i]).as_secs_f64(),
                     )
                 } else {
                     0.0
                 },
-                jobs: site_jobs[i],
-                avg_wait_s: ratio(site_wait[i], site_jobs[i] as f64),
+                jobs: self.jobs[i],
+                avg_wait_s: ratio(self.wait[i], self.jobs[i] as f64),
             })
-            .collect(),
+            .collect()
     }
 }
 
@@ -219,7 +251,7 @@ pub const METRIC_HELP: &[MetricHelp] = &[
     MetricHelp { key: "jobs_finished", formula: "jobs that ran (to their end, or killed at their estimate)", source: "" },
     MetricHelp { key: "jobs_killed", formula: "jobs stopped at their estimate because their runtime exceeded it (kills on)", source: "" },
     MetricHelp { key: "jobs_rejected", formula: "jobs wider than every site they could go to: reported, never dropped", source: "" },
-    MetricHelp { key: "jobs_skipped", formula: "records the import skipped (runtime ≤ 0, processors ≤ 0, submit −1)", source: "ALGORITHMS.md §2" },
+    MetricHelp { key: "jobs_skipped", formula: "records the import skipped (runtime ≤ 0, processors ≤ 0, submit −1)", source: "docs/local-policies.md (SWF import conventions)" },
 ];
 
 /// Time series over `[0, makespan]` in equal buckets: per site, the time-averaged

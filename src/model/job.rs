@@ -1,4 +1,4 @@
-use crate::engine::SimTime;
+use crate::time::SimTime;
 
 /// Index of a job in the workload's job vector (not the SWF job number).
 pub type JobIdx = u32;

@@ -15,6 +15,7 @@ pub enum Allocation {
 
 /// A group of identical nodes inside a site (SES: the Lattice cluster's groups A–D).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct NodeGroup {
     pub name: String,
     pub nodes: u32,
@@ -23,6 +24,7 @@ pub struct NodeGroup {
 
 /// A machine, cluster or organization.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Site {
     pub name: String,
     pub nodes: u32,

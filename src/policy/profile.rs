@@ -2,12 +2,12 @@
 //!
 //! Local schedulers build it from the running jobs' predicted ends (start + estimate) and
 //! place queued jobs into it; conservative backfilling keeps one between events. It is also
-//! what answers the two read-only queries of ALGORITHMS.md §3: the approximate wait time of a
+//! what answers the two read-only queries of docs/local-policies.md ("The availability profile"): the approximate wait time of a
 //! hypothetical job ([`Profile::earliest_start`]) and the availability range list of SCJG 3.1
 //! ([`Profile::ranges`]). A reservation is just [`Profile::reserve`], so advance reservations
 //! plug into the same structure.
 
-use crate::engine::SimTime;
+use crate::time::SimTime;
 
 /// `steps[i] = (t_i, free_i)`: from `t_i` until `t_{i+1}` (or forever for the last step)
 /// `free_i` units are free. Times strictly increase.

@@ -3,28 +3,32 @@
 //! app puts it in its share URLs; both run it through [`run_scenario`], so the same scenario
 //! gives the same bytes everywhere.
 
+#[cfg(not(target_arch = "wasm32"))]
+mod parallel;
 mod presets;
+pub mod ses;
 
 pub use presets::{platform_preset, PLATFORM_PRESETS, SCENARIO_PRESETS};
 
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{
-    check_ideal, check_invariants, simulate_grid, JobOutcome, RejectReason, RunConfig, SimError,
+    EstimateSource, InvariantViolation, JobOutcome, RejectReason, RunConfig, SimError, Simulation,
 };
 use crate::metrics::{compute, Metrics};
-use crate::model::{Platform, Site};
+use crate::model::{Job, Platform, Site};
 use crate::policy::grid::{GridParams, GridScheme};
 use crate::policy::local::LocalPolicyKind;
 use crate::workload::hyper_erlang::HyperErlangWorkload;
 use crate::workload::{
-    merge_sites, read_swf, split_by_partition, Align, ImportReport, SesPoisson, SwfOptions, Window,
-    Workload,
+    merge_sites, read_swf, split_by_partition, Align, ImportReport, SesPoisson, SwfError,
+    SwfOptions, Window, Workload,
 };
 
 pub const SCENARIO_VERSION: u32 = 1;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Scenario {
     #[serde(default = "current_version")]
     pub version: u32,
@@ -35,8 +39,26 @@ pub struct Scenario {
     pub platform: PlatformSpec,
     pub workload: WorkloadSpec,
     pub algorithms: Vec<AlgorithmSpec>,
-    #[serde(default)]
+    #[serde(default, with = "RunConfigDef")]
     pub options: RunConfig,
+}
+
+/// The serde form of the engine's [`RunConfig`] (the engine has no serde): the scenario
+/// file's `options`, `{"estimates": "trace"|"exact", "kill_at_estimate": bool}`.
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "RunConfig")]
+#[serde(deny_unknown_fields)]
+struct RunConfigDef {
+    #[serde(with = "EstimateSourceDef")]
+    estimates: EstimateSource,
+    kill_at_estimate: bool,
+}
+
+#[derive(Serialize, Deserialize)]
+#[serde(remote = "EstimateSource", rename_all = "snake_case")]
+enum EstimateSourceDef {
+    Trace,
+    Exact,
 }
 
 fn current_version() -> u32 {
@@ -46,6 +68,7 @@ fn current_version() -> u32 {
 /// The platform: a named preset, explicit sites, or one site sized from the trace.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum PlatformSpec {
     Preset {
         name: String,
@@ -64,6 +87,7 @@ pub enum PlatformSpec {
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "kind", rename_all = "snake_case")]
+#[serde(deny_unknown_fields)]
 pub enum WorkloadSpec {
     /// An SWF file (plain or gzip). `file` is resolved by the caller's loader: a path for the
     /// CLI, a dropped file's name for the web app.
@@ -97,6 +121,7 @@ pub enum WorkloadSpec {
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct AlgorithmSpec {
     /// Shown in outputs; defaults to [`AlgorithmSpec::algorithm`].
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -196,37 +221,145 @@ pub struct RunReport {
     pub outcomes: Vec<crate::engine::Outcome>,
 }
 
-/// What can go wrong running a scenario, each with what to do about it.
+/// What can go wrong running a scenario, each variant with what to do about it. The CLI and
+/// the page both print it through `Display`.
 #[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
 pub enum ScenarioError {
-    /// The scenario itself is wrong (unknown preset, empty algorithm list, bad parameter).
-    Invalid(String),
-    /// The workload could not be loaded or read.
-    Workload(String),
+    /// The scenario JSON does not parse (serde's message names the line and column).
+    Json { detail: String },
+    /// A scenario file of another format version.
+    UnsupportedVersion { found: u32, supported: u32 },
+    /// The scenario lists no algorithm.
+    NoAlgorithms,
+    /// `platform.kind = preset` names no preset.
+    UnknownPlatformPreset { name: String, known: Vec<String> },
+    /// The platform cannot be simulated (no site, a site with no units, a bad speed).
+    InvalidPlatform { reason: String },
+    /// An algorithm's grid parameters are out of range.
+    InvalidGridParams { label: String, reason: String },
+    /// The workload names more sites than the platform has.
+    TooFewSites {
+        workload_sites: usize,
+        platform: String,
+        platform_sites: usize,
+    },
+    /// A workload generator's parameters are out of range.
+    InvalidGenerator { reason: String },
+    /// Per-site workloads could not be merged (alignment, window).
+    Merge { reason: String },
+    /// A workload file could not be had (the loader's reason: missing, not dropped, unreadable).
+    Load { file: String, reason: String },
+    /// A workload file is not valid SWF (strict mode, or a broken gzip stream).
+    Swf(SwfError),
+    /// Nothing runnable was left after the import.
+    EmptyWorkload { name: String, summary: String },
+    /// The engine refused the input or the run failed (see [`SimError`]).
     Sim(SimError),
+    /// Anything else wrong with the scenario (presets and parameters of the edges).
+    Invalid(String),
 }
 
 impl std::fmt::Display for ScenarioError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let invalid = |f: &mut std::fmt::Formatter<'_>, m: &dyn std::fmt::Display| {
+            write!(f, "invalid scenario: {m}")
+        };
         match self {
-            ScenarioError::Invalid(m) => write!(f, "invalid scenario: {m}"),
-            ScenarioError::Workload(m) => f.write_str(m),
+            ScenarioError::Json { detail } => invalid(f, &format_args!("scenario JSON: {detail}")),
+            ScenarioError::UnsupportedVersion { found, supported } => invalid(
+                f,
+                &format_args!("scenario version {found} is not supported (this build reads version {supported})"),
+            ),
+            ScenarioError::NoAlgorithms => invalid(f, &"no algorithm to run"),
+            ScenarioError::UnknownPlatformPreset { name, known } => invalid(
+                f,
+                &format_args!("unknown platform preset '{name}'; known: {}", known.join(", ")),
+            ),
+            ScenarioError::InvalidPlatform { reason }
+            | ScenarioError::InvalidGenerator { reason }
+            | ScenarioError::Merge { reason } => invalid(f, reason),
+            ScenarioError::InvalidGridParams { label, reason } => {
+                invalid(f, &format_args!("{label}: {reason}"))
+            }
+            ScenarioError::TooFewSites {
+                workload_sites,
+                platform,
+                platform_sites,
+            } => invalid(
+                f,
+                &format_args!("the workload has {workload_sites} sites but the platform '{platform}' only {platform_sites}"),
+            ),
+            ScenarioError::Load { reason, .. } => f.write_str(reason),
+            ScenarioError::Swf(e) => e.fmt(f),
+            ScenarioError::EmptyWorkload { name, summary } => {
+                write!(f, "{name}: no runnable job to simulate\n{summary}")
+            }
             ScenarioError::Sim(e) => e.fmt(f),
+            ScenarioError::Invalid(m) => invalid(f, m),
         }
     }
 }
 
-impl std::error::Error for ScenarioError {}
+impl std::error::Error for ScenarioError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ScenarioError::Swf(e) => Some(e),
+            ScenarioError::Sim(e) => Some(e),
+            _ => None,
+        }
+    }
+}
+
+/// serde says "unknown field `option`, expected one of `version`, …": add the nearest valid
+/// name ("did you mean `options`?") when one is close (edit distance ≤ 3).
+fn with_suggestion(message: String) -> String {
+    let Some(rest) = message.strip_prefix("unknown field `") else {
+        return message;
+    };
+    let Some((unknown, expected)) = rest.split_once('`') else {
+        return message;
+    };
+    let nearest = expected
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(|name| (edit_distance(unknown, name), name))
+        .min();
+    match nearest {
+        Some((d, name)) if d <= 3 && d < unknown.len() => {
+            format!("{message} — did you mean `{name}`?")
+        }
+        _ => message,
+    }
+}
+
+/// Levenshtein distance (small strings: field names).
+fn edit_distance(a: &str, b: &str) -> usize {
+    let b: Vec<char> = b.chars().collect();
+    let mut row: Vec<usize> = (0..=b.len()).collect();
+    for (i, ca) in a.chars().enumerate() {
+        let mut prev = row[0];
+        row[0] = i + 1;
+        for (j, &cb) in b.iter().enumerate() {
+            let cur = row[j + 1];
+            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
+            prev = cur;
+        }
+    }
+    row[b.len()]
+}
 
 impl Scenario {
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
-        let s: Scenario = serde_json::from_str(text)
-            .map_err(|e| ScenarioError::Invalid(format!("scenario JSON: {e}")))?;
+        let s: Scenario = serde_json::from_str(text).map_err(|e| ScenarioError::Json {
+            detail: with_suggestion(e.to_string()),
+        })?;
         if s.version != SCENARIO_VERSION {
-            return Err(ScenarioError::Invalid(format!(
-                "scenario version {} is not supported (this build reads version {SCENARIO_VERSION})",
-                s.version
-            )));
+            return Err(ScenarioError::UnsupportedVersion {
+                found: s.version,
+                supported: SCENARIO_VERSION,
+            });
         }
         Ok(s)
     }
@@ -274,13 +407,17 @@ pub fn load_workload(
     load: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>,
 ) -> Result<Workload, ScenarioError> {
     let read = |load: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>, file: &str, strict: bool| {
-        let bytes = load(file).map_err(ScenarioError::Workload)?;
-        read_swf(file, &bytes, &SwfOptions { strict })
-            .map_err(|e| ScenarioError::Workload(e.to_string()))
+        let bytes = load(file).map_err(|reason| ScenarioError::Load {
+            file: file.to_string(),
+            reason,
+        })?;
+        read_swf(file, &bytes, &SwfOptions { strict }).map_err(ScenarioError::Swf)
     };
     match &scenario.workload {
         WorkloadSpec::Swf { file, strict } => read(load, file, *strict),
-        WorkloadSpec::SesPoisson(g) => g.generate(scenario.seed).map_err(ScenarioError::Invalid),
+        WorkloadSpec::SesPoisson(g) => g
+            .generate(scenario.seed)
+            .map_err(|reason| ScenarioError::InvalidGenerator { reason }),
         WorkloadSpec::SwfSites {
             files,
             align,
@@ -291,7 +428,7 @@ pub fn load_workload(
                 .iter()
                 .map(|f| read(load, f, *strict))
                 .collect::<Result<Vec<_>, _>>()?;
-            merge_sites(parts, *align, *window).map_err(ScenarioError::Invalid)
+            merge_sites(parts, *align, *window).map_err(|reason| ScenarioError::Merge { reason })
         }
         WorkloadSpec::SwfPartitions { file, strict } => {
             let (w, _) = split_by_partition(read(load, file, *strict)?);
@@ -304,10 +441,11 @@ pub fn load_workload(
                 .map(|(i, g)| {
                     // Each site's own stream: the scenario seed and the site index.
                     let seed = scenario.seed.wrapping_mul(1_000_003).wrapping_add(i as u64);
-                    g.generate(seed).map_err(ScenarioError::Invalid)
+                    g.generate(seed)
+                        .map_err(|reason| ScenarioError::InvalidGenerator { reason })
                 })
                 .collect::<Result<Vec<_>, _>>()?;
-            merge_sites(parts, Align::Zero, None).map_err(ScenarioError::Invalid)
+            merge_sites(parts, Align::Zero, None).map_err(|reason| ScenarioError::Merge { reason })
         }
     }
 }
@@ -319,12 +457,9 @@ pub fn resolve_platform(
 ) -> Result<(Platform, String), ScenarioError> {
     let platform = match spec {
         PlatformSpec::Preset { name } => {
-            let p = platform_preset(name).ok_or_else(|| {
-                let names: Vec<&str> = PLATFORM_PRESETS.iter().map(|p| p.0).collect();
-                ScenarioError::Invalid(format!(
-                    "unknown platform preset '{name}'; known: {}",
-                    names.join(", ")
-                ))
+            let p = platform_preset(name).ok_or_else(|| ScenarioError::UnknownPlatformPreset {
+                name: name.clone(),
+                known: PLATFORM_PRESETS.iter().map(|p| p.0.to_string()).collect(),
             })?;
             (p, format!("preset {name}"))
         }
@@ -367,117 +502,117 @@ pub fn resolve_platform(
             )
         }
     };
-    platform.0.validate().map_err(ScenarioError::Invalid)?;
+    platform
+        .0
+        .validate()
+        .map_err(|reason| ScenarioError::InvalidPlatform { reason })?;
     Ok(platform)
 }
 
-/// Runs every algorithm of the scenario on an already loaded workload, checking the
-/// invariants after each run. `progress(run, done, total)` may return false to cancel.
+/// The platform SES's node-group selection runs on: each node group of the one site becomes
+/// a node-exclusive site of its own (name, nodes, CPUs per node; the site's speed). A
+/// platform of several sites, or of one without groups, is taken as it is: its sites are the
+/// groups.
+pub fn group_platform(platform: &Platform) -> Result<Platform, ScenarioError> {
+    let [site] = platform.sites.as_slice() else {
+        return Ok(platform.clone());
+    };
+    if site.groups.is_empty() {
+        return Ok(platform.clone());
+    }
+    let sites = site
+        .groups
+        .iter()
+        .map(|g| Site {
+            name: g.name.clone(),
+            nodes: g.nodes,
+            cpus_per_node: g.cpus_per_node,
+            speed: site.speed,
+            allocation: crate::model::Allocation::Node,
+            groups: Vec::new(),
+        })
+        .collect();
+    let expanded = Platform {
+        name: format!("{} (node groups)", platform.name),
+        sites,
+    };
+    expanded
+        .validate()
+        .map_err(|reason| ScenarioError::InvalidPlatform { reason })?;
+    Ok(expanded)
+}
+
+/// What every run of a scenario shares (read-only, so runs may go on separate threads).
+pub(crate) struct RunInputs<'a> {
+    scenario: &'a Scenario,
+    platform: &'a Platform,
+    jobs: &'a [Job],
+    cfg: RunConfig,
+    skipped: u64,
+    records: u64,
+}
+
+/// Runs every algorithm of the scenario on an already loaded workload, one after another,
+/// checking the invariants after each run. `progress(run, done, total)` may return false to
+/// cancel.
 pub fn run_loaded(
     scenario: &Scenario,
     workload: Workload,
     progress: &mut dyn FnMut(usize, u64, u64) -> bool,
 ) -> Result<Report, ScenarioError> {
+    run_loaded_on(scenario, workload, 1, progress)
+}
+
+/// [`run_loaded`] with up to `threads` runs at once (natively; one at a time in wasm). The
+/// report is the same, byte for byte, whatever `threads` is: runs are independent and land
+/// in scenario order; the first failing run (in scenario order) gives the error.
+pub fn run_loaded_on(
+    scenario: &Scenario,
+    mut workload: Workload,
+    threads: usize,
+    progress: &mut dyn FnMut(usize, u64, u64) -> bool,
+) -> Result<Report, ScenarioError> {
     if scenario.algorithms.is_empty() {
-        return Err(ScenarioError::Invalid("no algorithm to run".into()));
+        return Err(ScenarioError::NoAlgorithms);
     }
     if workload.jobs.is_empty() {
-        return Err(ScenarioError::Workload(format!(
-            "{}: no runnable job to simulate\n{}",
-            workload.name,
-            workload.report.summary().trim_end()
-        )));
+        return Err(ScenarioError::EmptyWorkload {
+            name: workload.name.clone(),
+            summary: workload.report.summary().trim_end().to_string(),
+        });
     }
     let (platform, platform_note) = resolve_platform(&scenario.platform, &workload)?;
-    let mut jobs = workload.jobs.clone();
-    let homes = jobs.iter().map(|j| j.home).max().unwrap_or(0) as usize + 1;
+    let homes = workload.jobs.iter().map(|j| j.home).max().unwrap_or(0) as usize + 1;
     if platform.sites.len() == 1 {
-        // A single-site platform takes every job.
-        for j in &mut jobs {
+        // A single-site platform takes every job (in place: no copy of the job list).
+        for j in &mut workload.jobs {
             j.home = 0;
         }
     } else if homes > platform.sites.len() {
-        return Err(ScenarioError::Invalid(format!(
-            "the workload has {homes} sites but the platform '{}' only {}",
-            platform.name,
-            platform.sites.len()
-        )));
-    }
-    let skipped = workload.report.skipped_total;
-    let cfg = scenario.options;
-    let mut runs = Vec::with_capacity(scenario.algorithms.len());
-    for (i, alg) in scenario.algorithms.iter().enumerate() {
-        alg.grid_params
-            .validate()
-            .map_err(|e| ScenarioError::Invalid(format!("{}: {e}", alg.label())))?;
-        let out = simulate_grid(
-            &platform,
-            &jobs,
-            alg.local,
-            alg.grid,
-            &alg.grid_params,
-            &cfg,
-            &mut |d, t| progress(i, d, t),
-        )
-        .map_err(ScenarioError::Sim)?;
-        if alg.grid == GridScheme::Ideal {
-            check_ideal(&platform, &jobs, &out.outcomes, &cfg)
-                .map_err(|e| ScenarioError::Sim(SimError::Invariant(e)))?;
-        } else {
-            check_invariants(&platform, &jobs, &out.outcomes, &cfg)
-                .map_err(|e| ScenarioError::Sim(SimError::Invariant(e.0)))?;
-        }
-        let metrics = compute(
-            &platform,
-            &jobs,
-            &out.outcomes,
-            &cfg,
-            skipped,
-            out.ideal_capacity,
-        );
-        let accounted = metrics.jobs_finished + metrics.jobs_rejected + metrics.jobs_skipped;
-        if accounted != workload.report.records {
-            return Err(ScenarioError::Sim(SimError::Invariant(format!(
-                "{accounted} jobs accounted for (finished + rejected + skipped) but the workload has {} records",
-                workload.report.records
-            ))));
-        }
-        let rejected = jobs
-            .iter()
-            .zip(&out.outcomes)
-            .filter_map(|(j, o)| match o.status {
-                JobOutcome::Rejected(RejectReason::TooWide { needs, capacity }) => Some(format!(
-                    "job {}: needs {needs} units ({} processors), its site has {capacity}",
-                    j.id, j.procs
-                )),
-                JobOutcome::Rejected(RejectReason::NoSuchSite) => {
-                    Some(format!("job {}: home site {} does not exist", j.id, j.home))
-                }
-                _ => None,
-            })
-            .take(20)
-            .collect();
-        runs.push(RunReport {
-            label: alg.label(),
-            algorithm: alg.algorithm(),
-            metrics,
-            rejected,
-            events: out.events,
-            max_queue: out.max_queue,
-            series: None,
-            outcomes: out.outcomes,
+        return Err(ScenarioError::TooFewSites {
+            workload_sites: homes,
+            platform: platform.name.clone(),
+            platform_sites: platform.sites.len(),
         });
     }
-    let mut workload = workload;
-    workload.jobs = jobs;
+    let cfg = scenario.options;
+    let inputs = RunInputs {
+        scenario,
+        platform: &platform,
+        jobs: &workload.jobs,
+        cfg,
+        skipped: workload.report.skipped_total,
+        records: workload.report.records,
+    };
+    let runs = run_all(&inputs, threads, progress)?;
     Ok(Report {
         scenario: scenario.name.clone(),
         platform,
         platform_note,
         conventions: Conventions {
             estimates: match cfg.estimates {
-                crate::engine::EstimateSource::Trace => "trace (SWF field 9; runtime when missing)",
-                crate::engine::EstimateSource::Exact => "exact (the real runtime)",
+                EstimateSource::Trace => "trace (SWF field 9; runtime when missing)",
+                EstimateSource::Exact => "exact (the real runtime)",
             },
             kill_at_estimate: cfg.kill_at_estimate,
             time_unit: "seconds from the workload's first submit",
@@ -487,6 +622,96 @@ pub fn run_loaded(
         runs,
         import: workload.report.clone(),
         workload,
+    })
+}
+
+/// Every run, in scenario order.
+fn run_all(
+    inputs: &RunInputs,
+    threads: usize,
+    progress: &mut dyn FnMut(usize, u64, u64) -> bool,
+) -> Result<Vec<RunReport>, ScenarioError> {
+    #[cfg(not(target_arch = "wasm32"))]
+    if threads > 1 && inputs.scenario.algorithms.len() > 1 {
+        return parallel::run_all(inputs, threads, progress);
+    }
+    let _ = threads;
+    (0..inputs.scenario.algorithms.len())
+        .map(|i| run_one(inputs, i, &mut |d, t| progress(i, d, t)))
+        .collect()
+}
+
+/// Run `i` of the scenario: the simulation (its invariants checked by the engine), the
+/// metrics and the accounting of every record.
+pub(crate) fn run_one(
+    inputs: &RunInputs,
+    i: usize,
+    progress: &mut dyn FnMut(u64, u64) -> bool,
+) -> Result<RunReport, ScenarioError> {
+    let RunInputs {
+        scenario,
+        jobs,
+        cfg,
+        ..
+    } = *inputs;
+    let alg = &scenario.algorithms[i];
+    alg.grid_params
+        .validate()
+        .map_err(|reason| ScenarioError::InvalidGridParams {
+            label: alg.label(),
+            reason,
+        })?;
+    // SES node-group selection runs on the site's groups, one engine site each.
+    let expanded = if alg.grid.is_group_selection() {
+        Some(group_platform(inputs.platform)?)
+    } else {
+        None
+    };
+    let platform = expanded.as_ref().unwrap_or(inputs.platform);
+    let out = Simulation::new(platform, jobs, alg.local, alg.grid, &alg.grid_params, &cfg)
+        .map(|sim| sim.with_seed(scenario.seed))
+        .and_then(|sim| sim.run(progress))
+        // The engine checked the run's invariants before returning it.
+        .map_err(ScenarioError::Sim)?;
+    let metrics = compute(
+        platform,
+        jobs,
+        &out.outcomes,
+        &cfg,
+        inputs.skipped,
+        out.ideal_capacity,
+    );
+    let accounted = metrics.jobs_finished + metrics.jobs_rejected + metrics.jobs_skipped;
+    if accounted != inputs.records {
+        return Err(ScenarioError::Sim(SimError::Invariant(InvariantViolation(format!(
+            "{accounted} jobs accounted for (finished + rejected + skipped) but the workload has {} records",
+            inputs.records
+        )))));
+    }
+    let rejected = jobs
+        .iter()
+        .zip(&out.outcomes)
+        .filter_map(|(j, o)| match o.status {
+            JobOutcome::Rejected(RejectReason::TooWide { needs, capacity }) => Some(format!(
+                "job {}: needs {needs} units ({} processors), its site has {capacity}",
+                j.id, j.procs
+            )),
+            JobOutcome::Rejected(RejectReason::NoSuchSite) => {
+                Some(format!("job {}: home site {} does not exist", j.id, j.home))
+            }
+            _ => None,
+        })
+        .take(20)
+        .collect();
+    Ok(RunReport {
+        label: alg.label(),
+        algorithm: alg.algorithm(),
+        metrics,
+        rejected,
+        events: out.events,
+        max_queue: out.max_queue,
+        series: None,
+        outcomes: out.outcomes,
     })
 }
 
@@ -535,5 +760,52 @@ fn csv_field(s: &str) -> String {
         format!("\"{}\"", s.replace('"', "\"\""))
     } else {
         s.to_string()
+    }
+}
+
+#[cfg(test)]
+mod unknown_fields {
+    use super::*;
+
+    fn scenario_with(key: &str, value: &str) -> String {
+        let mut doc: serde_json::Value = serde_json::from_str(
+            r#"{"version":1,"platform":{"kind":"from_trace"},"workload":{"kind":"ses_poisson"},"algorithms":[{"local":"easy"}]}"#,
+        )
+        .unwrap();
+        doc[key] = serde_json::from_str(value).unwrap();
+        doc.to_string()
+    }
+
+    #[test]
+    fn a_misspelt_field_is_refused_with_the_nearest_name() {
+        for (key, value, near) in [
+            (
+                "option",
+                r#"{"estimates":"exact","kill_at_estimate":true}"#,
+                "options",
+            ),
+            (
+                "platform",
+                r#"{"kind":"sites","name":"g","sites":[{"name":"a","nodes":4,"cpus_per_nod":1}]}"#,
+                "cpus_per_node",
+            ),
+            ("workload", r#"{"kind":"ses_poisson","job":10}"#, "jobs"),
+            (
+                "algorithms",
+                r#"[{"local":"easy","grid_params":{"phi":60}}]"#,
+                "phi_s",
+            ),
+        ] {
+            let e = Scenario::from_json(&scenario_with(key, value))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("unknown field"), "{e}");
+            assert!(e.contains(&format!("did you mean `{near}`?")), "{e}");
+        }
+        // Every scenario the project ships still reads.
+        for (name, _) in SCENARIO_PRESETS {
+            let s = Scenario::preset(name).unwrap();
+            assert_eq!(Scenario::from_json(&s.to_json()).unwrap(), s);
+        }
     }
 }

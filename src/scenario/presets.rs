@@ -1,4 +1,4 @@
-//! Platform presets from the papers (ALGORITHMS.md §1).
+//! Platform and scenario presets from the papers (docs/README.md lists one page per family).
 
 use super::{AlgorithmSpec, PlatformSpec, Scenario, WorkloadSpec, SCENARIO_VERSION};
 use crate::engine::RunConfig;
@@ -26,7 +26,7 @@ pub const SOB_REAL_TRACES: [&str; 3] = [
 ];
 
 fn all_schemes(local: LocalPolicyKind) -> Vec<AlgorithmSpec> {
-    GridScheme::ALL
+    GridScheme::SOB
         .iter()
         .map(|&g| AlgorithmSpec {
             label: Some(g.name().to_string()),

@@ -28,9 +28,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::Workload;
-use crate::engine::SimTime;
 use crate::model::Job;
 use crate::rng::SimRng;
+use crate::time::SimTime;
 
 /// Two weeks, SOB's synthetic-workload period.
 pub const TWO_WEEKS_S: f64 = 1_209_600.0;

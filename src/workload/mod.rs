@@ -8,8 +8,8 @@ pub mod swf;
 pub use ses::{SesPoisson, SES_PROCESSOR_TABLE};
 pub use swf::{read_swf, write_swf, ImportReport, SwfError, SwfHeader, SwfOptions};
 
-use crate::engine::SimTime;
 use crate::model::Job;
+use crate::time::SimTime;
 
 /// Jobs ready to simulate, sorted by submit time, with what importing them decided.
 #[derive(Clone, Debug)]
@@ -82,7 +82,7 @@ pub fn merge_sites(
     let offsets: Vec<i64> = parts
         .iter()
         .map(|w| match (align, w.report.header.unix_start_time) {
-            (Align::Unix, Some(u)) => u.saturating_mul(crate::engine::TICKS_PER_SEC) + w.origin.0,
+            (Align::Unix, Some(u)) => u.saturating_mul(crate::time::TICKS_PER_SEC) + w.origin.0,
             (Align::Unix, None) => {
                 warnings.push(format!(
                     "{}: no UnixStartTime in the header; shifted to t = 0",
@@ -137,7 +137,7 @@ pub fn merge_sites(
             j.home = site as u32;
             if let Some(win) = window {
                 let s = if win.unix {
-                    (j.submit.0 + base) as f64 / crate::engine::TICKS_PER_SEC as f64
+                    (j.submit.0 + base) as f64 / crate::time::TICKS_PER_SEC as f64
                 } else {
                     j.submit.as_secs_f64()
                 };

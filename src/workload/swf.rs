@@ -2,7 +2,7 @@
 //!
 //! One job per line, 18 whitespace-separated numeric fields, `-1` for unknown; header lines
 //! start with `;` and carry `Key: value` pairs (MaxNodes, MaxProcs, UnixStartTime,
-//! TimeZoneString, Note, ...). The conventions (ALGORITHMS.md §2):
+//! TimeZoneString, Note, ...). The conventions (docs/local-policies.md, "SWF import conventions"):
 //! - runtime = field 4; processors = field 5, or field 8 when field 5 is -1;
 //!   estimate = field 9, or the runtime when field 9 is missing (≤ 0);
 //! - a job with runtime ≤ 0, processors ≤ 0 (or -1 in both fields) or submit -1 is skipped;
@@ -19,8 +19,8 @@ use std::io::Read;
 use serde::Serialize;
 
 use super::Workload;
-use crate::engine::{SimTime, TICKS_PER_SEC};
 use crate::model::Job;
+use crate::time::{SimTime, TICKS_PER_SEC};
 
 /// How strictly to read.
 #[derive(Clone, Debug, Default)]

@@ -2,7 +2,7 @@
 //! and no panic on any trace or any garbage.
 
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::{Command, Output, Stdio};
 
 use crate::{root, traces_dir};
 
@@ -585,4 +585,464 @@ fn fit_matches_three_moments_and_writes_a_synthetic_trace() {
     let t = v["trace_jobs"].as_f64().unwrap();
     assert!((n - t).abs() < 0.1 * t, "synthetic {n} vs trace {t}");
     std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn subcommand_help_lists_its_flags() {
+    let o = gridscope(&["simulate", "--help"]);
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    let text = stdout(&o);
+    for flag in ["--policy", "--estimates", "--procs", "--no-kill", "--jobs"] {
+        assert!(text.contains(flag), "{flag} missing from:\n{text}");
+    }
+    // `help COMMAND` is the same help; `help TOPIC` stays a reference table.
+    let o = gridscope(&["help", "simulate"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).contains("--estimates"), "{}", stdout(&o));
+    let o = gridscope(&["help", "policies"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert!(stdout(&o).starts_with("fcfs"), "{}", stdout(&o));
+    let o = gridscope(&["run", "--help"]);
+    assert!(stdout(&o).contains("--lambda") && stdout(&o).contains("--traces"));
+}
+
+#[test]
+fn typos_exit_2_with_a_suggestion() {
+    for (args, suggestion) in [
+        (&["simulat"][..], "'simulate'"),
+        (
+            &["simulate", "tests/fixtures/backfill.swf", "--polcy", "easy"][..],
+            "'--policy'",
+        ),
+        (&["help", "metrcs"][..], "'metrics'"),
+        (
+            &[
+                "simulate",
+                "tests/fixtures/backfill.swf",
+                "--policy",
+                "easy",
+                "--estimates",
+                "exat",
+            ][..],
+            "'exact'",
+        ),
+    ] {
+        let o = gridscope(args);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        assert!(stderr(&o).starts_with("error: "), "{args:?}");
+        assert!(stderr(&o).contains(suggestion), "{args:?}: {}", stderr(&o));
+        assert!(o.stdout.is_empty(), "{args:?}");
+    }
+}
+
+#[test]
+fn bad_values_name_the_flag_and_the_value() {
+    for (args, needles) in [
+        (&["--procs", "0"][..], &["--procs", "'0'"][..]),
+        (&["--series", "x"][..], &["--series", "'x'"][..]),
+        (
+            &["--policy", "easy,magic"][..],
+            &["--policy", "'magic'"][..],
+        ),
+    ] {
+        let mut all = vec![
+            "simulate",
+            "tests/fixtures/backfill.swf",
+            "--policy",
+            "easy",
+        ];
+        all.extend_from_slice(args);
+        let o = gridscope(&all);
+        assert_eq!(o.status.code(), Some(2), "{args:?}: {}", stderr(&o));
+        for n in needles {
+            assert!(stderr(&o).contains(n), "{args:?}: {}", stderr(&o));
+        }
+    }
+    // A flag of another kind of run is a usage error that says where it applies.
+    let o = gridscope(&["run", "--preset", "demo", "--seeds", "3"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--seeds applies only to the sweep presets"));
+    // The last of a repeated flag wins, as before clap.
+    let o = gridscope(&[
+        "simulate",
+        "tests/fixtures/backfill.swf",
+        "--policy",
+        "sjf",
+        "--policy",
+        "easy",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["runs"][0]["label"], "easy");
+}
+
+#[test]
+fn version_and_completions() {
+    let o = gridscope(&["--version"]);
+    assert_eq!(o.status.code(), Some(0));
+    assert_eq!(
+        stdout(&o).trim(),
+        format!("gridscope {}", env!("CARGO_PKG_VERSION"))
+    );
+    for shell in ["bash", "zsh", "fish"] {
+        let o = gridscope(&["completions", shell]);
+        assert_eq!(o.status.code(), Some(0), "{shell}: {}", stderr(&o));
+        let script = stdout(&o);
+        assert!(script.contains("gridscope"), "{shell}");
+        assert!(
+            script.contains("simulate") && script.contains("policy"),
+            "{shell}"
+        );
+    }
+    let o = gridscope(&["completions", "tcsh"]);
+    assert_eq!(o.status.code(), Some(2));
+}
+
+/// A fresh scratch folder for one test.
+fn scratch(name: &str) -> std::path::PathBuf {
+    let dir = std::env::temp_dir().join(format!("gridscope-{name}-{}", std::process::id()));
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs gridscope with the given stdout and stderr.
+fn gridscope_with(args: &[&str], out: Stdio, err: Stdio) -> std::process::ExitStatus {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_gridscope"))
+        .args(args)
+        .current_dir(root())
+        .stdout(out)
+        .stderr(err)
+        .spawn()
+        .expect("run gridscope");
+    child.wait().expect("wait for gridscope")
+}
+
+#[test]
+fn a_failed_write_of_results_exits_1() {
+    let full = || {
+        Stdio::from(
+            std::fs::File::options()
+                .write(true)
+                .open("/dev/full")
+                .unwrap(),
+        )
+    };
+    let backfill = "tests/fixtures/backfill.swf";
+    // A full disk, for the results on stdout and for a jobs file.
+    let o = Command::new(env!("CARGO_BIN_EXE_gridscope"))
+        .args(["simulate", backfill, "--policy", "easy", "--json"])
+        .current_dir(root())
+        .stdout(full())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("cannot write the results to stdout"),
+        "{}",
+        stderr(&o)
+    );
+    let o = gridscope(&[
+        "simulate",
+        backfill,
+        "--policy",
+        "easy",
+        "--jobs",
+        "/dev/full",
+    ]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("cannot write /dev/full"),
+        "{}",
+        stderr(&o)
+    );
+    let o = gridscope(&["help", "metrics"]);
+    assert!(o.status.success());
+    let status = gridscope_with(&["help", "metrics"], full(), Stdio::null());
+    assert_eq!(status.code(), Some(1), "help to a full disk");
+}
+
+/// A pipe whose reader is already gone: every write to it fails with EPIPE.
+fn closed_pipe() -> Stdio {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    Stdio::from(writer)
+}
+
+#[test]
+fn closed_pipes_never_panic() {
+    let backfill = "tests/fixtures/backfill.swf";
+    // The reader of stdout went away (`gridscope ... | head -1`): a quiet end, exit 0.
+    let o = Command::new(env!("CARGO_BIN_EXE_gridscope"))
+        .args(["simulate", backfill, "--policy", "all", "--json"])
+        .current_dir(root())
+        .stdout(closed_pipe())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(0), "{}", stderr(&o));
+    assert!(o.stderr.is_empty(), "{}", stderr(&o));
+    // The same closed pipe as a jobs *file* loses results: an error.
+    let o = Command::new(env!("CARGO_BIN_EXE_gridscope"))
+        .args([
+            "simulate",
+            backfill,
+            "--policy",
+            "easy",
+            "--jobs",
+            "/dev/stdout",
+        ])
+        .current_dir(root())
+        .stdout(closed_pipe())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("cannot write /dev/stdout"),
+        "{}",
+        stderr(&o)
+    );
+    // Errors and notes to a closed stderr: the exit code still says what happened, and no
+    // panic (101).
+    let dir = scratch("closed-stderr");
+    let out = dir.join("o.csv");
+    for (args, code) in [
+        (&["simulate", "no/such.swf", "--policy", "easy"][..], 1),
+        (&["simulat"][..], 2),
+        (
+            &[
+                "run", "--preset", "sf-batch", "--lambda", "1", "--load", "1",
+            ][..],
+            2,
+        ),
+        (
+            &[
+                "simulate",
+                backfill,
+                "--policy",
+                "easy,easy",
+                "--jobs",
+                out.to_str().unwrap(),
+            ][..],
+            0,
+        ),
+    ] {
+        let status = gridscope_with(args, Stdio::null(), closed_pipe());
+        assert_eq!(status.code(), Some(code), "{args:?}");
+    }
+    assert!(dir.join("o.easy-2.csv").exists());
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn outputs_never_overwrite_an_input() {
+    let dir = scratch("inputs");
+    let trace = dir.join("w.swf");
+    std::fs::copy(root().join("tests/fixtures/backfill.swf"), &trace).unwrap();
+    let original = std::fs::read(&trace).unwrap();
+    std::os::unix::fs::symlink(&trace, dir.join("link.swf")).unwrap();
+    std::fs::hard_link(&trace, dir.join("hard.swf")).unwrap();
+    let scn = r#"{"version":1,"name":"t","seed":1,"platform":{"kind":"from_trace"},
+        "workload":{"kind":"swf","file":"w.swf"},"algorithms":[{"local":"easy"}]}"#;
+    std::fs::write(dir.join("s.json"), scn).unwrap();
+    let p = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let sub = format!(
+        "{}/../{}/./w.swf",
+        p(""),
+        dir.file_name().unwrap().to_str().unwrap()
+    );
+    for (args, flag) in [
+        (
+            vec!["simulate", &p("w.swf"), "--policy", "easy", "--jobs", &sub],
+            "--jobs",
+        ),
+        (
+            vec![
+                "simulate",
+                &p("w.swf"),
+                "--policy",
+                "easy",
+                "--jobs",
+                &p("link.swf"),
+            ],
+            "--jobs",
+        ),
+        (
+            vec![
+                "simulate",
+                &p("w.swf"),
+                "--policy",
+                "easy",
+                "--jobs",
+                &p("hard.swf"),
+            ],
+            "--jobs",
+        ),
+        (vec!["run", &p("s.json"), "--jobs", &p("s.json")], "--jobs"),
+        (vec!["run", &p("s.json"), "--jobs", &p("w.swf")], "--jobs"),
+        (
+            vec!["fit", &p("w.swf"), "--cpus-per-node", "1", "--out", &sub],
+            "--out",
+        ),
+    ] {
+        let o = gridscope(&args);
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {}", stderr(&o));
+        let e = stderr(&o);
+        assert!(e.starts_with(&format!("error: {flag} ")), "{args:?}: {e}");
+        assert!(e.contains("would overwrite the input"), "{args:?}: {e}");
+    }
+    assert_eq!(
+        std::fs::read(&trace).unwrap(),
+        original,
+        "the trace is intact"
+    );
+    assert_eq!(std::fs::read_to_string(dir.join("s.json")).unwrap(), scn);
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn per_run_files_are_sanitized_and_unique() {
+    let dir = scratch("labels");
+    std::fs::copy(
+        root().join("tests/fixtures/backfill.swf"),
+        dir.join("w.swf"),
+    )
+    .unwrap();
+    let files = |dir: &Path| {
+        let mut names: Vec<String> = std::fs::read_dir(dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().into_string().unwrap())
+            .filter(|n| n.starts_with("out"))
+            .collect();
+        names.sort();
+        names
+    };
+    // The same policy twice: the second run's file is suffixed, and stderr says so.
+    let out = dir.join("out.csv");
+    let o = gridscope(&[
+        "simulate",
+        dir.join("w.swf").to_str().unwrap(),
+        "--policy",
+        "easy,sjf,easy",
+        "--jobs",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        files(&dir),
+        ["out.easy-2.csv", "out.easy.csv", "out.sjf.csv"]
+    );
+    assert!(
+        stderr(&o).contains("run 3 is labelled 'easy'"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(stderr(&o).contains("out.easy-2.csv"), "{}", stderr(&o));
+    let a = std::fs::read(dir.join("out.easy.csv")).unwrap();
+    assert_eq!(a, std::fs::read(dir.join("out.easy-2.csv")).unwrap());
+    // Labels from a scenario: a path in a label stays inside the output folder; duplicates
+    // are suffixed.
+    let sub = scratch("labels-out");
+    let scn = r#"{"version":1,"name":"t","seed":1,"platform":{"kind":"from_trace"},
+        "workload":{"kind":"swf","file":"w.swf"},
+        "algorithms":[{"label":"/../x","local":"easy"},{"label":"..","local":"fcfs"},
+                      {"label":"a b","local":"sjf"},{"label":"a b","local":"fcfs"}]}"#;
+    std::fs::write(dir.join("s.json"), scn).unwrap();
+    let o = gridscope(&[
+        "run",
+        dir.join("s.json").to_str().unwrap(),
+        "--jobs",
+        sub.join("out.csv").to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(
+        files(&sub),
+        [
+            "out._.._x.csv",
+            "out.__.csv",
+            "out.a_b-2.csv",
+            "out.a_b.csv"
+        ]
+    );
+    assert_eq!(stderr(&o).lines().count(), 4, "{}", stderr(&o));
+    assert!(!sub.parent().unwrap().join("x.csv").exists());
+    std::fs::remove_dir_all(&dir).ok();
+    std::fs::remove_dir_all(&sub).ok();
+}
+
+#[test]
+fn ses_presets_print_groups_with_bands_and_refuse_foreign_flags() {
+    let o = gridscope(&["run", "--preset", "ses-selection", "--seeds", "3", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let labels: Vec<&str> = v["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        labels,
+        ["random", "mna", "random-restricted", "mna-restricted"]
+    );
+    let groups = v["runs"][0]["metrics"]["groups"].as_array().unwrap();
+    let names: Vec<&str> = groups.iter().map(|g| g["name"].as_str().unwrap()).collect();
+    assert_eq!(names, ["A", "B", "C", "D"]);
+    for key in ["utilization", "avg_queue_delay_s", "jobs"] {
+        assert!(groups[3][key].is_number(), "{key}");
+        assert!(groups[3]["lo"][key].is_number() && groups[3]["hi"][key].is_number());
+    }
+    // The same seeds give the same bytes.
+    let again = gridscope(&["run", "--preset", "ses-selection", "--seeds", "3", "--json"]);
+    assert_eq!(stdout(&o), stdout(&again));
+    let o = gridscope(&[
+        "run",
+        "--preset",
+        "ses-restriction-crossover",
+        "--seeds",
+        "2",
+        "--x",
+        "0.05,0.5",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["x"], serde_json::json!([0.05, 0.5]));
+    assert_eq!(v["series"].as_array().unwrap().len(), 4);
+    let o = gridscope(&["run", "--preset", "ses-selection", "--batches", "100"]);
+    assert_eq!(o.status.code(), Some(2));
+    assert!(stderr(&o).contains("--batches does not apply to ses-selection"));
+}
+
+#[test]
+fn threads_change_nothing_in_the_output() {
+    let trace = crate::trace("KTH-SP2-1996-2.1-cln.swf.gz");
+    let run = |n: &str| {
+        let o = gridscope(&[
+            "simulate",
+            trace.to_str().unwrap(),
+            "--policy",
+            "all",
+            "--json",
+            "--threads",
+            n,
+        ]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        stdout(&o)
+    };
+    assert_eq!(run("1"), run("2"));
+    assert_eq!(run("1"), run("5"));
+    let demo = |n: &str| {
+        stdout(&gridscope(&[
+            "run",
+            "--preset",
+            "demo",
+            "--json",
+            "--threads",
+            n,
+        ]))
+    };
+    assert_eq!(demo("1"), demo("3"));
+    let o = gridscope(&["simulate", trace.to_str().unwrap(), "--threads", "0"]);
+    assert_eq!(o.status.code(), Some(2));
 }

@@ -407,3 +407,46 @@ fn a_workload_past_the_clock_is_refused() {
     .unwrap();
     check_invariants(&p, &jobs[..1000], &out.outcomes, &RunConfig::default()).unwrap();
 }
+
+/// SOB Fig. 2 (R-I): the held job goes to the volunteer of minimum turnaround cost, not the
+/// first one heard. A (speed 1) is busy; B (speed 1) and C (speed 4) volunteer at t = 300.
+/// B: AWT 0 + ERT 1000 = 1000; C: 0 + 250 = 250; home A: AWT 700 + 1000. The job goes to C and
+/// runs 300–550 (the first-volunteer rule sent it to B, 300–1300).
+#[test]
+fn receiver_sends_to_the_best_volunteer() {
+    let mut p = grid(&[4, 4, 4]);
+    p.sites[2].speed = 4.0;
+    let jobs = [job(1, 0, 1000, 4, 0), job(2, 10, 1000, 4, 0)];
+    let cfg = RunConfig::default();
+    let out = simulate_grid(
+        &p,
+        &jobs,
+        LocalPolicyKind::Easy,
+        GridScheme::Receiver,
+        &GridParams::default(),
+        &cfg,
+        &mut |_, _| true,
+    )
+    .unwrap();
+    let o = out.outcomes[1];
+    assert_eq!((o.site, o.start.0 / 1000, o.end.0 / 1000), (2, 300, 550));
+}
+
+/// Two held jobs re-checked at one σ tick: the first goes home (AWT 0 < φ), and the second
+/// must see it in the home queue (AWT 100 > φ = 60), so it stays held. (Reading both from
+/// the state before either moved released them together.)
+#[test]
+fn receiver_rechecks_held_jobs_one_decision_at_a_time() {
+    let p = grid(&[4, 4]);
+    let jobs = [
+        job(1, 0, 290, 4, 0),  // A busy until 290
+        job(2, 0, 5000, 4, 1), // B busy: no volunteer
+        job(3, 10, 100, 4, 0), // held (AWT 280)
+        job(4, 11, 100, 4, 0), // held (AWT 280, then 100 behind job 3)
+    ];
+    let got = run(&p, &jobs, GridScheme::Receiver, GridParams::default());
+    // Tick at 300: job 3 home (AWT 0) starts at 300; job 4 sees it (AWT 100 ≥ φ), stays;
+    // tick at 600: A idle since 400, job 4 goes home.
+    assert_eq!(got[2], (0, 300));
+    assert_eq!(got[3], (0, 600));
+}

@@ -1,11 +1,15 @@
 //! The one integration-test binary: golden schedules, the differential test against a
-//! reference scheduler, real traces and the CLI.
+//! reference scheduler, real traces, the CLI, the steppable engine and the house rules (tidy).
 
 mod cli;
 mod differential;
 mod golden;
 mod grid;
+mod kkor;
 mod reference;
+mod ses;
+mod stepping;
+mod tidy;
 mod traces;
 
 use std::path::PathBuf;

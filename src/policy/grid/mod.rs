@@ -10,19 +10,21 @@
 //! `engine::simulate_ideal`.
 
 mod central;
+mod groups;
 mod local;
 mod receiver;
 mod sender;
 
 pub use central::Central;
+pub use groups::{GroupSelection, GroupStrategy};
 pub use local::LocalOnly;
 pub use receiver::ReceiverInitiated;
 pub use sender::SenderInitiated;
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::SimTime;
 use crate::model::JobIdx;
+use crate::time::SimTime;
 
 /// The superscheduling schemes of SOB, by their output labels.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, Default)]
@@ -42,10 +44,27 @@ pub enum GridScheme {
     /// The grid as one machine of Σ CPUs × MHz one-MHz nodes, jobs perfectly malleable and
     /// sharing it equally (upper bound; see `engine::ideal`).
     Ideal,
+    /// SES node-group selection, random: each site is a node group of one cluster; a job
+    /// joins a group drawn in proportion to the groups' nodes (small jobs: the 1-CPU group).
+    GroupsRandom,
+    /// SES node-group selection, most nodes available.
+    GroupsMna,
 }
 
 impl GridScheme {
-    pub const ALL: [GridScheme; 6] = [
+    pub const ALL: [GridScheme; 8] = [
+        GridScheme::Local,
+        GridScheme::Sender,
+        GridScheme::Receiver,
+        GridScheme::Symmetric,
+        GridScheme::Central,
+        GridScheme::Ideal,
+        GridScheme::GroupsRandom,
+        GridScheme::GroupsMna,
+    ];
+
+    /// The SOB schemes (between sites of a grid), without SES's node-group selection.
+    pub const SOB: [GridScheme; 6] = [
         GridScheme::Local,
         GridScheme::Sender,
         GridScheme::Receiver,
@@ -53,6 +72,11 @@ impl GridScheme {
         GridScheme::Central,
         GridScheme::Ideal,
     ];
+
+    /// True for SES's node-group selection schemes (the sites are one cluster's groups).
+    pub fn is_group_selection(self) -> bool {
+        matches!(self, GridScheme::GroupsRandom | GridScheme::GroupsMna)
+    }
 
     pub fn name(self) -> &'static str {
         match self {
@@ -62,6 +86,8 @@ impl GridScheme {
             GridScheme::Symmetric => "symmetric",
             GridScheme::Central => "central",
             GridScheme::Ideal => "ideal",
+            GridScheme::GroupsRandom => "groups_random",
+            GridScheme::GroupsMna => "groups_mna",
         }
     }
 
@@ -73,13 +99,15 @@ impl GridScheme {
             "sy-i" | "syi" => "symmetric",
             "centralized" => "central",
             "idealized" => "ideal",
+            "random" | "groups-random" => "groups_random",
+            "mna" | "groups-mna" => "groups_mna",
             k => k,
         };
         GridScheme::ALL
             .into_iter()
             .find(|g| g.name() == alias)
             .ok_or_else(|| {
-                format!("unknown grid scheme '{s}'; expected local, sender, receiver, symmetric, central or ideal")
+                format!("unknown grid scheme '{s}'; expected local, sender, receiver, symmetric, central, ideal, groups_random or groups_mna")
             })
     }
 
@@ -91,6 +119,8 @@ impl GridScheme {
             GridScheme::Symmetric => "Symmetrically-initiated (SOB §2.1.3): receiver-initiated, switching at once to sender-initiated for a job when no volunteer has offered.",
             GridScheme::Central => "Centralized (SOB §2.2): one global queue; each job goes on arrival to the site of minimum turnaround cost (no φ).",
             GridScheme::Ideal => "Idealized (SOB §2.3): the grid as one machine of Σ CPUs × MHz one-MHz nodes; jobs perfectly malleable, the machine shared equally among the jobs present (processor sharing): no job waits, no capacity idles while work is present (upper bound).",
+            GridScheme::GroupsRandom => "SES node-group selection, random (SES App. B.1): the sites are one cluster's node groups; jobs under small_below_cpus CPUs go to the 1-CPU group (non-restricted: unless it cannot start them at once), others to a group drawn with probability |G_i| / T (T = the eligible groups' nodes). FCFS per group; a job never spans groups.",
+            GridScheme::GroupsMna => "SES node-group selection, most nodes available (SES App. B.1): as random, but a job picks the eligible multi-CPU group with the most free nodes (ties: the larger group, then the first).",
         }
     }
 }
@@ -100,6 +130,7 @@ impl GridScheme {
 /// utilized site gets the job; latency 0).
 #[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
+#[serde(deny_unknown_fields)]
 pub struct GridParams {
     /// A job whose home AWT is below φ seconds stays home without asking anyone.
     pub phi_s: f64,
@@ -111,6 +142,21 @@ pub struct GridParams {
     pub epsilon_s: f64,
     /// One-way message latency, seconds: a query's answers arrive two latencies later.
     pub latency_s: f64,
+    /// SES node groups: small jobs never use multi-CPU nodes (restricted) or may when the
+    /// single-CPU group cannot start them at once (false, non-restricted).
+    #[serde(skip_serializing_if = "is_false")]
+    pub restricted: bool,
+    /// SES node groups: jobs of fewer CPUs than this are "small" (SES: 4).
+    #[serde(skip_serializing_if = "is_four")]
+    pub small_below_cpus: u32,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
+}
+
+fn is_four(n: &u32) -> bool {
+    *n == 4
 }
 
 impl Default for GridParams {
@@ -121,6 +167,8 @@ impl Default for GridParams {
             sigma_s: 300.0,
             epsilon_s: 10.0,
             latency_s: 0.0,
+            restricted: false,
+            small_below_cpus: 4,
         }
     }
 }
@@ -153,9 +201,20 @@ impl GridParams {
         SimTime::from_secs_f64(self.latency_s)
     }
 
-    /// Builds the dispatcher of a scheme (not `Ideal`, which is a different simulation).
-    pub fn build(&self, scheme: GridScheme, sites: usize) -> Box<dyn GridPolicy> {
+    /// Builds the dispatcher of a scheme (not `Ideal`, which is a different simulation);
+    /// `seed` drives the randomized ones (SES random selection).
+    pub fn build(&self, scheme: GridScheme, sites: usize, seed: u64) -> Box<dyn GridPolicy> {
+        let groups = |strategy| {
+            Box::new(GroupSelection::new(
+                strategy,
+                self.restricted,
+                self.small_below_cpus,
+                seed,
+            ))
+        };
         match scheme {
+            GridScheme::GroupsRandom => groups(GroupStrategy::Random),
+            GridScheme::GroupsMna => groups(GroupStrategy::MostNodesAvailable),
             GridScheme::Local | GridScheme::Ideal => Box::new(LocalOnly),
             GridScheme::Central => Box::new(Central::new(*self)),
             GridScheme::Sender => Box::new(SenderInitiated::new(*self, sites)),
@@ -179,6 +238,16 @@ pub trait GridView {
     fn rus(&self, site: u32) -> f64;
     /// Whether jobs are still to arrive (timers stop once nothing is left to decide).
     fn arrivals_remaining(&self) -> bool;
+    /// Processors `job` asks for.
+    fn procs(&self, job: JobIdx) -> u32;
+    /// Allocation units (processors or nodes) `job` needs at `site`.
+    fn units(&self, site: u32, job: JobIdx) -> u32;
+    /// Allocation units `site` has.
+    fn capacity(&self, site: u32) -> u32;
+    /// Allocation units free at `site` now.
+    fn free(&self, site: u32) -> u32;
+    /// Processors one allocation unit of `site` stands for (1 for processor allocation).
+    fn cpus_per_unit(&self, site: u32) -> u32;
 }
 
 /// A message a policy sends itself, delivered by the engine at a later instant.
@@ -190,6 +259,11 @@ pub enum GridMsg {
     Answers { site: u32, job: JobIdx },
     /// `volunteer` announced it is underused; delivered to `to`.
     Volunteer { volunteer: u32, to: u32 },
+    /// `site` has heard every volunteer of this instant: offer its head job to the best (R-I).
+    Decide { site: u32 },
+    /// Continue re-checking `site`'s held jobs from position `from`, after the previous
+    /// release reached its local queue (R-I's σ re-check, one decision per message).
+    Recheck { site: u32, from: u32 },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -1,9 +1,9 @@
 use std::collections::VecDeque;
 
 use super::sender::decide;
-use super::{GridAction, GridMsg, GridParams, GridPolicy, GridView};
-use crate::engine::SimTime;
+use super::{best_site, GridAction, GridMsg, GridParams, GridPolicy, GridView};
 use crate::model::JobIdx;
+use crate::time::SimTime;
 
 /// Receiver-initiated (SOB §2.1.2), and with `symmetric` the symmetrically-initiated scheme
 /// (§2.1.3).
@@ -12,8 +12,13 @@ use crate::model::JobIdx;
 /// queue. Every σ each site (1) re-checks the AWT of the jobs in its grid queue and sends home
 /// those now below φ, and (2) if its RUS is below δ, announces itself to every partner (the
 /// message takes the latency to arrive). A site receiving an announcement offers the head
-/// of its grid queue: the job moves when the volunteer's turnaround time (AWT + ERT) is lower
-/// than at home. The ATT exchange is evaluated when the announcement arrives.
+/// of its grid queue to the best of the volunteers heard at that instant (SOB Fig. 2: "find M
+/// such that TC_M = min(TC_R)": minimum turnaround time AWT + ERT, within ε the lowest RUS, as
+/// sender-initiated): the job moves when that is lower than at home. The decision is taken
+/// once every announcement of the instant has arrived.
+///
+/// The σ re-check releases held jobs one at a time: each decision sees the home queue after
+/// the previous release joined it.
 ///
 /// Symmetric: a job whose home AWT is at least φ and whose site has heard no volunteer in the
 /// last σ is placed at once as sender-initiated would; with a recent volunteer it is offered
@@ -27,6 +32,8 @@ pub struct ReceiverInitiated {
     queues: Vec<VecDeque<JobIdx>>,
     /// Per site: the last volunteer heard and when.
     last_volunteer: Vec<Option<(u32, SimTime)>>,
+    /// Per site: the volunteers heard at this instant, not yet decided on.
+    offers: Vec<Vec<u32>>,
 }
 
 impl ReceiverInitiated {
@@ -36,6 +43,7 @@ impl ReceiverInitiated {
             symmetric,
             queues: vec![VecDeque::new(); sites],
             last_volunteer: vec![None; sites],
+            offers: vec![Vec::new(); sites],
         }
     }
 
@@ -43,22 +51,49 @@ impl ReceiverInitiated {
         grid.awt(site, job).map(|awt| awt + grid.ert(site, job))
     }
 
-    /// Moves `job` to `volunteer` when that is cheaper than home; true if moved.
-    fn offer(grid: &dyn GridView, job: JobIdx, volunteer: u32, out: &mut Vec<GridAction>) -> bool {
+    /// Moves `job` to the best of `volunteers` (minimum ATT, ε/RUS ties) when that is
+    /// cheaper than home; true if moved.
+    fn offer(
+        &self,
+        grid: &dyn GridView,
+        job: JobIdx,
+        volunteers: &[u32],
+        out: &mut Vec<GridAction>,
+    ) -> bool {
         let home = grid.home(job);
-        if volunteer == home {
+        let candidates = volunteers.iter().copied().filter(|&v| v != home);
+        let Some((best, there)) = best_site(grid, job, candidates, self.params.epsilon()) else {
             return false;
+        };
+        match Self::att(grid, home, job) {
+            Some(here) if there >= here => return false,
+            _ => {}
         }
-        match (Self::att(grid, volunteer, job), Self::att(grid, home, job)) {
-            (Some(there), Some(here)) if there < here => {}
-            (Some(_), None) => {}
-            _ => return false,
-        }
-        out.push(GridAction::Dispatch {
-            job,
-            site: volunteer,
-        });
+        out.push(GridAction::Dispatch { job, site: best });
         true
+    }
+
+    /// Re-checks the held jobs of `site` from position `from`: the first whose home AWT is now
+    /// below φ goes home, and the rest wait for a `Recheck` (so the next decision sees it).
+    fn recheck(&mut self, site: u32, from: usize, grid: &dyn GridView, out: &mut Vec<GridAction>) {
+        let queue = &mut self.queues[site as usize];
+        let phi = self.params.phi();
+        let found =
+            (from..queue.len()).find(|&i| matches!(grid.awt(site, queue[i]), Some(a) if a < phi));
+        if let Some(i) = found {
+            if let Some(job) = queue.remove(i) {
+                out.push(GridAction::Dispatch { job, site });
+            }
+            if i < queue.len() {
+                out.push(GridAction::After {
+                    delay: SimTime::ZERO,
+                    msg: GridMsg::Recheck {
+                        site,
+                        from: i as u32,
+                    },
+                });
+            }
+        }
     }
 }
 
@@ -103,7 +138,7 @@ impl GridPolicy for ReceiverInitiated {
                     return;
                 }
                 Some((v, _)) => {
-                    if Self::offer(grid, job, v, out) {
+                    if self.offer(grid, job, &[v], out) {
                         return;
                     }
                 }
@@ -115,17 +150,8 @@ impl GridPolicy for ReceiverInitiated {
     fn on_message(&mut self, msg: GridMsg, grid: &dyn GridView, out: &mut Vec<GridAction>) {
         match msg {
             GridMsg::Tick { site } => {
-                let s = site as usize;
                 // Jobs whose home wait dropped below φ go home, in queue order.
-                let phi = self.params.phi();
-                let mut kept = VecDeque::with_capacity(self.queues[s].len());
-                while let Some(job) = self.queues[s].pop_front() {
-                    match grid.awt(site, job) {
-                        Some(a) if a < phi => out.push(GridAction::Dispatch { job, site }),
-                        _ => kept.push_back(job),
-                    }
-                }
-                self.queues[s] = kept;
+                self.recheck(site, 0, grid, out);
                 if grid.rus(site) < self.params.delta {
                     for to in (0..grid.sites() as u32).filter(|&p| p != site) {
                         out.push(GridAction::After {
@@ -144,12 +170,25 @@ impl GridPolicy for ReceiverInitiated {
                     });
                 }
             }
+            GridMsg::Recheck { site, from } => self.recheck(site, from as usize, grid, out),
             GridMsg::Volunteer { volunteer, to } => {
                 let t = to as usize;
                 self.last_volunteer[t] = Some((volunteer, grid.now()));
-                if let Some(&job) = self.queues[t].front() {
-                    if Self::offer(grid, job, volunteer, out) {
-                        self.queues[t].pop_front();
+                self.offers[t].push(volunteer);
+                if self.offers[t].len() == 1 {
+                    // Decide once every announcement of this instant is in (they were
+                    // queued before this message's answer).
+                    out.push(GridAction::After {
+                        delay: SimTime::ZERO,
+                        msg: GridMsg::Decide { site: to },
+                    });
+                }
+            }
+            GridMsg::Decide { site } => {
+                let volunteers = std::mem::take(&mut self.offers[site as usize]);
+                if let Some(&job) = self.queues[site as usize].front() {
+                    if self.offer(grid, job, &volunteers, out) {
+                        self.queues[site as usize].pop_front();
                     }
                 }
             }

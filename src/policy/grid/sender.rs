@@ -1,8 +1,8 @@
 use std::collections::VecDeque;
 
 use super::{best_site, home_first, GridAction, GridMsg, GridParams, GridPolicy, GridView};
-use crate::engine::SimTime;
 use crate::model::JobIdx;
+use crate::time::SimTime;
 
 /// Sender-initiated (SOB §2.1.1). A job whose home AWT is below φ goes home at once.
 /// Otherwise its grid scheduler queries every partner (all sites) for AWT, ERT and RUS and

@@ -1,9 +1,9 @@
 use std::collections::BTreeMap;
 
 use super::{LocalPolicy, QueuedJob, SiteView};
-use crate::engine::SimTime;
 use crate::model::JobIdx;
 use crate::policy::Profile;
+use crate::time::SimTime;
 
 /// Conservative backfilling (Mu'alem & Feitelson 2001; KKOR's local scheduler): every queued
 /// job holds a reservation at the earliest time it fits in the availability profile, placed

@@ -1,6 +1,6 @@
-use super::{LocalPolicy, QueuedJob, SiteView};
-use crate::engine::SimTime;
+use super::{remove_started, HeadReservation, LocalPolicy, QueuedJob, SiteView};
 use crate::model::JobIdx;
+use crate::time::SimTime;
 
 /// FCFS with EASY backfilling, as in Mu'alem & Feitelson (2001) and SOB's "FCFS+BF".
 ///
@@ -110,18 +110,8 @@ impl LocalPolicy for Easy {
                 starts.push(job.idx);
             }
         }
-        if starts.len() > before {
-            let started = &starts[before..];
-            let mut k = 0;
-            self.queue.retain(|j| {
-                if k < started.len() && started[k] == j.idx {
-                    k += 1;
-                    false
-                } else {
-                    true
-                }
-            });
-        }
+        // `starts[before..]` is in queue order.
+        remove_started(&mut self.queue, &starts[before..]);
     }
 
     fn queue_len(&self) -> usize {
@@ -130,5 +120,20 @@ impl LocalPolicy for Easy {
 
     fn queued(&self) -> Vec<QueuedJob> {
         self.queue.clone()
+    }
+
+    fn head_reservation(&self, site: &SiteView) -> Option<HeadReservation> {
+        let head = self.queue.first()?;
+        if head.units <= site.free {
+            // The head fits now: it starts at the next pass and needs no reservation.
+            return None;
+        }
+        // A fresh computation from the site alone (nothing started in a pass under way).
+        let (shadow, extra) = Easy::default().shadow(site, site.free, head.units);
+        Some(HeadReservation {
+            job: head.idx,
+            shadow,
+            extra,
+        })
     }
 }

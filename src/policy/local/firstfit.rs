@@ -1,4 +1,4 @@
-use super::{LocalPolicy, QueuedJob, SiteView};
+use super::{remove_started, LocalPolicy, QueuedJob, SiteView};
 use crate::model::JobIdx;
 
 /// First-fit (SOB's FF): scan the queue in arrival order and start every job that fits in
@@ -29,19 +29,8 @@ impl LocalPolicy for FirstFit {
                 starts.push(job.idx);
             }
         }
-        if starts.len() > before {
-            let started = &starts[before..];
-            // `started` is in queue order, so one merge-like pass removes them.
-            let mut k = 0;
-            self.queue.retain(|j| {
-                if k < started.len() && started[k] == j.idx {
-                    k += 1;
-                    false
-                } else {
-                    true
-                }
-            });
-        }
+        // `starts[before..]` is in queue order.
+        remove_started(&mut self.queue, &starts[before..]);
     }
 
     fn queue_len(&self) -> usize {

@@ -26,9 +26,9 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::str::FromStr;
 
-use crate::engine::SimTime;
 use crate::model::JobIdx;
 use crate::policy::Profile;
+use crate::time::SimTime;
 
 /// A job waiting in a site's queue, in this site's units and speed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,6 +40,33 @@ pub struct QueuedJob {
     pub estimate: SimTime,
     /// When it entered this queue.
     pub queued_at: SimTime,
+}
+
+/// The reservation a policy holds for its queue head, for the step-by-step view: EASY's
+/// shadow time (when the head will start, by estimates) and extra units (those free then
+/// beyond the head's need, which a backfilled job may hold past the shadow time).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HeadReservation {
+    pub job: JobIdx,
+    pub shadow: SimTime,
+    pub extra: u32,
+}
+
+/// Drops from `queue` the jobs of `started`, which must be in queue order (a pass that scans
+/// the queue front to back and starts some of them): one merge-like pass, O(queue).
+pub(crate) fn remove_started(queue: &mut Vec<QueuedJob>, started: &[JobIdx]) {
+    if started.is_empty() {
+        return;
+    }
+    let mut k = 0;
+    queue.retain(|j| {
+        if k < started.len() && started[k] == j.idx {
+            k += 1;
+            false
+        } else {
+            true
+        }
+    });
 }
 
 /// What a local policy may read of its site. Running jobs are keyed by
@@ -82,6 +109,11 @@ pub trait LocalPolicy {
 
     /// The queue in this policy's priority order.
     fn queued(&self) -> Vec<QueuedJob>;
+
+    /// The head's reservation, for policies that make one (EASY); read-only.
+    fn head_reservation(&self, _site: &SiteView) -> Option<HeadReservation> {
+        None
+    }
 
     /// Whether a hypothetical job may start before jobs queued ahead of it in the projection
     /// (false only for policies where the head blocks everyone: FCFS, SJF).

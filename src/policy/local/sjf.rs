@@ -1,8 +1,8 @@
 use std::collections::BTreeMap;
 
 use super::{LocalPolicy, QueuedJob, SiteView};
-use crate::engine::SimTime;
 use crate::model::JobIdx;
+use crate::time::SimTime;
 
 /// Shortest job first by estimate, strict: the queue is ordered by (estimate, arrival) and
 /// its head blocks the rest. SOB §4.3 does not say whether its SJF backfills; without

@@ -1,0 +1,381 @@
+//! The command line as clap sees it: every subcommand, flag and value parser. Values are
+//! checked here when they are read, so a bad one is a usage error (exit 2) that names the
+//! flag and the value; what can only be checked later (a flag that does not apply to this
+//! kind of run, `--lambda` with `--load`) is checked by the commands.
+
+use std::path::PathBuf;
+
+use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum, ValueHint};
+use gridscope::allocation::sweep::{parse_numbers, parse_policies, Vary};
+use gridscope::allocation::{AllocationPolicy, Dispatch};
+use gridscope::policy::local::LocalPolicyKind;
+
+/// The `gridscope help TOPIC` topics (not clap's help: each prints a reference table).
+pub const TOPICS: [&str; 6] = [
+    "metrics",
+    "policies",
+    "schemes",
+    "platforms",
+    "presets",
+    "sweeps",
+];
+
+const AFTER_HELP: &str = "\
+TRACE is an SWF file, plain or gzip. `gridscope help TOPIC` prints a reference table:
+metrics, policies, schemes, platforms, presets or sweeps.
+Exit codes: 0 success, 1 bad input or failed run, 2 bad command line.";
+
+/// Grid and HPC batch-job scheduling simulator.
+#[derive(Parser, Debug)]
+#[command(
+    name = "gridscope",
+    version,
+    propagate_version = true,
+    subcommand_required = true,
+    arg_required_else_help = false,
+    disable_help_subcommand = true,
+    after_help = AFTER_HELP
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum Command {
+    /// Simulate an SWF trace under one or more local scheduling policies
+    #[command(args_override_self = true)]
+    Simulate(SimulateArgs),
+    /// Print a trace's import report: records, skipped jobs, malformed lines
+    #[command(args_override_self = true)]
+    Lint(LintArgs),
+    /// Run a scenario file or a preset (the sf-* presets are SF parameter sweeps)
+    #[command(args_override_self = true)]
+    Run(RunArgs),
+    /// Split a batch stream over resources of given rates (SF, static)
+    #[command(
+        args_override_self = true,
+        override_usage = "gridscope allocate --rates <R1,R2,..> --lambda <L> [OPTIONS]"
+    )]
+    Allocate(AllocateArgs),
+    /// Fit SOB's hyper-Erlang workload model to a trace, draw a synthetic one
+    #[command(args_override_self = true)]
+    Fit(FitArgs),
+    /// Explain metrics, policies, schemes, platforms, presets, sweeps, or a command
+    Help(HelpArgs),
+    /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
+    ///
+    /// For example: gridscope completions bash > ~/.local/share/bash-completion/completions/gridscope
+    #[command(verbatim_doc_comment)]
+    Completions(CompletionsArgs),
+}
+
+impl Command {
+    /// The subcommand's name, for the usage line of errors found after parsing.
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::Simulate(_) => "simulate",
+            Command::Lint(_) => "lint",
+            Command::Run(_) => "run",
+            Command::Allocate(_) => "allocate",
+            Command::Fit(_) => "fit",
+            Command::Help(_) => "help",
+            Command::Completions(_) => "completions",
+        }
+    }
+}
+
+/// How the results are reported: shared by `simulate` and `run`.
+#[derive(Args, Debug)]
+pub struct ReportArgs {
+    /// Print the report as JSON instead of tables
+    #[arg(long)]
+    pub json: bool,
+    /// Add utilization and queue length in N time buckets to the JSON
+    ///
+    /// Per site and run, N from 1 to 100000.
+    #[arg(long, value_name = "N", value_parser = parse_buckets, verbatim_doc_comment)]
+    pub series: Option<usize>,
+    /// Write the jobs' schedule as CSV (several runs: OUT.<label>.csv)
+    ///
+    /// Columns job_id,home,site,submit,start,end,procs: one row per job that ran, times in
+    /// seconds from the first submit. With several runs, one file per run, the run's label
+    /// before the extension.
+    #[arg(long, value_name = "OUT.csv", value_hint = ValueHint::FilePath, verbatim_doc_comment)]
+    pub jobs: Option<PathBuf>,
+    /// Runs at once, one per thread [default: the available cores]
+    ///
+    /// The runs of a comparison (several policies or schemes) are independent; the report is
+    /// the same bytes whatever N is. 1 runs them one after another.
+    #[arg(long, value_name = "N", value_parser = parse_threads, verbatim_doc_comment)]
+    pub threads: Option<usize>,
+}
+
+fn parse_threads(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(n) if (1..=1024).contains(&n) => Ok(n),
+        _ => Err("must be a whole number from 1 to 1024".into()),
+    }
+}
+
+#[derive(Args, Debug)]
+pub struct SimulateArgs {
+    /// The SWF trace (plain or gzip)
+    #[arg(value_name = "TRACE", value_hint = ValueHint::FilePath)]
+    pub trace: String,
+    /// fcfs, easy, conservative, sjf, firstfit, a comma list, or all
+    ///
+    /// `gridscope help policies` describes each.
+    #[arg(long, value_name = "POLICY", value_parser = parse_local_policies, verbatim_doc_comment)]
+    pub policy: LocalPolicies,
+    /// Processors of the machine [default: from the trace]
+    ///
+    /// By default the header's MaxProcs, else MaxNodes, else the widest job; the output says
+    /// which. Jobs wider than the machine are rejected with a reason, never dropped.
+    #[arg(long, value_name = "N", value_parser = parse_positive_u32, verbatim_doc_comment)]
+    pub procs: Option<u32>,
+    /// Run-time estimates: the trace's or the exact runtime
+    ///
+    /// trace: SWF field 9 (the runtime when missing); exact: the real runtime.
+    #[arg(long, value_name = "SOURCE", value_enum, default_value_t = Estimates::Trace, verbatim_doc_comment)]
+    pub estimates: Estimates,
+    /// Let jobs outlive their estimate (default: killed at it)
+    #[arg(long)]
+    pub no_kill: bool,
+    #[command(flatten)]
+    pub report: ReportArgs,
+    /// Fail on the first malformed line instead of counting it
+    #[arg(long)]
+    pub strict: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct LintArgs {
+    /// The SWF trace (plain or gzip)
+    #[arg(value_name = "TRACE", value_hint = ValueHint::FilePath)]
+    pub trace: String,
+    /// Print the report as JSON
+    #[arg(long)]
+    pub json: bool,
+    /// Fail on the first malformed line instead of counting it
+    #[arg(long)]
+    pub strict: bool,
+}
+
+#[derive(Args, Debug)]
+#[command(group(ArgGroup::new("source").required(true).args(["scenario", "preset"])))]
+pub struct RunArgs {
+    /// A scenario file (JSON); its workload files are relative to it
+    #[arg(value_name = "SCENARIO.json", value_hint = ValueHint::FilePath)]
+    pub scenario: Option<String>,
+    /// A preset instead of a file (see `gridscope help presets`)
+    ///
+    /// Scenarios: demo, sob-synthetic-heavy, sob-synthetic-light, sob-real-3site,
+    /// sob-real-3site-5m, sob-local-policies. Sweeps (with the sweep options below):
+    /// sf-heterogeneity, sf-size, sf-batch, sf-cv, sf-hybrid. SES node groups (with
+    /// --seeds, --load = a factor on SES's arrival rate, and --x = shares of ≥ 4-CPU jobs for
+    /// the crossover): ses-selection, ses-restriction-crossover.
+    #[arg(long, value_name = "NAME", verbatim_doc_comment)]
+    pub preset: Option<String>,
+    /// The scenario's random seed (synthetic workloads)
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    #[command(flatten)]
+    pub report: ReportArgs,
+    /// Where the real-trace presets find their traces [default: ../shared/traces]
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub traces: Option<PathBuf>,
+    #[command(flatten)]
+    pub sweep: SweepArgs,
+}
+
+/// The SF sweep parameters: any of them changes the preset's sweep (labelled `custom`).
+#[derive(Args, Debug)]
+#[command(next_help_heading = "Sweep options (--preset sf-*; see `gridscope help sweeps`)")]
+pub struct SweepArgs {
+    /// Seeds per point (median and band over them) [default: 10]
+    #[arg(long, value_name = "N")]
+    pub seeds: Option<u64>,
+    /// Batches per run, the first third warm-up [default: 20000]
+    #[arg(long, value_name = "B")]
+    pub batches: Option<u64>,
+    /// The x axis: last_rate, size, batch_size, arrival_cv or degraded_rate
+    #[arg(long, value_name = "AXIS", value_parser = parse_vary)]
+    pub vary: Option<Vary>,
+    /// The x values, comma-separated (e.g. 1,2,5)
+    #[arg(long, value_name = "X1,X2,..", allow_hyphen_values = true, value_parser = parse_x)]
+    pub x: Option<Numbers>,
+    /// Service rates μ_i in jobs per second, comma-separated (e.g. 1,1,10)
+    #[arg(long, value_name = "R1,R2,..", allow_hyphen_values = true, value_parser = parse_rates)]
+    pub rates: Option<Numbers>,
+    /// Batches per second λ (the system must not saturate: λ·k < Σμ)
+    #[arg(long, value_name = "L", allow_negative_numbers = true)]
+    pub lambda: Option<f64>,
+    /// Instead of --lambda: the load ρ = λ·k / Σμ, held as rates or k change
+    #[arg(long, value_name = "U", allow_negative_numbers = true)]
+    pub load: Option<f64>,
+    /// Jobs per batch (k)
+    #[arg(long, value_name = "K")]
+    pub batch_size: Option<u32>,
+    /// Coefficient of variation of the inter-arrival times
+    #[arg(long, value_name = "C", allow_negative_numbers = true)]
+    pub cv: Option<f64>,
+    /// Policies compared: ww, owa, dll, hybrid (gap: 2nd over 1st)
+    #[arg(long, value_name = "P1,P2,..", value_parser = parse_allocation_policies)]
+    pub policies: Option<AllocationPolicies>,
+    /// How a batch's jobs are dealt out: random or rounded
+    #[arg(long, value_name = "MODE", value_parser = parse_dispatch)]
+    pub dispatch: Option<Dispatch>,
+}
+
+#[derive(Args, Debug)]
+pub struct AllocateArgs {
+    /// owa (OWA-batch, SF eq. 9) or ww (weighted by rate)
+    #[arg(long, value_name = "POLICY", value_parser = parse_static_policy, default_value = "owa")]
+    pub policy: StaticPolicy,
+    /// Service rates in jobs per second, comma-separated (required, e.g. 1,1,1,16)
+    #[arg(long, value_name = "R1,R2,..", allow_hyphen_values = true, value_parser = parse_rates)]
+    pub rates: Option<Numbers>,
+    /// Batches per second (required)
+    #[arg(long, value_name = "L", allow_negative_numbers = true)]
+    pub lambda: Option<f64>,
+    /// Jobs per batch (k)
+    #[arg(long, value_name = "K", default_value_t = 1)]
+    pub batch_size: u32,
+    /// Print the fractions as JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct FitArgs {
+    /// The SWF trace (plain or gzip)
+    #[arg(value_name = "TRACE", value_hint = ValueHint::FilePath)]
+    pub trace: String,
+    /// The machine's CPUs per node: size classes are multiples of it (SOB §3.1)
+    #[arg(long, value_name = "C", value_parser = parse_positive_u32)]
+    pub cpus_per_node: u32,
+    /// The synthetic workload's seed [default: the app's, 1]
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// Write the synthetic workload drawn from the fit as SWF
+    #[arg(long, value_name = "SYNTH.swf", value_hint = ValueHint::FilePath)]
+    pub out: Option<PathBuf>,
+    /// Print the fit as JSON
+    #[arg(long)]
+    pub json: bool,
+    /// Fail on the first malformed line instead of counting it
+    #[arg(long)]
+    pub strict: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct HelpArgs {
+    /// metrics, policies, schemes, platforms, presets, sweeps, or a command
+    #[arg(value_name = "TOPIC", value_parser = help_topics())]
+    pub topic: Option<String>,
+}
+
+#[derive(Args, Debug)]
+pub struct CompletionsArgs {
+    /// The shell
+    #[arg(value_enum)]
+    pub shell: clap_complete::Shell,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Estimates {
+    Trace,
+    Exact,
+}
+
+/// `--policy` of `simulate`: one or more local policies.
+#[derive(Clone, Debug)]
+pub struct LocalPolicies(pub Vec<LocalPolicyKind>);
+
+/// A comma-separated list of numbers.
+#[derive(Clone, Debug)]
+pub struct Numbers(pub Vec<f64>);
+
+/// `--policies` of a sweep.
+#[derive(Clone, Debug)]
+pub struct AllocationPolicies(pub Vec<AllocationPolicy>);
+
+/// `--policy` of `allocate`: the static allocations.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum StaticPolicy {
+    Owa,
+    Ww,
+}
+
+fn help_topics() -> clap::builder::PossibleValuesParser {
+    let commands = ["simulate", "lint", "run", "allocate", "fit", "completions"];
+    clap::builder::PossibleValuesParser::new(TOPICS.into_iter().chain(commands))
+}
+
+fn parse_local_policies(s: &str) -> Result<LocalPolicies, String> {
+    if s == "all" {
+        return Ok(LocalPolicies(LocalPolicyKind::ALL.to_vec()));
+    }
+    s.split(',')
+        .map(str::parse)
+        .collect::<Result<_, _>>()
+        .map(LocalPolicies)
+}
+
+fn parse_positive_u32(s: &str) -> Result<u32, String> {
+    match s.parse::<u32>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err("must be a positive integer".into()),
+    }
+}
+
+fn parse_buckets(s: &str) -> Result<usize, String> {
+    match s.parse::<usize>() {
+        Ok(b) if (1..=100_000).contains(&b) => Ok(b),
+        _ => Err("must be a number of buckets from 1 to 100000".into()),
+    }
+}
+
+fn parse_vary(s: &str) -> Result<Vary, String> {
+    Vary::parse(s)
+}
+
+fn parse_x(s: &str) -> Result<Numbers, String> {
+    parse_numbers("--x", s).map(Numbers)
+}
+
+fn parse_rates(s: &str) -> Result<Numbers, String> {
+    parse_numbers("--rates", s).map(Numbers)
+}
+
+fn parse_allocation_policies(s: &str) -> Result<AllocationPolicies, String> {
+    parse_policies(s).map(AllocationPolicies)
+}
+
+fn parse_dispatch(s: &str) -> Result<Dispatch, String> {
+    match s {
+        "random" => Ok(Dispatch::Random),
+        "rounded" => Ok(Dispatch::Rounded),
+        _ => Err("must be random or rounded".into()),
+    }
+}
+
+fn parse_static_policy(s: &str) -> Result<StaticPolicy, String> {
+    match s {
+        "owa" => Ok(StaticPolicy::Owa),
+        "ww" => Ok(StaticPolicy::Ww),
+        _ => Err("must be owa or ww (dll and hybrid are dynamic: see run --preset sf-*)".into()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Cli;
+    use clap::CommandFactory;
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

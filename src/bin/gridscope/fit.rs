@@ -1,0 +1,81 @@
+//! `fit`: SOB §3.1's workload model fitted to a trace (size classes with the 2 % merge rule,
+//! a hyper-Erlang per class by moment matching), and a synthetic workload drawn from it.
+
+use std::fmt::Write;
+use std::path::Path;
+
+use gridscope::workload::hyper_erlang::{fit_classes, synthesize, FittedClass, SYNTHETIC_SEED};
+
+use crate::cli::FitArgs;
+use crate::output::Inputs;
+use crate::run::read_trace;
+use crate::{output, report, CliError};
+
+pub fn fit(a: &FitArgs) -> Result<(), CliError> {
+    let path = &a.trace;
+    let cpn = a.cpus_per_node;
+    if let Some(out) = &a.out {
+        let mut inputs = Inputs::default();
+        inputs.add(Path::new(path));
+        inputs.check(out, "--out")?;
+    }
+    let w = read_trace(path, a.strict)?;
+    if w.jobs.is_empty() {
+        return Err(CliError::Failed(format!("{path}: no runnable job to fit")));
+    }
+    let fitted = fit_classes(&w.jobs, cpn);
+    let seed = a.seed.unwrap_or(SYNTHETIC_SEED);
+    // The same draw as the app's worker (`hyper_erlang::synthesize`).
+    let synth = synthesize(&w.jobs, &fitted, seed).map_err(CliError::Failed)?;
+    let (synthetic, span_s) = (synth.workload, synth.horizon_s);
+    if let Some(out) = &a.out {
+        let text = gridscope::workload::write_swf(&synthetic, &Default::default());
+        output::write_file(out, text.as_bytes())?;
+    }
+    if a.json {
+        let v = serde_json::json!({
+            "classes": fitted,
+            "trace_jobs": w.jobs.len(),
+            "synthetic_jobs": synthetic.jobs.len(),
+            "horizon_s": span_s,
+        });
+        return output::stdout(&format!("{}\n", report::json(&v)));
+    }
+    let mut s = format!(
+        "{path}: {} jobs over {:.0} s; classes of {cpn} CPUs, merged below 2 %\n",
+        w.jobs.len(),
+        span_s
+    );
+    moments_table(&fitted, &mut s);
+    let _ = writeln!(
+        s,
+        "synthetic workload from the fit (seed {seed}): {} jobs over the same span{}",
+        synthetic.jobs.len(),
+        a.out
+            .as_ref()
+            .map(|p| format!(", written to {}", p.display()))
+            .unwrap_or_default()
+    );
+    output::stdout(&s)
+}
+
+/// The sample and fitted moments side by side, per class and distribution.
+fn moments_table(fitted: &[FittedClass], s: &mut String) {
+    s.push_str("class        jobs   what          sample mean  fitted mean   sample m2    fitted m2    exact\n");
+    for f in fitted {
+        for (what, m) in [("inter-arrival", &f.interarrival), ("service", &f.service)] {
+            let _ = writeln!(
+                s,
+                "{:<12} {:>5}   {:<13} {:>11.1}  {:>11.1}  {:>11.4e}  {:>11.4e}  {}",
+                format!("{}-{}", f.class.nmin, f.class.nmax),
+                f.jobs,
+                what,
+                m.sample[0],
+                m.fitted[0],
+                m.sample[1],
+                m.fitted[1],
+                if m.exact { "yes" } else { m.note.as_str() }
+            );
+        }
+    }
+}

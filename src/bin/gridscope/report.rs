@@ -1,0 +1,113 @@
+//! A scenario's report as the CLI gives it: the optional series, the per-job CSV files, then
+//! JSON or the tables on stdout.
+
+use std::fmt::Write;
+use std::path::PathBuf;
+
+use gridscope::scenario::{jobs_csv, Report};
+
+use crate::cli::ReportArgs;
+use crate::{output, CliError};
+
+/// Adds the series, writes each run's jobs to `jobs_files` (one per run, or none) and prints
+/// the report.
+pub fn finish(
+    args: &ReportArgs,
+    report: &mut Report,
+    jobs_files: &[PathBuf],
+) -> Result<(), CliError> {
+    if let Some(buckets) = args.series {
+        for run in &mut report.runs {
+            run.series = Some(gridscope::metrics::series(
+                &report.platform,
+                &report.workload.jobs,
+                &run.outcomes,
+                buckets,
+            ));
+        }
+    }
+    for (run, path) in report.runs.iter().zip(jobs_files) {
+        output::write_file(path, jobs_csv(report, run).as_bytes())?;
+    }
+    if args.json {
+        output::stdout(&format!("{}\n", json(report)))
+    } else {
+        output::stdout(&table(report))
+    }
+}
+
+/// Pretty JSON (serialization of these types cannot fail; say so if it ever does).
+pub fn json<T: serde::Serialize>(v: &T) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+}
+
+/// The import summary, the platform and conventions, one row of metrics per run, per-site
+/// utilization on a multi-site platform, and the rejected jobs.
+fn table(report: &Report) -> String {
+    let mut s = report.import.summary();
+    let _ = write!(
+        s,
+        "platform: {} ({}); estimates: {}; kill at estimate: {}\n\n",
+        report.platform.name,
+        report.platform_note,
+        report.conventions.estimates,
+        report.conventions.kill_at_estimate
+    );
+    let _ = writeln!(
+        s,
+        "{:<18}{:>12}{:>14}{:>12}{:>10}{:>8}{:>9}{:>7}{:>14}{:>10}{:>9}",
+        "algorithm",
+        "avg wait s",
+        "avg resp s",
+        "wait sd s",
+        "bsld",
+        "util",
+        "grid eff",
+        "xfer",
+        "makespan s",
+        "finished",
+        "rejected"
+    );
+    for r in &report.runs {
+        let m = &r.metrics;
+        let _ = writeln!(
+            s,
+            "{:<18}{:>12.1}{:>14.1}{:>12.1}{:>10.2}{:>8.3}{:>9.3}{:>7.3}{:>14.0}{:>10}{:>9}",
+            r.label,
+            m.avg_wait_s,
+            m.avg_response_s,
+            m.wait_stddev_s,
+            m.avg_bounded_slowdown,
+            m.utilization,
+            m.grid_efficiency,
+            m.fraction_transferred,
+            m.makespan_s,
+            m.jobs_finished,
+            m.jobs_rejected
+        );
+    }
+    if report.platform.sites.len() > 1 {
+        per_site(report, &mut s);
+    }
+    for r in &report.runs {
+        for line in &r.rejected {
+            let _ = writeln!(s, "{}: rejected {line}", r.label);
+        }
+    }
+    s
+}
+
+fn per_site(report: &Report, s: &mut String) {
+    s.push_str("\nper-site utilization:");
+    for site in &report.platform.sites {
+        let _ = write!(s, " {:>8}", site.name);
+    }
+    s.push('\n');
+    for r in &report.runs {
+        let _ = write!(s, "{:<21}", r.label);
+        for site in &r.metrics.sites {
+            let _ = write!(s, " {:>8.3}", site.utilization);
+        }
+        s.push('\n');
+    }
+}

@@ -1,0 +1,209 @@
+//! What a run is configured with and what it produces: plain data, no behaviour beyond the
+//! two conversions every part of the engine shares (speed scaling and the planned/effective
+//! runtime of a job).
+
+use crate::model::{Job, Platform};
+use crate::time::SimTime;
+
+use super::invariants::InvariantViolation;
+
+/// Where the scheduler's runtime predictions come from.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EstimateSource {
+    /// The user's estimate from the workload (SWF field 9), the default.
+    #[default]
+    Trace,
+    /// The real runtime: a perfectly informed scheduler.
+    Exact,
+}
+
+/// Conventions of a run; they appear in every output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RunConfig {
+    /// Where runtime predictions come from.
+    pub estimates: EstimateSource,
+    /// A job that outlives its estimate is killed at the estimate (true, the default, as real
+    /// batch systems do) or runs to its end (false; its predicted end then moves to its
+    /// real end when the estimate expires, and plans are rebuilt).
+    pub kill_at_estimate: bool,
+}
+
+impl Default for RunConfig {
+    fn default() -> Self {
+        RunConfig {
+            estimates: EstimateSource::Trace,
+            kill_at_estimate: true,
+        }
+    }
+}
+
+/// Why a job could not run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RejectReason {
+    /// It needs more allocation units than its site has.
+    TooWide {
+        /// Units the job needs at the site.
+        needs: u32,
+        /// Units the site has.
+        capacity: u32,
+    },
+    /// Its home site index names no site of the platform.
+    NoSuchSite,
+}
+
+/// What happened to one job.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum JobOutcome {
+    /// Never reached by the run (only in a cancelled or broken run).
+    Pending,
+    /// Ran to its end.
+    Finished,
+    /// Stopped at its estimate (runtime above estimate with kills on).
+    Killed,
+    /// Could not run anywhere; the reason says why.
+    Rejected(RejectReason),
+}
+
+/// One job's result: 24 bytes, so per-job results stay well under 100 bytes a job.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The site it ran on (`u32::MAX` until it is dispatched).
+    pub site: u32,
+    /// When it started (`NEVER` if it did not).
+    pub start: SimTime,
+    /// When it ended (finished or killed).
+    pub end: SimTime,
+    /// What became of it.
+    pub status: JobOutcome,
+}
+
+impl Outcome {
+    pub(crate) const PENDING: Outcome = Outcome {
+        site: u32::MAX,
+        start: SimTime::NEVER,
+        end: SimTime::NEVER,
+        status: JobOutcome::Pending,
+    };
+
+    /// True for a job that ran (finished or killed).
+    pub fn ran(&self) -> bool {
+        matches!(self.status, JobOutcome::Finished | JobOutcome::Killed)
+    }
+}
+
+/// A finished run: its invariants have been checked (see [`super::check_invariants`]).
+#[derive(Debug)]
+pub struct RunOutput {
+    /// Indexed like the input jobs.
+    pub outcomes: Vec<Outcome>,
+    /// Events handled (completions, expiries, grid messages, arrivals).
+    pub events: u64,
+    /// The longest local queue seen at the end of a scheduling pass.
+    pub max_queue: usize,
+    /// Set for the idealized scheme: the virtual machine's capacity in one-MHz CPUs (its
+    /// outcomes carry the job's home as site, but ran on the whole virtual machine).
+    pub ideal_capacity: Option<f64>,
+}
+
+/// Why a run did not produce a result. Only [`SimError::Invariant`] is a bug; the others
+/// say what in the input to change.
+#[derive(Debug, Clone, PartialEq)]
+#[non_exhaustive]
+pub enum SimError {
+    /// The caller's progress callback (or the caller, between steps) asked to stop.
+    Cancelled,
+    /// A bug: an invariant did not hold. The message says which and where.
+    Invariant(InvariantViolation),
+    /// The platform cannot be simulated (no site, a site without units, a bad speed).
+    InvalidPlatform {
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// A grid scheme's parameters are out of range.
+    InvalidGridParams {
+        /// Which parameter and why.
+        reason: String,
+    },
+    /// The jobs are not sorted by submit time: `job` comes after `after`.
+    Unsorted {
+        /// The job out of order.
+        job: u64,
+        /// The job before it, submitted later.
+        after: u64,
+    },
+    /// More jobs than the engine's 32-bit job index can name.
+    TooManyJobs {
+        /// How many were given.
+        jobs: usize,
+    },
+    /// Even run one after another on the slowest site the jobs could end past the clock.
+    ClockOverflow {
+        /// The last submit time, seconds.
+        last_submit_s: f64,
+        /// Run time of all jobs, seconds.
+        work_s: f64,
+    },
+}
+
+impl std::fmt::Display for SimError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SimError::Cancelled => f.write_str("run cancelled"),
+            SimError::Invariant(v) => v.fmt(f),
+            SimError::InvalidPlatform { reason } | SimError::InvalidGridParams { reason } => {
+                f.write_str(reason)
+            }
+            SimError::Unsorted { job, after } => write!(
+                f,
+                "jobs must be sorted by submit time (job {job} comes after job {after})"
+            ),
+            SimError::TooManyJobs { .. } => f.write_str("more than 4 billion jobs"),
+            SimError::ClockOverflow { last_submit_s, work_s } => write!(
+                f,
+                "the workload could run past the simulated clock (about 146 million years in milliseconds): last submit {last_submit_s} s, {work_s} s of run time in all"
+            ),
+        }
+    }
+}
+
+impl std::error::Error for SimError {}
+
+impl From<InvariantViolation> for SimError {
+    fn from(v: InvariantViolation) -> Self {
+        SimError::Invariant(v)
+    }
+}
+
+/// `t` (measured on a machine of speed `from`) on a machine of speed `to`, at least one tick.
+pub(crate) fn scale(t: SimTime, from: f64, to: f64) -> SimTime {
+    if from == to {
+        return t.max(SimTime(1));
+    }
+    SimTime(((t.0 as f64) * from / to).round() as i64).max(SimTime(1))
+}
+
+/// The estimate a scheduler plans with and the time the job really holds its processors,
+/// both at its home site's speed.
+pub(crate) fn planned_and_effective(job: &Job, cfg: &RunConfig) -> (SimTime, SimTime) {
+    let planned = match cfg.estimates {
+        EstimateSource::Trace => job.estimate,
+        EstimateSource::Exact => job.runtime,
+    };
+    let effective = if cfg.kill_at_estimate {
+        job.runtime.min(planned)
+    } else {
+        job.runtime
+    };
+    (planned.max(SimTime(1)), effective.max(SimTime(1)))
+}
+
+/// The wallclock limit a job of `platform`'s site `site` is planned with (its estimate, or
+/// its runtime under exact estimates), scaled to that site's speed.
+pub fn wallclock_limit(job: &Job, cfg: &RunConfig, platform: &Platform, site: usize) -> SimTime {
+    let (planned, _) = planned_and_effective(job, cfg);
+    scale(
+        planned,
+        platform.sites[job.home as usize].speed,
+        platform.sites[site].speed,
+    )
+}

@@ -1,0 +1,123 @@
+//! Node-group selection inside one heterogeneous cluster (SES Appendix B.1), as a dispatcher:
+//! the engine sees each node group as a site of its own (node-exclusive, with its own FCFS
+//! or other local queue), and this policy decides, on arrival, which group's queue a job
+//! joins. A job never spans groups.
+//!
+//! - *Small* jobs (fewer CPUs than `small_below_cpus`, 4 by default: SES's "jobs requiring
+//!   less than 4 processors") go to the single-CPU group. *Restricted*: always. *Non-
+//!   restricted*: unless that group cannot start them at once (SES: "if all the single
+//!   processor machines were in use"); then they contend for the multi-CPU groups like wide
+//!   jobs.
+//! - *Wide* jobs (and overflowing small ones) pick an eligible multi-CPU group:
+//!   - *random*: group G_i with probability |G_i| / T, |G_i| its nodes. SES's T is "the total
+//!     number of nodes in the cluster"; a draw may only land on an eligible group, so a draw
+//!     that lands elsewhere is redrawn, which is the same as T = the eligible groups' nodes
+//!     (what we draw with);
+//!   - *most nodes available* (MNA): the eligible group with the most free nodes now; ties go
+//!     to the larger group, then to the earlier one.
+//!
+//! A group is eligible when it has at least the nodes the job needs (⌈p / CPUs per node⌉).
+//! With no multi-CPU group eligible, a wide job goes to a single-CPU group that can hold it.
+//! A 1-CPU job on a 4-CPU node holds the whole node (node-exclusive, as the platform says).
+
+use super::{GridAction, GridMsg, GridPolicy, GridView};
+use crate::model::JobIdx;
+use crate::rng::SimRng;
+
+/// How a group is chosen among the eligible multi-CPU groups.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroupStrategy {
+    /// In proportion to the groups' node counts (SES "random").
+    Random,
+    /// The group with the most free nodes (SES "most nodes available").
+    MostNodesAvailable,
+}
+
+/// SES's node-group selection (see the module doc).
+pub struct GroupSelection {
+    strategy: GroupStrategy,
+    restricted: bool,
+    small_below_cpus: u32,
+    rng: SimRng,
+}
+
+impl GroupSelection {
+    /// A selector; `seed` drives the random strategy's draws (one per decision, in arrival order).
+    pub fn new(
+        strategy: GroupStrategy,
+        restricted: bool,
+        small_below_cpus: u32,
+        seed: u64,
+    ) -> GroupSelection {
+        GroupSelection {
+            strategy,
+            restricted,
+            small_below_cpus,
+            rng: SimRng::new(seed),
+        }
+    }
+
+    /// Picks among `candidates` by the strategy; `None` when there are none.
+    fn choose(&mut self, grid: &dyn GridView, candidates: &[u32]) -> Option<u32> {
+        match self.strategy {
+            GroupStrategy::Random => {
+                let weights: Vec<u64> = candidates
+                    .iter()
+                    .map(|&g| grid.capacity(g) as u64)
+                    .collect();
+                if weights.iter().sum::<u64>() == 0 {
+                    return None;
+                }
+                Some(candidates[self.rng.weighted(&weights)])
+            }
+            GroupStrategy::MostNodesAvailable => candidates.iter().copied().min_by(|&a, &b| {
+                (grid.free(b), grid.capacity(b))
+                    .cmp(&(grid.free(a), grid.capacity(a)))
+                    .then(a.cmp(&b))
+            }),
+        }
+    }
+}
+
+impl GridPolicy for GroupSelection {
+    fn name(&self) -> &'static str {
+        match (self.strategy, self.restricted) {
+            (GroupStrategy::Random, false) => "groups-random",
+            (GroupStrategy::Random, true) => "groups-random-restricted",
+            (GroupStrategy::MostNodesAvailable, false) => "groups-mna",
+            (GroupStrategy::MostNodesAvailable, true) => "groups-mna-restricted",
+        }
+    }
+
+    fn on_arrival(&mut self, job: JobIdx, grid: &dyn GridView, out: &mut Vec<GridAction>) {
+        let fits = |g: u32| grid.units(g, job) <= grid.capacity(g);
+        let groups = 0..grid.sites() as u32;
+        let single: Vec<u32> = groups
+            .clone()
+            .filter(|&g| grid.cpus_per_unit(g) == 1 && fits(g))
+            .collect();
+        let multi: Vec<u32> = groups
+            .filter(|&g| grid.cpus_per_unit(g) > 1 && fits(g))
+            .collect();
+        // The single-CPU group with the most free nodes (SES has one: D).
+        let best_single = single
+            .iter()
+            .copied()
+            .min_by(|&a, &b| grid.free(b).cmp(&grid.free(a)).then(a.cmp(&b)));
+        let small = grid.procs(job) < self.small_below_cpus;
+        let site = match best_single {
+            Some(s) if small && (self.restricted || multi.is_empty()) => Some(s),
+            Some(s) if small && grid.awt(s, job) == Some(crate::time::SimTime::ZERO) => Some(s),
+            _ => self.choose(grid, &multi).or(best_single),
+        };
+        if let Some(site) = site {
+            out.push(GridAction::Dispatch { job, site });
+        }
+    }
+
+    fn on_message(&mut self, _: GridMsg, _: &dyn GridView, _: &mut Vec<GridAction>) {}
+
+    fn held(&self) -> usize {
+        0
+    }
+}
