@@ -11,7 +11,7 @@ use yew::prelude::*;
 use super::hub::{Hub, Subscription};
 use super::panels::*;
 use super::sf;
-use super::state::{AppAction, AppContext, AppState};
+use super::state::{AppAction, AppContext, AppState, CANCEL_GRACE_MS};
 
 pub enum Msg {
     Action(AppAction),
@@ -24,6 +24,8 @@ pub struct App {
     hub: Hub,
     dispatch: Callback<AppAction>,
     dragging: bool,
+    /// Armed while a cancel waits for the worker's answer.
+    cancel_timer: Option<gloo::timers::callback::Timeout>,
     _worker_events: Subscription,
     _listeners: Vec<Listener>,
 }
@@ -105,12 +107,13 @@ impl Component for App {
             dispatch: link.callback(Msg::Action),
             hub,
             dragging: false,
+            cancel_timer: None,
             _worker_events: worker_events,
             _listeners: window_listeners(link),
         }
     }
 
-    fn update(&mut self, _ctx: &Context<Self>, msg: Msg) -> bool {
+    fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
         match msg {
             Msg::Action(action) => {
                 let mut next = (*self.state).clone();
@@ -118,6 +121,7 @@ impl Component for App {
                 if changed {
                     self.state = Rc::new(next);
                 }
+                self.watch_cancel(ctx);
                 changed
             }
             Msg::Dragging(d) => std::mem::replace(&mut self.dragging, d) != d,
@@ -162,6 +166,22 @@ impl Component for App {
                     <div class="dropzone" aria-hidden="true">{"Drop SWF files to load them"}</div>
                 </div>
             </ContextProvider<AppContext>>
+        }
+    }
+}
+
+impl App {
+    /// A worker that does not answer a cancel in time is restarted
+    /// ([`AppAction::CancelTimedOut`]).
+    fn watch_cancel(&mut self, ctx: &Context<Self>) {
+        if self.state.cancelling == 0 {
+            self.cancel_timer = None;
+        } else if self.cancel_timer.is_none() {
+            let link = ctx.link().clone();
+            self.cancel_timer = Some(gloo::timers::callback::Timeout::new(
+                CANCEL_GRACE_MS,
+                move || link.send_message(Msg::Action(AppAction::CancelTimedOut)),
+            ));
         }
     }
 }

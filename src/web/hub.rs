@@ -2,7 +2,8 @@
 //! typed events in, for every panel that subscribes.
 //!
 //! Messages sent before the worker says `Ready` wait in a queue of values. A restart (a
-//! cancelled run, a failed worker) drops the old worker and its late messages (each worker
+//! failed worker, or one that did not answer a cancel in time: runs are cancelled by a
+//! message, the worker lives on) drops the old worker and its late messages (each worker
 //! has a generation), hands the files it must know to the new one first, and tells the
 //! subscribers with [`WorkerEvent::Restarted`].
 

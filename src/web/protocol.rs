@@ -29,9 +29,15 @@ pub enum ToWorker {
     Forget {
         name: String,
     },
+    /// Runs every algorithm of the scenario, in slices; replaces a run going on.
     Run {
         scenario: Scenario,
     },
+    /// Holds the run going on after its current slice (answered by `Paused`).
+    Pause,
+    Resume,
+    /// Drops the run going on; the worker lives on (answered by `Cancelled`).
+    Cancel,
     /// Processor (unit) allocation of one site of one run, for the Gantt chart.
     Gantt {
         run: usize,
@@ -94,6 +100,18 @@ pub enum FromWorker {
         total: u64,
     },
     RunResult(Box<RunResult>),
+    /// The run holds at this point until `Resume`.
+    Paused {
+        run: usize,
+        done: u64,
+        total: u64,
+    },
+    Resumed,
+    /// The answer to `Cancel`: what the worker said about the run before this belongs to the
+    /// cancelled run. `runs` had finished.
+    Cancelled {
+        runs: usize,
+    },
     Done {
         report_json: String,
         elapsed_ms: f64,

@@ -180,7 +180,7 @@ fn series_average_is_the_utilization() {
 fn gantt_never_puts_two_jobs_on_one_processor() {
     let r = demo_report();
     for run in 0..r.runs.len() {
-        let g = worker::gantt(&r, run, 0, 0.0, f64::MAX);
+        let g = worker::gantt(&r, &r.platform, run, 0, 0.0, f64::MAX);
         assert!(!g.truncated);
         assert!(g.rects.len() >= 2000);
         let mut rects = g.rects.clone();
@@ -267,7 +267,7 @@ fn run_results_cross_typed_and_bit_identical() {
     let mut r = demo_report();
     let mut runs = std::mem::take(&mut r.runs);
     for (i, rr) in runs.iter_mut().enumerate() {
-        let sent = worker::run_result(i, rr, &r, 1.5);
+        let sent = worker::run_result(i, rr, &r.platform, &r.workload.jobs, 1.5);
         assert!(
             sent.report.outcomes.is_empty(),
             "outcomes stay in the worker"
@@ -332,4 +332,75 @@ fn loaded_files_carry_their_typed_import_report() {
     };
     let text = serde_json::to_string(&msg).unwrap();
     assert_eq!(serde_json::from_str::<FromWorker>(&text).unwrap(), msg);
+}
+
+/// Runs `scenario` through the worker's slices of `budget` events to its report.
+fn sliced(scenario: &Scenario, budget: u64) -> crate::scenario::Report {
+    let w = load_workload(scenario, &mut |_| Err("no files".into())).unwrap();
+    let mut run = worker::SlicedRun::new(scenario, w).unwrap();
+    let mut done = vec![];
+    loop {
+        match run.slice(budget).unwrap() {
+            worker::Slice::Running => {}
+            worker::Slice::RunDone(i) => done.push(i),
+            worker::Slice::AllDone => break,
+        }
+    }
+    assert_eq!(done, (0..scenario.algorithms.len()).collect::<Vec<_>>());
+    run.finish().0
+}
+
+/// The worker's sliced runs give `run_loaded`'s report byte for byte (and the same
+/// outcomes), whatever the slice size: single site and grid schemes over three sites.
+#[wasm_bindgen_test]
+fn sliced_runs_give_the_run_loaded_report() {
+    use crate::model::Site;
+    use crate::policy::grid::GridScheme;
+    use crate::policy::local::LocalPolicyKind;
+    use crate::scenario::AlgorithmSpec;
+    let mut grid = Scenario::demo();
+    grid.platform = PlatformSpec::Sites {
+        name: "three".into(),
+        sites: vec![
+            Site::flat("a", 48),
+            Site::flat("b", 48),
+            Site::flat("c", 32),
+        ],
+    };
+    grid.algorithms = [
+        GridScheme::Local,
+        GridScheme::Sender,
+        GridScheme::Central,
+        GridScheme::Ideal,
+    ]
+    .iter()
+    .map(|&g| AlgorithmSpec::grid(g, LocalPolicyKind::Easy))
+    .collect();
+    for scenario in [Scenario::demo(), grid] {
+        let w = load_workload(&scenario, &mut |_| Err("no files".into())).unwrap();
+        let whole = run_loaded(&scenario, w, &mut |_, _, _| true).unwrap();
+        let want = serde_json::to_string_pretty(&whole).unwrap();
+        for budget in [1, 97, 1 << 20] {
+            let got = sliced(&scenario, budget);
+            assert_eq!(
+                serde_json::to_string_pretty(&got).unwrap(),
+                want,
+                "budget {budget}"
+            );
+            for (a, b) in got.runs.iter().zip(&whole.runs) {
+                assert_eq!(a.outcomes, b.outcomes, "{} outcomes", a.label);
+            }
+            assert_eq!(got.workload.jobs, whole.workload.jobs);
+        }
+    }
+}
+
+/// A scenario the worker cannot run is an error message, not a panic.
+#[wasm_bindgen_test]
+fn sliced_runs_refuse_what_run_loaded_refuses() {
+    let mut s = Scenario::demo();
+    s.algorithms.clear();
+    let w = load_workload(&Scenario::demo(), &mut |_| Err("no files".into())).unwrap();
+    let err = worker::SlicedRun::new(&s, w).err().unwrap();
+    assert_eq!(err, crate::scenario::ScenarioError::NoAlgorithms);
 }
