@@ -14,7 +14,7 @@ use crate::model::{Job, Platform};
 pub const BSLD_TAU_S: f64 = 10.0;
 
 /// Aggregate metrics of one run. Field names are the JSON keys of the CLI.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize, PartialEq)]
 pub struct Metrics {
     /// Mean of (start − submit) over jobs that ran.
     pub avg_wait_s: f64,
@@ -49,7 +49,7 @@ pub struct Metrics {
     pub sites: Vec<SiteMetrics>,
 }
 
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize, PartialEq)]
 pub struct SiteMetrics {
     pub name: String,
     /// CPU time used here over (CPUs × the whole run's makespan).
@@ -256,13 +256,13 @@ pub const METRIC_HELP: &[MetricHelp] = &[
 
 /// Time series over `[0, makespan]` in equal buckets: per site, the time-averaged
 /// utilization (CPUs held / CPUs) and queue length in each bucket.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize, PartialEq)]
 pub struct Series {
     pub bucket_s: f64,
     pub sites: Vec<SiteSeries>,
 }
 
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, serde::Deserialize, PartialEq)]
 pub struct SiteSeries {
     pub name: String,
     pub utilization: Vec<f64>,

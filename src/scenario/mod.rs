@@ -206,7 +206,7 @@ pub struct Conventions {
     pub same_instant_order: &'static str,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunReport {
     pub label: String,
     pub algorithm: String,
@@ -216,7 +216,7 @@ pub struct RunReport {
     pub events: u64,
     pub max_queue: usize,
     /// Utilization and queue length over time, when asked for (`--series N`).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub series: Option<crate::metrics::Series>,
     #[serde(skip)]
     pub outcomes: Vec<crate::engine::Outcome>,

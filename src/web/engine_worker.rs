@@ -1,5 +1,7 @@
-//! Starting the engine's Web Worker from the page: one place for the loader path, the
-//! message decoding and the error hook, shared by the main run and the SF sweeps.
+//! Starting an engine Web Worker from the page and talking to it in typed messages: one
+//! place for the loader path, the encoding of [`ToWorker`], the decoding of [`FromWorker`]
+//! and the error hook. The page's main worker lives in a [`super::hub::Hub`]; the SF panel
+//! starts its own for each sweep.
 
 use std::rc::Rc;
 
@@ -7,11 +9,11 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 use web_sys::MessageEvent;
 
-use super::protocol::FromWorker;
+use super::protocol::{FromWorker, ToWorker};
 
 /// A running engine worker; dropping it terminates the worker.
 pub struct EngineWorker {
-    pub worker: web_sys::Worker,
+    worker: web_sys::Worker,
     _on_message: Closure<dyn FnMut(MessageEvent)>,
     _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
 }
@@ -19,6 +21,22 @@ pub struct EngineWorker {
 impl Drop for EngineWorker {
     fn drop(&mut self) {
         self.worker.terminate();
+    }
+}
+
+impl EngineWorker {
+    /// Posts a message; `file` rides along (structured-cloned) for [`ToWorker::Load`].
+    pub fn send(&self, msg: &ToWorker, file: Option<&web_sys::File>) -> Result<(), String> {
+        let text = serde_json::to_string(msg)
+            .map_err(|e| format!("cannot encode a message for the engine worker: {e}"))?;
+        let text = JsValue::from_str(&text);
+        let posted = match file {
+            Some(f) => self
+                .worker
+                .post_message(&js_sys::Array::of2(&text, f).into()),
+            None => self.worker.post_message(&text),
+        };
+        posted.map_err(|e| format!("cannot reach the engine worker: {e:?}"))
     }
 }
 

@@ -1,13 +1,19 @@
-//! The browser app (wasm32 only): a Yew page (`app`) over an engine that runs in a Web
-//! Worker (`worker`); they talk in `protocol` messages. `share` puts scenarios in URLs and
-//! `plots` draws the charts with plotters-canvas.
+//! The browser app (wasm32 only): a Yew page (`app`, the layout of `panels` over a shared
+//! `state`) and an engine that runs in a Web Worker (`worker`); they talk in typed
+//! `protocol` messages through `hub`. `charts` draws with plotters-canvas, `share` puts
+//! scenarios in URLs.
 
 mod app;
+mod charts;
 mod engine_worker;
-mod plots;
+mod format;
+mod hub;
+mod metric;
+mod panels;
 pub mod protocol;
 pub(crate) mod sf;
 pub mod share;
+mod state;
 pub mod worker;
 
 #[cfg(test)]

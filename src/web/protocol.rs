@@ -1,11 +1,14 @@
-//! Messages between the page and the engine worker. Both sides are this crate, so every
-//! message is JSON (engine types cross as their own serde JSON) plus, for `Load`, the
-//! dropped `File` object itself (structured-cloned, read in the worker).
+//! Messages between the page and the engine worker, as typed values on both sides. Both
+//! sides are this crate: `EngineWorker::send` and the worker's `post` carry them as JSON
+//! text (engine types cross as their own serde JSON; `float_roundtrip` keeps every f64 to
+//! the bit), plus, for `Load`, the dropped `File` object itself (structured-cloned, read in
+//! the worker). Nothing on the page reads a message by string key.
 
 use serde::{Deserialize, Serialize};
 
 use crate::model::Platform;
-use crate::scenario::Scenario;
+use crate::scenario::{RunReport, Scenario};
+use crate::workload::ImportReport;
 
 /// A dropped or picked file as the share URL records it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -26,9 +29,15 @@ pub enum ToWorker {
     Forget {
         name: String,
     },
+    /// Runs every algorithm of the scenario, in slices; replaces a run going on.
     Run {
         scenario: Scenario,
     },
+    /// Holds the run going on after its current slice (answered by `Paused`).
+    Pause,
+    Resume,
+    /// Drops the run going on; the worker lives on (answered by `Cancelled`).
+    Cancel,
     /// Processor (unit) allocation of one site of one run, for the Gantt chart.
     Gantt {
         run: usize,
@@ -72,7 +81,7 @@ pub enum FromWorker {
         file: FileInfo,
         jobs: u64,
         summary: String,
-        report: serde_json::Value,
+        report: Box<ImportReport>,
     },
     LoadFailed {
         name: String,
@@ -91,6 +100,18 @@ pub enum FromWorker {
         total: u64,
     },
     RunResult(Box<RunResult>),
+    /// The run holds at this point until `Resume`.
+    Paused {
+        run: usize,
+        done: u64,
+        total: u64,
+    },
+    Resumed,
+    /// The answer to `Cancel`: what the worker said about the run before this belongs to the
+    /// cancelled run. `runs` had finished.
+    Cancelled {
+        runs: usize,
+    },
     Done {
         report_json: String,
         elapsed_ms: f64,
@@ -147,9 +168,9 @@ pub type SweepData = crate::allocation::sweep::SweepResult;
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunResult {
     pub idx: usize,
-    pub label: String,
-    /// The run's `RunReport` JSON (metrics, rejected, events, max_queue).
-    pub run: serde_json::Value,
+    /// The run's report (label, algorithm, metrics, rejected, events, max_queue); its
+    /// per-job outcomes stay in the worker.
+    pub report: RunReport,
     /// (wait seconds, fraction of jobs with a wait ≤ it), ascending.
     pub wait_cdf: Vec<(f64, f64)>,
     pub series: SeriesData,
@@ -182,4 +203,11 @@ pub struct GanttData {
     pub rects: Vec<(u64, f64, f64, u32, u32)>,
     /// More jobs fell in the window than were drawn.
     pub truncated: bool,
+}
+
+impl RunResult {
+    /// The run's label as the results show it.
+    pub fn label(&self) -> &str {
+        &self.report.label
+    }
 }

@@ -1,14 +1,18 @@
 //! The "Workload allocation (SF)" panel: the SF paper's sweeps — every parameter editable,
-//! starting from a preset — run in their own engine worker (so a sweep and a scheduling run never wait for each other, and cancelling one
-//! leaves the other alone), and the allocation calculator (OWA and WW fractions and the
-//! predicted response time, computed on the page: a few square roots).
+//! starting from a preset — run in their own engine worker (so a sweep and a scheduling run
+//! never wait for each other, and cancelling one leaves the other alone), and the allocation
+//! calculator (`panels::AllocationCalculator`: OWA and WW fractions and the predicted
+//! response time, computed on the page).
 
-use wasm_bindgen::prelude::*;
-use web_sys::{HtmlCanvasElement, HtmlInputElement, HtmlSelectElement};
+use std::rc::Rc;
+
 use yew::prelude::*;
 
+use super::charts::{Chart, ChartView, History, Sweep};
 use super::engine_worker::{self, EngineWorker};
-use super::plots;
+use super::format::json_num;
+use super::panels::form::{input_value, select_index, select_value};
+use super::panels::AllocationCalculator;
 use super::protocol::*;
 use super::share::{self, SharedSweep};
 use crate::allocation::fractions::{owa_batch, predicted_response, validate, weighted};
@@ -34,9 +38,6 @@ pub enum SfMsg {
     Cancel,
     /// Puts the sweep (fields, seeds, batches) in a `#w1=` link.
     Share,
-    Rates(String),
-    Lambda(String),
-    Batch(String),
 }
 
 /// The sweep's editable parameters, each kept as typed until Run parses them.
@@ -180,16 +181,9 @@ pub struct SfPanel {
     running: bool,
     done: u64,
     total: u64,
-    result: Option<SweepData>,
+    result: Option<Rc<SweepData>>,
     error: Option<String>,
     notice: Option<String>,
-    rates: String,
-    lambda: String,
-    batch: String,
-    sweep_canvas: NodeRef,
-    history_canvas: NodeRef,
-    alloc_canvas: NodeRef,
-    dirty: bool,
     share_url: Option<String>,
 }
 
@@ -214,52 +208,146 @@ impl SfPanel {
         Ok(())
     }
 
-    fn draw(&self) {
-        if let (Some(r), Some(c)) = (&self.result, self.sweep_canvas.cast::<HtmlCanvasElement>()) {
-            let title = format!(
-                "{}: median of {} seeds, band {:.0} %",
-                r.preset,
-                r.seeds,
-                r.confidence * 100.0
-            );
-            if let Err(p) = plots::band_lines(&c, &title, &r.x_label, &r.x, &r.series) {
-                web_sys::console::warn_1(&JsValue::from_str(&format!("chart: {p}")));
+    /// A sweep link (`#w1=`) fills the fields; `true` when the sweep should run at once.
+    fn open_link(&mut self) -> bool {
+        match share::decode_sweep(&super::format::location_hash()) {
+            Ok(None) => false,
+            Ok(Some(sw)) => {
+                self.preset = SWEEP_PRESETS
+                    .iter()
+                    .position(|p| (p.spec)() == sw.spec)
+                    .or_else(|| {
+                        SWEEP_PRESETS
+                            .iter()
+                            .position(|p| (p.spec)().vary == sw.spec.vary)
+                    })
+                    .unwrap_or(0);
+                self.fields = SweepFields::of(&sw.spec);
+                self.seeds = sw.seeds;
+                self.batches = sw.batches;
+                true
+            }
+            Err(e) => {
+                self.error = Some(format!("{e}. The sweep fields keep their defaults."));
+                false
             }
         }
-        if let (Some(Some(h)), Some(c)) = (
-            self.result.as_ref().map(|r| &r.history),
-            self.history_canvas.cast::<HtmlCanvasElement>(),
-        ) {
-            let title = format!(
-                "Hybrid share of resource {} (x = {}, seed 1)",
-                h.resource + 1,
-                h.x
-            );
-            if let Err(p) = plots::fraction_history(&c, &title, h) {
-                web_sys::console::warn_1(&JsValue::from_str(&format!("chart: {p}")));
+    }
+
+    fn on_worker(&mut self, ev: FromWorker) -> bool {
+        match ev {
+            FromWorker::Ready => {
+                let Some(spec) = self.pending.take() else {
+                    return false;
+                };
+                let msg = ToWorker::Sweep {
+                    spec,
+                    seeds: self.seeds,
+                    batches: self.batches,
+                };
+                if let Some(Err(e)) = self.worker.as_ref().map(|w| w.send(&msg, None)) {
+                    self.error = Some(e);
+                    self.running = false;
+                }
+            }
+            FromWorker::SweepProgress { done, total } => {
+                self.done = done;
+                self.total = total;
+            }
+            FromWorker::SweepDone(r) => {
+                self.running = false;
+                self.done = self.total.max(1);
+                self.total = self.done;
+                self.result = Some(Rc::new(*r));
+                self.worker = None;
+            }
+            FromWorker::SweepFailed { message } => {
+                self.running = false;
+                self.worker = None;
+                self.error = Some(message);
+            }
+            _ => return false,
+        }
+        true
+    }
+
+    fn on_field(&mut self, f: SweepField, v: String) {
+        let fl = &mut self.fields;
+        match f {
+            SweepField::Vary => match Vary::parse(&v) {
+                Ok(a) => fl.vary = a,
+                Err(e) => self.error = Some(e),
+            },
+            SweepField::X => fl.x = v,
+            SweepField::Rates => fl.rates = v,
+            SweepField::ArrivalKind => fl.arrival_kind = v,
+            SweepField::Arrivals => fl.arrivals = v,
+            SweepField::BatchSize => fl.batch_size = v,
+            SweepField::Cv => fl.cv = v,
+            SweepField::Policies => fl.policies = v,
+            SweepField::Dispatch => {
+                fl.dispatch = if v == "rounded" {
+                    Dispatch::Rounded
+                } else {
+                    Dispatch::Random
+                }
             }
         }
-        if let (Ok(a), Some(c)) = (
-            allocate(&self.rates, &self.lambda, &self.batch),
-            self.alloc_canvas.cast::<HtmlCanvasElement>(),
-        ) {
-            let groups: Vec<String> = a
-                .rates
-                .iter()
-                .enumerate()
-                .map(|(i, r)| format!("{}: μ={r}", i + 1))
-                .collect();
-            let series = vec!["OWA (eq. 11)".to_string(), "WW (μ/Σμ)".to_string()];
-            if let Err(p) = plots::grouped_bars(
-                &c,
-                "Share of the jobs per resource",
-                "fraction α",
-                &groups,
-                &series,
-                &[a.owa.clone(), a.ww.clone()],
-            ) {
-                web_sys::console::warn_1(&JsValue::from_str(&format!("chart: {p}")));
+    }
+
+    /// The sweep the fields describe, checked here so a bad field is reported at once.
+    fn checked_spec(&self) -> Result<SweepSpec, String> {
+        self.fields
+            .spec()
+            .and_then(|s| s.validate(self.batches).map(|()| s))
+    }
+
+    fn run(&mut self, ctx: &Context<Self>) {
+        self.error = None;
+        self.notice = None;
+        self.done = 0;
+        self.total = 0;
+        match self.checked_spec() {
+            Ok(spec) => {
+                self.pending = Some(spec);
+                match self.spawn(ctx) {
+                    Ok(()) => self.running = true,
+                    Err(e) => self.error = Some(e),
+                }
             }
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    fn share(&mut self) {
+        match self.checked_spec() {
+            Err(e) => self.error = Some(e),
+            Ok(spec) => {
+                let frag = share::encode_sweep(&SharedSweep {
+                    spec,
+                    seeds: self.seeds,
+                    batches: self.batches,
+                });
+                self.share_url = Some(share::link(&frag));
+            }
+        }
+    }
+
+    /// Puts the selected preset's parameters back in the fields.
+    fn reset_fields(&mut self) {
+        self.fields = SweepFields::of(&(SWEEP_PRESETS[self.preset].spec)());
+        self.error = None;
+    }
+
+    fn cancel(&mut self) {
+        if self.running {
+            self.worker = None;
+            self.generation += 1;
+            self.running = false;
+            self.notice = Some(format!(
+                "Sweep cancelled after {} of {} simulations.",
+                self.done, self.total
+            ));
         }
     }
 }
@@ -283,38 +371,10 @@ impl Component for SfPanel {
             result: None,
             error: None,
             notice: None,
-            // SF Table III's ten resources.
-            rates: "1,1,1,1,2,2,2,5,5,10".into(),
-            lambda: "0.1".into(),
-            batch: "10".into(),
-            sweep_canvas: NodeRef::default(),
-            history_canvas: NodeRef::default(),
-            alloc_canvas: NodeRef::default(),
-            dirty: true,
             share_url: None,
         };
-        // A sweep link (`#w1=`) fills the fields and runs the sweep at once.
-        let hash = web_sys::window()
-            .and_then(|w| w.location().hash().ok())
-            .unwrap_or_default();
-        match share::decode_sweep(&hash) {
-            Ok(None) => {}
-            Ok(Some(sw)) => {
-                panel.preset = SWEEP_PRESETS
-                    .iter()
-                    .position(|p| (p.spec)() == sw.spec)
-                    .or_else(|| {
-                        SWEEP_PRESETS
-                            .iter()
-                            .position(|p| (p.spec)().vary == sw.spec.vary)
-                    })
-                    .unwrap_or(0);
-                panel.fields = SweepFields::of(&sw.spec);
-                panel.seeds = sw.seeds;
-                panel.batches = sw.batches;
-                ctx.link().send_message(SfMsg::Run);
-            }
-            Err(e) => panel.error = Some(format!("{e}. The sweep fields keep their defaults.")),
+        if panel.open_link() {
+            ctx.link().send_message(SfMsg::Run);
         }
         panel
     }
@@ -322,43 +382,7 @@ impl Component for SfPanel {
     fn update(&mut self, ctx: &Context<Self>, msg: SfMsg) -> bool {
         match msg {
             SfMsg::Worker(g, _) | SfMsg::WorkerError(g, _) if g != self.generation => return false,
-            SfMsg::Worker(_, ev) => match ev {
-                FromWorker::Ready => {
-                    let Some(spec) = self.pending.take() else {
-                        return false;
-                    };
-                    let msg = ToWorker::Sweep {
-                        spec,
-                        seeds: self.seeds,
-                        batches: self.batches,
-                    };
-                    if let Some(w) = &self.worker {
-                        let text = serde_json::to_string(&msg).unwrap_or_default();
-                        if let Err(e) = w.worker.post_message(&JsValue::from_str(&text)) {
-                            self.error = Some(format!("cannot reach the engine worker: {e:?}"));
-                            self.running = false;
-                        }
-                    }
-                }
-                FromWorker::SweepProgress { done, total } => {
-                    self.done = done;
-                    self.total = total;
-                }
-                FromWorker::SweepDone(r) => {
-                    self.running = false;
-                    self.done = self.total.max(1);
-                    self.total = self.done;
-                    self.result = Some(*r);
-                    self.worker = None;
-                    self.dirty = true;
-                }
-                FromWorker::SweepFailed { message } => {
-                    self.running = false;
-                    self.worker = None;
-                    self.error = Some(message);
-                }
-                _ => return false,
-            },
+            SfMsg::Worker(_, ev) => return self.on_worker(ev),
             SfMsg::WorkerError(_, m) => {
                 self.running = false;
                 self.worker = None;
@@ -366,36 +390,10 @@ impl Component for SfPanel {
             }
             SfMsg::Preset(i) => {
                 self.preset = i.min(SWEEP_PRESETS.len() - 1);
-                self.fields = SweepFields::of(&(SWEEP_PRESETS[self.preset].spec)());
-                self.error = None;
+                self.reset_fields();
             }
-            SfMsg::Reset => {
-                self.fields = SweepFields::of(&(SWEEP_PRESETS[self.preset].spec)());
-                self.error = None;
-            }
-            SfMsg::Field(f, v) => {
-                let fl = &mut self.fields;
-                match f {
-                    SweepField::Vary => match Vary::parse(&v) {
-                        Ok(a) => fl.vary = a,
-                        Err(e) => self.error = Some(e),
-                    },
-                    SweepField::X => fl.x = v,
-                    SweepField::Rates => fl.rates = v,
-                    SweepField::ArrivalKind => fl.arrival_kind = v,
-                    SweepField::Arrivals => fl.arrivals = v,
-                    SweepField::BatchSize => fl.batch_size = v,
-                    SweepField::Cv => fl.cv = v,
-                    SweepField::Policies => fl.policies = v,
-                    SweepField::Dispatch => {
-                        fl.dispatch = if v == "rounded" {
-                            Dispatch::Rounded
-                        } else {
-                            Dispatch::Random
-                        }
-                    }
-                }
-            }
+            SfMsg::Reset => self.reset_fields(),
+            SfMsg::Field(f, v) => self.on_field(f, v),
             SfMsg::Seeds(v) => match v.trim().parse::<u64>() {
                 Ok(n) if (1..=1000).contains(&n) => self.seeds = n,
                 _ => self.error = Some(format!("seeds: '{v}' is not a whole number in 1..1000")),
@@ -408,112 +406,18 @@ impl Component for SfPanel {
                     ))
                 }
             },
-            SfMsg::Run => {
-                self.error = None;
-                self.notice = None;
-                self.done = 0;
-                self.total = 0;
-                // Checked here so a bad field is reported at once, not by the worker.
-                let spec = match self
-                    .fields
-                    .spec()
-                    .and_then(|s| s.validate(self.batches).map(|()| s))
-                {
-                    Ok(s) => s,
-                    Err(e) => {
-                        self.error = Some(e);
-                        return true;
-                    }
-                };
-                self.pending = Some(spec);
-                match self.spawn(ctx) {
-                    Ok(()) => self.running = true,
-                    Err(e) => self.error = Some(e),
-                }
-            }
-            SfMsg::Share => {
-                match self
-                    .fields
-                    .spec()
-                    .and_then(|s| s.validate(self.batches).map(|()| s))
-                {
-                    Err(e) => self.error = Some(e),
-                    Ok(spec) => {
-                        let frag = share::encode_sweep(&SharedSweep {
-                            spec,
-                            seeds: self.seeds,
-                            batches: self.batches,
-                        });
-                        self.share_url = Some(share::link(&frag));
-                    }
-                }
-            }
-            SfMsg::Cancel => {
-                if self.running {
-                    self.worker = None;
-                    self.generation += 1;
-                    self.running = false;
-                    self.notice = Some(format!(
-                        "Sweep cancelled after {} of {} simulations.",
-                        self.done, self.total
-                    ));
-                }
-            }
-            SfMsg::Rates(v) => {
-                self.rates = v;
-                self.dirty = true;
-            }
-            SfMsg::Lambda(v) => {
-                self.lambda = v;
-                self.dirty = true;
-            }
-            SfMsg::Batch(v) => {
-                self.batch = v;
-                self.dirty = true;
-            }
+            SfMsg::Run => self.run(ctx),
+            SfMsg::Share => self.share(),
+            SfMsg::Cancel => self.cancel(),
         }
         true
-    }
-
-    fn rendered(&mut self, _ctx: &Context<Self>, _first: bool) {
-        if self.dirty {
-            self.dirty = false;
-            self.draw();
-        }
     }
 
     fn view(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let p = &SWEEP_PRESETS[self.preset];
-        let on_preset = link.callback(|e: Event| {
-            SfMsg::Preset(
-                e.target_unchecked_into::<HtmlSelectElement>()
-                    .value()
-                    .parse()
-                    .unwrap_or(0),
-            )
-        });
-        let input = |f: fn(String) -> SfMsg| {
-            link.callback(move |e: Event| f(e.target_unchecked_into::<HtmlInputElement>().value()))
-        };
-        let frac = if self.total > 0 {
-            (self.done as f64 / self.total as f64).min(1.0)
-        } else {
-            0.0
-        };
-        let status = if self.running {
-            format!("running… {} of {} simulations", self.done, self.total)
-        } else if let Some(r) = &self.result {
-            format!(
-                "done in {:.2} s ({}: {} seeds × {} batches)",
-                r.elapsed_ms / 1000.0,
-                r.preset,
-                r.seeds,
-                r.batches
-            )
-        } else {
-            String::new()
-        };
+        let on_preset = link.callback(|e: Event| SfMsg::Preset(select_index(&e)));
+        let input = |f: fn(String) -> SfMsg| link.callback(move |e: Event| f(input_value(&e)));
         html! {
             <section class="sf" aria-label="Workload allocation (SF)">
                 <h2>{"Workload allocation (SF)"}</h2>
@@ -540,6 +444,38 @@ impl Component for SfPanel {
                         <span class="help">{format!("{} The CLI uses 20,000.", param_help("batches"))}</span>
                     </div>
                 </div>
+                { self.view_run(ctx) }
+                if let Some(r) = &self.result { { view_result(r) } }
+                <AllocationCalculator />
+            </section>
+        }
+    }
+}
+
+impl SfPanel {
+    /// Run, cancel, share; progress and status; errors, notices and the share link.
+    fn view_run(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let frac = if self.total > 0 {
+            (self.done as f64 / self.total as f64).min(1.0)
+        } else {
+            0.0
+        };
+        let status = if self.running {
+            format!("running… {} of {} simulations", self.done, self.total)
+        } else if let Some(r) = &self.result {
+            format!(
+                "done in {:.2} s ({}: {} seeds × {} batches)",
+                r.elapsed_ms / 1000.0,
+                r.preset,
+                r.seeds,
+                r.batches
+            )
+        } else {
+            String::new()
+        };
+        html! {
+            <>
                 <div class="run">
                     <button class="primary" data-testid="sf-run" onclick={link.callback(|_| SfMsg::Run)}>{"Run sweep"}</button>
                     <button data-testid="sf-cancel" disabled={!self.running} onclick={link.callback(|_| SfMsg::Cancel)}>{"Cancel"}</button>
@@ -557,76 +493,18 @@ impl Component for SfPanel {
                     <p class="help">{"Link to this sweep (the parameters, seeds and batches; opening it runs the sweep): "}
                         <output data-testid="sf-share-url" class="share-url">{url}</output></p>
                 }
-                if let Some(r) = &self.result {
-                    <figure class="chart">
-                        <canvas ref={self.sweep_canvas.clone()} width="640" height="320" data-testid="chart-sweep"></canvas>
-                    </figure>
-                    <p class="help" data-testid="sf-result-description">{format!("{}: {}{}. Band coverage {:.1} %; {} warm-up batches of {} not measured.",
-                        r.preset,
-                        r.description,
-                        if r.paper.is_empty() { String::new() } else { format!(" — the paper: {}", r.paper) },
-                        r.confidence * 100.0, r.warmup, r.batches)}</p>
-                    if let Some(h) = &r.history {
-                        <figure class="chart">
-                            <canvas ref={self.history_canvas.clone()} width="640" height="280" data-testid="chart-history"
-                                data-static={h.static_owa.to_string()} data-after={h.owa_after.map(|a| a.to_string()).unwrap_or_default()}
-                                data-last={h.hybrid.last().map(|a| a.to_string()).unwrap_or_default()}></canvas>
-                            <figcaption class="help">{format!(
-                                "One run of the hybrid scheduler (seed 1, the sweep's last point x = {}): its share α for resource {} before each batch, estimated from the run times of the last {} jobs each resource completed (SF §VI, Figs. 10–12), against static OWA from the initial rates ({:.4}) and OWA for the true rates after the change ({}). The hybrid should follow the change within a few dozen batches.",
-                                h.x, h.resource + 1, crate::allocation::HYBRID_WINDOW, h.static_owa,
-                                h.owa_after.map_or_else(|| "none: the degraded system is saturated".to_string(), |a| format!("{a:.4}")))}</figcaption>
-                        </figure>
-                    }
-                    <div class="table-wrap">
-                    <table class="metrics" data-testid="sf-table">
-                        <thead><tr>
-                            <th>{&r.x_label}</th>
-                            { for r.x.iter().map(|x| html!{ <th>{x.to_string()}</th> }) }
-                        </tr></thead>
-                        <tbody>
-                            { for r.series.iter().map(|s| html!{
-                                <tr data-policy={s.policy.clone()}>
-                                    <th scope="row" title="median of the mean response time (s)">{&s.policy}</th>
-                                    { for s.median.iter().enumerate().map(|(i, v)| html!{
-                                        <td data-x={i.to_string()} data-value={serde_json::Value::from(*v).to_string()}
-                                            title={format!("band {} – {}", fmt(s.lo[i], 4), fmt(s.hi[i], 4))}>{fmt(*v, 4)}</td>
-                                    }) }
-                                </tr>
-                            }) }
-                            <tr data-policy="gap" class="gap">
-                                <th scope="row" title={r.gap_label.clone()}>{"gap"}</th>
-                                { for r.gap.iter().enumerate().map(|(i, g)| html!{
-                                    <td data-x={i.to_string()} data-value={serde_json::Value::from(*g).to_string()}>{format!("{} %", fmt(g * 100.0, 1))}</td>
-                                }) }
-                            </tr>
-                        </tbody>
-                    </table>
-                    </div>
-                    <p class="help">{format!("gap: {}", r.gap_label)}</p>
-                }
-                { self.view_calculator(ctx) }
-            </section>
+            </>
         }
     }
-}
 
-impl SfPanel {
     /// The sweep's parameters, prefilled from the preset; Run checks them all.
     fn view_sweep_fields(&self, ctx: &Context<Self>) -> Html {
         let link = ctx.link();
         let f = &self.fields;
-        let on = |field: SweepField| {
-            link.callback(move |e: Event| {
-                SfMsg::Field(field, e.target_unchecked_into::<HtmlInputElement>().value())
-            })
-        };
+        let on =
+            |field: SweepField| link.callback(move |e: Event| SfMsg::Field(field, input_value(&e)));
         let on_select = |field: SweepField| {
-            link.callback(move |e: Event| {
-                SfMsg::Field(
-                    field,
-                    e.target_unchecked_into::<HtmlSelectElement>().value(),
-                )
-            })
+            link.callback(move |e: Event| SfMsg::Field(field, select_value(&e)))
         };
         let changed = f.spec().ok() != Some((SWEEP_PRESETS[self.preset].spec)());
         let text = |id: &'static str,
@@ -683,62 +561,60 @@ impl SfPanel {
             </details>
         }
     }
+}
 
-    fn view_calculator(&self, ctx: &Context<Self>) -> Html {
-        let link = ctx.link();
-        let input = |f: fn(String) -> SfMsg| {
-            link.callback(move |e: Event| f(e.target_unchecked_into::<HtmlInputElement>().value()))
-        };
-        let result = allocate(&self.rates, &self.lambda, &self.batch);
-        html! {
-            <div class="calculator">
-                <h3>{"Allocation calculator"}</h3>
-                <p class="help">{"Each resource i is an M/M/1 queue serving jobs at rate μ_i; batches of k jobs arrive at rate λ (Poisson) and each job of a batch goes to resource i with probability α_i. OWA minimizes the mean response time for batch arrivals (SF eq. 11): resources are taken slowest first and one whose fraction comes out negative gets 0 and leaves the sums (the elimination loop of SF Fig. 2). WW (weighted workload, SF eq. 2) sends α_i = μ_i / Σμ. The predicted mean response time is SF eq. 7, T = Σ α_i (α_i k + 1) / (2μ_i − 2α_i k λ). The system must not be saturated: λk < Σμ."}</p>
-                <div class="fields">
-                    <div class="field">
-                        <label for="alloc-rates">{"Rates μ (jobs/s, comma-separated)"}</label>
-                        <input id="alloc-rates" type="text" value={self.rates.clone()} onchange={input(SfMsg::Rates)} />
-                    </div>
-                    <div class="field">
-                        <label for="alloc-lambda">{"λ (batches/s)"}</label>
-                        <input id="alloc-lambda" type="number" step="any" value={self.lambda.clone()} onchange={input(SfMsg::Lambda)} />
-                    </div>
-                    <div class="field">
-                        <label for="alloc-k">{"k (jobs per batch)"}</label>
-                        <input id="alloc-k" type="number" step="1" value={self.batch.clone()} onchange={input(SfMsg::Batch)} />
-                    </div>
-                </div>
-                { match result {
-                    Err(e) => html!{ <div class="error" role="alert" data-testid="alloc-error"><p>{e}</p></div> },
-                    Ok(a) => {
-                        let fastest = a.rates.iter().enumerate().fold(0, |b, (i, r)| if *r > a.rates[b] { i } else { b });
-                        html!{
-                            <>
-                                <p data-testid="alloc-fastest">{format!("Fastest resource ({}: μ = {}) gets OWA {:.3}, WW {:.3} of the jobs.", fastest + 1, a.rates[fastest], a.owa[fastest], a.ww[fastest])}</p>
-                                <p data-testid="alloc-response">{format!("Predicted mean response time (eq. 7): OWA {} s, WW {} s.",
-                                    a.t_owa.map(|t| fmt(t, 4)).unwrap_or_else(|| "saturated".into()),
-                                    a.t_ww.map(|t| fmt(t, 4)).unwrap_or_else(|| "saturated".into()))}</p>
-                                <figure class="chart">
-                                    <canvas ref={self.alloc_canvas.clone()} width="640" height="260" data-testid="chart-alloc"></canvas>
-                                </figure>
-                                <table class="metrics" data-testid="alloc-table">
-                                    <thead><tr><th>{"resource"}</th><th>{"μ"}</th><th>{"OWA α"}</th><th>{"WW α"}</th></tr></thead>
-                                    <tbody>
-                                        { for a.rates.iter().enumerate().map(|(i, r)| html!{
-                                            <tr>
-                                                <th scope="row">{(i + 1).to_string()}</th>
-                                                <td>{r.to_string()}</td>
-                                                <td data-key="owa" data-value={serde_json::Value::from(a.owa[i]).to_string()}>{format!("{:.4}", a.owa[i])}</td>
-                                                <td data-key="ww" data-value={serde_json::Value::from(a.ww[i]).to_string()}>{format!("{:.4}", a.ww[i])}</td>
-                                            </tr>
-                                        }) }
-                                    </tbody>
-                                </table>
-                            </>
-                        }
-                    }
-                } }
-            </div>
-        }
+/// A finished sweep: its chart, the hybrid's share (when it ran) and the medians table.
+fn view_result(r: &Rc<SweepData>) -> Html {
+    html! {
+        <>
+            <ChartView chart={Some(Chart::Sweep(Sweep(r.clone())))} testid="chart-sweep" width={640} height={320} />
+            <p class="help" data-testid="sf-result-description">{format!("{}: {}{}. Band coverage {:.1} %; {} warm-up batches of {} not measured.",
+                r.preset,
+                r.description,
+                if r.paper.is_empty() { String::new() } else { format!(" — the paper: {}", r.paper) },
+                r.confidence * 100.0, r.warmup, r.batches)}</p>
+            if let Some(h) = &r.history {
+                <ChartView chart={Some(Chart::History(History(r.clone())))} testid="chart-history" width={640} height={280} />
+                <p class="help">{format!(
+                    "One run of the hybrid scheduler (seed 1, the sweep's last point x = {}): its share α for resource {} before each batch, estimated from the run times of the last {} jobs each resource completed (SF §VI, Figs. 10–12), against static OWA from the initial rates ({:.4}) and OWA for the true rates after the change ({}). The hybrid should follow the change within a few dozen batches.",
+                    h.x, h.resource + 1, crate::allocation::HYBRID_WINDOW, h.static_owa,
+                    h.owa_after.map_or_else(|| "none: the degraded system is saturated".to_string(), |a| format!("{a:.4}")))}</p>
+            }
+            { view_table(r) }
+            <p class="help">{format!("gap: {}", r.gap_label)}</p>
+        </>
+    }
+}
+
+fn view_table(r: &SweepData) -> Html {
+    html! {
+        <div class="table-wrap">
+        <table class="metrics" data-testid="sf-table">
+            <thead><tr>
+                <th>{&r.x_label}</th>
+                { for r.x.iter().map(|x| html!{ <th>{x.to_string()}</th> }) }
+            </tr></thead>
+            <tbody>
+                { for r.series.iter().map(|s| html!{
+                    <tr data-policy={s.policy.clone()}>
+                        <th scope="row" title="median of the mean response time (s)">{&s.policy}</th>
+                        { for s.median.iter().enumerate().map(|(i, v)| {
+                            let band = |b: &[f64]| b.get(i).map_or_else(|| "–".into(), |v| fmt(*v, 4));
+                            html!{
+                                <td data-x={i.to_string()} data-value={json_num(*v)}
+                                    title={format!("band {} – {}", band(&s.lo), band(&s.hi))}>{fmt(*v, 4)}</td>
+                            }
+                        }) }
+                    </tr>
+                }) }
+                <tr data-policy="gap" class="gap">
+                    <th scope="row" title={r.gap_label.clone()}>{"gap"}</th>
+                    { for r.gap.iter().enumerate().map(|(i, g)| html!{
+                        <td data-x={i.to_string()} data-value={json_num(*g)}>{format!("{} %", fmt(g * 100.0, 1))}</td>
+                    }) }
+                </tr>
+            </tbody>
+        </table>
+        </div>
     }
 }

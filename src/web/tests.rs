@@ -4,6 +4,7 @@
 
 use wasm_bindgen_test::*;
 
+use super::metric::Metric;
 use super::protocol::{FileInfo, FromWorker};
 use super::share::{self, b64url_decode, b64url_encode, Shared};
 use super::worker;
@@ -179,7 +180,7 @@ fn series_average_is_the_utilization() {
 fn gantt_never_puts_two_jobs_on_one_processor() {
     let r = demo_report();
     for run in 0..r.runs.len() {
-        let g = worker::gantt(&r, run, 0, 0.0, f64::MAX);
+        let g = worker::gantt(&r, &r.platform, run, 0, 0.0, f64::MAX);
         assert!(!g.truncated);
         assert!(g.rects.len() >= 2000);
         let mut rects = g.rects.clone();
@@ -257,4 +258,149 @@ fn fit_compare_sends_small_cdfs_of_the_clis_draw() {
     // Nothing to draw from: the trace's (empty) CDFs and a reason, no panic.
     let (empty, none) = worker::fit_compare(&[], &[]);
     assert!(none.is_none() && empty.error.is_some() && empty.original.jobs == 0);
+}
+
+/// A run's result crosses to the page as a typed value, every number to the bit (the
+/// worker's `post` and `EngineWorker`'s decoding are this JSON round trip).
+#[wasm_bindgen_test]
+fn run_results_cross_typed_and_bit_identical() {
+    let mut r = demo_report();
+    let mut runs = std::mem::take(&mut r.runs);
+    for (i, rr) in runs.iter_mut().enumerate() {
+        let sent = worker::run_result(i, rr, &r.platform, &r.workload.jobs, 1.5);
+        assert!(
+            sent.report.outcomes.is_empty(),
+            "outcomes stay in the worker"
+        );
+        assert!(!rr.outcomes.is_empty(), "the worker keeps its outcomes");
+        let text = serde_json::to_string(&FromWorker::RunResult(Box::new(sent.clone()))).unwrap();
+        let FromWorker::RunResult(got) = serde_json::from_str::<FromWorker>(&text).unwrap() else {
+            panic!("not a run result");
+        };
+        assert_eq!(*got, sent);
+        let (a, b) = (&got.report.metrics, &rr.metrics);
+        for m in Metric::COLUMNS {
+            assert_eq!(m.get(a).to_bits(), m.get(b).to_bits(), "{}", m.key());
+        }
+        let bits = |v: &[(f64, f64)]| -> Vec<(u64, u64)> {
+            v.iter().map(|p| (p.0.to_bits(), p.1.to_bits())).collect()
+        };
+        assert_eq!(bits(&got.wait_cdf), bits(&sent.wait_cdf));
+        assert_eq!(got.label(), rr.label);
+    }
+}
+
+/// The page's typed columns print the engine's JSON: each `key()` is the serde field name
+/// and each value's text is the number `--json` writes; every number of the metrics with a
+/// help entry has a column.
+#[wasm_bindgen_test]
+fn metric_columns_are_the_engines_json_fields() {
+    let r = demo_report();
+    let m = &r.runs[0].metrics;
+    let json = serde_json::to_value(m).unwrap();
+    for c in Metric::COLUMNS {
+        assert_eq!(json[c.key()].to_string(), c.value(m).json(), "{}", c.key());
+        assert!(!c.help().is_empty(), "{} has no help", c.key());
+    }
+    let numbers: Vec<&String> = json
+        .as_object()
+        .unwrap()
+        .iter()
+        .filter(|(_, v)| v.is_number())
+        .map(|(k, _)| k)
+        .collect();
+    for k in numbers {
+        let has_help = crate::metrics::METRIC_HELP.iter().any(|h| h.key == k);
+        let shown = Metric::COLUMNS.iter().any(|c| c.key() == k);
+        assert!(!has_help || shown, "metric {k} has help but no column");
+    }
+}
+
+/// The import report of a dropped file crosses typed too.
+#[wasm_bindgen_test]
+fn loaded_files_carry_their_typed_import_report() {
+    let bytes = b"; MaxProcs: 4\n1 0 -1 10 2 -1 -1 2 20 -1 1 1 -1 -1 -1 -1 -1 -1\n".to_vec();
+    let (info, _) = worker::import("t.swf", bytes.clone()).unwrap();
+    let report = crate::workload::read_swf("t.swf", &bytes, &Default::default())
+        .unwrap()
+        .report;
+    let msg = FromWorker::Loaded {
+        file: info,
+        jobs: 1,
+        summary: report.summary(),
+        report: Box::new(report.clone()),
+    };
+    let text = serde_json::to_string(&msg).unwrap();
+    assert_eq!(serde_json::from_str::<FromWorker>(&text).unwrap(), msg);
+}
+
+/// Runs `scenario` through the worker's slices of `budget` events to its report.
+fn sliced(scenario: &Scenario, budget: u64) -> crate::scenario::Report {
+    let w = load_workload(scenario, &mut |_| Err("no files".into())).unwrap();
+    let mut run = worker::SlicedRun::new(scenario, w).unwrap();
+    let mut done = vec![];
+    loop {
+        match run.slice(budget).unwrap() {
+            worker::Slice::Running => {}
+            worker::Slice::RunDone(i) => done.push(i),
+            worker::Slice::AllDone => break,
+        }
+    }
+    assert_eq!(done, (0..scenario.algorithms.len()).collect::<Vec<_>>());
+    run.finish().0
+}
+
+/// The worker's sliced runs give `run_loaded`'s report byte for byte (and the same
+/// outcomes), whatever the slice size: single site and grid schemes over three sites.
+#[wasm_bindgen_test]
+fn sliced_runs_give_the_run_loaded_report() {
+    use crate::model::Site;
+    use crate::policy::grid::GridScheme;
+    use crate::policy::local::LocalPolicyKind;
+    use crate::scenario::AlgorithmSpec;
+    let mut grid = Scenario::demo();
+    grid.platform = PlatformSpec::Sites {
+        name: "three".into(),
+        sites: vec![
+            Site::flat("a", 48),
+            Site::flat("b", 48),
+            Site::flat("c", 32),
+        ],
+    };
+    grid.algorithms = [
+        GridScheme::Local,
+        GridScheme::Sender,
+        GridScheme::Central,
+        GridScheme::Ideal,
+    ]
+    .iter()
+    .map(|&g| AlgorithmSpec::grid(g, LocalPolicyKind::Easy))
+    .collect();
+    for scenario in [Scenario::demo(), grid] {
+        let w = load_workload(&scenario, &mut |_| Err("no files".into())).unwrap();
+        let whole = run_loaded(&scenario, w, &mut |_, _, _| true).unwrap();
+        let want = serde_json::to_string_pretty(&whole).unwrap();
+        for budget in [1, 97, 1 << 20] {
+            let got = sliced(&scenario, budget);
+            assert_eq!(
+                serde_json::to_string_pretty(&got).unwrap(),
+                want,
+                "budget {budget}"
+            );
+            for (a, b) in got.runs.iter().zip(&whole.runs) {
+                assert_eq!(a.outcomes, b.outcomes, "{} outcomes", a.label);
+            }
+            assert_eq!(got.workload.jobs, whole.workload.jobs);
+        }
+    }
+}
+
+/// A scenario the worker cannot run is an error message, not a panic.
+#[wasm_bindgen_test]
+fn sliced_runs_refuse_what_run_loaded_refuses() {
+    let mut s = Scenario::demo();
+    s.algorithms.clear();
+    let w = load_workload(&Scenario::demo(), &mut |_| Err("no files".into())).unwrap();
+    let err = worker::SlicedRun::new(&s, w).err().unwrap();
+    assert_eq!(err, crate::scenario::ScenarioError::NoAlgorithms);
 }

@@ -72,7 +72,7 @@ impl std::error::Error for SwfError {}
 
 /// The `; Key: value` lines of an SWF header, in file order, with typed views of the ones
 /// the simulator uses.
-#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, serde::Deserialize, PartialEq)]
 pub struct SwfHeader {
     pub fields: Vec<(String, String)>,
     pub max_nodes: Option<u64>,
@@ -148,7 +148,7 @@ impl SwfHeader {
 }
 
 /// Jobs skipped on import, by reason.
-#[derive(Clone, Debug, Default, Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Serialize, serde::Deserialize, PartialEq, Eq)]
 pub struct Skips {
     /// Runtime (field 4) 0 or -1: cancelled or unknown.
     pub runtime_not_positive: u64,
@@ -168,7 +168,7 @@ impl Skips {
 
 /// Everything the import decided, for the user to see. Counts add up:
 /// `records = jobs + skipped.total()`, `data lines = records + malformed`.
-#[derive(Clone, Debug, Default, Serialize, PartialEq)]
+#[derive(Clone, Debug, Default, Serialize, serde::Deserialize, PartialEq)]
 pub struct ImportReport {
     pub file: String,
     pub gzip: bool,

@@ -6,8 +6,8 @@ use plotters::prelude::*;
 use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 
-use super::protocol::{GanttData, SeriesData};
 use crate::allocation::sweep::{FractionHistory, PolicySeries};
+use crate::web::protocol::{GanttData, SeriesData, SiteSeriesData};
 
 /// Colour-blind-safe palette (Okabe–Ito), one colour per algorithm or site.
 pub const COLORS: [RGBColor; 8] = [
@@ -247,7 +247,7 @@ pub fn series(canvas: &HtmlCanvasElement, title: &str, s: &SeriesData, queue: bo
     let days = s.bucket_s / 86400.0;
     let len = s.sites.first().map(|x| x.utilization.len()).unwrap_or(0);
     let xmax = (len as f64 * days).max(1e-9);
-    let vals = |x: &super::protocol::SiteSeriesData| -> Vec<f64> {
+    let vals = |x: &SiteSeriesData| -> Vec<f64> {
         if queue {
             x.queue_length.clone()
         } else {
@@ -613,13 +613,22 @@ pub fn fraction_history(canvas: &HtmlCanvasElement, title: &str, h: &FractionHis
     )
 }
 
+/// What an x axis counts, for its labels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum XUnit {
+    /// Durations, labelled 30s, 5m, 2h, 3d.
+    Seconds,
+    /// Plain numbers.
+    Count,
+}
+
 /// Empirical CDFs drawn as right-continuous steps, one line per entry (the trace and the
 /// fitted model's synthetic workload). With `log_x`, values below 1 are drawn at 1 (zero
 /// inter-arrival gaps are common: jobs submitted together).
 pub fn step_cdfs(
     canvas: &HtmlCanvasElement,
     title: &str,
-    x_desc: &str,
+    (x_desc, x_unit): (&str, XUnit),
     lines: &[(String, &[(f64, f64)])],
     log_x: bool,
 ) -> Res {
@@ -672,12 +681,9 @@ pub fn step_cdfs(
                 .y_desc("share ≤ x")
                 // Log axes get a light line per minor tick: too busy at this size.
                 .light_line_style(TRANSPARENT)
-                .x_label_formatter(&|x| {
-                    if x_desc.contains("(s") {
-                        format_secs(*x)
-                    } else {
-                        format!("{x:.0}")
-                    }
+                .x_label_formatter(&|x| match x_unit {
+                    XUnit::Seconds => format_secs(*x),
+                    XUnit::Count => format!("{x:.0}"),
                 })
                 .draw()
                 .map_err(e)?;

@@ -1,0 +1,55 @@
+//! The Gantt chart of one site of one run: jobs over (hours, allocation units).
+
+use std::rc::Rc;
+
+use web_sys::HtmlCanvasElement;
+
+use super::{plots, Geom, Plot};
+use crate::web::protocol::GanttData;
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Gantt {
+    pub data: Rc<GanttData>,
+    /// The site's and the run's names.
+    pub site: String,
+    pub run: String,
+}
+
+impl Plot for Gantt {
+    fn draw(&self, canvas: &HtmlCanvasElement) -> Result<Geom, String> {
+        let more = if self.data.truncated {
+            " (first jobs only: zoom in)"
+        } else {
+            ""
+        };
+        let title = format!("Gantt chart: {}, {}{more}", self.site, self.run);
+        plots::gantt(canvas, &title, &self.data)
+    }
+
+    fn describe(&self, x: f64, y: f64) -> String {
+        let g = &self.data;
+        let t = x * 3600.0;
+        let u = y.floor().max(0.0) as u32;
+        match g
+            .rects
+            .iter()
+            .find(|r| r.1 <= t && t < r.2 && r.3 <= u && u < r.3 + r.4)
+        {
+            Some(r) => format!(
+                "job {}: start {:.2} h, end {:.2} h (ran {}), {} {}–{}",
+                r.0,
+                r.1 / 3600.0,
+                r.2 / 3600.0,
+                plots::format_secs(r.2 - r.1),
+                g.unit,
+                r.3,
+                r.3 + r.4 - 1
+            ),
+            None => format!("{x:.2} h, {} {u}: idle", g.unit.trim_end_matches('s')),
+        }
+    }
+
+    fn name(&self) -> String {
+        format!("gridscope-gantt-{}-{}", self.site, self.run)
+    }
+}

@@ -1,0 +1,198 @@
+//! Charts of the runs' results: a metric relative to a baseline, wait-time CDFs, the
+//! per-site utilization and the utilization / queue series of one run.
+
+use std::rc::Rc;
+
+use web_sys::HtmlCanvasElement;
+
+use super::{cdf_at, plots, slot, Geom, Plot};
+use crate::web::format::fmt_num;
+use crate::web::metric::Metric;
+use crate::web::protocol::RunResult;
+
+/// `metric` of every run as bars relative to run `baseline`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Bars {
+    pub metric: Metric,
+    pub labels: Vec<String>,
+    pub values: Vec<f64>,
+    pub baseline: usize,
+}
+
+impl Bars {
+    pub fn of(runs: &[Rc<RunResult>], metric: Metric, baseline: usize) -> Bars {
+        Bars {
+            metric,
+            labels: runs.iter().map(|r| r.label().to_string()).collect(),
+            values: runs.iter().map(|r| metric.get(&r.report.metrics)).collect(),
+            baseline: baseline.min(runs.len().saturating_sub(1)),
+        }
+    }
+}
+
+impl Plot for Bars {
+    fn draw(&self, canvas: &HtmlCanvasElement) -> Result<Geom, String> {
+        let base = self.labels.get(self.baseline).cloned().unwrap_or_default();
+        let title = format!("{} relative to {base}", self.metric.title());
+        plots::bars(canvas, &title, &self.labels, &self.values, self.baseline)
+    }
+
+    fn describe(&self, x: f64, _y: f64) -> String {
+        let n = self.labels.len();
+        let k = (x.floor().max(0.0) as usize).min(n.saturating_sub(1));
+        let (Some(label), Some(&v), Some(base), Some(&bv)) = (
+            self.labels.get(k),
+            self.values.get(k),
+            self.labels.get(self.baseline),
+            self.values.get(self.baseline),
+        ) else {
+            return String::new();
+        };
+        format!(
+            "{label}: {} {} = {:.3} × {base}",
+            self.metric.title(),
+            fmt_num(v, self.metric.decimals()),
+            if bv != 0.0 { v / bv } else { 0.0 },
+        )
+    }
+
+    fn name(&self) -> String {
+        format!("gridscope-{}", self.metric.key())
+    }
+}
+
+/// The wait-time CDF of every run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct WaitCdf {
+    pub runs: Vec<Rc<RunResult>>,
+}
+
+impl Plot for WaitCdf {
+    fn draw(&self, canvas: &HtmlCanvasElement) -> Result<Geom, String> {
+        let lines: Vec<(String, &[(f64, f64)])> = self
+            .runs
+            .iter()
+            .map(|r| (r.label().to_string(), r.wait_cdf.as_slice()))
+            .collect();
+        plots::cdf(canvas, &lines)
+    }
+
+    fn describe(&self, x: f64, _y: f64) -> String {
+        let parts: Vec<String> = self
+            .runs
+            .iter()
+            .map(|r| format!("{} {:.1} %", r.label(), cdf_at(&r.wait_cdf, x) * 100.0))
+            .collect();
+        format!(
+            "waiting at most {}: {}",
+            plots::format_secs(x),
+            parts.join(", ")
+        )
+    }
+
+    fn name(&self) -> String {
+        "gridscope-wait-cdf".into()
+    }
+}
+
+/// Utilization (`queue == false`) or queue length per site over one run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct SeriesChart {
+    pub run: Rc<RunResult>,
+    pub queue: bool,
+}
+
+impl Plot for SeriesChart {
+    fn draw(&self, canvas: &HtmlCanvasElement) -> Result<Geom, String> {
+        let what = if self.queue {
+            "Queue length"
+        } else {
+            "Utilization"
+        };
+        let title = format!("{what} per site ({})", self.run.label());
+        plots::series(canvas, &title, &self.run.series, self.queue)
+    }
+
+    fn describe(&self, x: f64, _y: f64) -> String {
+        let s = &self.run.series;
+        let k = (x * 86400.0 / s.bucket_s.max(1e-9)).floor().max(0.0) as usize;
+        let parts: Vec<String> = s
+            .sites
+            .iter()
+            .filter_map(|site| {
+                Some(if self.queue {
+                    format!("{} {:.1} jobs", site.name, site.queue_length.get(k)?)
+                } else {
+                    format!("{} {:.1} %", site.name, site.utilization.get(k)? * 100.0)
+                })
+            })
+            .collect();
+        format!("day {x:.2}: {}", parts.join(", "))
+    }
+
+    fn name(&self) -> String {
+        let what = if self.queue { "queue" } else { "utilization" };
+        format!("gridscope-{what}-{}", self.run.label())
+    }
+}
+
+/// Each site's utilization over its own span, per run (`values[site][run]`).
+#[derive(Clone, Debug, PartialEq)]
+pub struct SiteUtil {
+    pub runs: Vec<String>,
+    pub sites: Vec<String>,
+    pub values: Vec<Vec<f64>>,
+}
+
+impl SiteUtil {
+    pub fn of(runs: &[Rc<RunResult>], sites: Vec<String>) -> SiteUtil {
+        let values = (0..sites.len())
+            .map(|k| {
+                runs.iter()
+                    .map(|r| {
+                        r.report
+                            .metrics
+                            .sites
+                            .get(k)
+                            .map_or(f64::NAN, |s| s.span_utilization)
+                    })
+                    .collect()
+            })
+            .collect();
+        SiteUtil {
+            runs: runs.iter().map(|r| r.label().to_string()).collect(),
+            sites,
+            values,
+        }
+    }
+}
+
+impl Plot for SiteUtil {
+    fn draw(&self, canvas: &HtmlCanvasElement) -> Result<Geom, String> {
+        plots::grouped_bars(
+            canvas,
+            "Utilization per site and run (each site's own span)",
+            "busy CPUs / CPUs",
+            &self.runs,
+            &self.sites,
+            &self.values,
+        )
+    }
+
+    fn describe(&self, x: f64, _y: f64) -> String {
+        let Some(k) = slot(x, self.runs.len()) else {
+            return String::new();
+        };
+        let parts: Vec<String> = self
+            .sites
+            .iter()
+            .zip(&self.values)
+            .map(|(n, v)| format!("{n} {:.1} %", v.get(k).copied().unwrap_or(f64::NAN) * 100.0))
+            .collect();
+        format!("{}: {}", self.runs[k], parts.join(", "))
+    }
+
+    fn name(&self) -> String {
+        "gridscope-site-utilization".into()
+    }
+}

@@ -1,0 +1,146 @@
+//! SOB Figures 3 and 4: five panels, one bar per run in each.
+
+use std::rc::Rc;
+
+use web_sys::HtmlCanvasElement;
+
+use super::{plots, Geom, Plot};
+use crate::web::format::secs_unit;
+use crate::web::metric::Metric;
+use crate::web::protocol::RunResult;
+
+/// SOB §3.2's five metrics as Figures 3 and 4 show them: (metric, key in the figure's
+/// table, normalized to the baseline run). Wait and response are divided by the baseline's;
+/// the deviation, efficiency and transferred share are absolute, as in the paper.
+pub const SOB_METRICS: [(Metric, &str, bool); 5] = [
+    (Metric::AvgWait, "avg_wait_norm", true),
+    (Metric::AvgResponse, "avg_response_norm", true),
+    (Metric::WaitStddev, "wait_stddev_s", false),
+    (Metric::GridEfficiency, "grid_efficiency", false),
+    (Metric::FractionTransferred, "fraction_transferred", false),
+];
+
+/// The figure's numbers: per run the five values of [`SOB_METRICS`]. The baseline is the
+/// run labelled `local`, else the first; a normalized value whose baseline is 0 or missing
+/// is NaN (shown as –, JSON null).
+#[derive(Clone, Debug)]
+pub struct SobFigure {
+    pub labels: Vec<String>,
+    pub base: usize,
+    /// The baseline is the run labelled `local`.
+    pub is_local: bool,
+    pub values: Vec<[f64; 5]>,
+}
+
+impl PartialEq for SobFigure {
+    /// Bit for bit, so a NaN cell does not redraw the chart at every render.
+    fn eq(&self, o: &Self) -> bool {
+        let bits =
+            |v: &[[f64; 5]]| -> Vec<u64> { v.iter().flatten().map(|x| x.to_bits()).collect() };
+        self.labels == o.labels
+            && self.base == o.base
+            && self.is_local == o.is_local
+            && bits(&self.values) == bits(&o.values)
+    }
+}
+
+impl SobFigure {
+    pub fn of(runs: &[Rc<RunResult>]) -> SobFigure {
+        let local = runs.iter().position(|r| r.label() == "local");
+        let base = local.unwrap_or(0);
+        let values = runs
+            .iter()
+            .map(|r| {
+                let mut row = [f64::NAN; 5];
+                for (cell, &(metric, _, normalized)) in row.iter_mut().zip(&SOB_METRICS) {
+                    let v = metric.get(&r.report.metrics);
+                    *cell = if normalized {
+                        match runs.get(base).map(|b| metric.get(&b.report.metrics)) {
+                            Some(b) if b != 0.0 && b.is_finite() => v / b,
+                            _ => f64::NAN,
+                        }
+                    } else {
+                        v
+                    };
+                }
+                row
+            })
+            .collect();
+        SobFigure {
+            labels: runs.iter().map(|r| r.label().to_string()).collect(),
+            base,
+            is_local: local.is_some(),
+            values,
+        }
+    }
+
+    pub fn base_label(&self) -> &str {
+        self.labels.get(self.base).map_or("", String::as_str)
+    }
+
+    fn column(&self, k: usize, scale: f64) -> Vec<f64> {
+        self.values.iter().map(|row| row[k] * scale).collect()
+    }
+}
+
+impl Plot for SobFigure {
+    fn draw(&self, canvas: &HtmlCanvasElement) -> Result<Geom, String> {
+        let dev = self.column(2, 1.0);
+        let (unit, scale) = secs_unit(dev.iter().cloned().fold(0.0, f64::max));
+        let cols = [
+            self.column(0, 1.0),
+            self.column(1, 1.0),
+            self.column(2, 1.0 / scale),
+            self.column(3, 100.0),
+            self.column(4, 100.0),
+        ];
+        let base = self.base_label();
+        let titles = [
+            format!("avg wait ÷ {base}"),
+            format!("avg response ÷ {base}"),
+            format!("wait deviation ({unit})"),
+            "grid efficiency (%)".to_string(),
+            "jobs transferred (%)".to_string(),
+        ];
+        let panels: Vec<plots::Panel> = (0..5)
+            .map(|k| plots::Panel {
+                title: &titles[k],
+                values: &cols[k],
+                decimals: if k < 2 { 2 } else { 0 },
+                unit_line: k < 2,
+            })
+            .collect();
+        plots::panels(canvas, &self.labels, &panels)
+    }
+
+    fn describe(&self, x: f64, _y: f64) -> String {
+        let k = (x.floor().max(0.0) as usize).min(SOB_METRICS.len() - 1);
+        let base = self.base_label();
+        let name = match k {
+            0 => format!("avg wait ÷ {base}"),
+            1 => format!("avg response ÷ {base}"),
+            2 => "wait deviation".into(),
+            3 => "grid efficiency".into(),
+            _ => "jobs transferred".into(),
+        };
+        let parts: Vec<String> = self
+            .labels
+            .iter()
+            .zip(&self.values)
+            .map(|(label, row)| {
+                let v = row[k];
+                let t = match k {
+                    0 | 1 => format!("{v:.3}"),
+                    2 => plots::format_secs(v),
+                    _ => format!("{:.1} %", v * 100.0),
+                };
+                format!("{label} {t}")
+            })
+            .collect();
+        format!("{name}: {}", parts.join(", "))
+    }
+
+    fn name(&self) -> String {
+        "gridscope-sob-figure".into()
+    }
+}

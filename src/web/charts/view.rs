@@ -1,0 +1,175 @@
+//! A chart on the page: its canvas, drawn again whenever its [`Chart`] changes; a tooltip
+//! that follows the pointer with the values under it; a button that saves it as PNG.
+//!
+//! The page's CSP forbids inline styles, so the tooltip is placed through the CSSOM
+//! (`style.setProperty`), which the CSP allows, and its text is set on the element itself:
+//! hovering never re-renders the component nor redraws the canvas.
+
+use std::cell::RefCell;
+use std::rc::Rc;
+
+use wasm_bindgen::prelude::*;
+use web_sys::{HtmlCanvasElement, HtmlElement};
+use yew::prelude::*;
+use yew::virtual_dom::VTag;
+
+use super::{Chart, Geom};
+use crate::web::format;
+
+#[derive(Properties, PartialEq)]
+pub struct ChartProps {
+    /// `None` leaves the canvas as it is (its data is on the way).
+    pub chart: Option<Chart>,
+    pub testid: AttrValue,
+    pub width: u32,
+    pub height: u32,
+    /// Wider than the other charts (Gantt, SOB figure).
+    #[prop_or_default]
+    pub wide: bool,
+}
+
+#[function_component]
+pub fn ChartView(p: &ChartProps) -> Html {
+    let canvas = use_node_ref();
+    let tip = use_node_ref();
+    let geom: Rc<RefCell<Option<Geom>>> = use_mut_ref(|| None);
+    {
+        let (canvas, geom) = (canvas.clone(), geom.clone());
+        use_effect_with(p.chart.clone(), move |chart| {
+            *geom.borrow_mut() = chart
+                .as_ref()
+                .zip(canvas.cast::<HtmlCanvasElement>())
+                .and_then(|(chart, c)| draw(chart, &c));
+        });
+    }
+    let onmousemove = {
+        let (canvas, tip, geom, chart) =
+            (canvas.clone(), tip.clone(), geom.clone(), p.chart.clone());
+        Callback::from(move |e: MouseEvent| {
+            let (Some(c), Some(t)) = (
+                canvas.cast::<HtmlCanvasElement>(),
+                tip.cast::<HtmlElement>(),
+            ) else {
+                return;
+            };
+            let g = *geom.borrow();
+            hover(&e, &c, &t, g, chart.as_ref());
+        })
+    };
+    let onmouseleave = {
+        let tip = tip.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(t) = tip.cast::<HtmlElement>() {
+                t.set_text_content(None);
+            }
+        })
+    };
+    let onpng = {
+        let (canvas, chart) = (canvas.clone(), p.chart.clone());
+        Callback::from(move |_: MouseEvent| {
+            let name = chart.as_ref().map_or("chart".into(), |c| c.plot().name());
+            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+                save_png(&c, &name);
+            }
+        })
+    };
+    let mut tag = VTag::new("canvas");
+    tag.node_ref = canvas;
+    tag.add_attribute("width", p.width.to_string());
+    tag.add_attribute("height", p.height.to_string());
+    tag.add_attribute("data-testid", p.testid.clone());
+    for (k, v) in p.chart.iter().flat_map(|c| c.plot().data_attrs()) {
+        tag.add_attribute(k, v);
+    }
+    html! {
+        <figure class={classes!("chart", p.wide.then_some("wide"))} {onmousemove} {onmouseleave}>
+            { Html::from(tag) }
+            <div class="chart-tip" role="tooltip" ref={tip} data-testid={format!("{}-hover", p.testid)}></div>
+            <button class="small chart-png" data-testid={format!("{}-png", p.testid)} title="Save this chart as a PNG image" onclick={onpng}>{"PNG"}</button>
+        </figure>
+    }
+}
+
+fn draw(chart: &Chart, canvas: &HtmlCanvasElement) -> Option<Geom> {
+    match chart.plot().draw(canvas) {
+        Ok(g) => Some(g),
+        Err(e) => {
+            web_sys::console::warn_1(&JsValue::from_str(&format!("chart: {e}")));
+            None
+        }
+    }
+}
+
+/// Writes what is under the pointer into the tooltip and puts it beside the pointer: below
+/// and to the right, or on the other side where the chart ends, never outside the canvas.
+fn hover(
+    e: &MouseEvent,
+    canvas: &HtmlCanvasElement,
+    tip: &HtmlElement,
+    geom: Option<Geom>,
+    chart: Option<&Chart>,
+) {
+    let r = canvas.get_bounding_client_rect();
+    let (cx, cy) = (
+        e.client_x() as f64 - r.left(),
+        e.client_y() as f64 - r.top(),
+    );
+    let (w, h) = (r.width().max(1.0), r.height().max(1.0));
+    let text = match (geom, chart) {
+        (Some(g), Some(chart)) => g
+            .at(
+                cx * canvas.width() as f64 / w,
+                cy * canvas.height() as f64 / h,
+            )
+            .map(|(x, y)| chart.plot().describe(x, y))
+            .unwrap_or_default(),
+        _ => String::new(),
+    };
+    tip.set_text_content((!text.is_empty()).then_some(text.as_str()));
+    if text.is_empty() {
+        return;
+    }
+    // Beside the pointer, inside the canvas's box (offsets are within the figure); measured
+    // at the left edge, where nothing squeezes it.
+    let style = tip.style();
+    let _ = style.set_property("left", "0px");
+    let place = |pointer: f64, size: i32, start: i32, extent: i32| {
+        let (size, start, end) = (size as f64, start as f64, (start + extent) as f64);
+        let after = start + pointer + TIP_GAP;
+        let before = start + pointer - TIP_GAP - size;
+        let at = if after + size <= end || before < start {
+            after
+        } else {
+            before
+        };
+        at.min(end - size).max(start)
+    };
+    let left = place(
+        cx,
+        tip.offset_width(),
+        canvas.offset_left(),
+        canvas.offset_width(),
+    );
+    let top = place(
+        cy,
+        tip.offset_height(),
+        canvas.offset_top(),
+        canvas.offset_height(),
+    );
+    let _ = style.set_property("left", &format!("{left:.0}px"));
+    let _ = style.set_property("top", &format!("{top:.0}px"));
+}
+
+/// Pixels between the pointer and its tooltip.
+const TIP_GAP: f64 = 14.0;
+
+fn save_png(canvas: &HtmlCanvasElement, name: &str) {
+    let file = format!("{name}.png");
+    let saved = canvas
+        .to_data_url_with_type("image/png")
+        .map_err(|e| format!("cannot save {file}: {e:?}"))
+        .and_then(|url| format::click_link(&url, &file));
+    if let Err(e) = saved {
+        web_sys::console::warn_1(&JsValue::from_str(&e));
+    }
+}

@@ -1,0 +1,94 @@
+//! Small helpers every panel uses: number formatting and saving a file from the page.
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// `v` with `decimals` decimals and thousands separators; – when not finite.
+pub fn fmt_num(v: f64, decimals: usize) -> String {
+    if !v.is_finite() {
+        return "–".into();
+    }
+    let s = format!("{v:.decimals$}");
+    let (int, frac) = s
+        .split_once('.')
+        .map(|(a, b)| (a, Some(b)))
+        .unwrap_or((&s, None));
+    let (sign, digits) = int.strip_prefix('-').map(|d| ("-", d)).unwrap_or(("", int));
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    match frac {
+        Some(f) => format!("{sign}{grouped}.{f}"),
+        None => format!("{sign}{grouped}"),
+    }
+}
+
+/// A number as JSON writes it (`null` when not finite): the `data-value` of table cells,
+/// the same text as the CLI's `--json` output.
+pub fn json_num(v: f64) -> String {
+    serde_json::to_string(&v).unwrap_or_else(|_| "null".into())
+}
+
+/// A unit for a time axis whose largest value is `max_s`: (name, seconds per unit).
+pub fn secs_unit(max_s: f64) -> (&'static str, f64) {
+    if max_s >= 2.0 * 3600.0 {
+        ("h", 3600.0)
+    } else if max_s >= 120.0 {
+        ("min", 60.0)
+    } else {
+        ("s", 1.0)
+    }
+}
+
+/// Saves `text` as a file named `filename`.
+pub fn download_text(filename: &str, mime: &str, text: &str) -> Result<(), String> {
+    let url = (|| -> Result<String, JsValue> {
+        let parts = js_sys::Array::of1(&JsValue::from_str(text));
+        let opts = web_sys::BlobPropertyBag::new();
+        opts.set_type(mime);
+        let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &opts)?;
+        web_sys::Url::create_object_url_with_blob(&blob)
+    })()
+    .map_err(|e| format!("cannot save {filename}: {e:?}"))?;
+    let clicked = click_link(&url, filename);
+    let _ = web_sys::Url::revoke_object_url(&url);
+    clicked
+}
+
+/// Saves what `href` points to (an object or data URL) as `filename`.
+pub fn click_link(href: &str, filename: &str) -> Result<(), String> {
+    let a: web_sys::HtmlAnchorElement = gloo::utils::document()
+        .create_element("a")
+        .map_err(|e| format!("cannot save {filename}: {e:?}"))?
+        .unchecked_into();
+    a.set_href(href);
+    a.set_download(filename);
+    a.click();
+    Ok(())
+}
+
+/// The page's address bar, changed without a reload (`None` drops the fragment).
+pub fn replace_url(url: Option<&str>) {
+    let Some(w) = web_sys::window() else { return };
+    let Ok(history) = w.history() else { return };
+    let url = url.map(str::to_string).unwrap_or_else(|| {
+        let loc = w.location();
+        format!(
+            "{}{}",
+            loc.pathname().unwrap_or_default(),
+            loc.search().unwrap_or_default()
+        )
+    });
+    let _ = history.replace_state_with_url(&JsValue::NULL, "", Some(&url));
+}
+
+/// The page's current fragment (with its `#`), empty when there is none.
+pub fn location_hash() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .unwrap_or_default()
+}

@@ -1,0 +1,37 @@
+//! The page's panels, one component each. Each reads the shared state from the app context
+//! ([`super::state::use_app`]), changes it with actions, keeps its own choices to itself,
+//! and subscribes to the engine worker for the answers it asked for. A new panel is a new
+//! file here, listed in `app.rs`'s layout.
+
+mod algorithms;
+mod bars;
+mod calculator;
+mod files;
+mod fit;
+pub(crate) mod form;
+mod options;
+mod platform;
+mod results;
+mod run;
+mod scenario;
+mod sites;
+mod sob_figure;
+mod timeline;
+mod wait_cdf;
+mod workload;
+
+pub use algorithms::AlgorithmsPanel;
+pub use bars::BarsPanel;
+pub use calculator::AllocationCalculator;
+pub use files::FilesPanel;
+pub use fit::FitPanel;
+pub use options::OptionsPanel;
+pub use platform::PlatformPanel;
+pub use results::{MetricHelp, ResultsPanel};
+pub use run::RunPanel;
+pub use scenario::ScenarioPanel;
+pub use sites::SitesPanel;
+pub use sob_figure::SobFigurePanel;
+pub use timeline::TimelinePanel;
+pub use wait_cdf::WaitCdfPanel;
+pub use workload::WorkloadPanel;

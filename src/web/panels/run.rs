@@ -1,0 +1,49 @@
+//! Run control: start, pause and resume, cancel, progress and how long the last run took.
+//! The worker runs in slices, so pausing and cancelling take effect at once and keep it
+//! (and the files it read).
+
+use yew::prelude::*;
+
+use crate::web::state::{use_app, AppAction};
+
+#[function_component]
+pub fn RunPanel() -> Html {
+    let app = use_app();
+    let r = &app.run;
+    let finished = app.results.runs.len();
+    let frac = if r.algorithms > 0 {
+        let inner = if r.total > 0 {
+            r.done as f64 / r.total as f64
+        } else {
+            0.0
+        };
+        ((finished as f64 + inner.min(1.0)) / r.algorithms as f64).min(1.0)
+    } else {
+        0.0
+    };
+    let at = format!(
+        "{} of {} ({}/{} jobs)",
+        (finished + 1).min(r.algorithms.max(1)),
+        r.algorithms,
+        r.done,
+        r.total
+    );
+    let status = if r.running && r.paused {
+        format!("paused at {at}")
+    } else if r.running {
+        format!("running {at}…")
+    } else if let Some(ms) = app.results.elapsed_ms {
+        format!("done in {:.2} s", ms / 1000.0)
+    } else {
+        String::new()
+    };
+    html! {
+        <div class="run">
+            <button class="primary" data-testid="run" onclick={app.callback(|_: MouseEvent| AppAction::Run)}>{"Run"}</button>
+            <button data-testid="pause" disabled={!r.running} aria-pressed={(r.running && r.paused).to_string()} onclick={app.callback(|_: MouseEvent| AppAction::TogglePause)}>{ if r.running && r.paused { "Resume" } else { "Pause" } }</button>
+            <button data-testid="cancel" disabled={!r.running} onclick={app.callback(|_: MouseEvent| AppAction::Cancel)}>{"Cancel"}</button>
+            <progress data-testid="progress" max="1" value={frac.to_string()} aria-label="run progress"></progress>
+            <span class="status" data-testid="status">{status}</span>
+        </div>
+    }
+}

@@ -1,0 +1,165 @@
+//! One run over time: per-site utilization and queue length, and the Gantt chart of one
+//! site, which the worker lays out for a time window the user zooms and pans.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::bars::index_select;
+use crate::web::charts::{Chart, ChartView, Gantt, SeriesChart};
+use crate::web::hub::WorkerEvent;
+use crate::web::protocol::{FromWorker, GanttData, ToWorker};
+use crate::web::state::{use_app, use_worker_events, AppAction, AppContext};
+
+/// Large runs open the Gantt chart on their first 5 % (about the first few hundred jobs).
+fn default_window(app: &AppContext) -> (f64, f64) {
+    let makespan = app
+        .results
+        .runs
+        .get(app.selected_run)
+        .map_or(0.0, |r| r.report.metrics.makespan_s);
+    let frac = if app.results.jobs > 5000 { 0.05 } else { 1.0 };
+    (0.0, (makespan * frac).max(1.0))
+}
+
+#[function_component]
+pub fn TimelinePanel() -> Html {
+    let app = use_app();
+    let site = use_state(|| 0usize);
+    // The Gantt chart's window (seconds) and the layout the worker sent for it.
+    let window = use_state(|| None::<(f64, f64)>);
+    let gantt = use_state(|| None::<Rc<GanttData>>);
+    {
+        let set = gantt.setter();
+        use_worker_events(&app, move |ev| {
+            if let WorkerEvent::Message(m) = ev {
+                if let FromWorker::Gantt(g) = m.as_ref() {
+                    set.set(Some(Rc::new((**g).clone())));
+                }
+            }
+        });
+    }
+    {
+        // A new run starts on its default window and without the last run's layout.
+        let (window, gantt) = (window.setter(), gantt.setter());
+        use_effect_with(app.results.id, move |_| {
+            window.set(None);
+            gantt.set(None);
+        });
+    }
+    let sites = app.results.site_names();
+    let site_now = (*site).min(sites.len().saturating_sub(1));
+    {
+        let (app, set) = (app.clone(), window.setter());
+        let deps = (
+            app.results.id,
+            app.results.done(),
+            app.selected_run,
+            site_now,
+            *window,
+        );
+        use_effect_with(deps, move |&(_, done, run, site, w)| {
+            let has_site = app
+                .results
+                .platform
+                .as_ref()
+                .is_some_and(|p| site < p.sites.len());
+            if done && has_site && run < app.results.runs.len() {
+                match w {
+                    None => set.set(Some(default_window(&app))),
+                    Some((from_s, to_s)) => app.to_worker(ToWorker::Gantt {
+                        run,
+                        site,
+                        from_s,
+                        to_s,
+                    }),
+                }
+            }
+        });
+    }
+    let runs = &app.results.runs;
+    if runs.is_empty() {
+        return html! {};
+    }
+    let run = runs.get(app.selected_run);
+    let select_run = app.callback(AppAction::SelectRun);
+    let set_site = site.setter();
+    let gantt_chart = (*gantt).clone().map(|data| {
+        let site = sites.get(data.site).cloned().unwrap_or_default();
+        let run = runs
+            .get(data.run)
+            .map(|r| r.label().to_string())
+            .unwrap_or_default();
+        Chart::Gantt(Rc::new(Gantt { data, site, run }))
+    });
+    let series = |queue| {
+        run.map(|run| {
+            Chart::Series(Rc::new(SeriesChart {
+                run: run.clone(),
+                queue,
+            }))
+        })
+    };
+    html! {
+        <>
+            <div class="controls">
+                { index_select("algorithm", &app.results.labels(), app.selected_run, select_run) }
+                { index_select("site", &sites, site_now, Callback::from(move |i| set_site.set(i))) }
+            </div>
+            <ChartView chart={series(false)} testid="chart-util" width={640} height={260} />
+            <ChartView chart={series(true)} testid="chart-queue" width={640} height={260} />
+            { zoom_controls(&app, &window) }
+            if app.results.is_ideal(app.selected_run) {
+                <p class="help" data-testid="gantt-ideal">{"The idealized scheme has no processors to draw: its jobs share one virtual machine of Σ CPUs × MHz, each from its submit time (processor sharing), so this chart shows nothing for it."}</p>
+            }
+            <ChartView chart={gantt_chart} testid="chart-gantt" width={960} height={360} wide=true />
+            <p class="help">{"The engine counts processors; the Gantt chart places each job on the lowest free ones for drawing."}</p>
+        </>
+    }
+}
+
+/// Earlier, later, zoom in and out, the whole run; and the window shown.
+fn zoom_controls(app: &AppContext, window: &UseStateHandle<Option<(f64, f64)>>) -> Html {
+    let change = |f: fn((f64, f64)) -> (f64, f64)| {
+        let window = window.clone();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(w) = *window {
+                window.set(Some(f(w)));
+            }
+        })
+    };
+    let whole = {
+        let (window, makespan) = (
+            window.setter(),
+            app.results
+                .runs
+                .get(app.selected_run)
+                .map_or(1.0, |r| r.report.metrics.makespan_s),
+        );
+        Callback::from(move |_: MouseEvent| window.set(Some((0.0, makespan.max(1.0)))))
+    };
+    html! {
+        <div class="controls">
+            <button class="small" onclick={change(|w| pan(w, -0.5))}>{"◀ earlier"}</button>
+            <button class="small" onclick={change(|w| zoom(w, 0.5))}>{"zoom in"}</button>
+            <button class="small" onclick={change(|w| zoom(w, 2.0))}>{"zoom out"}</button>
+            <button class="small" onclick={change(|w| pan(w, 0.5))}>{"later ▶"}</button>
+            <button class="small" onclick={whole}>{"whole run"}</button>
+            if let Some((a, b)) = **window { <span class="help">{format!(" {:.1} h – {:.1} h", a / 3600.0, b / 3600.0)}</span> }
+        </div>
+    }
+}
+
+/// The window `f` times as wide around its middle (at least a minute), never before 0.
+fn zoom((a, b): (f64, f64), f: f64) -> (f64, f64) {
+    let mid = (a + b) / 2.0;
+    let half = ((b - a) / 2.0 * f).max(30.0);
+    ((mid - half).max(0.0), mid + half)
+}
+
+/// The window moved by `f` of its width, never before 0.
+fn pan((a, b): (f64, f64), f: f64) -> (f64, f64) {
+    let d = (b - a) * f;
+    let d = if a + d < 0.0 { -a } else { d };
+    (a + d, b + d)
+}

@@ -1,0 +1,129 @@
+//! The workload's source (the SES generator, a loaded file, a preset's multi-site
+//! workload) and its parameters.
+
+use yew::prelude::*;
+
+use super::form::{num_field, parse, select_value};
+use crate::scenario::{PlatformSpec, Scenario, WorkloadSpec};
+use crate::web::state::{edit, use_app, AppContext};
+use crate::workload::SesPoisson;
+
+#[function_component]
+pub fn WorkloadPanel() -> Html {
+    let app = use_app();
+    let current = match &app.scenario.workload {
+        WorkloadSpec::Swf { file, .. } => format!("file:{file}"),
+        WorkloadSpec::SesPoisson(_) => "ses".into(),
+        // Multi-site and hyper-Erlang workloads come from presets and share URLs.
+        _ => "preset".into(),
+    };
+    let choose = app.callback(|e: Event| {
+        let v = select_value(&e);
+        edit(move |s| {
+            choose_source(s, &v);
+            Ok(())
+        })
+    });
+    html! {
+        <div class="fields">
+            <label>{"Source "}
+                <select onchange={choose} data-testid="workload-source">
+                    if current == "preset" {
+                        <option value="preset" selected=true>{"multi-site workload of the scenario preset"}</option>
+                    }
+                    <option value="ses" selected={current == "ses"}>{"SES Poisson generator (Sessini)"}</option>
+                    { for app.loaded_files().iter().map(|n| { let v = format!("file:{n}"); html!{ <option selected={current == v} value={v.clone()}>{format!("file {n}")}</option> } }) }
+                </select>
+            </label>
+            if current == "preset" {
+            } else if current == "ses" {
+                <p class="help">{"The generator draws Poisson arrivals, exponential runtimes and processor counts from SES Table A3."}</p>
+            } else {
+                <p class="help">{"An SWF trace, plain or gzip, read with the import rules of the CLI (see its report)."}</p>
+            }
+            { body(&app) }
+        </div>
+    }
+}
+
+/// The source select's value (`ses`, `file:NAME`) applied to the scenario.
+fn choose_source(s: &mut Scenario, v: &str) {
+    if v == "ses" {
+        s.workload = WorkloadSpec::SesPoisson(SesPoisson {
+            estimate_factor: 2.0,
+            ..SesPoisson::default()
+        });
+        if matches!(s.platform, PlatformSpec::FromTrace { .. }) {
+            s.platform = PlatformSpec::Preset {
+                name: "demo".into(),
+            };
+        }
+    } else if let Some(f) = v.strip_prefix("file:") {
+        s.workload = WorkloadSpec::Swf {
+            file: f.to_string(),
+            strict: false,
+        };
+    }
+}
+
+fn body(app: &AppContext) -> Html {
+    match &app.scenario.workload {
+        WorkloadSpec::SesPoisson(g) => generator(app, g, app.scenario.seed),
+        WorkloadSpec::Swf { strict, .. } => {
+            let toggle = app.callback(|_: Event| {
+                edit(|s| {
+                    if let WorkloadSpec::Swf { strict, .. } = &mut s.workload {
+                        *strict = !*strict;
+                    }
+                    Ok(())
+                })
+            });
+            html! {
+                <label class="check"><input type="checkbox" checked={*strict} onchange={toggle} />
+                    {" strict import"}<span class="help">{" — stop at the first malformed line instead of counting and skipping it."}</span></label>
+            }
+        }
+        WorkloadSpec::SwfSites { files, window, .. } => html! {
+            <p class="help" data-testid="workload-detail">{format!(
+                "One SWF log per site, in platform order: {}; aligned by their UnixStartTime{}. Choose another source to edit a single workload.",
+                files.join(", "),
+                if window.is_some() { ", cut to a time window" } else { "" }
+            )}</p>
+        },
+        WorkloadSpec::SwfPartitions { file, .. } => html! {
+            <p class="help" data-testid="workload-detail">{format!("{file}, split into one site per partition (SWF field 16), partitions in increasing order.")}</p>
+        },
+        WorkloadSpec::HyperErlang { sites } => html! {
+            <p class="help" data-testid="workload-detail">{format!(
+                "One hyper-Erlang generator of common order per site ({} sites, SOB §4.2, Tables 2–4): arrivals, run times and processor counts from the paper's fitted models, each site with its own stream seeded from the scenario seed.",
+                sites.len()
+            )}</p>
+        },
+    }
+}
+
+/// Applies `f` to the SES generator's parameters (when the workload is the generator).
+fn ses(s: &mut Scenario, f: impl FnOnce(&mut SesPoisson)) {
+    if let WorkloadSpec::SesPoisson(g) = &mut s.workload {
+        f(g);
+    }
+}
+
+fn generator(app: &AppContext, g: &SesPoisson, seed: u64) -> Html {
+    html! {
+        <>
+            { num_field(app, "jobs", "Jobs", "Number of jobs to generate.", g.jobs.to_string(), "1",
+                |s, v| { let n = parse::<u32>("jobs", v)?; ses(s, |g| g.jobs = n); Ok(()) }) }
+            { num_field(app, "arrivals", "Arrivals per 30 min", "Mean Poisson arrivals per 30 minutes (SES §3.2: 3.125).", g.arrivals_per_30min.to_string(), "any",
+                |s, v| { let n = parse::<f64>("arrivals", v)?; ses(s, |g| g.arrivals_per_30min = n); Ok(()) }) }
+            { num_field(app, "runtime", "Mean runtime (min)", "Mean of the exponential runtimes (SES: 496.3 min).", g.mean_runtime_min.to_string(), "any",
+                |s, v| { let n = parse::<f64>("mean runtime", v)?; ses(s, |g| g.mean_runtime_min = n); Ok(()) }) }
+            { num_field(app, "load", "Load factor", "Multiplies the arrival rate: above 1 is a heavier load on the same platform.", g.load_factor.to_string(), "any",
+                |s, v| { let n = parse::<f64>("load factor", v)?; ses(s, |g| g.load_factor = n); Ok(()) }) }
+            { num_field(app, "estf", "Estimate factor", "User estimates are the runtime times this factor (≥ 1; 1 = exact). SES gives no estimates.", g.estimate_factor.to_string(), "any",
+                |s, v| { let n = parse::<f64>("estimate factor", v)?; ses(s, |g| g.estimate_factor = n); Ok(()) }) }
+            { num_field(app, "seed", "Seed", "The generator's seed: the same seed gives the same jobs everywhere.", seed.to_string(), "1",
+                |s, v| { s.seed = parse::<u64>("seed", v)?; Ok(()) }) }
+        </>
+    }
+}

@@ -1,0 +1,295 @@
+//! The engine side: runs in a dedicated Web Worker, never on the page's thread. It keeps the
+//! imported files and the last run's report, and answers the page's [`ToWorker`] messages.
+//! A run goes in slices (`run`, `stepper`) so the worker answers the page during it; the
+//! rest (`exports`) answers at once.
+
+mod exports;
+mod run;
+mod stepper;
+
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use sha2::{Digest, Sha256};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
+
+use super::protocol::*;
+use crate::model::Platform;
+use crate::scenario::{load_workload, Report, Scenario, WorkloadSpec};
+use crate::workload::hyper_erlang::{fit_classes, Synthetic};
+use crate::workload::{read_swf, SwfHeader, SwfOptions, Workload};
+
+pub use exports::{fit_compare, gantt, sweep};
+pub use run::{run_result, series};
+pub use stepper::{Slice, SlicedRun};
+
+/// Buckets of the utilization and queue-length series.
+const SERIES_BUCKETS: usize = 240;
+/// Points of the wait-time CDF sent to the page.
+const CDF_POINTS: usize = 400;
+/// Points of each CDF of the fit comparison (trace vs synthetic workload).
+const FIT_CDF_POINTS: usize = 200;
+/// Rectangles of one Gantt window.
+const GANTT_MAX_RECTS: usize = 30_000;
+
+struct LoadedFile {
+    bytes: Vec<u8>,
+    workload: Workload,
+    header: SwfHeader,
+}
+
+#[derive(Default)]
+struct State {
+    files: HashMap<String, LoadedFile>,
+    /// The run going on, stepped a slice at a time.
+    active: Option<run::Active>,
+    paused: bool,
+    /// A slice is asked for (a message on `tick` is on its way).
+    scheduled: bool,
+    /// The port whose messages run the slices (its partner calls [`run::slice`]).
+    tick: Option<web_sys::MessagePort>,
+    /// The last finished run's report and the platform each of its runs used.
+    last: Option<Report>,
+    last_platforms: Vec<Arc<Platform>>,
+    last_header: SwfHeader,
+    /// (file, CPUs per node, workload) of the last fit's synthetic draw, for its SWF export.
+    synthetic: Option<(String, u32, Synthetic)>,
+}
+
+fn scope() -> DedicatedWorkerGlobalScope {
+    js_sys::global().unchecked_into()
+}
+
+fn post(msg: &FromWorker) {
+    let text = serde_json::to_string(msg).unwrap_or_else(|e| {
+        format!("{{\"ev\":\"failed\",\"message\":\"cannot encode a message: {e}\"}}")
+    });
+    let _ = scope().post_message(&JsValue::from_str(&text));
+}
+
+fn now_ms() -> f64 {
+    js_sys::Date::now()
+}
+
+pub fn start() {
+    let state = Rc::new(RefCell::new(State::default()));
+    // Slices run from a message channel's messages: a task each, after the page's messages
+    // already waiting, with no timer clamping.
+    if let Ok(channel) = web_sys::MessageChannel::new() {
+        let st = state.clone();
+        let on_tick = Closure::<dyn FnMut(MessageEvent)>::new(move |_: MessageEvent| {
+            run::slice(&mut st.borrow_mut());
+        });
+        channel
+            .port1()
+            .set_onmessage(Some(on_tick.as_ref().unchecked_ref()));
+        on_tick.forget();
+        state.borrow_mut().tick = Some(channel.port2());
+        std::mem::forget(channel);
+    }
+    let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+        let data = e.data();
+        let (text, file) = if let Some(arr) = data.dyn_ref::<js_sys::Array>() {
+            (
+                arr.get(0).as_string(),
+                arr.get(1).dyn_into::<web_sys::Blob>().ok(),
+            )
+        } else {
+            (data.as_string(), None)
+        };
+        let Some(text) = text else { return };
+        match serde_json::from_str::<ToWorker>(&text) {
+            Ok(msg) => handle(&mut state.borrow_mut(), msg, file),
+            Err(e) => post(&FromWorker::Failed {
+                message: format!("bad message to the worker: {e}"),
+            }),
+        }
+    });
+    scope().set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+    post(&FromWorker::Ready);
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn read_blob(blob: &web_sys::Blob) -> Result<Vec<u8>, String> {
+    let reader = web_sys::FileReaderSync::new().map_err(|e| format!("{e:?}"))?;
+    let buf = reader
+        .read_as_array_buffer(blob)
+        .map_err(|e| format!("cannot read the file: {e:?}"))?;
+    Ok(js_sys::Uint8Array::new(&buf).to_vec())
+}
+
+/// Imports a file leniently; a file with no job at all is an error.
+pub fn import(name: &str, bytes: Vec<u8>) -> Result<(FileInfo, LoadedFileView), String> {
+    let sha256 = hex(&Sha256::digest(&bytes));
+    let info = FileInfo {
+        name: name.to_string(),
+        size: bytes.len() as u64,
+        sha256,
+    };
+    let w = read_swf(name, &bytes, &SwfOptions { strict: false }).map_err(|e| e.to_string())?;
+    if w.jobs.is_empty() {
+        let mut msg =
+            format!("{name}: no job could be read, so this is not a usable SWF workload.\n");
+        msg.push_str(&w.report.summary());
+        return Err(msg);
+    }
+    Ok((info, LoadedFileView { bytes, workload: w }))
+}
+
+pub struct LoadedFileView {
+    bytes: Vec<u8>,
+    workload: Workload,
+}
+
+fn handle(st: &mut State, msg: ToWorker, file: Option<web_sys::Blob>) {
+    match msg {
+        ToWorker::Load { name } => load(st, name, file),
+        ToWorker::Forget { name } => {
+            st.files.remove(&name);
+        }
+        ToWorker::Fit {
+            name,
+            cpus_per_node,
+        } => fit(st, name, cpus_per_node),
+        ToWorker::Sweep {
+            spec,
+            seeds,
+            batches,
+        } => match sweep(&spec, seeds, batches) {
+            Ok(data) => post(&FromWorker::SweepDone(Box::new(data))),
+            Err(message) => post(&FromWorker::SweepFailed { message }),
+        },
+        ToWorker::Run { scenario } => {
+            if let Err(message) = run::start(st, &scenario) {
+                post(&FromWorker::Failed { message });
+            }
+        }
+        ToWorker::Pause => run::pause(st),
+        ToWorker::Resume => run::resume(st),
+        ToWorker::Cancel => run::cancel(st),
+        ToWorker::Gantt {
+            run,
+            site,
+            from_s,
+            to_s,
+        } => {
+            if let Some(r) = &st.last {
+                // The platform the run ran on (SES node groups are sites of their own).
+                let platform = st.last_platforms.get(run).map_or(&r.platform, |p| &**p);
+                if run < r.runs.len() && site < platform.sites.len() {
+                    let g = gantt(r, platform, run, site, from_s, to_s);
+                    post(&FromWorker::Gantt(Box::new(g)));
+                }
+            }
+        }
+        ToWorker::Export { what, run } => match exports::export(st, what, run) {
+            Some((filename, mime, text)) => post(&FromWorker::Export {
+                filename,
+                mime: mime.into(),
+                text,
+            }),
+            // A restarted worker forgets the last draw.
+            None if what == ExportKind::SyntheticSwf => post(&FromWorker::Failed {
+                message:
+                    "the synthetic workload is gone (the engine was restarted): fit the model again"
+                        .into(),
+            }),
+            None => {}
+        },
+    }
+}
+
+/// Reads, hashes and imports a dropped file; the page gets its summary and report.
+fn load(st: &mut State, name: String, file: Option<web_sys::Blob>) {
+    let result = file
+        .ok_or_else(|| "no file attached".to_string())
+        .and_then(|f| read_blob(&f))
+        .and_then(|bytes| import(&name, bytes));
+    match result {
+        Ok((info, v)) => {
+            let report = Box::new(v.workload.report.clone());
+            let summary = v.workload.report.summary();
+            let jobs = v.workload.jobs.len() as u64;
+            let header = v.workload.report.header.clone();
+            st.files.insert(
+                name,
+                LoadedFile {
+                    bytes: v.bytes,
+                    workload: v.workload,
+                    header,
+                },
+            );
+            post(&FromWorker::Loaded {
+                file: info,
+                jobs,
+                summary,
+                report,
+            });
+        }
+        Err(error) => {
+            st.files.remove(&name);
+            post(&FromWorker::LoadFailed { name, error });
+        }
+    }
+}
+
+/// The SOB hyper-Erlang fit of a loaded file and the synthetic workload drawn from it.
+fn fit(st: &mut State, name: String, cpus_per_node: u32) {
+    let Some(f) = st.files.get(&name) else {
+        return post(&FromWorker::FitFailed {
+            error: format!("{name} is not loaded"),
+            name,
+        });
+    };
+    if cpus_per_node == 0 {
+        return post(&FromWorker::FitFailed {
+            name,
+            error: "CPUs per node must be at least 1".into(),
+        });
+    }
+    let classes = fit_classes(&f.workload.jobs, cpus_per_node);
+    let (compare, synthetic) = fit_compare(&f.workload.jobs, &classes);
+    st.synthetic = synthetic.map(|w| (name.clone(), cpus_per_node, w));
+    post(&FromWorker::Fitted {
+        name,
+        cpus_per_node,
+        classes,
+        compare: Some(Box::new(compare)),
+    });
+}
+
+/// Loads the scenario's workload from the imported files (or its generator).
+fn workload_for(st: &State, scenario: &Scenario) -> Result<(Workload, SwfHeader), String> {
+    match &scenario.workload {
+        WorkloadSpec::Swf { file, strict } => {
+            let f = st.files.get(file).ok_or_else(|| {
+                format!("the workload file '{file}' has not been loaded: drop it on the page or pick it")
+            })?;
+            if *strict {
+                let w = read_swf(file, &f.bytes, &SwfOptions { strict: true })
+                    .map_err(|e| e.to_string())?;
+                Ok((w, f.header.clone()))
+            } else {
+                Ok((f.workload.clone(), f.header.clone()))
+            }
+        }
+        // Generators and multi-site workloads: files by name from the loaded ones.
+        _ => {
+            let w = load_workload(scenario, &mut |name| {
+                st.files.get(name).map(|f| f.bytes.clone()).ok_or_else(|| {
+                    format!("the workload file '{name}' has not been loaded: drop it on the page or pick it")
+                })
+            })
+            .map_err(|e| e.to_string())?;
+            Ok((w, SwfHeader::default()))
+        }
+    }
+}

@@ -1,0 +1,213 @@
+//! The page's runs: one scenario at a time, simulated in slices of events ([`SlicedRun`])
+//! with the worker's event loop between them, so the page's pause, resume and cancel are
+//! read at once and the worker lives on (its files and its last report stay). Progress is
+//! posted after each slice; each algorithm's result as soon as it ends.
+
+use wasm_bindgen::prelude::*;
+
+use super::stepper::{Slice, SlicedRun};
+use super::{now_ms, post, workload_for, State, CDF_POINTS, SERIES_BUCKETS};
+use crate::engine::Outcome;
+use crate::model::{Job, Platform};
+use crate::scenario::{RunReport, Scenario};
+use crate::web::protocol::*;
+
+/// What one slice aims at: short enough that the page's messages wait at most about this
+/// long, long enough that the hops between slices cost little.
+const SLICE_MS: f64 = 30.0;
+/// Events of the first slice; later ones are sized from the time the last one took.
+const FIRST_BUDGET: u64 = 4096;
+
+/// The scenario being run.
+pub(super) struct Active {
+    run: SlicedRun,
+    /// When the scenario and the current algorithm started (ms).
+    t0: f64,
+    t_run: f64,
+    /// Events per slice.
+    budget: u64,
+}
+
+/// Prepares a run of `scenario` (replacing any run going on) and posts `Started`; the
+/// slices follow from the event loop.
+pub(super) fn start(st: &mut State, scenario: &Scenario) -> Result<(), String> {
+    st.active = None;
+    st.paused = false;
+    st.last = None;
+    st.last_platforms.clear();
+    if scenario.algorithms.is_empty() {
+        return Err("choose at least one algorithm to run".into());
+    }
+    let (workload, header) = workload_for(st, scenario)?;
+    st.last_header = header;
+    let run = SlicedRun::new(scenario, workload).map_err(|e| e.to_string())?;
+    post(&FromWorker::Started {
+        platform: run.platform().clone(),
+        platform_note: run.platform_note().to_string(),
+        import_summary: run.import_summary(),
+        jobs: run.jobs().len() as u64,
+        algorithms: run.algorithms(),
+    });
+    let now = now_ms();
+    st.active = Some(Active {
+        run,
+        t0: now,
+        t_run: now,
+        budget: FIRST_BUDGET,
+    });
+    schedule(st);
+    Ok(())
+}
+
+/// Asks the event loop for the next slice (once), after the messages already waiting.
+pub(super) fn schedule(st: &mut State) {
+    if st.scheduled || st.paused || st.active.is_none() {
+        return;
+    }
+    if let Some(port) = &st.tick {
+        st.scheduled = port.post_message(&JsValue::NULL).is_ok();
+    }
+}
+
+pub(super) fn pause(st: &mut State) {
+    if let Some(a) = &st.active {
+        st.paused = true;
+        let (run, done, total) = a.run.progress();
+        post(&FromWorker::Paused { run, done, total });
+    }
+}
+
+pub(super) fn resume(st: &mut State) {
+    if st.active.is_some() && st.paused {
+        st.paused = false;
+        post(&FromWorker::Resumed);
+        schedule(st);
+    }
+}
+
+/// Drops the run going on (if any) and says so; the page ignores the run's messages until
+/// this answer.
+pub(super) fn cancel(st: &mut State) {
+    let runs = st.active.take().map_or(0, |a| a.run.finished());
+    st.paused = false;
+    post(&FromWorker::Cancelled { runs });
+}
+
+/// One slice of the run going on, then the next one asked for.
+pub(super) fn slice(st: &mut State) {
+    st.scheduled = false;
+    if st.paused {
+        return;
+    }
+    let Some(a) = st.active.as_mut() else {
+        return;
+    };
+    let t = now_ms();
+    match a.run.slice(a.budget) {
+        Err(e) => {
+            st.active = None;
+            post(&FromWorker::Failed {
+                message: e.to_string(),
+            });
+            return;
+        }
+        Ok(Slice::Running) => {
+            a.budget = next_budget(a.budget, now_ms() - t);
+            let (run, done, total) = a.run.progress();
+            post(&FromWorker::Progress { run, done, total });
+        }
+        Ok(Slice::RunDone(i)) => {
+            let elapsed = now_ms() - std::mem::replace(&mut a.t_run, now_ms());
+            if let Some((rr, platform, jobs)) = a.run.last_run() {
+                let result = run_result(i, rr, platform, jobs, elapsed);
+                post(&FromWorker::RunResult(Box::new(result)));
+            }
+        }
+        Ok(Slice::AllDone) => return finish(st),
+    }
+    schedule(st);
+}
+
+/// Every algorithm has run: the report (kept for exports and Gantt charts) and `Done`.
+fn finish(st: &mut State) {
+    let Some(a) = st.active.take() else { return };
+    let (report, platforms) = a.run.finish();
+    let report_json = serde_json::to_string_pretty(&report).unwrap_or_default();
+    st.last = Some(report);
+    st.last_platforms = platforms;
+    post(&FromWorker::Done {
+        report_json,
+        elapsed_ms: now_ms() - a.t0,
+    });
+}
+
+/// The next slice's budget, scaled so it takes about [`SLICE_MS`].
+fn next_budget(budget: u64, took_ms: f64) -> u64 {
+    let scale = (SLICE_MS / took_ms.max(1.0)).clamp(0.25, 4.0);
+    ((budget as f64 * scale) as u64).clamp(256, 1 << 24)
+}
+
+/// What the page gets of run `idx` (`rr`, on `platform`): its report without the per-job
+/// outcomes (they stay here, for exports and the Gantt chart), its wait CDF and its series.
+pub fn run_result(
+    idx: usize,
+    rr: &mut RunReport,
+    platform: &Platform,
+    jobs: &[Job],
+    elapsed_ms: f64,
+) -> RunResult {
+    let outcomes = std::mem::take(&mut rr.outcomes);
+    let result = RunResult {
+        idx,
+        report: rr.clone(),
+        wait_cdf: wait_cdf(jobs, &outcomes),
+        series: series(platform, jobs, &outcomes, SERIES_BUCKETS),
+        elapsed_ms,
+    };
+    rr.outcomes = outcomes;
+    result
+}
+
+fn wait_cdf(jobs: &[Job], outcomes: &[Outcome]) -> Vec<(f64, f64)> {
+    let mut waits: Vec<f64> = jobs
+        .iter()
+        .zip(outcomes)
+        .filter(|(_, o)| o.ran())
+        .map(|(j, o)| (o.start - j.submit).as_secs_f64())
+        .collect();
+    if waits.is_empty() {
+        return vec![];
+    }
+    waits.sort_by(f64::total_cmp);
+    let n = waits.len();
+    let step = (n / CDF_POINTS).max(1);
+    let mut out: Vec<(f64, f64)> = (0..n)
+        .step_by(step)
+        .map(|i| (waits[i], (i + 1) as f64 / n as f64))
+        .collect();
+    out.push((waits[n - 1], 1.0));
+    out
+}
+
+/// Per-site utilization and queue length, time-averaged over equal buckets of
+/// `[0, last end]` (`metrics::series`), in the protocol's shape.
+pub fn series(
+    platform: &crate::model::Platform,
+    jobs: &[crate::model::Job],
+    outcomes: &[Outcome],
+    buckets: usize,
+) -> SeriesData {
+    let s = crate::metrics::series(platform, jobs, outcomes, buckets);
+    SeriesData {
+        bucket_s: s.bucket_s,
+        sites: s
+            .sites
+            .into_iter()
+            .map(|x| SiteSeriesData {
+                name: x.name,
+                utilization: x.utilization,
+                queue_length: x.queue_length,
+            })
+            .collect(),
+    }
+}

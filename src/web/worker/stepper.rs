@@ -1,0 +1,276 @@
+//! A scenario run in slices, for the worker: the same runs, metrics and report as
+//! `scenario::run_loaded`, but driven a budget of events at a time through the engine's
+//! steppable [`Simulation`], so the worker can answer the page (pause, resume, cancel)
+//! between slices. The jobs and platforms are shared (`Arc`) so a simulation outlives the
+//! message that started it. A wasm test checks the report against `run_loaded`'s, byte for
+//! byte.
+
+use std::sync::Arc;
+
+use crate::engine::{
+    EstimateSource, InvariantViolation, JobOutcome, RejectReason, RunConfig, RunOutput, SimError,
+    Simulation,
+};
+use crate::metrics::compute;
+use crate::model::{Job, Platform};
+use crate::scenario::{
+    group_platform, resolve_platform, AlgorithmSpec, Conventions, Report, RunReport, Scenario,
+    ScenarioError,
+};
+use crate::workload::Workload;
+
+/// What a slice did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Slice {
+    /// The current run goes on.
+    Running,
+    /// Run `i` ended: its report is [`SlicedRun::last_run`].
+    RunDone(usize),
+    /// Every run has ended: [`SlicedRun::finish`] gives the report.
+    AllDone,
+}
+
+/// The run in progress: its index, the platform it runs on (SES node groups expanded) and
+/// the simulation.
+struct Current {
+    index: usize,
+    platform: Arc<Platform>,
+    sim: Simulation<'static>,
+}
+
+pub struct SlicedRun {
+    scenario: Scenario,
+    /// The scenario's platform (before any expansion into node groups).
+    platform: Arc<Platform>,
+    platform_note: String,
+    jobs: Arc<[Job]>,
+    /// The workload without its jobs (they are in `jobs` while the runs go on).
+    workload: Workload,
+    cfg: RunConfig,
+    current: Option<Current>,
+    runs: Vec<RunReport>,
+    /// The platform each finished run used, in run order.
+    run_platforms: Vec<Arc<Platform>>,
+}
+
+impl SlicedRun {
+    /// Checks the scenario against the workload and resolves the platform, as
+    /// `scenario::run_loaded` does; nothing is simulated yet.
+    pub fn new(scenario: &Scenario, mut workload: Workload) -> Result<SlicedRun, ScenarioError> {
+        if scenario.algorithms.is_empty() {
+            return Err(ScenarioError::NoAlgorithms);
+        }
+        if workload.jobs.is_empty() {
+            return Err(ScenarioError::EmptyWorkload {
+                name: workload.name.clone(),
+                summary: workload.report.summary().trim_end().to_string(),
+            });
+        }
+        let (platform, platform_note) = resolve_platform(&scenario.platform, &workload)?;
+        let homes = workload.jobs.iter().map(|j| j.home).max().unwrap_or(0) as usize + 1;
+        if platform.sites.len() == 1 {
+            // A single-site platform takes every job.
+            for j in &mut workload.jobs {
+                j.home = 0;
+            }
+        } else if homes > platform.sites.len() {
+            return Err(ScenarioError::TooFewSites {
+                workload_sites: homes,
+                platform: platform.name.clone(),
+                platform_sites: platform.sites.len(),
+            });
+        }
+        let jobs: Arc<[Job]> = Arc::from(std::mem::take(&mut workload.jobs));
+        Ok(SlicedRun {
+            scenario: scenario.clone(),
+            platform: Arc::new(platform),
+            platform_note,
+            jobs,
+            workload,
+            cfg: scenario.options,
+            current: None,
+            runs: Vec::new(),
+            run_platforms: Vec::new(),
+        })
+    }
+
+    pub fn platform(&self) -> &Platform {
+        &self.platform
+    }
+
+    pub fn platform_note(&self) -> &str {
+        &self.platform_note
+    }
+
+    pub fn jobs(&self) -> &[Job] {
+        &self.jobs
+    }
+
+    pub fn import_summary(&self) -> String {
+        self.workload.report.summary()
+    }
+
+    pub fn algorithms(&self) -> usize {
+        self.scenario.algorithms.len()
+    }
+
+    /// `(run, jobs done, jobs in all)` of the run in progress (or the next one).
+    pub fn progress(&self) -> (usize, u64, u64) {
+        match &self.current {
+            Some(c) => {
+                let (done, total) = c.sim.progress();
+                (c.index, done, total)
+            }
+            None => (self.runs.len(), 0, self.jobs.len() as u64),
+        }
+    }
+
+    /// Runs finished so far.
+    pub fn finished(&self) -> usize {
+        self.runs.len()
+    }
+
+    /// The last finished run, the platform it ran on (its sites are the outcomes' sites) and
+    /// the jobs.
+    pub fn last_run(&mut self) -> Option<(&mut RunReport, &Platform, &[Job])> {
+        let platform = self.run_platforms.last()?;
+        Some((self.runs.last_mut()?, platform, &self.jobs))
+    }
+
+    /// Simulates about `budget` more events of the current run (starting the next run when
+    /// none is going on).
+    pub fn slice(&mut self, budget: u64) -> Result<Slice, ScenarioError> {
+        let mut current = match self.current.take() {
+            Some(c) => c,
+            None if self.runs.len() == self.algorithms() => return Ok(Slice::AllDone),
+            None => self.start(self.runs.len())?,
+        };
+        let over = current.sim.run_events(budget).map_err(ScenarioError::Sim)?;
+        if !over {
+            self.current = Some(current);
+            return Ok(Slice::Running);
+        }
+        let Current {
+            index,
+            platform,
+            sim,
+        } = current;
+        // The engine checks the run's invariants before returning it.
+        let out = sim.finish().map_err(ScenarioError::Sim)?;
+        let alg = &self.scenario.algorithms[index];
+        let report = self.report(alg, &platform, out)?;
+        self.runs.push(report);
+        self.run_platforms.push(platform);
+        Ok(Slice::RunDone(index))
+    }
+
+    /// Run `i`'s simulation, its parameters checked.
+    fn start(&self, index: usize) -> Result<Current, ScenarioError> {
+        let alg = &self.scenario.algorithms[index];
+        alg.grid_params
+            .validate()
+            .map_err(|reason| ScenarioError::InvalidGridParams {
+                label: alg.label(),
+                reason,
+            })?;
+        // SES node-group selection runs on the site's groups, one engine site each.
+        let platform = if alg.grid.is_group_selection() {
+            Arc::new(group_platform(&self.platform)?)
+        } else {
+            self.platform.clone()
+        };
+        let sim = Simulation::new(
+            platform.clone(),
+            self.jobs.clone(),
+            alg.local,
+            alg.grid,
+            &alg.grid_params,
+            &self.cfg,
+        )
+        .map_err(ScenarioError::Sim)?
+        .with_seed(self.scenario.seed);
+        Ok(Current {
+            index,
+            platform,
+            sim,
+        })
+    }
+
+    /// A finished run's report: its metrics and the accounting of every record.
+    fn report(
+        &self,
+        alg: &AlgorithmSpec,
+        platform: &Platform,
+        out: RunOutput,
+    ) -> Result<RunReport, ScenarioError> {
+        let jobs = &self.jobs[..];
+        let w = &self.workload.report;
+        let metrics = compute(
+            platform,
+            jobs,
+            &out.outcomes,
+            &self.cfg,
+            w.skipped_total,
+            out.ideal_capacity,
+        );
+        let accounted = metrics.jobs_finished + metrics.jobs_rejected + metrics.jobs_skipped;
+        if accounted != w.records {
+            return Err(ScenarioError::Sim(SimError::Invariant(InvariantViolation(format!(
+                "{accounted} jobs accounted for (finished + rejected + skipped) but the workload has {} records",
+                w.records
+            )))));
+        }
+        let rejected = jobs
+            .iter()
+            .zip(&out.outcomes)
+            .filter_map(|(j, o)| match o.status {
+                JobOutcome::Rejected(RejectReason::TooWide { needs, capacity }) => Some(format!(
+                    "job {}: needs {needs} units ({} processors), its site has {capacity}",
+                    j.id, j.procs
+                )),
+                JobOutcome::Rejected(RejectReason::NoSuchSite) => {
+                    Some(format!("job {}: home site {} does not exist", j.id, j.home))
+                }
+                _ => None,
+            })
+            .take(20)
+            .collect();
+        Ok(RunReport {
+            label: alg.label(),
+            algorithm: alg.algorithm(),
+            metrics,
+            rejected,
+            events: out.events,
+            max_queue: out.max_queue,
+            series: None,
+            outcomes: out.outcomes,
+        })
+    }
+
+    /// The report of every run, as `scenario::run_loaded` gives it, and the platform each
+    /// run ran on.
+    pub fn finish(self) -> (Report, Vec<Arc<Platform>>) {
+        let cfg = self.cfg;
+        let mut workload = self.workload;
+        workload.jobs = self.jobs.to_vec();
+        let report = Report {
+            scenario: self.scenario.name.clone(),
+            platform: Platform::clone(&self.platform),
+            platform_note: self.platform_note,
+            conventions: Conventions {
+                estimates: match cfg.estimates {
+                    EstimateSource::Trace => "trace (SWF field 9; runtime when missing)",
+                    EstimateSource::Exact => "exact (the real runtime)",
+                },
+                kill_at_estimate: cfg.kill_at_estimate,
+                time_unit: "seconds from the workload's first submit",
+                same_instant_order:
+                    "completions, then arrivals in input order, then one scheduling pass per site",
+            },
+            runs: self.runs,
+            import: workload.report.clone(),
+            workload,
+        };
+        (report, self.run_platforms)
+    }
+}
