@@ -1046,3 +1046,43 @@ fn threads_change_nothing_in_the_output() {
     let o = gridscope(&["simulate", trace.to_str().unwrap(), "--threads", "0"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn kkor_presets_print_the_documented_shapes() {
+    let o = gridscope(&["run", "--preset", "kkor-fairness", "--seeds", "2", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let labels: Vec<&str> = v["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        labels,
+        ["centralized", "distr1", "distr2", "distr3", "local"]
+    );
+    let m = &v["runs"][0]["metrics"];
+    for key in [
+        "mean_flow_time",
+        "mean_tardiness",
+        "late_jobs",
+        "utilization",
+    ] {
+        assert!(m[key].is_number(), "{key}");
+        assert!(m["organizations"][0][key].is_number(), "{key}");
+    }
+    let o = gridscope(&["run", "--preset", "kkor-load", "--seeds", "2", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let series = v["series"].as_array().unwrap();
+    for policy in ["centralized", "decentralized", "local"] {
+        assert!(series.iter().any(|s| s["policy"] == policy
+            && s["metric"] == "mean_tardiness"
+            && s["median"].is_array()));
+    }
+    let o = gridscope(&["run", "--preset", "kkor-real", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let o = gridscope(&["run", "--preset", "kkor-load", "--batches", "10"]);
+    assert_eq!(o.status.code(), Some(2));
+}

@@ -8,7 +8,7 @@
 //! | 0 | `time`, `rng`, `par` | nothing of the crate |
 //! | 1 | `model` | time, rng |
 //! | 2 | `policy`, `workload`, `allocation` | model and below |
-//! | 3 | `engine` | policy, workload, allocation and below |
+//! | 3 | `engine`, `kkor` | policy, workload, allocation and below |
 //! | 4 | `metrics` | the engine and below |
 //! | 5 | `scenario` | metrics and below |
 //! | 6 | `web` | everything (wasm32 only) |
@@ -28,6 +28,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("workload", 2),
     ("allocation", 2),
     ("engine", 3),
+    ("kkor", 3),
     ("metrics", 4),
     ("scenario", 5),
     ("web", 6),

@@ -174,7 +174,8 @@ pub struct RunArgs {
     /// sob-real-3site-5m, sob-local-policies. Sweeps (with the sweep options below):
     /// sf-heterogeneity, sf-size, sf-batch, sf-cv, sf-hybrid. SES node groups (with
     /// --seeds, --load = a factor on SES's arrival rate, and --x = shares of ≥ 4-CPU jobs for
-    /// the crossover): ses-selection, ses-restriction-crossover.
+    /// the crossover): ses-selection, ses-restriction-crossover. KKOR (with --seeds;
+    /// kkor-real reads its traces from --traces): kkor-load, kkor-fairness, kkor-real.
     #[arg(long, value_name = "NAME", verbatim_doc_comment)]
     pub preset: Option<String>,
     /// The scenario's random seed (synthetic workloads)

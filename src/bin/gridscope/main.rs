@@ -7,6 +7,7 @@
 mod allocate;
 mod cli;
 mod fit;
+mod kkor;
 mod output;
 mod progress;
 mod report;

@@ -76,6 +76,20 @@ pub fn run(a: &RunArgs) -> Result<(), CliError> {
         }
         return sweep::run_sweep_preset(preset, &a.sweep, a.report.json, threads(&a.report));
     }
+    if let Some(preset) = a.preset.as_deref().filter(|p| p.starts_with("kkor-")) {
+        let allowed = [(a.sweep.seeds.is_some(), "--seeds")];
+        if let Some(flag) = scenario_flag(a).filter(|f| *f != "--traces").or_else(|| {
+            a.sweep
+                .first_given()
+                .filter(|f| !allowed.iter().any(|a| a.1 == *f))
+        }) {
+            return Err(CliError::Usage(format!(
+                "{flag} does not apply to a KKOR preset ({preset}; it takes --seeds and --traces)"
+            )));
+        }
+        let traces = a.traces.clone().unwrap_or(DEFAULT_TRACES.into());
+        return crate::kkor::run_kkor_preset(preset, a.sweep.seeds, &traces, a.report.json);
+    }
     if let Some(preset) = a.preset.as_deref().filter(|p| p.starts_with("ses-")) {
         if let Some(flag) = scenario_flag(a) {
             return Err(CliError::Usage(format!(
@@ -141,6 +155,7 @@ fn preset(name: &str) -> Result<Scenario, CliError> {
                 .map(|p| p.name),
         );
         names.extend(gridscope::scenario::ses::SES_PRESETS.iter().map(|p| p.0));
+        names.extend(gridscope::kkor::presets::KKOR_PRESETS.iter().map(|p| p.0));
         CliError::Failed(format!(
             "unknown scenario preset '{name}'; known: {}",
             names.join(", ")
