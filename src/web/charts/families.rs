@@ -215,14 +215,15 @@ impl Plot for FamilyChart {
                     .enumerate()
                     .map(|(k, c)| format!("O{} ({} CPUs)", k + 1, c.procs))
                     .collect();
-                let values: Vec<Vec<f64>> = r
+                // Medians only (the runs shape has no band): bars without whiskers.
+                let values: Vec<Vec<Banded>> = r
                     .runs
                     .iter()
                     .map(|run| {
                         run.metrics
                             .organizations
                             .iter()
-                            .map(|o| o.mean_flow_time)
+                            .map(|o| (o.mean_flow_time, f64::NAN, f64::NAN))
                             .collect()
                     })
                     .collect();
@@ -230,7 +231,7 @@ impl Plot for FamilyChart {
                     "Mean flow time per organization (KKOR Fig. 4), median of {} seeds",
                     r.seeds
                 );
-                plots::grouped_bars(
+                band_bars(
                     canvas,
                     &title,
                     "mean flow time F̄ (time units)",

@@ -27,7 +27,8 @@ pub fn bar_x0(g: usize, si: usize, m: usize) -> f64 {
     g as f64 - 0.4 + si as f64 * 0.8 / m.max(1) as f64
 }
 
-/// Grouped bars (`values[series][group]`) with a whisker from lo to hi on each bar.
+/// Grouped bars (`values[series][group]`) with a whisker from lo to hi on each bar (none
+/// where lo or hi is NaN); the legend sits upper left.
 pub fn band_bars(
     canvas: &HtmlCanvasElement,
     title: &str,
@@ -88,12 +89,16 @@ pub fn band_bars(
             .draw_series(vals.iter().enumerate().flat_map(move |(g, &(_, lo, hi))| {
                 let x0 = bar_x0(g, si, m);
                 let (xc, cap) = (x0 + w * 0.46, w * 0.2);
+                // No band (NaN), no whisker.
+                let band = lo.is_finite() && hi.is_finite();
                 let (lo, hi) = (finite(lo), finite(hi));
-                [
+                band.then_some([
                     PathElement::new(vec![(xc, lo), (xc, hi)], BLACK.stroke_width(1)),
                     PathElement::new(vec![(xc - cap, lo), (xc + cap, lo)], BLACK.stroke_width(1)),
                     PathElement::new(vec![(xc - cap, hi), (xc + cap, hi)], BLACK.stroke_width(1)),
-                ]
+                ])
+                .into_iter()
+                .flatten()
             }))
             .map_err(e)?;
     }
@@ -110,7 +115,7 @@ pub struct GroupBox {
 }
 
 /// Width of the row labels, in node units.
-const LABEL_W: f64 = 24.0;
+const LABEL_W: f64 = 32.0;
 /// Narrowest box (a one-node group stays readable), and the gap between boxes, in nodes.
 pub const MIN_BOX: f64 = 8.0;
 const GAP: f64 = 2.0;
