@@ -163,6 +163,8 @@ impl Component for App {
                         </section>
                     </main>
                     <sf::SfPanel />
+                    <SesPanel />
+                    <KkorPanel />
                     <div class="dropzone" aria-hidden="true">{"Drop SWF files to load them"}</div>
                 </div>
             </ContextProvider<AppContext>>

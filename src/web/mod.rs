@@ -6,6 +6,7 @@
 mod app;
 mod charts;
 mod engine_worker;
+pub mod families;
 mod format;
 mod hub;
 mod metric;

@@ -60,6 +60,10 @@ pub enum ToWorker {
         seeds: u64,
         batches: u64,
     },
+    /// Runs an SES or KKOR preset (`families.rs`).
+    Family {
+        request: super::families::FamilyRequest,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -144,6 +148,18 @@ pub enum FromWorker {
     },
     SweepDone(Box<SweepData>),
     SweepFailed {
+        message: String,
+    },
+    /// An SES or KKOR preset (`families.rs`): `done` of `total` seeds or points.
+    FamilyProgress {
+        done: u64,
+        total: u64,
+    },
+    FamilyDone {
+        result: Box<super::families::FamilyResult>,
+        elapsed_ms: f64,
+    },
+    FamilyFailed {
         message: String,
     },
 }

@@ -87,6 +87,20 @@ pub fn decode_sweep(fragment: &str) -> Result<Option<SharedSweep>, String> {
     unpack(SWEEP_PREFIX, f, "sweep")
 }
 
+/// The SES and KKOR panels' share links: `#f1=` + the same encoding, holding the request
+/// (family, preset, seeds and the preset's parameters), so the link re-runs it.
+pub const FAMILY_PREFIX: &str = "f1=";
+
+pub fn encode_family(r: &super::families::FamilyRequest) -> String {
+    pack(FAMILY_PREFIX, r)
+}
+
+/// `Ok(None)` when the fragment is not a family link.
+pub fn decode_family(fragment: &str) -> Result<Option<super::families::FamilyRequest>, String> {
+    let f = fragment.strip_prefix('#').unwrap_or(fragment);
+    unpack(FAMILY_PREFIX, f, "preset run")
+}
+
 /// `prefix` + base64url(deflate(JSON)).
 fn pack<T: Serialize>(prefix: &str, value: &T) -> String {
     let json = serde_json::to_vec(value).unwrap_or_default();

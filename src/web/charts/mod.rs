@@ -6,6 +6,8 @@
 //! A new chart is a type implementing [`Plot`] (in its own file here) and a variant of
 //! [`Chart`].
 
+mod families;
+mod family_plots;
 mod fit;
 mod gantt;
 pub mod plots;
@@ -18,6 +20,7 @@ use std::rc::Rc;
 
 use web_sys::HtmlCanvasElement;
 
+pub use families::{FamilyChart, SesFigure, KKOR_CHART_METRICS};
 pub use fit::{FitCdf, FitKind};
 pub use gantt::Gantt;
 pub use plots::Geom;
@@ -58,6 +61,8 @@ pub enum Chart {
     Sweep(Sweep),
     History(History),
     Allocation(Rc<AllocationBars>),
+    /// The SES and KKOR panels' charts.
+    Family(FamilyChart),
 }
 
 impl Chart {
@@ -73,6 +78,7 @@ impl Chart {
             Chart::Sweep(p) => p,
             Chart::History(p) => p,
             Chart::Allocation(p) => p.as_ref(),
+            Chart::Family(p) => p,
         }
     }
 }

@@ -71,7 +71,9 @@ impl Geom {
 
 type Res = Result<Geom, String>;
 
-fn area(canvas: &HtmlCanvasElement) -> Result<DrawingArea<CanvasBackend, Shift>, String> {
+pub(super) fn area(
+    canvas: &HtmlCanvasElement,
+) -> Result<DrawingArea<CanvasBackend, Shift>, String> {
     let backend =
         CanvasBackend::with_canvas_object(canvas.clone()).ok_or("no 2D canvas context")?;
     let root = backend.into_drawing_area();
@@ -79,22 +81,22 @@ fn area(canvas: &HtmlCanvasElement) -> Result<DrawingArea<CanvasBackend, Shift>,
     Ok(root)
 }
 
-fn e<E: std::fmt::Display>(e: E) -> String {
+pub(super) fn e<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
 }
 
-fn font(size: u32) -> TextStyle<'static> {
+pub(super) fn font(size: u32) -> TextStyle<'static> {
     ("sans-serif", size).into_font().into()
 }
 
 /// A legend key for a line series of colour `c`.
-fn line_key(c: RGBColor) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
+pub(super) fn line_key(c: RGBColor) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
     move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(2))
 }
 
 /// Every chart ends alike: the legend (if any series has a label) at `legend`, the canvas
 /// presented, and the plotting area's geometry for the page's pointer read-outs.
-fn finish<CT: CoordTranslate>(
+pub(super) fn finish<CT: CoordTranslate>(
     root: &DrawingArea<CanvasBackend, Shift>,
     chart: &mut ChartContext<'_, CanvasBackend, CT>,
     legend: Option<SeriesLabelPosition>,
@@ -406,11 +408,12 @@ pub fn grouped_bars(
     finish(&root, &mut chart, legend, (x.0, x.1), (0.0, ymax), false)
 }
 
-/// One line per policy (the median) over a shaded band (lo..hi), as the SF sweeps.
+/// One line per policy (the median) over a shaded band (lo..hi), as the SF sweeps; the y
+/// axis goes logarithmic when the values span more than 30×.
 pub fn band_lines(
     canvas: &HtmlCanvasElement,
     title: &str,
-    x_desc: &str,
+    (x_desc, y_desc): (&str, &str),
     x: &[f64],
     lines: &[PolicySeries],
 ) -> Res {
@@ -471,9 +474,9 @@ pub fn band_lines(
         .configure_mesh()
         .x_desc(x_desc)
         .y_desc(if log_y {
-            "mean response time (s, log scale)"
+            format!("{y_desc}, log scale")
         } else {
-            "mean response time (s)"
+            y_desc.to_string()
         })
         .y_label_formatter(&y_label)
         .draw()

@@ -30,7 +30,13 @@ impl Plot for Sweep {
             r.seeds,
             r.confidence * 100.0
         );
-        plots::band_lines(canvas, &title, &r.x_label, &r.x, &r.series)
+        plots::band_lines(
+            canvas,
+            &title,
+            (&r.x_label, "mean response time (s)"),
+            &r.x,
+            &r.series,
+        )
     }
 
     fn describe(&self, x: f64, _y: f64) -> String {

@@ -167,6 +167,7 @@ fn handle(st: &mut State, msg: ToWorker, file: Option<web_sys::Blob>) {
             Ok(data) => post(&FromWorker::SweepDone(Box::new(data))),
             Err(message) => post(&FromWorker::SweepFailed { message }),
         },
+        ToWorker::Family { request } => crate::web::families::run(&request),
         ToWorker::Run { scenario } => {
             if let Err(message) = run::start(st, &scenario) {
                 post(&FromWorker::Failed { message });

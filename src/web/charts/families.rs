@@ -1,0 +1,351 @@
+//! The SES and KKOR panels' charts (docs/ses.md, docs/kkor.md): SES's node groups per
+//! variant, its per-group bars with bands and its crossover sweep; KKOR's load sweep, one
+//! metric per chart, and each organization's mean flow time per run.
+
+use std::rc::Rc;
+
+use web_sys::HtmlCanvasElement;
+
+use super::family_plots::{band_bars, bar_x0, group_layout, node_groups, Banded, GroupBox};
+use super::{plots, slot, Geom, Plot};
+use crate::allocation::sweep::PolicySeries;
+use crate::kkor::presets::{KkorRunsResult, KkorSweepResult};
+use crate::scenario::ses::{SesCrossover, SesSelection};
+use crate::web::format::fmt_num;
+
+/// The KKOR load sweep's charted metrics: (key in the result, axis title).
+pub const KKOR_CHART_METRICS: [(&str, &str); 4] = [
+    ("mean_flow_time", "mean flow time F̄ (time units)"),
+    ("mean_tardiness", "mean tardiness L̄ (time units)"),
+    ("late_jobs", "late jobs U (jobs)"),
+    ("utilization", "utilization R̄"),
+];
+
+/// A per-group SES figure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SesFigure {
+    Utilization,
+    QueueDelay,
+}
+
+/// One chart of the SES or KKOR panel. Equal when it is the same result and chart.
+#[derive(Clone, Debug)]
+pub enum FamilyChart {
+    SesGroups(Rc<SesSelection>),
+    SesBars(Rc<SesSelection>, SesFigure),
+    SesCrossover(Rc<SesCrossover>),
+    /// The metric is an index into [`KKOR_CHART_METRICS`].
+    KkorLines(Rc<KkorSweepResult>, usize),
+    KkorOrgs(Rc<KkorRunsResult>),
+}
+
+impl PartialEq for FamilyChart {
+    fn eq(&self, other: &Self) -> bool {
+        use FamilyChart::*;
+        match (self, other) {
+            (SesGroups(a), SesGroups(b)) => Rc::ptr_eq(a, b),
+            (SesBars(a, f), SesBars(b, g)) => Rc::ptr_eq(a, b) && f == g,
+            (SesCrossover(a), SesCrossover(b)) => Rc::ptr_eq(a, b),
+            (KkorLines(a, i), KkorLines(b, j)) => Rc::ptr_eq(a, b) && i == j,
+            (KkorOrgs(a), KkorOrgs(b)) => Rc::ptr_eq(a, b),
+            _ => false,
+        }
+    }
+}
+
+/// The Lattice's node groups named in `r` (sizes from the `ses-lattice` platform preset).
+pub fn ses_groups(r: &SesSelection) -> Vec<GroupBox> {
+    let lattice = crate::scenario::platform_preset("ses-lattice");
+    let known = lattice
+        .iter()
+        .flat_map(|p| &p.sites)
+        .flat_map(|s| &s.groups);
+    let names = r.runs.first().map(|run| &run.metrics.groups);
+    names
+        .into_iter()
+        .flatten()
+        .map(|g| {
+            let size = known.clone().find(|k| k.name == g.name);
+            GroupBox {
+                name: g.name.clone(),
+                nodes: size.map_or(1, |k| k.nodes),
+                cpus_per_node: size.map_or(1, |k| k.cpus_per_node),
+            }
+        })
+        .collect()
+}
+
+fn ses_value(r: &SesSelection, f: SesFigure, run: usize, group: usize) -> Option<Banded> {
+    let g = r.runs.get(run)?.metrics.groups.get(group)?;
+    let pick = |x: &crate::scenario::ses::GroupFigures| match f {
+        SesFigure::Utilization => x.utilization,
+        SesFigure::QueueDelay => x.avg_queue_delay_s / 60.0,
+    };
+    let band = |b: &Option<Box<_>>| b.as_deref().map_or(f64::NAN, pick);
+    Some((pick(g), band(&g.lo), band(&g.hi)))
+}
+
+fn labels<T>(v: &[T], f: impl Fn(&T) -> &String) -> Vec<String> {
+    v.iter().map(|x| f(x).clone()).collect()
+}
+
+/// The index of the value of `xs` nearest to `x`.
+fn nearest(xs: &[f64], x: f64) -> Option<usize> {
+    xs.iter()
+        .enumerate()
+        .filter(|(_, v)| v.is_finite())
+        .min_by(|a, b| (a.1 - x).abs().total_cmp(&(b.1 - x).abs()))
+        .map(|(i, _)| i)
+}
+
+/// "label median (band lo – hi)" of each line at point `i`.
+fn describe_lines(x_label: &str, xs: &[f64], lines: &[PolicySeries], x: f64, unit: &str) -> String {
+    let Some(i) = nearest(xs, x) else {
+        return String::new();
+    };
+    let parts: Vec<String> = lines
+        .iter()
+        .filter_map(|s| {
+            Some(format!(
+                "{} {}{unit} (band {} – {})",
+                s.policy,
+                fmt_num(*s.median.get(i)?, 4),
+                fmt_num(*s.lo.get(i)?, 4),
+                fmt_num(*s.hi.get(i)?, 4)
+            ))
+        })
+        .collect();
+    format!("{x_label} = {}: {}", xs[i], parts.join(", "))
+}
+
+/// The KKOR sweep's lines of one metric, as the SF sweeps' series.
+fn kkor_lines(r: &KkorSweepResult, metric: usize) -> Vec<PolicySeries> {
+    let key = KKOR_CHART_METRICS.get(metric).map_or("", |m| m.0);
+    r.series
+        .iter()
+        .filter(|s| s.metric == key)
+        .map(|s| PolicySeries {
+            policy: s.policy.clone(),
+            median: s.median.clone(),
+            lo: s.lo.clone(),
+            hi: s.hi.clone(),
+        })
+        .collect()
+}
+
+impl Plot for FamilyChart {
+    fn draw(&self, canvas: &HtmlCanvasElement) -> Result<Geom, String> {
+        match self {
+            FamilyChart::SesGroups(r) => {
+                let rows = labels(&r.runs, |x| &x.label);
+                let util: Vec<Vec<f64>> = r
+                    .runs
+                    .iter()
+                    .map(|run| run.metrics.groups.iter().map(|g| g.utilization).collect())
+                    .collect();
+                let title = format!(
+                    "Node groups filled to their median utilization ({} seeds)",
+                    r.seeds
+                );
+                node_groups(canvas, &title, &rows, &ses_groups(r), &util)
+            }
+            FamilyChart::SesBars(r, f) => {
+                let groups: Vec<String> = ses_groups(r).into_iter().map(|g| g.name).collect();
+                let values: Vec<Vec<Banded>> = (0..r.runs.len())
+                    .map(|run| {
+                        (0..groups.len())
+                            .filter_map(|g| ses_value(r, *f, run, g))
+                            .collect()
+                    })
+                    .collect();
+                let (title, y) = match f {
+                    SesFigure::Utilization => ("Utilization per group (SES Fig. 1)", "utilization"),
+                    SesFigure::QueueDelay => (
+                        "Queueing delay per group (SES Fig. 2)",
+                        "mean queueing delay (min)",
+                    ),
+                };
+                let title = format!(
+                    "{title}: median of {} seeds, band {:.0} %",
+                    r.seeds,
+                    r.confidence * 100.0
+                );
+                band_bars(
+                    canvas,
+                    &title,
+                    y,
+                    &groups,
+                    &labels(&r.runs, |x| &x.label),
+                    &values,
+                )
+            }
+            FamilyChart::SesCrossover(r) => {
+                let title = format!(
+                    "Mean response: median of {} seeds, band {:.0} %",
+                    r.seeds,
+                    r.confidence * 100.0
+                );
+                plots::band_lines(
+                    canvas,
+                    &title,
+                    (&r.x_label, "mean response time (s)"),
+                    &r.x,
+                    &r.series,
+                )
+            }
+            FamilyChart::KkorLines(r, m) => {
+                let (_, y) = KKOR_CHART_METRICS.get(*m).ok_or("no such metric")?;
+                let title = format!(
+                    "{y}: median of {} seeds, band {:.0} %",
+                    r.seeds,
+                    r.confidence * 100.0
+                );
+                plots::band_lines(
+                    canvas,
+                    &title,
+                    ("offered load ρ", y),
+                    &r.x,
+                    &kkor_lines(r, *m),
+                )
+            }
+            FamilyChart::KkorOrgs(r) => {
+                let orgs: Vec<String> = r
+                    .clusters
+                    .iter()
+                    .enumerate()
+                    .map(|(k, c)| format!("O{} ({} CPUs)", k + 1, c.procs))
+                    .collect();
+                // Medians only (the runs shape has no band): bars without whiskers.
+                let values: Vec<Vec<Banded>> = r
+                    .runs
+                    .iter()
+                    .map(|run| {
+                        run.metrics
+                            .organizations
+                            .iter()
+                            .map(|o| (o.mean_flow_time, f64::NAN, f64::NAN))
+                            .collect()
+                    })
+                    .collect();
+                let title = format!(
+                    "Mean flow time per organization (KKOR Fig. 4), median of {} seeds",
+                    r.seeds
+                );
+                band_bars(
+                    canvas,
+                    &title,
+                    "mean flow time F̄ (time units)",
+                    &orgs,
+                    &labels(&r.runs, |x| &x.label),
+                    &values,
+                )
+            }
+        }
+    }
+
+    fn describe(&self, x: f64, y: f64) -> String {
+        match self {
+            FamilyChart::SesGroups(r) => describe_groups(r, x, y),
+            FamilyChart::SesBars(r, f) => {
+                let groups = ses_groups(r);
+                let (Some(g), m) = (slot(x, groups.len()), r.runs.len()) else {
+                    return String::new();
+                };
+                let unit = match f {
+                    SesFigure::Utilization => "",
+                    SesFigure::QueueDelay => " min",
+                };
+                let parts: Vec<String> = (0..m)
+                    .filter_map(|run| {
+                        let (v, lo, hi) = ses_value(r, *f, run, g)?;
+                        let mark = if x >= bar_x0(g, run, m) && x < bar_x0(g, run + 1, m) {
+                            "▸ "
+                        } else {
+                            ""
+                        };
+                        Some(format!(
+                            "{mark}{} {}{unit} (band {} – {})",
+                            r.runs[run].label,
+                            fmt_num(v, 3),
+                            fmt_num(lo, 3),
+                            fmt_num(hi, 3)
+                        ))
+                    })
+                    .collect();
+                format!("group {}: {}", groups[g].name, parts.join(", "))
+            }
+            FamilyChart::SesCrossover(r) => describe_lines(&r.x_label, &r.x, &r.series, x, " s"),
+            FamilyChart::KkorLines(r, m) => describe_lines("ρ", &r.x, &kkor_lines(r, *m), x, ""),
+            FamilyChart::KkorOrgs(r) => {
+                let Some(k) = slot(x, r.clusters.len()) else {
+                    return String::new();
+                };
+                let parts: Vec<String> = r
+                    .runs
+                    .iter()
+                    .filter_map(|run| {
+                        let o = run.metrics.organizations.get(k)?;
+                        let rel = o.relative_to_local.as_ref().and_then(|v| v.mean_flow_time);
+                        Some(format!(
+                            "{} {}{}",
+                            run.label,
+                            fmt_num(o.mean_flow_time, 2),
+                            rel.map_or(String::new(), |v| format!(
+                                " (×{} of local)",
+                                fmt_num(v, 3)
+                            ))
+                        ))
+                    })
+                    .collect();
+                format!("O{}: {}", k + 1, parts.join(", "))
+            }
+        }
+    }
+
+    fn name(&self) -> String {
+        match self {
+            FamilyChart::SesGroups(_) => "gridscope-ses-groups".into(),
+            FamilyChart::SesBars(_, SesFigure::Utilization) => "gridscope-ses-utilization".into(),
+            FamilyChart::SesBars(_, SesFigure::QueueDelay) => "gridscope-ses-queue-delay".into(),
+            FamilyChart::SesCrossover(_) => "gridscope-ses-crossover".into(),
+            FamilyChart::KkorLines(_, m) => format!(
+                "gridscope-kkor-load-{}",
+                KKOR_CHART_METRICS.get(*m).map_or("", |k| k.0)
+            ),
+            FamilyChart::KkorOrgs(_) => "gridscope-kkor-fairness".into(),
+        }
+    }
+}
+
+/// The group under the pointer in the node-group picture.
+fn describe_groups(r: &SesSelection, x: f64, y: f64) -> String {
+    let groups = ses_groups(r);
+    let n = r.runs.len();
+    let row = n as f64 - 1.0 - y.floor();
+    let (Some(run), Some(k)) = (
+        (row >= 0.0).then(|| r.runs.get(row as usize)).flatten(),
+        group_layout(&groups)
+            .iter()
+            .position(|&(x0, x1)| x >= x0 && x <= x1),
+    ) else {
+        return String::new();
+    };
+    let (Some(g), Some(fig)) = (groups.get(k), run.metrics.groups.get(k)) else {
+        return String::new();
+    };
+    let band = |b: &Option<Box<crate::scenario::ses::GroupFigures>>| {
+        b.as_ref().map_or(f64::NAN, |f| f.utilization)
+    };
+    format!(
+        "{}, group {} ({} nodes × {} CPUs): median utilization {} (band {} – {}), {} jobs, queueing delay {} min",
+        run.label,
+        g.name,
+        g.nodes,
+        g.cpus_per_node,
+        fmt_num(fig.utilization, 3),
+        fmt_num(band(&fig.lo), 3),
+        fmt_num(band(&fig.hi), 3),
+        fmt_num(fig.jobs, 1),
+        fmt_num(fig.avg_queue_delay_s / 60.0, 1)
+    )
+}

@@ -1,0 +1,111 @@
+//! The SES and KKOR presets in an engine worker (docs/ses.md, docs/kkor.md): the request a
+//! panel sends, the result it gets back, and the worker side that runs them with progress.
+//! The page's panels are `panels::ses` and `panels::kkor`; each starts its own worker, as the
+//! SF panel does, so cancelling one is dropping it.
+
+use serde::{Deserialize, Serialize};
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use super::protocol::FromWorker;
+use crate::kkor::presets::{run_preset, KkorPresetResult};
+use crate::scenario::ses::{run_crossover, run_selection, SesCrossover, SesSelection, SES_DAYS};
+use crate::workload::SesPoisson;
+
+/// What to run: the same flags as `gridscope run --preset …` (`--seeds`, and for SES
+/// `--load`, and for the crossover `--x`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "family", rename_all = "snake_case")]
+pub enum FamilyRequest {
+    Ses {
+        preset: String,
+        seeds: u64,
+        load_factor: f64,
+        /// Shares of jobs needing ≥ 4 CPUs (`ses-restriction-crossover` only).
+        #[serde(default)]
+        shares: Vec<f64>,
+    },
+    Kkor {
+        preset: String,
+        seeds: u64,
+    },
+}
+
+/// A finished preset, in the CLI's JSON shapes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "result", rename_all = "snake_case")]
+pub enum FamilyResult {
+    SesSelection(SesSelection),
+    SesCrossover(SesCrossover),
+    Kkor(KkorPresetResult),
+}
+
+/// Runs `request`; `progress(done, total)` returns false to stop.
+pub fn compute(
+    request: &FamilyRequest,
+    progress: &mut dyn FnMut(u64, u64) -> bool,
+) -> Result<FamilyResult, String> {
+    match request {
+        FamilyRequest::Ses {
+            preset,
+            seeds,
+            load_factor,
+            shares,
+        } => {
+            let gen = SesPoisson {
+                load_factor: *load_factor,
+                ..SesPoisson::default()
+            };
+            gen.validate()?;
+            match preset.as_str() {
+                "ses-selection" => run_selection(&gen, SES_DAYS, *seeds, progress)
+                    .map(FamilyResult::SesSelection)
+                    .map_err(|e| e.to_string()),
+                "ses-restriction-crossover" => {
+                    if shares.is_empty() || shares.len() > 100 {
+                        return Err("give 1 to 100 shares of ≥ 4-CPU jobs".into());
+                    }
+                    run_crossover(&gen, shares, SES_DAYS, *seeds, progress)
+                        .map(FamilyResult::SesCrossover)
+                        .map_err(|e| e.to_string())
+                }
+                other => Err(format!("unknown SES preset '{other}'")),
+            }
+        }
+        FamilyRequest::Kkor { preset, seeds } => {
+            if *seeds == 0 {
+                return Err("seeds must be 1..1000".into());
+            }
+            run_preset(preset, *seeds, progress).map(FamilyResult::Kkor)
+        }
+    }
+}
+
+fn post(msg: &FromWorker) {
+    let text = serde_json::to_string(msg).unwrap_or_else(|e| {
+        format!("{{\"ev\":\"family_failed\",\"message\":\"cannot encode a message: {e}\"}}")
+    });
+    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
+    let _ = scope.post_message(&JsValue::from_str(&text));
+}
+
+/// The worker side: runs the preset, posting progress at most every 50 ms, then the result.
+pub fn run(request: &FamilyRequest) {
+    let t0 = js_sys::Date::now();
+    let mut last_post = f64::NEG_INFINITY;
+    let result = compute(request, &mut |done, total| {
+        let t = js_sys::Date::now();
+        if t - last_post > 50.0 || done == total {
+            last_post = t;
+            post(&FromWorker::FamilyProgress { done, total });
+        }
+        true
+    });
+    post(&match result {
+        Ok(r) => FromWorker::FamilyDone {
+            result: Box::new(r),
+            elapsed_ms: js_sys::Date::now() - t0,
+        },
+        Err(message) => FromWorker::FamilyFailed { message },
+    });
+}

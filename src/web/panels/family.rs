@@ -1,0 +1,188 @@
+//! What the SES and KKOR panels share: a preset run in a worker of its own (as the SF panel:
+//! started on Run, dropped on Cancel or when done), its progress, errors and share link.
+
+use yew::prelude::*;
+
+use crate::web::engine_worker::{self, EngineWorker};
+use crate::web::families::{FamilyRequest, FamilyResult};
+use crate::web::protocol::{FromWorker, ToWorker};
+use crate::web::share;
+
+/// A worker's message (or failure), tagged with the run it belongs to.
+pub type Delivery = (u32, Result<FromWorker, String>);
+
+#[derive(Default)]
+pub struct Runner {
+    worker: Option<EngineWorker>,
+    generation: u32,
+    pending: Option<FamilyRequest>,
+    pub running: bool,
+    pub done: u64,
+    pub total: u64,
+    pub error: Option<String>,
+    pub notice: Option<String>,
+    pub share_url: Option<String>,
+    /// Worker time of the last finished run.
+    pub elapsed_ms: Option<f64>,
+}
+
+/// Seeds as typed: a whole number in 1..1000.
+pub fn parse_seeds(v: &str) -> Result<u64, String> {
+    match v.trim().parse::<u64>() {
+        Ok(n) if (1..=1000).contains(&n) => Ok(n),
+        _ => Err(format!(
+            "seeds: '{}' is not a whole number in 1..1000",
+            v.trim()
+        )),
+    }
+}
+
+/// The request of a `#f1=` link in the page's address, if there is one; `Err` for a
+/// damaged link.
+pub fn linked_request() -> Result<Option<FamilyRequest>, String> {
+    share::decode_family(&crate::web::format::location_hash())
+}
+
+impl Runner {
+    /// Starts `request` in a new worker (the old one, if any, is dropped).
+    pub fn start(&mut self, request: FamilyRequest, deliver: Callback<Delivery>) {
+        self.error = None;
+        self.notice = None;
+        self.done = 0;
+        self.total = 0;
+        self.generation += 1;
+        let gen = self.generation;
+        self.worker = None;
+        self.pending = Some(request);
+        match engine_worker::spawn(move |m| deliver.emit((gen, m))) {
+            Ok(w) => {
+                self.worker = Some(w);
+                self.running = true;
+            }
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    fn stop(&mut self) {
+        self.running = false;
+        self.worker = None;
+    }
+
+    /// Handles a worker message; returns the result when it brings one.
+    pub fn on_message(&mut self, (gen, m): Delivery) -> Option<FamilyResult> {
+        if gen != self.generation {
+            return None;
+        }
+        match m {
+            Err(e) => {
+                self.stop();
+                self.error = Some(e);
+            }
+            Ok(FromWorker::Ready) => {
+                let request = self.pending.take()?;
+                let msg = ToWorker::Family { request };
+                if let Some(Err(e)) = self.worker.as_ref().map(|w| w.send(&msg, None)) {
+                    self.stop();
+                    self.error = Some(e);
+                }
+            }
+            Ok(FromWorker::FamilyProgress { done, total }) => {
+                self.done = done;
+                self.total = total;
+            }
+            Ok(FromWorker::FamilyDone { result, elapsed_ms }) => {
+                self.stop();
+                self.elapsed_ms = Some(elapsed_ms);
+                self.done = self.total.max(1);
+                self.total = self.done;
+                return Some(*result);
+            }
+            Ok(FromWorker::FamilyFailed { message }) => {
+                self.stop();
+                self.error = Some(message);
+            }
+            Ok(_) => {}
+        }
+        None
+    }
+
+    pub fn cancel(&mut self, unit: &str) {
+        if self.running {
+            self.stop();
+            self.generation += 1;
+            self.notice = Some(format!(
+                "Cancelled after {} of {} {unit}.",
+                self.done, self.total
+            ));
+        }
+    }
+
+    pub fn share(&mut self, request: Result<FamilyRequest, String>) {
+        match request {
+            Ok(r) => self.share_url = Some(share::link(&share::encode_family(&r))),
+            Err(e) => self.error = Some(e),
+        }
+    }
+
+    /// Run, Cancel, Share, the progress and status line, errors, notices and the link.
+    /// Test ids are `{id}-run`, `{id}-cancel`, `{id}-share`, `{id}-progress`,
+    /// `{id}-status`, `{id}-error`, `{id}-notice`, `{id}-share-url`.
+    pub fn view(
+        &self,
+        id: &str,
+        unit: &str,
+        run: Callback<MouseEvent>,
+        cancel: Callback<MouseEvent>,
+        share: Callback<MouseEvent>,
+    ) -> Html {
+        let frac = if self.total > 0 {
+            (self.done as f64 / self.total as f64).min(1.0)
+        } else {
+            0.0
+        };
+        let status = match (self.running, self.elapsed_ms) {
+            (true, _) => format!("running… {} of {} {unit}", self.done, self.total),
+            (false, Some(ms)) => format!("done in {:.2} s", ms / 1000.0),
+            _ => String::new(),
+        };
+        let tid = |s: &str| format!("{id}-{s}");
+        html! {
+            <>
+                <div class="run">
+                    <button class="primary" data-testid={tid("run")} onclick={run}>{"Run"}</button>
+                    <button data-testid={tid("cancel")} disabled={!self.running} onclick={cancel}>{"Cancel"}</button>
+                    <button data-testid={tid("share")} title="A link that re-runs this preset with these parameters to the same numbers" onclick={share}>{"Share"}</button>
+                    <progress data-testid={tid("progress")} max="1" value={frac.to_string()} aria-label="progress"></progress>
+                    <span class="status" data-testid={tid("status")}>{status}</span>
+                </div>
+                if let Some(e) = &self.error {
+                    <div class="error" role="alert" data-testid={tid("error")}><p>{e}</p></div>
+                }
+                if let Some(n) = &self.notice {
+                    <div class="notice" role="status" data-testid={tid("notice")}>{n}</div>
+                }
+                if let Some(url) = &self.share_url {
+                    <p class="help">{"Link to this run (preset, seeds and parameters; opening it runs it): "}
+                        <output data-testid={tid("share-url")} class="share-url">{url}</output></p>
+                }
+            </>
+        }
+    }
+}
+
+/// A labelled text field with its help.
+pub fn field(
+    id: &'static str,
+    label: &str,
+    value: &str,
+    help: &str,
+    onchange: Callback<Event>,
+) -> Html {
+    html! {
+        <div class="field">
+            <label for={id}>{label.to_string()}</label>
+            <input id={id} type="text" value={value.to_string()} {onchange} />
+            <span class="help">{help.to_string()}</span>
+        </div>
+    }
+}

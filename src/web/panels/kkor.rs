@@ -1,0 +1,270 @@
+//! The "Centralized vs decentralized (KKOR)" panel (docs/kkor.md): `kkor-load` (Figs. 2–3)
+//! and `kkor-fairness` (Fig. 4) run in a worker of their own, to the CLI's numbers for the
+//! same `--seeds`; the load sweep as lines with bands (one chart per metric), the fairness
+//! preset as each organization's mean flow time per run and a run's migration matrix.
+//! `kkor-real` needs three trace files and stays in the CLI.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::family::{field, linked_request, parse_seeds, Delivery, Runner};
+use super::form::{input_value, select_index};
+use crate::kkor::presets::{KkorPresetResult, KkorRunsResult, KkorSweepResult, KKOR_PRESETS};
+use crate::web::charts::{Chart, ChartView, FamilyChart, KKOR_CHART_METRICS};
+use crate::web::families::{FamilyRequest, FamilyResult};
+use crate::web::format::{fmt_num, json_num};
+
+/// The presets the page runs (`kkor-real` reads trace files: CLI only).
+const PAGE_PRESETS: [&str; 2] = ["kkor-load", "kkor-fairness"];
+
+const SEEDS_HELP: &str = "Each seed draws new job streams: 500 jobs, q = 1 with probability 0.25 else uniform on [2, 64] (capped at the birth cluster), length p ~ Normal(20, 20) redrawn until ≥ 1, due date d = r + U[p·s, 180] (KKOR §4.1). Every algorithm sees the same jobs of a seed; figures are medians over the seeds with an order-statistic band (min–max for few seeds). The CLI's --seeds, default 10.";
+
+/// Help per charted metric (docs/kkor.md, Metrics), in [`KKOR_CHART_METRICS`] order.
+const METRIC_HELP: [&str; 4] = [
+    "Mean flow time F̄ = Σ (C − r) / n: completion minus release, in time units, over the measured jobs (the first and last 10 % by release left out). KKOR §4.1, Fig. 2.",
+    "Mean tardiness L̄ = Σ max(0, C − d) / n: how late jobs end after their due date d, on-time jobs counting 0. KKOR §4.1, Fig. 3.",
+    "Late jobs U = #{i : C_i > d_i}: measured jobs ending after their due date. KKOR §4.1.",
+    "Utilization R̄ = Σ_k Σ_{i ∈ J_k} p_i·q_i / Σ_k m_k·(t_k^end − t_k^start): work over each cluster's span from its first release to its last completion (the paper's formula). KKOR §4.1.",
+];
+
+const FAIRNESS_HELP: &str = "Each organization's mean flow time F̄ (over the jobs it produced) under every run, beside its value under local (no migration, the selfish baseline); the tooltip and table give the ratio to local. distr1..3 are the decentralized algorithm with cooperation coefficients c = (.25,.25,.25), (.2,.2,.3), (.1,.1,.5): an organization accepts foreign work up to c_k of its batch surface L_k (KKOR §2.3.2, Fig. 4).";
+
+pub enum KkorMsg {
+    Worker(Delivery),
+    Preset(usize),
+    Seeds(String),
+    /// The run whose migration matrix shows.
+    MigrationRun(usize),
+    Run,
+    Cancel,
+    Share,
+}
+
+#[derive(Clone)]
+enum KkorResult {
+    Sweep(Rc<KkorSweepResult>),
+    Runs(Rc<KkorRunsResult>),
+}
+
+pub struct KkorPanel {
+    runner: Runner,
+    preset: usize,
+    seeds: String,
+    result: Option<KkorResult>,
+    migration_run: usize,
+}
+
+impl KkorPanel {
+    fn request(&self) -> Result<FamilyRequest, String> {
+        Ok(FamilyRequest::Kkor {
+            preset: PAGE_PRESETS[self.preset.min(PAGE_PRESETS.len() - 1)].to_string(),
+            seeds: parse_seeds(&self.seeds)?,
+        })
+    }
+
+    /// A `#f1=` KKOR link fills the fields; `true` when it should run at once.
+    fn open_link(&mut self) -> bool {
+        match linked_request() {
+            Ok(Some(FamilyRequest::Kkor { preset, seeds })) => {
+                self.preset = PAGE_PRESETS.iter().position(|p| *p == preset).unwrap_or(0);
+                self.seeds = seeds.to_string();
+                true
+            }
+            // The SES panel reports a damaged `#f1=` link.
+            _ => false,
+        }
+    }
+}
+
+impl Component for KkorPanel {
+    type Message = KkorMsg;
+    type Properties = ();
+
+    fn create(ctx: &Context<Self>) -> Self {
+        let mut panel = KkorPanel {
+            runner: Runner::default(),
+            preset: 0,
+            seeds: "10".into(),
+            result: None,
+            migration_run: 1,
+        };
+        if panel.open_link() {
+            ctx.link().send_message(KkorMsg::Run);
+        }
+        panel
+    }
+
+    fn update(&mut self, ctx: &Context<Self>, msg: KkorMsg) -> bool {
+        match msg {
+            KkorMsg::Worker(d) => match self.runner.on_message(d) {
+                Some(FamilyResult::Kkor(KkorPresetResult::Sweep(r))) => {
+                    self.result = Some(KkorResult::Sweep(Rc::new(r)))
+                }
+                Some(FamilyResult::Kkor(KkorPresetResult::Runs(r))) => {
+                    self.migration_run = self.migration_run.min(r.runs.len().saturating_sub(1));
+                    self.result = Some(KkorResult::Runs(Rc::new(r)))
+                }
+                Some(_) => {
+                    self.runner.error = Some("the worker answered with an SES result".into())
+                }
+                None => {}
+            },
+            KkorMsg::Preset(i) => self.preset = i.min(PAGE_PRESETS.len() - 1),
+            KkorMsg::Seeds(v) => self.seeds = v,
+            KkorMsg::MigrationRun(i) => self.migration_run = i,
+            KkorMsg::Run => match self.request() {
+                Ok(r) => self.runner.start(r, ctx.link().callback(KkorMsg::Worker)),
+                Err(e) => self.runner.error = Some(e),
+            },
+            KkorMsg::Cancel => self.runner.cancel("steps"),
+            KkorMsg::Share => self.runner.share(self.request()),
+        }
+        true
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let name = PAGE_PRESETS[self.preset.min(PAGE_PRESETS.len() - 1)];
+        let description = KKOR_PRESETS
+            .iter()
+            .find(|p| p.0 == name)
+            .map_or("", |p| p.1);
+        let unit = if name == "kkor-load" {
+            "loads"
+        } else {
+            "seeds"
+        };
+        html! {
+            <section class="sf kkor" aria-label="Centralized vs decentralized (KKOR)">
+                <h2>{"Centralized vs decentralized grid scheduling (KKOR)"}</h2>
+                <p class="help">{"Organizations with their own clusters and due-dated jobs: one central scheduler (batches, earliest due date first), or each organization scheduling its own jobs and migrating a job that would be late to another that accepts it within its cooperation coefficient c_k; local never migrates. Source: Krystek, Kurowski, Oleksiak, Rzadca (docs/kkor.md). The third preset, kkor-real, reads three trace files and runs in the CLI: gridscope run --preset kkor-real --traces DIR."}</p>
+                <div class="fields">
+                    <label>{"Preset "}
+                        <select data-testid="kkor-preset" onchange={link.callback(|e: Event| KkorMsg::Preset(select_index(&e)))}>
+                            { for PAGE_PRESETS.iter().enumerate().map(|(i, p)| html!{
+                                <option value={i.to_string()} selected={i == self.preset}>{*p}</option>
+                            }) }
+                        </select>
+                    </label>
+                    <p class="help" data-testid="kkor-description">{description}</p>
+                    { field("kkor-seeds", "Seeds", &self.seeds, SEEDS_HELP, link.callback(|e: Event| KkorMsg::Seeds(input_value(&e)))) }
+                </div>
+                { self.runner.view("kkor", unit, link.callback(|_| KkorMsg::Run), link.callback(|_| KkorMsg::Cancel), link.callback(|_| KkorMsg::Share)) }
+                { match &self.result {
+                    Some(KkorResult::Sweep(r)) => view_sweep(r),
+                    Some(KkorResult::Runs(r)) => self.view_runs(ctx, r),
+                    None => html! {},
+                } }
+            </section>
+        }
+    }
+}
+
+fn view_sweep(r: &Rc<KkorSweepResult>) -> Html {
+    html! {
+        <>
+            <div class="charts">
+            { for KKOR_CHART_METRICS.iter().enumerate().map(|(i, (key, _))| html! {
+                <div>
+                    <ChartView chart={Some(Chart::Family(FamilyChart::KkorLines(r.clone(), i)))} testid={format!("chart-kkor-{key}")} width={560} height={300} />
+                    <p class="help">{METRIC_HELP[i]}</p>
+                </div>
+            }) }
+            </div>
+            <p class="help">{format!("x: {}. {} seeds per point; band coverage {:.1} %.", r.x_label, r.seeds, r.confidence * 100.0)}</p>
+            <div class="table-wrap">
+            <table class="metrics" data-testid="kkor-table">
+                <thead><tr>
+                    <th>{"policy"}</th><th>{"metric"}</th>
+                    { for r.x.iter().map(|x| html!{ <th>{format!("ρ = {x}")}</th> }) }
+                </tr></thead>
+                <tbody>
+                { for r.series.iter().map(|s| html!{
+                    <tr data-policy={s.policy.clone()} data-metric={s.metric.clone()}>
+                        <th scope="row">{&s.policy}</th><td>{&s.metric}</td>
+                        { for s.median.iter().enumerate().map(|(i, v)| {
+                            let band = |b: &[f64]| b.get(i).map_or_else(|| "–".into(), |v| fmt_num(*v, 3));
+                            html!{
+                                <td data-x={i.to_string()} data-value={json_num(*v)} title={format!("band {} – {}", band(&s.lo), band(&s.hi))}>{fmt_num(*v, 3)}</td>
+                            }
+                        }) }
+                    </tr>
+                }) }
+                </tbody>
+            </table>
+            </div>
+        </>
+    }
+}
+
+impl KkorPanel {
+    fn view_runs(&self, ctx: &Context<Self>, r: &Rc<KkorRunsResult>) -> Html {
+        let on_run = ctx
+            .link()
+            .callback(|e: Event| KkorMsg::MigrationRun(select_index(&e)));
+        let chosen = r.runs.get(self.migration_run);
+        html! {
+            <>
+                <ChartView chart={Some(Chart::Family(FamilyChart::KkorOrgs(r.clone())))} testid="chart-kkor-orgs" width={640} height={320} />
+                <p class="help">{FAIRNESS_HELP}</p>
+                <p class="help">{format!("λ per organization (jobs per time unit): {}; {} seeds.", r.rates.iter().map(|v| fmt_num(*v, 4)).collect::<Vec<_>>().join(", "), r.seeds)}</p>
+                <div class="table-wrap">
+                <table class="metrics" data-testid="kkor-orgs-table">
+                    <thead><tr>
+                        <th>{"run"}</th><th>{"mean flow time"}</th>
+                        { for r.clusters.iter().enumerate().map(|(k, c)| html!{ <th>{format!("O{} ({} CPUs)", k + 1, c.procs)}</th> }) }
+                    </tr></thead>
+                    <tbody>
+                    { for r.runs.iter().map(|run| html!{
+                        <tr data-run={run.label.clone()}>
+                            <th scope="row" title={format!("{} c = {:?}", run.policy, run.coefficients)}>{&run.label}</th>
+                            <td data-key="mean_flow_time" data-value={json_num(run.metrics.mean_flow_time)}>{fmt_num(run.metrics.mean_flow_time, 2)}</td>
+                            { for run.metrics.organizations.iter().enumerate().map(|(k, o)| {
+                                let rel = o.relative_to_local.as_ref().and_then(|v| v.mean_flow_time);
+                                html!{
+                                    <td data-org={k.to_string()} data-value={json_num(o.mean_flow_time)}
+                                        data-relative={rel.map_or_else(|| "null".into(), json_num)}>
+                                        {format!("{}{}", fmt_num(o.mean_flow_time, 2), rel.map_or(String::new(), |v| format!(" (×{})", fmt_num(v, 3))))}
+                                    </td>
+                                }
+                            }) }
+                        </tr>
+                    }) }
+                    </tbody>
+                </table>
+                </div>
+                <label>{"Migrations of "}
+                    <select data-testid="kkor-migration-run" onchange={on_run}>
+                        { for r.runs.iter().enumerate().map(|(i, run)| html!{
+                            <option value={i.to_string()} selected={i == self.migration_run}>{&run.label}</option>
+                        }) }
+                    </select>
+                </label>
+                <p class="help">{"Jobs produced by the organization of the row and run on the cluster of the column, median over the seeds (all jobs, not trimmed)."}</p>
+                if let Some(run) = chosen { { migration_table(r, run) } }
+            </>
+        }
+    }
+}
+
+fn migration_table(r: &KkorRunsResult, run: &crate::kkor::presets::KkorRunSummary) -> Html {
+    html! {
+        <div class="table-wrap">
+        <table class="metrics" data-testid="kkor-migrations" data-label={run.label.clone()}>
+            <thead><tr>
+                <th>{"from \\ to"}</th>
+                { for (0..r.clusters.len()).map(|k| html!{ <th>{format!("O{}", k + 1)}</th> }) }
+            </tr></thead>
+            <tbody>
+            { for run.migrations.iter().enumerate().map(|(from, row)| html!{
+                <tr data-from={from.to_string()}>
+                    <th scope="row">{format!("O{}", from + 1)}</th>
+                    { for row.iter().map(|v| html!{ <td data-value={json_num(*v)}>{fmt_num(*v, 1)}</td> }) }
+                </tr>
+            }) }
+            </tbody>
+        </table>
+        </div>
+    }
+}

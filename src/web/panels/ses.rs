@@ -1,0 +1,290 @@
+//! The "Node-group selection (SES)" panel (docs/ses.md): `ses-selection` (SES Figs. 1–3) and
+//! `ses-restriction-crossover` run in a worker of their own, to the CLI's numbers for the
+//! same flags (`--seeds`, `--load`, `--x`); the node groups filled to their utilization,
+//! per-group bars with bands, the crossover's lines; a `#f1=` link re-runs them.
+
+use std::rc::Rc;
+
+use yew::prelude::*;
+
+use super::family::{field, linked_request, parse_seeds, Delivery, Runner};
+use super::form::{input_value, select_index};
+use crate::allocation::sweep::parse_numbers;
+use crate::scenario::ses::{SesCrossover, SesSelection, CROSSOVER_SHARES, SES_PRESETS};
+use crate::web::charts::{Chart, ChartView, FamilyChart, SesFigure};
+use crate::web::families::{FamilyRequest, FamilyResult};
+use crate::web::format::{fmt_num, json_num};
+
+const SEEDS_HELP: &str = "Independent seven-day workloads of SES's Poisson model (SES §3.2, Tables 1 and A3: 3.125 jobs per 30 min, exponential run times of mean 496.3 min); the four variants see the same jobs of a seed. Every figure is the median over the seeds with an order-statistic band (min–max for few seeds). The CLI's --seeds, default 10.";
+const LOAD_HELP: &str = "Multiplies SES's arrival rate λ = 3.125 jobs / 30 min (SES Table 1): 1 is the paper's load, 2 doubles the arrivals. The CLI's --load.";
+const SHARES_HELP: &str = "Shares of jobs needing ≥ 4 CPUs, comma-separated, each in [0, 1] (Table A3: 11 %). Table A3 is rescaled so each class keeps its internal proportions, and λ is scaled so the offered CPU demand (λ × mean CPUs × mean run time) stays the paper's (times the load factor). SES §5's open question. The CLI's --x.";
+const METRICS_HELP: &str = "Group utilization: time-average of busy units / units of the group (a 1-CPU job on a 4-CPU node holds the node; SES Fig. 1, GPSS storage utilization). Group queueing delay: mean of start − arrival over the jobs routed to the group, zero waits included (SES Fig. 2). Response (SYS): mean of completion − arrival over all jobs (SES Fig. 3). Bars and boxes are medians over the seeds; whiskers the order-statistic band.";
+
+pub enum SesMsg {
+    Worker(Delivery),
+    Preset(usize),
+    Seeds(String),
+    Load(String),
+    Shares(String),
+    Run,
+    Cancel,
+    Share,
+}
+
+#[derive(Clone)]
+enum SesResult {
+    Selection(Rc<SesSelection>),
+    Crossover(Rc<SesCrossover>),
+}
+
+pub struct SesPanel {
+    runner: Runner,
+    preset: usize,
+    seeds: String,
+    load: String,
+    shares: String,
+    result: Option<SesResult>,
+}
+
+fn join(v: &[f64]) -> String {
+    v.iter().map(f64::to_string).collect::<Vec<_>>().join(",")
+}
+
+impl SesPanel {
+    fn is_crossover(&self) -> bool {
+        SES_PRESETS.get(self.preset).map(|p| p.0) == Some("ses-restriction-crossover")
+    }
+
+    /// The run the fields describe; the error names the field.
+    fn request(&self) -> Result<FamilyRequest, String> {
+        let load_factor = self
+            .load
+            .trim()
+            .parse::<f64>()
+            .ok()
+            .filter(|v| v.is_finite() && *v > 0.0)
+            .ok_or_else(|| {
+                format!(
+                    "load factor: '{}' is not a positive number",
+                    self.load.trim()
+                )
+            })?;
+        let shares = if self.is_crossover() {
+            let s = parse_numbers("shares", &self.shares)?;
+            if let Some(bad) = s.iter().find(|v| !(0.0..=1.0).contains(*v)) {
+                return Err(format!("shares: {bad} is not in [0, 1]"));
+            }
+            s
+        } else {
+            vec![]
+        };
+        Ok(FamilyRequest::Ses {
+            preset: SES_PRESETS.get(self.preset).map_or("", |p| p.0).to_string(),
+            seeds: parse_seeds(&self.seeds)?,
+            load_factor,
+            shares,
+        })
+    }
+
+    /// A `#f1=` SES link fills the fields; `true` when it should run at once.
+    fn open_link(&mut self) -> bool {
+        match linked_request() {
+            Ok(Some(FamilyRequest::Ses {
+                preset,
+                seeds,
+                load_factor,
+                shares,
+            })) => {
+                self.preset = SES_PRESETS.iter().position(|p| p.0 == preset).unwrap_or(0);
+                self.seeds = seeds.to_string();
+                self.load = load_factor.to_string();
+                if !shares.is_empty() {
+                    self.shares = join(&shares);
+                }
+                true
+            }
+            Ok(_) => false,
+            // The other panels report a damaged link of theirs; this one only its own.
+            Err(e) if e.contains("preset run") => {
+                self.runner.error = Some(e);
+                false
+            }
+            Err(_) => false,
+        }
+    }
+}
+
+impl Component for SesPanel {
+    type Message = SesMsg;
+    type Properties = ();
+
+    fn create(ctx: &Context<Self>) -> Self {
+        let mut panel = SesPanel {
+            runner: Runner::default(),
+            preset: 0,
+            seeds: "10".into(),
+            load: "1".into(),
+            shares: join(&CROSSOVER_SHARES),
+            result: None,
+        };
+        if panel.open_link() {
+            ctx.link().send_message(SesMsg::Run);
+        }
+        panel
+    }
+
+    fn update(&mut self, ctx: &Context<Self>, msg: SesMsg) -> bool {
+        match msg {
+            SesMsg::Worker(d) => match self.runner.on_message(d) {
+                Some(FamilyResult::SesSelection(r)) => {
+                    self.result = Some(SesResult::Selection(Rc::new(r)))
+                }
+                Some(FamilyResult::SesCrossover(r)) => {
+                    self.result = Some(SesResult::Crossover(Rc::new(r)))
+                }
+                Some(FamilyResult::Kkor(_)) => {
+                    self.runner.error = Some("the worker answered with a KKOR result".into())
+                }
+                None => {}
+            },
+            SesMsg::Preset(i) => self.preset = i.min(SES_PRESETS.len() - 1),
+            SesMsg::Seeds(v) => self.seeds = v,
+            SesMsg::Load(v) => self.load = v,
+            SesMsg::Shares(v) => self.shares = v,
+            SesMsg::Run => match self.request() {
+                Ok(r) => self.runner.start(r, ctx.link().callback(SesMsg::Worker)),
+                Err(e) => self.runner.error = Some(e),
+            },
+            SesMsg::Cancel => self.runner.cancel("steps"),
+            SesMsg::Share => self.runner.share(self.request()),
+        }
+        true
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let on = |f: fn(String) -> SesMsg| link.callback(move |e: Event| f(input_value(&e)));
+        let description = SES_PRESETS.get(self.preset).map_or("", |p| p.1);
+        let unit = if self.is_crossover() {
+            "shares"
+        } else {
+            "seeds"
+        };
+        html! {
+            <section class="sf ses" aria-label="Node-group selection (SES)">
+                <h2>{"Node-group selection (SES)"}</h2>
+                <p class="help">{"One heterogeneous cluster (the Lattice: groups A 36 nodes × 4 CPUs, B 20×4, C 1×4, D 50×1) and two ways to pick a group for a job: at random, or the group with the most nodes available (MNA); restricted or not (may jobs of fewer than 4 CPUs use 4-CPU nodes). Source: Sessini's node-group selection study (docs/ses.md)."}</p>
+                <div class="fields">
+                    <label>{"Preset "}
+                        <select data-testid="ses-preset" onchange={link.callback(|e: Event| SesMsg::Preset(select_index(&e)))}>
+                            { for SES_PRESETS.iter().enumerate().map(|(i, p)| html!{
+                                <option value={i.to_string()} selected={i == self.preset}>{p.0}</option>
+                            }) }
+                        </select>
+                    </label>
+                    <p class="help" data-testid="ses-description">{description}</p>
+                    { field("ses-seeds", "Seeds", &self.seeds, SEEDS_HELP, on(SesMsg::Seeds)) }
+                    { field("ses-load", "Load factor", &self.load, LOAD_HELP, on(SesMsg::Load)) }
+                    if self.is_crossover() {
+                        { field("ses-shares", "Shares of ≥ 4-CPU jobs", &self.shares, SHARES_HELP, on(SesMsg::Shares)) }
+                    }
+                </div>
+                { self.runner.view("ses", unit, link.callback(|_| SesMsg::Run), link.callback(|_| SesMsg::Cancel), link.callback(|_| SesMsg::Share)) }
+                { match &self.result {
+                    Some(SesResult::Selection(r)) => view_selection(r),
+                    Some(SesResult::Crossover(r)) => view_crossover(r),
+                    None => html! {},
+                } }
+            </section>
+        }
+    }
+}
+
+fn chart(c: FamilyChart, testid: &'static str, height: u32) -> Html {
+    html! { <ChartView chart={Some(Chart::Family(c))} {testid} width={640} {height} /> }
+}
+
+fn banded(v: f64, lo: Option<f64>, hi: Option<f64>, d: usize) -> Html {
+    let band = |b: Option<f64>| b.map_or_else(|| "–".into(), |b| fmt_num(b, d));
+    html! { <span title={format!("band {} – {}", band(lo), band(hi))}>{fmt_num(v, d)}</span> }
+}
+
+fn view_selection(r: &Rc<SesSelection>) -> Html {
+    html! {
+        <>
+            { chart(FamilyChart::SesGroups(r.clone()), "chart-ses-groups", 300) }
+            { chart(FamilyChart::SesBars(r.clone(), SesFigure::Utilization), "chart-ses-util", 300) }
+            { chart(FamilyChart::SesBars(r.clone(), SesFigure::QueueDelay), "chart-ses-delay", 300) }
+            <p class="help">{METRICS_HELP}</p>
+            <div class="table-wrap">
+            <table class="metrics" data-testid="ses-table">
+                <thead><tr>
+                    <th>{"variant"}</th><th>{"group"}</th><th>{"utilization"}</th>
+                    <th>{"queueing delay (min)"}</th><th>{"jobs"}</th><th>{"mean response (min)"}</th>
+                </tr></thead>
+                <tbody>
+                { for r.runs.iter().map(|run| {
+                    let m = &run.metrics;
+                    html! {
+                        <>
+                        { for m.groups.iter().map(|g| html! {
+                            <tr data-run={run.label.clone()} data-group={g.name.clone()}>
+                                <th scope="row">{&run.label}</th><td>{&g.name}</td>
+                                <td data-key="utilization" data-value={json_num(g.utilization)}>{banded(g.utilization, g.lo.as_ref().map(|b| b.utilization), g.hi.as_ref().map(|b| b.utilization), 3)}</td>
+                                <td data-key="avg_queue_delay_s" data-value={json_num(g.avg_queue_delay_s)}>{banded(g.avg_queue_delay_s / 60.0, g.lo.as_ref().map(|b| b.avg_queue_delay_s / 60.0), g.hi.as_ref().map(|b| b.avg_queue_delay_s / 60.0), 1)}</td>
+                                <td data-key="jobs" data-value={json_num(g.jobs)}>{banded(g.jobs, g.lo.as_ref().map(|b| b.jobs), g.hi.as_ref().map(|b| b.jobs), 1)}</td>
+                                <td></td>
+                            </tr>
+                        }) }
+                        <tr data-run={run.label.clone()} data-group="all" class="gap">
+                            <th scope="row">{&run.label}</th><td>{"all"}</td>
+                            <td data-key="utilization" data-value={json_num(m.utilization)}>{fmt_num(m.utilization, 3)}</td>
+                            <td data-key="avg_wait_s" data-value={json_num(m.avg_wait_s)}>{fmt_num(m.avg_wait_s / 60.0, 1)}</td>
+                            <td></td>
+                            <td data-key="avg_response_s" data-value={json_num(m.avg_response_s)}>{banded(m.avg_response_s / 60.0, Some(m.avg_response_lo / 60.0), Some(m.avg_response_hi / 60.0), 1)}</td>
+                        </tr>
+                        </>
+                    }
+                }) }
+                </tbody>
+            </table>
+            </div>
+            <p class="help">{format!("{} seeds of {} days each; band coverage {:.1} %.", r.seeds, r.days, r.confidence * 100.0)}</p>
+        </>
+    }
+}
+
+fn view_crossover(r: &Rc<SesCrossover>) -> Html {
+    let found: Vec<String> = r
+        .crossover
+        .iter()
+        .map(|(s, at)| match at {
+            Some(x) => format!("{s}: restriction pays from a share of {x}"),
+            None => format!("{s}: restriction never pays on these shares"),
+        })
+        .collect();
+    html! {
+        <>
+            { chart(FamilyChart::SesCrossover(r.clone()), "chart-ses-crossover", 320) }
+            <p class="help" data-testid="ses-crossover-found">{format!("{}. Each point: {} seeds of {} days; band coverage {:.1} %.", found.join("; "), r.seeds, r.days, r.confidence * 100.0)}</p>
+            <div class="table-wrap">
+            <table class="metrics" data-testid="ses-crossover-table">
+                <thead><tr>
+                    <th>{&r.x_label}</th>
+                    { for r.x.iter().map(|x| html!{ <th>{x.to_string()}</th> }) }
+                </tr></thead>
+                <tbody>
+                { for r.series.iter().map(|s| html!{
+                    <tr data-policy={s.policy.clone()}>
+                        <th scope="row" title="median of the mean response time (min)">{&s.policy}</th>
+                        { for s.median.iter().enumerate().map(|(i, v)| html!{
+                            <td data-x={i.to_string()} data-value={json_num(*v)}>{banded(*v / 60.0, s.lo.get(i).map(|b| b / 60.0), s.hi.get(i).map(|b| b / 60.0), 1)}</td>
+                        }) }
+                    </tr>
+                }) }
+                </tbody>
+            </table>
+            </div>
+        </>
+    }
+}
