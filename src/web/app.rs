@@ -160,6 +160,7 @@ impl Component for App {
                                 <TimelinePanel />
                             </div>
                             <MetricHelp />
+                            <StepPanel />
                         </section>
                     </main>
                     <sf::SfPanel />

@@ -64,6 +64,13 @@ pub enum ToWorker {
     Family {
         request: super::families::FamilyRequest,
     },
+    /// The step-by-step view of run `algorithm` at `site` (`scenario::steps::trace_steps`).
+    Steps {
+        scenario: Scenario,
+        algorithm: usize,
+        site: usize,
+        max_steps: usize,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -160,6 +167,14 @@ pub enum FromWorker {
         elapsed_ms: f64,
     },
     FamilyFailed {
+        message: String,
+    },
+    Steps {
+        algorithm: usize,
+        site: usize,
+        frames: Vec<crate::scenario::steps::StepFrame>,
+    },
+    StepsFailed {
         message: String,
     },
 }

@@ -168,6 +168,25 @@ fn handle(st: &mut State, msg: ToWorker, file: Option<web_sys::Blob>) {
             Err(message) => post(&FromWorker::SweepFailed { message }),
         },
         ToWorker::Family { request } => crate::web::families::run(&request),
+        ToWorker::Steps {
+            scenario,
+            algorithm,
+            site,
+            max_steps,
+        } => {
+            let frames = workload_for(st, &scenario).and_then(|(w, _)| {
+                crate::scenario::steps::trace_steps(&scenario, w, algorithm, site, max_steps)
+                    .map_err(|e| e.to_string())
+            });
+            post(&match frames {
+                Ok(frames) => FromWorker::Steps {
+                    algorithm,
+                    site,
+                    frames,
+                },
+                Err(message) => FromWorker::StepsFailed { message },
+            });
+        }
         ToWorker::Run { scenario } => {
             if let Err(message) = run::start(st, &scenario) {
                 post(&FromWorker::Failed { message });
