@@ -6,18 +6,20 @@
 #[cfg(not(target_arch = "wasm32"))]
 mod parallel;
 mod presets;
+mod run;
 pub mod ses;
 pub mod steps;
 
 pub use presets::{platform_preset, PLATFORM_PRESETS, SCENARIO_PRESETS};
+pub use run::{
+    check_algorithm, conventions, prepare, run_loaded, run_loaded_on, run_report, run_scenario,
+};
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{
-    EstimateSource, InvariantViolation, JobOutcome, RejectReason, RunConfig, SimError, Simulation,
-};
-use crate::metrics::{compute, Metrics};
-use crate::model::{Job, Platform, Site};
+use crate::engine::{EstimateSource, RunConfig, SimError};
+use crate::metrics::Metrics;
+use crate::model::{Platform, Site};
 use crate::policy::grid::{GridParams, GridScheme};
 use crate::policy::local::LocalPolicyKind;
 use crate::workload::hyper_erlang::HyperErlangWorkload;
@@ -541,189 +543,6 @@ pub fn group_platform(platform: &Platform) -> Result<Platform, ScenarioError> {
         .validate()
         .map_err(|reason| ScenarioError::InvalidPlatform { reason })?;
     Ok(expanded)
-}
-
-/// What every run of a scenario shares (read-only, so runs may go on separate threads).
-pub(crate) struct RunInputs<'a> {
-    scenario: &'a Scenario,
-    platform: &'a Platform,
-    jobs: &'a [Job],
-    cfg: RunConfig,
-    skipped: u64,
-    records: u64,
-}
-
-/// Runs every algorithm of the scenario on an already loaded workload, one after another,
-/// checking the invariants after each run. `progress(run, done, total)` may return false to
-/// cancel.
-pub fn run_loaded(
-    scenario: &Scenario,
-    workload: Workload,
-    progress: &mut dyn FnMut(usize, u64, u64) -> bool,
-) -> Result<Report, ScenarioError> {
-    run_loaded_on(scenario, workload, 1, progress)
-}
-
-/// [`run_loaded`] with up to `threads` runs at once (natively; one at a time in wasm). The
-/// report is the same, byte for byte, whatever `threads` is: runs are independent and land
-/// in scenario order; the first failing run (in scenario order) gives the error.
-pub fn run_loaded_on(
-    scenario: &Scenario,
-    mut workload: Workload,
-    threads: usize,
-    progress: &mut dyn FnMut(usize, u64, u64) -> bool,
-) -> Result<Report, ScenarioError> {
-    if scenario.algorithms.is_empty() {
-        return Err(ScenarioError::NoAlgorithms);
-    }
-    if workload.jobs.is_empty() {
-        return Err(ScenarioError::EmptyWorkload {
-            name: workload.name.clone(),
-            summary: workload.report.summary().trim_end().to_string(),
-        });
-    }
-    let (platform, platform_note) = resolve_platform(&scenario.platform, &workload)?;
-    let homes = workload.jobs.iter().map(|j| j.home).max().unwrap_or(0) as usize + 1;
-    if platform.sites.len() == 1 {
-        // A single-site platform takes every job (in place: no copy of the job list).
-        for j in &mut workload.jobs {
-            j.home = 0;
-        }
-    } else if homes > platform.sites.len() {
-        return Err(ScenarioError::TooFewSites {
-            workload_sites: homes,
-            platform: platform.name.clone(),
-            platform_sites: platform.sites.len(),
-        });
-    }
-    let cfg = scenario.options;
-    let inputs = RunInputs {
-        scenario,
-        platform: &platform,
-        jobs: &workload.jobs,
-        cfg,
-        skipped: workload.report.skipped_total,
-        records: workload.report.records,
-    };
-    let runs = run_all(&inputs, threads, progress)?;
-    Ok(Report {
-        scenario: scenario.name.clone(),
-        platform,
-        platform_note,
-        conventions: Conventions {
-            estimates: match cfg.estimates {
-                EstimateSource::Trace => "trace (SWF field 9; runtime when missing)",
-                EstimateSource::Exact => "exact (the real runtime)",
-            },
-            kill_at_estimate: cfg.kill_at_estimate,
-            time_unit: "seconds from the workload's first submit",
-            same_instant_order:
-                "completions, then arrivals in input order, then one scheduling pass per site",
-        },
-        runs,
-        import: workload.report.clone(),
-        workload,
-    })
-}
-
-/// Every run, in scenario order.
-fn run_all(
-    inputs: &RunInputs,
-    threads: usize,
-    progress: &mut dyn FnMut(usize, u64, u64) -> bool,
-) -> Result<Vec<RunReport>, ScenarioError> {
-    #[cfg(not(target_arch = "wasm32"))]
-    if threads > 1 && inputs.scenario.algorithms.len() > 1 {
-        return parallel::run_all(inputs, threads, progress);
-    }
-    let _ = threads;
-    (0..inputs.scenario.algorithms.len())
-        .map(|i| run_one(inputs, i, &mut |d, t| progress(i, d, t)))
-        .collect()
-}
-
-/// Run `i` of the scenario: the simulation (its invariants checked by the engine), the
-/// metrics and the accounting of every record.
-pub(crate) fn run_one(
-    inputs: &RunInputs,
-    i: usize,
-    progress: &mut dyn FnMut(u64, u64) -> bool,
-) -> Result<RunReport, ScenarioError> {
-    let RunInputs {
-        scenario,
-        jobs,
-        cfg,
-        ..
-    } = *inputs;
-    let alg = &scenario.algorithms[i];
-    alg.grid_params
-        .validate()
-        .map_err(|reason| ScenarioError::InvalidGridParams {
-            label: alg.label(),
-            reason,
-        })?;
-    // SES node-group selection runs on the site's groups, one engine site each.
-    let expanded = if alg.grid.is_group_selection() {
-        Some(group_platform(inputs.platform)?)
-    } else {
-        None
-    };
-    let platform = expanded.as_ref().unwrap_or(inputs.platform);
-    let out = Simulation::new(platform, jobs, alg.local, alg.grid, &alg.grid_params, &cfg)
-        .map(|sim| sim.with_seed(scenario.seed))
-        .and_then(|sim| sim.run(progress))
-        // The engine checked the run's invariants before returning it.
-        .map_err(ScenarioError::Sim)?;
-    let metrics = compute(
-        platform,
-        jobs,
-        &out.outcomes,
-        &cfg,
-        inputs.skipped,
-        out.ideal_capacity,
-    );
-    let accounted = metrics.jobs_finished + metrics.jobs_rejected + metrics.jobs_skipped;
-    if accounted != inputs.records {
-        return Err(ScenarioError::Sim(SimError::Invariant(InvariantViolation(format!(
-            "{accounted} jobs accounted for (finished + rejected + skipped) but the workload has {} records",
-            inputs.records
-        )))));
-    }
-    let rejected = jobs
-        .iter()
-        .zip(&out.outcomes)
-        .filter_map(|(j, o)| match o.status {
-            JobOutcome::Rejected(RejectReason::TooWide { needs, capacity }) => Some(format!(
-                "job {}: needs {needs} units ({} processors), its site has {capacity}",
-                j.id, j.procs
-            )),
-            JobOutcome::Rejected(RejectReason::NoSuchSite) => {
-                Some(format!("job {}: home site {} does not exist", j.id, j.home))
-            }
-            _ => None,
-        })
-        .take(20)
-        .collect();
-    Ok(RunReport {
-        label: alg.label(),
-        algorithm: alg.algorithm(),
-        metrics,
-        rejected,
-        events: out.events,
-        max_queue: out.max_queue,
-        series: None,
-        outcomes: out.outcomes,
-    })
-}
-
-/// Loads and runs a scenario.
-pub fn run_scenario(
-    scenario: &Scenario,
-    load: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>,
-    progress: &mut dyn FnMut(usize, u64, u64) -> bool,
-) -> Result<Report, ScenarioError> {
-    let workload = load_workload(scenario, load)?;
-    run_loaded(scenario, workload, progress)
 }
 
 /// The per-job CSV: `job_id,home,site,submit,start,end,procs`, one row per job that ran,

@@ -8,7 +8,8 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::mpsc;
 
-use super::{run_one, RunInputs, RunReport, ScenarioError};
+use super::run::{run_one, RunInputs};
+use super::{RunReport, ScenarioError};
 use crate::engine::SimError;
 
 enum Msg {

@@ -1,5 +1,5 @@
 //! A scenario run in slices, for the worker: the same runs, metrics and report as
-//! `scenario::run_loaded`, but driven a budget of events at a time through the engine's
+//! `scenario::run_loaded` (it calls the same `prepare`, `check_algorithm`, `run_report`), but driven a budget of events at a time through the engine's
 //! steppable [`Simulation`], so the worker can answer the page (pause, resume, cancel)
 //! between slices. The jobs and platforms are shared (`Arc`) so a simulation outlives the
 //! message that started it. A wasm test checks the report against `run_loaded`'s, byte for
@@ -7,14 +7,10 @@
 
 use std::sync::Arc;
 
-use crate::engine::{
-    EstimateSource, InvariantViolation, JobOutcome, RejectReason, RunConfig, RunOutput, SimError,
-    Simulation,
-};
-use crate::metrics::compute;
+use crate::engine::{RunConfig, Simulation};
 use crate::model::{Job, Platform};
 use crate::scenario::{
-    group_platform, resolve_platform, AlgorithmSpec, Conventions, Report, RunReport, Scenario,
+    check_algorithm, conventions, group_platform, prepare, run_report, Report, RunReport, Scenario,
     ScenarioError,
 };
 use crate::workload::Workload;
@@ -57,29 +53,7 @@ impl SlicedRun {
     /// Checks the scenario against the workload and resolves the platform, as
     /// `scenario::run_loaded` does; nothing is simulated yet.
     pub fn new(scenario: &Scenario, mut workload: Workload) -> Result<SlicedRun, ScenarioError> {
-        if scenario.algorithms.is_empty() {
-            return Err(ScenarioError::NoAlgorithms);
-        }
-        if workload.jobs.is_empty() {
-            return Err(ScenarioError::EmptyWorkload {
-                name: workload.name.clone(),
-                summary: workload.report.summary().trim_end().to_string(),
-            });
-        }
-        let (platform, platform_note) = resolve_platform(&scenario.platform, &workload)?;
-        let homes = workload.jobs.iter().map(|j| j.home).max().unwrap_or(0) as usize + 1;
-        if platform.sites.len() == 1 {
-            // A single-site platform takes every job.
-            for j in &mut workload.jobs {
-                j.home = 0;
-            }
-        } else if homes > platform.sites.len() {
-            return Err(ScenarioError::TooFewSites {
-                workload_sites: homes,
-                platform: platform.name.clone(),
-                platform_sites: platform.sites.len(),
-            });
-        }
+        let (platform, platform_note) = prepare(scenario, &mut workload)?;
         let jobs: Arc<[Job]> = Arc::from(std::mem::take(&mut workload.jobs));
         Ok(SlicedRun {
             scenario: scenario.clone(),
@@ -158,7 +132,14 @@ impl SlicedRun {
         // The engine checks the run's invariants before returning it.
         let out = sim.finish().map_err(ScenarioError::Sim)?;
         let alg = &self.scenario.algorithms[index];
-        let report = self.report(alg, &platform, out)?;
+        let report = run_report(
+            alg,
+            &platform,
+            &self.jobs,
+            &self.cfg,
+            &self.workload.report,
+            out,
+        )?;
         self.runs.push(report);
         self.run_platforms.push(platform);
         Ok(Slice::RunDone(index))
@@ -167,12 +148,7 @@ impl SlicedRun {
     /// Run `i`'s simulation, its parameters checked.
     fn start(&self, index: usize) -> Result<Current, ScenarioError> {
         let alg = &self.scenario.algorithms[index];
-        alg.grid_params
-            .validate()
-            .map_err(|reason| ScenarioError::InvalidGridParams {
-                label: alg.label(),
-                reason,
-            })?;
+        check_algorithm(alg)?;
         // SES node-group selection runs on the site's groups, one engine site each.
         let platform = if alg.grid.is_group_selection() {
             Arc::new(group_platform(&self.platform)?)
@@ -196,57 +172,6 @@ impl SlicedRun {
         })
     }
 
-    /// A finished run's report: its metrics and the accounting of every record.
-    fn report(
-        &self,
-        alg: &AlgorithmSpec,
-        platform: &Platform,
-        out: RunOutput,
-    ) -> Result<RunReport, ScenarioError> {
-        let jobs = &self.jobs[..];
-        let w = &self.workload.report;
-        let metrics = compute(
-            platform,
-            jobs,
-            &out.outcomes,
-            &self.cfg,
-            w.skipped_total,
-            out.ideal_capacity,
-        );
-        let accounted = metrics.jobs_finished + metrics.jobs_rejected + metrics.jobs_skipped;
-        if accounted != w.records {
-            return Err(ScenarioError::Sim(SimError::Invariant(InvariantViolation(format!(
-                "{accounted} jobs accounted for (finished + rejected + skipped) but the workload has {} records",
-                w.records
-            )))));
-        }
-        let rejected = jobs
-            .iter()
-            .zip(&out.outcomes)
-            .filter_map(|(j, o)| match o.status {
-                JobOutcome::Rejected(RejectReason::TooWide { needs, capacity }) => Some(format!(
-                    "job {}: needs {needs} units ({} processors), its site has {capacity}",
-                    j.id, j.procs
-                )),
-                JobOutcome::Rejected(RejectReason::NoSuchSite) => {
-                    Some(format!("job {}: home site {} does not exist", j.id, j.home))
-                }
-                _ => None,
-            })
-            .take(20)
-            .collect();
-        Ok(RunReport {
-            label: alg.label(),
-            algorithm: alg.algorithm(),
-            metrics,
-            rejected,
-            events: out.events,
-            max_queue: out.max_queue,
-            series: None,
-            outcomes: out.outcomes,
-        })
-    }
-
     /// The report of every run, as `scenario::run_loaded` gives it, and the platform each
     /// run ran on.
     pub fn finish(self) -> (Report, Vec<Arc<Platform>>) {
@@ -257,16 +182,7 @@ impl SlicedRun {
             scenario: self.scenario.name.clone(),
             platform: Platform::clone(&self.platform),
             platform_note: self.platform_note,
-            conventions: Conventions {
-                estimates: match cfg.estimates {
-                    EstimateSource::Trace => "trace (SWF field 9; runtime when missing)",
-                    EstimateSource::Exact => "exact (the real runtime)",
-                },
-                kill_at_estimate: cfg.kill_at_estimate,
-                time_unit: "seconds from the workload's first submit",
-                same_instant_order:
-                    "completions, then arrivals in input order, then one scheduling pass per site",
-            },
+            conventions: conventions(&cfg),
             runs: self.runs,
             import: workload.report.clone(),
             workload,

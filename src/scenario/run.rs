@@ -1,0 +1,228 @@
+//! Running a scenario: the checks, each algorithm's run (on all cores natively), its report.
+//! The web worker's sliced runner calls the same pieces ([`prepare`], [`check_algorithm`],
+//! [`run_report`], [`conventions`]), so both give the same bytes.
+
+use super::{group_platform, load_workload, resolve_platform};
+use super::{AlgorithmSpec, Conventions, Report, RunReport, Scenario, ScenarioError};
+use crate::engine::{
+    EstimateSource, InvariantViolation, JobOutcome, RejectReason, RunConfig, RunOutput, SimError,
+    Simulation,
+};
+use crate::metrics::compute;
+use crate::model::{Job, Platform};
+use crate::workload::{ImportReport, Workload};
+
+/// The checks a scenario and its workload get before any run, and the platform it runs on
+/// (with how it was chosen). A single-site platform takes every job (their homes become 0,
+/// in place).
+pub fn prepare(
+    scenario: &Scenario,
+    workload: &mut Workload,
+) -> Result<(Platform, String), ScenarioError> {
+    if scenario.algorithms.is_empty() {
+        return Err(ScenarioError::NoAlgorithms);
+    }
+    if workload.jobs.is_empty() {
+        return Err(ScenarioError::EmptyWorkload {
+            name: workload.name.clone(),
+            summary: workload.report.summary().trim_end().to_string(),
+        });
+    }
+    let (platform, platform_note) = resolve_platform(&scenario.platform, workload)?;
+    let homes = workload.jobs.iter().map(|j| j.home).max().unwrap_or(0) as usize + 1;
+    if platform.sites.len() == 1 {
+        // A single-site platform takes every job (in place: no copy of the job list).
+        for j in &mut workload.jobs {
+            j.home = 0;
+        }
+    } else if homes > platform.sites.len() {
+        return Err(ScenarioError::TooFewSites {
+            workload_sites: homes,
+            platform: platform.name.clone(),
+            platform_sites: platform.sites.len(),
+        });
+    }
+    Ok((platform, platform_note))
+}
+
+/// An algorithm's own parameters, checked before its run.
+pub fn check_algorithm(alg: &AlgorithmSpec) -> Result<(), ScenarioError> {
+    alg.grid_params
+        .validate()
+        .map_err(|reason| ScenarioError::InvalidGridParams {
+            label: alg.label(),
+            reason,
+        })
+}
+
+/// A finished run's report: its metrics, the accounting of every record of the import and
+/// the first rejected jobs with their reasons. `platform` is the one the run ran on.
+pub fn run_report(
+    alg: &AlgorithmSpec,
+    platform: &Platform,
+    jobs: &[Job],
+    cfg: &RunConfig,
+    import: &ImportReport,
+    out: RunOutput,
+) -> Result<RunReport, ScenarioError> {
+    let metrics = compute(
+        platform,
+        jobs,
+        &out.outcomes,
+        cfg,
+        import.skipped_total,
+        out.ideal_capacity,
+    );
+    let accounted = metrics.jobs_finished + metrics.jobs_rejected + metrics.jobs_skipped;
+    if accounted != import.records {
+        return Err(ScenarioError::Sim(SimError::Invariant(InvariantViolation(format!(
+            "{accounted} jobs accounted for (finished + rejected + skipped) but the workload has {} records",
+            import.records
+        )))));
+    }
+    let rejected = jobs
+        .iter()
+        .zip(&out.outcomes)
+        .filter_map(|(j, o)| match o.status {
+            JobOutcome::Rejected(RejectReason::TooWide { needs, capacity }) => Some(format!(
+                "job {}: needs {needs} units ({} processors), its site has {capacity}",
+                j.id, j.procs
+            )),
+            JobOutcome::Rejected(RejectReason::NoSuchSite) => {
+                Some(format!("job {}: home site {} does not exist", j.id, j.home))
+            }
+            _ => None,
+        })
+        .take(20)
+        .collect();
+    Ok(RunReport {
+        label: alg.label(),
+        algorithm: alg.algorithm(),
+        metrics,
+        rejected,
+        events: out.events,
+        max_queue: out.max_queue,
+        series: None,
+        outcomes: out.outcomes,
+    })
+}
+
+/// The conventions every report states.
+pub fn conventions(cfg: &RunConfig) -> Conventions {
+    Conventions {
+        estimates: match cfg.estimates {
+            EstimateSource::Trace => "trace (SWF field 9; runtime when missing)",
+            EstimateSource::Exact => "exact (the real runtime)",
+        },
+        kill_at_estimate: cfg.kill_at_estimate,
+        time_unit: "seconds from the workload's first submit",
+        same_instant_order:
+            "completions, then arrivals in input order, then one scheduling pass per site",
+    }
+}
+
+/// What every run of a scenario shares (read-only, so runs may go on separate threads).
+pub(super) struct RunInputs<'a> {
+    pub(super) scenario: &'a Scenario,
+    platform: &'a Platform,
+    jobs: &'a [Job],
+    cfg: RunConfig,
+    import: &'a ImportReport,
+}
+
+/// Runs every algorithm of the scenario on an already loaded workload, one after another,
+/// checking the invariants after each run. `progress(run, done, total)` may return false to
+/// cancel.
+pub fn run_loaded(
+    scenario: &Scenario,
+    workload: Workload,
+    progress: &mut dyn FnMut(usize, u64, u64) -> bool,
+) -> Result<Report, ScenarioError> {
+    run_loaded_on(scenario, workload, 1, progress)
+}
+
+/// [`run_loaded`] with up to `threads` runs at once (natively; one at a time in wasm). The
+/// report is the same, byte for byte, whatever `threads` is: runs are independent and land
+/// in scenario order; the first failing run (in scenario order) gives the error.
+pub fn run_loaded_on(
+    scenario: &Scenario,
+    mut workload: Workload,
+    threads: usize,
+    progress: &mut dyn FnMut(usize, u64, u64) -> bool,
+) -> Result<Report, ScenarioError> {
+    let (platform, platform_note) = prepare(scenario, &mut workload)?;
+    let cfg = scenario.options;
+    let inputs = RunInputs {
+        scenario,
+        platform: &platform,
+        jobs: &workload.jobs,
+        cfg,
+        import: &workload.report,
+    };
+    let runs = run_all(&inputs, threads, progress)?;
+    Ok(Report {
+        scenario: scenario.name.clone(),
+        platform,
+        platform_note,
+        conventions: conventions(&cfg),
+        runs,
+        import: workload.report.clone(),
+        workload,
+    })
+}
+
+/// Every run, in scenario order.
+fn run_all(
+    inputs: &RunInputs,
+    threads: usize,
+    progress: &mut dyn FnMut(usize, u64, u64) -> bool,
+) -> Result<Vec<RunReport>, ScenarioError> {
+    #[cfg(not(target_arch = "wasm32"))]
+    if threads > 1 && inputs.scenario.algorithms.len() > 1 {
+        return super::parallel::run_all(inputs, threads, progress);
+    }
+    let _ = threads;
+    (0..inputs.scenario.algorithms.len())
+        .map(|i| run_one(inputs, i, &mut |d, t| progress(i, d, t)))
+        .collect()
+}
+
+/// Run `i` of the scenario: the simulation (its invariants checked by the engine), the
+/// metrics and the accounting of every record.
+pub(super) fn run_one(
+    inputs: &RunInputs,
+    i: usize,
+    progress: &mut dyn FnMut(u64, u64) -> bool,
+) -> Result<RunReport, ScenarioError> {
+    let RunInputs {
+        scenario,
+        jobs,
+        cfg,
+        ..
+    } = *inputs;
+    let alg = &scenario.algorithms[i];
+    check_algorithm(alg)?;
+    // SES node-group selection runs on the site's groups, one engine site each.
+    let expanded = if alg.grid.is_group_selection() {
+        Some(group_platform(inputs.platform)?)
+    } else {
+        None
+    };
+    let platform = expanded.as_ref().unwrap_or(inputs.platform);
+    let out = Simulation::new(platform, jobs, alg.local, alg.grid, &alg.grid_params, &cfg)
+        .map(|sim| sim.with_seed(scenario.seed))
+        .and_then(|sim| sim.run(progress))
+        // The engine checked the run's invariants before returning it.
+        .map_err(ScenarioError::Sim)?;
+    run_report(alg, platform, jobs, &cfg, inputs.import, out)
+}
+
+/// Loads and runs a scenario.
+pub fn run_scenario(
+    scenario: &Scenario,
+    load: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>,
+    progress: &mut dyn FnMut(usize, u64, u64) -> bool,
+) -> Result<Report, ScenarioError> {
+    let workload = load_workload(scenario, load)?;
+    run_loaded(scenario, workload, progress)
+}
