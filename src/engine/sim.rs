@@ -94,6 +94,7 @@ impl Resources {
             free: self.free,
             running: &self.running,
             plan_invalidated: self.plan_invalidated,
+            reservations: &[],
         }
     }
 }

@@ -110,6 +110,41 @@ impl Profile {
         (None, floor)
     }
 
+    /// True when `units` are free during all of `[t, t + duration)` (at `t` alone for a
+    /// zero duration).
+    pub fn fits_at(&self, t: SimTime, units: u32, duration: SimTime) -> bool {
+        let mut i = self
+            .steps
+            .partition_point(|&(s, _)| s <= t)
+            .saturating_sub(1);
+        let end = t + duration;
+        loop {
+            if self.steps[i].1 < units {
+                return false;
+            }
+            i += 1;
+            if i >= self.steps.len() || self.steps[i].0 >= end {
+                return true;
+            }
+        }
+    }
+
+    /// The fewest units free at any instant of `[t, t + duration)`: the widest job of that
+    /// length that could start at `t`.
+    pub fn min_free(&self, t: SimTime, duration: SimTime) -> u32 {
+        let mut i = self
+            .steps
+            .partition_point(|&(s, _)| s <= t)
+            .saturating_sub(1);
+        let end = t + duration;
+        let mut least = self.steps[i].1;
+        while i + 1 < self.steps.len() && self.steps[i + 1].0 < end {
+            i += 1;
+            least = least.min(self.steps[i].1);
+        }
+        least
+    }
+
     /// Takes `units` during `[start, start + duration)`. The caller found the window with
     /// [`Profile::earliest_start`]; reserving more than is free is a bug and panics in debug.
     pub fn reserve(&mut self, start: SimTime, duration: SimTime, units: u32) {

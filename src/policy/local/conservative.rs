@@ -35,7 +35,8 @@ pub struct Conservative {
 
 impl Conservative {
     fn rebuild(&mut self, site: &SiteView) {
-        let mut profile = site.running_profile();
+        // Advance reservations are fixed blocks, placed before any queued job.
+        let mut profile = site.planning_profile();
         self.by_start.clear();
         self.floors.clear();
         for (&seq, (job, start)) in self.queue.iter_mut() {
@@ -153,7 +154,7 @@ impl LocalPolicy for Conservative {
         let mut profile = match (&self.profile, site.plan_invalidated) {
             (Some(p), false) => p.clone(),
             _ => {
-                let mut p = site.running_profile();
+                let mut p = site.planning_profile();
                 let mut floors = Floors::default();
                 for (job, _) in self.queue.values() {
                     place(&mut p, &mut floors, site.now, job);

@@ -1,5 +1,6 @@
-use super::{remove_started, HeadReservation, LocalPolicy, PassNote, QueuedJob, SiteView};
+use super::{remove_started, HeadReservation, LocalPolicy, NowFit, PassNote, QueuedJob, SiteView};
 use crate::model::JobIdx;
+use crate::policy::Profile;
 use crate::time::SimTime;
 
 /// FCFS with EASY backfilling, as in Mu'alem & Feitelson (2001) and SOB's "FCFS+BF".
@@ -10,6 +11,8 @@ use crate::time::SimTime;
 /// need are the *extra* units. A later job (in arrival order) starts now if it fits now and
 /// either ends by the shadow time or uses no more than the extra units (which it then
 /// consumes). Running jobs are predicted by their estimates, never by their real runtimes.
+/// On a site holding advance reservations the same rule runs on the planning profile (see
+/// [`Easy::backfill_around_reservations`]).
 #[derive(Default)]
 pub struct Easy {
     queue: Vec<QueuedJob>,
@@ -64,38 +67,10 @@ impl Easy {
     }
 }
 
-impl LocalPolicy for Easy {
-    fn name(&self) -> &'static str {
-        "easy"
-    }
-
-    fn enqueue(&mut self, job: QueuedJob, _site: &SiteView) {
-        self.queue.push(job);
-    }
-
-    fn schedule(&mut self, site: &SiteView, starts: &mut Vec<JobIdx>) {
-        let mut free = site.free;
-        self.started_now.clear();
-        // 1. Start from the head while it fits.
-        let mut heads = 0;
-        for job in &self.queue {
-            if job.units > free {
-                break;
-            }
-            free -= job.units;
-            starts.push(job.idx);
-            self.started_now.push((site.now + job.estimate, job.units));
-            heads += 1;
-        }
-        self.queue.drain(..heads);
-        self.last = PassNote {
-            heads,
-            reservation: None,
-        };
-        if self.queue.is_empty() || free == 0 {
-            return;
-        }
-        // 2. Reserve for the head at its shadow time, then backfill behind it.
+impl Easy {
+    /// Mu'alem & Feitelson's rule: the shadow time from the running jobs' predicted ends;
+    /// a later job starts if it fits now and ends by the shadow or uses only extra units.
+    fn backfill(&mut self, site: &SiteView, mut free: u32, starts: &mut Vec<JobIdx>) {
         self.started_now.sort_unstable();
         let head = self.queue[0];
         let (shadow, mut extra) = self.shadow(site, free, head.units);
@@ -104,7 +79,6 @@ impl LocalPolicy for Easy {
             shadow,
             extra,
         });
-        let before = starts.len();
         for job in &self.queue[1..] {
             if free == 0 {
                 break;
@@ -120,6 +94,88 @@ impl LocalPolicy for Easy {
                 }
                 starts.push(job.idx);
             }
+        }
+    }
+
+    /// The same rule on a site holding advance reservations (SCJG §2), where the free units
+    /// no longer only grow with time: the head's shadow time is its earliest start for its
+    /// whole estimate in the planning profile (running jobs, this pass's starts and the
+    /// reservations), and a later job starts now iff it fits that profile with the head's
+    /// reservation in it. Without reservations the two rules start the same jobs.
+    fn backfill_around_reservations(
+        &mut self,
+        site: &SiteView,
+        mut fit: NowFit,
+        starts: &mut Vec<JobIdx>,
+    ) {
+        let head = self.queue[0];
+        if let Some(profile) = fit.profile_mut() {
+            let shadow = head_start(profile, site.now, &head);
+            self.last.reservation = Some(HeadReservation {
+                job: head.idx,
+                shadow,
+                extra: profile.free_at(shadow).saturating_sub(head.units),
+            });
+            if shadow != SimTime::NEVER {
+                profile.reserve(shadow, head.estimate, head.units);
+            }
+        }
+        for job in &self.queue[1..] {
+            if fit.free() == 0 {
+                break;
+            }
+            if fit.fits(site.now, job.units, job.estimate) {
+                fit.take(site.now, job.units, job.estimate);
+                starts.push(job.idx);
+            }
+        }
+    }
+}
+
+/// The head's earliest start for its whole estimate in `profile` (NEVER if none).
+fn head_start(profile: &Profile, now: SimTime, head: &QueuedJob) -> SimTime {
+    profile
+        .earliest_start(now, head.units, head.estimate)
+        .unwrap_or(SimTime::NEVER)
+}
+
+impl LocalPolicy for Easy {
+    fn name(&self) -> &'static str {
+        "easy"
+    }
+
+    fn enqueue(&mut self, job: QueuedJob, _site: &SiteView) {
+        self.queue.push(job);
+    }
+
+    fn schedule(&mut self, site: &SiteView, starts: &mut Vec<JobIdx>) {
+        let mut fit = NowFit::new(site);
+        self.started_now.clear();
+        // 1. Start from the head while it fits.
+        let mut heads = 0;
+        for job in &self.queue {
+            if !fit.fits(site.now, job.units, job.estimate) {
+                break;
+            }
+            fit.take(site.now, job.units, job.estimate);
+            starts.push(job.idx);
+            self.started_now.push((site.now + job.estimate, job.units));
+            heads += 1;
+        }
+        self.queue.drain(..heads);
+        self.last = PassNote {
+            heads,
+            reservation: None,
+        };
+        if self.queue.is_empty() || fit.free() == 0 {
+            return;
+        }
+        // 2. Reserve for the head at its shadow time, then backfill behind it.
+        let before = starts.len();
+        if fit.profile_mut().is_some() {
+            self.backfill_around_reservations(site, fit, starts);
+        } else {
+            self.backfill(site, fit.free(), starts);
         }
         // `starts[before..]` is in queue order.
         remove_started(&mut self.queue, &starts[before..]);
@@ -137,8 +193,33 @@ impl LocalPolicy for Easy {
         Some(self.last)
     }
 
+    /// EASY guarantees only its head: the planning profile with the head at its shadow
+    /// time (or now, when it fits now and starts at the next pass).
+    fn guarded_profile(&self, site: &SiteView) -> Profile {
+        let mut profile = site.planning_profile();
+        if let Some(head) = self.queue.first() {
+            let start = head_start(&profile, site.now, head);
+            if start != SimTime::NEVER {
+                profile.reserve(start, head.estimate, head.units);
+            }
+        }
+        profile
+    }
+
     fn head_reservation(&self, site: &SiteView) -> Option<HeadReservation> {
         let head = self.queue.first()?;
+        if !site.reservations.is_empty() {
+            let profile = site.planning_profile();
+            let shadow = head_start(&profile, site.now, head);
+            if shadow == site.now {
+                return None;
+            }
+            return Some(HeadReservation {
+                job: head.idx,
+                shadow,
+                extra: profile.free_at(shadow).saturating_sub(head.units),
+            });
+        }
         if head.units <= site.free {
             // The head fits now: it starts at the next pass and needs no reservation.
             return None;

@@ -1,9 +1,11 @@
 use std::collections::VecDeque;
 
-use super::{LocalPolicy, QueuedJob, SiteView};
+use super::{LocalPolicy, NowFit, QueuedJob, SiteView};
 use crate::model::JobIdx;
 
 /// Strict first-come first-served: jobs start in arrival order; the head blocks everyone.
+/// Around reservations the head starts only if it ends (by its estimate) before every block
+/// it would overlap, or fits beside them.
 #[derive(Default)]
 pub struct Fcfs {
     queue: VecDeque<QueuedJob>,
@@ -19,12 +21,12 @@ impl LocalPolicy for Fcfs {
     }
 
     fn schedule(&mut self, site: &SiteView, starts: &mut Vec<JobIdx>) {
-        let mut free = site.free;
+        let mut fit = NowFit::new(site);
         while let Some(head) = self.queue.front() {
-            if head.units > free {
+            if !fit.fits(site.now, head.units, head.estimate) {
                 break;
             }
-            free -= head.units;
+            fit.take(site.now, head.units, head.estimate);
             starts.push(head.idx);
             self.queue.pop_front();
         }

@@ -1,8 +1,10 @@
-use super::{remove_started, LocalPolicy, QueuedJob, SiteView};
+use super::{remove_started, LocalPolicy, NowFit, QueuedJob, SiteView};
 use crate::model::JobIdx;
+use crate::policy::Profile;
 
 /// First-fit (SOB's FF): scan the queue in arrival order and start every job that fits in
-/// the processors still free. No reservations, so a wide job can starve.
+/// the processors still free (around advance reservations: ending before each block it
+/// would overlap, or beside it). No reservations for queued jobs, so a wide job can starve.
 #[derive(Default)]
 pub struct FirstFit {
     queue: Vec<QueuedJob>,
@@ -18,14 +20,14 @@ impl LocalPolicy for FirstFit {
     }
 
     fn schedule(&mut self, site: &SiteView, starts: &mut Vec<JobIdx>) {
-        let mut free = site.free;
+        let mut fit = NowFit::new(site);
         let before = starts.len();
         for job in &self.queue {
-            if free == 0 {
+            if fit.free() == 0 {
                 break;
             }
-            if job.units <= free {
-                free -= job.units;
+            if fit.fits(site.now, job.units, job.estimate) {
+                fit.take(site.now, job.units, job.estimate);
                 starts.push(job.idx);
             }
         }
@@ -39,5 +41,10 @@ impl LocalPolicy for FirstFit {
 
     fn queued(&self) -> Vec<QueuedJob> {
         self.queue.clone()
+    }
+
+    /// First-fit promises its queue nothing: only running jobs and reservations are kept.
+    fn guarded_profile(&self, site: &SiteView) -> Profile {
+        site.planning_profile()
     }
 }

@@ -78,6 +78,20 @@ pub(crate) fn remove_started(queue: &mut Vec<QueuedJob>, started: &[JobIdx]) {
     });
 }
 
+/// A block of a site's units held for one holder during `[start, end)` (SCJG §2's *job
+/// reservation*, or a recurring lock-down window): no local job may use those units then.
+/// Local policies backfill around reservations; they never start the holder themselves
+/// (the metascheduler's simulation starts a metajob component exactly at its reservation's
+/// start, rule 5). A block may already be in force (`start ≤ now`, a lock-down window).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Reservation {
+    pub start: SimTime,
+    pub end: SimTime,
+    pub units: u32,
+    /// Who holds it (a metajob component, a lock-down window); for reports only.
+    pub holder: u64,
+}
+
 /// What a local policy may read of its site. Running jobs are keyed by
 /// `(predicted end, job)`, so iteration runs from the soonest predicted release.
 pub struct SiteView<'a> {
@@ -86,9 +100,13 @@ pub struct SiteView<'a> {
     pub free: u32,
     pub running: &'a BTreeMap<(SimTime, JobIdx), u32>,
     /// True when the running set changed in a way no reservation foresaw since the last
-    /// pass: a job ended before its predicted end, or outlived its estimate. Policies that
-    /// keep a plan (conservative backfilling) rebuild it then.
+    /// pass: a job ended before its predicted end, or outlived its estimate — or a
+    /// reservation was made or released. Policies that keep a plan (conservative
+    /// backfilling) rebuild it then.
     pub plan_invalidated: bool,
+    /// Advance reservations not yet started (and lock-down windows not yet over), sorted by
+    /// start. Empty on every site outside SCJG's simulation.
+    pub reservations: &'a [Reservation],
 }
 
 impl SiteView<'_> {
@@ -99,6 +117,66 @@ impl SiteView<'_> {
             self.free,
             self.running.iter().map(|(&(end, _), &units)| (end, units)),
         )
+    }
+
+    /// The profile local jobs are planned in: the running jobs by estimates and every
+    /// reservation (from now on) as a fixed block.
+    pub fn planning_profile(&self) -> Profile {
+        let mut profile = self.running_profile();
+        for r in self.reservations {
+            let from = r.start.max(self.now);
+            if r.end > from {
+                profile.reserve(from, r.end - from, r.units);
+            }
+        }
+        profile
+    }
+}
+
+/// What a scheduling pass may still start *now*. Without reservations a job fits iff its
+/// units are free (the running jobs only release units from now on); with reservations it
+/// must also end, by its estimate, before any block it would overlap — or fit beside it
+/// (SCJG Fig. 1) — so the check runs on the planning profile.
+pub(crate) struct NowFit {
+    free: u32,
+    profile: Option<Profile>,
+}
+
+impl NowFit {
+    pub(crate) fn new(site: &SiteView) -> NowFit {
+        NowFit {
+            free: site.free,
+            profile: (!site.reservations.is_empty()).then(|| site.planning_profile()),
+        }
+    }
+
+    /// True when `units` × `estimate` can start now.
+    pub(crate) fn fits(&self, now: SimTime, units: u32, estimate: SimTime) -> bool {
+        if units > self.free {
+            return false;
+        }
+        match &self.profile {
+            None => true,
+            Some(p) => p.fits_at(now, units, estimate),
+        }
+    }
+
+    /// Starts `units` × `estimate` now (the caller checked [`NowFit::fits`]).
+    pub(crate) fn take(&mut self, now: SimTime, units: u32, estimate: SimTime) {
+        self.free -= units;
+        if let Some(p) = self.profile.as_mut() {
+            p.reserve(now, estimate, units);
+        }
+    }
+
+    /// Units free now.
+    pub(crate) fn free(&self) -> u32 {
+        self.free
+    }
+
+    /// The planning profile with this pass's starts, when the site has reservations.
+    pub(crate) fn profile_mut(&mut self) -> Option<&mut Profile> {
+        self.profile.as_mut()
     }
 }
 
@@ -140,7 +218,7 @@ pub trait LocalPolicy {
     /// earliest start (never before the previous one for non-backfilling policies). Does not
     /// change any state.
     fn projected_profile(&self, site: &SiteView) -> (Profile, SimTime) {
-        let mut profile = site.running_profile();
+        let mut profile = site.planning_profile();
         let mut barrier = site.now;
         for job in self.queued() {
             let not_before = if self.backfills() { site.now } else { barrier };
@@ -150,6 +228,34 @@ pub trait LocalPolicy {
             }
         }
         (profile, barrier)
+    }
+
+    /// The profile this policy promises to its queue, which an advance reservation must not
+    /// touch (SCJG §3.1: range lists "meet local scheduler policies"): by default the
+    /// projection of the whole queue (conservative: every queued job's reservation; FCFS
+    /// and SJF: the queue in its order); EASY protects only its head's shadow reservation,
+    /// first-fit nothing but the running jobs and the reservations.
+    fn guarded_profile(&self, site: &SiteView) -> Profile {
+        self.projected_profile(site).0
+    }
+
+    /// SCJG §3.1's range list: the maximal closed ranges of start times in `[from, to]` at
+    /// which a reservation of `units` × `duration` could be made now without delaying a
+    /// running job (by its estimate), another reservation or what this policy guarantees
+    /// its queue ([`LocalPolicy::guarded_profile`]). Read-only.
+    fn range_list(
+        &self,
+        site: &SiteView,
+        units: u32,
+        duration: SimTime,
+        from: SimTime,
+        to: SimTime,
+    ) -> Vec<(SimTime, SimTime)> {
+        if units > site.capacity || to < from {
+            return Vec::new();
+        }
+        self.guarded_profile(site)
+            .ranges(units, duration, from.max(site.now), to)
     }
 
     /// Approximate wait time (SOB) of a hypothetical job of `units` × `estimate` arriving
@@ -280,6 +386,7 @@ mod tests {
             free: 4,
             running: &running,
             plan_invalidated: false,
+            reservations: &[],
         };
         policy.enqueue(q(1, 8, 100), &view);
         let mut starts = vec![];
@@ -298,6 +405,7 @@ mod tests {
                 free: 4,
                 running: &running,
                 plan_invalidated: false,
+                reservations: &[],
             };
             let awt = |units, secs| policy.approximate_wait(&view, units, SimTime::from_secs(secs));
             // Too wide for the site: never.
@@ -338,6 +446,7 @@ mod tests {
             free: 4,
             running: &running,
             plan_invalidated: false,
+            reservations: &[],
         };
         let (profile, _) = policy.projected_profile(&view);
         assert_eq!(profile.free_at(SimTime::from_secs(50)), 4);

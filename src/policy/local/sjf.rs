@@ -1,6 +1,6 @@
 use std::collections::BTreeMap;
 
-use super::{LocalPolicy, QueuedJob, SiteView};
+use super::{LocalPolicy, NowFit, QueuedJob, SiteView};
 use crate::model::JobIdx;
 use crate::time::SimTime;
 
@@ -24,13 +24,13 @@ impl LocalPolicy for Sjf {
     }
 
     fn schedule(&mut self, site: &SiteView, starts: &mut Vec<JobIdx>) {
-        let mut free = site.free;
+        let mut fit = NowFit::new(site);
         while let Some(entry) = self.queue.first_entry() {
             let head = *entry.get();
-            if head.units > free {
+            if !fit.fits(site.now, head.units, head.estimate) {
                 break;
             }
-            free -= head.units;
+            fit.take(site.now, head.units, head.estimate);
             starts.push(head.idx);
             entry.remove();
         }
@@ -57,7 +57,7 @@ impl LocalPolicy for Sjf {
         if units > site.capacity {
             return None;
         }
-        let mut profile = site.running_profile();
+        let mut profile = site.planning_profile();
         let mut barrier = site.now;
         for job in self.queue.range(..=(estimate, u64::MAX)).map(|(_, j)| j) {
             if let Some(start) = profile.earliest_start(barrier, job.units, job.estimate) {
