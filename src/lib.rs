@@ -21,6 +21,7 @@ pub mod par;
 pub mod policy;
 pub mod rng;
 pub mod scenario;
+pub mod scjg;
 pub mod time;
 pub mod workload;
 

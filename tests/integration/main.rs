@@ -7,6 +7,7 @@ mod golden;
 mod grid;
 mod kkor;
 mod reference;
+mod scjg;
 mod ses;
 mod stepping;
 mod tidy;

@@ -9,7 +9,7 @@
 //! | 1 | `model` | time, rng |
 //! | 2 | `policy`, `workload`, `allocation` | model and below |
 //! | 3 | `engine`, `kkor` | policy, workload, allocation and below |
-//! | 4 | `metrics` | the engine and below |
+//! | 4 | `metrics`, `scjg` | the engine and below |
 //! | 5 | `scenario` | metrics and below |
 //! | 6 | `web` | everything (wasm32 only) |
 //!
@@ -30,6 +30,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("engine", 3),
     ("kkor", 3),
     ("metrics", 4),
+    ("scjg", 4),
     ("scenario", 5),
     ("web", 6),
 ];
