@@ -4,3 +4,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo bench --bench throughput -- "$@"
+# SCJG: reservations' cost on SDSC-SP2 (≈ 60,000 jobs) per local policy.
+cargo bench --bench scjg

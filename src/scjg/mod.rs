@@ -19,6 +19,7 @@ pub mod invariants;
 pub mod lockdown;
 pub mod meta;
 pub mod metrics;
+pub mod presets;
 pub mod sim;
 pub mod site;
 pub mod workload;

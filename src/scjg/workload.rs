@@ -35,7 +35,7 @@ pub fn split_metajobs(
     let mut rng = SimRng::new(seed);
     // Partial Fisher–Yates: the first k positions are a uniform sample.
     for i in 0..k.min(n) {
-        let j = i + rng.range_u64(0, (n - i) as u64) as usize;
+        let j = i + rng.range_u64(0, (n - i - 1) as u64) as usize;
         order.swap(i, j);
     }
     let mut chosen = vec![false; n];

@@ -1086,3 +1086,58 @@ fn kkor_presets_print_the_documented_shapes() {
     let o = gridscope(&["run", "--preset", "kkor-load", "--batches", "10"]);
     assert_eq!(o.status.code(), Some(2));
 }
+
+#[test]
+fn scjg_presets_print_the_documented_shapes() {
+    let o = gridscope(&[
+        "run",
+        "--preset",
+        "scjg-fraction",
+        "--seeds",
+        "2",
+        "--x",
+        "0,5",
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["x"], serde_json::json!([0.0, 5.0]));
+    let series = v["series"].as_array().unwrap();
+    for metric in [
+        "utilization",
+        "avg_expansion_factor",
+        "metajob_queue_s",
+        "local_wait_s",
+        "retries",
+        "metajobs_failed",
+    ] {
+        assert!(
+            series.iter().any(|s| s["policy"] == "ar"
+                && s["metric"] == metric
+                && s["median"].as_array().map(|a| a.len()) == Some(2)
+                && s["lo"].is_array()
+                && s["hi"].is_array()),
+            "{metric}"
+        );
+    }
+    let o = gridscope(&[
+        "run",
+        "--preset",
+        "scjg-ar-vs-lockdown",
+        "--seeds",
+        "1",
+        "--x",
+        "2",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    let series = v["series"].as_array().unwrap();
+    assert!(series.iter().any(|s| s["policy"] == "lockdown"));
+    let o = gridscope(&["run", "--preset", "scjg-livelock", "--seeds", "1", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+    assert_eq!(v["runs"][0]["label"], "opposed-backoff");
+    assert!(v["runs"][0]["metrics"]["retries"].is_number());
+    let o = gridscope(&["run", "--preset", "scjg-sites", "--x", "1,2"]);
+    assert_eq!(o.status.code(), Some(2), "--x is for the share sweeps");
+}

@@ -468,3 +468,79 @@ fn lockdown_keeps_local_jobs_out_of_the_window_and_metajobs_in_it() {
         "longer than a window"
     );
 }
+
+fn sdsc() -> Vec<Job> {
+    let path = crate::trace(gridscope::scjg::presets::DEFAULT_TRACE);
+    let bytes = std::fs::read(path).unwrap();
+    gridscope::workload::read_swf("sdsc", &bytes, &Default::default())
+        .unwrap()
+        .jobs
+}
+
+fn sweep_line(
+    r: &gridscope::scjg::presets::ScjgPresetResult,
+    policy: &str,
+    metric: &str,
+) -> Vec<f64> {
+    let gridscope::scjg::presets::ScjgPresetResult::Sweep(s) = r else {
+        panic!("not a sweep")
+    };
+    s.series
+        .iter()
+        .find(|l| l.policy == policy && l.metric == metric)
+        .unwrap_or_else(|| panic!("{policy} {metric}"))
+        .median
+        .clone()
+}
+
+#[test]
+fn preset_trends_hold_on_small_versions() {
+    use gridscope::scjg::presets::{run_preset, PresetOptions, ScjgPresetResult};
+    let jobs = sdsc();
+    let o = PresetOptions {
+        seeds: 3,
+        percents: vec![0.0, 10.0],
+        ..PresetOptions::default()
+    };
+    let go = |name: &str| run_preset(name, &jobs, &o, 1, &mut |_, _| true).unwrap();
+    // Figs. 5–6: utilization falls as metajobs take reservations; metajobs wait.
+    let f = go("scjg-fraction");
+    let util = sweep_line(&f, "ar", "utilization");
+    assert!(util[1] < util[0], "utilization {util:?}");
+    assert!(sweep_line(&f, "ar", "metajob_queue_s")[1] > 0.0);
+    // Fig. 7: reservations keep utilization above the lock-down block's.
+    let l = go("scjg-ar-vs-lockdown");
+    let (ar, ld) = (
+        sweep_line(&l, "ar", "utilization"),
+        sweep_line(&l, "lockdown", "utilization"),
+    );
+    assert!(ar[0] > ld[0] && ar[1] > ld[1], "ar {ar:?} lockdown {ld:?}");
+    assert!(sweep_line(&l, "lockdown", "lockdown_utilization")[1] > 0.0);
+    // Fig. 8: more sites, shorter metajob queue times.
+    let q = sweep_line(&go("scjg-sites"), "ar", "metajob_queue_s");
+    assert!(q[3] < q[0] && q[1] < q[0], "queue times {q:?}");
+    // Fig. 3: every metajob placed; courtesy locks collide no more than back-off alone.
+    let ScjgPresetResult::Runs(r) = go("scjg-livelock") else {
+        panic!("not runs")
+    };
+    let labels: Vec<&str> = r.runs.iter().map(|x| x.label.as_str()).collect();
+    assert_eq!(
+        labels,
+        ["opposed-backoff", "opposed-courtesy", "same-order"]
+    );
+    for run in &r.runs {
+        assert_eq!(run.metrics.metajobs_failed, 0, "{}", run.label);
+        assert_eq!(
+            run.metrics.metajobs_ran, run.metrics.metajobs,
+            "{}",
+            run.label
+        );
+    }
+    assert!(r.runs[1].metrics.retries <= r.runs[0].metrics.retries);
+    assert!(
+        r.runs[0].timeline.iter().any(|t| t.retries > 0),
+        "the opposed run collides"
+    );
+    // Deterministic: the same result twice.
+    assert_eq!(go("scjg-fraction"), f);
+}

@@ -176,6 +176,8 @@ pub struct RunArgs {
     /// --seeds, --load = a factor on SES's arrival rate, and --x = shares of ≥ 4-CPU jobs for
     /// the crossover): ses-selection, ses-restriction-crossover. KKOR (with --seeds;
     /// kkor-real reads its traces from --traces): kkor-load, kkor-fairness, kkor-real.
+    /// SCJG advance reservations (with --seeds, --x = metajob percentages; SDSC-SP2 read
+    /// from --traces): scjg-fraction, scjg-ar-vs-lockdown, scjg-sites, scjg-livelock.
     #[arg(long, value_name = "NAME", verbatim_doc_comment)]
     pub preset: Option<String>,
     /// The scenario's random seed (synthetic workloads)

@@ -12,6 +12,7 @@ mod output;
 mod progress;
 mod report;
 mod run;
+mod scjg;
 mod ses;
 mod sweep;
 mod topics;

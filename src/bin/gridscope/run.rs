@@ -90,6 +90,21 @@ pub fn run(a: &RunArgs) -> Result<(), CliError> {
         let traces = a.traces.clone().unwrap_or(DEFAULT_TRACES.into());
         return crate::kkor::run_kkor_preset(preset, a.sweep.seeds, &traces, a.report.json);
     }
+    if let Some(preset) = a.preset.as_deref().filter(|p| p.starts_with("scjg-")) {
+        if let Some(flag) = scenario_flag(a).filter(|f| *f != "--traces") {
+            return Err(CliError::Usage(format!(
+                "{flag} does not apply to an SCJG preset ({preset})"
+            )));
+        }
+        let traces = a.traces.clone().unwrap_or(DEFAULT_TRACES.into());
+        return crate::scjg::run_scjg_preset(
+            preset,
+            &a.sweep,
+            &traces,
+            a.report.json,
+            threads(&a.report),
+        );
+    }
     if let Some(preset) = a.preset.as_deref().filter(|p| p.starts_with("ses-")) {
         if let Some(flag) = scenario_flag(a) {
             return Err(CliError::Usage(format!(
@@ -156,6 +171,7 @@ fn preset(name: &str) -> Result<Scenario, CliError> {
         );
         names.extend(gridscope::scenario::ses::SES_PRESETS.iter().map(|p| p.0));
         names.extend(gridscope::kkor::presets::KKOR_PRESETS.iter().map(|p| p.0));
+        names.extend(gridscope::scjg::presets::SCJG_PRESETS.iter().map(|p| p.0));
         CliError::Failed(format!(
             "unknown scenario preset '{name}'; known: {}",
             names.join(", ")

@@ -36,6 +36,9 @@ pub fn help(topic: Option<&str>) -> Result<(), CliError> {
             for (n, d) in gridscope::kkor::presets::KKOR_PRESETS {
                 let _ = writeln!(s, "{n:<22} {d}");
             }
+            for (n, d) in gridscope::scjg::presets::SCJG_PRESETS {
+                let _ = writeln!(s, "{n:<22} {d}");
+            }
         }
         Some("sweeps") => {
             for (k, v) in SWEEP_PARAM_HELP {

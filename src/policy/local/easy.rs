@@ -109,23 +109,22 @@ impl Easy {
         starts: &mut Vec<JobIdx>,
     ) {
         let head = self.queue[0];
-        if let Some(profile) = fit.profile_mut() {
-            let shadow = head_start(profile, site.now, &head);
-            self.last.reservation = Some(HeadReservation {
-                job: head.idx,
-                shadow,
-                extra: profile.free_at(shadow).saturating_sub(head.units),
-            });
-            if shadow != SimTime::NEVER {
-                profile.reserve(shadow, head.estimate, head.units);
-            }
+        let profile = fit.profile(site);
+        let shadow = head_start(profile, site.now, &head);
+        self.last.reservation = Some(HeadReservation {
+            job: head.idx,
+            shadow,
+            extra: profile.free_at(shadow).saturating_sub(head.units),
+        });
+        if shadow != SimTime::NEVER {
+            profile.reserve(shadow, head.estimate, head.units);
         }
         for job in &self.queue[1..] {
             if fit.free() == 0 {
                 break;
             }
-            if fit.fits(site.now, job.units, job.estimate) {
-                fit.take(site.now, job.units, job.estimate);
+            if fit.fits(site, job.units, job.estimate) {
+                fit.take(job.units, job.estimate);
                 starts.push(job.idx);
             }
         }
@@ -154,10 +153,10 @@ impl LocalPolicy for Easy {
         // 1. Start from the head while it fits.
         let mut heads = 0;
         for job in &self.queue {
-            if !fit.fits(site.now, job.units, job.estimate) {
+            if !fit.fits(site, job.units, job.estimate) {
                 break;
             }
-            fit.take(site.now, job.units, job.estimate);
+            fit.take(job.units, job.estimate);
             starts.push(job.idx);
             self.started_now.push((site.now + job.estimate, job.units));
             heads += 1;
@@ -172,7 +171,7 @@ impl LocalPolicy for Easy {
         }
         // 2. Reserve for the head at its shadow time, then backfill behind it.
         let before = starts.len();
-        if fit.profile_mut().is_some() {
+        if fit.has_reservations() {
             self.backfill_around_reservations(site, fit, starts);
         } else {
             self.backfill(site, fit.free(), starts);

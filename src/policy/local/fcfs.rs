@@ -23,10 +23,10 @@ impl LocalPolicy for Fcfs {
     fn schedule(&mut self, site: &SiteView, starts: &mut Vec<JobIdx>) {
         let mut fit = NowFit::new(site);
         while let Some(head) = self.queue.front() {
-            if !fit.fits(site.now, head.units, head.estimate) {
+            if !fit.fits(site, head.units, head.estimate) {
                 break;
             }
-            fit.take(site.now, head.units, head.estimate);
+            fit.take(head.units, head.estimate);
             starts.push(head.idx);
             self.queue.pop_front();
         }

@@ -26,8 +26,8 @@ impl LocalPolicy for FirstFit {
             if fit.free() == 0 {
                 break;
             }
-            if fit.fits(site.now, job.units, job.estimate) {
-                fit.take(site.now, job.units, job.estimate);
+            if fit.fits(site, job.units, job.estimate) {
+                fit.take(job.units, job.estimate);
                 starts.push(job.idx);
             }
         }

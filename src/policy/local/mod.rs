@@ -136,36 +136,56 @@ impl SiteView<'_> {
 /// What a scheduling pass may still start *now*. Without reservations a job fits iff its
 /// units are free (the running jobs only release units from now on); with reservations it
 /// must also end, by its estimate, before any block it would overlap — or fit beside it
-/// (SCJG Fig. 1) — so the check runs on the planning profile.
+/// (SCJG Fig. 1) — so the check runs on the planning profile, built only when a job would
+/// reach the first block (a pass whose candidates all end before it costs nothing more).
 pub(crate) struct NowFit {
+    now: SimTime,
     free: u32,
+    /// The first instant a reservation holds units (`NEVER` without reservations).
+    horizon: SimTime,
+    /// The planning profile with this pass's starts, once built.
     profile: Option<Profile>,
+    /// Starts `(estimate, units)` of this pass before the profile was built.
+    taken: Vec<(SimTime, u32)>,
 }
 
 impl NowFit {
     pub(crate) fn new(site: &SiteView) -> NowFit {
         NowFit {
+            now: site.now,
             free: site.free,
-            profile: (!site.reservations.is_empty()).then(|| site.planning_profile()),
+            horizon: site
+                .reservations
+                .first()
+                .map_or(SimTime::NEVER, |r| r.start.max(site.now)),
+            profile: None,
+            taken: Vec::new(),
         }
+    }
+
+    /// True when the site holds reservations (its passes must plan around them).
+    pub(crate) fn has_reservations(&self) -> bool {
+        self.horizon != SimTime::NEVER
     }
 
     /// True when `units` × `estimate` can start now.
-    pub(crate) fn fits(&self, now: SimTime, units: u32, estimate: SimTime) -> bool {
+    pub(crate) fn fits(&mut self, site: &SiteView, units: u32, estimate: SimTime) -> bool {
         if units > self.free {
             return false;
         }
-        match &self.profile {
-            None => true,
-            Some(p) => p.fits_at(now, units, estimate),
+        if self.now + estimate <= self.horizon {
+            return true;
         }
+        let now = self.now;
+        self.profile(site).fits_at(now, units, estimate)
     }
 
     /// Starts `units` × `estimate` now (the caller checked [`NowFit::fits`]).
-    pub(crate) fn take(&mut self, now: SimTime, units: u32, estimate: SimTime) {
+    pub(crate) fn take(&mut self, units: u32, estimate: SimTime) {
         self.free -= units;
-        if let Some(p) = self.profile.as_mut() {
-            p.reserve(now, estimate, units);
+        match self.profile.as_mut() {
+            Some(p) => p.reserve(self.now, estimate, units),
+            None => self.taken.push((estimate, units)),
         }
     }
 
@@ -174,9 +194,17 @@ impl NowFit {
         self.free
     }
 
-    /// The planning profile with this pass's starts, when the site has reservations.
-    pub(crate) fn profile_mut(&mut self) -> Option<&mut Profile> {
-        self.profile.as_mut()
+    /// The planning profile with this pass's starts.
+    pub(crate) fn profile(&mut self, site: &SiteView) -> &mut Profile {
+        let now = self.now;
+        let taken = &mut self.taken;
+        self.profile.get_or_insert_with(|| {
+            let mut p = site.planning_profile();
+            for (estimate, units) in taken.drain(..) {
+                p.reserve(now, estimate, units);
+            }
+            p
+        })
     }
 }
 

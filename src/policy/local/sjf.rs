@@ -27,10 +27,10 @@ impl LocalPolicy for Sjf {
         let mut fit = NowFit::new(site);
         while let Some(entry) = self.queue.first_entry() {
             let head = *entry.get();
-            if !fit.fits(site.now, head.units, head.estimate) {
+            if !fit.fits(site, head.units, head.estimate) {
                 break;
             }
-            fit.take(site.now, head.units, head.estimate);
+            fit.take(head.units, head.estimate);
             starts.push(head.idx);
             entry.remove();
         }
