@@ -65,6 +65,9 @@ pub struct Metajob {
     pub request: Request,
     /// Which metascheduler receives it.
     pub scheduler: u32,
+    /// The earliest start the user accepts (SCJG Fig. 2's "proposed start"): queries ask
+    /// for ranges from then on. `SimTime::ZERO` (or any instant before submission): ASAP.
+    pub earliest: SimTime,
 }
 
 /// One site: its units (processors) and local policy, and its local workload (sorted by

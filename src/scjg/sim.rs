@@ -554,7 +554,7 @@ impl Run<'_> {
             Request::General { max_sites, .. } => *max_sites as i64,
             Request::Single { .. } => 1,
         };
-        let from = now + SimTime(self.params.delay.0 * steps);
+        let from = (now + SimTime(self.params.delay.0 * steps)).max(mj.earliest);
         let Some(plan) = meta::select(&mj.request, &answers, mj.wallclock, from) else {
             self.meta[m as usize].status =
                 MetaStatus::Rejected("no site (or set of sites) can ever hold it".into());

@@ -4,6 +4,7 @@
 use super::{Metajob, Request};
 use crate::model::Job;
 use crate::rng::SimRng;
+use crate::time::SimTime;
 
 /// How the chosen jobs ask for resources.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -77,13 +78,13 @@ pub fn metajob(job: &Job, shape: Shape, scheduler: u32) -> Metajob {
         wallclock: job.estimate,
         request,
         scheduler,
+        earliest: SimTime::ZERO,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::time::SimTime;
 
     fn jobs(n: u64) -> Vec<Job> {
         (0..n)

@@ -486,3 +486,108 @@ fn hand_conservative_same_instant_arrivals_keep_input_order() {
         &[Some(0), Some(2), Some(3)],
     );
 }
+
+/// Up to three random fully used reservations on a site of `capacity` units, never over
+/// capacity together.
+fn random_blocks(rng: &mut SimRng, capacity: u32) -> Vec<crate::reference::Block> {
+    let mut blocks: Vec<crate::reference::Block> = Vec::new();
+    for _ in 0..rng.range_u64(1, 3) {
+        let units = rng.range_u64(1, capacity as u64) as u32;
+        let from = secs(rng.range_u64(0, 40) as i64) + jitter(rng, 0.2);
+        let to = from + secs(rng.range_u64(1, 20) as i64);
+        let points: Vec<SimTime> = blocks.iter().map(|b| b.0).chain([from]).collect();
+        let fits = points.iter().filter(|&&x| from <= x && x < to).all(|&x| {
+            let used: u32 = blocks
+                .iter()
+                .filter(|b| b.0 <= x && x < b.1)
+                .map(|b| b.2)
+                .sum();
+            used + units <= capacity
+        });
+        if fits {
+            blocks.push((from, to, units));
+        }
+    }
+    blocks
+}
+
+/// Local starts under SCJG's simulation with `blocks` as metajobs that take their
+/// reservation at their earliest start and use all of it.
+fn scjg_starts(
+    capacity: u32,
+    jobs: &[Job],
+    kind: LocalPolicyKind,
+    blocks: &[crate::reference::Block],
+) -> Vec<Option<SimTime>> {
+    use gridscope::scjg::{
+        simulate, MetaStatus, Metajob, Request, ScjgInput, ScjgParams, SiteSpec,
+    };
+    let metajobs: Vec<Metajob> = blocks
+        .iter()
+        .enumerate()
+        .map(|(i, &(from, to, units))| Metajob {
+            id: 1000 + i as u64,
+            submit: SimTime::ZERO,
+            runtime: to - from,
+            wallclock: to - from,
+            request: Request::Specified(vec![(0, units)]),
+            scheduler: 0,
+            earliest: from,
+        })
+        .collect();
+    let sites = [SiteSpec {
+        name: "s".into(),
+        units: capacity,
+        policy: kind,
+    }];
+    let local: [&[Job]; 1] = [jobs];
+    let input = ScjgInput {
+        sites: &sites,
+        local: &local,
+        metajobs: &metajobs,
+    };
+    let out = simulate(input, &ScjgParams::default()).expect("scjg run");
+    for (m, b) in out.meta.iter().zip(blocks) {
+        assert!(
+            matches!(m.status, MetaStatus::Ran { start, .. } if start == b.0),
+            "block {b:?} not at its start: {:?}",
+            m.status
+        );
+    }
+    out.local[0].iter().map(|o| o.start).collect()
+}
+
+/// The local policies around advance reservations against the reference's naive rule, on
+/// random workloads with random reservations (estimates from the trace, kills on).
+#[test]
+fn differential_with_reservations() {
+    let cfg = RunConfig::default();
+    for kind in LocalPolicyKind::ALL {
+        for seed in 0..1000u64 {
+            let case = gen_case(seed);
+            let mut rng = SimRng::new(seed ^ 0xB10C);
+            let blocks = random_blocks(&mut rng, case.capacity);
+            let want = crate::reference::reference_starts_with_blocks(
+                case.capacity,
+                &case.jobs,
+                kind,
+                &cfg,
+                &blocks,
+            );
+            let got = scjg_starts(case.capacity, &case.jobs, kind, &blocks);
+            if want != got {
+                let mut m = format!("{kind}, seed {seed}: reservations {blocks:?}\n");
+                m += &describe_case(kind, &cfg, Some(seed), case.capacity, &case.jobs);
+                for (i, j) in case.jobs.iter().enumerate() {
+                    let mark = if want[i] == got[i] {
+                        ""
+                    } else {
+                        "   <-- differs"
+                    };
+                    let _ = writeln!(m, "  job {}: {:?} | {:?}{mark}", j.id, want[i], got[i]);
+                }
+                panic!("{m}");
+            }
+        }
+    }
+}

@@ -278,3 +278,161 @@ fn pass(
     }
     started
 }
+
+/// A block of units held during `[from, to)` from the start (a fully used advance
+/// reservation, SCJG §2): local jobs are scheduled around it.
+pub type Block = (SimTime, SimTime, u32);
+
+/// [`reference_starts`] on a site holding `blocks` (kills on). The same spec with one more
+/// rule, written as naively: a job may start at `t` only if, at every instant of
+/// `[t, t + planned)`, the running jobs (by predicted end), the blocks and the jobs started
+/// or planned this pass leave it room. EASY's shadow is the head's earliest such start;
+/// conservative places the blocks in its plan first. Block starts and ends are event
+/// instants too.
+pub fn reference_starts_with_blocks(
+    capacity: u32,
+    jobs: &[Job],
+    kind: LocalPolicyKind,
+    cfg: &RunConfig,
+    blocks: &[Block],
+) -> Vec<Option<SimTime>> {
+    assert!(cfg.kill_at_estimate, "blocks need kills at the estimate");
+    let n = jobs.len();
+    let mut start: Vec<Option<SimTime>> = vec![None; n];
+    let mut queue: Vec<usize> = Vec::new();
+    let mut last: Option<SimTime> = None;
+    loop {
+        let mut instants: Vec<SimTime> = blocks.iter().flat_map(|b| [b.0, b.1]).collect();
+        for (i, job) in jobs.iter().enumerate() {
+            instants.push(job.submit);
+            if let Some(s) = start[i] {
+                instants.push(s + effective(job, cfg));
+            }
+        }
+        let Some(t) = instants
+            .into_iter()
+            .filter(|&x| last.is_none_or(|l| x > l))
+            .min()
+        else {
+            break;
+        };
+        last = Some(t);
+        // Everything that holds units from t on, as (units, from, to) intervals.
+        let mut plan: Vec<(u32, SimTime, SimTime)> = blocks
+            .iter()
+            .filter(|b| b.1 > t)
+            .map(|&(from, to, u)| (u, from.max(t), to))
+            .collect();
+        for (i, job) in jobs.iter().enumerate() {
+            if let Some(s) = start[i] {
+                if s + effective(job, cfg) > t {
+                    plan.push((job.procs, t, s + planned(job, cfg)));
+                }
+            }
+        }
+        assert!(
+            usage(&plan, t) <= capacity,
+            "reference over capacity at {t:?}"
+        );
+        for (i, job) in jobs.iter().enumerate() {
+            if job.submit == t && job.procs <= capacity {
+                queue.push(i);
+            }
+        }
+        for i in pass_with_blocks(kind, cfg, t, capacity, jobs, &queue, plan) {
+            start[i] = Some(t);
+            queue.retain(|&q| q != i);
+        }
+    }
+    assert!(queue.is_empty(), "reference left jobs queued: {queue:?}");
+    start
+}
+
+fn usage(plan: &[(u32, SimTime, SimTime)], at: SimTime) -> u32 {
+    plan.iter()
+        .filter(|&&(_, from, to)| from <= at && at < to)
+        .map(|&(p, _, _)| p)
+        .sum()
+}
+
+/// True when `procs` fit at every instant of `[s, s + len)` beside `plan` (usage only rises
+/// where an interval begins, so s and those starts are the points to check).
+fn fits(plan: &[(u32, SimTime, SimTime)], cap: u32, procs: u32, s: SimTime, len: SimTime) -> bool {
+    let mut points = vec![s];
+    points.extend(plan.iter().map(|p| p.1).filter(|&x| s < x && x < s + len));
+    points.iter().all(|&x| usage(plan, x) + procs <= cap)
+}
+
+/// The earliest start ≥ t of `procs` × `len` beside `plan`: t or an interval's end.
+fn earliest(
+    plan: &[(u32, SimTime, SimTime)],
+    cap: u32,
+    procs: u32,
+    t: SimTime,
+    len: SimTime,
+) -> SimTime {
+    let mut candidates: Vec<SimTime> = vec![t];
+    candidates.extend(plan.iter().map(|p| p.2).filter(|&x| x >= t));
+    candidates.sort();
+    candidates
+        .into_iter()
+        .find(|&s| fits(plan, cap, procs, s, len))
+        .expect("room once the plan is over")
+}
+
+fn pass_with_blocks(
+    kind: LocalPolicyKind,
+    cfg: &RunConfig,
+    t: SimTime,
+    cap: u32,
+    jobs: &[Job],
+    queue: &[usize],
+    mut plan: Vec<(u32, SimTime, SimTime)>,
+) -> Vec<usize> {
+    let mut started = Vec::new();
+    if kind == LocalPolicyKind::Conservative {
+        // Every queued job, in arrival order, at its earliest start around the plan.
+        for &i in queue {
+            let job = &jobs[i];
+            let len = planned(job, cfg);
+            let s = earliest(&plan, cap, job.procs, t, len);
+            plan.push((job.procs, s, s + len));
+            if s == t {
+                started.push(i);
+            }
+        }
+        return started;
+    }
+    let mut order: Vec<usize> = queue.to_vec();
+    if kind == LocalPolicyKind::Sjf {
+        order.sort_by_key(|&i| planned(&jobs[i], cfg));
+    }
+    let mut k = 0;
+    // Heads (FCFS, SJF, EASY) or everyone in turn (first-fit): start whatever fits now.
+    while k < order.len() {
+        let job = &jobs[order[k]];
+        let len = planned(job, cfg);
+        if fits(&plan, cap, job.procs, t, len) {
+            plan.push((job.procs, t, t + len));
+            started.push(order[k]);
+        } else if kind != LocalPolicyKind::FirstFit {
+            break;
+        }
+        k += 1;
+    }
+    if kind == LocalPolicyKind::Easy && k < order.len() {
+        let head = &jobs[order[k]];
+        let len = planned(head, cfg);
+        let shadow = earliest(&plan, cap, head.procs, t, len);
+        plan.push((head.procs, shadow, shadow + len));
+        for &i in &order[k + 1..] {
+            let job = &jobs[i];
+            let len = planned(job, cfg);
+            if fits(&plan, cap, job.procs, t, len) {
+                plan.push((job.procs, t, t + len));
+                started.push(i);
+            }
+        }
+    }
+    started
+}

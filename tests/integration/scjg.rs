@@ -249,6 +249,7 @@ fn meta(id: u64, submit: i64, run: i64, wallclock: i64, request: Request, k: u32
         wallclock: s(wallclock),
         request,
         scheduler: k,
+        earliest: SimTime::ZERO,
     }
 }
 

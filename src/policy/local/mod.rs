@@ -173,7 +173,9 @@ impl NowFit {
         if units > self.free {
             return false;
         }
-        if self.now + estimate <= self.horizon {
+        // Before the profile exists nothing is planned but reservations, none before the
+        // horizon; once built it may hold more (EASY's head), so it decides.
+        if self.profile.is_none() && self.now + estimate <= self.horizon {
             return true;
         }
         let now = self.now;
