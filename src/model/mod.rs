@@ -2,6 +2,7 @@
 //! unit conversions.
 
 mod job;
+pub mod packing;
 mod platform;
 
 pub use job::{Job, JobIdx};

@@ -15,6 +15,7 @@
 //! back-offs do not fit the engine's one-job-one-site grid policies; it reuses the engine's
 //! event queue and the local policies unchanged. Every run ends with [`invariants::check`].
 
+pub mod inspect;
 pub mod invariants;
 pub mod lockdown;
 pub mod meta;
@@ -146,6 +147,8 @@ pub struct ScjgParams {
     pub courtesy: Option<SimTime>,
     /// Seeds the back-off streams.
     pub seed: u64,
+    /// Record every site's answer to this metajob's first query (the Fig. 2 view).
+    pub probe: Option<u32>,
 }
 
 impl Default for ScjgParams {
@@ -159,6 +162,7 @@ impl Default for ScjgParams {
             max_retries: 50,
             courtesy: None,
             seed: 0,
+            probe: None,
         }
     }
 }
@@ -249,6 +253,20 @@ pub struct ScjgOutput {
     /// their wallclock limit (Σ units × (limit − runtime)), in unit-milliseconds.
     pub released_tail: u128,
     pub events: u64,
+    /// The probed metajob's first query, if asked for.
+    pub probe: Option<Probe>,
+}
+
+/// What every site answered to one metajob's query (SCJG Fig. 2): its range list; the
+/// single-range answer is the first range, the yes/no answer whether `from` lies in one.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Probe {
+    pub metajob: u32,
+    /// When the query was made, and the first start it asked for.
+    pub at: SimTime,
+    pub from: SimTime,
+    /// `(site, units asked, range list)` per site.
+    pub sites: Vec<(u32, u32, Vec<(SimTime, SimTime)>)>,
 }
 
 /// The local workload of each site.

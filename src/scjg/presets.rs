@@ -226,13 +226,7 @@ fn one(
     metajobs: &[Metajob],
     params: &ScjgParams,
 ) -> Result<(ScjgMetrics, Vec<TimelineEntry>), String> {
-    let sites: Vec<SiteSpec> = (0..local.len())
-        .map(|i| SiteSpec {
-            name: format!("site{}", i + 1),
-            units: o.units,
-            policy: o.policy,
-        })
-        .collect();
+    let sites = case_sites(o, local.len());
     let slices: Vec<&[Job]> = local.iter().map(|v| v.as_slice()).collect();
     let input = ScjgInput {
         sites: &sites,
@@ -339,25 +333,32 @@ struct SweepDef<'a> {
     schemes: Vec<String>,
 }
 
-/// One sweep point of one scheme and seed.
-fn sweep_task(
-    def: &SweepDef,
+/// What one simulation of a preset runs: each site's local jobs, the metajobs, parameters.
+pub(crate) struct Case {
+    pub local: Vec<Vec<Job>>,
+    pub metajobs: Vec<Metajob>,
+    pub params: ScjgParams,
+}
+
+/// The case of a sweep point `x` of one scheme and seed.
+fn sweep_case(
+    name: &str,
     trace: &[Job],
     o: &PresetOptions,
     x: f64,
     scheme: &str,
     seed: u64,
-) -> Result<ScjgMetrics, String> {
+) -> Case {
     let block = lockdown(o);
-    let (sites, percent) = if def.name == "scjg-sites" {
-        (x as usize, 5.0)
+    let (sites, percent) = if name == "scjg-sites" {
+        (x.max(1.0) as usize, 5.0)
     } else {
         (1, x)
     };
     let site0 = window(trace, o.start_day, o.days);
     // Metajobs come from site 1's window; for the lock-down comparison only jobs that fit
     // the block are eligible (drawn among them with the same share of all jobs).
-    let (local0, metajobs) = if def.name == "scjg-ar-vs-lockdown" {
+    let (local0, metajobs) = if name == "scjg-ar-vs-lockdown" {
         let fits = |j: &Job| j.procs <= block.units && j.estimate <= block.length();
         let (eligible, other): (Vec<Job>, Vec<Job>) = site0.iter().cloned().partition(fits);
         let share = percent * site0.len() as f64 / eligible.len().max(1) as f64;
@@ -381,7 +382,24 @@ fn sweep_task(
         seed,
         ..ScjgParams::default()
     };
-    Ok(one(o, &local, &metajobs, &params)?.0)
+    Case {
+        local,
+        metajobs,
+        params,
+    }
+}
+
+/// One sweep point of one scheme and seed.
+fn sweep_task(
+    def: &SweepDef,
+    trace: &[Job],
+    o: &PresetOptions,
+    x: f64,
+    scheme: &str,
+    seed: u64,
+) -> Result<ScjgMetrics, String> {
+    let c = sweep_case(def.name, trace, o, x, scheme, seed);
+    Ok(one(o, &c.local, &c.metajobs, &c.params)?.0)
 }
 
 fn run_sweep(
@@ -448,12 +466,8 @@ const LIVELOCK_RUNS: [(&str, SiteOrder, bool); 3] = [
     ("same-order", SiteOrder::Same, false),
 ];
 
-fn livelock_task(
-    trace: &[Job],
-    o: &PresetOptions,
-    run: usize,
-    seed: u64,
-) -> Result<(ScjgMetrics, Vec<TimelineEntry>), String> {
+/// The case of the livelock preset's run `run` (index into [`LIVELOCK_RUNS`]) and seed.
+fn livelock_case(trace: &[Job], o: &PresetOptions, run: usize, seed: u64) -> Case {
     let (_, order, courtesy) = LIVELOCK_RUNS[run];
     let site0 = window(trace, o.start_day, o.days);
     let (local0, singles) = split_metajobs(&site0, 2.0, seed, Shape::Split(2), 1);
@@ -478,7 +492,51 @@ fn livelock_task(
         seed,
         ..ScjgParams::default()
     };
-    one(o, &local, &metajobs, &params)
+    Case {
+        local,
+        metajobs,
+        params,
+    }
+}
+
+fn livelock_task(
+    trace: &[Job],
+    o: &PresetOptions,
+    run: usize,
+    seed: u64,
+) -> Result<(ScjgMetrics, Vec<TimelineEntry>), String> {
+    let c = livelock_case(trace, o, run, seed);
+    one(o, &c.local, &c.metajobs, &c.params)
+}
+
+/// The case the page inspects for preset `name`: the middle point of a sweep (scheme `ar`)
+/// or the livelock's first run, seed 1.
+pub(crate) fn inspection_case(
+    name: &str,
+    trace: &[Job],
+    o: &PresetOptions,
+) -> Result<Case, String> {
+    check_options(o, trace.len())?;
+    Ok(match name {
+        "scjg-fraction" | "scjg-ar-vs-lockdown" => {
+            let x = o.percents[o.percents.len() / 2];
+            sweep_case(name, trace, o, x, "ar", 1)
+        }
+        "scjg-sites" => sweep_case(name, trace, o, 3.0, "ar", 1),
+        "scjg-livelock" => livelock_case(trace, o, 0, 1),
+        other => return Err(format!("unknown SCJG preset '{other}'")),
+    })
+}
+
+/// The sites of a case.
+pub(crate) fn case_sites(o: &PresetOptions, n: usize) -> Vec<SiteSpec> {
+    (0..n)
+        .map(|i| SiteSpec {
+            name: format!("site{}", i + 1),
+            units: o.units,
+            policy: o.policy,
+        })
+        .collect()
 }
 
 fn run_livelock(

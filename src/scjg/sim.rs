@@ -92,6 +92,7 @@ struct Run<'a> {
     next_day: i64,
     lookahead_days: i64,
     local_submits_left: usize,
+    probe: Option<super::Probe>,
     touched: Vec<u32>,
     starts: Vec<JobIdx>,
     handled: u64,
@@ -222,6 +223,7 @@ impl<'a> Run<'a> {
             windows: Vec::new(),
             next_day: 0,
             lookahead_days: longest.0 / DAY.0 + 2,
+            probe: None,
             touched: Vec::new(),
             starts: Vec::new(),
             handled: 0,
@@ -555,6 +557,9 @@ impl Run<'_> {
             Request::Single { .. } => 1,
         };
         let from = (now + SimTime(self.params.delay.0 * steps)).max(mj.earliest);
+        if self.params.probe == Some(m) && self.probe.is_none() {
+            self.record_probe(m, from);
+        }
         let Some(plan) = meta::select(&mj.request, &answers, mj.wallclock, from) else {
             self.meta[m as usize].status =
                 MetaStatus::Rejected("no site (or set of sites) can ever hold it".into());
@@ -566,6 +571,35 @@ impl Run<'_> {
         } else {
             self.events.push(now + self.params.delay, Ev::Reserve(m, 0));
         }
+    }
+
+    /// Every site's range list for metajob `m` now, from `from` on.
+    fn record_probe(&mut self, m: u32, from: SimTime) {
+        let now = self.now;
+        let mj = self.metajob(m);
+        let sites = (0..self.sites.len() as u32)
+            .filter_map(|s| {
+                let site = &self.sites[s as usize];
+                let units = match &mj.request {
+                    Request::Specified(parts) => parts.iter().find(|p| p.0 == s)?.1,
+                    r => r.units().min(site.capacity),
+                };
+                let ranges = site.policy.range_list(
+                    &site.view(now),
+                    units,
+                    mj.wallclock,
+                    from,
+                    SimTime::NEVER,
+                );
+                Some((s, units, ranges))
+            })
+            .collect();
+        self.probe = Some(super::Probe {
+            metajob: m,
+            at: now,
+            from,
+            sites,
+        });
     }
 
     /// Step 3 at one site (then the next, after the delay); on failure, release and back off.
@@ -778,6 +812,7 @@ impl Run<'_> {
             windows: self.windows,
             released_tail: self.released_tail,
             events: self.handled,
+            probe: self.probe,
         };
         invariants::check(&self.input, &self.params, &out)?;
         Ok(out)

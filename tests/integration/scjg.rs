@@ -545,3 +545,53 @@ fn preset_trends_hold_on_small_versions() {
     // Deterministic: the same result twice.
     assert_eq!(go("scjg-fraction"), f);
 }
+
+#[test]
+fn inspections_show_reservations_and_the_three_query_answers() {
+    use gridscope::scjg::inspect::inspect;
+    use gridscope::scjg::presets::PresetOptions;
+    let jobs = sdsc();
+    let o = PresetOptions {
+        percents: vec![0.0, 5.0, 10.0],
+        ..PresetOptions::default()
+    };
+    for name in [
+        "scjg-fraction",
+        "scjg-sites",
+        "scjg-livelock",
+        "scjg-ar-vs-lockdown",
+    ] {
+        let i = inspect(name, &jobs, &o).unwrap();
+        assert!(i.to_s > i.from_s, "{name}");
+        assert!(
+            i.sites.iter().all(|s| !s.rects.is_empty()),
+            "{name}: jobs drawn"
+        );
+        assert!(
+            i.sites.iter().any(|s| s.rects.iter().any(|r| r.5)),
+            "{name}: components"
+        );
+        assert!(
+            i.sites.iter().any(|s| !s.reservations.is_empty()),
+            "{name}: reservations"
+        );
+        let q = i.query.expect("a probed query");
+        assert_eq!(q.sites.len(), i.sites.len(), "{name}");
+        for s in &q.sites {
+            // The single-range answer is the list's first range; yes iff it holds the start.
+            assert_eq!(s.first, s.ranges.first().copied());
+            assert_eq!(
+                s.yes,
+                s.ranges.iter().any(|r| r.0 <= q.from_s && q.from_s <= r.1)
+            );
+        }
+        if name == "scjg-livelock" {
+            assert!(
+                !q.common.is_empty(),
+                "a spanning metajob's ranges intersect"
+            );
+        }
+        let start = q.start_s.expect("the probed metajob ran");
+        assert!(start >= q.from_s);
+    }
+}

@@ -1,11 +1,10 @@
 //! What the worker hands out besides runs: exports (per-job CSV, SWF), the Gantt layout of
 //! one site, the hyper-Erlang fit's comparison and SF sweeps.
 
-use std::collections::HashMap;
-
 use super::{now_ms, post, State, FIT_CDF_POINTS, GANTT_MAX_RECTS};
 use crate::model::Platform;
 use crate::scenario::{jobs_csv, Report};
+use crate::time::SimTime;
 use crate::web::protocol::*;
 use crate::workload::hyper_erlang::{synthesize, Synthetic, SYNTHETIC_SEED};
 use crate::workload::{write_swf, SwfHeader};
@@ -130,79 +129,29 @@ pub fn gantt(
     let s = &platform.sites[site];
     let cap = s.capacity_units();
     let outcomes = &r.runs[run].outcomes;
-    let mut order: Vec<usize> = (0..outcomes.len())
+    let jobs: Vec<(usize, crate::model::packing::Interval)> = (0..outcomes.len())
         .filter(|&i| outcomes[i].ran() && outcomes[i].site as usize == site)
+        .map(|i| {
+            let o = &outcomes[i];
+            let units = s.units_for(r.workload.jobs[i].procs);
+            (i, (r.workload.jobs[i].id, o.start, o.end, units))
+        })
         .collect();
-    order.sort_by_key(|&i| (outcomes[i].start, i));
-    // Free intervals [lo, hi) sorted by lo; running jobs in a min-heap by end.
-    let mut free: Vec<(u32, u32)> = vec![(0, cap)];
-    let mut running: std::collections::BinaryHeap<std::cmp::Reverse<(i64, usize)>> =
-        Default::default();
-    let mut held: HashMap<usize, Vec<(u32, u32)>> = HashMap::new();
-    let mut rects = Vec::new();
-    let mut truncated = false;
-    let release = |free: &mut Vec<(u32, u32)>, blocks: Vec<(u32, u32)>| {
-        free.extend(blocks);
-        free.sort_unstable();
-        let mut merged: Vec<(u32, u32)> = Vec::with_capacity(free.len());
-        for &(lo, hi) in free.iter() {
-            match merged.last_mut() {
-                Some(last) if last.1 == lo => last.1 = hi,
-                _ => merged.push((lo, hi)),
-            }
-        }
-        *free = merged;
-    };
-    for &i in &order {
-        let o = &outcomes[i];
-        while let Some(std::cmp::Reverse((end, j))) = running.peek().copied() {
-            if end > o.start.0 {
-                break;
-            }
-            running.pop();
-            if let Some(b) = held.remove(&j) {
-                release(&mut free, b);
-            }
-        }
-        if o.start.as_secs_f64() > to_s {
-            break;
-        }
-        let mut need = s.units_for(r.workload.jobs[i].procs).min(cap);
-        let mut blocks = Vec::new();
-        if let Some(k) = free.iter().position(|&(lo, hi)| hi - lo >= need) {
-            let (lo, hi) = free[k];
-            blocks.push((lo, lo + need));
-            if hi - lo == need {
-                free.remove(k);
-            } else {
-                free[k].0 = lo + need;
-            }
-        } else {
-            while need > 0 && !free.is_empty() {
-                let (lo, hi) = free[0];
-                let take = need.min(hi - lo);
-                blocks.push((lo, lo + take));
-                need -= take;
-                if take == hi - lo {
-                    free.remove(0);
-                } else {
-                    free[0].0 = lo + take;
-                }
-            }
-        }
-        let (st, en) = (o.start.as_secs_f64(), o.end.as_secs_f64());
-        if en >= from_s && st <= to_s {
-            for &(lo, hi) in &blocks {
-                if rects.len() >= GANTT_MAX_RECTS {
-                    truncated = true;
-                    break;
-                }
-                rects.push((r.workload.jobs[i].id, st, en, lo, hi - lo));
-            }
-        }
-        running.push(std::cmp::Reverse((o.end.0, i)));
-        held.insert(i, blocks);
-    }
+    let intervals: Vec<_> = jobs.iter().map(|j| j.1).collect();
+    let (placed, truncated) = crate::model::packing::pack_units(
+        &intervals,
+        cap,
+        SimTime::from_secs_f64(from_s),
+        SimTime::from_secs_f64(to_s),
+        GANTT_MAX_RECTS,
+    );
+    let rects = placed
+        .into_iter()
+        .map(|(k, lo, n)| {
+            let (id, st, en, _) = intervals[k];
+            (id, st.as_secs_f64(), en.as_secs_f64(), lo, n)
+        })
+        .collect();
     GanttData {
         run,
         site,
