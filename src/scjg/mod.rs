@@ -257,6 +257,9 @@ pub struct ScjgOutput {
     pub probe: Option<Probe>,
 }
 
+/// Closed ranges of start times, sorted (SCJG §3.1).
+pub type RangeList = Vec<(SimTime, SimTime)>;
+
 /// What every site answered to one metajob's query (SCJG Fig. 2): its range list; the
 /// single-range answer is the first range, the yes/no answer whether `from` lies in one.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -266,7 +269,7 @@ pub struct Probe {
     pub at: SimTime,
     pub from: SimTime,
     /// `(site, units asked, range list)` per site.
-    pub sites: Vec<(u32, u32, Vec<(SimTime, SimTime)>)>,
+    pub sites: Vec<(u32, u32, RangeList)>,
 }
 
 /// The local workload of each site.
