@@ -166,6 +166,7 @@ impl Component for App {
                     <sf::SfPanel />
                     <SesPanel />
                     <KkorPanel />
+                    <ScjgPanel />
                     <div class="dropzone" aria-hidden="true">{"Drop SWF files to load them"}</div>
                 </div>
             </ContextProvider<AppContext>>

@@ -10,7 +10,10 @@ use wasm_bindgen::JsCast;
 use super::protocol::FromWorker;
 use crate::kkor::presets::{run_preset, KkorPresetResult};
 use crate::scenario::ses::{run_crossover, run_selection, SesCrossover, SesSelection, SES_DAYS};
+use crate::scjg::inspect::{inspect, Inspection};
+use crate::scjg::presets::{PresetOptions, ScjgPresetResult};
 use crate::workload::SesPoisson;
+use crate::workload::{read_swf, SwfOptions};
 
 /// What to run: the same flags as `gridscope run --preset …` (`--seeds`, and for SES
 /// `--load`, and for the crossover `--x`).
@@ -29,6 +32,23 @@ pub enum FamilyRequest {
         preset: String,
         seeds: u64,
     },
+    /// An SCJG preset on a trace file the page attaches (named here; the link records the
+    /// name, the user picks the file again).
+    Scjg {
+        preset: String,
+        seeds: u64,
+        /// Metajob percentages (`scjg-fraction`, `scjg-ar-vs-lockdown`; the CLI's --x).
+        #[serde(default)]
+        percents: Vec<f64>,
+        trace: String,
+    },
+}
+
+/// An SCJG preset's result and one of its runs inspected (`scjg::inspect`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ScjgPage {
+    pub result: ScjgPresetResult,
+    pub inspection: Inspection,
 }
 
 /// A finished preset, in the CLI's JSON shapes.
@@ -38,6 +58,42 @@ pub enum FamilyResult {
     SesSelection(SesSelection),
     SesCrossover(SesCrossover),
     Kkor(KkorPresetResult),
+    Scjg(Box<ScjgPage>),
+}
+
+/// Runs an SCJG preset on the trace `bytes`, as `gridscope run --preset` (one thread), and
+/// inspects one of its runs.
+pub fn compute_scjg(
+    request: &FamilyRequest,
+    bytes: &[u8],
+    progress: &mut dyn FnMut(u64, u64) -> bool,
+) -> Result<FamilyResult, String> {
+    let FamilyRequest::Scjg {
+        preset,
+        seeds,
+        percents,
+        trace,
+    } = request
+    else {
+        return Err("not an SCJG request".into());
+    };
+    if *seeds == 0 || *seeds > 1000 {
+        return Err("seeds must be 1..1000".into());
+    }
+    let w = read_swf(trace, bytes, &SwfOptions::default()).map_err(|e| e.to_string())?;
+    let mut options = PresetOptions {
+        seeds: *seeds,
+        ..PresetOptions::default()
+    };
+    if !percents.is_empty() {
+        options.percents = percents.clone();
+    }
+    let result = crate::scjg::presets::run_preset(preset, &w.jobs, &options, 1, progress)?;
+    let inspection = inspect(preset, &w.jobs, &options)?;
+    Ok(FamilyResult::Scjg(Box::new(ScjgPage {
+        result,
+        inspection,
+    })))
 }
 
 /// Runs `request`; `progress(done, total)` returns false to stop.
@@ -46,6 +102,7 @@ pub fn compute(
     progress: &mut dyn FnMut(u64, u64) -> bool,
 ) -> Result<FamilyResult, String> {
     match request {
+        FamilyRequest::Scjg { .. } => Err("an SCJG preset needs its trace file".into()),
         FamilyRequest::Ses {
             preset,
             seeds,
@@ -89,18 +146,26 @@ fn post(msg: &FromWorker) {
     let _ = scope.post_message(&JsValue::from_str(&text));
 }
 
-/// The worker side: runs the preset, posting progress at most every 50 ms, then the result.
-pub fn run(request: &FamilyRequest) {
+/// The worker side: runs the preset (on the attached trace's bytes for SCJG), posting
+/// progress at most every 50 ms, then the result.
+pub fn run(request: &FamilyRequest, trace: Result<Option<Vec<u8>>, String>) {
     let t0 = js_sys::Date::now();
     let mut last_post = f64::NEG_INFINITY;
-    let result = compute(request, &mut |done, total| {
+    let mut progress = |done, total| {
         let t = js_sys::Date::now();
         if t - last_post > 50.0 || done == total {
             last_post = t;
             post(&FromWorker::FamilyProgress { done, total });
         }
         true
-    });
+    };
+    let result = match (request, trace) {
+        (FamilyRequest::Scjg { .. }, Ok(Some(bytes))) => {
+            compute_scjg(request, &bytes, &mut progress)
+        }
+        (_, Err(e)) => Err(e),
+        _ => compute(request, &mut progress),
+    };
     post(&match result {
         Ok(r) => FromWorker::FamilyDone {
             result: Box::new(r),

@@ -12,6 +12,7 @@ mod fit;
 mod gantt;
 pub mod plots;
 mod runs;
+mod scjg;
 mod sob;
 mod sweep;
 mod view;
@@ -25,6 +26,7 @@ pub use fit::{FitCdf, FitKind};
 pub use gantt::Gantt;
 pub use plots::Geom;
 pub use runs::{Bars, SeriesChart, SiteUtil, WaitCdf};
+pub use scjg::{ScjgChart, SCJG_CHART_METRICS};
 pub use sob::{SobFigure, SOB_METRICS};
 pub use sweep::{AllocationBars, History, Sweep};
 pub use view::ChartView;
@@ -63,6 +65,8 @@ pub enum Chart {
     Allocation(Rc<AllocationBars>),
     /// The SES and KKOR panels' charts.
     Family(FamilyChart),
+    /// The SCJG panel's charts.
+    Scjg(ScjgChart),
 }
 
 impl Chart {
@@ -79,6 +83,7 @@ impl Chart {
             Chart::History(p) => p,
             Chart::Allocation(p) => p.as_ref(),
             Chart::Family(p) => p,
+            Chart::Scjg(p) => p,
         }
     }
 }

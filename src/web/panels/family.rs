@@ -16,6 +16,8 @@ pub struct Runner {
     worker: Option<EngineWorker>,
     generation: u32,
     pending: Option<FamilyRequest>,
+    /// A file the request reads (SCJG's trace), sent with it.
+    pending_file: Option<web_sys::File>,
     pub running: bool,
     pub done: u64,
     pub total: u64,
@@ -44,8 +46,20 @@ pub fn linked_request() -> Result<Option<FamilyRequest>, String> {
 }
 
 impl Runner {
+    /// Starts `request` with `file` attached (read in the worker) in a new worker.
+    pub fn start_with_file(
+        &mut self,
+        request: FamilyRequest,
+        file: web_sys::File,
+        deliver: Callback<Delivery>,
+    ) {
+        self.start(request, deliver);
+        self.pending_file = Some(file);
+    }
+
     /// Starts `request` in a new worker (the old one, if any, is dropped).
     pub fn start(&mut self, request: FamilyRequest, deliver: Callback<Delivery>) {
+        self.pending_file = None;
         self.error = None;
         self.notice = None;
         self.done = 0;
@@ -81,7 +95,8 @@ impl Runner {
             Ok(FromWorker::Ready) => {
                 let request = self.pending.take()?;
                 let msg = ToWorker::Family { request };
-                if let Some(Err(e)) = self.worker.as_ref().map(|w| w.send(&msg, None)) {
+                let file = self.pending_file.take();
+                if let Some(Err(e)) = self.worker.as_ref().map(|w| w.send(&msg, file.as_ref())) {
                     self.stop();
                     self.error = Some(e);
                 }

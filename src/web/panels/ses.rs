@@ -142,8 +142,9 @@ impl Component for SesPanel {
                 Some(FamilyResult::SesCrossover(r)) => {
                     self.result = Some(SesResult::Crossover(Rc::new(r)))
                 }
-                Some(FamilyResult::Kkor(_)) => {
-                    self.runner.error = Some("the worker answered with a KKOR result".into())
+                Some(FamilyResult::Kkor(_) | FamilyResult::Scjg(_)) => {
+                    self.runner.error =
+                        Some("the worker answered with another family's result".into())
                 }
                 None => {}
             },

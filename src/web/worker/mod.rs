@@ -167,7 +167,9 @@ fn handle(st: &mut State, msg: ToWorker, file: Option<web_sys::Blob>) {
             Ok(data) => post(&FromWorker::SweepDone(Box::new(data))),
             Err(message) => post(&FromWorker::SweepFailed { message }),
         },
-        ToWorker::Family { request } => crate::web::families::run(&request),
+        ToWorker::Family { request } => {
+            crate::web::families::run(&request, file.as_ref().map(read_blob).transpose())
+        }
         ToWorker::Steps {
             scenario,
             algorithm,

@@ -1,0 +1,383 @@
+//! The "Advance reservations (SCJG)" panel (docs/scjg.md): the four SCJG presets on a trace
+//! file the user picks (SDSC-SP2 by default on the CLI), run in a worker of their own to the
+//! CLI's numbers for the same `--seeds` and `--x`; the sweeps as lines with bands, the
+//! livelock runs with their retry timeline, and one run inspected — each site's Gantt chart
+//! with the metajobs' reservations outlined, and SCJG Fig. 2's answers to one query.
+
+use std::rc::Rc;
+
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+use super::family::{field, linked_request, parse_seeds, Delivery, Runner};
+use super::form::{input_value, select_index};
+use crate::allocation::sweep::parse_numbers;
+use crate::scjg::inspect::Inspection;
+use crate::scjg::presets::{
+    ScjgPresetResult, ScjgRunsResult, ScjgSweepResult, DEFAULT_TRACE, SCJG_PRESETS,
+};
+use crate::web::charts::{Chart, ChartView, ScjgChart, SCJG_CHART_METRICS};
+use crate::web::families::{FamilyRequest, FamilyResult};
+use crate::web::format::{fmt_num, json_num};
+
+const TRACE_HELP: &str = "An SWF trace (plain or .gz) of an SP-like machine; the presets take 10-day windows of it from day 270 on, on 128-node sites (the CLI uses SDSC-SP2-1998-4.2-cln.swf.gz from the Parallel Workloads Archive, 128 nodes, jobs of 1–128 nodes like SCJG's MHPCC trace). The file is read in this tab's worker and never leaves the machine.";
+const SEEDS_HELP: &str = "Each seed draws which jobs become metajobs (a seeded permutation, so a larger share keeps a smaller one's metajobs) and the metaschedulers' back-off streams. Figures are medians over the seeds with an order-statistic band. The CLI's --seeds, default 5.";
+const PERCENTS_HELP: &str = "Metajob shares in percent of the window's jobs, comma-separated (scjg-fraction and scjg-ar-vs-lockdown; SCJG Figs. 5–7 sweep 0 to about 10 %). The CLI's --x.";
+const RUNS_HELP: &str = "retries: failed reservation rounds per metajob (a round fails when a site no longer accepts the start it answered — another metascheduler or a local job took it; all of the round's reservations are then released and the metajob backs off U(0,1) × min(1 h, 60 s × 2^(n−1)) before querying again: SCJG §3.3 step 5). lock wait: time spent waiting for another metascheduler's courtesy lock (SCJG §4). Medians over the seeds.";
+const GANTT_HELP: &str = "Jobs over (hours, nodes) for 48 hours around the inspected metajob: local jobs in colour, metajob components dark grey, each reservation outlined in orange from its start to start + wallclock limit (SCJG §2 rules 1–5: a component never starts early; when it ends early the rest of its reservation is free for local jobs). Lock-down windows shaded (the block's nodes). Nodes are placed first fit for drawing; the simulation only counts them.";
+const QUERY_HELP: &str = "SCJG Fig. 2 for one metajob (the first that had to retry, else the one that waited longest), at its first query: per site the yes/no answer at the first start asked for (dot: green yes, red no), the single range (the first bar) and the whole range list (all bars) of start times at which a reservation of its units × wallclock limit would delay no running job, reservation or what the local policy guarantees its queue (EASY: its head). The result row is the intersection of the lists for a metajob spanning sites; the vertical line is the start it got.";
+
+pub enum ScjgMsg {
+    Worker(Delivery),
+    Preset(usize),
+    Seeds(String),
+    Percents(String),
+    File(Option<web_sys::File>),
+    TimelineRun(usize),
+    GanttSite(usize),
+    Run,
+    Cancel,
+    Share,
+}
+
+#[derive(Clone)]
+enum Shown {
+    Sweep(Rc<ScjgSweepResult>),
+    Runs(Rc<ScjgRunsResult>),
+}
+
+pub struct ScjgPanel {
+    runner: Runner,
+    preset: usize,
+    seeds: String,
+    percents: String,
+    file: Option<web_sys::File>,
+    /// A linked trace name waiting for its file; the link runs once it is chosen.
+    wanted_trace: Option<String>,
+    result: Option<Shown>,
+    inspection: Option<Rc<Inspection>>,
+    timeline_run: usize,
+    gantt_site: usize,
+}
+
+fn preset_name(i: usize) -> &'static str {
+    SCJG_PRESETS[i.min(SCJG_PRESETS.len() - 1)].0
+}
+
+impl ScjgPanel {
+    fn request(&self) -> Result<FamilyRequest, String> {
+        let name = preset_name(self.preset);
+        let percents = if matches!(name, "scjg-fraction" | "scjg-ar-vs-lockdown") {
+            let p = parse_numbers("metajob %", &self.percents)?;
+            if p.is_empty() || p.len() > 101 || p.iter().any(|x| !(0.0..=100.0).contains(x)) {
+                return Err("metajob %: give 1 to 101 numbers in 0..100".into());
+            }
+            p
+        } else {
+            Vec::new()
+        };
+        let trace = match (&self.file, &self.wanted_trace) {
+            (Some(f), _) => f.name(),
+            (None, Some(t)) => t.clone(),
+            (None, None) => DEFAULT_TRACE.to_string(),
+        };
+        Ok(FamilyRequest::Scjg {
+            preset: name.to_string(),
+            seeds: parse_seeds(&self.seeds)?,
+            percents,
+            trace,
+        })
+    }
+
+    fn run(&mut self, ctx: &Context<Self>) {
+        let Some(file) = self.file.clone() else {
+            self.runner.error = Some(format!(
+                "Choose a trace file first (e.g. {DEFAULT_TRACE} from the Parallel Workloads Archive)."
+            ));
+            return;
+        };
+        match self.request() {
+            Ok(r) => self
+                .runner
+                .start_with_file(r, file, ctx.link().callback(ScjgMsg::Worker)),
+            Err(e) => self.runner.error = Some(e),
+        }
+    }
+
+    /// A `#f1=` SCJG link fills the fields and waits for its trace file.
+    fn open_link(&mut self) {
+        if let Ok(Some(FamilyRequest::Scjg {
+            preset,
+            seeds,
+            percents,
+            trace,
+        })) = linked_request()
+        {
+            self.preset = SCJG_PRESETS.iter().position(|p| p.0 == preset).unwrap_or(0);
+            self.seeds = seeds.to_string();
+            if !percents.is_empty() {
+                self.percents = percents
+                    .iter()
+                    .map(|p| p.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",");
+            }
+            self.runner.notice = Some(format!(
+                "This link runs {preset} on {trace}: choose that file below and it starts (the file never leaves this machine)."
+            ));
+            self.wanted_trace = Some(trace);
+        }
+    }
+
+    fn on_result(&mut self, r: FamilyResult) {
+        let FamilyResult::Scjg(page) = r else {
+            self.runner.error = Some("the worker answered with another family's result".into());
+            return;
+        };
+        let page = *page;
+        self.result = Some(match page.result {
+            ScjgPresetResult::Sweep(s) => Shown::Sweep(Rc::new(s)),
+            ScjgPresetResult::Runs(r) => Shown::Runs(Rc::new(r)),
+        });
+        self.gantt_site = self
+            .gantt_site
+            .min(page.inspection.sites.len().saturating_sub(1));
+        self.inspection = Some(Rc::new(page.inspection));
+    }
+}
+
+impl Component for ScjgPanel {
+    type Message = ScjgMsg;
+    type Properties = ();
+
+    fn create(_ctx: &Context<Self>) -> Self {
+        let mut panel = ScjgPanel {
+            runner: Runner::default(),
+            preset: 0,
+            seeds: "5".into(),
+            percents: "0,1,2,3,4,5,6,7,8,9,10".into(),
+            file: None,
+            wanted_trace: None,
+            result: None,
+            inspection: None,
+            timeline_run: 0,
+            gantt_site: 0,
+        };
+        panel.open_link();
+        panel
+    }
+
+    fn update(&mut self, ctx: &Context<Self>, msg: ScjgMsg) -> bool {
+        match msg {
+            ScjgMsg::Worker(d) => {
+                if let Some(r) = self.runner.on_message(d) {
+                    self.on_result(r);
+                }
+            }
+            ScjgMsg::Preset(i) => self.preset = i.min(SCJG_PRESETS.len() - 1),
+            ScjgMsg::Seeds(v) => self.seeds = v,
+            ScjgMsg::Percents(v) => self.percents = v,
+            ScjgMsg::File(f) => {
+                self.file = f;
+                if self.wanted_trace.take().is_some() && self.file.is_some() {
+                    self.run(ctx);
+                }
+            }
+            ScjgMsg::TimelineRun(i) => self.timeline_run = i,
+            ScjgMsg::GanttSite(i) => self.gantt_site = i,
+            ScjgMsg::Run => self.run(ctx),
+            ScjgMsg::Cancel => self.runner.cancel("runs"),
+            ScjgMsg::Share => self.runner.share(self.request()),
+        }
+        true
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let name = preset_name(self.preset);
+        let description = SCJG_PRESETS
+            .iter()
+            .find(|p| p.0 == name)
+            .map_or("", |p| p.1);
+        let on_file = link.callback(|e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            ScjgMsg::File(input.files().and_then(|f| f.get(0)))
+        });
+        html! {
+            <section class="sf scjg" aria-label="Advance reservations (SCJG)">
+                <h2>{"Advance reservations and metajobs (SCJG)"}</h2>
+                <p class="help">{"A metascheduler places metajobs through advance reservations on the sites' local schedulers — query every site's range list, pick the earliest common start, reserve on each site, and on any failure release all and back off — instead of locking a block of nodes for them every day. Local jobs are backfilled around the reservations. Source: Snell, Clement, Jackson, Gregory (docs/scjg.md)."}</p>
+                <div class="fields">
+                    <label>{"Preset "}
+                        <select data-testid="scjg-preset" onchange={link.callback(|e: Event| ScjgMsg::Preset(select_index(&e)))}>
+                            { for SCJG_PRESETS.iter().enumerate().map(|(i, p)| html!{
+                                <option value={i.to_string()} selected={i == self.preset}>{p.0}</option>
+                            }) }
+                        </select>
+                    </label>
+                    <p class="help" data-testid="scjg-description">{description}</p>
+                    <div class="field">
+                        <label for="scjg-trace">{"Trace file"}</label>
+                        <input id="scjg-trace" data-testid="scjg-trace" type="file" accept=".swf,.gz,.txt" onchange={on_file} />
+                        <span class="help">{TRACE_HELP}</span>
+                    </div>
+                    { field("scjg-seeds", "Seeds", &self.seeds, SEEDS_HELP, link.callback(|e: Event| ScjgMsg::Seeds(input_value(&e)))) }
+                    if matches!(name, "scjg-fraction" | "scjg-ar-vs-lockdown") {
+                        { field("scjg-percents", "Metajob %", &self.percents, PERCENTS_HELP, link.callback(|e: Event| ScjgMsg::Percents(input_value(&e)))) }
+                    }
+                </div>
+                { self.runner.view("scjg", "runs", link.callback(|_| ScjgMsg::Run), link.callback(|_| ScjgMsg::Cancel), link.callback(|_| ScjgMsg::Share)) }
+                { match &self.result {
+                    Some(Shown::Sweep(r)) => view_sweep(r),
+                    Some(Shown::Runs(r)) => self.view_runs(ctx, r),
+                    None => html! {},
+                } }
+                if let Some(i) = &self.inspection { { self.view_inspection(ctx, i) } }
+            </section>
+        }
+    }
+}
+
+fn view_sweep(r: &Rc<ScjgSweepResult>) -> Html {
+    let shown: Vec<usize> = (0..SCJG_CHART_METRICS.len())
+        .filter(|&m| r.series.iter().any(|s| s.metric == SCJG_CHART_METRICS[m].0))
+        .collect();
+    html! {
+        <>
+            <div class="charts">
+            { for shown.iter().map(|&m| html! {
+                <div>
+                    <ChartView chart={Some(Chart::Scjg(ScjgChart::Lines(r.clone(), m)))} testid={format!("chart-scjg-{}", SCJG_CHART_METRICS[m].0)} width={560} height={300} />
+                    <p class="help">{SCJG_CHART_METRICS[m].2}</p>
+                </div>
+            }) }
+            </div>
+            <p class="help">{format!("x: {}. {} seeds per point; band coverage {:.1} %.", r.x_label, r.seeds, r.confidence * 100.0)}</p>
+            <div class="table-wrap">
+            <table class="metrics" data-testid="scjg-table">
+                <thead><tr>
+                    <th>{"scheme"}</th><th>{"metric"}</th>
+                    { for r.x.iter().map(|x| html!{ <th>{format!("{} = {x}", r.x_label)}</th> }) }
+                </tr></thead>
+                <tbody>
+                { for r.series.iter().map(|s| html!{
+                    <tr data-policy={s.policy.clone()} data-metric={s.metric.clone()}>
+                        <th scope="row">{&s.policy}</th><td>{&s.metric}</td>
+                        { for s.median.iter().enumerate().map(|(i, v)| html!{
+                            <td data-x={i.to_string()} data-value={json_num(*v)}
+                                title={format!("band {} – {}", fmt_num(s.lo[i], 4), fmt_num(s.hi[i], 4))}>{fmt_num(*v, 3)}</td>
+                        }) }
+                    </tr>
+                }) }
+                </tbody>
+            </table>
+            </div>
+        </>
+    }
+}
+
+impl ScjgPanel {
+    fn view_runs(&self, ctx: &Context<Self>, r: &Rc<ScjgRunsResult>) -> Html {
+        let keys: [(&str, Pick); 6] = [
+            ("utilization", |m| m.utilization),
+            ("retries", |m| m.retries),
+            ("max_retries_seen", |m| m.max_retries_seen as f64),
+            ("metajobs_failed", |m| m.metajobs_failed as f64),
+            ("metajob_queue_s", |m| m.metajob_queue_s),
+            ("lock_wait_s", |m| m.lock_wait_s),
+        ];
+        let run = self.timeline_run.min(r.runs.len().saturating_sub(1));
+        html! {
+            <>
+                <div class="table-wrap">
+                <table class="metrics" data-testid="scjg-runs">
+                    <thead><tr><th>{"run"}</th>{ for keys.iter().map(|k| html!{ <th>{k.0}</th> }) }</tr></thead>
+                    <tbody>
+                    { for r.runs.iter().map(|x| html!{
+                        <tr data-run={x.label.clone()}>
+                            <th scope="row">{&x.label}</th>
+                            { for keys.iter().map(|(k, f)| html!{
+                                <td data-key={*k} data-value={json_num(f(&x.metrics))}>{fmt_num(f(&x.metrics), 3)}</td>
+                            }) }
+                        </tr>
+                    }) }
+                    </tbody>
+                </table>
+                </div>
+                <p class="help">{RUNS_HELP}</p>
+                <label>{"Retry timeline of "}
+                    <select data-testid="scjg-timeline-run" onchange={ctx.link().callback(|e: Event| ScjgMsg::TimelineRun(select_index(&e)))}>
+                        { for r.runs.iter().enumerate().map(|(i, x)| html!{
+                            <option value={i.to_string()} selected={i == run}>{&x.label}</option>
+                        }) }
+                    </select>
+                </label>
+                <ChartView chart={Some(Chart::Scjg(ScjgChart::Timeline(r.clone(), run)))} testid="chart-scjg-timeline" width={640} height={320} />
+                <p class="help">{"One row per metajob that collided (the first seed): a line from submission to its common start, a red cross at each failed round with the back-off drawn after it; colour = its metascheduler."}</p>
+            </>
+        }
+    }
+
+    fn view_inspection(&self, ctx: &Context<Self>, i: &Rc<Inspection>) -> Html {
+        let site = self.gantt_site.min(i.sites.len().saturating_sub(1));
+        html! {
+            <>
+                <h3>{format!("Inspected: {}", i.title)}</h3>
+                <label>{"Gantt chart of "}
+                    <select data-testid="scjg-gantt-site" onchange={ctx.link().callback(|e: Event| ScjgMsg::GanttSite(select_index(&e)))}>
+                        { for i.sites.iter().enumerate().map(|(k, s)| html!{
+                            <option value={k.to_string()} selected={k == site}>{&s.name}</option>
+                        }) }
+                    </select>
+                </label>
+                <ChartView chart={Some(Chart::Scjg(ScjgChart::Gantt(i.clone(), site)))} testid="chart-scjg-gantt" width={720} height={340} />
+                <p class="help">{GANTT_HELP}</p>
+                if i.query.is_some() {
+                    <ChartView chart={Some(Chart::Scjg(ScjgChart::Query(i.clone())))} testid="chart-scjg-query" width={720} height={260} />
+                    <p class="help">{QUERY_HELP}</p>
+                    { query_table(i) }
+                }
+            </>
+        }
+    }
+}
+
+/// A number of a run's metrics.
+type Pick = fn(&crate::scjg::metrics::ScjgMetrics) -> f64;
+
+fn hours(r: &(f64, f64)) -> String {
+    let hi = if r.1 > 1e12 {
+        "∞".to_string()
+    } else {
+        format!("{:.2}", r.1 / 3600.0)
+    };
+    format!("[{:.2}, {hi}] h", r.0 / 3600.0)
+}
+
+fn query_table(i: &Inspection) -> Html {
+    let Some(q) = &i.query else { return html! {} };
+    html! {
+        <div class="table-wrap">
+        <table class="metrics" data-testid="scjg-query" data-metajob={q.metajob.to_string()}>
+            <thead><tr><th>{"site"}</th><th>{"nodes"}</th><th>{"yes/no"}</th><th>{"range"}</th><th>{"range list"}</th></tr></thead>
+            <tbody>
+            { for q.sites.iter().map(|s| html!{
+                <tr data-site={s.name.clone()} data-yes={s.yes.to_string()} data-ranges={s.ranges.len().to_string()}>
+                    <th scope="row">{&s.name}</th>
+                    <td>{s.units}</td>
+                    <td>{if s.yes { "yes" } else { "no" }}</td>
+                    <td>{s.first.as_ref().map_or("–".into(), hours)}</td>
+                    <td>{s.ranges.iter().take(6).map(hours).collect::<Vec<_>>().join(", ") + if s.ranges.len() > 6 { ", …" } else { "" }}</td>
+                </tr>
+            }) }
+            if !q.common.is_empty() {
+                <tr data-site="result"><th scope="row">{"result (∩)"}</th><td></td><td></td>
+                    <td>{hours(&q.common[0])}</td>
+                    <td>{q.common.iter().take(6).map(hours).collect::<Vec<_>>().join(", ")}</td></tr>
+            }
+            </tbody>
+        </table>
+        <p class="help">{format!("Query at {:.2} h for starts from {:.2} h; the metajob started at {}.", q.at_s / 3600.0, q.from_s / 3600.0, q.start_s.map_or("—".into(), |s| format!("{:.2} h", s / 3600.0)))}</p>
+        </div>
+    }
+}
