@@ -37,7 +37,12 @@ fn main() {
         "{:<13} {:>9} {:>11} {:>11} {:>11} {:>8}",
         "policy", "engine s", "scjg 0% s", "scjg 1% s", "scjg 5% s", "5%/0%"
     );
+    // `SCJG_BENCH_POLICY=fcfs` runs one policy (for profiling).
+    let only = std::env::var("SCJG_BENCH_POLICY").ok();
     for kind in LocalPolicyKind::ALL {
+        if only.as_deref().is_some_and(|p| p != kind.name()) {
+            continue;
+        }
         let engine = median_of_3(|| {
             simulate(
                 &platform,
