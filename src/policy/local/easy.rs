@@ -20,6 +20,25 @@ pub struct Easy {
     started_now: Vec<(SimTime, u32)>,
     /// The last pass, for the step-by-step view.
     last: PassNote,
+    /// What the last pass saw when it started nothing, so the next one can skip the jobs
+    /// it already turned down (see [`Memo`]).
+    memo: Option<Memo>,
+}
+
+/// The state after a pass that started no job. If the next pass sees the same running set
+/// (no completion: the same free units and running count; no expiry: the plan is valid),
+/// no reservation and the same head, then the head still does not fit, the shadow time and
+/// extra units are the same, and every job the last pass turned down is turned down again
+/// (time only moved on, so fewer jobs end by the shadow): only the jobs queued since need
+/// a look. This keeps a long queue from being rescanned at every arrival.
+#[derive(Clone, Copy, Debug)]
+struct Memo {
+    free: u32,
+    running: usize,
+    head: JobIdx,
+    seen: usize,
+    shadow: SimTime,
+    extra: u32,
 }
 
 impl Easy {
@@ -68,6 +87,69 @@ impl Easy {
 }
 
 impl Easy {
+    fn memo_holds(&self, memo: &Memo, site: &SiteView) -> bool {
+        memo.free == site.free
+            && memo.running == site.running.len()
+            && !site.plan_invalidated
+            && site.reservations.is_empty()
+            && self.queue.first().map(|j| j.idx) == Some(memo.head)
+            && memo.seen <= self.queue.len()
+    }
+
+    /// After a pass: remember it if it started nothing and left a blocked head.
+    fn remember(&mut self, site: &SiteView, started: usize) {
+        self.memo = match (started, self.last.reservation, self.queue.first()) {
+            (0, Some(r), Some(head)) if site.reservations.is_empty() => Some(Memo {
+                free: site.free,
+                running: site.running.len(),
+                head: head.idx,
+                seen: self.queue.len(),
+                shadow: r.shadow,
+                extra: r.extra,
+            }),
+            _ => None,
+        };
+    }
+
+    /// The pass when [`Memo`] holds: the old jobs are turned down again, the newcomers
+    /// meet the same shadow time and extra units.
+    fn backfill_newcomers(&mut self, site: &SiteView, memo: Memo, starts: &mut Vec<JobIdx>) {
+        let (mut free, mut extra) = (site.free, memo.extra);
+        let before = starts.len();
+        for job in &self.queue[memo.seen..] {
+            if free == 0 {
+                break;
+            }
+            if job.units > free {
+                continue;
+            }
+            let ends_in_time = site.now + job.estimate <= memo.shadow;
+            if ends_in_time || job.units <= extra {
+                free -= job.units;
+                if !ends_in_time {
+                    extra -= job.units;
+                }
+                starts.push(job.idx);
+            }
+        }
+        self.last = PassNote {
+            heads: 0,
+            reservation: Some(HeadReservation {
+                job: memo.head,
+                shadow: memo.shadow,
+                extra: memo.extra,
+            }),
+        };
+        let started = starts.len() - before;
+        remove_started(&mut self.queue, &starts[before..]);
+        if started == 0 {
+            self.memo = Some(Memo {
+                seen: self.queue.len(),
+                ..memo
+            });
+        }
+    }
+
     /// Mu'alem & Feitelson's rule: the shadow time from the running jobs' predicted ends;
     /// a later job starts if it fits now and ends by the shadow or uses only extra units.
     fn backfill(&mut self, site: &SiteView, mut free: u32, starts: &mut Vec<JobIdx>) {
@@ -148,6 +230,11 @@ impl LocalPolicy for Easy {
     }
 
     fn schedule(&mut self, site: &SiteView, starts: &mut Vec<JobIdx>) {
+        if let Some(memo) = self.memo.take() {
+            if self.memo_holds(&memo, site) {
+                return self.backfill_newcomers(site, memo, starts);
+            }
+        }
         let mut fit = NowFit::new(site);
         self.started_now.clear();
         // 1. Start from the head while it fits.
@@ -178,6 +265,7 @@ impl LocalPolicy for Easy {
         }
         // `starts[before..]` is in queue order.
         remove_started(&mut self.queue, &starts[before..]);
+        self.remember(site, heads + starts.len() - before);
     }
 
     fn queue_len(&self) -> usize {
