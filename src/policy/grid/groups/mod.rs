@@ -9,16 +9,19 @@
 //!   processor machines were in use"); then they contend for the multi-CPU groups like wide
 //!   jobs.
 //! - *Wide* jobs (and overflowing small ones) pick an eligible multi-CPU group:
-//!   - *random*: group G_i with probability |G_i| / T, |G_i| its nodes. SES's T is "the total
+//!   - *random* (`random.rs`): group G_i with probability |G_i| / T, |G_i| its nodes. SES's T is "the total
 //!     number of nodes in the cluster"; a draw may only land on an eligible group, so a draw
 //!     that lands elsewhere is redrawn, which is the same as T = the eligible groups' nodes
 //!     (what we draw with);
-//!   - *most nodes available* (MNA): the eligible group with the most free nodes now; ties go
+//!   - *most nodes available* (MNA, `mna.rs`): the eligible group with the most free nodes now; ties go
 //!     to the larger group, then to the earlier one.
 //!
 //! A group is eligible when it has at least the nodes the job needs (⌈p / CPUs per node⌉).
 //! With no multi-CPU group eligible, a wide job goes to a single-CPU group that can hold it.
 //! A 1-CPU job on a 4-CPU node holds the whole node (node-exclusive, as the platform says).
+
+mod mna;
+mod random;
 
 use super::{GridAction, GridMsg, GridPolicy, GridView};
 use crate::model::JobIdx;
@@ -60,21 +63,8 @@ impl GroupSelection {
     /// Picks among `candidates` by the strategy; `None` when there are none.
     fn choose(&mut self, grid: &dyn GridView, candidates: &[u32]) -> Option<u32> {
         match self.strategy {
-            GroupStrategy::Random => {
-                let weights: Vec<u64> = candidates
-                    .iter()
-                    .map(|&g| grid.capacity(g) as u64)
-                    .collect();
-                if weights.iter().sum::<u64>() == 0 {
-                    return None;
-                }
-                Some(candidates[self.rng.weighted(&weights)])
-            }
-            GroupStrategy::MostNodesAvailable => candidates.iter().copied().min_by(|&a, &b| {
-                (grid.free(b), grid.capacity(b))
-                    .cmp(&(grid.free(a), grid.capacity(a)))
-                    .then(a.cmp(&b))
-            }),
+            GroupStrategy::Random => random::pick(&mut self.rng, grid, candidates),
+            GroupStrategy::MostNodesAvailable => mna::pick(grid, candidates),
         }
     }
 }
