@@ -92,12 +92,36 @@ pub struct SesRunMetrics {
     pub groups: Vec<GroupFigures>,
 }
 
+/// One group's queue length over time.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GroupQueue {
+    pub name: String,
+    /// Time-averaged number of jobs waiting for the group, per bucket.
+    pub queue_length: Vec<f64>,
+}
+
+/// Queue length per group over one run (SES §4's GPSS queue statistics over time), in
+/// equal buckets over [0, makespan].
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct QueueSeries {
+    /// The seed of the run shown.
+    pub seed: u64,
+    pub bucket_s: f64,
+    pub groups: Vec<GroupQueue>,
+}
+
+/// Buckets of [`QueueSeries`].
+pub const QUEUE_BUCKETS: usize = 84;
+
 /// One variant of `ses-selection`.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct SesRun {
     pub label: String,
     pub algorithm: String,
     pub metrics: SesRunMetrics,
+    /// Queue length per group over the first seed's run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub queue_series: Option<QueueSeries>,
 }
 
 /// `ses-selection`'s result: the `runs[]` shape of the CLI's JSON.
@@ -114,6 +138,38 @@ pub struct SesSelection {
 
 /// Per variant, per seed: overall (response, wait, utilization) and per group (util, delay, jobs).
 type Samples = Vec<(Vec<[f64; 3]>, Vec<Vec<[f64; 3]>>)>;
+
+/// Each run's queue length per group over time (the runs are on the groups as sites).
+fn queue_series(
+    report: &super::Report,
+    seed: u64,
+) -> Result<Vec<Option<QueueSeries>>, ScenarioError> {
+    let groups = super::group_platform(&report.platform)?;
+    Ok(report
+        .runs
+        .iter()
+        .map(|run| {
+            let s = crate::metrics::series(
+                &groups,
+                &report.workload.jobs,
+                &run.outcomes,
+                QUEUE_BUCKETS,
+            );
+            Some(QueueSeries {
+                seed,
+                bucket_s: s.bucket_s,
+                groups: s
+                    .sites
+                    .into_iter()
+                    .map(|g| GroupQueue {
+                        name: g.name,
+                        queue_length: g.queue_length,
+                    })
+                    .collect(),
+            })
+        })
+        .collect())
+}
 
 /// Runs the four variants on `seeds` seeds of `gen`'s workload over `days`.
 pub fn run_selection(
@@ -135,10 +191,14 @@ pub fn run_selection(
     let algorithms = ses_algorithms();
     let mut samples: Samples = vec![(Vec::new(), Vec::new()); algorithms.len()];
     let mut names = Vec::new();
+    let mut queues: Vec<Option<QueueSeries>> = vec![None; algorithms.len()];
     for seed in 1..=seeds {
         let scenario = ses_scenario(gen, days, seed);
         let workload = super::load_workload(&scenario, &mut |f| Err(format!("{f}: no file")))?;
         let report = run_loaded(&scenario, workload, &mut |_, _, _| true)?;
+        if seed == 1 {
+            queues = queue_series(&report, seed)?;
+        }
         for (a, run) in report.runs.iter().enumerate() {
             let m = &run.metrics;
             samples[a]
@@ -161,7 +221,8 @@ pub fn run_selection(
     let runs = algorithms
         .iter()
         .zip(samples)
-        .map(|(alg, (overall, groups))| {
+        .zip(queues)
+        .map(|((alg, (overall, groups)), queue_series)| {
             let col = |k: usize| band(overall.iter().map(|v| v[k]).collect());
             let (resp, resp_lo, resp_hi) = col(0);
             let group_figures = names
@@ -196,6 +257,7 @@ pub fn run_selection(
                     utilization: col(2).0,
                     groups: group_figures,
                 },
+                queue_series,
             }
         })
         .collect();

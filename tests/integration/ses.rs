@@ -189,6 +189,18 @@ fn ses_selection_shows_the_papers_trends() {
             .iter()
             .all(|g| g.lo.is_some() && g.hi.is_some()));
     }
+    // Queue length over time per group (the first seed): four groups, the queue at D longer
+    // on average when small jobs are restricted to it.
+    let mean_queue_d = |label: &str| {
+        let q = run(label).queue_series.as_ref().expect("queue series");
+        assert_eq!(q.groups.len(), 4);
+        assert!(q
+            .groups
+            .iter()
+            .all(|g| g.queue_length.len() == 84 && g.queue_length.iter().all(|v| *v >= 0.0)));
+        q.groups[3].queue_length.iter().sum::<f64>() / 84.0
+    };
+    assert!(mean_queue_d("mna-restricted") > mean_queue_d("mna"));
     let d = |label: &str| &run(label).metrics.groups[3];
     // Restricted variants pile up at D: more delay there and a longer response.
     assert!(d("mna-restricted").avg_queue_delay_s > d("mna").avg_queue_delay_s);

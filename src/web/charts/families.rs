@@ -37,6 +37,8 @@ pub enum FamilyChart {
     /// The metric is an index into [`KKOR_CHART_METRICS`].
     KkorLines(Rc<KkorSweepResult>, usize),
     KkorOrgs(Rc<KkorRunsResult>),
+    /// Queue length per group over the first seed's run of one variant.
+    SesQueue(Rc<SesSelection>, usize),
 }
 
 impl PartialEq for FamilyChart {
@@ -48,6 +50,7 @@ impl PartialEq for FamilyChart {
             (SesCrossover(a), SesCrossover(b)) => Rc::ptr_eq(a, b),
             (KkorLines(a, i), KkorLines(b, j)) => Rc::ptr_eq(a, b) && i == j,
             (KkorOrgs(a), KkorOrgs(b)) => Rc::ptr_eq(a, b),
+            (SesQueue(a, i), SesQueue(b, j)) => Rc::ptr_eq(a, b) && i == j,
             _ => false,
         }
     }
@@ -116,6 +119,25 @@ fn describe_lines(x_label: &str, xs: &[f64], lines: &[PolicySeries], x: f64, uni
         })
         .collect();
     format!("{x_label} = {}: {}", xs[i], parts.join(", "))
+}
+
+/// A variant's queue series in the shape the page's time-series chart draws.
+fn ses_queue(r: &SesSelection, run: usize) -> Option<(String, crate::web::protocol::SeriesData)> {
+    let run = r.runs.get(run)?;
+    let q = run.queue_series.as_ref()?;
+    let data = crate::web::protocol::SeriesData {
+        bucket_s: q.bucket_s,
+        sites: q
+            .groups
+            .iter()
+            .map(|g| crate::web::protocol::SiteSeriesData {
+                name: g.name.clone(),
+                utilization: vec![0.0; g.queue_length.len()],
+                queue_length: g.queue_length.clone(),
+            })
+            .collect(),
+    };
+    Some((run.label.clone(), data))
 }
 
 /// The KKOR sweep's lines of one metric, as the SF sweeps' series.
@@ -192,6 +214,11 @@ impl Plot for FamilyChart {
                     &r.x,
                     &r.series,
                 )
+            }
+            FamilyChart::SesQueue(r, run) => {
+                let (label, data) = ses_queue(r, *run).ok_or("no queue series")?;
+                let title = format!("Queue length per group: {label} (seed 1)");
+                plots::series(canvas, &title, &data, true)
             }
             FamilyChart::KkorLines(r, m) => {
                 let (_, y) = KKOR_CHART_METRICS.get(*m).ok_or("no such metric")?;
@@ -276,6 +303,24 @@ impl Plot for FamilyChart {
             }
             FamilyChart::SesCrossover(r) => describe_lines(&r.x_label, &r.x, &r.series, x, " s"),
             FamilyChart::KkorLines(r, m) => describe_lines("ρ", &r.x, &kkor_lines(r, *m), x, ""),
+            FamilyChart::SesQueue(r, run) => {
+                let Some((_, d)) = ses_queue(r, *run) else {
+                    return String::new();
+                };
+                let k = (x * 86_400.0 / d.bucket_s.max(1e-9)).floor().max(0.0) as usize;
+                let parts: Vec<String> = d
+                    .sites
+                    .iter()
+                    .filter_map(|g| {
+                        Some(format!(
+                            "{} {}",
+                            g.name,
+                            fmt_num(*g.queue_length.get(k)?, 2)
+                        ))
+                    })
+                    .collect();
+                format!("day {}: waiting {}", fmt_num(x, 2), parts.join(", "))
+            }
             FamilyChart::KkorOrgs(r) => {
                 let Some(k) = slot(x, r.clusters.len()) else {
                     return String::new();
@@ -313,6 +358,10 @@ impl Plot for FamilyChart {
                 KKOR_CHART_METRICS.get(*m).map_or("", |k| k.0)
             ),
             FamilyChart::KkorOrgs(_) => "gridscope-kkor-fairness".into(),
+            FamilyChart::SesQueue(r, run) => format!(
+                "gridscope-ses-queue-{}",
+                r.runs.get(*run).map_or("", |x| x.label.as_str())
+            ),
         }
     }
 }

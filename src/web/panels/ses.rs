@@ -20,6 +20,8 @@ const LOAD_HELP: &str = "Multiplies SES's arrival rate λ = 3.125 jobs / 30 min 
 const SHARES_HELP: &str = "Shares of jobs needing ≥ 4 CPUs, comma-separated, each in [0, 1] (Table A3: 11 %). Table A3 is rescaled so each class keeps its internal proportions, and λ is scaled so the offered CPU demand (λ × mean CPUs × mean run time) stays the paper's (times the load factor). SES §5's open question. The CLI's --x.";
 const METRICS_HELP: &str = "Group utilization: time-average of busy units / units of the group (a 1-CPU job on a 4-CPU node holds the node; SES Fig. 1, GPSS storage utilization). Group queueing delay: mean of start − arrival over the jobs routed to the group, zero waits included (SES Fig. 2). Response (SYS): mean of completion − arrival over all jobs (SES Fig. 3). Bars and boxes are medians over the seeds; whiskers the order-statistic band.";
 
+const QUEUE_HELP: &str = "Queue length over time per group, one chart per variant: the time-averaged number of jobs waiting for each group in each of 84 equal slices of the first seed's run (SES §4: GPSS-H reports each storage's queue; a restricted variant's single-CPU group D builds the long queues). Time in days from the first submission.";
+
 pub enum SesMsg {
     Worker(Delivery),
     Preset(usize),
@@ -217,6 +219,12 @@ fn view_selection(r: &Rc<SesSelection>) -> Html {
             { chart(FamilyChart::SesBars(r.clone(), SesFigure::Utilization), "chart-ses-util", 300) }
             { chart(FamilyChart::SesBars(r.clone(), SesFigure::QueueDelay), "chart-ses-delay", 300) }
             <p class="help">{METRICS_HELP}</p>
+            <div class="charts">
+            { for r.runs.iter().enumerate().filter(|(_, run)| run.queue_series.is_some()).map(|(i, run)| html! {
+                <ChartView chart={Some(Chart::Family(FamilyChart::SesQueue(r.clone(), i)))} testid={format!("chart-ses-queue-{}", run.label)} width={440} height={240} />
+            }) }
+            </div>
+            <p class="help">{QUEUE_HELP}</p>
             <div class="table-wrap">
             <table class="metrics" data-testid="ses-table">
                 <thead><tr>
