@@ -168,6 +168,56 @@ fn median(mut v: Vec<f64>) -> f64 {
     }
 }
 
+/// What a caller (the page's KKOR panel) may change in a preset; empty or `None` keeps the
+/// preset's value. Times in the paper's time units.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct KkorOptions {
+    /// `kkor-load`: the offered loads swept; `kkor-fairness`: each organization's load.
+    #[serde(default)]
+    pub loads: Vec<f64>,
+    /// c_k per organization for `kkor-load`'s decentralized runs (KKOR §2.3.2).
+    #[serde(default)]
+    pub coefficients: Vec<f64>,
+    /// S: jobs that close a batch.
+    #[serde(default)]
+    pub batch_jobs: Option<u32>,
+    /// L: time that closes a batch, in time units.
+    #[serde(default)]
+    pub batch_length: Option<f64>,
+}
+
+impl KkorOptions {
+    /// The run parameters these options give; the message names the first bad value.
+    pub fn params(&self, clusters: usize) -> Result<KkorParams, String> {
+        let mut p = KkorParams::default();
+        if !self.coefficients.is_empty() {
+            if self.coefficients.len() != clusters
+                || self.coefficients.iter().any(|c| !(0.0..=1.0).contains(c))
+            {
+                return Err(format!(
+                    "give {clusters} cooperation coefficients c_k, each in [0, 1]"
+                ));
+            }
+            p.coefficients = self.coefficients.clone();
+        }
+        if let Some(s) = self.batch_jobs {
+            if !(1..=100_000).contains(&s) {
+                return Err(format!("S (jobs per batch) must be 1..100000 (got {s})"));
+            }
+            p.batch_jobs = s;
+        }
+        if let Some(l) = self.batch_length {
+            if !(l.is_finite() && l > 0.0 && l <= 1e6) {
+                return Err(format!(
+                    "L (batch length) must be in (0, 10⁶] time units (got {l})"
+                ));
+            }
+            p.batch_length = super::units_to_ticks(l);
+        }
+        Ok(p)
+    }
+}
+
 /// Runs a preset with `seeds` seeds (0: [`DEFAULT_SEEDS`]). `progress(done, total)` may
 /// return false to cancel.
 pub fn run_preset(
@@ -175,15 +225,32 @@ pub fn run_preset(
     seeds: u64,
     progress: &mut dyn FnMut(u64, u64) -> bool,
 ) -> Result<KkorPresetResult, String> {
+    run_preset_with(name, seeds, &KkorOptions::default(), progress)
+}
+
+/// [`run_preset`] with the caller's changes to the preset.
+pub fn run_preset_with(
+    name: &str,
+    seeds: u64,
+    options: &KkorOptions,
+    progress: &mut dyn FnMut(u64, u64) -> bool,
+) -> Result<KkorPresetResult, String> {
     let seeds = if seeds == 0 { DEFAULT_SEEDS } else { seeds };
     if seeds > 1000 {
         return Err(format!("seeds must be 1..1000 (got {seeds})"));
     }
-    let params = KkorParams::default();
+    let params = options.params(paper_clusters().len())?;
+    let loads = |default: &[f64]| {
+        if options.loads.is_empty() {
+            default.to_vec()
+        } else {
+            options.loads.clone()
+        }
+    };
     match name.trim() {
         "kkor-load" => load_sweep(
             &paper_clusters(),
-            &LOAD_POINTS,
+            &loads(&LOAD_POINTS),
             &params,
             500,
             seeds,
@@ -192,7 +259,16 @@ pub fn run_preset(
         .map(KkorPresetResult::Sweep),
         "kkor-fairness" => {
             let clusters = paper_clusters();
-            let rates = rates_for_loads(&clusters, &FAIRNESS_LOADS);
+            let per_org = loads(&FAIRNESS_LOADS);
+            if per_org.len() != clusters.len()
+                || per_org.iter().any(|l| !(l.is_finite() && *l > 0.0 && *l <= 10.0))
+            {
+                return Err(format!(
+                    "kkor-fairness needs one offered load per organization ({}), each in (0, 10]",
+                    clusters.len()
+                ));
+            }
+            let rates = rates_for_loads(&clusters, &per_org);
             fairness(&clusters, &rates, &params, 500, seeds, progress).map(KkorPresetResult::Runs)
         }
         "kkor-real" => Err(

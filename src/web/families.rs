@@ -8,7 +8,7 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use super::protocol::FromWorker;
-use crate::kkor::presets::{run_preset, KkorPresetResult};
+use crate::kkor::presets::{run_preset_with, KkorOptions, KkorPresetResult};
 use crate::scenario::ses::{run_crossover, run_selection, SesCrossover, SesSelection, SES_DAYS};
 use crate::scjg::inspect::{inspect, Inspection};
 use crate::scjg::presets::{PresetOptions, ScjgPresetResult};
@@ -31,6 +31,9 @@ pub enum FamilyRequest {
     Kkor {
         preset: String,
         seeds: u64,
+        /// Changes to the preset (loads, c_k, S, L); absent in links made before them.
+        #[serde(default)]
+        options: KkorOptions,
     },
     /// An SCJG preset on a trace file the page attaches (named here; the link records the
     /// name, the user picks the file again).
@@ -129,11 +132,15 @@ pub fn compute(
                 other => Err(format!("unknown SES preset '{other}'")),
             }
         }
-        FamilyRequest::Kkor { preset, seeds } => {
+        FamilyRequest::Kkor {
+            preset,
+            seeds,
+            options,
+        } => {
             if *seeds == 0 {
                 return Err("seeds must be 1..1000".into());
             }
-            run_preset(preset, *seeds, progress).map(FamilyResult::Kkor)
+            run_preset_with(preset, *seeds, options, progress).map(FamilyResult::Kkor)
         }
     }
 }

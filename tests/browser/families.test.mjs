@@ -145,6 +145,31 @@ test('the KKOR panel runs kkor-load and kkor-fairness in the worker to the CLI n
   await again.waitForSelector('[data-testid=kkor-orgs-table]', { timeout: 60_000 });
   assert.deepEqual(await readTable(again, 'kkor-orgs-table', ['run']), orgs);
   assert.equal(await again.$('[data-testid=ses-table]'), null, 'a KKOR link does not run SES');
+
+  // The load sweep's own loads (the CLI's --x), c_k sliders, S and L; the link keeps them.
+  await page.selectOption('[data-testid=kkor-preset]', { label: 'kkor-load' });
+  await set(page, '#kkor-loads', '0.5,0.9');
+  await page.click('[data-testid=kkor-run]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=kkor-table] thead th').length === 4, null, { timeout: 60_000 });
+  const custom = cliJson(['run', '--preset', 'kkor-load', '--seeds', '2', '--x', '0.5,0.9']);
+  assert.deepEqual(await readTable(page, 'kkor-table', ['policy', 'metric']), custom.series.map((s) => [s.policy, s.metric, s.median]));
+  await page.$eval('[data-testid=kkor-c3]', (el) => { el.value = '0.5'; el.dispatchEvent(new Event('input', { bubbles: true })); });
+  await set(page, '#kkor-s', '10');
+  await set(page, '#kkor-l', '5');
+  await page.click('[data-testid=kkor-share]');
+  await page.waitForFunction((old) => document.querySelector('[data-testid=kkor-share-url]').textContent !== old, link);
+  const link2 = await page.textContent('[data-testid=kkor-share-url]');
+  const third = await open(link2);
+  await third.waitForSelector('[data-testid=kkor-table]', { timeout: 60_000 });
+  assert.equal(await third.inputValue('#kkor-loads'), '0.5,0.9');
+  assert.equal(await third.inputValue('#kkor-s'), '10');
+  assert.equal(await third.inputValue('#kkor-l'), '5');
+  assert.equal(await third.inputValue('[data-testid=kkor-c3]'), '0.5');
+  // A bad coefficient set is named before anything runs.
+  await set(page, '#kkor-s', '0');
+  await page.click('[data-testid=kkor-run]');
+  await page.waitForSelector('[data-testid=kkor-error]');
+  assert.match(await page.textContent('[data-testid=kkor-error]'), /S: 0 is not a whole number/);
 });
 
 test('no request left 127.0.0.1 and nothing was logged as an error (SES and KKOR pages)', () => {

@@ -15,18 +15,32 @@ use crate::progress::Progress;
 use crate::run::read_file;
 use crate::{output, report, CliError};
 
+/// `loads`: `--x`, the offered loads of `kkor-load` or each organization's of
+/// `kkor-fairness` (empty: the preset's).
 pub fn run_kkor_preset(
     name: &str,
     seeds: Option<u64>,
+    loads: &[f64],
     traces: &Path,
     json: bool,
 ) -> Result<(), CliError> {
+    if name == "kkor-real" && !loads.is_empty() {
+        return Err(CliError::Usage(
+            "--x does not apply to kkor-real (its loads are the traces')".into(),
+        ));
+    }
     let mut progress = Progress::new();
     let result = if name == "kkor-real" {
         KkorPresetResult::Runs(real(traces, &mut progress)?)
     } else {
-        presets::run_preset(name, seeds.unwrap_or(0), &mut |d, t| progress.sweep(d, t))
-            .map_err(CliError::Failed)?
+        let options = presets::KkorOptions {
+            loads: loads.to_vec(),
+            ..presets::KkorOptions::default()
+        };
+        presets::run_preset_with(name, seeds.unwrap_or(0), &options, &mut |d, t| {
+            progress.sweep(d, t)
+        })
+        .map_err(CliError::Failed)?
     };
     drop(progress);
     let text = match (&result, json) {

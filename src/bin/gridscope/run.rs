@@ -77,18 +77,22 @@ pub fn run(a: &RunArgs) -> Result<(), CliError> {
         return sweep::run_sweep_preset(preset, &a.sweep, a.report.json, threads(&a.report));
     }
     if let Some(preset) = a.preset.as_deref().filter(|p| p.starts_with("kkor-")) {
-        let allowed = [(a.sweep.seeds.is_some(), "--seeds")];
+        let allowed = [
+            (a.sweep.seeds.is_some(), "--seeds"),
+            (a.sweep.x.is_some(), "--x"),
+        ];
         if let Some(flag) = scenario_flag(a).filter(|f| *f != "--traces").or_else(|| {
             a.sweep
                 .first_given()
                 .filter(|f| !allowed.iter().any(|a| a.1 == *f))
         }) {
             return Err(CliError::Usage(format!(
-                "{flag} does not apply to a KKOR preset ({preset}; it takes --seeds and --traces)"
+                "{flag} does not apply to a KKOR preset ({preset}; it takes --seeds, --x = the loads, and --traces)"
             )));
         }
         let traces = a.traces.clone().unwrap_or(DEFAULT_TRACES.into());
-        return crate::kkor::run_kkor_preset(preset, a.sweep.seeds, &traces, a.report.json);
+        let loads = a.sweep.x.as_ref().map_or(Vec::new(), |x| x.0.clone());
+        return crate::kkor::run_kkor_preset(preset, a.sweep.seeds, &loads, &traces, a.report.json);
     }
     if let Some(preset) = a.preset.as_deref().filter(|p| p.starts_with("scjg-")) {
         if let Some(flag) = scenario_flag(a).filter(|f| *f != "--traces") {

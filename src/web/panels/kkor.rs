@@ -10,7 +10,10 @@ use yew::prelude::*;
 
 use super::family::{field, linked_request, parse_seeds, Delivery, Runner};
 use super::form::{input_value, select_index};
-use crate::kkor::presets::{KkorPresetResult, KkorRunsResult, KkorSweepResult, KKOR_PRESETS};
+use crate::allocation::sweep::parse_numbers;
+use crate::kkor::presets::{
+    KkorOptions, KkorPresetResult, KkorRunsResult, KkorSweepResult, KKOR_PRESETS,
+};
 use crate::web::charts::{Chart, ChartView, FamilyChart, KKOR_CHART_METRICS};
 use crate::web::families::{FamilyRequest, FamilyResult};
 use crate::web::format::{fmt_num, json_num};
@@ -30,10 +33,19 @@ const METRIC_HELP: [&str; 4] = [
 
 const FAIRNESS_HELP: &str = "Each organization's mean flow time F̄ (over the jobs it produced) under every run, beside its value under local (no migration, the selfish baseline); the tooltip and table give the ratio to local. distr1..3 are the decentralized algorithm with cooperation coefficients c = (.25,.25,.25), (.2,.2,.3), (.1,.1,.5): an organization accepts foreign work up to c_k of its batch surface L_k (KKOR §2.3.2, Fig. 4).";
 
+const LOADS_HELP: &str = "kkor-load: the offered loads ρ swept (x axis), comma-separated, each in (0, 10]; ρ = Σ_k λ_k·E[q_k]·E[p] / Σ_k m_k with equal λ_k (KKOR §4.1). kkor-fairness: one load per organization O1, O2, O3 (default 0.3, 0.3, 1.1: O3 overloaded, KKOR Fig. 4). Empty: the preset's.";
+const COEFF_HELP: &str = "Cooperation coefficient c_k of each organization for kkor-load's decentralized runs (KKOR §2.3.2): O_k must accept foreign work up to L_k = c_k·(t1 − t0)·m_k per batch, may refuse a job that grows its makespan by more than c_k·(t1 − t0), and anyone may refuse O_k's jobs once O_k exported more than L_k. Default 0.25 each (Fig. 4's distr1). kkor-fairness runs its own distr1..3.";
+const BATCH_HELP: &str = "S and L (KKOR §2.2): a batch closes when it holds S jobs or when L time units have passed since its first release, whichever first. The paper gives no values; ours default to S = 20 jobs, L = 10 time units.";
+
 pub enum KkorMsg {
     Worker(Delivery),
     Preset(usize),
     Seeds(String),
+    Loads(String),
+    /// (organization, c_k) from a slider.
+    Coefficient(usize, String),
+    BatchJobs(String),
+    BatchLength(String),
     /// The run whose migration matrix shows.
     MigrationRun(usize),
     Run,
@@ -51,24 +63,80 @@ pub struct KkorPanel {
     runner: Runner,
     preset: usize,
     seeds: String,
+    loads: String,
+    coefficients: [String; 3],
+    batch_jobs: String,
+    batch_length: String,
     result: Option<KkorResult>,
     migration_run: usize,
 }
 
 impl KkorPanel {
     fn request(&self) -> Result<FamilyRequest, String> {
+        let loads = if self.loads.trim().is_empty() {
+            Vec::new()
+        } else {
+            parse_numbers("loads", &self.loads)?
+        };
+        let coefficients = self
+            .coefficients
+            .iter()
+            .map(|c| {
+                c.trim()
+                    .parse::<f64>()
+                    .map_err(|_| format!("c_k: '{c}' is not a number"))
+            })
+            .collect::<Result<Vec<f64>, String>>()?;
+        let default_c = coefficients.iter().all(|&c| c == 0.25);
+        let number = |what: &str, v: &str| {
+            v.trim()
+                .parse::<f64>()
+                .map_err(|_| format!("{what}: '{}' is not a number", v.trim()))
+        };
+        let options = KkorOptions {
+            loads,
+            coefficients: if default_c { Vec::new() } else { coefficients },
+            batch_jobs: match number("S", &self.batch_jobs)? {
+                20.0 => None,
+                s if s.fract() == 0.0 && s >= 1.0 => Some(s as u32),
+                s => return Err(format!("S: {s} is not a whole number of jobs ≥ 1")),
+            },
+            batch_length: Some(number("L", &self.batch_length)?).filter(|&l| l != 10.0),
+        };
+        let name = PAGE_PRESETS[self.preset.min(PAGE_PRESETS.len() - 1)];
+        options.params(3)?;
         Ok(FamilyRequest::Kkor {
-            preset: PAGE_PRESETS[self.preset.min(PAGE_PRESETS.len() - 1)].to_string(),
+            preset: name.to_string(),
             seeds: parse_seeds(&self.seeds)?,
+            options,
         })
     }
 
     /// A `#f1=` KKOR link fills the fields; `true` when it should run at once.
     fn open_link(&mut self) -> bool {
         match linked_request() {
-            Ok(Some(FamilyRequest::Kkor { preset, seeds })) => {
+            Ok(Some(FamilyRequest::Kkor {
+                preset,
+                seeds,
+                options,
+            })) => {
                 self.preset = PAGE_PRESETS.iter().position(|p| *p == preset).unwrap_or(0);
                 self.seeds = seeds.to_string();
+                self.loads = options
+                    .loads
+                    .iter()
+                    .map(|x| x.to_string())
+                    .collect::<Vec<_>>()
+                    .join(",");
+                for (k, c) in options.coefficients.iter().take(3).enumerate() {
+                    self.coefficients[k] = c.to_string();
+                }
+                if let Some(s) = options.batch_jobs {
+                    self.batch_jobs = s.to_string();
+                }
+                if let Some(l) = options.batch_length {
+                    self.batch_length = l.to_string();
+                }
                 true
             }
             // The SES panel reports a damaged `#f1=` link.
@@ -86,6 +154,10 @@ impl Component for KkorPanel {
             runner: Runner::default(),
             preset: 0,
             seeds: "10".into(),
+            loads: String::new(),
+            coefficients: ["0.25".into(), "0.25".into(), "0.25".into()],
+            batch_jobs: "20".into(),
+            batch_length: "10".into(),
             result: None,
             migration_run: 1,
         };
@@ -112,6 +184,14 @@ impl Component for KkorPanel {
             },
             KkorMsg::Preset(i) => self.preset = i.min(PAGE_PRESETS.len() - 1),
             KkorMsg::Seeds(v) => self.seeds = v,
+            KkorMsg::Loads(v) => self.loads = v,
+            KkorMsg::Coefficient(k, v) => {
+                if let Some(c) = self.coefficients.get_mut(k) {
+                    *c = v;
+                }
+            }
+            KkorMsg::BatchJobs(v) => self.batch_jobs = v,
+            KkorMsg::BatchLength(v) => self.batch_length = v,
             KkorMsg::MigrationRun(i) => self.migration_run = i,
             KkorMsg::Run => match self.request() {
                 Ok(r) => self.runner.start(r, ctx.link().callback(KkorMsg::Worker)),
@@ -149,6 +229,23 @@ impl Component for KkorPanel {
                     </label>
                     <p class="help" data-testid="kkor-description">{description}</p>
                     { field("kkor-seeds", "Seeds", &self.seeds, SEEDS_HELP, link.callback(|e: Event| KkorMsg::Seeds(input_value(&e)))) }
+                    { field("kkor-loads", "Loads", &self.loads, LOADS_HELP, link.callback(|e: Event| KkorMsg::Loads(input_value(&e)))) }
+                    <div class="field">
+                        <span>{"Cooperation c_k (kkor-load)"}</span>
+                        { for (0..3).map(|k| {
+                            let v = self.coefficients[k].clone();
+                            html! {
+                                <label>{format!("O{} ", k + 1)}
+                                    <input type="range" min="0" max="1" step="0.05" value={v.clone()} data-testid={format!("kkor-c{}", k + 1)}
+                                        oninput={link.callback(move |e: InputEvent| KkorMsg::Coefficient(k, e.target_unchecked_into::<web_sys::HtmlInputElement>().value()))} />
+                                    <output>{v}</output>
+                                </label>
+                            }
+                        }) }
+                        <span class="help">{COEFF_HELP}</span>
+                    </div>
+                    { field("kkor-s", "S (jobs per batch)", &self.batch_jobs, BATCH_HELP, link.callback(|e: Event| KkorMsg::BatchJobs(input_value(&e)))) }
+                    { field("kkor-l", "L (time units)", &self.batch_length, BATCH_HELP, link.callback(|e: Event| KkorMsg::BatchLength(input_value(&e)))) }
                 </div>
                 { self.runner.view("kkor", unit, link.callback(|_| KkorMsg::Run), link.callback(|_| KkorMsg::Cancel), link.callback(|_| KkorMsg::Share)) }
                 { match &self.result {
