@@ -90,6 +90,19 @@ pub struct KkorRunSummary {
     pub migrations: Vec<Vec<f64>>,
     /// Migration requests and refusals by rule (decentralized), median over seeds.
     pub offers: Offers,
+    /// The first job set's schedule (per job where and when it ran, and the batches), for
+    /// the page's Gantt chart per cluster.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub schedule: Option<KkorSchedule>,
+}
+
+/// One run's schedule: [`super::Placement`] per job (input order) and the batch windows.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct KkorSchedule {
+    /// `(id, processors, origin organization)` per job, in the order of `placements`.
+    pub jobs: Vec<(u64, u32, usize)>,
+    pub placements: Vec<super::Placement>,
+    pub batches: Vec<super::BatchWindow>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -448,7 +461,10 @@ pub fn compare(
     Ok(variants
         .iter()
         .zip(per_variant)
-        .map(|(&(label, policy, c), runs)| summarize(label, policy, c, clusters.len(), &runs))
+        .map(|(&(label, policy, c), runs)| {
+            let first = sets.first().map(|v| v.as_slice());
+            summarize(label, policy, c, clusters.len(), &runs, first)
+        })
         .collect())
 }
 
@@ -459,6 +475,7 @@ fn summarize(
     c: &[f64],
     n: usize,
     runs: &[KkorRun],
+    first_jobs: Option<&[KkorJob]>,
 ) -> KkorRunSummary {
     let med = |f: &dyn Fn(&KkorRun) -> f64| median(runs.iter().map(f).collect());
     let migrations = (0..n)
@@ -491,6 +508,11 @@ fn summarize(
             refused_makespan: offer(|o| o.refused_makespan),
             too_late: offer(|o| o.too_late),
         },
+        schedule: first_jobs.zip(runs.first()).map(|(js, r)| KkorSchedule {
+            jobs: js.iter().map(|j| (j.id, j.procs, j.org)).collect(),
+            placements: r.placements.clone(),
+            batches: r.batches.clone(),
+        }),
     }
 }
 

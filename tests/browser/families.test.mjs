@@ -138,6 +138,8 @@ test('the KKOR panel runs kkor-load and kkor-fairness in the worker to the CLI n
   await page.waitForSelector('[data-testid=kkor-migrations][data-label=distr3]');
   const matrix = await page.$$eval('[data-testid=kkor-migrations] tbody tr', (rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => Number(td.dataset.value))));
   assert.deepEqual(matrix, fair.runs.find((r) => r.label === 'distr3').migrations);
+  await assertInk(page, ['chart-kkor-gantt-o1', 'chart-kkor-gantt-o3']);
+  await hoverMatches(page, 'chart-kkor-gantt-o3', /^(job \d+ of O\d|[\d.]+ time units, processor)/, { x: 0.3, y: 0.3 });
 
   await page.click('[data-testid=kkor-share]');
   const link = await page.textContent('[data-testid=kkor-share-url]');

@@ -39,6 +39,8 @@ pub enum FamilyChart {
     KkorOrgs(Rc<KkorRunsResult>),
     /// Queue length per group over the first seed's run of one variant.
     SesQueue(Rc<SesSelection>, usize),
+    /// One cluster's schedule under one run (first seed): (result, run, cluster).
+    KkorGantt(Rc<KkorRunsResult>, usize, usize),
 }
 
 impl PartialEq for FamilyChart {
@@ -51,6 +53,7 @@ impl PartialEq for FamilyChart {
             (KkorLines(a, i), KkorLines(b, j)) => Rc::ptr_eq(a, b) && i == j,
             (KkorOrgs(a), KkorOrgs(b)) => Rc::ptr_eq(a, b),
             (SesQueue(a, i), SesQueue(b, j)) => Rc::ptr_eq(a, b) && i == j,
+            (KkorGantt(a, i, k), KkorGantt(b, j, l)) => Rc::ptr_eq(a, b) && i == j && k == l,
             _ => false,
         }
     }
@@ -215,6 +218,7 @@ impl Plot for FamilyChart {
                     &r.series,
                 )
             }
+            FamilyChart::KkorGantt(r, run, c) => super::kkor_gantt::draw(canvas, r, *run, *c),
             FamilyChart::SesQueue(r, run) => {
                 let (label, data) = ses_queue(r, *run).ok_or("no queue series")?;
                 let title = format!("Queue length per group: {label} (seed 1)");
@@ -303,6 +307,7 @@ impl Plot for FamilyChart {
             }
             FamilyChart::SesCrossover(r) => describe_lines(&r.x_label, &r.x, &r.series, x, " s"),
             FamilyChart::KkorLines(r, m) => describe_lines("ρ", &r.x, &kkor_lines(r, *m), x, ""),
+            FamilyChart::KkorGantt(r, run, c) => super::kkor_gantt::describe(r, *run, *c, x, y),
             FamilyChart::SesQueue(r, run) => {
                 let Some((_, d)) = ses_queue(r, *run) else {
                     return String::new();
@@ -358,6 +363,7 @@ impl Plot for FamilyChart {
                 KKOR_CHART_METRICS.get(*m).map_or("", |k| k.0)
             ),
             FamilyChart::KkorOrgs(_) => "gridscope-kkor-fairness".into(),
+            FamilyChart::KkorGantt(_, run, c) => format!("gridscope-kkor-gantt-{run}-o{}", c + 1),
             FamilyChart::SesQueue(r, run) => format!(
                 "gridscope-ses-queue-{}",
                 r.runs.get(*run).map_or("", |x| x.label.as_str())

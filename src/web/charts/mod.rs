@@ -10,6 +10,7 @@ mod families;
 mod family_plots;
 mod fit;
 mod gantt;
+mod kkor_gantt;
 pub mod plots;
 mod runs;
 mod scjg;

@@ -340,6 +340,14 @@ impl KkorPanel {
                 </label>
                 <p class="help">{"Jobs produced by the organization of the row and run on the cluster of the column, median over the seeds (all jobs, not trimmed)."}</p>
                 if let Some(run) = chosen { { migration_table(r, run) } }
+                if chosen.is_some_and(|c| c.schedule.is_some()) {
+                    <div class="charts">
+                    { for (0..r.clusters.len()).map(|k| html! {
+                        <ChartView chart={Some(Chart::Family(FamilyChart::KkorGantt(r.clone(), self.migration_run, k)))} testid={format!("chart-kkor-gantt-o{}", k + 1)} width={480} height={240} />
+                    }) }
+                    </div>
+                    <p class="help">{"The chosen run's schedule on each cluster for the first seed: jobs over (time units, processors), each in its producing organization's colour, migrated jobs dark; vertical lines mark batch boundaries — the grid scheduler's batches for centralized (closed at S jobs or L time units, KKOR §2.2), each cluster's local batches (computed at t0) for decentralized and local (§2.3)."}</p>
+                }
             </>
         }
     }
