@@ -555,7 +555,12 @@ impl<'a> Simulation<'a> {
         while let Some((_, event)) = self.events.pop_until(now) {
             self.handled += 1;
             match event {
-                Event::Complete(idx) => self.complete(idx)?,
+                Event::Complete(idx) => {
+                    self.complete(idx)?;
+                    if self.grid.wants_releases() {
+                        self.grid_decides(|g, v, a| g.on_release(v, a));
+                    }
+                }
                 Event::EstimateExpired(idx) => self.expire(idx)?,
                 Event::Grid(msg) => {
                     self.log.grid_messages += 1;

@@ -27,12 +27,19 @@ pub const SES_DAYS: f64 = 7.0;
 
 /// The four selection variants, as SES's figures label them.
 pub fn ses_algorithms() -> Vec<AlgorithmSpec> {
+    ses_algorithms_with(false)
+}
+
+/// [`ses_algorithms`] with SES's FCFS queue per group (false) or one FCFS queue for the
+/// whole site (true; `GridParams::site_queue`).
+pub fn ses_algorithms_with(site_queue: bool) -> Vec<AlgorithmSpec> {
     let variant = |label: &str, grid: GridScheme, restricted: bool| AlgorithmSpec {
         label: Some(label.to_string()),
         local: LocalPolicyKind::Fcfs,
         grid,
         grid_params: GridParams {
             restricted,
+            site_queue,
             ..GridParams::default()
         },
     };
@@ -133,6 +140,9 @@ pub struct SesSelection {
     pub days: f64,
     /// Coverage of the bands: P(lo < true median < hi).
     pub confidence: f64,
+    /// One FCFS queue for the whole site instead of one per group (SES's).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub site_queue: bool,
     pub runs: Vec<SesRun>,
 }
 
@@ -178,6 +188,17 @@ pub fn run_selection(
     seeds: u64,
     progress: &mut dyn FnMut(u64, u64) -> bool,
 ) -> Result<SesSelection, ScenarioError> {
+    run_selection_with(gen, days, seeds, false, progress)
+}
+
+/// [`run_selection`] with one FCFS queue for the whole site when `site_queue`.
+pub fn run_selection_with(
+    gen: &SesPoisson,
+    days: f64,
+    seeds: u64,
+    site_queue: bool,
+    progress: &mut dyn FnMut(u64, u64) -> bool,
+) -> Result<SesSelection, ScenarioError> {
     if seeds == 0 || seeds > 1000 {
         return Err(ScenarioError::Invalid(format!(
             "seeds must be 1..1000 (got {seeds})"
@@ -188,12 +209,15 @@ pub fn run_selection(
             "days must be in (0, 3650] (got {days})"
         )));
     }
-    let algorithms = ses_algorithms();
+    let algorithms = ses_algorithms_with(site_queue);
     let mut samples: Samples = vec![(Vec::new(), Vec::new()); algorithms.len()];
     let mut names = Vec::new();
     let mut queues: Vec<Option<QueueSeries>> = vec![None; algorithms.len()];
     for seed in 1..=seeds {
-        let scenario = ses_scenario(gen, days, seed);
+        let scenario = Scenario {
+            algorithms: algorithms.clone(),
+            ..ses_scenario(gen, days, seed)
+        };
         let workload = super::load_workload(&scenario, &mut |f| Err(format!("{f}: no file")))?;
         let report = run_loaded(&scenario, workload, &mut |_, _, _| true)?;
         if seed == 1 {
@@ -267,6 +291,7 @@ pub fn run_selection(
         seeds,
         days,
         confidence,
+        site_queue,
         runs,
     })
 }

@@ -9,7 +9,9 @@ use wasm_bindgen::JsCast;
 
 use super::protocol::FromWorker;
 use crate::kkor::presets::{run_preset_with, KkorOptions, KkorPresetResult};
-use crate::scenario::ses::{run_crossover, run_selection, SesCrossover, SesSelection, SES_DAYS};
+use crate::scenario::ses::{
+    run_crossover, run_selection_with, SesCrossover, SesSelection, SES_DAYS,
+};
 use crate::scjg::inspect::{inspect, Inspection};
 use crate::scjg::presets::{PresetOptions, ScjgPresetResult};
 use crate::workload::SesPoisson;
@@ -27,6 +29,9 @@ pub enum FamilyRequest {
         /// Shares of jobs needing ≥ 4 CPUs (`ses-restriction-crossover` only).
         #[serde(default)]
         shares: Vec<f64>,
+        /// One FCFS queue for the whole site (`ses-selection`; absent in older links).
+        #[serde(default)]
+        site_queue: bool,
     },
     Kkor {
         preset: String,
@@ -111,6 +116,7 @@ pub fn compute(
             seeds,
             load_factor,
             shares,
+            site_queue,
         } => {
             let gen = SesPoisson {
                 load_factor: *load_factor,
@@ -118,9 +124,11 @@ pub fn compute(
             };
             gen.validate()?;
             match preset.as_str() {
-                "ses-selection" => run_selection(&gen, SES_DAYS, *seeds, progress)
-                    .map(FamilyResult::SesSelection)
-                    .map_err(|e| e.to_string()),
+                "ses-selection" => {
+                    run_selection_with(&gen, SES_DAYS, *seeds, *site_queue, progress)
+                        .map(FamilyResult::SesSelection)
+                        .map_err(|e| e.to_string())
+                }
                 "ses-restriction-crossover" => {
                     if shares.is_empty() || shares.len() > 100 {
                         return Err("give 1 to 100 shares of ≥ 4-CPU jobs".into());

@@ -74,6 +74,23 @@ test('the SES panel runs both presets in the worker to the CLI numbers, draws it
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=chart-ses-groups-png]')]);
   assert.equal(download.suggestedFilename(), 'gridscope-ses-groups.png');
 
+  // One FCFS queue for the whole site: the CLI's --site-queue, to the same numbers.
+  await page.check('[data-testid=ses-site-queue]');
+  await page.click('[data-testid=ses-run]');
+  const sq = cliJson(['run', '--preset', 'ses-selection', '--seeds', '2', '--site-queue']);
+  assert.equal(sq.site_queue, true);
+  const sqWait = sq.runs.find((r) => r.label === 'random-restricted').metrics.avg_wait_s;
+  await page.waitForFunction((want) => {
+    const td = document.querySelector('[data-testid=ses-table] tr[data-run=random-restricted][data-group=all] td[data-key=avg_wait_s]');
+    return td && Number(td.dataset.value) === want;
+  }, sqWait, { timeout: 60_000 });
+  const sqRows = await readTable(page, 'ses-table', ['run', 'group']);
+  assert.deepEqual(sqRows, sq.runs.flatMap((r) => [
+    ...r.metrics.groups.map((g) => [r.label, g.name, [g.utilization, g.avg_queue_delay_s, g.jobs]]),
+    [r.label, 'all', [r.metrics.utilization, r.metrics.avg_wait_s, r.metrics.avg_response_s]],
+  ]));
+  await page.uncheck('[data-testid=ses-site-queue]');
+
   // The crossover with its own shares and a load factor: the CLI's --x and --load.
   await page.selectOption('[data-testid=ses-preset]', { label: 'ses-restriction-crossover' });
   await set(page, '#ses-shares', '0.2,0.6');

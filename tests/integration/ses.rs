@@ -241,3 +241,39 @@ fn the_crossover_sweep_keeps_the_cpu_demand_and_finds_no_win_at_the_papers_load(
         c.crossover
     );
 }
+
+/// Starts of `jobs` (seconds) under MNA over FCFS, with SES's per-group queues or one FCFS
+/// queue for the whole site.
+fn starts_with_site_queue(jobs: &[Job], site_queue: bool) -> Vec<i64> {
+    let params = GridParams {
+        site_queue,
+        ..GridParams::default()
+    };
+    let p = lattice();
+    let out = Simulation::new(
+        &p,
+        jobs,
+        LocalPolicyKind::Fcfs,
+        GridScheme::GroupsMna,
+        &params,
+        &RunConfig::default(),
+    )
+    .unwrap()
+    .run(&mut |_, _| true)
+    .unwrap();
+    out.outcomes.iter().map(|o| o.start.0 / 1000).collect()
+}
+
+#[test]
+fn one_site_queue_makes_the_head_block_the_other_groups() {
+    // Job 1 takes all of A (36 nodes × 4 CPUs) for 100 s; job 2 needs A again (B has only
+    // 20 nodes) and waits; job 3 needs one node, which B has free at once. Per-group queues:
+    // job 3 goes to B and starts at 2. One site queue: job 3 waits behind job 2 until A
+    // frees at 100, when both are sent (job 2 to A, job 3 to B).
+    let jobs = [job(1, 0, 100, 144), job(2, 1, 50, 144), job(3, 2, 10, 4)];
+    assert_eq!(starts_with_site_queue(&jobs, false), vec![0, 100, 2]);
+    assert_eq!(starts_with_site_queue(&jobs, true), vec![0, 100, 100]);
+    // Small jobs keep their rule: with D free, a 1-CPU job behind nobody starts at once.
+    let small = [job(1, 0, 10, 1)];
+    assert_eq!(starts_with_site_queue(&small, true), vec![0]);
+}

@@ -229,6 +229,9 @@ pub struct SweepArgs {
     /// How a batch's jobs are dealt out: random or rounded
     #[arg(long, value_name = "MODE", value_parser = parse_dispatch)]
     pub dispatch: Option<Dispatch>,
+    /// SES presets: one FCFS queue for the whole site instead of SES's queue per group
+    #[arg(long)]
+    pub site_queue: bool,
 }
 
 #[derive(Args, Debug)]

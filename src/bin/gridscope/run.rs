@@ -69,7 +69,7 @@ pub fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
 
 pub fn run(a: &RunArgs) -> Result<(), CliError> {
     if let Some(preset) = a.preset.as_deref().filter(|p| p.starts_with("sf-")) {
-        if let Some(flag) = scenario_flag(a) {
+        if let Some(flag) = scenario_flag(a).or(a.sweep.site_queue.then_some("--site-queue")) {
             return Err(CliError::Usage(format!(
                 "{flag} does not apply to a sweep preset ({preset})"
             )));

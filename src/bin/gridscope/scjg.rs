@@ -31,6 +31,7 @@ fn check_flags(name: &str, a: &SweepArgs) -> Result<(), CliError> {
         (a.cv.is_some(), "--cv"),
         (a.policies.is_some(), "--policies"),
         (a.dispatch.is_some(), "--dispatch"),
+        (a.site_queue, "--site-queue"),
     ]
     .into_iter()
     .find_map(|(given, flag)| given.then_some(flag));

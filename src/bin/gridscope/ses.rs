@@ -3,7 +3,7 @@
 use std::fmt::Write;
 
 use gridscope::scenario::ses::{
-    run_crossover, run_selection, SesCrossover, SesSelection, CROSSOVER_SHARES, SES_DAYS,
+    run_crossover, run_selection_with, SesCrossover, SesSelection, CROSSOVER_SHARES, SES_DAYS,
 };
 use gridscope::workload::SesPoisson;
 
@@ -24,6 +24,7 @@ fn check_flags(name: &str, a: &SweepArgs) -> Result<(), CliError> {
         (a.cv.is_some(), "--cv"),
         (a.policies.is_some(), "--policies"),
         (a.dispatch.is_some(), "--dispatch"),
+        (a.site_queue && name != "ses-selection", "--site-queue"),
     ]
     .into_iter()
     .find_map(|(given, flag)| given.then_some(flag));
@@ -51,8 +52,10 @@ pub fn run_ses_preset(name: &str, a: &SweepArgs, json: bool) -> Result<(), CliEr
     let mut progress = Progress::new();
     let text = match name {
         "ses-selection" => {
-            let r = run_selection(&gen, SES_DAYS, seeds, &mut |d, t| progress.sweep(d, t))
-                .map_err(CliError::failed)?;
+            let r = run_selection_with(&gen, SES_DAYS, seeds, a.site_queue, &mut |d, t| {
+                progress.sweep(d, t)
+            })
+            .map_err(CliError::failed)?;
             if json {
                 report::json(&r)
             } else {

@@ -23,6 +23,7 @@ impl SweepArgs {
             (self.cv.is_some(), "--cv"),
             (self.policies.is_some(), "--policies"),
             (self.dispatch.is_some(), "--dispatch"),
+            (self.site_queue, "--site-queue"),
         ]
         .into_iter()
         .find_map(|(given, flag)| given.then_some(flag))

@@ -149,6 +149,11 @@ pub struct GridParams {
     /// SES node groups: jobs of fewer CPUs than this are "small" (SES: 4).
     #[serde(skip_serializing_if = "is_four")]
     pub small_below_cpus: u32,
+    /// SES node groups: one FCFS queue for the whole site (its head goes to a group the
+    /// moment one can start it, and blocks everyone behind it) instead of SES's FCFS queue
+    /// per group (false, the paper's).
+    #[serde(skip_serializing_if = "is_false")]
+    pub site_queue: bool,
 }
 
 fn is_false(b: &bool) -> bool {
@@ -169,6 +174,7 @@ impl Default for GridParams {
             latency_s: 0.0,
             restricted: false,
             small_below_cpus: 4,
+            site_queue: false,
         }
     }
 }
@@ -205,12 +211,10 @@ impl GridParams {
     /// `seed` drives the randomized ones (SES random selection).
     pub fn build(&self, scheme: GridScheme, sites: usize, seed: u64) -> Box<dyn GridPolicy> {
         let groups = |strategy| {
-            Box::new(GroupSelection::new(
-                strategy,
-                self.restricted,
-                self.small_below_cpus,
-                seed,
-            ))
+            Box::new(
+                GroupSelection::new(strategy, self.restricted, self.small_below_cpus, seed)
+                    .with_site_queue(self.site_queue),
+            )
         };
         match scheme {
             GridScheme::GroupsRandom => groups(GroupStrategy::Random),
@@ -283,6 +287,12 @@ pub trait GridPolicy {
     fn on_message(&mut self, msg: GridMsg, grid: &dyn GridView, out: &mut Vec<GridAction>);
     /// Jobs still held in grid queues.
     fn held(&self) -> usize;
+    /// True for a policy that must hear of every completion ([`GridPolicy::on_release`]).
+    fn wants_releases(&self) -> bool {
+        false
+    }
+    /// A job ended somewhere and released its units (only if [`GridPolicy::wants_releases`]).
+    fn on_release(&mut self, _grid: &dyn GridView, _out: &mut Vec<GridAction>) {}
 }
 
 /// Turnaround cost (SOB §2.1.1): the site of minimum ATT = AWT + ERT among `candidates`;

@@ -20,6 +20,7 @@ const LOAD_HELP: &str = "Multiplies SES's arrival rate λ = 3.125 jobs / 30 min 
 const SHARES_HELP: &str = "Shares of jobs needing ≥ 4 CPUs, comma-separated, each in [0, 1] (Table A3: 11 %). Table A3 is rescaled so each class keeps its internal proportions, and λ is scaled so the offered CPU demand (λ × mean CPUs × mean run time) stays the paper's (times the load factor). SES §5's open question. The CLI's --x.";
 const METRICS_HELP: &str = "Group utilization: time-average of busy units / units of the group (a 1-CPU job on a 4-CPU node holds the node; SES Fig. 1, GPSS storage utilization). Group queueing delay: mean of start − arrival over the jobs routed to the group, zero waits included (SES Fig. 2). Response (SYS): mean of completion − arrival over all jobs (SES Fig. 3). Bars and boxes are medians over the seeds; whiskers the order-statistic band.";
 
+const SITE_QUEUE_HELP: &str = "Off (the paper, SES §3.4): each node group has its own FCFS queue (a GPSS-H storage) and a job joins one on arrival. On: jobs wait in one FCFS queue for the whole cluster and the head goes to a group the moment one can start it (by the same selection rules), blocking everyone behind it. The CLI's --site-queue.";
 const QUEUE_HELP: &str = "Queue length over time per group, one chart per variant: the time-averaged number of jobs waiting for each group in each of 84 equal slices of the first seed's run (SES §4: GPSS-H reports each storage's queue; a restricted variant's single-CPU group D builds the long queues). Time in days from the first submission.";
 
 pub enum SesMsg {
@@ -28,6 +29,7 @@ pub enum SesMsg {
     Seeds(String),
     Load(String),
     Shares(String),
+    SiteQueue(bool),
     Run,
     Cancel,
     Share,
@@ -45,6 +47,7 @@ pub struct SesPanel {
     seeds: String,
     load: String,
     shares: String,
+    site_queue: bool,
     result: Option<SesResult>,
 }
 
@@ -85,6 +88,7 @@ impl SesPanel {
             seeds: parse_seeds(&self.seeds)?,
             load_factor,
             shares,
+            site_queue: self.site_queue,
         })
     }
 
@@ -96,7 +100,9 @@ impl SesPanel {
                 seeds,
                 load_factor,
                 shares,
+                site_queue,
             })) => {
+                self.site_queue = site_queue;
                 self.preset = SES_PRESETS.iter().position(|p| p.0 == preset).unwrap_or(0);
                 self.seeds = seeds.to_string();
                 self.load = load_factor.to_string();
@@ -127,6 +133,7 @@ impl Component for SesPanel {
             seeds: "10".into(),
             load: "1".into(),
             shares: join(&CROSSOVER_SHARES),
+            site_queue: false,
             result: None,
         };
         if panel.open_link() {
@@ -154,6 +161,7 @@ impl Component for SesPanel {
             SesMsg::Seeds(v) => self.seeds = v,
             SesMsg::Load(v) => self.load = v,
             SesMsg::Shares(v) => self.shares = v,
+            SesMsg::SiteQueue(v) => self.site_queue = v,
             SesMsg::Run => match self.request() {
                 Ok(r) => self.runner.start(r, ctx.link().callback(SesMsg::Worker)),
                 Err(e) => self.runner.error = Some(e),
@@ -188,6 +196,12 @@ impl Component for SesPanel {
                     <p class="help" data-testid="ses-description">{description}</p>
                     { field("ses-seeds", "Seeds", &self.seeds, SEEDS_HELP, on(SesMsg::Seeds)) }
                     { field("ses-load", "Load factor", &self.load, LOAD_HELP, on(SesMsg::Load)) }
+                    <div class="field">
+                        <label><input type="checkbox" data-testid="ses-site-queue" checked={self.site_queue}
+                            onchange={link.callback(|e: Event| SesMsg::SiteQueue(e.target_unchecked_into::<web_sys::HtmlInputElement>().checked()))} />
+                            {" One FCFS queue for the whole site"}</label>
+                        <span class="help">{SITE_QUEUE_HELP}</span>
+                    </div>
                     if self.is_crossover() {
                         { field("ses-shares", "Shares of ≥ 4-CPU jobs", &self.shares, SHARES_HELP, on(SesMsg::Shares)) }
                     }

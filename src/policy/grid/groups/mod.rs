@@ -42,6 +42,17 @@ pub struct GroupSelection {
     restricted: bool,
     small_below_cpus: u32,
     rng: SimRng,
+    /// One FCFS queue for the whole site (see [`GroupSelection::with_site_queue`]).
+    site_queue: Option<SiteQueue>,
+}
+
+/// The site-wide FCFS queue and the units it sent to each group at the current instant
+/// (not yet started, so not yet in the groups' free counts).
+#[derive(Default)]
+struct SiteQueue {
+    jobs: std::collections::VecDeque<JobIdx>,
+    at: Option<crate::time::SimTime>,
+    sent: Vec<u32>,
 }
 
 impl GroupSelection {
@@ -57,7 +68,84 @@ impl GroupSelection {
             restricted,
             small_below_cpus,
             rng: SimRng::new(seed),
+            site_queue: None,
         }
+    }
+
+    /// One FCFS queue for the whole site instead of one per group: jobs wait at the site in
+    /// arrival order; the head goes to a group the moment one can start it (the same rules,
+    /// among the groups with enough free nodes now), and blocks everyone behind it.
+    pub fn with_site_queue(mut self, on: bool) -> Self {
+        self.site_queue = on.then(SiteQueue::default);
+        self
+    }
+
+    /// The group job `job` goes to: `free(g)` are the nodes free at group `g` (for the site
+    /// queue: free now and not yet promised), `None` when it must wait.
+    fn target(
+        &mut self,
+        grid: &dyn GridView,
+        job: JobIdx,
+        free: &dyn Fn(u32) -> u32,
+        now_only: bool,
+    ) -> Option<u32> {
+        let fits = |g: u32| grid.units(g, job) <= grid.capacity(g);
+        let can_start = |g: u32| !now_only || grid.units(g, job) <= free(g);
+        let groups = 0..grid.sites() as u32;
+        let single: Vec<u32> = groups
+            .clone()
+            .filter(|&g| grid.cpus_per_unit(g) == 1 && fits(g))
+            .collect();
+        let multi: Vec<u32> = groups
+            .filter(|&g| grid.cpus_per_unit(g) > 1 && fits(g))
+            .collect();
+        // The single-CPU group with the most free nodes (SES has one: D).
+        let best_single = single
+            .iter()
+            .copied()
+            .min_by(|&a, &b| free(b).cmp(&free(a)).then(a.cmp(&b)));
+        let small = grid.procs(job) < self.small_below_cpus;
+        let single_now = |s: u32| {
+            if now_only {
+                grid.units(s, job) <= free(s)
+            } else {
+                grid.awt(s, job) == Some(crate::time::SimTime::ZERO)
+            }
+        };
+        match best_single {
+            Some(s) if small && (self.restricted || multi.is_empty()) => {
+                return can_start(s).then_some(s)
+            }
+            Some(s) if small && single_now(s) => return Some(s),
+            _ => {}
+        }
+        let open: Vec<u32> = multi.iter().copied().filter(|&g| can_start(g)).collect();
+        if multi.is_empty() {
+            return best_single.filter(|&s| can_start(s));
+        }
+        self.choose(grid, &open)
+    }
+
+    /// Sends the site queue's head to a group while one can start it now.
+    fn drain_site_queue(&mut self, grid: &dyn GridView, out: &mut Vec<GridAction>) {
+        let Some(mut q) = self.site_queue.take() else {
+            return;
+        };
+        if q.at != Some(grid.now()) {
+            q.at = Some(grid.now());
+            q.sent = vec![0; grid.sites()];
+        }
+        while let Some(&job) = q.jobs.front() {
+            let sent = q.sent.clone();
+            let free = |g: u32| grid.free(g).saturating_sub(sent[g as usize]);
+            let Some(site) = self.target(grid, job, &free, true) else {
+                break;
+            };
+            q.sent[site as usize] += grid.units(site, job);
+            q.jobs.pop_front();
+            out.push(GridAction::Dispatch { job, site });
+        }
+        self.site_queue = Some(q);
     }
 
     /// Picks among `candidates` by the strategy; `None` when there are none.
@@ -80,27 +168,12 @@ impl GridPolicy for GroupSelection {
     }
 
     fn on_arrival(&mut self, job: JobIdx, grid: &dyn GridView, out: &mut Vec<GridAction>) {
-        let fits = |g: u32| grid.units(g, job) <= grid.capacity(g);
-        let groups = 0..grid.sites() as u32;
-        let single: Vec<u32> = groups
-            .clone()
-            .filter(|&g| grid.cpus_per_unit(g) == 1 && fits(g))
-            .collect();
-        let multi: Vec<u32> = groups
-            .filter(|&g| grid.cpus_per_unit(g) > 1 && fits(g))
-            .collect();
-        // The single-CPU group with the most free nodes (SES has one: D).
-        let best_single = single
-            .iter()
-            .copied()
-            .min_by(|&a, &b| grid.free(b).cmp(&grid.free(a)).then(a.cmp(&b)));
-        let small = grid.procs(job) < self.small_below_cpus;
-        let site = match best_single {
-            Some(s) if small && (self.restricted || multi.is_empty()) => Some(s),
-            Some(s) if small && grid.awt(s, job) == Some(crate::time::SimTime::ZERO) => Some(s),
-            _ => self.choose(grid, &multi).or(best_single),
-        };
-        if let Some(site) = site {
+        if let Some(q) = self.site_queue.as_mut() {
+            q.jobs.push_back(job);
+            return self.drain_site_queue(grid, out);
+        }
+        let free = |g: u32| grid.free(g);
+        if let Some(site) = self.target(grid, job, &free, false) {
             out.push(GridAction::Dispatch { job, site });
         }
     }
@@ -108,6 +181,14 @@ impl GridPolicy for GroupSelection {
     fn on_message(&mut self, _: GridMsg, _: &dyn GridView, _: &mut Vec<GridAction>) {}
 
     fn held(&self) -> usize {
-        0
+        self.site_queue.as_ref().map_or(0, |q| q.jobs.len())
+    }
+
+    fn wants_releases(&self) -> bool {
+        self.site_queue.is_some()
+    }
+
+    fn on_release(&mut self, grid: &dyn GridView, out: &mut Vec<GridAction>) {
+        self.drain_site_queue(grid, out);
     }
 }
