@@ -1141,3 +1141,53 @@ fn scjg_presets_print_the_documented_shapes() {
     let o = gridscope(&["run", "--preset", "scjg-sites", "--x", "1,2"]);
     assert_eq!(o.status.code(), Some(2), "--x is for the share sweeps");
 }
+
+#[test]
+fn kkor_parameters_reach_the_presets_and_stay_out_of_the_others() {
+    let flow = |args: &[&str]| -> Vec<f64> {
+        let mut all = vec![
+            "run",
+            "--preset",
+            "kkor-load",
+            "--seeds",
+            "2",
+            "--x",
+            "0.8",
+            "--json",
+        ];
+        all.extend_from_slice(args);
+        let o = gridscope(&all);
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_str(&stdout(&o)).unwrap();
+        ["centralized", "decentralized"]
+            .iter()
+            .map(|p| {
+                v["series"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .find(|s| s["policy"] == *p && s["metric"] == "mean_flow_time")
+                    .unwrap()["median"][0]
+                    .as_f64()
+                    .unwrap()
+            })
+            .collect()
+    };
+    let base = flow(&[]);
+    // Full cooperation helps the decentralized runs only; bigger batches slow centralized.
+    let c1 = flow(&["--coefficients", "1,1,1"]);
+    assert_eq!(c1[0], base[0]);
+    assert!(c1[1] < base[1], "{c1:?} vs {base:?}");
+    let big = flow(&["--batch-jobs", "100", "--batch-length", "50"]);
+    assert!(big[0] > base[0], "{big:?} vs {base:?}");
+    for args in [
+        &["run", "--preset", "kkor-load", "--coefficients", "2,1,1"][..],
+        &["run", "--preset", "kkor-real", "--batch-jobs", "3"],
+        &["run", "--preset", "ses-selection", "--batch-jobs", "3"],
+        &["run", "--preset", "sf-size", "--coefficients", "1"],
+        &["run", "--preset", "demo", "--batch-length", "5"],
+    ] {
+        let o = gridscope(args);
+        assert_ne!(o.status.code(), Some(0), "{args:?} must be refused");
+    }
+}

@@ -51,7 +51,7 @@ pub enum Command {
     Lint(LintArgs),
     /// Run a scenario file or a preset (the sf-* presets are SF parameter sweeps)
     #[command(args_override_self = true)]
-    Run(RunArgs),
+    Run(Box<RunArgs>),
     /// Split a batch stream over resources of given rates (SF, static)
     #[command(
         args_override_self = true,
@@ -232,6 +232,15 @@ pub struct SweepArgs {
     /// SES presets: one FCFS queue for the whole site instead of SES's queue per group
     #[arg(long)]
     pub site_queue: bool,
+    /// KKOR presets: cooperation coefficients c_k per organization (kkor-load's decentralized)
+    #[arg(long, value_name = "C1,C2,C3", value_parser = parse_x)]
+    pub coefficients: Option<Numbers>,
+    /// KKOR presets: S, the jobs that close a batch [default: 20]
+    #[arg(long, value_name = "S")]
+    pub batch_jobs: Option<u32>,
+    /// KKOR presets: L, the time units that close a batch [default: 10]
+    #[arg(long, value_name = "L")]
+    pub batch_length: Option<f64>,
 }
 
 #[derive(Args, Debug)]

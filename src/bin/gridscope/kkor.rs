@@ -15,29 +15,25 @@ use crate::progress::Progress;
 use crate::run::read_file;
 use crate::{output, report, CliError};
 
-/// `loads`: `--x`, the offered loads of `kkor-load` or each organization's of
-/// `kkor-fairness` (empty: the preset's).
+/// `options`: `--x` (the offered loads of `kkor-load` or each organization's of
+/// `kkor-fairness`), `--coefficients`, `--batch-jobs`, `--batch-length`; empty: the preset's.
 pub fn run_kkor_preset(
     name: &str,
     seeds: Option<u64>,
-    loads: &[f64],
+    options: &presets::KkorOptions,
     traces: &Path,
     json: bool,
 ) -> Result<(), CliError> {
-    if name == "kkor-real" && !loads.is_empty() {
+    if name == "kkor-real" && *options != presets::KkorOptions::default() {
         return Err(CliError::Usage(
-            "--x does not apply to kkor-real (its loads are the traces')".into(),
+            "kkor-real takes only --seeds and --traces (its loads are the traces')".into(),
         ));
     }
     let mut progress = Progress::new();
     let result = if name == "kkor-real" {
         KkorPresetResult::Runs(real(traces, &mut progress)?)
     } else {
-        let options = presets::KkorOptions {
-            loads: loads.to_vec(),
-            ..presets::KkorOptions::default()
-        };
-        presets::run_preset_with(name, seeds.unwrap_or(0), &options, &mut |d, t| {
+        presets::run_preset_with(name, seeds.unwrap_or(0), options, &mut |d, t| {
             progress.sweep(d, t)
         })
         .map_err(CliError::Failed)?

@@ -69,7 +69,7 @@ pub fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
 
 pub fn run(a: &RunArgs) -> Result<(), CliError> {
     if let Some(preset) = a.preset.as_deref().filter(|p| p.starts_with("sf-")) {
-        if let Some(flag) = scenario_flag(a).or(a.sweep.site_queue.then_some("--site-queue")) {
+        if let Some(flag) = scenario_flag(a).or(a.sweep.family_flag()) {
             return Err(CliError::Usage(format!(
                 "{flag} does not apply to a sweep preset ({preset})"
             )));
@@ -78,21 +78,38 @@ pub fn run(a: &RunArgs) -> Result<(), CliError> {
     }
     if let Some(preset) = a.preset.as_deref().filter(|p| p.starts_with("kkor-")) {
         let allowed = [
-            (a.sweep.seeds.is_some(), "--seeds"),
-            (a.sweep.x.is_some(), "--x"),
+            "--seeds",
+            "--x",
+            "--coefficients",
+            "--batch-jobs",
+            "--batch-length",
         ];
-        if let Some(flag) = scenario_flag(a).filter(|f| *f != "--traces").or_else(|| {
-            a.sweep
-                .first_given()
-                .filter(|f| !allowed.iter().any(|a| a.1 == *f))
-        }) {
+        if let Some(flag) = scenario_flag(a)
+            .filter(|f| *f != "--traces")
+            .or_else(|| a.sweep.first_given().filter(|f| !allowed.contains(f)))
+        {
             return Err(CliError::Usage(format!(
-                "{flag} does not apply to a KKOR preset ({preset}; it takes --seeds, --x = the loads, and --traces)"
+                "{flag} does not apply to a KKOR preset ({preset}; it takes --seeds, --x = the loads, --coefficients, --batch-jobs, --batch-length and --traces)"
             )));
         }
         let traces = a.traces.clone().unwrap_or(DEFAULT_TRACES.into());
-        let loads = a.sweep.x.as_ref().map_or(Vec::new(), |x| x.0.clone());
-        return crate::kkor::run_kkor_preset(preset, a.sweep.seeds, &loads, &traces, a.report.json);
+        let options = gridscope::kkor::presets::KkorOptions {
+            loads: a.sweep.x.as_ref().map_or(Vec::new(), |x| x.0.clone()),
+            coefficients: a
+                .sweep
+                .coefficients
+                .as_ref()
+                .map_or(Vec::new(), |x| x.0.clone()),
+            batch_jobs: a.sweep.batch_jobs,
+            batch_length: a.sweep.batch_length,
+        };
+        return crate::kkor::run_kkor_preset(
+            preset,
+            a.sweep.seeds,
+            &options,
+            &traces,
+            a.report.json,
+        );
     }
     if let Some(preset) = a.preset.as_deref().filter(|p| p.starts_with("scjg-")) {
         if let Some(flag) = scenario_flag(a).filter(|f| *f != "--traces") {

@@ -32,6 +32,9 @@ fn check_flags(name: &str, a: &SweepArgs) -> Result<(), CliError> {
         (a.policies.is_some(), "--policies"),
         (a.dispatch.is_some(), "--dispatch"),
         (a.site_queue, "--site-queue"),
+        (a.coefficients.is_some(), "--coefficients"),
+        (a.batch_jobs.is_some(), "--batch-jobs"),
+        (a.batch_length.is_some(), "--batch-length"),
     ]
     .into_iter()
     .find_map(|(given, flag)| given.then_some(flag));

@@ -24,6 +24,21 @@ impl SweepArgs {
             (self.policies.is_some(), "--policies"),
             (self.dispatch.is_some(), "--dispatch"),
             (self.site_queue, "--site-queue"),
+            (self.coefficients.is_some(), "--coefficients"),
+            (self.batch_jobs.is_some(), "--batch-jobs"),
+            (self.batch_length.is_some(), "--batch-length"),
+        ]
+        .into_iter()
+        .find_map(|(given, flag)| given.then_some(flag))
+    }
+
+    /// The first flag given that belongs to the SES or KKOR presets, not to the SF sweeps.
+    pub fn family_flag(&self) -> Option<&'static str> {
+        [
+            (self.site_queue, "--site-queue"),
+            (self.coefficients.is_some(), "--coefficients"),
+            (self.batch_jobs.is_some(), "--batch-jobs"),
+            (self.batch_length.is_some(), "--batch-length"),
         ]
         .into_iter()
         .find_map(|(given, flag)| given.then_some(flag))
