@@ -87,15 +87,9 @@ impl Default for PresetOptions {
 
 pub const DEFAULT_SEEDS: u64 = 5;
 
-/// One line of a sweep: a scheme's metric per x.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct ScjgSeries {
-    pub policy: String,
-    pub metric: String,
-    pub median: Vec<f64>,
-    pub lo: Vec<f64>,
-    pub hi: Vec<f64>,
-}
+/// One line of a sweep: a scheme's metric per x — the same `{policy, metric, median, lo,
+/// hi}` line as KKOR's sweeps, so the CLI table and the page's charts serve both.
+pub use crate::kkor::presets::KkorSeries as ScjgSeries;
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct ScjgSweepResult {

@@ -76,7 +76,7 @@ fn real(traces: &Path, progress: &mut Progress) -> Result<KkorRunsResult, CliErr
 }
 
 fn sweep_table(r: &KkorSweepResult) -> String {
-    let mut s = format!(
+    let header = format!(
         "{}: {}\n{} seeds; medians with a {:.1} % band; x = {}\n",
         r.preset,
         r.description,
@@ -84,24 +84,7 @@ fn sweep_table(r: &KkorSweepResult) -> String {
         r.confidence * 100.0,
         r.x_label
     );
-    let mut metrics: Vec<&str> = r.series.iter().map(|l| l.metric.as_str()).collect();
-    metrics.dedup();
-    for metric in metrics {
-        let _ = write!(s, "\n{metric}\n{:>8}", "x");
-        let lines: Vec<_> = r.series.iter().filter(|l| l.metric == metric).collect();
-        for l in &lines {
-            let _ = write!(s, "{:>28}", l.policy);
-        }
-        s.push('\n');
-        for (i, x) in r.x.iter().enumerate() {
-            let _ = write!(s, "{x:>8}");
-            for l in &lines {
-                let _ = write!(s, "{:>12.2} [{:.2}, {:.2}]", l.median[i], l.lo[i], l.hi[i]);
-            }
-            s.push('\n');
-        }
-    }
-    s
+    report::band_table(header, &r.x, &r.series, 2)
 }
 
 fn runs_table(r: &KkorRunsResult) -> String {

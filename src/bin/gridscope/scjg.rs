@@ -79,7 +79,7 @@ pub fn run_scjg_preset(
 }
 
 fn sweep_table(r: &ScjgSweepResult) -> String {
-    let mut s = format!(
+    let header = format!(
         "{}: {}\n{} seeds; medians with a {:.1} % band; x = {}\n",
         r.preset,
         r.description,
@@ -87,25 +87,7 @@ fn sweep_table(r: &ScjgSweepResult) -> String {
         r.confidence * 100.0,
         r.x_label
     );
-    let mut metrics: Vec<&str> = r.series.iter().map(|l| l.metric.as_str()).collect();
-    metrics.sort_unstable();
-    metrics.dedup();
-    for metric in metrics {
-        let lines: Vec<_> = r.series.iter().filter(|l| l.metric == metric).collect();
-        let _ = write!(s, "\n{metric}\n{:>8}", "x");
-        for l in &lines {
-            let _ = write!(s, "{:>32}", l.policy);
-        }
-        s.push('\n');
-        for (i, x) in r.x.iter().enumerate() {
-            let _ = write!(s, "{x:>8}");
-            for l in &lines {
-                let _ = write!(s, "{:>12.3} [{:.3}, {:.3}]", l.median[i], l.lo[i], l.hi[i]);
-            }
-            s.push('\n');
-        }
-    }
-    s
+    report::band_table(header, &r.x, &r.series, 3)
 }
 
 fn runs_table(r: &ScjgRunsResult) -> String {

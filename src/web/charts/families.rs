@@ -145,8 +145,19 @@ fn ses_queue(r: &SesSelection, run: usize) -> Option<(String, crate::web::protoc
 
 /// The KKOR sweep's lines of one metric, as the SF sweeps' series.
 fn kkor_lines(r: &KkorSweepResult, metric: usize) -> Vec<PolicySeries> {
-    let key = KKOR_CHART_METRICS.get(metric).map_or("", |m| m.0);
-    r.series
+    metric_lines(
+        &r.series,
+        KKOR_CHART_METRICS.get(metric).map_or("", |m| m.0),
+    )
+}
+
+/// The lines of one metric of a family sweep (KKOR's and SCJG's share the line type), as
+/// the SF sweeps' series.
+pub(super) fn metric_lines(
+    series: &[crate::kkor::presets::KkorSeries],
+    key: &str,
+) -> Vec<PolicySeries> {
+    series
         .iter()
         .filter(|s| s.metric == key)
         .map(|s| PolicySeries {

@@ -54,16 +54,7 @@ impl PartialEq for ScjgChart {
 
 fn lines(r: &ScjgSweepResult, metric: usize) -> Vec<PolicySeries> {
     let key = SCJG_CHART_METRICS.get(metric).map_or("", |m| m.0);
-    r.series
-        .iter()
-        .filter(|s| s.metric == key)
-        .map(|s| PolicySeries {
-            policy: s.policy.clone(),
-            median: s.median.clone(),
-            lo: s.lo.clone(),
-            hi: s.hi.clone(),
-        })
-        .collect()
+    super::families::metric_lines(&r.series, key)
 }
 
 const H: f64 = 3600.0;
