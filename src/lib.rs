@@ -15,6 +15,7 @@
 pub mod allocation;
 pub mod engine;
 pub mod kkor;
+pub mod limits;
 pub mod metrics;
 pub mod model;
 pub mod par;

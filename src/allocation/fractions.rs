@@ -19,6 +19,12 @@ pub fn validate(rates: &[f64], lambda: f64, batch: u32) -> Result<(), String> {
     }
     let total: f64 = rates.iter().sum();
     let offered = lambda * batch as f64;
+    if !total.is_finite() {
+        return Err(format!(
+            "the rates sum to more than a double can hold ({:e} is the largest); rescale the units",
+            f64::MAX
+        ));
+    }
     if total <= offered {
         return Err(format!(
             "the system is saturated: total rate {total} ≤ λ·k = {offered}; lower λ or k, or add capacity"
@@ -31,6 +37,20 @@ pub fn validate(rates: &[f64], lambda: f64, batch: u32) -> Result<(), String> {
 pub fn weighted(rates: &[f64]) -> Vec<f64> {
     let total: f64 = rates.iter().sum();
     rates.iter().map(|r| r / total).collect()
+}
+
+/// Fractions are a distribution: finite, none negative, summing to 1 (within 10⁻⁶). Extreme
+/// inputs (a λ of 10⁻³²⁰, rates 10³⁰⁰ apart) break double precision; the result is then
+/// refused with the reason instead of printed as `[0, 0]` or `null`.
+pub fn check_fractions(alpha: &[f64]) -> Result<(), String> {
+    let sum: f64 = alpha.iter().sum();
+    if alpha.iter().all(|a| a.is_finite() && *a >= 0.0) && (sum - 1.0).abs() <= 1e-6 {
+        return Ok(());
+    }
+    Err(format!(
+        "the fractions could not be computed in double precision (they sum to {sum}); the arrival \
+         rate and the service rates are too far apart — rescale the time unit so both are near 1"
+    ))
 }
 
 /// Optimal workload allocation for batch arrivals (SF eq. 11 with the elimination loop of
@@ -57,6 +77,7 @@ pub fn owa_batch(rates: &[f64], lambda: f64, batch: u32) -> Result<Vec<f64>, Str
             alpha[i] = a;
         }
     }
+    check_fractions(&alpha)?;
     Ok(alpha)
 }
 
@@ -75,7 +96,7 @@ pub fn predicted_response(rates: &[f64], alpha: &[f64], lambda: f64, batch: u32)
         }
         t += a * (a * k + 1.0) / denom;
     }
-    Some(t)
+    t.is_finite().then_some(t)
 }
 
 #[cfg(test)]

@@ -6,6 +6,7 @@
 //! policies — so the page and the CLI can change any of it; the presets are the paper's
 //! five specs with their headline numbers.
 
+use crate::limits::{Limit, Limits};
 use serde::{Deserialize, Serialize};
 
 use super::fractions::{owa_batch, validate};
@@ -122,10 +123,9 @@ pub const SWEEP_PARAM_HELP: &[(&str, &str)] = &[
     ("batches", "batches per run; the first third is warm-up and not measured (SF: 150,000 with 50,000 discarded), except when degrading a resource, where the whole run counts"),
 ];
 
-/// Points per sweep at most (each point runs every policy × seed).
+/// Points per sweep at most (each point runs every policy × seed). The jobs a sweep
+/// simulates in all are bounded by [`Limits::sweep_jobs`].
 pub const MAX_POINTS: usize = 100;
-/// Jobs a whole sweep may simulate (points × policies × seeds × batches × k).
-pub const MAX_SWEEP_JOBS: f64 = 1e10;
 /// Resources per system at most.
 pub const MAX_RESOURCES: usize = 1000;
 
@@ -505,6 +505,7 @@ fn checked_systems(
     spec: &SweepSpec,
     seeds: u64,
     batches: u64,
+    limits: &Limits,
 ) -> Result<(Vec<BatchSystem>, u64, u64), String> {
     if seeds == 0 || seeds > 1000 {
         return Err(format!("seeds must be 1..1000 (got {seeds})"));
@@ -533,9 +534,13 @@ fn checked_systems(
         .map(|s| s.batch_size as f64 * batches as f64)
         .sum::<f64>()
         * (spec.policies.len() as u64 * seeds) as f64;
-    if jobs > MAX_SWEEP_JOBS {
+    let max = limits.sweep_jobs as f64;
+    if !jobs.is_finite() || jobs > max {
         return Err(format!(
-            "this sweep would simulate {jobs:.2e} jobs (at most {MAX_SWEEP_JOBS:.0e}, about ten minutes natively); use fewer seeds, batches, points or a smaller k"
+            "this sweep would simulate {jobs:.2e} jobs, more than the limit of {max:.1e} (about {} s natively on one core); \
+             use fewer seeds, batches, points or a smaller k, or raise the limit with {} N",
+            (max / 15e6).round(),
+            Limit::SweepJobs.flag()
         ));
     }
     Ok((systems, warmup, total))
@@ -550,7 +555,19 @@ pub fn run_sweep_on(
     threads: usize,
     progress: &mut dyn FnMut(u64, u64) -> bool,
 ) -> Result<SweepResult, String> {
-    let (systems, warmup, total) = checked_systems(spec, seeds, batches)?;
+    run_sweep_within(spec, seeds, batches, threads, &Limits::default(), progress)
+}
+
+/// [`run_sweep_on`] held to `limits` (the sweep size) instead of the defaults.
+pub fn run_sweep_within(
+    spec: &SweepSpec,
+    seeds: u64,
+    batches: u64,
+    threads: usize,
+    limits: &Limits,
+    progress: &mut dyn FnMut(u64, u64) -> bool,
+) -> Result<SweepResult, String> {
+    let (systems, warmup, total) = checked_systems(spec, seeds, batches, limits)?;
     let (band_lo, confidence) = median_band(seeds as usize);
     let mut series: Vec<PolicySeries> = spec
         .policies
@@ -602,7 +619,7 @@ pub fn run_sweep_on(
             series[pi].hi.push(hi);
         }
     }
-    let gap = series[1]
+    let gap: Vec<f64> = series[1]
         .median
         .iter()
         .zip(&series[0].median)
@@ -612,6 +629,25 @@ pub fn run_sweep_on(
         (Some(fractions), Some(sys)) => Some(fraction_history(spec, sys, batches, &fractions)?),
         _ => None,
     };
+    // Every number of the result is finite, or the sweep is refused with the point at fault.
+    for p in &series {
+        for (i, x) in spec.x.iter().enumerate() {
+            let values = [p.median.get(i), p.lo.get(i), p.hi.get(i)];
+            if values.iter().any(|v| v.is_some_and(|v| !v.is_finite())) {
+                return Err(format!(
+                    "at x = {x} the {} response times are not finite numbers (the inputs are beyond \
+                     double precision: rescale the rates and λ so they are near 1)",
+                    p.policy
+                ));
+            }
+        }
+    }
+    if let Some(i) = gap.iter().position(|g| !g.is_finite()) {
+        return Err(format!(
+            "at x = {} the gap between the policies is not a finite number (a median response of 0?)",
+            spec.x[i]
+        ));
+    }
     let preset = SWEEP_PRESETS.iter().find(|p| (p.spec)() == *spec);
     Ok(SweepResult {
         preset: preset.map_or("custom", |p| p.name).to_string(),

@@ -2,7 +2,33 @@
 //! computed from the outcomes after the run, in job order, so the numbers are the same on
 //! every platform.
 
+use std::collections::BTreeMap;
+
 use serde::Serialize;
+
+/// Platforms up to this many sites also get the dense `transfers[home][site]` matrix.
+pub const DENSE_TRANSFER_SITES: usize = 64;
+
+/// The dense matrix of the sparse counts on a small platform; empty otherwise.
+fn dense_transfers(
+    counts: &BTreeMap<(u32, u32), u64>,
+    n_sites: usize,
+    ideal: bool,
+) -> Vec<Vec<u64>> {
+    if ideal || n_sites > DENSE_TRANSFER_SITES {
+        return Vec::new();
+    }
+    let mut m = vec![vec![0u64; n_sites]; n_sites];
+    for (&(h, s), &n) in counts {
+        if let Some(cell) = m
+            .get_mut(h as usize)
+            .and_then(|row| row.get_mut(s as usize))
+        {
+            *cell = n;
+        }
+    }
+    m
+}
 
 pub mod cdf;
 pub use cdf::{empirical_cdf, workload_cdfs, WorkloadCdfs};
@@ -34,8 +60,13 @@ pub struct Metrics {
     /// Share of the jobs that ran somewhere other than their home site.
     pub fraction_transferred: f64,
     /// `transfers[home][site]`: jobs submitted at `home` that ran at `site` (the diagonal
-    /// stayed home). Empty for the idealized scheme.
+    /// stayed home). Empty for the idealized scheme and on platforms of more than
+    /// [`DENSE_TRANSFER_SITES`] sites (a sites² matrix); `transfer_counts` has it always.
     pub transfers: Vec<Vec<u64>>,
+    /// The same counts as `(home, site, jobs)` for every pair with jobs, by home then site:
+    /// memory grows with the jobs, not with sites². Empty for the idealized scheme.
+    #[serde(default)]
+    pub transfer_counts: Vec<(u32, u32, u64)>,
     /// Last end − first submit.
     pub makespan_s: f64,
     /// Jobs that ran (to their end or killed at their estimate).
@@ -88,11 +119,8 @@ pub fn compute(
         (0f64, 0f64, 0f64, 0f64, 0f64);
     let mut max_wait = 0f64;
     let (mut consumed, mut transferred) = (0f64, 0u64);
-    let mut transfers = if ideal_capacity.is_some() {
-        Vec::new()
-    } else {
-        vec![vec![0u64; n_sites]; n_sites]
-    };
+    // Sparse while counting (a platform of thousands of sites would need a sites² matrix).
+    let mut counts: BTreeMap<(u32, u32), u64> = BTreeMap::new();
     let mut last_end = SimTime::ZERO;
     let first_submit = jobs.first().map(|j| j.submit).unwrap_or_default();
     for (job, out) in jobs.iter().zip(outcomes) {
@@ -139,8 +167,8 @@ pub fn compute(
         if out.site != job.home {
             transferred += 1;
         }
-        if let Some(row) = transfers.get_mut(job.home as usize) {
-            row[s] += 1;
+        if ideal_capacity.is_none() {
+            *counts.entry((job.home, s as u32)).or_insert(0) += 1;
         }
         last_end = last_end.max(out.end);
     }
@@ -172,7 +200,8 @@ pub fn compute(
         },
         grid_efficiency: ratio(consumed, total_speed * makespan),
         fraction_transferred: ratio(transferred as f64, n as f64),
-        transfers,
+        transfers: dense_transfers(&counts, n_sites, ideal_capacity.is_some()),
+        transfer_counts: counts.into_iter().map(|((h, s), n)| (h, s, n)).collect(),
         makespan_s: makespan,
         jobs_finished: n,
         jobs_killed: killed,

@@ -18,6 +18,7 @@ pub use run::{
 use serde::{Deserialize, Serialize};
 
 use crate::engine::{EstimateSource, RunConfig, SimError};
+use crate::limits::{Limit, LimitExceeded, Limits};
 use crate::metrics::Metrics;
 use crate::model::{Platform, Site};
 use crate::policy::grid::{GridParams, GridScheme};
@@ -255,6 +256,8 @@ pub enum ScenarioError {
     Load { file: String, reason: String },
     /// A workload file is not valid SWF (strict mode, or a broken gzip stream).
     Swf(SwfError),
+    /// The scenario passed one of the [`Limits`] (sites, generated jobs).
+    Limit(LimitExceeded),
     /// Nothing runnable was left after the import.
     EmptyWorkload { name: String, summary: String },
     /// The engine refused the input or the run failed (see [`SimError`]).
@@ -295,6 +298,7 @@ impl std::fmt::Display for ScenarioError {
             ),
             ScenarioError::Load { reason, .. } => f.write_str(reason),
             ScenarioError::Swf(e) => e.fmt(f),
+            ScenarioError::Limit(e) => e.fmt(f),
             ScenarioError::EmptyWorkload { name, summary } => {
                 write!(f, "{name}: no runnable job to simulate\n{summary}")
             }
@@ -404,9 +408,27 @@ impl Scenario {
     }
 }
 
-/// Loads the workload the scenario names. `load(file)` returns a file's bytes.
+/// Loads the workload the scenario names. `load(file)` returns a file's bytes. Files are
+/// read within `limits`; a generated workload is held to the same job limit.
 pub fn load_workload(
     scenario: &Scenario,
+    limits: &Limits,
+    load: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>,
+) -> Result<Workload, ScenarioError> {
+    let w = load_unchecked(scenario, limits, load)?;
+    limits
+        .check(
+            Limit::Jobs,
+            w.jobs.len() as u64,
+            &format!("workload '{}'", w.name),
+        )
+        .map_err(ScenarioError::Limit)?;
+    Ok(w)
+}
+
+fn load_unchecked(
+    scenario: &Scenario,
+    limits: &Limits,
     load: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>,
 ) -> Result<Workload, ScenarioError> {
     let read = |load: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>, file: &str, strict: bool| {
@@ -414,7 +436,11 @@ pub fn load_workload(
             file: file.to_string(),
             reason,
         })?;
-        read_swf(file, &bytes, &SwfOptions { strict }).map_err(ScenarioError::Swf)
+        let opts = SwfOptions {
+            strict,
+            limits: *limits,
+        };
+        read_swf(file, &bytes, &opts).map_err(ScenarioError::Swf)
     };
     match &scenario.workload {
         WorkloadSpec::Swf { file, strict } => read(load, file, *strict),

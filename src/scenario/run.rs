@@ -8,6 +8,7 @@ use crate::engine::{
     EstimateSource, InvariantViolation, JobOutcome, RejectReason, RunConfig, RunOutput, SimError,
     Simulation,
 };
+use crate::limits::{Limit, Limits};
 use crate::metrics::compute;
 use crate::model::{Job, Platform};
 use crate::workload::{ImportReport, Workload};
@@ -18,6 +19,7 @@ use crate::workload::{ImportReport, Workload};
 pub fn prepare(
     scenario: &Scenario,
     workload: &mut Workload,
+    limits: &Limits,
 ) -> Result<(Platform, String), ScenarioError> {
     if scenario.algorithms.is_empty() {
         return Err(ScenarioError::NoAlgorithms);
@@ -29,6 +31,13 @@ pub fn prepare(
         });
     }
     let (platform, platform_note) = resolve_platform(&scenario.platform, workload)?;
+    limits
+        .check(
+            Limit::Sites,
+            platform.sites.len() as u64,
+            &format!("platform '{}'", platform.name),
+        )
+        .map_err(ScenarioError::Limit)?;
     let homes = workload.jobs.iter().map(|j| j.home).max().unwrap_or(0) as usize + 1;
     if platform.sites.len() == 1 {
         // A single-site platform takes every job (in place: no copy of the job list).
@@ -138,7 +147,7 @@ pub fn run_loaded(
     workload: Workload,
     progress: &mut dyn FnMut(usize, u64, u64) -> bool,
 ) -> Result<Report, ScenarioError> {
-    run_loaded_on(scenario, workload, 1, progress)
+    run_loaded_on(scenario, workload, 1, &Limits::default(), progress)
 }
 
 /// [`run_loaded`] with up to `threads` runs at once (natively; one at a time in wasm). The
@@ -148,9 +157,10 @@ pub fn run_loaded_on(
     scenario: &Scenario,
     mut workload: Workload,
     threads: usize,
+    limits: &Limits,
     progress: &mut dyn FnMut(usize, u64, u64) -> bool,
 ) -> Result<Report, ScenarioError> {
-    let (platform, platform_note) = prepare(scenario, &mut workload)?;
+    let (platform, platform_note) = prepare(scenario, &mut workload, limits)?;
     let cfg = scenario.options;
     let inputs = RunInputs {
         scenario,
@@ -217,12 +227,12 @@ pub(super) fn run_one(
     run_report(alg, platform, jobs, &cfg, inputs.import, out)
 }
 
-/// Loads and runs a scenario.
+/// Loads and runs a scenario (within the default [`Limits`]).
 pub fn run_scenario(
     scenario: &Scenario,
     load: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>,
     progress: &mut dyn FnMut(usize, u64, u64) -> bool,
 ) -> Result<Report, ScenarioError> {
-    let workload = load_workload(scenario, load)?;
+    let workload = load_workload(scenario, &Limits::default(), load)?;
     run_loaded(scenario, workload, progress)
 }

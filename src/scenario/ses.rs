@@ -218,7 +218,10 @@ pub fn run_selection_with(
             algorithms: algorithms.clone(),
             ..ses_scenario(gen, days, seed)
         };
-        let workload = super::load_workload(&scenario, &mut |f| Err(format!("{f}: no file")))?;
+        let workload =
+            super::load_workload(&scenario, &crate::limits::Limits::default(), &mut |f| {
+                Err(format!("{f}: no file"))
+            })?;
         let report = run_loaded(&scenario, workload, &mut |_, _, _| true)?;
         if seed == 1 {
             queues = queue_series(&report, seed)?;

@@ -18,7 +18,7 @@ const DEMO_NATIVE: &str = r#"[{"label":"fcfs","metrics":{"avg_wait_s":257.616,"a
 
 fn demo_report() -> crate::scenario::Report {
     let s = Scenario::demo();
-    let w = load_workload(&s, &mut |_| Err("no files".into())).unwrap();
+    let w = load_workload(&s, &Default::default(), &mut |_| Err("no files".into())).unwrap();
     run_loaded(&s, w, &mut |_, _, _| true).unwrap()
 }
 
@@ -336,7 +336,10 @@ fn loaded_files_carry_their_typed_import_report() {
 
 /// Runs `scenario` through the worker's slices of `budget` events to its report.
 fn sliced(scenario: &Scenario, budget: u64) -> crate::scenario::Report {
-    let w = load_workload(scenario, &mut |_| Err("no files".into())).unwrap();
+    let w = load_workload(scenario, &Default::default(), &mut |_| {
+        Err("no files".into())
+    })
+    .unwrap();
     let mut run = worker::SlicedRun::new(scenario, w).unwrap();
     let mut done = vec![];
     loop {
@@ -377,7 +380,10 @@ fn sliced_runs_give_the_run_loaded_report() {
     .map(|&g| AlgorithmSpec::grid(g, LocalPolicyKind::Easy))
     .collect();
     for scenario in [Scenario::demo(), grid] {
-        let w = load_workload(&scenario, &mut |_| Err("no files".into())).unwrap();
+        let w = load_workload(&scenario, &Default::default(), &mut |_| {
+            Err("no files".into())
+        })
+        .unwrap();
         let whole = run_loaded(&scenario, w, &mut |_, _, _| true).unwrap();
         let want = serde_json::to_string_pretty(&whole).unwrap();
         for budget in [1, 97, 1 << 20] {
@@ -400,7 +406,10 @@ fn sliced_runs_give_the_run_loaded_report() {
 fn sliced_runs_refuse_what_run_loaded_refuses() {
     let mut s = Scenario::demo();
     s.algorithms.clear();
-    let w = load_workload(&Scenario::demo(), &mut |_| Err("no files".into())).unwrap();
+    let w = load_workload(&Scenario::demo(), &Default::default(), &mut |_| {
+        Err("no files".into())
+    })
+    .unwrap();
     let err = worker::SlicedRun::new(&s, w).err().unwrap();
     assert_eq!(err, crate::scenario::ScenarioError::NoAlgorithms);
 }

@@ -19,6 +19,7 @@ use std::io::Read;
 use serde::Serialize;
 
 use super::Workload;
+use crate::limits::{Limit, LimitExceeded, Limits};
 use crate::model::Job;
 use crate::time::{SimTime, TICKS_PER_SEC};
 
@@ -27,6 +28,9 @@ use crate::time::{SimTime, TICKS_PER_SEC};
 pub struct SwfOptions {
     /// Fail on the first malformed line instead of counting it and going on.
     pub strict: bool,
+    /// Inflated bytes, line length and job records: passing one is an error (in either mode),
+    /// except an overlong line, which is a malformed line.
+    pub limits: Limits,
 }
 
 /// Why a file could not be read at all (in lenient mode) or at the first problem (strict).
@@ -46,6 +50,8 @@ pub enum SwfError {
         after_line: u64,
         message: String,
     },
+    /// The file passed one of the reader's [`Limits`] (inflated bytes, job records).
+    Limit(LimitExceeded),
 }
 
 impl fmt::Display for SwfError {
@@ -64,6 +70,7 @@ impl fmt::Display for SwfError {
                 f,
                 "{file}: gzip data is damaged or truncated after line {after_line}: {message}"
             ),
+            SwfError::Limit(e) => e.fmt(f),
         }
     }
 }
@@ -256,6 +263,7 @@ const EXAMPLES: usize = 5;
 struct Reader<'a> {
     file: &'a str,
     strict: bool,
+    limits: Limits,
     report: ImportReport,
     jobs: Vec<Job>,
     /// Submit times in ticks relative to the file's zero, before shifting to the origin.
@@ -436,7 +444,7 @@ impl Reader<'_> {
                 .filter(|t| !t.is_empty())
                 .nth(i)
                 .unwrap_or_default();
-            let tok = String::from_utf8_lossy(tok);
+            let tok = shorten(&String::from_utf8_lossy(tok));
             let what = if tok.parse::<f64>().is_ok_and(f64::is_finite) {
                 format!("out of range (at most ±{MAX_FIELD}, about 31,700 years in seconds)")
             } else {
@@ -445,6 +453,9 @@ impl Reader<'_> {
             return self.malformed(n, format!("field {} is '{tok}', {what}", i + 1));
         }
         self.report.records += 1;
+        if self.report.records > self.limits.jobs {
+            return Err(self.limit(Limit::Jobs, self.report.records));
+        }
         self.record(&f);
         Ok(())
     }
@@ -513,13 +524,42 @@ impl Reader<'_> {
     fn chunk(&mut self, data: &[u8]) -> Result<(), SwfError> {
         let mut rest = data;
         while let Some(pos) = memchr::memchr(b'\n', rest) {
-            self.line(&rest[..pos])?;
+            self.bounded_line(&rest[..pos])?;
             rest = &rest[pos + 1..];
         }
         if !rest.is_empty() {
-            self.line(rest)?;
+            self.bounded_line(rest)?;
         }
         Ok(())
+    }
+
+    /// A line of a plain file: one longer than the line limit is malformed, as in gzip.
+    fn bounded_line(&mut self, line: &[u8]) -> Result<(), SwfError> {
+        if line.len() as u64 > self.limits.line_bytes {
+            self.line_no += 1;
+            self.report.lines += 1;
+            return self.overlong_line();
+        }
+        self.line(line)
+    }
+
+    fn overlong_line(&mut self) -> Result<(), SwfError> {
+        let max = self.limits.line_bytes;
+        self.malformed(
+            OVERLONG,
+            format!(
+                "line longer than {max} bytes (an SWF job line is under 200; {} raises the limit)",
+                Limit::LineBytes.flag()
+            ),
+        )
+    }
+
+    fn limit(&self, limit: Limit, _value: u64) -> SwfError {
+        SwfError::Limit(LimitExceeded {
+            limit,
+            max: self.limits.get(limit),
+            context: format!("{} (line {})", self.file, self.line_no),
+        })
     }
 
     fn finish(mut self, gzip: bool, bytes: u64) -> Workload {
@@ -553,14 +593,28 @@ impl Reader<'_> {
             let (fields, count) = self
                 .field_counts
                 .iter()
+                .filter(|(&f, _)| f != OVERLONG)
                 .max_by_key(|(_, &c)| c)
                 .map(|(&f, &c)| (f, c))
-                .unwrap_or_default();
-            r.warnings.push(format!(
-                "this does not look like SWF: {count} of {} data lines have {fields} fields where SWF has {FIELDS} \
-                 (another simulator's own format? convert it to the 18 SWF fields first)",
-                r.malformed
-            ));
+                .unwrap_or((OVERLONG, r.malformed));
+            r.warnings.push(if fields == OVERLONG {
+                format!(
+                    "none of the {} data lines could be read: every one is longer than the line limit",
+                    r.malformed
+                )
+            } else if fields == FIELDS {
+                format!(
+                    "none of the {} data lines could be read: they have the 18 SWF fields but values \
+                     that are not numbers or out of range (see the malformed lines above)",
+                    r.malformed
+                )
+            } else {
+                format!(
+                    "this does not look like SWF: {count} of {} data lines have {fields} fields where SWF has {FIELDS} \
+                     (another simulator's own format? convert it to the 18 SWF fields first)",
+                    r.malformed
+                )
+            });
         } else if r.malformed > 0 {
             r.warnings.push(format!(
                 "{} malformed lines were left out; the rest was read",
@@ -601,14 +655,23 @@ struct SwfStream<'a> {
     reader: Reader<'a>,
     carry: Vec<u8>,
     total: u64,
-    /// The current line passed [`MAX_LINE_BYTES`]: its bytes are dropped up to its end.
+    /// The current line passed the line limit: its bytes are dropped up to its end.
     overlong: bool,
 }
 
-/// The longest line the reader keeps, 1 MiB: an SWF job line is under 200 bytes, so only a
-/// broken or hostile file (one endless line inflated from a few MB of gzip) comes near it.
-/// Such a line is counted as malformed, never buffered.
-pub const MAX_LINE_BYTES: usize = 1 << 20;
+/// The field count recorded for a line over the line limit (its fields were not counted).
+const OVERLONG: usize = usize::MAX;
+
+/// A bad field is quoted in an error up to this many characters (a 10 MB field is not echoed).
+const QUOTE_CHARS: usize = 40;
+
+/// `tok`, or its first [`QUOTE_CHARS`] characters and how long it was.
+fn shorten(tok: &str) -> String {
+    match tok.char_indices().nth(QUOTE_CHARS) {
+        None => tok.to_string(),
+        Some((end, _)) => format!("{}… ({} bytes)", &tok[..end], tok.len()),
+    }
+}
 
 impl<'a> SwfStream<'a> {
     fn new(reader: Reader<'a>) -> SwfStream<'a> {
@@ -628,12 +691,7 @@ impl<'a> SwfStream<'a> {
                 self.overlong = false;
                 self.reader.line_no += 1;
                 self.reader.report.lines += 1;
-                self.reader.malformed(
-                    0,
-                    format!(
-                        "line longer than {MAX_LINE_BYTES} bytes (an SWF job line is under 200)"
-                    ),
-                )?;
+                self.reader.overlong_line()?;
                 Ok(Some(&rest[p + 1..]))
             }
         }
@@ -641,6 +699,9 @@ impl<'a> SwfStream<'a> {
 
     fn feed(&mut self, piece: &[u8]) -> Result<(), SwfError> {
         self.total += piece.len() as u64;
+        if self.total > self.reader.limits.inflated_bytes {
+            return Err(self.reader.limit(Limit::InflatedBytes, self.total));
+        }
         let mut rest = piece;
         if self.overlong {
             match self.skip_overlong(rest)? {
@@ -653,7 +714,7 @@ impl<'a> SwfStream<'a> {
                 Some(p) => {
                     self.carry.extend_from_slice(&rest[..p]);
                     let line = std::mem::take(&mut self.carry);
-                    self.reader.line(&line)?;
+                    self.reader.bounded_line(&line)?;
                     self.carry = line;
                     self.carry.clear();
                     rest = &rest[p + 1..];
@@ -665,16 +726,16 @@ impl<'a> SwfStream<'a> {
             }
         }
         while let Some(p) = memchr::memchr(b'\n', rest) {
-            self.reader.line(&rest[..p])?;
+            self.reader.bounded_line(&rest[..p])?;
             rest = &rest[p + 1..];
         }
         self.carry.extend_from_slice(rest);
         self.bound_carry()
     }
 
-    /// A partial line over [`MAX_LINE_BYTES`] is dropped (and the rest of it skipped).
+    /// A partial line over the line limit is dropped (and the rest of it skipped).
     fn bound_carry(&mut self) -> Result<(), SwfError> {
-        if self.carry.len() > MAX_LINE_BYTES {
+        if self.carry.len() as u64 > self.reader.limits.line_bytes {
             self.carry = Vec::new();
             self.overlong = true;
         }
@@ -741,11 +802,13 @@ pub fn read_swf(file: &str, bytes: &[u8], opts: &SwfOptions) -> Result<Workload,
     let mut reader = Reader {
         file,
         strict: opts.strict,
+        limits: opts.limits,
         report: ImportReport {
             file: file.to_string(),
             ..Default::default()
         },
-        jobs: Vec::with_capacity(bytes.len() / 64),
+        // A job line is 60–100 bytes; never reserve more than the job limit allows.
+        jobs: Vec::with_capacity((bytes.len() / 64).min(opts.limits.jobs as usize)),
         line_no: 0,
         last_submit: i64::MIN,
         field_counts: BTreeMap::new(),
@@ -758,7 +821,9 @@ pub fn read_swf(file: &str, bytes: &[u8], opts: &SwfOptions) -> Result<Workload,
         return Ok(reader.finish(false, bytes.len() as u64));
     }
     // Gzip files are ~10× smaller than their text: reserve for the text's jobs.
-    reader.jobs.reserve(bytes.len() / 8);
+    reader
+        .jobs
+        .reserve((bytes.len() / 8).min(opts.limits.jobs as usize));
     let mut stream = SwfStream::new(reader);
     const PIECE: usize = 1 << 20;
     #[cfg(not(target_arch = "wasm32"))]
@@ -927,7 +992,15 @@ mod tests {
             .report
             .summary()
             .contains("line longer than 1048576 bytes"));
-        let e = read_swf("long.swf.gz", &bytes, &SwfOptions { strict: true }).unwrap_err();
+        let e = read_swf(
+            "long.swf.gz",
+            &bytes,
+            &SwfOptions {
+                strict: true,
+                ..Default::default()
+            },
+        )
+        .unwrap_err();
         assert!(
             e.to_string().contains("long.swf.gz:2: line longer than"),
             "{e}"

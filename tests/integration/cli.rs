@@ -253,7 +253,14 @@ fn garbage_and_damaged_input_never_panics() {
             bytes[i] = rng.range_u64(0, 255) as u8;
         }
         for strict in [false, true] {
-            let _ = read_swf("fuzz", &bytes, &SwfOptions { strict });
+            let _ = read_swf(
+                "fuzz",
+                &bytes,
+                &SwfOptions {
+                    strict,
+                    ..Default::default()
+                },
+            );
         }
     }
 }

@@ -6,6 +6,7 @@ mod differential;
 mod golden;
 mod grid;
 mod kkor;
+mod limits;
 mod reference;
 mod scjg;
 mod ses;

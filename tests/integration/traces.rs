@@ -188,7 +188,15 @@ fn gzip_and_plain_read_the_same() {
 fn writer_round_trips_what_the_reader_accepts() {
     let w = load("SDSC-SP2-1998-4.2-cln.swf.gz");
     let text = gridscope::workload::write_swf(&w, &w.report.header);
-    let back = read_swf("again", text.as_bytes(), &SwfOptions { strict: true }).unwrap();
+    let back = read_swf(
+        "again",
+        text.as_bytes(),
+        &SwfOptions {
+            strict: true,
+            ..Default::default()
+        },
+    )
+    .unwrap();
     assert_eq!(back.jobs, w.jobs);
     assert_eq!(back.origin, w.origin);
     assert_eq!(back.report.skipped_total, 0);
@@ -208,7 +216,15 @@ fn cut_gzip_keeps_the_jobs_before_the_cut_and_says_so() {
         "{:?}",
         w.report.warnings
     );
-    let strict = read_swf("cut.gz", cut, &SwfOptions { strict: true }).unwrap_err();
+    let strict = read_swf(
+        "cut.gz",
+        cut,
+        &SwfOptions {
+            strict: true,
+            ..Default::default()
+        },
+    )
+    .unwrap_err();
     assert!(
         strict
             .to_string()

@@ -2,7 +2,9 @@
 
 use std::fmt::Write;
 
-use gridscope::allocation::fractions::{owa_batch, predicted_response, validate, weighted};
+use gridscope::allocation::fractions::{
+    check_fractions, owa_batch, predicted_response, validate, weighted,
+};
 
 use crate::cli::{AllocateArgs, StaticPolicy};
 use crate::{output, CliError};
@@ -22,7 +24,14 @@ pub fn allocate(a: &AllocateArgs) -> Result<(), CliError> {
         StaticPolicy::Owa => owa_batch(rates, lambda, k).map_err(CliError::Failed)?,
         StaticPolicy::Ww => weighted(rates),
     };
-    let predicted = predicted_response(rates, &fractions, lambda, k);
+    check_fractions(&fractions).map_err(CliError::Failed)?;
+    // The fractions are valid and the system is not saturated, so the prediction exists
+    // unless the numbers are beyond double precision.
+    let predicted = predicted_response(rates, &fractions, lambda, k).ok_or_else(|| {
+        CliError::Failed(
+            "the predicted response time is beyond double precision; rescale the time unit".into(),
+        )
+    })?;
     if a.json {
         let v = serde_json::json!({"fractions": fractions, "predicted_mean_response_s": predicted});
         return output::stdout(&format!("{v}\n"));
@@ -31,8 +40,6 @@ pub fn allocate(a: &AllocateArgs) -> Result<(), CliError> {
     for (i, (r, f)) in rates.iter().zip(&fractions).enumerate() {
         let _ = writeln!(s, "{:<9} {:<9} {:.6}", i + 1, r, f);
     }
-    if let Some(t) = predicted {
-        let _ = writeln!(s, "predicted mean response (SF eq. 7): {t:.6} s");
-    }
+    let _ = writeln!(s, "predicted mean response (SF eq. 7): {predicted:.6} s");
     output::stdout(&s)
 }

@@ -11,18 +11,19 @@ use gridscope::allocation::{AllocationPolicy, Dispatch};
 use gridscope::policy::local::LocalPolicyKind;
 
 /// The `gridscope help TOPIC` topics (not clap's help: each prints a reference table).
-pub const TOPICS: [&str; 6] = [
+pub const TOPICS: [&str; 7] = [
     "metrics",
     "policies",
     "schemes",
     "platforms",
     "presets",
     "sweeps",
+    "limits",
 ];
 
 const AFTER_HELP: &str = "\
 TRACE is an SWF file, plain or gzip. `gridscope help TOPIC` prints a reference table:
-metrics, policies, schemes, platforms, presets or sweeps.
+metrics, policies, schemes, platforms, presets, sweeps or limits.
 Exit codes: 0 success, 1 bad input or failed run, 2 bad command line.";
 
 /// Grid and HPC batch-job scheduling simulator.
@@ -147,6 +148,8 @@ pub struct SimulateArgs {
     /// Fail on the first malformed line instead of counting it
     #[arg(long)]
     pub strict: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 #[derive(Args, Debug)]
@@ -160,6 +163,8 @@ pub struct LintArgs {
     /// Fail on the first malformed line instead of counting it
     #[arg(long)]
     pub strict: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 #[derive(Args, Debug)]
@@ -190,6 +195,8 @@ pub struct RunArgs {
     pub traces: Option<PathBuf>,
     #[command(flatten)]
     pub sweep: SweepArgs,
+    #[command(flatten)]
+    pub limits: LimitArgs,
 }
 
 /// The SF sweep parameters: any of them changes the preset's sweep (labelled `custom`).
@@ -282,11 +289,84 @@ pub struct FitArgs {
     /// Fail on the first malformed line instead of counting it
     #[arg(long)]
     pub strict: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// The resource limits (`gridscope help limits`): each flag raises or lowers one.
+#[derive(Args, Debug, Default)]
+#[command(
+    next_help_heading = "Limits (guards against runaway inputs; see `gridscope help limits`)"
+)]
+pub struct LimitArgs {
+    /// Bytes read from one input file, as stored [default: 1 GiB]
+    #[arg(long, value_name = "N", value_parser = parse_limit)]
+    pub max_file_bytes: Option<u64>,
+    /// Bytes of text one gzip file may inflate to [default: 4 GiB]
+    #[arg(long, value_name = "N", value_parser = parse_limit)]
+    pub max_inflated_bytes: Option<u64>,
+    /// Bytes in one SWF line; longer lines are malformed [default: 1 MiB]
+    #[arg(long, value_name = "N", value_parser = parse_limit)]
+    pub max_line_bytes: Option<u64>,
+    /// Job records in one workload [default: 10,000,000]
+    #[arg(long, value_name = "N", value_parser = parse_limit)]
+    pub max_jobs: Option<u64>,
+    /// Sites of a platform [default: 4096]
+    #[arg(long, value_name = "N", value_parser = parse_limit)]
+    pub max_sites: Option<u64>,
+    /// Jobs an SF sweep simulates in all [default: 1,000,000,000]
+    #[arg(long, value_name = "N", value_parser = parse_limit)]
+    pub max_sweep_jobs: Option<u64>,
+    /// Read scenario workload files outside the scenario's folder
+    ///
+    /// By default a scenario may name files only in its own folder or below it (a shared
+    /// scenario cannot read ../../etc/passwd).
+    #[arg(long, verbatim_doc_comment)]
+    pub allow_any_path: bool,
+}
+
+impl LimitArgs {
+    /// The defaults with every given flag applied.
+    pub fn limits(&self) -> gridscope::limits::Limits {
+        use gridscope::limits::Limit;
+        let mut l = gridscope::limits::Limits::default();
+        for (limit, v) in [
+            (Limit::FileBytes, self.max_file_bytes),
+            (Limit::InflatedBytes, self.max_inflated_bytes),
+            (Limit::LineBytes, self.max_line_bytes),
+            (Limit::Jobs, self.max_jobs),
+            (Limit::Sites, self.max_sites),
+            (Limit::SweepJobs, self.max_sweep_jobs),
+        ] {
+            if let Some(v) = v {
+                l.set(limit, v);
+            }
+        }
+        l
+    }
+}
+
+/// A limit: a positive whole number, with an optional K, M, G (powers of 1024 for bytes
+/// read the same: 1K = 1024) suffix.
+fn parse_limit(s: &str) -> Result<u64, String> {
+    let t = s.trim().replace(['_', ','], "");
+    let (digits, scale) = match t.chars().last() {
+        Some('k' | 'K') => (&t[..t.len() - 1], 1u64 << 10),
+        Some('m' | 'M') => (&t[..t.len() - 1], 1 << 20),
+        Some('g' | 'G') => (&t[..t.len() - 1], 1 << 30),
+        _ => (&t[..], 1),
+    };
+    digits
+        .parse::<u64>()
+        .ok()
+        .and_then(|n| n.checked_mul(scale))
+        .filter(|&n| n > 0)
+        .ok_or_else(|| "must be a positive whole number, optionally with K, M or G (×1024)".into())
 }
 
 #[derive(Args, Debug)]
 pub struct HelpArgs {
-    /// metrics, policies, schemes, platforms, presets, sweeps, or a command
+    /// metrics, policies, schemes, platforms, presets, sweeps, limits, or a command
     #[arg(value_name = "TOPIC", value_parser = help_topics())]
     pub topic: Option<String>,
 }

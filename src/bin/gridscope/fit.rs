@@ -19,7 +19,7 @@ pub fn fit(a: &FitArgs) -> Result<(), CliError> {
         inputs.add(Path::new(path));
         inputs.check(out, "--out")?;
     }
-    let w = read_trace(path, a.strict)?;
+    let w = read_trace(path, a.strict, &a.limits.limits())?;
     if w.jobs.is_empty() {
         return Err(CliError::Failed(format!("{path}: no runnable job to fit")));
     }

@@ -51,7 +51,7 @@ pub fn run_kkor_preset(
 fn real(traces: &Path, progress: &mut Progress) -> Result<KkorRunsResult, CliError> {
     let mut workloads = Vec::new();
     for &(file, procs) in &REAL_TRACES {
-        let bytes = read_file(&traces.join(file)).map_err(CliError::Failed)?;
+        let bytes = read_file(&traces.join(file), &Default::default()).map_err(CliError::Failed)?;
         let w = read_swf(file, &bytes, &SwfOptions::default()).map_err(CliError::failed)?;
         let name = file.split('-').take(2).collect::<Vec<_>>().join("-");
         workloads.push((name, procs, w.jobs));

@@ -53,9 +53,7 @@ fn table(report: &Report) -> String {
         report.conventions.estimates,
         report.conventions.kill_at_estimate
     );
-    let _ = writeln!(
-        s,
-        "{:<18}{:>12}{:>14}{:>12}{:>10}{:>8}{:>9}{:>7}{:>14}{:>10}{:>9}",
+    let header = [
         "algorithm",
         "avg wait s",
         "avg resp s",
@@ -66,26 +64,26 @@ fn table(report: &Report) -> String {
         "xfer",
         "makespan s",
         "finished",
-        "rejected"
-    );
+        "rejected",
+    ];
+    let mut rows = vec![header.iter().map(|h| h.to_string()).collect::<Vec<_>>()];
     for r in &report.runs {
         let m = &r.metrics;
-        let _ = writeln!(
-            s,
-            "{:<18}{:>12.1}{:>14.1}{:>12.1}{:>10.2}{:>8.3}{:>9.3}{:>7.3}{:>14.0}{:>10}{:>9}",
-            r.label,
-            m.avg_wait_s,
-            m.avg_response_s,
-            m.wait_stddev_s,
-            m.avg_bounded_slowdown,
-            m.utilization,
-            m.grid_efficiency,
-            m.fraction_transferred,
-            m.makespan_s,
-            m.jobs_finished,
-            m.jobs_rejected
-        );
+        rows.push(vec![
+            r.label.clone(),
+            format!("{:.1}", m.avg_wait_s),
+            format!("{:.1}", m.avg_response_s),
+            format!("{:.1}", m.wait_stddev_s),
+            format!("{:.2}", m.avg_bounded_slowdown),
+            format!("{:.3}", m.utilization),
+            format!("{:.3}", m.grid_efficiency),
+            format!("{:.3}", m.fraction_transferred),
+            format!("{:.0}", m.makespan_s),
+            m.jobs_finished.to_string(),
+            m.jobs_rejected.to_string(),
+        ]);
     }
+    s.push_str(&aligned(&rows, &[18, 12, 14, 12, 10, 8, 9, 7, 14, 10, 9]));
     if report.platform.sites.len() > 1 {
         per_site(report, &mut s);
     }
@@ -95,6 +93,34 @@ fn table(report: &Report) -> String {
         }
     }
     s
+}
+
+/// Rows as columns: the first left-aligned, the others right-aligned, each at least its
+/// width in `widths` and always one space wider than its widest cell, so that numbers of
+/// any length never run into each other.
+fn aligned(rows: &[Vec<String>], widths: &[usize]) -> String {
+    let mut widths = widths.to_vec();
+    for row in rows {
+        for (i, cell) in row.iter().enumerate() {
+            let w = cell.chars().count() + 1;
+            if i < widths.len() && widths[i] < w {
+                widths[i] = w;
+            }
+        }
+    }
+    let mut out = String::new();
+    for row in rows {
+        for (i, cell) in row.iter().enumerate() {
+            let w = widths.get(i).copied().unwrap_or(0);
+            let _ = if i == 0 {
+                write!(out, "{cell:<w$}")
+            } else {
+                write!(out, "{cell:>w$}")
+            };
+        }
+        out.push('\n');
+    }
+    out
 }
 
 fn per_site(report: &Report, s: &mut String) {

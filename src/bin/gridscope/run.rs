@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use gridscope::engine::{EstimateSource, RunConfig};
+use gridscope::limits::{Limit, Limits};
 use gridscope::scenario::{
     load_workload, run_loaded_on, AlgorithmSpec, PlatformSpec, Scenario, WorkloadSpec,
     SCENARIO_PRESETS, SCENARIO_VERSION,
@@ -18,18 +19,65 @@ use crate::{output, report, sweep, CliError};
 /// Where the real-trace presets look for their traces unless `--traces` says otherwise.
 const DEFAULT_TRACES: &str = "../shared/traces";
 
-pub fn read_file(path: &Path) -> Result<Vec<u8>, String> {
-    std::fs::read(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+/// Reads a whole file, at most `limits.file_bytes` of it (`/dev/zero` or a huge file is an
+/// error naming the limit, not an endless read).
+pub fn read_file(path: &Path, limits: &Limits) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let max = limits.file_bytes;
+    let mut bytes = Vec::new();
+    file.take(max.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    limits
+        .check(
+            Limit::FileBytes,
+            bytes.len() as u64,
+            &path.display().to_string(),
+        )
+        .map_err(|e| e.to_string())?;
+    Ok(bytes)
 }
 
 /// Reads the SWF file at `path`.
-pub fn read_trace(path: &str, strict: bool) -> Result<Workload, CliError> {
-    let bytes = read_file(Path::new(path)).map_err(CliError::Failed)?;
-    read_swf(path, &bytes, &SwfOptions { strict }).map_err(CliError::failed)
+pub fn read_trace(path: &str, strict: bool, limits: &Limits) -> Result<Workload, CliError> {
+    let bytes = read_file(Path::new(path), limits).map_err(CliError::Failed)?;
+    let opts = SwfOptions {
+        strict,
+        limits: *limits,
+    };
+    read_swf(path, &bytes, &opts).map_err(CliError::failed)
+}
+
+/// Where a scenario's workload files may come from.
+#[derive(Clone, Copy)]
+enum Files {
+    /// Any path (a trace named on the command line).
+    Anywhere,
+    /// Only the scenario's folder and below, unless `--allow-any-path`.
+    Confined,
+}
+
+/// `file` joined to `base`, refused when confined and it leaves `base` (an absolute path or
+/// a `..`). The check is on the path's text: a symbolic link inside the folder is followed.
+fn confined_path(base: &Path, file: &str, files: Files) -> Result<PathBuf, String> {
+    use std::path::Component;
+    let escapes = Path::new(file)
+        .components()
+        .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir));
+    if escapes && matches!(files, Files::Confined) {
+        return Err(format!(
+            "the scenario names '{file}', outside its own folder: a scenario may read only files in \
+             its folder or below (so a shared scenario cannot read your other files); move the file \
+             there or pass --allow-any-path"
+        ));
+    }
+    Ok(base.join(file))
 }
 
 pub fn lint(a: &LintArgs) -> Result<(), CliError> {
-    let w = read_trace(&a.trace, a.strict)?;
+    let w = read_trace(&a.trace, a.strict, &a.limits.limits())?;
     if a.json {
         output::stdout(&format!("{}\n", report::json(&w.report)))
     } else {
@@ -64,7 +112,12 @@ pub fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
     };
     let mut inputs = Inputs::default();
     inputs.add(Path::new(&a.trace));
-    run_scenario(&scenario, Path::new(""), inputs, &a.report)
+    let place = Place {
+        base: PathBuf::new(),
+        files: Files::Anywhere,
+        limits: a.limits.limits(),
+    };
+    run_scenario(&scenario, &place, inputs, &a.report)
 }
 
 pub fn run(a: &RunArgs) -> Result<(), CliError> {
@@ -74,42 +127,16 @@ pub fn run(a: &RunArgs) -> Result<(), CliError> {
                 "{flag} does not apply to a sweep preset ({preset})"
             )));
         }
-        return sweep::run_sweep_preset(preset, &a.sweep, a.report.json, threads(&a.report));
+        return sweep::run_sweep_preset(
+            preset,
+            &a.sweep,
+            a.report.json,
+            threads(&a.report),
+            &a.limits.limits(),
+        );
     }
     if let Some(preset) = a.preset.as_deref().filter(|p| p.starts_with("kkor-")) {
-        let allowed = [
-            "--seeds",
-            "--x",
-            "--coefficients",
-            "--batch-jobs",
-            "--batch-length",
-        ];
-        if let Some(flag) = scenario_flag(a)
-            .filter(|f| *f != "--traces")
-            .or_else(|| a.sweep.first_given().filter(|f| !allowed.contains(f)))
-        {
-            return Err(CliError::Usage(format!(
-                "{flag} does not apply to a KKOR preset ({preset}; it takes --seeds, --x = the loads, --coefficients, --batch-jobs, --batch-length and --traces)"
-            )));
-        }
-        let traces = a.traces.clone().unwrap_or(DEFAULT_TRACES.into());
-        let options = gridscope::kkor::presets::KkorOptions {
-            loads: a.sweep.x.as_ref().map_or(Vec::new(), |x| x.0.clone()),
-            coefficients: a
-                .sweep
-                .coefficients
-                .as_ref()
-                .map_or(Vec::new(), |x| x.0.clone()),
-            batch_jobs: a.sweep.batch_jobs,
-            batch_length: a.sweep.batch_length,
-        };
-        return crate::kkor::run_kkor_preset(
-            preset,
-            a.sweep.seeds,
-            &options,
-            &traces,
-            a.report.json,
-        );
+        return kkor_preset(a, preset);
     }
     if let Some(preset) = a.preset.as_deref().filter(|p| p.starts_with("scjg-")) {
         if let Some(flag) = scenario_flag(a).filter(|f| *f != "--traces") {
@@ -140,6 +167,7 @@ pub fn run(a: &RunArgs) -> Result<(), CliError> {
         )));
     }
     let mut inputs = Inputs::default();
+    let limits = a.limits.limits();
     let (mut scenario, base) = match (&a.preset, &a.scenario) {
         (Some(p), _) => (
             preset(p)?,
@@ -147,7 +175,7 @@ pub fn run(a: &RunArgs) -> Result<(), CliError> {
         ),
         (None, Some(file)) => {
             inputs.add(Path::new(file));
-            scenario_file(file)?
+            scenario_file(file, &limits)?
         }
         (None, None) => {
             return Err(CliError::Usage(
@@ -158,7 +186,47 @@ pub fn run(a: &RunArgs) -> Result<(), CliError> {
     if let Some(s) = a.seed {
         scenario.seed = s;
     }
-    run_scenario(&scenario, &base, inputs, &a.report)
+    let place = Place {
+        base,
+        files: if a.limits.allow_any_path {
+            Files::Anywhere
+        } else {
+            Files::Confined
+        },
+        limits,
+    };
+    run_scenario(&scenario, &place, inputs, &a.report)
+}
+
+/// A KKOR preset with its own flags (`--seeds`, `--x` = loads, `--coefficients`, batches).
+fn kkor_preset(a: &RunArgs, preset: &str) -> Result<(), CliError> {
+    let allowed = [
+        "--seeds",
+        "--x",
+        "--coefficients",
+        "--batch-jobs",
+        "--batch-length",
+    ];
+    if let Some(flag) = scenario_flag(a)
+        .filter(|f| *f != "--traces")
+        .or_else(|| a.sweep.first_given().filter(|f| !allowed.contains(f)))
+    {
+        return Err(CliError::Usage(format!(
+            "{flag} does not apply to a KKOR preset ({preset}; it takes --seeds, --x = the loads, --coefficients, --batch-jobs, --batch-length and --traces)"
+        )));
+    }
+    let traces = a.traces.clone().unwrap_or(DEFAULT_TRACES.into());
+    let options = gridscope::kkor::presets::KkorOptions {
+        loads: a.sweep.x.as_ref().map_or(Vec::new(), |x| x.0.clone()),
+        coefficients: a
+            .sweep
+            .coefficients
+            .as_ref()
+            .map_or(Vec::new(), |x| x.0.clone()),
+        batch_jobs: a.sweep.batch_jobs,
+        batch_length: a.sweep.batch_length,
+    };
+    crate::kkor::run_kkor_preset(preset, a.sweep.seeds, &options, &traces, a.report.json)
 }
 
 /// `--threads`, or the available cores.
@@ -201,28 +269,36 @@ fn preset(name: &str) -> Result<Scenario, CliError> {
 }
 
 /// A scenario file and the folder its workload files are relative to.
-fn scenario_file(file: &str) -> Result<(Scenario, PathBuf), CliError> {
+fn scenario_file(file: &str, limits: &Limits) -> Result<(Scenario, PathBuf), CliError> {
     let path = Path::new(file);
-    let text = String::from_utf8(read_file(path).map_err(CliError::Failed)?)
+    let text = String::from_utf8(read_file(path, limits).map_err(CliError::Failed)?)
         .map_err(|_| CliError::Failed(format!("{file} is not UTF-8 text")))?;
     let s = Scenario::from_json(&text).map_err(|e| CliError::Failed(format!("{file}: {e}")))?;
     Ok((s, path.parent().map(Path::to_path_buf).unwrap_or_default()))
 }
 
-/// Loads the scenario's workload (files relative to `base`), checks that no per-run jobs
-/// file would overwrite an input (`inputs` and the workload files), runs every algorithm
-/// with a progress bar on a terminal and reports.
+/// Where a scenario's files are and the limits its inputs are held to.
+struct Place {
+    /// The folder workload files are relative to.
+    base: PathBuf,
+    files: Files,
+    limits: Limits,
+}
+
+/// Loads the scenario's workload (files relative to `place.base`), checks that no per-run
+/// jobs file would overwrite an input (`inputs` and the workload files), runs every
+/// algorithm with a progress bar on a terminal and reports.
 fn run_scenario(
     scenario: &Scenario,
-    base: &Path,
+    place: &Place,
     mut inputs: Inputs,
     args: &ReportArgs,
 ) -> Result<(), CliError> {
     let mut progress = Progress::new();
-    let workload = load_workload(scenario, &mut |f| {
-        let path = base.join(f);
+    let workload = load_workload(scenario, &place.limits, &mut |f| {
+        let path = confined_path(&place.base, f, place.files)?;
         inputs.add(&path);
-        read_file(&path)
+        read_file(&path, &place.limits)
     })
     .map_err(CliError::failed)?;
     let labels: Vec<String> = scenario
@@ -235,9 +311,13 @@ fn run_scenario(
         None => vec![],
     };
     let threads = threads(args);
-    let mut report = run_loaded_on(scenario, workload, threads, &mut |run, done, total| {
-        progress.runs(&labels, run, done, total)
-    })
+    let mut report = run_loaded_on(
+        scenario,
+        workload,
+        threads,
+        &place.limits,
+        &mut |run, done, total| progress.runs(&labels, run, done, total),
+    )
     .map_err(CliError::failed)?;
     drop(progress);
     report::finish(args, &mut report, &jobs_files)

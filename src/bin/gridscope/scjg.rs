@@ -61,7 +61,8 @@ pub fn run_scjg_preset(
     if let Some(x) = &a.x {
         options.percents = x.0.clone();
     }
-    let bytes = read_file(&traces.join(DEFAULT_TRACE)).map_err(CliError::Failed)?;
+    let bytes =
+        read_file(&traces.join(DEFAULT_TRACE), &Default::default()).map_err(CliError::Failed)?;
     let trace =
         read_swf(DEFAULT_TRACE, &bytes, &SwfOptions::default()).map_err(CliError::failed)?;
     let mut progress = Progress::new();

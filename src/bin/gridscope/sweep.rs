@@ -2,7 +2,9 @@
 
 use std::fmt::Write;
 
-use gridscope::allocation::sweep::{run_sweep_on, sweep_preset, Arrivals, SweepResult, SweepSpec};
+use gridscope::allocation::sweep::{
+    run_sweep_within, sweep_preset, Arrivals, SweepResult, SweepSpec,
+};
 
 use crate::cli::SweepArgs;
 use crate::progress::Progress;
@@ -84,6 +86,7 @@ pub fn run_sweep_preset(
     a: &SweepArgs,
     json: bool,
     threads: usize,
+    limits: &gridscope::limits::Limits,
 ) -> Result<(), CliError> {
     let preset =
         sweep_preset(name).ok_or_else(|| CliError::Failed(format!("unknown preset '{name}'")))?;
@@ -91,9 +94,14 @@ pub fn run_sweep_preset(
     let seeds = a.seeds.unwrap_or(10);
     let batches = a.batches.unwrap_or(20_000);
     let mut progress = Progress::new();
-    let r = run_sweep_on(&spec, seeds, batches, threads, &mut |done, total| {
-        progress.sweep(done, total)
-    })
+    let r = run_sweep_within(
+        &spec,
+        seeds,
+        batches,
+        threads,
+        limits,
+        &mut |done, total| progress.sweep(done, total),
+    )
     .map_err(CliError::Failed)?;
     drop(progress);
     if json {

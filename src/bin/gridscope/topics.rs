@@ -1,5 +1,5 @@
 //! `gridscope help [TOPIC]`: the reference tables (metrics, policies, schemes, platforms,
-//! presets, sweeps), a command's help, or the overview.
+//! presets, sweeps, limits), a command's help, or the overview.
 
 use std::fmt::Write;
 use std::io::IsTerminal;
@@ -50,6 +50,7 @@ pub fn help(topic: Option<&str>) -> Result<(), CliError> {
                 let _ = writeln!(s, "{:<10} {}", g.name(), g.describe());
             }
         }
+        Some("limits") => limits(&mut s),
         Some("platforms") => {
             for (n, d) in PLATFORM_PRESETS {
                 let _ = writeln!(s, "{n:<12} {d}");
@@ -61,6 +62,34 @@ pub fn help(topic: Option<&str>) -> Result<(), CliError> {
     }
     s.push('\n');
     output::stdout(&s)
+}
+
+/// Each limit with its flag, default, what it bounds and the largest real input.
+fn limits(s: &mut String) {
+    use gridscope::limits::{group_thousands, Limit, Limits};
+    let d = Limits::default();
+    let _ = writeln!(
+        s,
+        "{:<22} {:>15}  {:<30} what it bounds",
+        "flag", "default", "largest real input"
+    );
+    for l in Limit::ALL {
+        let _ = writeln!(
+            s,
+            "{:<22} {:>15}  {:<30} {}",
+            l.flag(),
+            group_thousands(d.get(l)),
+            l.largest_real(),
+            l.what()
+        );
+    }
+    let _ = write!(
+        s,
+        "\nPassing a limit is an error that names it (exit 1), never a silent cut. The flags take \
+         K, M, G suffixes (×1024). Scenario workload files must lie in the scenario's folder \
+         unless --allow-any-path. The page uses the defaults and asks before a shared link \
+         starts a run above its cost estimate."
+    );
 }
 
 fn metrics(s: &mut String) {

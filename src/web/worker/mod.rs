@@ -134,7 +134,7 @@ pub fn import(name: &str, bytes: Vec<u8>) -> Result<(FileInfo, LoadedFileView), 
         size: bytes.len() as u64,
         sha256,
     };
-    let w = read_swf(name, &bytes, &SwfOptions { strict: false }).map_err(|e| e.to_string())?;
+    let w = read_swf(name, &bytes, &SwfOptions::default()).map_err(|e| e.to_string())?;
     if w.jobs.is_empty() {
         let mut msg =
             format!("{name}: no job could be read, so this is not a usable SWF workload.\n");
@@ -296,8 +296,15 @@ fn workload_for(st: &State, scenario: &Scenario) -> Result<(Workload, SwfHeader)
                 format!("the workload file '{file}' has not been loaded: drop it on the page or pick it")
             })?;
             if *strict {
-                let w = read_swf(file, &f.bytes, &SwfOptions { strict: true })
-                    .map_err(|e| e.to_string())?;
+                let w = read_swf(
+                    file,
+                    &f.bytes,
+                    &SwfOptions {
+                        strict: true,
+                        ..Default::default()
+                    },
+                )
+                .map_err(|e| e.to_string())?;
                 Ok((w, f.header.clone()))
             } else {
                 Ok((f.workload.clone(), f.header.clone()))
@@ -305,7 +312,7 @@ fn workload_for(st: &State, scenario: &Scenario) -> Result<(Workload, SwfHeader)
         }
         // Generators and multi-site workloads: files by name from the loaded ones.
         _ => {
-            let w = load_workload(scenario, &mut |name| {
+            let w = load_workload(scenario, &Default::default(), &mut |name| {
                 st.files.get(name).map(|f| f.bytes.clone()).ok_or_else(|| {
                     format!("the workload file '{name}' has not been loaded: drop it on the page or pick it")
                 })

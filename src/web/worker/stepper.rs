@@ -53,7 +53,7 @@ impl SlicedRun {
     /// Checks the scenario against the workload and resolves the platform, as
     /// `scenario::run_loaded` does; nothing is simulated yet.
     pub fn new(scenario: &Scenario, mut workload: Workload) -> Result<SlicedRun, ScenarioError> {
-        let (platform, platform_note) = prepare(scenario, &mut workload)?;
+        let (platform, platform_note) = prepare(scenario, &mut workload, &Default::default())?;
         let jobs: Arc<[Job]> = Arc::from(std::mem::take(&mut workload.jobs));
         Ok(SlicedRun {
             scenario: scenario.clone(),

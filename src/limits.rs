@@ -1,0 +1,194 @@
+//! The resource limits every input path checks: how many bytes a file may hold and inflate
+//! to, how long a line may be, how many jobs a workload and how many sites a platform may
+//! have, how many jobs a sweep may simulate. They exist so that a small hostile input (a
+//! gzip bomb, a share link naming 30,000 sites) gets a clear error instead of running the
+//! process or the visitor's tab out of memory or time.
+//!
+//! The defaults are far above every real trace (the largest shared trace, RICC-2010-2, is
+//! 3.7 MB of gzip, 42 MB of text, 448k jobs, 97-byte lines); the table in `gridscope help
+//! limits` gives each with its CLI flag. The page uses the defaults.
+
+use std::fmt;
+
+/// One named limit: its CLI flag, its value and what it bounds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Limit {
+    FileBytes,
+    InflatedBytes,
+    LineBytes,
+    Jobs,
+    Sites,
+    SweepJobs,
+}
+
+impl Limit {
+    pub const ALL: [Limit; 6] = [
+        Limit::FileBytes,
+        Limit::InflatedBytes,
+        Limit::LineBytes,
+        Limit::Jobs,
+        Limit::Sites,
+        Limit::SweepJobs,
+    ];
+
+    /// The CLI flag that raises it.
+    pub fn flag(self) -> &'static str {
+        match self {
+            Limit::FileBytes => "--max-file-bytes",
+            Limit::InflatedBytes => "--max-inflated-bytes",
+            Limit::LineBytes => "--max-line-bytes",
+            Limit::Jobs => "--max-jobs",
+            Limit::Sites => "--max-sites",
+            Limit::SweepJobs => "--max-sweep-jobs",
+        }
+    }
+
+    /// What it bounds, for help and errors.
+    pub fn what(self) -> &'static str {
+        match self {
+            Limit::FileBytes => "bytes read from one input file (as stored, before gzip inflation)",
+            Limit::InflatedBytes => "bytes of SWF text one gzip file inflates to",
+            Limit::LineBytes => {
+                "bytes in one SWF line (a longer line is counted as malformed and skipped)"
+            }
+            Limit::Jobs => "job records in one workload (read or generated)",
+            Limit::Sites => "sites of a platform (memory and each grid decision grow with them)",
+            Limit::SweepJobs => {
+                "jobs an SF sweep simulates in all (points × policies × seeds × batches × k)"
+            }
+        }
+    }
+
+    /// How far the largest real input is from the default, for the help table.
+    pub fn largest_real(self) -> &'static str {
+        match self {
+            Limit::FileBytes => "3.7 MB (RICC-2010-2.swf.gz)",
+            Limit::InflatedBytes => "42 MB (RICC-2010-2)",
+            Limit::LineBytes => "1,375 (a header line of alea-wagap-2013)",
+            Limit::Jobs => "447,794 (RICC-2010-2)",
+            Limit::Sites => "6 (the sob-6 platform)",
+            Limit::SweepJobs => "1.67·10⁸ (sf-batch at its defaults)",
+        }
+    }
+}
+
+/// Every limit's value. `Limits::default()` is what the page and the CLI use unless a flag
+/// raises one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Limits {
+    pub file_bytes: u64,
+    pub inflated_bytes: u64,
+    pub line_bytes: u64,
+    pub jobs: u64,
+    pub sites: u64,
+    pub sweep_jobs: u64,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        Limits {
+            file_bytes: 1 << 30,
+            inflated_bytes: 4 << 30,
+            line_bytes: 1 << 20,
+            jobs: 10_000_000,
+            sites: 4096,
+            sweep_jobs: 1_000_000_000,
+        }
+    }
+}
+
+impl Limits {
+    pub fn get(&self, limit: Limit) -> u64 {
+        match limit {
+            Limit::FileBytes => self.file_bytes,
+            Limit::InflatedBytes => self.inflated_bytes,
+            Limit::LineBytes => self.line_bytes,
+            Limit::Jobs => self.jobs,
+            Limit::Sites => self.sites,
+            Limit::SweepJobs => self.sweep_jobs,
+        }
+    }
+
+    pub fn set(&mut self, limit: Limit, value: u64) {
+        let slot = match limit {
+            Limit::FileBytes => &mut self.file_bytes,
+            Limit::InflatedBytes => &mut self.inflated_bytes,
+            Limit::LineBytes => &mut self.line_bytes,
+            Limit::Jobs => &mut self.jobs,
+            Limit::Sites => &mut self.sites,
+            Limit::SweepJobs => &mut self.sweep_jobs,
+        };
+        *slot = value;
+    }
+
+    /// `Err` naming the limit when `value` passes it.
+    pub fn check(&self, limit: Limit, value: u64, context: &str) -> Result<(), LimitExceeded> {
+        let max = self.get(limit);
+        if value > max {
+            return Err(LimitExceeded {
+                limit,
+                max,
+                context: context.to_string(),
+            });
+        }
+        Ok(())
+    }
+}
+
+/// An input passed one of the [`Limits`]: what, where, and how to raise it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LimitExceeded {
+    pub limit: Limit,
+    pub max: u64,
+    /// What passed it ("trace.swf.gz", "platform 'big'").
+    pub context: String,
+}
+
+impl fmt::Display for LimitExceeded {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{}: more than {} {} — a limit that guards against runaway inputs; if the input is \
+             genuine, raise it with {} N on the command line (`gridscope help limits` lists them)",
+            self.context,
+            group_thousands(self.max),
+            self.limit.what(),
+            self.limit.flag()
+        )
+    }
+}
+
+impl std::error::Error for LimitExceeded {}
+
+/// `1234567` → `1,234,567`.
+pub fn group_thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_exceeded_limit_names_itself_and_its_flag() {
+        let l = Limits::default();
+        assert!(l.check(Limit::Sites, 4096, "p").is_ok());
+        let e = l.check(Limit::Sites, 4097, "platform 'big'").unwrap_err();
+        let m = e.to_string();
+        assert!(
+            m.starts_with("platform 'big': more than 4,096 sites"),
+            "{m}"
+        );
+        assert!(m.contains("--max-sites"), "{m}");
+        assert_eq!(group_thousands(20_000_000), "20,000,000");
+        assert_eq!(group_thousands(999), "999");
+    }
+}
