@@ -529,11 +529,7 @@ fn checked_systems(
     let total = (systems.len() * spec.policies.len()) as u64 * seeds;
     // About 15 million jobs a second natively (half that in a page): refuse a sweep that
     // would run for hours rather than let it look hung.
-    let jobs: f64 = systems
-        .iter()
-        .map(|s| s.batch_size as f64 * batches as f64)
-        .sum::<f64>()
-        * (spec.policies.len() as u64 * seeds) as f64;
+    let jobs = jobs_of(spec, &systems, seeds, batches);
     let max = limits.sweep_jobs as f64;
     if !jobs.is_finite() || jobs > max {
         return Err(format!(
@@ -545,6 +541,29 @@ fn checked_systems(
     }
     Ok((systems, warmup, total))
 }
+
+/// Jobs a sweep of these systems simulates: Σ points k × batches, × policies × seeds.
+fn jobs_of(spec: &SweepSpec, systems: &[BatchSystem], seeds: u64, batches: u64) -> f64 {
+    systems
+        .iter()
+        .map(|s| s.batch_size as f64 * batches as f64)
+        .sum::<f64>()
+        * (spec.policies.len() as u64 * seeds) as f64
+}
+
+/// The jobs a sweep would simulate, without running it; `Err` when it is malformed.
+pub fn sweep_jobs(spec: &SweepSpec, seeds: u64, batches: u64) -> Result<f64, String> {
+    let systems: Vec<BatchSystem> = spec
+        .x
+        .iter()
+        .map(|&x| spec.system(x, batches))
+        .collect::<Result<_, _>>()?;
+    Ok(jobs_of(spec, &systems, seeds, batches))
+}
+
+/// A shared sweep link above this many jobs (about 25 s in a page) waits for the
+/// visitor's go; every preset at its defaults is below it.
+pub const CONFIRM_ABOVE_SWEEP_JOBS: f64 = 2e8;
 
 /// [`run_sweep`] on up to `threads` threads (natively; wasm runs them in order): the same
 /// result, byte for byte.
@@ -744,6 +763,14 @@ mod tests {
         assert_eq!(s.rate_changes[0].resource, 9);
         assert_eq!(s.rate_changes[0].rate, 2.0);
         assert!((s.rate_changes[0].at_s * s.lambda - 500.0).abs() < 1e-9);
+    }
+
+    #[test]
+    fn every_preset_at_its_defaults_runs_from_a_link_unasked() {
+        for p in SWEEP_PRESETS {
+            let jobs = sweep_jobs(&(p.spec)(), 10, 20_000).unwrap();
+            assert!(jobs < CONFIRM_ABOVE_SWEEP_JOBS, "{}: {jobs:e}", p.name);
+        }
     }
 
     #[test]

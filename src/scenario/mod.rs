@@ -398,7 +398,26 @@ impl Scenario {
     }
 }
 
+/// A shared link whose [`Scenario::expected_job_runs`] passes this (about a few seconds of
+/// simulation in a page; 17× the largest bundled preset) waits for the visitor's go.
+pub const CONFIRM_ABOVE_JOB_RUNS: f64 = 2_000_000.0;
+
 impl Scenario {
+    /// The job-runs the scenario asks for before any file is read — a generator's expected
+    /// jobs × the algorithms — or `None` when its jobs come from files (which the user
+    /// picks). The page asks before a shared link starts more than it would run unasked.
+    pub fn expected_job_runs(&self) -> Option<f64> {
+        let jobs = match &self.workload {
+            WorkloadSpec::SesPoisson(g) => g.jobs as f64,
+            WorkloadSpec::HyperErlang { sites } => sites
+                .iter()
+                .map(|g| g.expected_jobs().unwrap_or(f64::INFINITY))
+                .sum(),
+            _ => return None,
+        };
+        Some(jobs * self.algorithms.len() as f64)
+    }
+
     /// A named scenario preset (`demo`, the SOB presets); `None` for an unknown name.
     pub fn preset(name: &str) -> Option<Scenario> {
         if name == "demo" {
@@ -464,6 +483,30 @@ fn load_unchecked(
             Ok(w)
         }
         WorkloadSpec::HyperErlang { sites } => {
+            // Checked before drawing: a link asking for thousands of sites of millions of
+            // jobs is refused without allocating them.
+            limits
+                .check(
+                    Limit::Sites,
+                    sites.len() as u64,
+                    "the hyper-Erlang workload",
+                )
+                .map_err(ScenarioError::Limit)?;
+            let mut expected = 0f64;
+            for g in sites {
+                expected += g
+                    .expected_jobs()
+                    .map_err(|reason| ScenarioError::InvalidGenerator { reason })?;
+            }
+            if expected.is_nan() || expected > limits.jobs as f64 {
+                return Err(ScenarioError::Limit(LimitExceeded {
+                    limit: Limit::Jobs,
+                    max: limits.jobs,
+                    context: format!(
+                        "the hyper-Erlang workload (about {expected:.0} jobs expected)"
+                    ),
+                }));
+            }
             let parts = sites
                 .iter()
                 .enumerate()
@@ -653,5 +696,24 @@ mod unknown_fields {
             let s = Scenario::preset(name).unwrap();
             assert_eq!(Scenario::from_json(&s.to_json()).unwrap(), s);
         }
+    }
+}
+
+#[cfg(test)]
+mod cost_tests {
+    use super::*;
+
+    #[test]
+    fn every_bundled_preset_runs_unasked_and_a_big_generator_asks() {
+        for (n, _) in SCENARIO_PRESETS {
+            let s = Scenario::preset(n).unwrap();
+            let cost = s.expected_job_runs().unwrap_or(0.0);
+            assert!(cost < CONFIRM_ABOVE_JOB_RUNS / 10.0, "{n}: {cost}");
+        }
+        let mut s = Scenario::demo();
+        if let WorkloadSpec::SesPoisson(g) = &mut s.workload {
+            g.jobs = 5_000_000;
+        }
+        assert_eq!(s.expected_job_runs(), Some(25_000_000.0));
     }
 }

@@ -217,6 +217,12 @@ fn messages(app: &AppContext) -> Html {
             if let Some(n) = &app.notice {
                 <div class="notice" role="status" data-testid="notice">{n}</div>
             }
+            if let Some(c) = &app.confirm {
+                <div class="notice confirm" role="alert" data-testid="confirm">
+                    <p>{c}</p>
+                    <button class="primary" data-testid="confirm-run" onclick={app.callback(|_: MouseEvent| AppAction::Run)}>{"Run it"}</button>
+                </div>
+            }
         </>
     }
 }

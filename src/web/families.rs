@@ -52,6 +52,35 @@ pub enum FamilyRequest {
     },
 }
 
+/// A linked family run of more than this many seed × point runs (the presets' defaults are
+/// 10 seeds × at most 10 points) waits for the visitor's go.
+pub const CONFIRM_ABOVE_RUNS: u64 = 200;
+
+impl FamilyRequest {
+    /// Seed × point runs the request asks for (one point when it names none).
+    pub fn runs(&self) -> u64 {
+        let (seeds, points) = match self {
+            FamilyRequest::Ses { seeds, shares, .. } => (*seeds, shares.len()),
+            FamilyRequest::Kkor { seeds, options, .. } => (*seeds, options.loads.len()),
+            FamilyRequest::Scjg {
+                seeds, percents, ..
+            } => (*seeds, percents.len()),
+        };
+        seeds.saturating_mul(points.max(1) as u64)
+    }
+
+    /// What a linked request above [`CONFIRM_ABOVE_RUNS`] would run, for the notice that
+    /// asks before starting it; `None` when it may start by itself.
+    pub fn asks_first(&self) -> Option<String> {
+        let runs = self.runs();
+        (runs > CONFIRM_ABOVE_RUNS).then(|| {
+            format!(
+                "This shared link asks for {runs} runs (seeds × points) — more than a link starts by itself ({CONFIRM_ABOVE_RUNS}); press Run to start it (Cancel stops it)."
+            )
+        })
+    }
+}
+
 /// An SCJG preset's result and one of its runs inspected (`scjg::inspect`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct ScjgPage {

@@ -17,7 +17,8 @@ use super::protocol::*;
 use super::share::{self, SharedSweep};
 use crate::allocation::fractions::{owa_batch, predicted_response, validate, weighted};
 use crate::allocation::sweep::{
-    parse_numbers, parse_policies, Arrivals, SweepSpec, Vary, SWEEP_PARAM_HELP, SWEEP_PRESETS,
+    parse_numbers, parse_policies, Arrivals, SweepSpec, Vary, CONFIRM_ABOVE_SWEEP_JOBS,
+    SWEEP_PARAM_HELP, SWEEP_PRESETS,
 };
 use crate::allocation::Dispatch;
 
@@ -208,6 +209,26 @@ impl SfPanel {
         Ok(())
     }
 
+    /// A linked sweep above [`CONFIRM_ABOVE_SWEEP_JOBS`] waits for Run, with a notice that
+    /// says what it would simulate (a hostile link cannot tie up the tab).
+    fn asks_first(&mut self) -> bool {
+        let Ok(spec) = self.fields.spec() else {
+            return false;
+        };
+        let Ok(jobs) = crate::allocation::sweep::sweep_jobs(&spec, self.seeds, self.batches) else {
+            return false;
+        };
+        if jobs <= CONFIRM_ABOVE_SWEEP_JOBS {
+            return false;
+        }
+        self.notice = Some(format!(
+            "This shared sweep would simulate about {} jobs — more than a link starts by itself ({}); press Run to start it (Cancel stops it).",
+            super::format::fmt_num(jobs, 0),
+            super::format::fmt_num(CONFIRM_ABOVE_SWEEP_JOBS, 0)
+        ));
+        true
+    }
+
     /// A sweep link (`#w1=`) fills the fields; `true` when the sweep should run at once.
     fn open_link(&mut self) -> bool {
         match share::decode_sweep(&super::format::location_hash()) {
@@ -373,7 +394,7 @@ impl Component for SfPanel {
             notice: None,
             share_url: None,
         };
-        if panel.open_link() {
+        if panel.open_link() && !panel.asks_first() {
             ctx.link().send_message(SfMsg::Run);
         }
         panel

@@ -137,7 +137,11 @@ impl Component for SesPanel {
             result: None,
         };
         if panel.open_link() {
-            ctx.link().send_message(SesMsg::Run);
+            // A link above the cost estimate waits for Run, saying what it would run.
+            match linked_request().ok().flatten().and_then(|r| r.asks_first()) {
+                Some(ask) => panel.runner.notice = Some(ask),
+                None => ctx.link().send_message(SesMsg::Run),
+            }
         }
         panel
     }

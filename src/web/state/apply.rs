@@ -4,7 +4,7 @@
 use std::rc::Rc;
 
 use super::{workload_files, AppAction, AppState, FileStatus, Results, RunState};
-use crate::scenario::{Scenario, SCENARIO_PRESETS};
+use crate::scenario::{Scenario, CONFIRM_ABOVE_JOB_RUNS, SCENARIO_PRESETS};
 use crate::web::format;
 use crate::web::hub::{Hub, WorkerEvent};
 use crate::web::protocol::{FileInfo, FromWorker, ToWorker};
@@ -57,6 +57,7 @@ impl AppState {
             AppAction::Preset(name) => self.choose_preset(&name),
             AppAction::Run => {
                 self.errors.clear();
+                self.confirm = None;
                 self.start_run(hub);
             }
             AppAction::TogglePause => self.toggle_pause(hub),
@@ -78,10 +79,28 @@ impl AppState {
     /// The first scenario: the page's fragment, else the demo, run at once unless it waits
     /// for files.
     pub fn open(&mut self, hub: &Hub) {
-        self.load_from_hash();
-        if self.needed.is_empty() {
+        let shared = self.load_from_hash();
+        if self.needed.is_empty() && !(shared && self.asks_first()) {
             self.start_run(hub);
         }
+    }
+
+    /// A shared scenario above the cost estimate does not start by itself: the visitor
+    /// sees what it would run and presses Run (a hostile link cannot tie up the tab).
+    fn asks_first(&mut self) -> bool {
+        let Some(cost) = self.scenario.expected_job_runs() else {
+            return false;
+        };
+        if cost <= CONFIRM_ABOVE_JOB_RUNS {
+            return false;
+        }
+        self.confirm = Some(format!(
+            "This shared scenario asks for about {} job-runs ({} algorithm(s) on a generated workload) — more than a link starts by itself ({}). It could keep this tab busy for a while; press Run to start it (Cancel stops it at any time).",
+            format::fmt_num(cost, 0),
+            self.scenario.algorithms.len(),
+            format::fmt_num(CONFIRM_ABOVE_JOB_RUNS, 0),
+        ));
+        true
     }
 
     fn on_message(&mut self, m: &FromWorker, hub: &Hub) -> bool {
@@ -277,7 +296,11 @@ impl AppState {
             .as_deref()
             .and_then(|u| u.split_once('#'))
             .map(|(_, f)| format!("#{f}"));
-        if Some(hash) != ours && self.load_from_hash() && self.needed.is_empty() {
+        if Some(hash) != ours
+            && self.load_from_hash()
+            && self.needed.is_empty()
+            && !self.asks_first()
+        {
             self.start_run(hub);
         }
     }

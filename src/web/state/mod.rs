@@ -134,6 +134,8 @@ pub struct AppState {
     pub selected_run: usize,
     pub errors: Vec<String>,
     pub notice: Option<String>,
+    /// A shared link above the cost estimate waits here for the visitor's go (Run).
+    pub confirm: Option<String>,
     pub share_url: Option<String>,
     /// Cancels the worker has not answered yet: until then, what it says about runs belongs
     /// to a cancelled run and is dropped.
@@ -158,6 +160,7 @@ impl Default for AppState {
             selected_run: 1,
             errors: vec![],
             notice: None,
+            confirm: None,
             share_url: None,
             cancelling: 0,
         }
