@@ -19,8 +19,8 @@ step "clippy (wasm32)"
 # The CLI (src/bin/gridscope) is native only: its clock and threads are fine there.
 CLIPPY_CONF_DIR=scripts/clippy_wasm cargo clippy --release --target wasm32-unknown-unknown --lib --bin app --bin worker -- -D warnings
 
-step "tests (unit, golden, differential, real traces, CLI)"
-cargo test --release
+step "tests (unit, golden, differential, real traces, CLI, fuzz targets 15 s each)"
+GRIDSCOPE_FUZZ_SECONDS="${GRIDSCOPE_FUZZ_SECONDS:-15}" cargo test --release
 
 step "wasm unit tests (headless Chromium)"
 CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --lib

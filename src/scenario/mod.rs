@@ -3,6 +3,7 @@
 //! app puts it in its share URLs; both run it through [`run_scenario`], so the same scenario
 //! gives the same bytes everywhere.
 
+pub mod link;
 #[cfg(not(target_arch = "wasm32"))]
 mod parallel;
 mod presets;
@@ -359,6 +360,23 @@ fn edit_distance(a: &str, b: &str) -> usize {
 
 impl Scenario {
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
+        // The version first: a file of another version should say so, not which of this
+        // version's fields it lacks.
+        #[derive(Deserialize)]
+        struct Versioned {
+            version: Option<serde_json::Value>,
+        }
+        if let Ok(Versioned {
+            version: Some(serde_json::Value::Number(n)),
+        }) = serde_json::from_str::<Versioned>(text)
+        {
+            if let Some(v) = n.as_u64().filter(|&v| v != SCENARIO_VERSION as u64) {
+                return Err(ScenarioError::UnsupportedVersion {
+                    found: v.min(u32::MAX as u64) as u32,
+                    supported: SCENARIO_VERSION,
+                });
+            }
+        }
         let s: Scenario = serde_json::from_str(text).map_err(|e| ScenarioError::Json {
             detail: with_suggestion(e.to_string()),
         })?;

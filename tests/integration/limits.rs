@@ -281,3 +281,73 @@ fn table_columns_never_merge() {
     }
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// Every piece of `pattern` (separated by " … ") occurs in `text`, in that order.
+fn says_in_order(text: &str, pattern: &str) -> bool {
+    let mut rest = text;
+    for piece in pattern.split(" … ") {
+        match rest.find(piece) {
+            Some(i) => rest = &rest[i + piece.len()..],
+            None => return false,
+        }
+    }
+    true
+}
+
+#[test]
+fn bad_input_corpus_gets_its_verdicts() {
+    let dir = root().join("tests/bad_inputs");
+    let table = std::fs::read_to_string(dir.join("VERDICTS.tsv")).unwrap();
+    let mut rows = 0;
+    for line in table
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
+        let cols: Vec<&str> = line.split('\t').collect();
+        let [file, args, exit, pattern] = cols[..] else {
+            panic!("VERDICTS.tsv: bad row {line:?}")
+        };
+        let args: Vec<&str> = args
+            .split(' ')
+            .map(|a| if a == "FILE" { file } else { a })
+            .collect();
+        let o = Command::new(env!("CARGO_BIN_EXE_gridscope"))
+            .args(&args)
+            .current_dir(&dir)
+            .output()
+            .unwrap();
+        let text = format!("{}{}", String::from_utf8_lossy(&o.stdout), stderr(&o));
+        assert_eq!(
+            o.status.code(),
+            exit.parse().ok(),
+            "{file} {args:?}:\n{text}"
+        );
+        assert!(
+            says_in_order(&text, pattern),
+            "{file} {args:?}: '{pattern}' not in\n{text}"
+        );
+        rows += 1;
+    }
+    // Every file of the corpus has at least one verdict.
+    for entry in std::fs::read_dir(&dir).unwrap() {
+        let name = entry.unwrap().file_name().into_string().unwrap();
+        if name != "VERDICTS.tsv" && name != "README.md" {
+            assert!(
+                table.contains(&format!("{name}\t")),
+                "{name} has no verdict"
+            );
+        }
+    }
+    assert!(rows >= 25, "{rows} verdicts");
+}
+
+#[test]
+fn deeply_nested_json_is_an_error_not_a_stack_overflow() {
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    assert!(gridscope::scenario::Scenario::from_json(&deep).is_err());
+    let dir = scratch("deep");
+    std::fs::write(dir.join("deep.json"), &deep).unwrap();
+    let o = gridscope(&["run", dir.join("deep.json").to_str().unwrap()]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    std::fs::remove_dir_all(&dir).ok();
+}

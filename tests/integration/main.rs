@@ -3,6 +3,7 @@
 
 mod cli;
 mod differential;
+mod fuzz;
 mod golden;
 mod grid;
 mod kkor;

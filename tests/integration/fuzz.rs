@@ -1,0 +1,600 @@
+//! A mutational fuzzer, without dependencies (cargo-fuzz needs a nightly toolchain and
+//! libFuzzer, which these machines cannot install): seeded mutations of a seed corpus for
+//! four targets — the SWF reader (and a simulation of what it accepted), the scenario JSON
+//! (and its run), the share-link decoder and the allocation inputs. Each target runs for a
+//! time budget, `GRIDSCOPE_FUZZ_SECONDS` (default 2 s; check.sh gives it more), from a seed
+//! that changes every run (`GRIDSCOPE_FUZZ_SEED` replays one) so CI keeps exploring.
+//!
+//! A panic, an invariant violation or a broken accounting is a crash: the input is written
+//! to `target/fuzz-crashes/<target>-<n>` and the test fails naming it. Fixed crashes go into
+//! `tests/fuzz_corpus/<target>/`, which every run replays first.
+
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use gridscope::allocation::fractions::{owa_batch, predicted_response, weighted};
+use gridscope::engine::{InvariantViolation, SimError};
+use gridscope::rng::SimRng;
+use gridscope::scenario::link::{pack, unpack};
+use gridscope::scenario::{
+    load_workload, run_loaded, AlgorithmSpec, PlatformSpec, Scenario, ScenarioError, WorkloadSpec,
+    SCENARIO_VERSION,
+};
+use gridscope::workload::{read_swf, SwfOptions};
+
+use crate::root;
+
+fn budget() -> Duration {
+    let s = std::env::var("GRIDSCOPE_FUZZ_SECONDS")
+        .ok()
+        .and_then(|v| v.parse::<f64>().ok())
+        .unwrap_or(2.0);
+    Duration::from_secs_f64(s)
+}
+
+fn seed() -> u64 {
+    std::env::var("GRIDSCOPE_FUZZ_SEED")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| {
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(1, |d| d.as_nanos() as u64)
+        })
+}
+
+/// Bytes that break parsers: extremes, separators, encodings.
+const TOKENS: &[&[u8]] = &[
+    b"-1",
+    b"0",
+    b"1e309",
+    b"-1e309",
+    b"NaN",
+    b"inf",
+    b"99999999999999999999",
+    b"9223372036854775807",
+    b"-9223372036854775808",
+    b"4294967296",
+    b"0.0005",
+    b"-0.0005",
+    b"1e-320",
+    b"\r",
+    b"\n",
+    b";",
+    b"\0",
+    b"\xEF\xBB\xBF",
+    b" ",
+    b"\t",
+    b"\xff\xfe",
+    b"; MaxProcs: 0\n",
+    b"; UnixStartTime: -9999999999999\n",
+    b"\"",
+    b"{",
+    b"}",
+    b"[",
+    b"]",
+    b",",
+    b":",
+    b"null",
+    b"true",
+    b"\"\"",
+    b"1e18",
+    b"-5",
+];
+
+/// Uniform in 0..n (n ≥ 1).
+fn below(rng: &mut SimRng, n: u64) -> u64 {
+    rng.range_u64(0, n.max(1) - 1)
+}
+
+fn mutate(rng: &mut SimRng, input: &[u8], others: &[Vec<u8>]) -> Vec<u8> {
+    let mut v = input.to_vec();
+    let rounds = 1 + below(rng, 4);
+    for _ in 0..rounds {
+        let len = v.len() as u64;
+        let at = if len == 0 {
+            0
+        } else {
+            below(rng, len) as usize
+        };
+        match below(rng, 8) {
+            0 if !v.is_empty() => v[at] ^= 1 << below(rng, 8),
+            1 if !v.is_empty() => {
+                let end = (at + rng.range_u64(1, 64) as usize).min(v.len());
+                v.drain(at..end);
+            }
+            2 if !v.is_empty() => {
+                let end = (at + rng.range_u64(1, 256) as usize).min(v.len());
+                let piece = v[at..end].to_vec();
+                let times = rng.range_u64(1, 20) as usize;
+                for _ in 0..times {
+                    v.splice(at..at, piece.iter().copied());
+                }
+            }
+            3 | 4 => {
+                let t = TOKENS[below(rng, TOKENS.len() as u64) as usize];
+                // Replace a whole token (run of non-space bytes) or insert.
+                let end = v[at..]
+                    .iter()
+                    .position(|b| b.is_ascii_whitespace())
+                    .map_or(v.len(), |p| at + p);
+                if below(rng, 2) == 0 {
+                    v.splice(at..end, t.iter().copied());
+                } else {
+                    v.splice(at..at, t.iter().copied());
+                }
+            }
+            5 if !others.is_empty() => {
+                let o = &others[below(rng, others.len() as u64) as usize];
+                if !o.is_empty() {
+                    let from = below(rng, o.len() as u64) as usize;
+                    let end = (from + rng.range_u64(1, 512) as usize).min(o.len());
+                    v.splice(at..at, o[from..end].iter().copied());
+                }
+            }
+            6 => v.truncate(at),
+            _ => {
+                if !v.is_empty() {
+                    v[at] = below(rng, 256) as u8;
+                }
+            }
+        }
+    }
+    v
+}
+
+/// A structure-aware mutation of JSON: a few random nodes changed to values that break
+/// assumptions (extreme numbers, other names, long strings, repeated or missing elements,
+/// unknown keys); text that is not JSON gets byte mutations.
+fn mutate_json(rng: &mut SimRng, input: &[u8], others: &[Vec<u8>]) -> Vec<u8> {
+    let Ok(mut v) = serde_json::from_slice::<serde_json::Value>(input) else {
+        return mutate(rng, input, others);
+    };
+    for _ in 0..1 + below(rng, 3) {
+        mutate_node(rng, &mut v, 0);
+    }
+    let text = serde_json::to_vec(&v).unwrap_or_default();
+    // Now and then a byte-level change on top.
+    if below(rng, 8) == 0 {
+        mutate(rng, &text, others)
+    } else {
+        text
+    }
+}
+
+fn mutate_node(rng: &mut SimRng, v: &mut serde_json::Value, depth: u32) {
+    use serde_json::{json, Value};
+    const NUMBERS: &[f64] = &[
+        0.0,
+        -1.0,
+        1.0,
+        3.0,
+        0.5,
+        1e18,
+        -1e18,
+        1e308,
+        1e-320,
+        4294967296.0,
+        65536.0,
+        1e6,
+    ];
+    const STRINGS: &[&str] = &[
+        "",
+        "x",
+        "easy",
+        "conservative",
+        "fcfs",
+        "sjf",
+        "firstfit",
+        "sender",
+        "receiver",
+        "symmetric",
+        "central",
+        "ideal",
+        "groups_random",
+        "groups_mna",
+        "demo",
+        "sob-6",
+        "sob-3",
+        "ses-lattice",
+        "kkor",
+        "../w.swf",
+        "M1",
+        "M6",
+        "swf",
+        "ses_poisson",
+        "hyper_erlang",
+        "sites",
+        "preset",
+        "from_trace",
+    ];
+    let descend = depth < 6 && below(rng, 3) != 0;
+    match v {
+        Value::Object(m) if descend && !m.is_empty() => {
+            let i = below(rng, m.len() as u64) as usize;
+            if let Some((_, child)) = m.iter_mut().nth(i) {
+                mutate_node(rng, child, depth + 1);
+            }
+        }
+        Value::Array(a) if descend && !a.is_empty() => {
+            let i = below(rng, a.len() as u64) as usize;
+            mutate_node(rng, &mut a[i], depth + 1);
+        }
+        Value::Object(m) => match below(rng, 3) {
+            0 if !m.is_empty() => {
+                let k = m
+                    .keys()
+                    .nth(below(rng, m.len() as u64) as usize)
+                    .cloned()
+                    .unwrap_or_default();
+                m.remove(&k);
+            }
+            1 => {
+                m.insert("optoins".into(), json!(1));
+            }
+            _ => {}
+        },
+        Value::Array(a) => match below(rng, 3) {
+            0 if !a.is_empty() => {
+                a.remove(below(rng, a.len() as u64) as usize);
+            }
+            1 if !a.is_empty() && a.len() < 64 => {
+                let e = a[below(rng, a.len() as u64) as usize].clone();
+                for _ in 0..1 + below(rng, 8) {
+                    a.push(e.clone());
+                }
+            }
+            _ => a.clear(),
+        },
+        Value::Number(_) => {
+            let x = NUMBERS[below(rng, NUMBERS.len() as u64) as usize];
+            *v = if x.fract() == 0.0 && x.abs() < 1e15 {
+                json!(x as i64)
+            } else {
+                json!(x)
+            };
+        }
+        Value::String(_) => {
+            *v = if below(rng, 10) == 0 {
+                json!("y".repeat(10_000))
+            } else {
+                json!(STRINGS[below(rng, STRINGS.len() as u64) as usize])
+            };
+        }
+        Value::Bool(b) => *b = !*b,
+        Value::Null => *v = json!(1),
+    }
+}
+
+fn gzip(bytes: &[u8]) -> Vec<u8> {
+    use std::io::Write;
+    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
+    let _ = e.write_all(bytes);
+    e.finish().unwrap_or_default()
+}
+
+/// The committed regressions of a target.
+fn corpus(target: &str) -> Vec<Vec<u8>> {
+    let dir = root().join("tests/fuzz_corpus").join(target);
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .map(|d| d.filter_map(|e| e.ok().map(|e| e.path())).collect())
+        .unwrap_or_default();
+    files.sort();
+    files
+        .iter()
+        .filter(|p| p.extension().is_none_or(|e| e != "md"))
+        .filter_map(|p| std::fs::read(p).ok())
+        .collect()
+}
+
+/// Runs `check` on the corpus, then on mutations of `seeds` until the budget is spent.
+/// `check` returns `Err(why)` for a crash that is not a panic.
+fn fuzz(target: &str, seeds: Vec<Vec<u8>>, check: &dyn Fn(&[u8]) -> Result<(), String>) -> u64 {
+    fuzz_with(
+        target,
+        seeds,
+        &|rng, base, seeds| mutate(rng, base, seeds),
+        check,
+    )
+}
+
+type Mutator = dyn Fn(&mut SimRng, &[u8], &[Vec<u8>]) -> Vec<u8>;
+
+fn fuzz_with(
+    target: &str,
+    seeds: Vec<Vec<u8>>,
+    mutator: &Mutator,
+    check: &dyn Fn(&[u8]) -> Result<(), String>,
+) -> u64 {
+    let mut rng = SimRng::new(seed());
+    let replay = corpus(target);
+    let deadline = Instant::now() + budget();
+    let mut n = 0u64;
+    let mut inputs = replay
+        .iter()
+        .cloned()
+        .chain(seeds.iter().cloned())
+        .collect::<Vec<_>>()
+        .into_iter();
+    loop {
+        let input = match inputs.next() {
+            Some(i) => i,
+            None if Instant::now() >= deadline => break,
+            None => {
+                let base = &seeds[below(&mut rng, seeds.len() as u64) as usize];
+                mutator(&mut rng, base, &seeds)
+            }
+        };
+        n += 1;
+        let outcome = catch_unwind(AssertUnwindSafe(|| check(&input)));
+        let why = match outcome {
+            Ok(Ok(())) => continue,
+            Ok(Err(why)) => why,
+            Err(p) => format!(
+                "panic: {}",
+                p.downcast_ref::<String>()
+                    .cloned()
+                    .or_else(|| p.downcast_ref::<&str>().map(|s| s.to_string()))
+                    .unwrap_or_default()
+            ),
+        };
+        let dir = root().join("target/fuzz-crashes");
+        let _ = std::fs::create_dir_all(&dir);
+        let path = dir.join(format!("{target}-{n}"));
+        let _ = std::fs::write(&path, &input);
+        panic!("fuzz target {target} crashed on input {} ({why}); replay: add it to tests/fuzz_corpus/{target}/", path.display());
+    }
+    eprintln!("fuzz {target}: {n} inputs in {:?}", budget());
+    n
+}
+
+/// The first `lines` lines of a shared trace (the whole fixtures are small).
+fn head(path: &Path, lines: usize) -> Option<Vec<u8>> {
+    let bytes = std::fs::read(path).ok()?;
+    let w = if bytes.starts_with(&[0x1f, 0x8b]) {
+        use std::io::Read;
+        let mut s = Vec::new();
+        flate2::read::MultiGzDecoder::new(&bytes[..])
+            .take(1 << 20)
+            .read_to_end(&mut s)
+            .ok()?;
+        s
+    } else {
+        bytes
+    };
+    let end = w
+        .iter()
+        .enumerate()
+        .filter(|(_, b)| **b == b'\n')
+        .nth(lines)
+        .map_or(w.len(), |(i, _)| i + 1);
+    Some(w[..end].to_vec())
+}
+
+fn swf_seeds() -> Vec<Vec<u8>> {
+    let mut seeds: Vec<Vec<u8>> = [
+        "backfill",
+        "early_end",
+        "overrun",
+        "same_instant",
+        "skips",
+        "too_wide",
+    ]
+    .iter()
+    .filter_map(|f| std::fs::read(root().join(format!("tests/fixtures/{f}.swf"))).ok())
+    .collect();
+    for t in [
+        "KTH-SP2-1996-2.1-cln.swf.gz",
+        "alea-wagap-2013.swf.gz",
+        "LCG.swf.gz",
+        "DAS2-fs1-2003-1.swf.gz",
+    ] {
+        if let Some(h) = head(&crate::traces_dir().join(t), 60) {
+            seeds.push(h);
+        }
+    }
+    seeds
+}
+
+/// A simulation's error is fine unless it is an invariant violation (a bug).
+fn not_a_bug(r: Result<gridscope::scenario::Report, ScenarioError>) -> Result<(), String> {
+    match r {
+        Err(ScenarioError::Sim(SimError::Invariant(InvariantViolation(m)))) => {
+            Err(format!("invariant violated: {m}"))
+        }
+        _ => Ok(()),
+    }
+}
+
+fn swf_scenario(file: &str) -> Scenario {
+    Scenario {
+        version: SCENARIO_VERSION,
+        name: "fuzz".into(),
+        seed: 1,
+        platform: PlatformSpec::FromTrace { procs: None },
+        workload: WorkloadSpec::Swf {
+            file: file.into(),
+            strict: false,
+        },
+        algorithms: gridscope::policy::local::LocalPolicyKind::ALL
+            .iter()
+            .map(|&k| AlgorithmSpec::local(k))
+            .collect(),
+        options: Default::default(),
+    }
+}
+
+#[test]
+fn fuzz_the_swf_reader_and_what_it_accepts() {
+    let check = |input: &[u8]| -> Result<(), String> {
+        // Every fourth input goes in gzip, every eighth gzip cut short.
+        let bytes = match input.len() % 8 {
+            0 => {
+                let g = gzip(input);
+                g[..g.len() * 2 / 3].to_vec()
+            }
+            4 => gzip(input),
+            _ => input.to_vec(),
+        };
+        for strict in [false, true] {
+            let opts = SwfOptions {
+                strict,
+                ..Default::default()
+            };
+            let Ok(w) = read_swf("fuzz.swf", &bytes, &opts) else {
+                continue;
+            };
+            let r = &w.report;
+            if r.jobs + r.skipped_total != r.records {
+                return Err(format!(
+                    "{} jobs + {} skipped != {} records",
+                    r.jobs, r.skipped_total, r.records
+                ));
+            }
+            if w.jobs.windows(2).any(|p| p[0].submit > p[1].submit) {
+                return Err("jobs not in submit order".into());
+            }
+            if !strict && w.jobs.len() <= 300 {
+                let s = swf_scenario("fuzz.swf");
+                not_a_bug(run_loaded(&s, w, &mut |_, _, _| true))?;
+            }
+        }
+        Ok(())
+    };
+    fuzz("swf", swf_seeds(), &check);
+}
+
+fn scenario_seeds() -> Vec<Vec<u8>> {
+    let mut seeds = vec![serde_json::to_vec(&Scenario::demo()).unwrap()];
+    for (name, _) in gridscope::scenario::SCENARIO_PRESETS {
+        if let Some(s) = Scenario::preset(name) {
+            seeds.push(serde_json::to_vec(&s).unwrap());
+        }
+    }
+    seeds.push(
+        br#"{"version":1,"name":"t","seed":3,
+        "platform":{"kind":"sites","name":"p","sites":[{"name":"a","nodes":10,"cpus_per_node":1},{"name":"b","nodes":4,"cpus_per_node":2,"speed":2.0}]},
+        "workload":{"kind":"swf","file":"w.swf"},
+        "algorithms":[{"local":"easy","grid":"sender"},{"label":"cbf","local":"conservative","grid":"receiver"},{"local":"fcfs","grid":"central"},{"local":"sjf","grid":"ideal"}]}"#
+            .to_vec(),
+    );
+    seeds
+}
+
+#[test]
+fn fuzz_scenario_json_and_its_run() {
+    let trace = std::fs::read(root().join("tests/fixtures/backfill.swf")).unwrap();
+    let check = |input: &[u8]| -> Result<(), String> {
+        let Ok(text) = std::str::from_utf8(input) else {
+            return Ok(());
+        };
+        let Ok(s) = Scenario::from_json(text) else {
+            return Ok(());
+        };
+        // Keep each run small: generated workloads of a few thousand job-runs at most.
+        if s.expected_job_runs().is_some_and(|c| c > 20_000.0) {
+            return Ok(());
+        }
+        let Ok(w) = load_workload(&s, &Default::default(), &mut |_| Ok(trace.clone())) else {
+            return Ok(());
+        };
+        if w.jobs.len() > 2000 {
+            return Ok(());
+        }
+        not_a_bug(run_loaded(&s, w, &mut |_, _, _| true))
+    };
+    fuzz_with("scenario", scenario_seeds(), &mutate_json, &check);
+}
+
+#[test]
+fn fuzz_share_links() {
+    let seeds: Vec<Vec<u8>> = scenario_seeds()
+        .iter()
+        .map(|j| {
+            pack(
+                "s1=",
+                &serde_json::from_slice::<serde_json::Value>(j).unwrap(),
+            )
+            .into_bytes()
+        })
+        .collect();
+    let check = |input: &[u8]| -> Result<(), String> {
+        let Ok(text) = std::str::from_utf8(input) else {
+            return Ok(());
+        };
+        match unpack::<serde_json::Value>("s1=", text, "scenario") {
+            Ok(Some(v))
+                if serde_json::to_vec(&v).map_or(0, |j| j.len()) as u64
+                    > gridscope::scenario::link::MAX_JSON * 2 =>
+            {
+                Err("decoded past the size limit".into())
+            }
+            _ => {
+                let _ = unpack::<Scenario>("s1=", text, "scenario");
+                Ok(())
+            }
+        }
+    };
+    let mutator = |rng: &mut SimRng, base: &[u8], seeds: &[Vec<u8>]| -> Vec<u8> {
+        if below(rng, 2) == 0 {
+            return mutate(rng, base, seeds);
+        }
+        // A well-formed link around a mutated scenario.
+        let text = std::str::from_utf8(base).unwrap_or_default();
+        match unpack::<serde_json::Value>("s1=", text, "scenario") {
+            Ok(Some(v)) => {
+                let json = mutate_json(rng, &serde_json::to_vec(&v).unwrap_or_default(), &[]);
+                let v: serde_json::Value = serde_json::from_slice(&json).unwrap_or_default();
+                pack("s1=", &v).into_bytes()
+            }
+            _ => mutate(rng, base, seeds),
+        }
+    };
+    fuzz_with("share", seeds, &mutator, &check);
+}
+
+#[test]
+fn fuzz_allocation_inputs() {
+    // Input: rates, λ and k as text "r1,r2,..;λ;k".
+    let seeds: Vec<Vec<u8>> = [
+        "1,1,1,16;0.1;10",
+        "2,2,2,2;0.5;1",
+        "1;0.5;1",
+        "1,1,1,1,1,1,1,1,1,20;0.1;10",
+    ]
+    .iter()
+    .map(|s| s.as_bytes().to_vec())
+    .collect();
+    let check = |input: &[u8]| -> Result<(), String> {
+        let text = String::from_utf8_lossy(input);
+        let parts: Vec<&str> = text.split(';').collect();
+        let [rates, lambda, k] = parts[..] else {
+            return Ok(());
+        };
+        let rates: Vec<f64> = rates
+            .split(',')
+            .filter_map(|r| r.trim().parse().ok())
+            .take(1000)
+            .collect();
+        let (Ok(lambda), Ok(k)) = (lambda.trim().parse::<f64>(), k.trim().parse::<u32>()) else {
+            return Ok(());
+        };
+        if let Ok(a) = owa_batch(&rates, lambda, k) {
+            let sum: f64 = a.iter().sum();
+            if a.iter().any(|x| !x.is_finite() || *x < 0.0) || (sum - 1.0).abs() > 1e-6 {
+                return Err(format!("owa fractions {a:?}"));
+            }
+            if let Some(t) = predicted_response(&rates, &a, lambda, k) {
+                if !t.is_finite() || t < 0.0 {
+                    return Err(format!("predicted response {t}"));
+                }
+            }
+        }
+        if !rates.is_empty() {
+            let _ = weighted(&rates);
+        }
+        Ok(())
+    };
+    fuzz("allocation", seeds, &check);
+}
