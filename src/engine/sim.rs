@@ -454,7 +454,12 @@ impl<'a> Simulation<'a> {
         self.log.grid_messages = 0;
         self.log.passes.clear();
         if self.scheme == GridScheme::Ideal {
-            let out = simulate_ideal(&self.platform, &self.jobs, &self.cfg)?;
+            let out = simulate_ideal(
+                &self.platform,
+                &self.jobs,
+                &self.cfg,
+                self.params.ideal_discipline,
+            )?;
             self.handled = out.events;
             self.done = self.jobs.len() as u64;
             self.ideal = Some(out);
@@ -520,8 +525,14 @@ impl<'a> Simulation<'a> {
             return Err(SimError::Cancelled);
         }
         if let Some(out) = self.ideal {
-            check_ideal(&self.platform, &self.jobs, &out.outcomes, &self.cfg)
-                .map_err(InvariantViolation)?;
+            check_ideal(
+                &self.platform,
+                &self.jobs,
+                &out.outcomes,
+                &self.cfg,
+                self.params.ideal_discipline,
+            )
+            .map_err(InvariantViolation)?;
             return Ok(out);
         }
         if self.grid.held() > 0 {

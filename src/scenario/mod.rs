@@ -22,7 +22,7 @@ use crate::engine::{EstimateSource, RunConfig, SimError};
 use crate::limits::{Limit, LimitExceeded, Limits};
 use crate::metrics::Metrics;
 use crate::model::{Platform, Site};
-use crate::policy::grid::{GridParams, GridScheme};
+use crate::policy::grid::{GridParams, GridScheme, IdealDiscipline};
 use crate::policy::local::LocalPolicyKind;
 use crate::workload::hyper_erlang::HyperErlangWorkload;
 use crate::workload::{
@@ -178,11 +178,15 @@ impl AlgorithmSpec {
         self.label.clone().unwrap_or_else(|| self.algorithm())
     }
 
-    /// `easy`; `sender+easy` for a grid scheme over a local policy; `ideal`.
+    /// `easy`; `sender+easy` for a grid scheme over a local policy; `ideal` (`ideal/srpt`,
+    /// `ideal/fcfs` for the other disciplines).
     pub fn algorithm(&self) -> String {
         match self.grid {
             GridScheme::Local => self.local.name().to_string(),
-            GridScheme::Ideal => "ideal".to_string(),
+            GridScheme::Ideal => match self.grid_params.ideal_discipline {
+                IdealDiscipline::ProcessorSharing => "ideal".to_string(),
+                d => format!("ideal/{}", d.name()),
+            },
             g => format!("{}+{}", g.name(), self.local.name()),
         }
     }

@@ -6,7 +6,9 @@ use gridscope::engine::{
     check_ideal, check_invariants, simulate_grid, JobOutcome, RunConfig, SimTime,
 };
 use gridscope::model::{Job, Platform, Site};
-use gridscope::policy::grid::{GridParams, GridScheme};
+use gridscope::policy::grid::{GridParams, GridScheme, IdealDiscipline};
+
+const PS: IdealDiscipline = IdealDiscipline::ProcessorSharing;
 use gridscope::policy::local::LocalPolicyKind;
 
 fn job(id: u64, submit: i64, run: i64, procs: u32, home: u32) -> Job {
@@ -47,7 +49,7 @@ fn run(p: &Platform, jobs: &[Job], scheme: GridScheme, params: GridParams) -> Ve
     )
     .unwrap();
     if scheme == GridScheme::Ideal {
-        check_ideal(p, jobs, &out.outcomes, &cfg).unwrap();
+        check_ideal(p, jobs, &out.outcomes, &cfg, PS).unwrap();
     } else {
         check_invariants(p, jobs, &out.outcomes, &cfg).unwrap();
     }
@@ -231,7 +233,7 @@ fn ideal_shares_one_malleable_machine() {
         &mut |_, _| true,
     )
     .unwrap();
-    check_ideal(&p, &jobs, &out.outcomes, &cfg).unwrap();
+    check_ideal(&p, &jobs, &out.outcomes, &cfg, PS).unwrap();
     let t = |i: usize| (out.outcomes[i].start.0, out.outcomes[i].end.0);
     assert_eq!(t(0), (0, 40_000));
     assert_eq!(t(1), (10_000, 100_000));
@@ -245,11 +247,71 @@ fn ideal_shares_one_malleable_machine() {
     let mut q = grid(&[16]);
     q.sites[0].speed = 1.0;
     let cfg = RunConfig::default();
-    let out = gridscope::engine::simulate_ideal(&q, &jobs, &cfg).unwrap();
-    check_ideal(&q, &jobs, &out.outcomes, &cfg).unwrap();
+    let out = gridscope::engine::simulate_ideal(&q, &jobs, &cfg, PS).unwrap();
+    check_ideal(&q, &jobs, &out.outcomes, &cfg, PS).unwrap();
     let ends: Vec<i64> = out.outcomes.iter().map(|o| o.end.0).collect();
     // Job 3 (16 units) leaves at 3 s (three sharing); the others' last 144 units at 8 each.
     assert_eq!(ends, vec![21_000, 21_000, 3_000]);
+}
+
+/// The three disciplines on one 1-CPU machine (speed 1), three jobs submitted together
+/// needing 3 s, 1 s and 2 s (in that order):
+/// - processor sharing: three share until the 1-s job is done at 3 s; two share the last
+///   second of the 2-s job (ends 5 s); the 3-s job's last second alone (ends 6 s): mean
+///   response (6 + 3 + 5) / 3 = 14/3 s;
+/// - SRPT: 1 s, then 2 s, then 3 s: ends 1, 3, 6, mean 10/3 s (the least possible);
+/// - FCFS: in submit order, ends 3, 4, 6, mean 13/3 s.
+#[test]
+fn the_ideal_disciplines_on_three_jobs_by_hand() {
+    let p = grid(&[1]);
+    let jobs = [job(1, 0, 3, 1, 0), job(2, 0, 1, 1, 0), job(3, 0, 2, 1, 0)];
+    let cfg = RunConfig::default();
+    for (d, ends, starts) in [
+        (PS, [6_000, 3_000, 5_000], [0, 0, 0]),
+        (
+            IdealDiscipline::Srpt,
+            [6_000, 1_000, 3_000],
+            [3_000, 0, 1_000],
+        ),
+        (
+            IdealDiscipline::Fcfs,
+            [3_000, 4_000, 6_000],
+            [0, 3_000, 4_000],
+        ),
+    ] {
+        let out = gridscope::engine::simulate_ideal(&p, &jobs, &cfg, d).unwrap();
+        check_ideal(&p, &jobs, &out.outcomes, &cfg, d).unwrap();
+        let got: Vec<i64> = out.outcomes.iter().map(|o| o.end.0).collect();
+        assert_eq!(got, ends, "{d:?} ends");
+        let got: Vec<i64> = out.outcomes.iter().map(|o| o.start.0).collect();
+        assert_eq!(got, starts, "{d:?} starts");
+    }
+    // SRPT preempts: a 10-s job from 0, a 1-s job at 2 s runs 2–3, the long one ends at 11.
+    let jobs = [job(1, 0, 10, 1, 0), job(2, 2, 1, 1, 0)];
+    let out = gridscope::engine::simulate_ideal(&p, &jobs, &cfg, IdealDiscipline::Srpt).unwrap();
+    let se: Vec<(i64, i64)> = out.outcomes.iter().map(|o| (o.start.0, o.end.0)).collect();
+    assert_eq!(se, vec![(0, 11_000), (2_000, 3_000)]);
+    let out = gridscope::engine::simulate_ideal(&p, &jobs, &cfg, IdealDiscipline::Fcfs).unwrap();
+    let se: Vec<(i64, i64)> = out.outcomes.iter().map(|o| (o.start.0, o.end.0)).collect();
+    assert_eq!(se, vec![(0, 10_000), (10_000, 11_000)]);
+}
+
+/// A 1-ms, 1-CPU job beside a job of 2²⁰ CPUs × 10⁹ s keeps its work (floating-point service
+/// counters absorbed it and then reported an invariant violation).
+#[test]
+fn a_tiny_ideal_job_beside_a_huge_one_keeps_its_work() {
+    let mut p = grid(&[1 << 20]);
+    p.sites[0].speed = 1000.0;
+    let mut tiny = job(2, 1, 1, 1, 0);
+    tiny.runtime = SimTime(1);
+    tiny.estimate = SimTime(1);
+    let jobs = [job(1, 0, 1_000_000_000, 1 << 20, 0), tiny];
+    let cfg = RunConfig::default();
+    for d in IdealDiscipline::ALL {
+        let out = gridscope::engine::simulate_ideal(&p, &jobs, &cfg, d).unwrap();
+        check_ideal(&p, &jobs, &out.outcomes, &cfg, d).unwrap();
+        assert!(out.outcomes[1].end > out.outcomes[1].start, "{d:?}");
+    }
 }
 
 /// The idealized invariants catch a job that waited, one faster than the whole machine, and
@@ -259,22 +321,22 @@ fn check_ideal_catches_corruptions() {
     let p = grid(&[4]);
     let jobs = [job(1, 0, 100, 4, 0), job(2, 0, 100, 4, 0)];
     let cfg = RunConfig::default();
-    let out = gridscope::engine::simulate_ideal(&p, &jobs, &cfg).unwrap();
-    check_ideal(&p, &jobs, &out.outcomes, &cfg).unwrap();
+    let out = gridscope::engine::simulate_ideal(&p, &jobs, &cfg, PS).unwrap();
+    check_ideal(&p, &jobs, &out.outcomes, &cfg, PS).unwrap();
     let mut waited = out.outcomes.clone();
     waited[0].start = SimTime(5_000);
-    assert!(check_ideal(&p, &jobs, &waited, &cfg)
+    assert!(check_ideal(&p, &jobs, &waited, &cfg, PS)
         .unwrap_err()
         .contains("submitted"));
     let mut fast = out.outcomes.clone();
     fast[0].end = SimTime(50_000);
-    assert!(check_ideal(&p, &jobs, &fast, &cfg)
+    assert!(check_ideal(&p, &jobs, &fast, &cfg, PS)
         .unwrap_err()
         .contains("faster"));
     let mut both_fast = out.outcomes.clone();
     both_fast[0].end = SimTime(100_000);
     both_fast[1].end = SimTime(100_000);
-    assert!(check_ideal(&p, &jobs, &both_fast, &cfg)
+    assert!(check_ideal(&p, &jobs, &both_fast, &cfg, PS)
         .unwrap_err()
         .contains("capacity"));
 }
@@ -312,7 +374,11 @@ fn every_scheme_keeps_the_invariants_on_a_random_grid() {
                 let out = simulate_grid(&p, &jobs, local, scheme, &params, &cfg, &mut |_, _| true)
                     .unwrap_or_else(|e| panic!("{scheme:?} {local}: {e}"));
                 if scheme == GridScheme::Ideal {
-                    check_ideal(&p, &jobs, &out.outcomes, &cfg).unwrap();
+                    check_ideal(&p, &jobs, &out.outcomes, &cfg, PS).unwrap();
+                    for d in [IdealDiscipline::Srpt, IdealDiscipline::Fcfs] {
+                        let o = gridscope::engine::simulate_ideal(&p, &jobs, &cfg, d).unwrap();
+                        check_ideal(&p, &jobs, &o.outcomes, &cfg, d).unwrap();
+                    }
                 } else {
                     check_invariants(&p, &jobs, &out.outcomes, &cfg)
                         .unwrap_or_else(|e| panic!("{scheme:?} {local} latency {latency}: {e}"));

@@ -188,6 +188,13 @@ pub struct RunArgs {
     /// The scenario's random seed (synthetic workloads)
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
+    /// The idealized scheme's discipline: processor_sharing, srpt or fcfs
+    ///
+    /// SOB §2.3 gives the machine, not the order it serves the jobs in: processor sharing
+    /// (the default; no job waits), SRPT (the lower bound on mean response) or FCFS.
+    /// Applies to every ideal run of the scenario.
+    #[arg(long, value_name = "D", value_parser = parse_discipline, verbatim_doc_comment)]
+    pub ideal_discipline: Option<gridscope::policy::grid::IdealDiscipline>,
     #[command(flatten)]
     pub report: ReportArgs,
     /// Where the real-trace presets find their traces [default: ../shared/traces]
@@ -344,6 +351,15 @@ impl LimitArgs {
         }
         l
     }
+}
+
+fn parse_discipline(s: &str) -> Result<gridscope::policy::grid::IdealDiscipline, String> {
+    use gridscope::policy::grid::IdealDiscipline;
+    IdealDiscipline::ALL
+        .iter()
+        .copied()
+        .find(|d| d.name() == s.trim())
+        .ok_or_else(|| "expected processor_sharing, srpt or fcfs".into())
 }
 
 /// A limit: a positive whole number, with an optional K, M, G (powers of 1024 for bytes

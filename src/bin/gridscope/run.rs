@@ -186,6 +186,17 @@ pub fn run(a: &RunArgs) -> Result<(), CliError> {
     if let Some(s) = a.seed {
         scenario.seed = s;
     }
+    if let Some(d) = a.ideal_discipline {
+        for alg in &mut scenario.algorithms {
+            alg.grid_params.ideal_discipline = d;
+            // A preset's "ideal" label would hide the discipline: name it (ideal/srpt).
+            if alg.grid == gridscope::policy::grid::GridScheme::Ideal
+                && alg.label.as_deref() == Some("ideal")
+            {
+                alg.label = None;
+            }
+        }
+    }
     let place = Place {
         base,
         files: if a.limits.allow_any_path {
@@ -240,6 +251,7 @@ pub fn threads(args: &ReportArgs) -> usize {
 fn scenario_flag(a: &RunArgs) -> Option<&'static str> {
     [
         (a.seed.is_some(), "--seed"),
+        (a.ideal_discipline.is_some(), "--ideal-discipline"),
         (a.report.series.is_some(), "--series"),
         (a.report.jobs.is_some(), "--jobs"),
         (a.traces.is_some(), "--traces"),

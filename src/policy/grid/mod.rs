@@ -41,8 +41,8 @@ pub enum GridScheme {
     Symmetric,
     /// One global queue; each job to the minimum-cost site on arrival.
     Central,
-    /// The grid as one machine of Σ CPUs × MHz one-MHz nodes, jobs perfectly malleable and
-    /// sharing it equally (upper bound; see `engine::ideal`).
+    /// The grid as one machine of Σ CPUs × MHz one-MHz nodes, jobs perfectly malleable,
+    /// served under `GridParams::ideal_discipline` (see `engine::ideal`).
     Ideal,
     /// SES node-group selection, random: each site is a node group of one cluster; a job
     /// joins a group drawn in proportion to the groups' nodes (small jobs: the 1-CPU group).
@@ -118,7 +118,7 @@ impl GridScheme {
             GridScheme::Receiver => "Receiver-initiated (SOB §2.1.2): every σ a site whose RUS < δ volunteers to its partners; a site sends the head of its grid queue to a volunteer with lower turnaround cost. Waiting jobs re-check their home AWT every σ.",
             GridScheme::Symmetric => "Symmetrically-initiated (SOB §2.1.3): receiver-initiated, switching at once to sender-initiated for a job when no volunteer has offered.",
             GridScheme::Central => "Centralized (SOB §2.2): one global queue; each job goes on arrival to the site of minimum turnaround cost (no φ).",
-            GridScheme::Ideal => "Idealized (SOB §2.3): the grid as one machine of Σ CPUs × MHz one-MHz nodes; jobs perfectly malleable, the machine shared equally among the jobs present (processor sharing): no job waits, no capacity idles while work is present (upper bound).",
+            GridScheme::Ideal => "Idealized (SOB §2.3): the grid as one machine of Σ CPUs × MHz one-MHz nodes, jobs perfectly malleable. SOB does not say in which order the machine serves them; grid parameter ideal_discipline chooses: processor_sharing (default: shared equally among the jobs present — no job waits, no capacity idles while work is present), srpt (least work left first, preemptive — the lower bound on mean response for this machine) or fcfs (one at a time in submit order). A reference point per discipline, not one upper bound.",
             GridScheme::GroupsRandom => "SES node-group selection, random (SES App. B.1): the sites are one cluster's node groups; jobs under small_below_cpus CPUs go to the 1-CPU group (non-restricted: unless it cannot start them at once), others to a group drawn with probability |G_i| / T (T = the eligible groups' nodes). FCFS per group; a job never spans groups.",
             GridScheme::GroupsMna => "SES node-group selection, most nodes available (SES App. B.1): as random, but a job picks the eligible multi-CPU group with the most free nodes (ties: the larger group, then the first).",
         }
@@ -154,6 +154,52 @@ pub struct GridParams {
     /// per group (false, the paper's).
     #[serde(skip_serializing_if = "is_false")]
     pub site_queue: bool,
+    /// The idealized scheme's discipline (SOB §2.3 gives the machine, not the order): processor
+    /// sharing (the default), SRPT or FCFS. Absent in older scenarios and links.
+    #[serde(skip_serializing_if = "IdealDiscipline::is_default")]
+    pub ideal_discipline: IdealDiscipline,
+}
+
+/// How the idealized machine serves the jobs present (see `engine::ideal`).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IdealDiscipline {
+    /// Shared equally among the jobs present: no job waits; efficiency bound.
+    #[default]
+    ProcessorSharing,
+    /// Shortest remaining processing time, preemptive: the lower bound on mean response.
+    Srpt,
+    /// One job at a time in submit order on the whole machine.
+    Fcfs,
+}
+
+impl IdealDiscipline {
+    pub const ALL: [IdealDiscipline; 3] = [
+        IdealDiscipline::ProcessorSharing,
+        IdealDiscipline::Srpt,
+        IdealDiscipline::Fcfs,
+    ];
+
+    fn is_default(&self) -> bool {
+        *self == IdealDiscipline::ProcessorSharing
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            IdealDiscipline::ProcessorSharing => "processor_sharing",
+            IdealDiscipline::Srpt => "srpt",
+            IdealDiscipline::Fcfs => "fcfs",
+        }
+    }
+
+    /// What it serves first and what it bounds, for help texts.
+    pub fn describe(self) -> &'static str {
+        match self {
+            IdealDiscipline::ProcessorSharing => "processor sharing: the machine divided equally among the jobs present — no job waits and no capacity idles while work is present (bounds grid efficiency and wait from below: wait 0)",
+            IdealDiscipline::Srpt => "SRPT: the whole machine serves the job with the least work left, preemptively — the lower bound on mean response time for this machine (Schrage 1968)",
+            IdealDiscipline::Fcfs => "FCFS: the whole machine serves one job at a time in submit order — bounds efficiency only; under overload long jobs hold up everything behind them",
+        }
+    }
 }
 
 fn is_false(b: &bool) -> bool {
@@ -175,6 +221,7 @@ impl Default for GridParams {
             restricted: false,
             small_below_cpus: 4,
             site_queue: false,
+            ideal_discipline: IdealDiscipline::ProcessorSharing,
         }
     }
 }

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::form::{input_value, on_value, parse, select_value, Apply};
-use crate::policy::grid::{GridParams, GridScheme};
+use crate::policy::grid::{GridParams, GridScheme, IdealDiscipline};
 use crate::policy::local::LocalPolicyKind;
 use crate::scenario::AlgorithmSpec;
 use crate::web::state::{edit, use_app, AppContext};
@@ -175,7 +175,34 @@ fn row(app: &AppContext, i: usize, a: &AlgorithmSpec) -> Html {
         if uses_params {
             <tr class="params"><td colspan="4">{ params(app, i, &a.grid_params) }</td></tr>
         }
+        if a.grid == GridScheme::Ideal {
+            <tr class="params"><td colspan="4">{ discipline(app, i, a.grid_params.ideal_discipline) }</td></tr>
+        }
     </> }
+}
+
+/// The idealized machine's discipline of run `i` (SOB gives the machine, not the order).
+fn discipline(app: &AppContext, i: usize, current: IdealDiscipline) -> Html {
+    let onchange = on_value(
+        app,
+        row_edit(i, |a, v| {
+            a.grid_params.ideal_discipline = IdealDiscipline::ALL
+                .iter()
+                .copied()
+                .find(|d| d.name() == v)
+                .ok_or_else(|| format!("unknown discipline '{v}'"))?;
+            Ok(())
+        }),
+        select_value,
+    );
+    html! {
+        <label class="param" title={current.describe()}>{"discipline"}
+            <select aria-label={format!("ideal discipline of run {}", i + 1)} data-testid={format!("discipline-{i}")} {onchange}>
+                { for IdealDiscipline::ALL.iter().map(|d| html!{ <option value={d.name()} selected={*d == current} title={d.describe()}>{d.name()}</option> }) }
+            </select>
+            <span class="help">{current.describe()}</span>
+        </label>
+    }
 }
 
 /// The grid scheme's parameters of run `i`.
