@@ -6,3 +6,5 @@ cd "$(dirname "$0")/.."
 cargo bench --bench throughput -- "$@"
 # SCJG: reservations' cost on SDSC-SP2 (≈ 60,000 jobs) per local policy.
 cargo bench --bench scjg
+# Each limit: the largest real trace's distance from it, and what an input at it costs.
+cargo bench --bench limits

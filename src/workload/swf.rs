@@ -524,6 +524,10 @@ impl Reader<'_> {
     fn chunk(&mut self, data: &[u8]) -> Result<(), SwfError> {
         let mut rest = data;
         while let Some(pos) = memchr::memchr(b'\n', rest) {
+            if pos == 0 {
+                rest = self.blank_run(rest);
+                continue;
+            }
             self.bounded_line(&rest[..pos])?;
             rest = &rest[pos + 1..];
         }
@@ -531,6 +535,17 @@ impl Reader<'_> {
             self.bounded_line(rest)?;
         }
         Ok(())
+    }
+
+    /// Counts the run of empty lines `rest` starts with (as many `line(b"")` calls, at a
+    /// byte's cost each: a file of nothing but newlines is read at memory speed) and returns
+    /// what follows it.
+    fn blank_run<'p>(&mut self, rest: &'p [u8]) -> &'p [u8] {
+        let n = rest.iter().take_while(|&&b| b == b'\n').count();
+        self.line_no += n as u64;
+        self.report.lines += n as u64;
+        self.report.blank_lines += n as u64;
+        &rest[n..]
     }
 
     /// A line of a plain file: one longer than the line limit is malformed, as in gzip.
@@ -726,6 +741,10 @@ impl<'a> SwfStream<'a> {
             }
         }
         while let Some(p) = memchr::memchr(b'\n', rest) {
+            if p == 0 {
+                rest = self.reader.blank_run(rest);
+                continue;
+            }
             self.reader.bounded_line(&rest[..p])?;
             rest = &rest[p + 1..];
         }
