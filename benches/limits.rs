@@ -117,7 +117,7 @@ fn main() {
     // The site limit: 4,096 sites, 20,000 jobs, sender-initiated (every arrival asks every
     // site for its wait).
     let sites: Vec<Site> = (0..d.sites)
-        .map(|i| Site::flat(&format!("s{i}"), 16))
+        .map(|i| Site::flat(format!("s{i}"), 16))
         .collect();
     let platform = Platform {
         name: "wide".into(),
