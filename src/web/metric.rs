@@ -15,6 +15,7 @@ pub enum Metric {
     ExpansionFactor,
     Utilization,
     GridEfficiency,
+    Occupancy,
     FractionTransferred,
     Makespan,
     Finished,
@@ -49,7 +50,7 @@ impl Value {
 
 impl Metric {
     /// The results table's columns, in order.
-    pub const COLUMNS: [Metric; 14] = [
+    pub const COLUMNS: [Metric; 15] = [
         Metric::AvgWait,
         Metric::AvgResponse,
         Metric::WaitStddev,
@@ -58,6 +59,7 @@ impl Metric {
         Metric::ExpansionFactor,
         Metric::Utilization,
         Metric::GridEfficiency,
+        Metric::Occupancy,
         Metric::FractionTransferred,
         Metric::Makespan,
         Metric::Finished,
@@ -88,6 +90,7 @@ impl Metric {
             Metric::ExpansionFactor => Real(m.avg_expansion_factor),
             Metric::Utilization => Real(m.utilization),
             Metric::GridEfficiency => Real(m.grid_efficiency),
+            Metric::Occupancy => Real(m.occupancy),
             Metric::FractionTransferred => Real(m.fraction_transferred),
             Metric::Makespan => Real(m.makespan_s),
             Metric::Finished => Count(m.jobs_finished),
@@ -112,6 +115,7 @@ impl Metric {
             Metric::ExpansionFactor => "avg_expansion_factor",
             Metric::Utilization => "utilization",
             Metric::GridEfficiency => "grid_efficiency",
+            Metric::Occupancy => "occupancy",
             Metric::FractionTransferred => "fraction_transferred",
             Metric::Makespan => "makespan_s",
             Metric::Finished => "jobs_finished",
@@ -132,6 +136,7 @@ impl Metric {
             Metric::ExpansionFactor => "expansion factor",
             Metric::Utilization => "utilization",
             Metric::GridEfficiency => "grid efficiency",
+            Metric::Occupancy => "occupancy",
             Metric::FractionTransferred => "transferred",
             Metric::Makespan => "makespan (s)",
             Metric::Finished => "finished",
@@ -163,6 +168,7 @@ impl Metric {
             Metric::ExpansionFactor
             | Metric::Utilization
             | Metric::GridEfficiency
+            | Metric::Occupancy
             | Metric::FractionTransferred => 3,
             _ => 0,
         }

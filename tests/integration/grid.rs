@@ -516,3 +516,47 @@ fn receiver_rechecks_held_jobs_one_decision_at_a_time() {
     assert_eq!(got[2], (0, 300));
     assert_eq!(got[3], (0, 600));
 }
+
+/// One definition of grid efficiency for every scheme (SOB §3.2: the CPUs the job uses),
+/// occupancy beside it (the CPUs it holds). One node-exclusive site of 2 nodes × 2 CPUs,
+/// speed 1; one 3-CPU job for 100 s holds both nodes (4 CPUs):
+/// grid efficiency = 3 × 100 / (100 × 4) = 0.75; occupancy = 4 × 100 / (100 × 4) = 1;
+/// utilization (CPUs held) = 1. The idealized machine runs the malleable job on all 4 CPUs
+/// in 75 s: its work 3 × 100 over 4 × 75 is 1 for all three.
+#[test]
+fn grid_efficiency_counts_cpus_used_and_occupancy_cpus_held() {
+    use gridscope::metrics::compute;
+    use gridscope::model::Allocation;
+    let mut p = grid(&[4]);
+    p.sites[0].nodes = 2;
+    p.sites[0].cpus_per_node = 2;
+    p.sites[0].allocation = Allocation::Node;
+    let jobs = [job(1, 0, 100, 3, 0)];
+    let cfg = RunConfig::default();
+    for scheme in [GridScheme::Local, GridScheme::Sender, GridScheme::Ideal] {
+        let out = simulate_grid(
+            &p,
+            &jobs,
+            LocalPolicyKind::Easy,
+            scheme,
+            &GridParams::default(),
+            &cfg,
+            &mut |_, _| true,
+        )
+        .unwrap();
+        let m = compute(&p, &jobs, &out.outcomes, &cfg, 0, out.ideal_capacity);
+        let eff = if scheme == GridScheme::Ideal {
+            1.0
+        } else {
+            0.75
+        };
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-12;
+        assert!(
+            close(m.grid_efficiency, eff),
+            "{scheme:?}: {}",
+            m.grid_efficiency
+        );
+        assert!(close(m.occupancy, 1.0), "{scheme:?}: {}", m.occupancy);
+        assert!(close(m.utilization, 1.0), "{scheme:?}: {}", m.utilization);
+    }
+}
