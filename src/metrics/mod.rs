@@ -6,6 +6,82 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+/// Job-width classes (CPUs requested, inclusive): 1, 2–4, 5–16, 17–64, 65–256, 257–1024,
+/// 1025 and more — powers of four, so each class spans the same factor.
+pub const WIDTH_CLASSES: [(u32, u32); 7] = [
+    (1, 1),
+    (2, 4),
+    (5, 16),
+    (17, 64),
+    (65, 256),
+    (257, 1024),
+    (1025, u32::MAX),
+];
+
+/// The waits of the jobs of one width class that ran.
+#[derive(Clone, Debug, Default, Serialize, serde::Deserialize, PartialEq)]
+pub struct WidthWait {
+    pub min_cpus: u32,
+    pub max_cpus: u32,
+    pub jobs: u64,
+    pub avg_wait_s: f64,
+    pub max_wait_s: f64,
+}
+
+impl WidthWait {
+    /// "1", "2–4", "1025+".
+    pub fn label(&self) -> String {
+        match (self.min_cpus, self.max_cpus) {
+            (a, b) if a == b => a.to_string(),
+            (a, u32::MAX) => format!("{a}+"),
+            (a, b) => format!("{a}–{b}"),
+        }
+    }
+}
+
+/// Sums per width class while the jobs are read (`avg_wait_s` holds the sum until `finish`).
+struct WidthSums(Vec<WidthWait>);
+
+impl WidthSums {
+    fn new() -> WidthSums {
+        WidthSums(
+            WIDTH_CLASSES
+                .iter()
+                .map(|&(min_cpus, max_cpus)| WidthWait {
+                    min_cpus,
+                    max_cpus,
+                    ..WidthWait::default()
+                })
+                .collect(),
+        )
+    }
+
+    fn add(&mut self, procs: u32, wait: f64) {
+        let i = WIDTH_CLASSES
+            .iter()
+            .position(|&(lo, hi)| (lo..=hi).contains(&procs.max(1)))
+            .unwrap_or(WIDTH_CLASSES.len() - 1);
+        let c = &mut self.0[i];
+        c.jobs += 1;
+        c.avg_wait_s += wait;
+        c.max_wait_s = c.max_wait_s.max(wait);
+    }
+
+    fn finish(self) -> Vec<WidthWait> {
+        self.0
+            .into_iter()
+            .map(|c| WidthWait {
+                avg_wait_s: if c.jobs > 0 {
+                    c.avg_wait_s / c.jobs as f64
+                } else {
+                    0.0
+                },
+                ..c
+            })
+            .collect()
+    }
+}
+
 /// Platforms up to this many sites also get the dense `transfers[home][site]` matrix.
 pub const DENSE_TRANSFER_SITES: usize = 64;
 
@@ -55,7 +131,7 @@ pub struct Metrics {
     pub avg_expansion_factor: f64,
     /// Σ CPUs held × run time / (Σ CPUs × makespan).
     pub utilization: f64,
-    /// SOB's grid efficiency: Σ run time × CPUs held × CPU speed / (makespan × Σ CPUs × speed).
+    /// SOB's grid efficiency: Σ run time × CPUs used × CPU speed / (makespan × Σ CPUs × speed).
     pub grid_efficiency: f64,
     /// Like grid efficiency with the CPUs *held* instead of used: a job of 3 CPUs on a
     /// node-exclusive site of 2-CPU nodes holds 4. Equal to grid efficiency on
@@ -72,6 +148,10 @@ pub struct Metrics {
     /// memory grows with the jobs, not with sites². Empty for the idealized scheme.
     #[serde(default)]
     pub transfer_counts: Vec<(u32, u32, u64)>,
+    /// Mean wait per job-width class ([`WIDTH_CLASSES`], every class, empty ones with 0 jobs):
+    /// starvation of wide jobs shows here, not in the mean.
+    #[serde(default)]
+    pub wait_by_width: Vec<WidthWait>,
     /// Last end − first submit.
     pub makespan_s: f64,
     /// Jobs that ran (to their end or killed at their estimate).
@@ -123,6 +203,7 @@ pub fn compute(
     let (mut sum_wait, mut sum_wait2, mut sum_resp, mut sum_bsld, mut sum_xf) =
         (0f64, 0f64, 0f64, 0f64, 0f64);
     let mut max_wait = 0f64;
+    let mut by_width = WidthSums::new();
     // Work done with the CPUs the jobs used (grid efficiency) and held (occupancy).
     let (mut consumed, mut occupied, mut transferred) = (0f64, 0f64, 0u64);
     // Sparse while counting (a platform of thousands of sites would need a sites² matrix).
@@ -149,6 +230,7 @@ pub fn compute(
         sum_wait2 += wait * wait;
         sum_resp += resp;
         max_wait = max_wait.max(wait);
+        by_width.add(job.procs, wait);
         sum_bsld += (resp / run.max(BSLD_TAU_S)).max(1.0);
         let limit = wallclock_limit(job, cfg, platform, s).as_secs_f64();
         sum_xf += resp / limit;
@@ -206,6 +288,7 @@ pub fn compute(
         fraction_transferred: ratio(transferred as f64, n as f64),
         transfers: dense_transfers(&counts, n_sites, ideal_capacity.is_some()),
         transfer_counts: counts.into_iter().map(|((h, s), n)| (h, s, n)).collect(),
+        wait_by_width: by_width.finish(),
         makespan_s: makespan,
         jobs_finished: n,
         jobs_killed: killed,
@@ -281,6 +364,7 @@ pub const METRIC_HELP: &[MetricHelp] = &[
     MetricHelp { key: "grid_efficiency", formula: "Σ (end − start) × CPUs used by the job × CPU speed / ((last end − first submit) × Σ CPUs × speed) — the same for every scheme: for the idealized one the work done (Σ CPUs × home speed × run time) over its capacity × the makespan", source: "SOB §3.2" },
     MetricHelp { key: "occupancy", formula: "Σ (end − start) × CPUs held × CPU speed / ((last end − first submit) × Σ CPUs × speed): grid efficiency counting the whole nodes a job holds on a node-exclusive site (3 CPUs on 2-CPU nodes hold 4)", source: "ours, beside SOB §3.2" },
     MetricHelp { key: "fraction_transferred", formula: "jobs run on a site other than their home / jobs run", source: "SOB §3.2" },
+    MetricHelp { key: "wait_by_width", formula: "per job-width class (CPUs requested: 1, 2–4, 5–16, 17–64, 65–256, 257–1024, 1025+): jobs that ran, mean and maximum of (start − submit); a scheme that starves wide jobs shows it here while its mean wait looks fine", source: "ours (issue: R-I on sob-synthetic-heavy)" },
     MetricHelp { key: "makespan_s", formula: "last end − first submit", source: "" },
     MetricHelp { key: "jobs_finished", formula: "jobs that ran (to their end, or killed at their estimate)", source: "" },
     MetricHelp { key: "jobs_killed", formula: "jobs stopped at their estimate because their runtime exceeded it (kills on)", source: "" },

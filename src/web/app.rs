@@ -156,6 +156,7 @@ impl Component for App {
                                 <BarsPanel />
                                 <SobFigurePanel />
                                 <SitesPanel />
+                                <WidthsPanel />
                                 <WaitCdfPanel />
                                 <TimelinePanel />
                             </div>

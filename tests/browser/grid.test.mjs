@@ -80,6 +80,12 @@ test('the sob-synthetic-light preset runs all six grid schemes to the CLI number
   await page.waitForTimeout(300);
   const ink = await canvasInk(page, 'chart-sites');
   assert.ok(ink > 0.02, `chart-sites looks blank (${ink})`);
+  // Mean wait per job-width class and run: drawn, and the CLI's numbers (in hours).
+  assert.ok(await canvasInk(page, 'chart-widths') > 0.02, 'chart-widths looks blank');
+  const hours = JSON.parse(await page.getAttribute('[data-testid=chart-widths]', 'data-hours'));
+  const classes = cli.runs[0].metrics.wait_by_width.map((_, k) => k)
+    .filter((k) => cli.runs.some((r) => r.metrics.wait_by_width[k].jobs > 0));
+  assert.deepEqual(hours, classes.map((k) => cli.runs.map((r) => r.metrics.wait_by_width[k].avg_wait_s / 3600)));
   const sobInk = await canvasInk(page, 'chart-sob');
   assert.ok(sobInk > 0.02, `chart-sob looks blank (${sobInk})`);
   const sob = page.locator('[data-testid=chart-sob]');
@@ -180,10 +186,10 @@ test('an SF sweep runs in the worker, draws its chart and gives the CLI medians 
   const ink = await canvasInk(page, 'chart-sweep');
   assert.ok(ink > 0.02, `chart-sweep looks blank (${ink})`);
 
-  // A long sweep shows progress and can be cancelled.
+  // A long sweep (9·10⁸ jobs, under the sweep limit of 10⁹) shows progress and can be cancelled.
   await page.fill('#sf-seeds', '50');
   await page.press('#sf-seeds', 'Tab');
-  await page.fill('#sf-batches', '100000');
+  await page.fill('#sf-batches', '30000');
   await page.press('#sf-batches', 'Tab');
   await page.click('[data-testid=sf-run]');
   await page.waitForFunction(() => Number(document.querySelector('[data-testid=sf-progress]').value) > 0, null, { timeout: 30_000 });

@@ -87,6 +87,7 @@ fn table(report: &Report) -> String {
     if report.platform.sites.len() > 1 {
         per_site(report, &mut s);
     }
+    by_width(report, &mut s);
     for r in &report.runs {
         for line in &r.rejected {
             let _ = writeln!(s, "{}: rejected {line}", r.label);
@@ -100,12 +101,12 @@ fn table(report: &Report) -> String {
 /// any length never run into each other.
 fn aligned(rows: &[Vec<String>], widths: &[usize]) -> String {
     let mut widths = widths.to_vec();
+    let columns = rows.iter().map(Vec::len).max().unwrap_or(0);
+    widths.resize(columns.max(widths.len()), 0);
     for row in rows {
         for (i, cell) in row.iter().enumerate() {
             let w = cell.chars().count() + 1;
-            if i < widths.len() && widths[i] < w {
-                widths[i] = w;
-            }
+            widths[i] = widths[i].max(w);
         }
     }
     let mut out = String::new();
@@ -121,6 +122,52 @@ fn aligned(rows: &[Vec<String>], widths: &[usize]) -> String {
         out.push('\n');
     }
     out
+}
+
+/// Mean wait per job-width class and run, for the classes that have jobs (when more than
+/// one has): starvation of wide jobs is visible here, not in the mean.
+fn by_width(report: &Report, s: &mut String) {
+    let Some(first) = report.runs.first() else {
+        return;
+    };
+    let classes: Vec<usize> = (0..first.metrics.wait_by_width.len())
+        .filter(|&k| {
+            report
+                .runs
+                .iter()
+                .any(|r| r.metrics.wait_by_width.get(k).is_some_and(|c| c.jobs > 0))
+        })
+        .collect();
+    if classes.len() < 2 {
+        return;
+    }
+    let mut rows = vec![std::iter::once("mean wait s, CPUs".to_string())
+        .chain(
+            classes
+                .iter()
+                .map(|&k| first.metrics.wait_by_width[k].label()),
+        )
+        .collect::<Vec<_>>()];
+    for r in &report.runs {
+        let mut row = vec![r.label.clone()];
+        for &k in &classes {
+            let c = &r.metrics.wait_by_width[k];
+            row.push(if c.jobs > 0 {
+                format!("{:.0}", c.avg_wait_s)
+            } else {
+                "-".into()
+            });
+        }
+        rows.push(row);
+    }
+    let jobs = std::iter::once("jobs".to_string()).chain(
+        classes
+            .iter()
+            .map(|&k| first.metrics.wait_by_width[k].jobs.to_string()),
+    );
+    rows.push(jobs.collect());
+    s.push('\n');
+    s.push_str(&aligned(&rows, &[18]));
 }
 
 fn per_site(report: &Report, s: &mut String) {

@@ -17,6 +17,7 @@ mod scjg;
 mod sob;
 mod sweep;
 mod view;
+mod widths;
 
 use std::rc::Rc;
 
@@ -31,6 +32,7 @@ pub use scjg::{ScjgChart, SCJG_CHART_METRICS};
 pub use sob::{SobFigure, SOB_METRICS};
 pub use sweep::{AllocationBars, History, Sweep};
 pub use view::ChartView;
+pub use widths::WidthWaits;
 
 /// One kind of chart: its drawing, its tooltip text and its name.
 pub trait Plot {
@@ -55,6 +57,8 @@ pub enum Chart {
     /// Utilization or queue length per site over one run.
     Series(Rc<SeriesChart>),
     SiteUtil(Rc<SiteUtil>),
+    /// Mean wait per job-width class and run.
+    WidthWaits(Rc<WidthWaits>),
     /// SOB Figures 3/4.
     Sob(Rc<SobFigure>),
     Gantt(Rc<Gantt>),
@@ -77,6 +81,7 @@ impl Chart {
             Chart::WaitCdf(p) => p.as_ref(),
             Chart::Series(p) => p.as_ref(),
             Chart::SiteUtil(p) => p.as_ref(),
+            Chart::WidthWaits(p) => p.as_ref(),
             Chart::Sob(p) => p.as_ref(),
             Chart::Gantt(p) => p.as_ref(),
             Chart::FitCdf(p) => p.as_ref(),

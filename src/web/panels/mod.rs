@@ -23,6 +23,7 @@ mod sob_figure;
 mod steps;
 mod timeline;
 mod wait_cdf;
+mod widths;
 mod workload;
 
 pub use algorithms::AlgorithmsPanel;
@@ -43,4 +44,5 @@ pub use sob_figure::SobFigurePanel;
 pub use steps::StepPanel;
 pub use timeline::TimelinePanel;
 pub use wait_cdf::WaitCdfPanel;
+pub use widths::WidthsPanel;
 pub use workload::WorkloadPanel;
