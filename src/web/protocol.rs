@@ -144,6 +144,9 @@ pub enum FromWorker {
         /// from older workers, hence the default).
         #[serde(default)]
         compare: Option<Box<FitCompare>>,
+        /// Kolmogorov–Smirnov distances of the fit (added later, hence the default).
+        #[serde(default)]
+        quality: Option<crate::workload::fit_quality::FitQuality>,
     },
     FitFailed {
         name: String,

@@ -1,6 +1,7 @@
 //! Workloads: the SWF reader and writer, and the synthetic generators. Everything here takes
 //! bytes or parameters and returns `Result`; nothing reads files (the edges do).
 
+pub mod fit_quality;
 pub mod hyper_erlang;
 mod ses;
 pub mod swf;

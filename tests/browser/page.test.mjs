@@ -224,6 +224,12 @@ test('a dropped trace is fitted to the hyper-Erlang model with the CLI classes (
   assert.deepEqual(rows.map(({ nmin, nmax, jobs }) => ({ nmin, nmax, jobs })),
     want.classes.map((c) => ({ nmin: c.class.nmin, nmax: c.class.nmax, jobs: c.jobs })));
   assert.deepEqual(rows.map((r) => [r.ia, r.svc]), want.classes.map((c) => [c.interarrival.sample[0], c.service.sample[0]]));
+  // Goodness of fit: the Kolmogorov–Smirnov distances equal the CLI's, per class and pooled.
+  const pooled = Number(await page.getAttribute('[data-testid=fit-quality]', 'data-pooled'));
+  assert.equal(pooled, want.quality.pooled_service_ks);
+  const ks = await page.$$eval('[data-testid=fit-quality] tbody tr', (t) => t.map((r) => [...r.querySelectorAll('td[data-value]')].map((td) => Number(td.dataset.value))));
+  assert.deepEqual(ks, want.quality.classes.map((c) => [c.interarrival_ks, c.service_ks]));
+  console.log(`# KTH-SP2 fit: pooled run-time KS distance ${pooled.toFixed(3)}`);
 
   // The fitted model beside the trace: a synthetic workload drawn in the worker (the CLI's
   // draw: same seed, same horizon, same jobs) and the CDFs of both.

@@ -4,6 +4,7 @@
 use std::fmt::Write;
 use std::path::Path;
 
+use gridscope::workload::fit_quality::{fit_quality, FitQuality};
 use gridscope::workload::hyper_erlang::{fit_classes, synthesize, FittedClass, SYNTHETIC_SEED};
 
 use crate::cli::FitArgs;
@@ -24,6 +25,7 @@ pub fn fit(a: &FitArgs) -> Result<(), CliError> {
         return Err(CliError::Failed(format!("{path}: no runnable job to fit")));
     }
     let fitted = fit_classes(&w.jobs, cpn);
+    let quality = fit_quality(&w.jobs, &fitted);
     let seed = a.seed.unwrap_or(SYNTHETIC_SEED);
     // The same draw as the app's worker (`hyper_erlang::synthesize`).
     let synth = synthesize(&w.jobs, &fitted, seed).map_err(CliError::Failed)?;
@@ -35,6 +37,7 @@ pub fn fit(a: &FitArgs) -> Result<(), CliError> {
     if a.json {
         let v = serde_json::json!({
             "classes": fitted,
+            "quality": quality,
             "trace_jobs": w.jobs.len(),
             "synthetic_jobs": synthetic.jobs.len(),
             "horizon_s": span_s,
@@ -47,6 +50,7 @@ pub fn fit(a: &FitArgs) -> Result<(), CliError> {
         span_s
     );
     moments_table(&fitted, &mut s);
+    quality_table(&quality, &mut s);
     let _ = writeln!(
         s,
         "synthetic workload from the fit (seed {seed}): {} jobs over the same span{}",
@@ -57,6 +61,27 @@ pub fn fit(a: &FitArgs) -> Result<(), CliError> {
             .unwrap_or_default()
     );
     output::stdout(&s)
+}
+
+/// The Kolmogorov–Smirnov distances, per class and pooled.
+fn quality_table(q: &FitQuality, s: &mut String) {
+    s.push_str("goodness of fit: Kolmogorov–Smirnov distance D = sup |trace CDF − model CDF| (0 perfect, 1 worst)\n");
+    s.push_str("class        jobs   D service  D inter-arrival\n");
+    for c in &q.classes {
+        let _ = writeln!(
+            s,
+            "{:<12} {:>5}   {:>9.3}  {:>15.3}",
+            format!("{}-{}", c.nmin, c.nmax),
+            c.jobs,
+            c.service_ks,
+            c.interarrival_ks
+        );
+    }
+    let _ = writeln!(
+        s,
+        "pooled run times against the mixture of the classes: D = {:.3}",
+        q.pooled_service_ks
+    );
 }
 
 /// The sample and fitted moments side by side, per class and distribution.

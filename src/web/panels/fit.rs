@@ -14,6 +14,7 @@ use crate::web::format::fmt_num;
 use crate::web::hub::WorkerEvent;
 use crate::web::protocol::{ExportKind, FitCompare, FromWorker, ToWorker};
 use crate::web::state::{use_app, use_worker_events, AppContext, FileStatus};
+use crate::workload::fit_quality::FitQuality;
 use crate::workload::hyper_erlang::{FittedClass, FittedMoments};
 
 /// The last fit as the worker sent it.
@@ -23,6 +24,7 @@ struct Fitted {
     cpus_per_node: u32,
     classes: Vec<FittedClass>,
     compare: Option<Rc<FitCompare>>,
+    quality: Option<FitQuality>,
 }
 
 #[derive(Clone, PartialEq)]
@@ -69,6 +71,7 @@ impl Reducible for FitState {
                     cpus_per_node,
                     classes,
                     compare,
+                    quality,
                 } => {
                     s.fitting = false;
                     s.fit = Some(Rc::new(Fitted {
@@ -76,6 +79,7 @@ impl Reducible for FitState {
                         cpus_per_node: *cpus_per_node,
                         classes: classes.clone(),
                         compare: compare.as_ref().map(|c| Rc::new((**c).clone())),
+                        quality: quality.clone(),
                     }));
                 }
                 FromWorker::FitFailed { name, error } => {
@@ -137,6 +141,7 @@ pub fn FitPanel() -> Html {
             if let Some(e) = &state.error { <p class="error" data-testid="fit-error">{e}</p> }
             if let Some(fit) = &state.fit {
                 { classes_table(fit) }
+                if let Some(q) = &fit.quality { { quality_table(q) } }
                 if let Some(cmp) = &fit.compare { { compare(&app, cmp) } }
             }
         </div>
@@ -160,6 +165,32 @@ fn classes_table(fit: &Fitted) -> Html {
                         <td>{fmt_num(f.jobs as f64, 0)}</td>
                         { moments(&f.interarrival, "ia") }
                         { moments(&f.service, "svc") }
+                    </tr>
+                }) }
+            </tbody>
+        </table>
+        </div>
+    }
+}
+
+/// The Kolmogorov–Smirnov distance of each class's two distributions and of the pooled run
+/// times: how far the model's CDFs are from the trace's beyond the matched moments.
+fn quality_table(q: &FitQuality) -> Html {
+    let d = |v: f64| html! { <td data-value={v.to_string()}>{format!("{v:.3}")}</td> };
+    html! {
+        <div class="table-wrap">
+        <table class="metrics" data-testid="fit-quality" data-pooled={q.pooled_service_ks.to_string()}>
+            <caption title="D = sup over x of |trace CDF(x) − model CDF(x)|: 0 is a perfect fit, 1 the worst. Matching three moments does not bound it.">
+                {format!("Goodness of fit: Kolmogorov–Smirnov distance D (0 perfect, 1 worst); pooled run times against the classes' mixture: D = {:.3}", q.pooled_service_ks)}
+            </caption>
+            <thead><tr><th>{"nodes"}</th><th>{"jobs"}</th><th>{"D inter-arrival"}</th><th>{"D service"}</th></tr></thead>
+            <tbody>
+                { for q.classes.iter().map(|c| html!{
+                    <tr data-nmin={c.nmin.to_string()}>
+                        <th scope="row">{ if c.nmin == c.nmax { c.nmin.to_string() } else { format!("{}–{}", c.nmin, c.nmax) } }</th>
+                        <td>{fmt_num(c.jobs as f64, 0)}</td>
+                        { d(c.interarrival_ks) }
+                        { d(c.service_ks) }
                     </tr>
                 }) }
             </tbody>

@@ -279,12 +279,14 @@ fn fit(st: &mut State, name: String, cpus_per_node: u32) {
     }
     let classes = fit_classes(&f.workload.jobs, cpus_per_node);
     let (compare, synthetic) = fit_compare(&f.workload.jobs, &classes);
+    let quality = crate::workload::fit_quality::fit_quality(&f.workload.jobs, &classes);
     st.synthetic = synthetic.map(|w| (name.clone(), cpus_per_node, w));
     post(&FromWorker::Fitted {
         name,
         cpus_per_node,
         classes,
         compare: Some(Box::new(compare)),
+        quality: Some(quality),
     });
 }
 
