@@ -164,6 +164,14 @@ fn admit(job: &Job, platform: &Platform, cfg: &RunConfig, out: &mut Outcome) -> 
     true
 }
 
+/// The earlier of the next completion and the next arrival; `None` when both are done.
+fn next_instant(completion: Option<SimTime>, arrival: Option<SimTime>) -> Option<SimTime> {
+    match (completion, arrival) {
+        (Some(c), Some(a)) => Some(c.min(a)),
+        (c, a) => c.or(a),
+    }
+}
+
 /// Egalitarian processor sharing; the number of events handled.
 fn processor_sharing(
     platform: &Platform,
@@ -188,13 +196,9 @@ fn processor_sharing(
             }
             None => None,
         };
-        let arrival = jobs.get(next).map(|j| j.submit);
         // Completions before arrivals at the same instant, as in the engine.
-        let now = match (completion, arrival) {
-            (None, None) => break,
-            (Some(c), Some(a)) => c.min(a),
-            (Some(c), None) => c,
-            (None, Some(a)) => a,
+        let Some(now) = next_instant(completion, jobs.get(next).map(|j| j.submit)) else {
+            break;
         };
         // Nothing was present before the first event (t is still the sentinel).
         let dt = if n > 0 { (now - t).0.max(0) as u128 } else { 0 };
@@ -260,12 +264,8 @@ fn one_at_a_time(
             Some((left, _)) => Some(t + ms_for(left, capacity)?),
             None => None,
         };
-        let arrival = jobs.get(next).map(|j| j.submit);
-        let now = match (completion, arrival) {
-            (None, None) => break,
-            (Some(c), Some(a)) => c.min(a),
-            (Some(c), None) => c,
-            (None, Some(a)) => a,
+        let Some(now) = next_instant(completion, jobs.get(next).map(|j| j.submit)) else {
+            break;
         };
         if let Some((left, i)) = serving {
             let dt = (now - t).0.max(0) as u128;

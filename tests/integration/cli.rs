@@ -6,7 +6,8 @@ use std::process::{Command, Output, Stdio};
 
 use crate::{root, traces_dir};
 
-fn gridscope(args: &[&str]) -> Output {
+/// Runs the CLI from the repository root (shared with the other test modules).
+pub(crate) fn gridscope(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_gridscope"))
         .args(args)
         .current_dir(root())
@@ -18,7 +19,7 @@ fn stdout(o: &Output) -> String {
     String::from_utf8_lossy(&o.stdout).into_owned()
 }
 
-fn stderr(o: &Output) -> String {
+pub(crate) fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 

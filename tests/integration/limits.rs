@@ -4,26 +4,15 @@
 
 use std::io::Write;
 use std::path::PathBuf;
-use std::process::{Command, Output};
+use std::process::Command;
 
 use gridscope::limits::Limits;
 use gridscope::workload::{read_swf, SwfError, SwfOptions};
 
+use crate::cli::{gridscope, stderr};
 use crate::root;
 
 const JOB: &[u8] = b"1 0 0 100 4 -1 -1 4 100 -1 1 1 1 -1 -1 -1 -1 -1\n";
-
-fn gridscope(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_gridscope"))
-        .args(args)
-        .current_dir(root())
-        .output()
-        .expect("run gridscope")
-}
-
-fn stderr(o: &Output) -> String {
-    String::from_utf8_lossy(&o.stderr).into_owned()
-}
 
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("gridscope-limits-{}-{name}", std::process::id()));
