@@ -454,7 +454,7 @@ impl Reader<'_> {
         }
         self.report.records += 1;
         if self.report.records > self.limits.jobs {
-            return Err(self.limit(Limit::Jobs, self.report.records));
+            return Err(self.limit(Limit::Jobs));
         }
         self.record(&f);
         Ok(())
@@ -569,7 +569,7 @@ impl Reader<'_> {
         )
     }
 
-    fn limit(&self, limit: Limit, _value: u64) -> SwfError {
+    fn limit(&self, limit: Limit) -> SwfError {
         SwfError::Limit(LimitExceeded {
             limit,
             max: self.limits.get(limit),
@@ -715,7 +715,7 @@ impl<'a> SwfStream<'a> {
     fn feed(&mut self, piece: &[u8]) -> Result<(), SwfError> {
         self.total += piece.len() as u64;
         if self.total > self.reader.limits.inflated_bytes {
-            return Err(self.reader.limit(Limit::InflatedBytes, self.total));
+            return Err(self.reader.limit(Limit::InflatedBytes));
         }
         let mut rest = piece;
         if self.overlong {

@@ -57,7 +57,6 @@ impl AppState {
             AppAction::Preset(name) => self.choose_preset(&name),
             AppAction::Run => {
                 self.errors.clear();
-                self.confirm = None;
                 self.start_run(hub);
             }
             AppAction::TogglePause => self.toggle_pause(hub),
@@ -204,6 +203,8 @@ impl AppState {
     }
 
     pub(super) fn start_run(&mut self, hub: &Hub) {
+        // Whatever was waiting for the visitor's go is answered by this run.
+        self.confirm = None;
         if self.run.running {
             // One run at a time: the worker drops the current one first.
             self.cancelling += 1;
@@ -355,6 +356,7 @@ impl AppState {
             return;
         };
         self.scenario = sc;
+        self.confirm = None;
         self.preset = name.to_string();
         self.share_url = None;
         self.needed.clear();

@@ -8,7 +8,19 @@ use crate::web::protocol::{FileInfo, ToWorker};
 
 impl AppState {
     pub(super) fn add_files(&mut self, files: Vec<web_sys::File>, hub: &Hub) {
+        let max = crate::limits::Limits::default().file_bytes;
         for file in files {
+            // The file limit before the browser reads a byte (a 40 GB file would exhaust
+            // the tab's memory).
+            if file.size() > max as f64 {
+                self.errors.push(format!(
+                    "{}: {} bytes, more than the page reads from one file ({}); the gridscope CLI reads bigger ones with --max-file-bytes",
+                    file.name(),
+                    crate::web::format::fmt_num(file.size(), 0),
+                    crate::web::format::fmt_num(max as f64, 0)
+                ));
+                continue;
+            }
             let mut name = file.name();
             if let Some(first) = self.needed.first() {
                 if !self.needed.iter().any(|n| n.name == name) {
