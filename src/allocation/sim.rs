@@ -39,6 +39,15 @@ pub struct BatchSystem {
     pub arrival_cv: f64,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rate_changes: Vec<RateChange>,
+    /// DLL's load-report interval Δ in seconds: resources report their queue lengths at
+    /// multiples of Δ; DLL sees the last report plus the jobs it sent since (completions after
+    /// the report are unseen). 0: exact, instant queue lengths.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub dll_report_s: f64,
+}
+
+fn is_zero(v: &f64) -> bool {
+    *v == 0.0
 }
 
 fn one() -> f64 {
@@ -130,6 +139,16 @@ struct Server {
     /// Run times of the last completed jobs (ns) and their sum.
     window: VecDeque<i64>,
     window_sum: i64,
+    /// Ends of jobs completed after DLL's last load report (it still counts them).
+    unreported: VecDeque<i64>,
+}
+
+impl Server {
+    /// The queue length DLL believes in: jobs present plus those that ended since the last
+    /// report (exact when reports are instant).
+    fn believed_len(&self) -> usize {
+        self.pending_ends.len() + self.unreported.len()
+    }
 }
 
 fn rate_at(sys: &BatchSystem, changes: &[RateChange], i: usize, t: i64) -> f64 {
@@ -261,8 +280,11 @@ pub fn simulate_allocation(
             unseen: VecDeque::new(),
             window: VecDeque::new(),
             window_sum: 0,
+            unreported: VecDeque::new(),
         })
         .collect();
+    // DLL's report interval in ns (0: every instant).
+    let report = (sys.dll_report_s * NS).round() as i64;
     let mut credits = vec![0.0f64; n];
     let mut t: i64 = 0;
     let mean_gap = 1.0 / sys.lambda;
@@ -276,9 +298,21 @@ pub fn simulate_allocation(
             let gap = (interarrival(&mut arrivals_rng, mean_gap, sys.arrival_cv) * NS).round();
             t = t.checked_add(gap as i64).ok_or_else(too_long)?;
         }
+        // The last load report at or before t (t itself when reports are instant).
+        let reported_at = if report > 0 {
+            t - t.rem_euclid(report)
+        } else {
+            t
+        };
         for s in &mut servers {
-            while s.pending_ends.front().is_some_and(|&e| e <= t) {
+            while let Some(&e) = s.pending_ends.front().filter(|&&e| e <= t) {
                 s.pending_ends.pop_front();
+                if e > reported_at && policy == AllocationPolicy::Dll {
+                    s.unreported.push_back(e);
+                }
+            }
+            while s.unreported.front().is_some_and(|&e| e <= reported_at) {
+                s.unreported.pop_front();
             }
         }
         if policy == AllocationPolicy::Hybrid {
@@ -298,10 +332,10 @@ pub fn simulate_allocation(
             let i = match policy {
                 AllocationPolicy::Dll => (0..n)
                     .min_by(|&a, &b| {
-                        let la = (servers[a].pending_ends.len() + 1) as f64
-                            / rate_at(sys, &changes, a, t);
-                        let lb = (servers[b].pending_ends.len() + 1) as f64
-                            / rate_at(sys, &changes, b, t);
+                        let la =
+                            (servers[a].believed_len() + 1) as f64 / rate_at(sys, &changes, a, t);
+                        let lb =
+                            (servers[b].believed_len() + 1) as f64 / rate_at(sys, &changes, b, t);
                         la.total_cmp(&lb).then(a.cmp(&b))
                     })
                     .unwrap_or(0),
@@ -359,6 +393,7 @@ mod tests {
             batch_size: 1,
             arrival_cv: 1.0,
             rate_changes: vec![],
+            dll_report_s: 0.0,
         };
         let mut means = vec![];
         for seed in 0..5 {
@@ -389,6 +424,7 @@ mod tests {
             batch_size: 10,
             arrival_cv: 1.0,
             rate_changes: vec![],
+            dll_report_s: 0.0,
         };
         let out = simulate_allocation(
             &sys,
@@ -417,6 +453,7 @@ mod tests {
             batch_size: 1,
             arrival_cv: 1.0,
             rate_changes: vec![],
+            dll_report_s: 0.0,
         };
         let e = simulate_allocation(&sys, AllocationPolicy::Ww, Dispatch::Random, 1000, 0, 1)
             .unwrap_err();
@@ -440,6 +477,7 @@ mod tests {
             batch_size: 10,
             arrival_cv: 1.0,
             rate_changes: vec![],
+            dll_report_s: 0.0,
         };
         let a = simulate_allocation(
             &sys,

@@ -36,15 +36,18 @@ pub enum Vary {
     ArrivalCv,
     /// x is the rate the fastest resource drops to halfway through the run (SF §VI).
     DegradedRate,
+    /// x is DLL's load-report interval Δ in seconds (0: exact, instant queue lengths).
+    DllReport,
 }
 
 impl Vary {
-    pub const ALL: [Vary; 5] = [
+    pub const ALL: [Vary; 6] = [
         Vary::LastRate,
         Vary::Size,
         Vary::BatchSize,
         Vary::ArrivalCv,
         Vary::DegradedRate,
+        Vary::DllReport,
     ];
 
     pub fn name(self) -> &'static str {
@@ -54,6 +57,7 @@ impl Vary {
             Vary::BatchSize => "batch_size",
             Vary::ArrivalCv => "arrival_cv",
             Vary::DegradedRate => "degraded_rate",
+            Vary::DllReport => "dll_report",
         }
     }
 
@@ -62,7 +66,7 @@ impl Vary {
             .into_iter()
             .find(|v| v.name() == s.trim())
             .ok_or_else(|| {
-                format!("unknown sweep axis '{s}'; expected last_rate, size, batch_size, arrival_cv or degraded_rate")
+                format!("unknown sweep axis '{s}'; expected last_rate, size, batch_size, arrival_cv, degraded_rate or dll_report")
             })
     }
 
@@ -74,6 +78,7 @@ impl Vary {
             Vary::BatchSize => "batch size (k)",
             Vary::ArrivalCv => "coefficient of variation of batch inter-arrivals",
             Vary::DegradedRate => "rate of the fastest resource after degradation",
+            Vary::DllReport => "DLL's load-report interval Δ (s)",
         }
     }
 }
@@ -105,12 +110,22 @@ pub struct SweepSpec {
     pub policies: Vec<AllocationPolicy>,
     #[serde(default)]
     pub dispatch: Dispatch,
+    /// DLL's load-report interval Δ, seconds (ignored when x is Δ): each resource reports
+    /// its queue length every Δ; between reports DLL sees the last report plus the jobs it
+    /// sent since (completions since the report are unseen). 0 (the default): exact.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub dll_report_s: f64,
+}
+
+fn is_zero(v: &f64) -> bool {
+    *v == 0.0
 }
 
 /// Help for every sweep parameter, shown by `gridscope help sweeps` and beside the page's
 /// fields: (name, meaning with formula and source).
 pub const SWEEP_PARAM_HELP: &[(&str, &str)] = &[
-    ("vary", "the parameter on the x axis: last_rate (speed of the last resource, SF Fig. 3), size (n resources cut from the rate pattern: resource j of n gets rates[j·len/n], SF Fig. 4), batch_size (k, SF Fig. 5), arrival_cv (SF Fig. 8), degraded_rate (the fastest resource's rate from halfway through the run, SF §VI)"),
+    ("vary", "the parameter on the x axis: last_rate (speed of the last resource, SF Fig. 3), size (n resources cut from the rate pattern: resource j of n gets rates[j·len/n], SF Fig. 4), batch_size (k, SF Fig. 5), arrival_cv (SF Fig. 8), degraded_rate (the fastest resource's rate from halfway through the run, SF §VI), dll_report (DLL's load-report interval Δ in seconds: reports every Δ, and between them the last report plus the jobs DLL sent since; 0 is exact, today's DLL)"),
+    ("dll_report", "DLL's load-report interval Δ in seconds when it is not the x axis (0, the default: exact, instant queue lengths; ours, to test SF Fig. 8's DLL under stale information)"),
     ("x", "the x values, comma-separated; each is one point of the plot (at most 100)"),
     ("rates", "service rates μ_i in jobs per second (job sizes are exponential with mean 1, so resource i serves a job in 1/μ_i s on average); the SF Table III system is 1,1,1,1,2,2,2,5,5,10"),
     ("lambda", "λ: batches per second (Poisson, or hyper-exponential when the CV > 1); the system must not saturate: λ·k < Σμ (SF §III)"),
@@ -136,6 +151,7 @@ impl SweepSpec {
         let mut rates = self.rates.clone();
         let mut k = self.batch_size;
         let mut cv = self.arrival_cv;
+        let mut report = self.dll_report_s;
         let mut rate_changes = vec![];
         let whole = |what: &str| -> Result<u32, String> {
             if x.fract() == 0.0 && (1.0..=100_000.0).contains(&x) {
@@ -162,6 +178,7 @@ impl SweepSpec {
             }
             Vary::BatchSize => k = whole("the batch size")?,
             Vary::ArrivalCv => cv = x,
+            Vary::DllReport => report = x,
             Vary::DegradedRate => {
                 let fastest = fastest(&rates).ok_or("no resource rates given")?;
                 if !(x.is_finite() && x > 0.0) {
@@ -191,12 +208,18 @@ impl SweepSpec {
         if !(cv.is_finite() && cv >= 1.0) {
             return Err(at(&format!("the arrival CV must be at least 1 (got {cv})")));
         }
+        if !(report.is_finite() && (0.0..=1e9).contains(&report)) {
+            return Err(at(&format!(
+                "DLL's report interval must be 0..10⁹ s (got {report})"
+            )));
+        }
         Ok(BatchSystem {
             rates,
             lambda,
             batch_size: k,
             arrival_cv: cv,
             rate_changes,
+            dll_report_s: report,
         })
     }
 
@@ -316,6 +339,7 @@ fn ten_of_table_three(vary: Vary, x: Vec<f64>, arrivals: Arrivals, k: u32) -> Sw
         arrival_cv: 1.0,
         policies: vec![Ww, Owa, Dll],
         dispatch: Dispatch::Random,
+        dll_report_s: 0.0,
     }
 }
 
@@ -763,6 +787,32 @@ mod tests {
         assert_eq!(s.rate_changes[0].resource, 9);
         assert_eq!(s.rate_changes[0].rate, 2.0);
         assert!((s.rate_changes[0].at_s * s.lambda - 500.0).abs() < 1e-9);
+    }
+
+    /// DLL with stale load reports: Δ = 0 is exactly today's DLL; longer intervals make it
+    /// worse (it keeps sending to servers whose jobs it does not see leave), never OWA or WW.
+    #[test]
+    fn stale_load_reports_slow_dll_down_and_zero_changes_nothing() {
+        let mut s = (sweep_preset("sf-cv").unwrap().spec)();
+        s.x = vec![3.0];
+        let exact = run_sweep(&s, 3, 3000, &mut |_, _| true).unwrap();
+        s.dll_report_s = 0.0;
+        assert_eq!(
+            run_sweep(&s, 3, 3000, &mut |_, _| true).unwrap().series,
+            exact.series
+        );
+        s.vary = Vary::DllReport;
+        s.x = vec![0.0, 5.0, 50.0];
+        s.arrival_cv = 3.0;
+        let r = run_sweep(&s, 3, 3000, &mut |_, _| true).unwrap();
+        let dll = &r.series[2].median;
+        assert_eq!(r.series[2].policy, "dll");
+        assert_eq!(dll[0], exact.series[2].median[0]);
+        assert!(dll[0] < dll[1] && dll[1] < dll[2], "{dll:?}");
+        assert!(
+            r.series[1].median.windows(2).all(|w| w[0] == w[1]),
+            "OWA moved"
+        );
     }
 
     #[test]

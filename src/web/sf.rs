@@ -68,6 +68,9 @@ pub struct SweepFields {
     pub cv: String,
     pub policies: String,
     pub dispatch: Dispatch,
+    /// DLL's load-report interval (from a link or the CLI's spec; the x axis `dll_report`
+    /// varies it in the page).
+    pub dll_report_s: f64,
 }
 
 fn join(v: &[f64]) -> String {
@@ -95,6 +98,7 @@ impl SweepFields {
                 .collect::<Vec<_>>()
                 .join(","),
             dispatch: spec.dispatch,
+            dll_report_s: spec.dll_report_s,
         }
     }
 
@@ -125,6 +129,7 @@ impl SweepFields {
             arrival_cv: number("CV", &self.cv)?,
             policies: parse_policies(&self.policies)?,
             dispatch: self.dispatch,
+            dll_report_s: self.dll_report_s,
         })
     }
 }

@@ -216,7 +216,7 @@ pub struct SweepArgs {
     /// Batches per run, the first third warm-up [default: 20000]
     #[arg(long, value_name = "B")]
     pub batches: Option<u64>,
-    /// The x axis: last_rate, size, batch_size, arrival_cv or degraded_rate
+    /// The x axis: last_rate, size, batch_size, arrival_cv, degraded_rate or dll_report
     #[arg(long, value_name = "AXIS", value_parser = parse_vary)]
     pub vary: Option<Vary>,
     /// The x values, comma-separated (e.g. 1,2,5)
@@ -243,6 +243,12 @@ pub struct SweepArgs {
     /// How a batch's jobs are dealt out: random or rounded
     #[arg(long, value_name = "MODE", value_parser = parse_dispatch)]
     pub dispatch: Option<Dispatch>,
+    /// DLL's load-report interval Δ in seconds (0: exact, instant queue lengths)
+    ///
+    /// Resources report their queue lengths every Δ; between reports DLL sees the last report
+    /// plus the jobs it sent since. `--vary dll_report` sweeps Δ instead.
+    #[arg(long, value_name = "S", verbatim_doc_comment)]
+    pub dll_report: Option<f64>,
     /// SES presets: one FCFS queue for the whole site instead of SES's queue per group
     #[arg(long)]
     pub site_queue: bool,

@@ -25,6 +25,7 @@ impl SweepArgs {
             (self.cv.is_some(), "--cv"),
             (self.policies.is_some(), "--policies"),
             (self.dispatch.is_some(), "--dispatch"),
+            (self.dll_report.is_some(), "--dll-report"),
             (self.site_queue, "--site-queue"),
             (self.coefficients.is_some(), "--coefficients"),
             (self.batch_jobs.is_some(), "--batch-jobs"),
@@ -76,6 +77,9 @@ impl SweepArgs {
         }
         if let Some(d) = self.dispatch {
             spec.dispatch = d;
+        }
+        if let Some(r) = self.dll_report {
+            spec.dll_report_s = r;
         }
         Ok(spec)
     }
