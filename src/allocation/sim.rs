@@ -149,6 +149,28 @@ impl Server {
     fn believed_len(&self) -> usize {
         self.pending_ends.len() + self.unreported.len()
     }
+
+    /// Drops the jobs ended by `t`; with `track`, remembers those that ended after the last
+    /// report (`reported_at`) until a report covers them.
+    fn advance(&mut self, t: i64, reported_at: i64, track: bool) {
+        while let Some(&e) = self.pending_ends.front().filter(|&&e| e <= t) {
+            self.pending_ends.pop_front();
+            if track && e > reported_at {
+                self.unreported.push_back(e);
+            }
+        }
+        while self.unreported.front().is_some_and(|&e| e <= reported_at) {
+            self.unreported.pop_front();
+        }
+    }
+}
+
+/// DLL's choice: the lowest (believed jobs + 1) / μ_i at `t`, ties to the lowest index.
+fn least_loaded(servers: &[Server], sys: &BatchSystem, changes: &[RateChange], t: i64) -> usize {
+    let load = |i: usize| (servers[i].believed_len() + 1) as f64 / rate_at(sys, changes, i, t);
+    (0..servers.len())
+        .min_by(|&a, &b| load(a).total_cmp(&load(b)).then(a.cmp(&b)))
+        .unwrap_or(0)
 }
 
 fn rate_at(sys: &BatchSystem, changes: &[RateChange], i: usize, t: i64) -> f64 {
@@ -304,16 +326,9 @@ pub fn simulate_allocation(
         } else {
             t
         };
+        let dll = policy == AllocationPolicy::Dll;
         for s in &mut servers {
-            while let Some(&e) = s.pending_ends.front().filter(|&&e| e <= t) {
-                s.pending_ends.pop_front();
-                if e > reported_at && policy == AllocationPolicy::Dll {
-                    s.unreported.push_back(e);
-                }
-            }
-            while s.unreported.front().is_some_and(|&e| e <= reported_at) {
-                s.unreported.pop_front();
-            }
+            s.advance(t, reported_at, dll);
         }
         if policy == AllocationPolicy::Hybrid {
             observe_completions(&mut servers, &mut estimates, t);
@@ -330,15 +345,7 @@ pub fn simulate_allocation(
         }
         for _ in 0..k {
             let i = match policy {
-                AllocationPolicy::Dll => (0..n)
-                    .min_by(|&a, &b| {
-                        let la =
-                            (servers[a].believed_len() + 1) as f64 / rate_at(sys, &changes, a, t);
-                        let lb =
-                            (servers[b].believed_len() + 1) as f64 / rate_at(sys, &changes, b, t);
-                        la.total_cmp(&lb).then(a.cmp(&b))
-                    })
-                    .unwrap_or(0),
+                AllocationPolicy::Dll => least_loaded(&servers, sys, &changes, t),
                 _ => match dispatch {
                     Dispatch::Random => pick_by_fraction(dispatch_rng.uniform(), &fractions),
                     Dispatch::Rounded => {

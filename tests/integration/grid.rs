@@ -560,3 +560,102 @@ fn grid_efficiency_counts_cpus_used_and_occupancy_cpus_held() {
         assert!(close(m.utilization, 1.0), "{scheme:?}: {}", m.utilization);
     }
 }
+
+/// SOB §4.2's headline gaps (S-I's wait against local's) under each candidate cause, on
+/// `sob-synthetic-heavy` and `-light` (run with `--ignored --nocapture`; docs/sob.md has the
+/// table): the local policy (FCFS without backfilling, EASY, conservative), ε, the message
+/// latency and the processor-count rule inside a class.
+#[test]
+#[ignore]
+fn print_sob_gap_experiments() {
+    use gridscope::scenario::{load_workload, run_loaded, Scenario, WorkloadSpec};
+    use gridscope::workload::hyper_erlang::ProcsInClass;
+    type Change = Box<dyn Fn(&mut Scenario)>;
+    let variants: Vec<(&str, Change)> = vec![
+        (
+            "as shipped (EASY, ε 10 s, latency 0, uniform procs)",
+            Box::new(|_| {}),
+        ),
+        (
+            "local policy FCFS (no backfilling)",
+            Box::new(|s| {
+                s.algorithms
+                    .iter_mut()
+                    .for_each(|a| a.local = LocalPolicyKind::Fcfs)
+            }),
+        ),
+        (
+            "local policy conservative",
+            Box::new(|s| {
+                s.algorithms
+                    .iter_mut()
+                    .for_each(|a| a.local = LocalPolicyKind::Conservative)
+            }),
+        ),
+        (
+            "ε = 0 s",
+            Box::new(|s| {
+                s.algorithms
+                    .iter_mut()
+                    .for_each(|a| a.grid_params.epsilon_s = 0.0)
+            }),
+        ),
+        (
+            "ε = 300 s",
+            Box::new(|s| {
+                s.algorithms
+                    .iter_mut()
+                    .for_each(|a| a.grid_params.epsilon_s = 300.0)
+            }),
+        ),
+        (
+            "latency 30 s",
+            Box::new(|s| {
+                s.algorithms
+                    .iter_mut()
+                    .for_each(|a| a.grid_params.latency_s = 30.0)
+            }),
+        ),
+        (
+            "processors log-uniform in class",
+            Box::new(|s| {
+                if let WorkloadSpec::HyperErlang { sites } = &mut s.workload {
+                    sites
+                        .iter_mut()
+                        .for_each(|g| g.procs_in_class = ProcsInClass::LogUniform);
+                }
+            }),
+        ),
+        (
+            "processors powers of two in class",
+            Box::new(|s| {
+                if let WorkloadSpec::HyperErlang { sites } = &mut s.workload {
+                    sites
+                        .iter_mut()
+                        .for_each(|g| g.procs_in_class = ProcsInClass::PowersOfTwo);
+                }
+            }),
+        ),
+    ];
+    for preset in ["sob-synthetic-heavy", "sob-synthetic-light"] {
+        println!("=== {preset}: wait local / S-I (÷), response local / S-I (÷), mean wait R-I");
+        for (name, change) in &variants {
+            let mut s = Scenario::preset(preset).unwrap();
+            change(&mut s);
+            let w = load_workload(&s, &Default::default(), &mut |f| Err(f.to_string())).unwrap();
+            let r = run_loaded(&s, w, &mut |_, _, _| true).unwrap();
+            let m = |label: &str| &r.runs.iter().find(|x| x.label == label).unwrap().metrics;
+            let (l, si, ri) = (m("local"), m("sender"), m("receiver"));
+            println!(
+                "| {name} | {:.0} / {:.0} (÷ {:.1}) | {:.0} / {:.0} (÷ {:.1}) | {:.0} |",
+                l.avg_wait_s,
+                si.avg_wait_s,
+                l.avg_wait_s / si.avg_wait_s,
+                l.avg_response_s,
+                si.avg_response_s,
+                l.avg_response_s / si.avg_response_s,
+                ri.avg_wait_s
+            );
+        }
+    }
+}
