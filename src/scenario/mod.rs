@@ -26,7 +26,7 @@ use crate::policy::grid::{GridParams, GridScheme, IdealDiscipline};
 use crate::policy::local::LocalPolicyKind;
 use crate::workload::hyper_erlang::HyperErlangWorkload;
 use crate::workload::{
-    merge_sites, read_swf, split_by_partition, Align, ImportReport, SesPoisson, SwfError,
+    merge_sites, read_swf, split_by_partition, Align, ImportReport, Lublin, SesPoisson, SwfError,
     SwfOptions, Window, Workload,
 };
 
@@ -102,6 +102,8 @@ pub enum WorkloadSpec {
         strict: bool,
     },
     SesPoisson(SesPoisson),
+    /// The Lublin–Feitelson (2003) model of rigid parallel jobs (docs/workload-models.md).
+    Lublin(Lublin),
     /// One SWF file per site, in platform order (SOB's real multi-site runs).
     SwfSites {
         files: Vec<String>,
@@ -431,6 +433,7 @@ impl Scenario {
     pub fn expected_job_runs(&self) -> Option<f64> {
         let jobs = match &self.workload {
             WorkloadSpec::SesPoisson(g) => g.jobs as f64,
+            WorkloadSpec::Lublin(g) => g.jobs as f64,
             WorkloadSpec::HyperErlang { sites } => sites
                 .iter()
                 .map(|g| g.expected_jobs().unwrap_or(f64::INFINITY))
@@ -488,6 +491,14 @@ fn load_unchecked(
         WorkloadSpec::SesPoisson(g) => g
             .generate(scenario.seed)
             .map_err(|reason| ScenarioError::InvalidGenerator { reason }),
+        WorkloadSpec::Lublin(g) => {
+            // Checked before drawing: a link asking for a billion jobs is refused unallocated.
+            limits
+                .check(Limit::Jobs, g.jobs as u64, "the Lublin–Feitelson workload")
+                .map_err(ScenarioError::Limit)?;
+            g.generate(scenario.seed)
+                .map_err(|reason| ScenarioError::InvalidGenerator { reason })
+        }
         WorkloadSpec::SwfSites {
             files,
             align,

@@ -3,9 +3,11 @@
 
 pub mod fit_quality;
 pub mod hyper_erlang;
+pub mod lublin;
 mod ses;
 pub mod swf;
 
+pub use lublin::Lublin;
 pub use ses::{SesPoisson, SES_PROCESSOR_TABLE};
 pub use swf::{read_swf, write_swf, ImportReport, SwfError, SwfHeader, SwfOptions};
 

@@ -14,6 +14,7 @@ mod ses;
 mod stepping;
 mod tidy;
 mod traces;
+mod workload_models;
 
 use std::path::PathBuf;
 
