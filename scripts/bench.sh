@@ -8,3 +8,5 @@ cargo bench --bench throughput -- "$@"
 cargo bench --bench scjg
 # Each limit: the largest real trace's distance from it, and what an input at it costs.
 cargo bench --bench limits
+# Time and bytes per job from 10^4 to 5·10^6 generated jobs under every local policy.
+scripts/bench_scale.sh

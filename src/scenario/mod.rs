@@ -579,7 +579,10 @@ pub fn resolve_platform(
             let h = &workload.report.header;
             let widest = workload.jobs.iter().map(|j| j.procs).max().unwrap_or(1);
             let (n, why) = match (procs, h.max_procs, h.max_nodes) {
-                (Some(p), _, _) => (*p, "given on the command line".to_string()),
+                (Some(p), _, _) => (
+                    *p,
+                    "the size given (--procs or the scenario's procs)".to_string(),
+                ),
                 (None, Some(p), _) => (
                     p.min(u32::MAX as u64) as u32,
                     "the header's MaxProcs".into(),

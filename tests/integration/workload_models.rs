@@ -98,5 +98,8 @@ fn lublin_generator_matches_the_reference_generators_output() {
     ] {
         assert!(d < 0.03, "{what}: KS distance {d:.4}");
     }
-    assert!(d_hour <= d_hour_archive + 0.01, "hour of day: KS distance {d_hour:.4}");
+    assert!(
+        d_hour <= d_hour_archive + 0.01,
+        "hour of day: KS distance {d_hour:.4}"
+    );
 }

@@ -11,7 +11,7 @@ use gridscope::allocation::{AllocationPolicy, Dispatch};
 use gridscope::policy::local::LocalPolicyKind;
 
 /// The `gridscope help TOPIC` topics (not clap's help: each prints a reference table).
-pub const TOPICS: [&str; 7] = [
+pub const TOPICS: [&str; 8] = [
     "metrics",
     "policies",
     "schemes",
@@ -19,11 +19,12 @@ pub const TOPICS: [&str; 7] = [
     "presets",
     "sweeps",
     "limits",
+    "workloads",
 ];
 
 const AFTER_HELP: &str = "\
 TRACE is an SWF file, plain or gzip. `gridscope help TOPIC` prints a reference table:
-metrics, policies, schemes, platforms, presets, sweeps or limits.
+metrics, policies, schemes, platforms, presets, sweeps, limits or workloads.
 Exit codes: 0 success, 1 bad input or failed run, 2 bad command line.";
 
 /// Grid and HPC batch-job scheduling simulator.

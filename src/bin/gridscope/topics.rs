@@ -51,6 +51,7 @@ pub fn help(topic: Option<&str>) -> Result<(), CliError> {
             }
         }
         Some("limits") => limits(&mut s),
+        Some("workloads") => s.push_str(WORKLOADS),
         Some("platforms") => {
             for (n, d) in PLATFORM_PRESETS {
                 let _ = writeln!(s, "{n:<12} {d}");
@@ -65,6 +66,19 @@ pub fn help(topic: Option<&str>) -> Result<(), CliError> {
 }
 
 /// Each limit with its flag, default, what it bounds and the largest real input.
+/// The scenario file's workload kinds (`"workload": {"kind": …}`).
+const WORKLOADS: &str = "\
+swf             one SWF file, plain or gzip: {\"kind\":\"swf\",\"file\":…,\"strict\":false}
+swf_sites       one SWF file per site, aligned by UnixStartTime (SOB's real runs)
+swf_partitions  one SWF file split into one site per partition (field 16)
+ses_poisson     SES (Sessini 2005): Poisson arrivals, exponential runtimes, Table A3 sizes
+hyper_erlang    SOB §4.2: one fitted hyper-Erlang generator per site (the sob-synthetic presets)
+lublin          Lublin & Feitelson, JPDC 63(11), 2003: two-stage log-uniform sizes, hyper-gamma
+                ln runtimes correlated with size, gamma gaps through a daily cycle; the paper's
+                parameters. Fields: jobs (10000), nodes (128), job_types (false = whole
+                sample), load_factor (1), estimate_factor (1), start_hour (0).
+                docs/workload-models.md has the equations and the parameter table.";
+
 fn limits(s: &mut String) {
     use gridscope::limits::{group_thousands, Limit, Limits};
     let d = Limits::default();

@@ -41,7 +41,7 @@ pub fn OptionsPanel() -> Html {
                 <p class="help">{"What backfilling and SJF plan with: the user's estimate (SWF field 9; the runtime when missing) or a perfectly informed scheduler."}</p>
                 <label class="check"><input type="checkbox" checked={o.kill_at_estimate} onchange={kill} />
                     {" kill jobs at their estimate"}<span class="help">{" — as real batch systems do; off, a job runs to its end and plans are rebuilt when its estimate expires."}</span></label>
-                if !matches!(app.scenario.workload, WorkloadSpec::SesPoisson(_)) {
+                if !matches!(app.scenario.workload, WorkloadSpec::SesPoisson(_) | WorkloadSpec::Lublin(_)) {
                     { num_field(&app, "seed2", "Seed", "Only generators use the seed.", app.scenario.seed.to_string(), "1",
                         |s, v| { s.seed = parse::<u64>("seed", v)?; Ok(()) }) }
                 }

@@ -6,7 +6,7 @@ use yew::prelude::*;
 use super::form::{num_field, parse, select_value};
 use crate::scenario::{PlatformSpec, Scenario, WorkloadSpec};
 use crate::web::state::{edit, use_app, AppContext};
-use crate::workload::SesPoisson;
+use crate::workload::{Lublin, SesPoisson};
 
 #[function_component]
 pub fn WorkloadPanel() -> Html {
@@ -14,6 +14,7 @@ pub fn WorkloadPanel() -> Html {
     let current = match &app.scenario.workload {
         WorkloadSpec::Swf { file, .. } => format!("file:{file}"),
         WorkloadSpec::SesPoisson(_) => "ses".into(),
+        WorkloadSpec::Lublin(_) => "lublin".into(),
         // Multi-site and hyper-Erlang workloads come from presets and share URLs.
         _ => "preset".into(),
     };
@@ -32,12 +33,15 @@ pub fn WorkloadPanel() -> Html {
                         <option value="preset" selected=true>{"multi-site workload of the scenario preset"}</option>
                     }
                     <option value="ses" selected={current == "ses"}>{"SES Poisson generator (Sessini)"}</option>
+                    <option value="lublin" selected={current == "lublin"}>{"Lublin–Feitelson model (2003)"}</option>
                     { for app.loaded_files().iter().map(|n| { let v = format!("file:{n}"); html!{ <option selected={current == v} value={v.clone()}>{format!("file {n}")}</option> } }) }
                 </select>
             </label>
             if current == "preset" {
             } else if current == "ses" {
                 <p class="help">{"The generator draws Poisson arrivals, exponential runtimes and processor counts from SES Table A3."}</p>
+            } else if current == "lublin" {
+                <p class="help">{"Lublin & Feitelson, JPDC 63(11), 2003: sizes from a two-stage log-uniform (serial and power-of-two jobs favoured), runtimes exp(hyper-gamma) growing with size, arrivals gamma-distributed gaps through a daily cycle. The paper's parameters; millions of jobs run in the page."}</p>
             } else {
                 <p class="help">{"An SWF trace, plain or gzip, read with the import rules of the CLI (see its report)."}</p>
             }
@@ -58,6 +62,18 @@ fn choose_source(s: &mut Scenario, v: &str) {
                 name: "demo".into(),
             };
         }
+    } else if v == "lublin" {
+        let g = Lublin::default();
+        // The machine the model is sized for, unless the platform is an explicit one.
+        if matches!(
+            s.platform,
+            PlatformSpec::FromTrace { .. } | PlatformSpec::Preset { .. }
+        ) {
+            s.platform = PlatformSpec::FromTrace {
+                procs: Some(g.nodes),
+            };
+        }
+        s.workload = WorkloadSpec::Lublin(g);
     } else if let Some(f) = v.strip_prefix("file:") {
         s.workload = WorkloadSpec::Swf {
             file: f.to_string(),
@@ -69,6 +85,7 @@ fn choose_source(s: &mut Scenario, v: &str) {
 fn body(app: &AppContext) -> Html {
     match &app.scenario.workload {
         WorkloadSpec::SesPoisson(g) => generator(app, g, app.scenario.seed),
+        WorkloadSpec::Lublin(g) => lublin_fields(app, g, app.scenario.seed),
         WorkloadSpec::Swf { strict, .. } => {
             let toggle = app.callback(|_: Event| {
                 edit(|s| {
@@ -122,6 +139,45 @@ fn generator(app: &AppContext, g: &SesPoisson, seed: u64) -> Html {
                 |s, v| { let n = parse::<f64>("load factor", v)?; ses(s, |g| g.load_factor = n); Ok(()) }) }
             { num_field(app, "estf", "Estimate factor", "User estimates are the runtime times this factor (≥ 1; 1 = exact). SES gives no estimates.", g.estimate_factor.to_string(), "any",
                 |s, v| { let n = parse::<f64>("estimate factor", v)?; ses(s, |g| g.estimate_factor = n); Ok(()) }) }
+            { num_field(app, "seed", "Seed", "The generator's seed: the same seed gives the same jobs everywhere.", seed.to_string(), "1",
+                |s, v| { s.seed = parse::<u64>("seed", v)?; Ok(()) }) }
+        </>
+    }
+}
+
+/// Applies `f` to the Lublin–Feitelson parameters (when the workload is that model).
+fn lublin(s: &mut Scenario, f: impl FnOnce(&mut Lublin)) {
+    if let WorkloadSpec::Lublin(g) = &mut s.workload {
+        f(g);
+    }
+}
+
+fn lublin_fields(app: &AppContext, g: &Lublin, seed: u64) -> Html {
+    let types = app.callback(|_: Event| {
+        edit(|s| {
+            lublin(s, |g| g.job_types = !g.job_types);
+            Ok(())
+        })
+    });
+    html! {
+        <>
+            { num_field(app, "lublin-jobs", "Jobs", "Number of jobs to generate (up to the job limit, 10,000,000).", g.jobs.to_string(), "1",
+                |s, v| { let n = parse::<u32>("jobs", v)?; lublin(s, |g| g.jobs = n); Ok(()) }) }
+            { num_field(app, "lublin-nodes", "Nodes", "The machine's size and the widest job: UHi = log2(nodes), UMed = UHi − 2.5 (batch: UHi − 2), the paper's rule. The paper's fit is for 128 nodes. A one-site platform sized from the workload follows it.", g.nodes.to_string(), "1",
+                |s, v| {
+                    let n = parse::<u32>("nodes", v)?;
+                    lublin(s, |g| g.nodes = n);
+                    if let PlatformSpec::FromTrace { procs } = &mut s.platform { *procs = Some(n); }
+                    Ok(())
+                }) }
+            { num_field(app, "lublin-load", "Load factor", "Divides every inter-arrival gap: above 1 is a heavier load on the same machine (1 = the model).", g.load_factor.to_string(), "any",
+                |s, v| { let n = parse::<f64>("load factor", v)?; lublin(s, |g| g.load_factor = n); Ok(()) }) }
+            { num_field(app, "lublin-estf", "Estimate factor", "User estimates are the runtime times this factor (≥ 1; 1 = exact). The model has no estimates.", g.estimate_factor.to_string(), "any",
+                |s, v| { let n = parse::<f64>("estimate factor", v)?; lublin(s, |g| g.estimate_factor = n); Ok(()) }) }
+            { num_field(app, "lublin-hour", "Start hour", "Hour of the day (0–23) at time zero: arrivals follow the model's daily cycle, quiet at night.", g.start_hour.to_string(), "1",
+                |s, v| { let n = parse::<u32>("start hour", v)?; lublin(s, |g| g.start_hour = n); Ok(()) }) }
+            <label class="check"><input type="checkbox" checked={g.job_types} onchange={types} data-testid="lublin-types" />
+                {" batch and interactive jobs"}<span class="help">{" — two streams with the paper's per-type parameters (interactive jobs are narrow and short); unchecked, one stream with the all-jobs parameters."}</span></label>
             { num_field(app, "seed", "Seed", "The generator's seed: the same seed gives the same jobs everywhere.", seed.to_string(), "1",
                 |s, v| { s.seed = parse::<u64>("seed", v)?; Ok(()) }) }
         </>
