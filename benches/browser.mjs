@@ -1,7 +1,8 @@
 // Times the browser app on the release build in dist/: the demo from navigation to results,
 // SDSC-SP2 with all five policies from drop to results (plus the worker's own run time),
 // next to the native CLI on the same trace, and one full SF sweep preset at the CLI's
-// defaults (10 seeds × 20,000 batches; SWEEP=sf-batch by default) in the page and natively. `node benches/browser.mjs` after
+// defaults (10 seeds × 20,000 batches; SWEEP=sf-batch by default) in the page and natively,
+// and a 1,000,000-job Lublin–Feitelson workload under every policy. `node benches/browser.mjs` after
 // `trunk build --release --offline` and `cargo build --release`.
 import fs from 'node:fs';
 import path from 'node:path';
@@ -63,6 +64,39 @@ const sweep = process.env.SWEEP || 'sf-batch';
   const t1 = process.hrtime.bigint();
   execFileSync(cli, ['run', '--preset', sweep, '--seeds', '10', '--batches', '20000']);
   console.log(`  native CLI, same sweep: ${Number(process.hrtime.bigint() - t1) / 1e6} ms`);
+}
+// A 1,000,000-job Lublin–Feitelson workload under all five policies, from a share link (it
+// asks to confirm: 5,000,000 job-runs), with the longest main-thread task while it runs.
+{
+  const scenario = {
+    version: 1, name: 'a million jobs', seed: 1,
+    platform: { kind: 'from_trace', procs: 128 },
+    workload: { kind: 'lublin', jobs: 1_000_000 },
+    algorithms: ['fcfs', 'easy', 'conservative', 'sjf', 'firstfit'].map((local) => ({ local })),
+  };
+  const hash = `#s1=${zlib.deflateRawSync(Buffer.from(JSON.stringify({ scenario, files: [] })), { level: 9 }).toString('base64url')}`;
+  const big = await newPage(browser);
+  await big.addInitScript(() => {
+    window.__longest = 0;
+    new PerformanceObserver((l) => {
+      for (const e of l.getEntries()) window.__longest = Math.max(window.__longest, e.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  });
+  await big.goto(server.url + hash);
+  await big.waitForSelector('[data-testid=confirm-run]');
+  await big.evaluate(() => { window.__longest = 0; });
+  const t0 = Date.now();
+  await big.click('[data-testid=confirm-run]');
+  await waitResults(big, 5, 900_000);
+  const longest = await big.evaluate(() => window.__longest);
+  const heap = await big.evaluate(() => (performance.memory ? performance.memory.usedJSHeapSize : 0));
+  console.log(`Lublin 1,000,000 jobs, all five policies in the page: ${Date.now() - t0} ms from Run to results (worker: ${await status(big)}); longest main-thread task ${longest.toFixed(0)} ms; page JS heap ${(heap / 2 ** 20).toFixed(0)} MiB`);
+  const t1 = process.hrtime.bigint();
+  const dir = fs.mkdtempSync(path.join(process.env.TMPDIR || '/tmp', 'gridscope-bench-'));
+  fs.writeFileSync(path.join(dir, 's.json'), JSON.stringify(scenario));
+  execFileSync(cli, ['run', path.join(dir, 's.json'), '--threads', '1']);
+  console.log(`  native CLI, same scenario, one thread: ${Number(process.hrtime.bigint() - t1) / 1e6} ms`);
+  fs.rmSync(dir, { recursive: true });
 }
 await browser.close();
 await server.close();
