@@ -601,6 +601,106 @@ pub fn run_sweep_on(
     run_sweep_within(spec, seeds, batches, threads, &Limits::default(), progress)
 }
 
+/// One (point, policy, seed) run of a sweep, as much of it as the result needs: its mean
+/// response, and for the one run whose history the result shows (the hybrid's seed-1 run at
+/// the last point) its fractions. Runs can be spread over threads or Web Workers and put
+/// back together with [`assemble_sweep`]: the result does not depend on where each ran.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SweepSample {
+    #[serde(with = "any_f64")]
+    pub mean_response_s: f64,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fraction_history: Vec<(u64, Vec<f64>)>,
+}
+
+/// An f64 that survives JSON whatever its value: finite numbers as numbers, NaN and the
+/// infinities as text (JSON has no literal for them, and a sample crosses to the page as
+/// JSON; [`assemble_sweep`] then refuses the result with the point at fault).
+mod any_f64 {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &f64, s: S) -> Result<S::Ok, S::Error> {
+        if v.is_finite() {
+            s.serialize_f64(*v)
+        } else {
+            s.serialize_str(&v.to_string())
+        }
+    }
+
+    #[derive(Deserialize)]
+    #[serde(untagged)]
+    enum Repr {
+        Number(f64),
+        Text(String),
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<f64, D::Error> {
+        match Repr::deserialize(d)? {
+            Repr::Number(v) => Ok(v),
+            Repr::Text(t) => t.parse().map_err(serde::de::Error::custom),
+        }
+    }
+}
+
+/// A checked sweep, ready to run task by task: `tasks()` runs, numbered point-major, then
+/// policy, then seed (the order a single thread runs them in).
+pub struct SweepPlan {
+    spec: SweepSpec,
+    seeds: u64,
+    batches: u64,
+    systems: Vec<BatchSystem>,
+    warmup: u64,
+    total: u64,
+}
+
+impl SweepPlan {
+    /// Checks the sweep (shape, size within `limits`) and builds its systems.
+    pub fn new(
+        spec: &SweepSpec,
+        seeds: u64,
+        batches: u64,
+        limits: &Limits,
+    ) -> Result<SweepPlan, String> {
+        let (systems, warmup, total) = checked_systems(spec, seeds, batches, limits)?;
+        Ok(SweepPlan {
+            spec: spec.clone(),
+            seeds,
+            batches,
+            systems,
+            warmup,
+            total,
+        })
+    }
+
+    pub fn tasks(&self) -> u64 {
+        self.total
+    }
+
+    /// Runs task `k` (`k < tasks()`).
+    pub fn run_task(&self, k: u64) -> Result<SweepSample, String> {
+        let (n_pol, n_seeds) = (self.spec.policies.len() as u64, self.seeds);
+        let (xi, pi, seed) = (k / (n_pol * n_seeds), k / n_seeds % n_pol, k % n_seeds);
+        let policy = self.spec.policies[pi as usize];
+        let out = simulate_allocation(
+            &self.systems[xi as usize],
+            policy,
+            self.spec.dispatch,
+            self.batches,
+            self.warmup,
+            seed + 1,
+        )?;
+        let keep_history = policy == Hybrid && seed == 0 && xi + 1 == self.systems.len() as u64;
+        Ok(SweepSample {
+            mean_response_s: out.mean_response_s,
+            fraction_history: if keep_history {
+                out.fraction_history
+            } else {
+                Vec::new()
+            },
+        })
+    }
+}
+
 /// [`run_sweep_on`] held to `limits` (the sweep size) instead of the defaults.
 pub fn run_sweep_within(
     spec: &SweepSpec,
@@ -610,7 +710,28 @@ pub fn run_sweep_within(
     limits: &Limits,
     progress: &mut dyn FnMut(u64, u64) -> bool,
 ) -> Result<SweepResult, String> {
-    let (systems, warmup, total) = checked_systems(spec, seeds, batches, limits)?;
+    let plan = SweepPlan::new(spec, seeds, batches, limits)?;
+    // Every (point, policy, seed) run is independent: on all cores natively, the results
+    // in the order a single thread would produce them.
+    let task = |k: usize| plan.run_task(k as u64);
+    let samples = crate::par::map_in_order(plan.total as usize, threads, &task, &mut |d, t| {
+        progress(d as u64, t as u64)
+    })
+    .ok_or_else(|| "sweep cancelled".to_string())?;
+    assemble_sweep(&plan, samples)
+}
+
+/// The sweep's result from its tasks' samples, in task order (the first failed task's error
+/// if any failed).
+pub fn assemble_sweep(
+    plan: &SweepPlan,
+    samples: Vec<Result<SweepSample, String>>,
+) -> Result<SweepResult, String> {
+    let (spec, seeds, batches, warmup) = (&plan.spec, plan.seeds, plan.batches, plan.warmup);
+    let systems = &plan.systems;
+    if samples.len() as u64 != plan.total {
+        return Err("sweep cancelled".into());
+    }
     let (band_lo, confidence) = median_band(seeds as usize);
     let mut series: Vec<PolicySeries> = spec
         .policies
@@ -620,43 +741,25 @@ pub fn run_sweep_within(
             ..PolicySeries::default()
         })
         .collect();
-    // Every (point, policy, seed) run is independent: on all cores natively, the results
-    // in the order a single thread would produce them.
-    let (n_pol, n_seeds) = (spec.policies.len(), seeds as usize);
-    let task = |k: usize| {
-        let (xi, pi, seed) = (k / (n_pol * n_seeds), k / n_seeds % n_pol, k % n_seeds);
-        let sys = &systems[xi];
-        simulate_allocation(
-            sys,
-            spec.policies[pi],
-            spec.dispatch,
-            batches,
-            warmup,
-            seed as u64 + 1,
-        )
-    };
-    let outcomes = crate::par::map_in_order(total as usize, threads, &task, &mut |d, t| {
-        progress(d as u64, t as u64)
-    })
-    .ok_or_else(|| "sweep cancelled".to_string())?;
-    let mut outcomes = outcomes.into_iter();
+    let n_seeds = seeds as usize;
+    let mut samples = samples.into_iter();
     // The hybrid's fractions in its seed-1 run at the last point, for `history` (recorded
     // over the whole run, warm-up included).
     let mut hybrid_fractions = None;
     for xi in 0..systems.len() {
         for (pi, &policy) in spec.policies.iter().enumerate() {
-            let mut samples = Vec::with_capacity(n_seeds);
+            let mut values = Vec::with_capacity(n_seeds);
             for seed in 0..n_seeds {
-                let Some(out) = outcomes.next() else {
+                let Some(out) = samples.next() else {
                     return Err("sweep cancelled".into());
                 };
                 let out = out?;
-                samples.push(out.mean_response_s);
+                values.push(out.mean_response_s);
                 if policy == Hybrid && seed == 0 && xi + 1 == systems.len() {
                     hybrid_fractions = Some(out.fraction_history);
                 }
             }
-            let (median, lo, hi) = median_and_band(&mut samples, band_lo);
+            let (median, lo, hi) = median_and_band(&mut values, band_lo);
             series[pi].median.push(median);
             series[pi].lo.push(lo);
             series[pi].hi.push(hi);
@@ -753,6 +856,41 @@ fn fraction_history(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn samples_cross_json_whatever_their_value() {
+        for v in [1.5, 0.1 + 0.2, f64::NAN, f64::INFINITY, f64::NEG_INFINITY] {
+            let s = SweepSample {
+                mean_response_s: v,
+                fraction_history: vec![(3, vec![0.25, 0.75])],
+            };
+            let back: SweepSample =
+                serde_json::from_str(&serde_json::to_string(&s).unwrap()).unwrap();
+            assert_eq!(back.mean_response_s.to_bits(), v.to_bits(), "{v}");
+            assert_eq!(back.fraction_history, s.fraction_history);
+        }
+    }
+
+    #[test]
+    fn a_sweep_split_over_workers_is_the_sweep() {
+        // Tasks run in any order and any grouping give the sequential result, byte for byte.
+        let spec = (SWEEP_PRESETS[0].spec)();
+        let plan = SweepPlan::new(&spec, 3, 300, &Limits::default()).unwrap();
+        let whole = run_sweep(&spec, 3, 300, &mut |_, _| true).unwrap();
+        let n = plan.tasks();
+        let mut samples: Vec<Option<Result<SweepSample, String>>> = vec![None; n as usize];
+        for worker in (0..3).rev() {
+            for k in (worker..n).step_by(3) {
+                samples[k as usize] = Some(plan.run_task(k));
+            }
+        }
+        let split =
+            assemble_sweep(&plan, samples.into_iter().map(Option::unwrap).collect()).unwrap();
+        assert_eq!(
+            serde_json::to_string(&split).unwrap(),
+            serde_json::to_string(&whole).unwrap()
+        );
+    }
 
     #[test]
     fn median_band_of_ten_is_second_and_ninth() {

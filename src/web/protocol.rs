@@ -54,11 +54,15 @@ pub enum ToWorker {
         name: String,
         cpus_per_node: u32,
     },
-    /// Runs an SF allocation sweep (a preset's spec as the page's fields left it).
-    Sweep {
+    /// Runs this worker's share of an SF allocation sweep (a preset's spec as the page's
+    /// fields left it): tasks `worker`, `worker + of`, `worker + 2·of`, … of
+    /// [`crate::allocation::sweep::SweepPlan`]; answered by `SweepPartDone`.
+    SweepPart {
         spec: crate::allocation::sweep::SweepSpec,
         seeds: u64,
         batches: u64,
+        worker: u64,
+        of: u64,
     },
     /// Runs an SES or KKOR preset (`families.rs`).
     Family {
@@ -156,7 +160,11 @@ pub enum FromWorker {
         done: u64,
         total: u64,
     },
-    SweepDone(Box<SweepData>),
+    /// One worker's share of a sweep, in task order; the page assembles the parts.
+    SweepPartDone {
+        worker: u64,
+        samples: Vec<Result<crate::allocation::sweep::SweepSample, String>>,
+    },
     SweepFailed {
         message: String,
     },

@@ -17,17 +17,19 @@ use super::protocol::*;
 use super::share::{self, SharedSweep};
 use crate::allocation::fractions::{owa_batch, predicted_response, validate, weighted};
 use crate::allocation::sweep::{
-    parse_numbers, parse_policies, Arrivals, SweepSpec, Vary, CONFIRM_ABOVE_SWEEP_JOBS,
-    SWEEP_PARAM_HELP, SWEEP_PRESETS,
+    assemble_sweep, parse_numbers, parse_policies, Arrivals, SweepPlan, SweepSample, SweepSpec,
+    Vary, CONFIRM_ABOVE_SWEEP_JOBS, SWEEP_PARAM_HELP, SWEEP_PRESETS,
 };
 use crate::allocation::Dispatch;
+use crate::limits::Limits;
 
 /// Page defaults: lighter than the CLI's 10 seeds × 20,000 batches so a sweep takes seconds.
 const DEFAULT_SEEDS: u64 = 5;
 const DEFAULT_BATCHES: u64 = 5_000;
 
 pub enum SfMsg {
-    Worker(u32, FromWorker),
+    /// A message from worker `.1` of sweep generation `.0`.
+    Worker(u32, u64, FromWorker),
     WorkerError(u32, String),
     Preset(usize),
     /// Puts the selected preset's parameters back in the fields.
@@ -176,12 +178,22 @@ pub fn allocate(rates: &str, lambda: &str, batch: &str) -> Result<Allocation, St
 }
 
 pub struct SfPanel {
-    worker: Option<EngineWorker>,
+    /// The sweep's pool: one worker per core (at most [`MAX_SWEEP_WORKERS`]), each running
+    /// every n-th task; dropping them stops the sweep.
+    workers: Vec<EngineWorker>,
+    /// Each worker's finished share (`None` until it answers) and tasks done so far.
+    parts: Vec<Option<Vec<Result<SweepSample, String>>>>,
+    part_done: Vec<u64>,
+    started_ms: f64,
+    /// Workers the last finished sweep ran on (for its status line).
+    last_workers: usize,
     generation: u32,
     preset: usize,
     fields: SweepFields,
-    /// The spec of the sweep being started, posted once the worker is ready.
+    /// The spec of the sweep being started, posted to each worker once it is ready.
     pending: Option<SweepSpec>,
+    /// The running sweep's plan, to assemble the workers' shares.
+    plan: Option<SweepPlan>,
     seeds: u64,
     batches: u64,
     running: bool,
@@ -202,16 +214,70 @@ fn fmt(v: f64, d: usize) -> String {
 }
 
 impl SfPanel {
-    fn spawn(&mut self, ctx: &Context<Self>) -> Result<(), String> {
+    /// Starts the pool for a sweep of `tasks` runs: as many workers as the machine has
+    /// cores, but no more than runs.
+    fn spawn(&mut self, ctx: &Context<Self>, tasks: u64) -> Result<(), String> {
         self.generation += 1;
         let gen = self.generation;
-        self.worker = None;
-        let link = ctx.link().clone();
-        self.worker = Some(engine_worker::spawn(move |m| match m {
-            Ok(m) => link.send_message(SfMsg::Worker(gen, m)),
-            Err(e) => link.send_message(SfMsg::WorkerError(gen, e)),
-        })?);
+        self.stop_workers();
+        let n = (cores() as u64).min(tasks).max(1);
+        for i in 0..n {
+            let link = ctx.link().clone();
+            self.workers.push(engine_worker::spawn(move |m| match m {
+                Ok(m) => link.send_message(SfMsg::Worker(gen, i, m)),
+                Err(e) => link.send_message(SfMsg::WorkerError(gen, e)),
+            })?);
+        }
+        self.parts = vec![None; n as usize];
+        self.part_done = vec![0; n as usize];
+        self.started_ms = js_sys::Date::now();
         Ok(())
+    }
+
+    fn stop_workers(&mut self) {
+        self.workers.clear();
+        self.parts.clear();
+        self.part_done.clear();
+    }
+
+    /// Worker `worker`'s share arrived; with every share in, the result (the same bytes as
+    /// one worker or the CLI: tasks go back in task order before [`assemble_sweep`]).
+    fn on_part(&mut self, worker: u64, samples: Vec<Result<SweepSample, String>>) {
+        if let Some(slot) = self.parts.get_mut(worker as usize) {
+            *slot = Some(samples);
+        }
+        if self.parts.iter().any(Option::is_none) {
+            return;
+        }
+        let n = self.parts.len();
+        self.last_workers = n;
+        let mut parts: Vec<std::vec::IntoIter<_>> = std::mem::take(&mut self.parts)
+            .into_iter()
+            .map(|p| p.unwrap_or_default().into_iter())
+            .collect();
+        let mut samples = Vec::new();
+        'tasks: for k in 0.. {
+            match parts[k % n].next() {
+                Some(s) => samples.push(s),
+                None => break 'tasks,
+            }
+        }
+        self.running = false;
+        self.stop_workers();
+        let assembled = self
+            .plan
+            .take()
+            .ok_or_else(|| "the sweep was replaced".to_string())
+            .and_then(|plan| assemble_sweep(&plan, samples));
+        match assembled {
+            Ok(mut r) => {
+                r.elapsed_ms = js_sys::Date::now() - self.started_ms;
+                self.done = self.total.max(1);
+                self.total = self.done;
+                self.result = Some(Rc::new(r));
+            }
+            Err(message) => self.error = Some(message),
+        }
     }
 
     /// A linked sweep above [`CONFIRM_ABOVE_SWEEP_JOBS`] waits for Run, with a notice that
@@ -260,36 +326,39 @@ impl SfPanel {
         }
     }
 
-    fn on_worker(&mut self, ev: FromWorker) -> bool {
+    fn on_worker(&mut self, worker: u64, ev: FromWorker) -> bool {
         match ev {
             FromWorker::Ready => {
-                let Some(spec) = self.pending.take() else {
+                let Some(spec) = self.pending.clone() else {
                     return false;
                 };
-                let msg = ToWorker::Sweep {
+                let msg = ToWorker::SweepPart {
                     spec,
                     seeds: self.seeds,
                     batches: self.batches,
+                    worker,
+                    of: self.workers.len() as u64,
                 };
-                if let Some(Err(e)) = self.worker.as_ref().map(|w| w.send(&msg, None)) {
+                if let Some(Err(e)) = self
+                    .workers
+                    .get(worker as usize)
+                    .map(|w| w.send(&msg, None))
+                {
                     self.error = Some(e);
                     self.running = false;
+                    self.stop_workers();
                 }
             }
-            FromWorker::SweepProgress { done, total } => {
-                self.done = done;
-                self.total = total;
+            FromWorker::SweepProgress { done, .. } => {
+                if let Some(d) = self.part_done.get_mut(worker as usize) {
+                    *d = done;
+                }
+                self.done = self.part_done.iter().sum();
             }
-            FromWorker::SweepDone(r) => {
-                self.running = false;
-                self.done = self.total.max(1);
-                self.total = self.done;
-                self.result = Some(Rc::new(*r));
-                self.worker = None;
-            }
+            FromWorker::SweepPartDone { worker, samples } => self.on_part(worker, samples),
             FromWorker::SweepFailed { message } => {
                 self.running = false;
-                self.worker = None;
+                self.stop_workers();
                 self.error = Some(message);
             }
             _ => return false,
@@ -334,13 +403,23 @@ impl SfPanel {
         self.done = 0;
         self.total = 0;
         match self.checked_spec() {
-            Ok(spec) => {
-                self.pending = Some(spec);
-                match self.spawn(ctx) {
-                    Ok(()) => self.running = true,
-                    Err(e) => self.error = Some(e),
+            Ok(spec) => match SweepPlan::new(&spec, self.seeds, self.batches, &Limits::default()) {
+                Ok(plan) => {
+                    self.total = plan.tasks();
+                    self.pending = Some(spec);
+                    match self.spawn(ctx, plan.tasks()) {
+                        Ok(()) => {
+                            self.plan = Some(plan);
+                            self.running = true;
+                        }
+                        Err(e) => {
+                            self.stop_workers();
+                            self.error = Some(e);
+                        }
+                    }
                 }
-            }
+                Err(e) => self.error = Some(e),
+            },
             Err(e) => self.error = Some(e),
         }
     }
@@ -367,7 +446,8 @@ impl SfPanel {
 
     fn cancel(&mut self) {
         if self.running {
-            self.worker = None;
+            self.stop_workers();
+            self.plan = None;
             self.generation += 1;
             self.running = false;
             self.notice = Some(format!(
@@ -384,7 +464,12 @@ impl Component for SfPanel {
 
     fn create(ctx: &Context<Self>) -> Self {
         let mut panel = SfPanel {
-            worker: None,
+            workers: Vec::new(),
+            parts: Vec::new(),
+            part_done: Vec::new(),
+            started_ms: 0.0,
+            last_workers: 0,
+            plan: None,
             generation: 0,
             preset: 0,
             fields: SweepFields::of(&(SWEEP_PRESETS[0].spec)()),
@@ -407,11 +492,13 @@ impl Component for SfPanel {
 
     fn update(&mut self, ctx: &Context<Self>, msg: SfMsg) -> bool {
         match msg {
-            SfMsg::Worker(g, _) | SfMsg::WorkerError(g, _) if g != self.generation => return false,
-            SfMsg::Worker(_, ev) => return self.on_worker(ev),
+            SfMsg::Worker(g, _, _) | SfMsg::WorkerError(g, _) if g != self.generation => {
+                return false
+            }
+            SfMsg::Worker(_, w, ev) => return self.on_worker(w, ev),
             SfMsg::WorkerError(_, m) => {
                 self.running = false;
-                self.worker = None;
+                self.stop_workers();
                 self.error = Some(m);
             }
             SfMsg::Preset(i) => {
@@ -491,8 +578,10 @@ impl SfPanel {
             format!("running… {} of {} simulations", self.done, self.total)
         } else if let Some(r) = &self.result {
             format!(
-                "done in {:.2} s ({}: {} seeds × {} batches)",
+                "done in {:.2} s on {} worker{} ({}: {} seeds × {} batches)",
                 r.elapsed_ms / 1000.0,
+                self.last_workers,
+                if self.last_workers == 1 { "" } else { "s" },
                 r.preset,
                 r.seeds,
                 r.batches
@@ -643,4 +732,17 @@ fn view_table(r: &SweepData) -> Html {
         </table>
         </div>
     }
+}
+
+/// Workers a sweep starts at most (each loads its own copy of the engine).
+const MAX_SWEEP_WORKERS: usize = 8;
+
+/// The machine's logical cores as the browser reports them (1 when it does not say).
+fn cores() -> usize {
+    let get = |o: &wasm_bindgen::JsValue, k: &str| js_sys::Reflect::get(o, &k.into()).ok();
+    let n = get(&js_sys::global(), "navigator")
+        .and_then(|nav| get(&nav, "hardwareConcurrency"))
+        .and_then(|v| v.as_f64())
+        .unwrap_or(1.0);
+    (n as usize).clamp(1, MAX_SWEEP_WORKERS)
 }

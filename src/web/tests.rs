@@ -227,14 +227,39 @@ fn allocation_calculator_and_sweep_data() {
     assert!(super::sf::allocate("1,-2", "0.1", "10")
         .unwrap_err()
         .contains("positive"));
-    // The sweep result crosses to the page through JSON unchanged (the worker posts text).
+    // A sweep split over two workers crosses to the page as JSON (a NaN included) and
+    // assembles to the one-worker result.
     let p = crate::allocation::sweep::sweep_preset("sf-hybrid").unwrap();
     let r = crate::allocation::sweep::run_preset(p, 1, 300, &mut |_, _| true).unwrap();
-    let text = serde_json::to_string(&FromWorker::SweepDone(Box::new(r.clone()))).unwrap();
-    match serde_json::from_str::<FromWorker>(&text).unwrap() {
-        FromWorker::SweepDone(d) => assert_eq!(*d, r),
-        other => panic!("{other:?}"),
+    let plan =
+        crate::allocation::sweep::SweepPlan::new(&(p.spec)(), 1, 300, &Default::default()).unwrap();
+    let mut parts = Vec::new();
+    for worker in 0..2 {
+        let samples: Vec<_> = (worker..plan.tasks())
+            .step_by(2)
+            .map(|k| plan.run_task(k))
+            .collect();
+        let text = serde_json::to_string(&FromWorker::SweepPartDone { worker, samples }).unwrap();
+        match serde_json::from_str::<FromWorker>(&text).unwrap() {
+            FromWorker::SweepPartDone { samples, .. } => parts.push(samples.into_iter()),
+            other => panic!("{other:?}"),
+        }
     }
+    let samples: Vec<_> = (0..plan.tasks() as usize)
+        .map_while(|k| parts[k % 2].next())
+        .collect();
+    let assembled = crate::allocation::sweep::assemble_sweep(&plan, samples).unwrap();
+    assert_eq!(assembled, r);
+    let nan = crate::allocation::sweep::SweepSample {
+        mean_response_s: f64::NAN,
+        fraction_history: vec![],
+    };
+    let text = serde_json::to_string(&FromWorker::SweepPartDone {
+        worker: 0,
+        samples: vec![Ok(nan)],
+    })
+    .unwrap();
+    assert!(serde_json::from_str::<FromWorker>(&text).is_ok(), "{text}");
 }
 
 #[wasm_bindgen_test]

@@ -94,25 +94,35 @@ pub fn fit_compare(
     }
 }
 
-/// Runs an SF sweep, posting progress at most every 50 ms.
-pub fn sweep(
+/// Runs this worker's share of an SF sweep (tasks `worker`, `worker + of`, …), posting
+/// progress at most every 50 ms.
+pub fn sweep_part(
     spec: &crate::allocation::sweep::SweepSpec,
     seeds: u64,
     batches: u64,
-) -> Result<SweepData, String> {
-    let t0 = now_ms();
+    worker: u64,
+    of: u64,
+) -> FromWorker {
+    use crate::allocation::sweep::SweepPlan;
+    let plan = match SweepPlan::new(spec, seeds, batches, &crate::limits::Limits::default()) {
+        Ok(plan) => plan,
+        Err(message) => return FromWorker::SweepFailed { message },
+    };
+    let mine: Vec<u64> = (worker..plan.tasks()).step_by(of.max(1) as usize).collect();
+    let mut samples = Vec::with_capacity(mine.len());
     let mut last_post = 0.0;
-    let mut result =
-        crate::allocation::sweep::run_sweep(spec, seeds, batches, &mut |done, total| {
-            let t = now_ms();
-            if t - last_post > 50.0 {
-                last_post = t;
-                post(&FromWorker::SweepProgress { done, total });
-            }
-            true
-        })?;
-    result.elapsed_ms = now_ms() - t0;
-    Ok(result)
+    for (i, &k) in mine.iter().enumerate() {
+        samples.push(plan.run_task(k));
+        let t = now_ms();
+        if t - last_post > 50.0 {
+            last_post = t;
+            post(&FromWorker::SweepProgress {
+                done: i as u64 + 1,
+                total: mine.len() as u64,
+            });
+        }
+    }
+    FromWorker::SweepPartDone { worker, samples }
 }
 
 /// Packs one site's jobs onto allocation units (first fit over free intervals, lowest units

@@ -23,7 +23,7 @@ use crate::scenario::{load_workload, Report, Scenario, WorkloadSpec};
 use crate::workload::hyper_erlang::{fit_classes, Synthetic};
 use crate::workload::{read_swf, SwfHeader, SwfOptions, Workload};
 
-pub use exports::{fit_compare, gantt, sweep};
+pub use exports::{fit_compare, gantt, sweep_part};
 pub use run::{run_result, series};
 pub use stepper::{Slice, SlicedRun};
 
@@ -159,14 +159,13 @@ fn handle(st: &mut State, msg: ToWorker, file: Option<web_sys::Blob>) {
             name,
             cpus_per_node,
         } => fit(st, name, cpus_per_node),
-        ToWorker::Sweep {
+        ToWorker::SweepPart {
             spec,
             seeds,
             batches,
-        } => match sweep(&spec, seeds, batches) {
-            Ok(data) => post(&FromWorker::SweepDone(Box::new(data))),
-            Err(message) => post(&FromWorker::SweepFailed { message }),
-        },
+            worker,
+            of,
+        } => post(&sweep_part(&spec, seeds, batches, worker, of)),
         ToWorker::Family { request } => {
             crate::web::families::run(&request, file.as_ref().map(read_blob).transpose())
         }
