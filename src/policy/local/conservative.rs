@@ -149,6 +149,23 @@ impl LocalPolicy for Conservative {
         self.queue.values().map(|(j, _)| *j).collect()
     }
 
+    fn projection(&self, site: &SiteView) -> Option<super::Projection> {
+        let (profile, barrier) = self.projected_profile(site);
+        // Placed jobs' starts are in `by_start`, latest first; newcomers not yet placed
+        // (between an enqueue and the pass) start no earlier than now.
+        let first_start = match (&self.profile, site.plan_invalidated) {
+            (Some(_), false) if self.queue.values().all(|(_, s)| s.is_some()) => {
+                self.by_start.last().map_or(SimTime::NEVER, |&(s, _, _)| s)
+            }
+            _ => site.now,
+        };
+        Some(super::Projection {
+            profile,
+            barrier,
+            first_start,
+        })
+    }
+
     /// The kept plan already is the projection; newcomers not yet placed go in after it.
     fn projected_profile(&self, site: &SiteView) -> (Profile, SimTime) {
         let mut profile = match (&self.profile, site.plan_invalidated) {

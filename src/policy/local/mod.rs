@@ -248,16 +248,15 @@ pub trait LocalPolicy {
     /// earliest start (never before the previous one for non-backfilling policies). Does not
     /// change any state.
     fn projected_profile(&self, site: &SiteView) -> (Profile, SimTime) {
-        let mut profile = site.planning_profile();
-        let mut barrier = site.now;
-        for job in self.queued() {
-            let not_before = if self.backfills() { site.now } else { barrier };
-            if let Some(start) = profile.earliest_start(not_before, job.units, job.estimate) {
-                profile.reserve(start, job.estimate, job.units);
-                barrier = barrier.max(start);
-            }
-        }
-        (profile, barrier)
+        let p = project_queue(site, self.queued(), self.backfills());
+        (p.profile, p.barrier)
+    }
+
+    /// The projection [`LocalPolicy::approximate_wait`] reads, with the earliest projected
+    /// start, so the engine can keep it between queries: `None` when this policy's
+    /// approximate wait does not come from one projection (SJF's depends on the query).
+    fn projection(&self, site: &SiteView) -> Option<Projection> {
+        Some(project_queue(site, self.queued(), self.backfills()))
     }
 
     /// The profile this policy promises to its queue, which an advance reservation must not
@@ -291,14 +290,65 @@ pub trait LocalPolicy {
     /// Approximate wait time (SOB) of a hypothetical job of `units` × `estimate` arriving
     /// now: its projected start minus now; `None` when the site can never run it.
     fn approximate_wait(&self, site: &SiteView, units: u32, estimate: SimTime) -> Option<SimTime> {
+        let p = self.projection(site)?;
+        p.wait(site, self.backfills(), units, estimate)
+    }
+}
+
+/// A site's queue projected by estimates ([`LocalPolicy::projection`]).
+#[derive(Clone, Debug)]
+pub struct Projection {
+    pub profile: Profile,
+    /// The latest projected start (`now` for an empty queue): where a job that cannot pass
+    /// the queue (FCFS, SJF) may start at the earliest.
+    pub barrier: SimTime,
+    /// The earliest projected start (`NEVER` for an empty queue). Until then, and while the
+    /// site does not change, a projection made later would be this one: no placed job is
+    /// pushed by the clock, and the running jobs' releases read the same from then on.
+    pub first_start: SimTime,
+}
+
+impl Projection {
+    /// The approximate wait of a job of `units` × `estimate` arriving at `site.now`.
+    pub fn wait(
+        &self,
+        site: &SiteView,
+        backfills: bool,
+        units: u32,
+        estimate: SimTime,
+    ) -> Option<SimTime> {
         if units > site.capacity {
             return None;
         }
-        let (profile, barrier) = self.projected_profile(site);
-        let not_before = if self.backfills() { site.now } else { barrier };
-        profile
+        let not_before = if backfills {
+            site.now
+        } else {
+            self.barrier.max(site.now)
+        };
+        self.profile
             .earliest_start(not_before, units, estimate)
             .map(|s| s - site.now)
+    }
+}
+
+/// Places `queue`, in order, into the site's planning profile at each job's earliest start
+/// (never before the previous one unless `backfills`).
+pub fn project_queue(site: &SiteView, queue: Vec<QueuedJob>, backfills: bool) -> Projection {
+    let mut profile = site.planning_profile();
+    let mut barrier = site.now;
+    let mut first_start = SimTime::NEVER;
+    for job in queue {
+        let not_before = if backfills { site.now } else { barrier };
+        if let Some(start) = profile.earliest_start(not_before, job.units, job.estimate) {
+            profile.reserve(start, job.estimate, job.units);
+            barrier = barrier.max(start);
+            first_start = first_start.min(start);
+        }
+    }
+    Projection {
+        profile,
+        barrier,
+        first_start,
     }
 }
 

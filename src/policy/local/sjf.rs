@@ -53,6 +53,10 @@ impl LocalPolicy for Sjf {
     /// therefore cannot delay it: only the jobs ahead are projected. (The generic projection
     /// puts it behind the whole queue, as FCFS would, and makes a short job's wait look long
     /// — sending S-I to migrate the very jobs SJF would start soonest.)
+    fn projection(&self, _site: &SiteView) -> Option<super::Projection> {
+        None
+    }
+
     fn approximate_wait(&self, site: &SiteView, units: u32, estimate: SimTime) -> Option<SimTime> {
         if units > site.capacity {
             return None;
