@@ -53,6 +53,9 @@ pub enum ToWorker {
     Fit {
         name: String,
         cpus_per_node: u32,
+        /// Moments (SOB §3.1, the default) or maximum likelihood.
+        #[serde(default)]
+        method: crate::workload::hyper_erlang::FitMethod,
     },
     /// Runs this worker's share of an SF allocation sweep (a preset's spec as the page's
     /// fields left it): tasks `worker`, `worker + of`, `worker + 2·of`, … of
@@ -151,6 +154,8 @@ pub enum FromWorker {
         /// Kolmogorov–Smirnov distances of the fit (added later, hence the default).
         #[serde(default)]
         quality: Option<crate::workload::fit_quality::FitQuality>,
+        #[serde(default)]
+        method: crate::workload::hyper_erlang::FitMethod,
     },
     FitFailed {
         name: String,

@@ -663,6 +663,138 @@ pub fn fit_samples(xs: &[f64], fallback_mean: f64) -> (HyperErlang, FittedMoment
     (he, fm)
 }
 
+/// How a class's distributions are fitted.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FitMethod {
+    /// SOB §3.1: the first three moments matched exactly ([`fit_samples`]). The paper's.
+    #[default]
+    Moments,
+    /// Maximum likelihood (EM) over the same family — two Erlang branches of a common order,
+    /// the order that fits best among 1–8 ([`fit_samples_ml`]): follows the bulk of the
+    /// samples rather than their tail, at the price of the higher moments.
+    MaxLikelihood,
+}
+
+impl FitMethod {
+    pub const ALL: [FitMethod; 2] = [FitMethod::Moments, FitMethod::MaxLikelihood];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            FitMethod::Moments => "moments",
+            FitMethod::MaxLikelihood => "max_likelihood",
+        }
+    }
+
+    pub fn parse(s: &str) -> Result<FitMethod, String> {
+        FitMethod::ALL
+            .into_iter()
+            .find(|m| m.name() == s || (s == "ml" && *m == FitMethod::MaxLikelihood))
+            .ok_or_else(|| format!("unknown fit method '{s}' (moments, max_likelihood)"))
+    }
+}
+
+/// Erlang orders the maximum-likelihood fit tries.
+const ML_ORDERS: [u32; 6] = [1, 2, 3, 4, 6, 8];
+/// EM rounds per order at most; it stops earlier once the log-likelihood settles.
+const ML_ROUNDS: usize = 150;
+
+/// Maximum-likelihood hyper-Erlang of common order (two branches), by EM for each order of
+/// [`ML_ORDERS`], keeping the order of highest likelihood. Samples are held to at least 1 ms
+/// (a zero gap has no likelihood under an Erlang of order > 1). Fewer than 2 usable samples
+/// fall back to [`fit_samples`].
+///
+/// EM for a mixture of Erlang(n, λ1) and Erlang(n, λ2) with weights ρ, 1 − ρ: E-step, each
+/// sample's responsibility w = ρ f1(x) / (ρ f1(x) + (1 − ρ) f2(x)); M-step, ρ = mean w,
+/// λ1 = n Σ w / Σ w x, λ2 = n Σ (1 − w) / Σ (1 − w) x. Started from the lower and upper
+/// halves of the sorted samples.
+pub fn fit_samples_ml(xs: &[f64], fallback_mean: f64) -> (HyperErlang, FittedMoments) {
+    let mut clean: Vec<f64> = xs
+        .iter()
+        .copied()
+        .filter(|x| x.is_finite())
+        .map(|x| x.max(1e-3))
+        .collect();
+    if clean.len() < 2 {
+        return fit_samples(xs, fallback_mean);
+    }
+    clean.sort_by(f64::total_cmp);
+    let sum_ln: f64 = clean.iter().map(|&x| libm::log(x)).sum();
+    let mut best: Option<(HyperErlang, f64)> = None;
+    for n in ML_ORDERS {
+        if let Some((he, ll)) = em_order(&clean, n, sum_ln) {
+            if best.as_ref().is_none_or(|&(_, b)| ll > b) {
+                best = Some((he, ll));
+            }
+        }
+    }
+    let Some((he, ll)) = best else {
+        return fit_samples(xs, fallback_mean);
+    };
+    let fm = FittedMoments {
+        samples: xs.len() as u64,
+        sample: raw_moments(xs),
+        fitted: he.moments(),
+        exact: false,
+        note: format!(
+            "maximum likelihood (EM), order {}, mean log-likelihood {:.4}",
+            he.n,
+            ll / clean.len() as f64
+        ),
+    };
+    (he, fm)
+}
+
+/// EM for one order `n` on sorted samples; `(model, log-likelihood)`.
+fn em_order(xs: &[f64], n: u32, sum_ln: f64) -> Option<(HyperErlang, f64)> {
+    let nf = n as f64;
+    let half = xs.len() / 2;
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len().max(1) as f64;
+    let (lo, hi) = (mean(&xs[..half.max(1)]), mean(&xs[half..]));
+    let (mut l1, mut l2, mut rho) = (nf / lo, nf / hi.max(lo * 1.000001), 0.5);
+    // Σ over samples of (n − 1) ln x − ln (n − 1)!: the same for both branches.
+    let common = (nf - 1.0) * sum_ln - xs.len() as f64 * libm::lgamma(nf);
+    let mut last = f64::NEG_INFINITY;
+    let mut ll = f64::NEG_INFINITY;
+    for _ in 0..ML_ROUNDS {
+        let (ln_r1, ln_r2) = (libm::log(rho), libm::log(1.0 - rho));
+        let (ln_l1, ln_l2) = (nf * libm::log(l1), nf * libm::log(l2));
+        let (mut s1, mut sx1, mut sx2, mut sum) = (0.0, 0.0, 0.0, 0.0);
+        for &x in xs {
+            let a1 = ln_r1 + ln_l1 - l1 * x;
+            let a2 = ln_r2 + ln_l2 - l2 * x;
+            let m = a1.max(a2);
+            let (e1, e2) = (libm::exp(a1 - m), libm::exp(a2 - m));
+            let w = e1 / (e1 + e2);
+            s1 += w;
+            sx1 += w * x;
+            sx2 += (1.0 - w) * x;
+            sum += m + libm::log(e1 + e2);
+        }
+        ll = sum + common;
+        let s2 = xs.len() as f64 - s1;
+        if !(s1 > 1e-9 && s2 > 1e-9 && sx1 > 0.0 && sx2 > 0.0) {
+            // One branch emptied: the best of this order is a single Erlang.
+            let rate = nf * xs.len() as f64 / xs.iter().sum::<f64>();
+            let ll1 = xs
+                .iter()
+                .map(|&x| nf * libm::log(rate) - rate * x)
+                .sum::<f64>()
+                + common;
+            return Some((HyperErlang::new(n, rate, rate, 1.0), ll1));
+        }
+        rho = s1 / xs.len() as f64;
+        l1 = nf * s1 / sx1;
+        l2 = nf * s2 / sx2;
+        if (ll - last).abs() <= 1e-9 * ll.abs() {
+            break;
+        }
+        last = ll;
+    }
+    let he = HyperErlang::new(n, l1, l2, rho.clamp(0.0, 1.0));
+    (he.validate().is_ok() && ll.is_finite()).then_some((he, ll))
+}
+
 /// Size classes of a trace before fitting: (nmin, nmax, jobs), after the 2 % merge rule.
 ///
 /// Initial classes have width `cpus_per_node` (1..=c, c+1..=2c, …, up to the class of the
@@ -712,6 +844,15 @@ pub fn merge_classes(jobs: &[Job], cpus_per_node: u32) -> Vec<(u32, u32, u64)> {
 /// gets an exponential inter-arrival time with mean span / jobs-in-class, where span is the
 /// whole trace's first-to-last submit (flagged inexact).
 pub fn fit_classes(jobs: &[Job], cpus_per_node: u32) -> Vec<FittedClass> {
+    fit_classes_with(jobs, cpus_per_node, FitMethod::Moments)
+}
+
+/// [`fit_classes`] with each distribution fitted by `method`.
+pub fn fit_classes_with(jobs: &[Job], cpus_per_node: u32, method: FitMethod) -> Vec<FittedClass> {
+    let fit = match method {
+        FitMethod::Moments => fit_samples,
+        FitMethod::MaxLikelihood => fit_samples_ml,
+    };
     let classes = merge_classes(jobs, cpus_per_node);
     let total = jobs.len() as f64;
     let (first, last) = jobs.iter().fold((i64::MAX, i64::MIN), |(a, b), j| {
@@ -744,8 +885,8 @@ pub fn fit_classes(jobs: &[Job], cpus_per_node: u32) -> Vec<FittedClass> {
                 .windows(2)
                 .map(|w| SimTime(w[1] - w[0]).as_secs_f64())
                 .collect();
-            let (ia, ia_m) = fit_samples(&gaps, trace_gap * total / count.max(1) as f64);
-            let (sv, sv_m) = fit_samples(&runtimes, 1.0);
+            let (ia, ia_m) = fit(&gaps, trace_gap * total / count.max(1) as f64);
+            let (sv, sv_m) = fit(&runtimes, 1.0);
             FittedClass {
                 class: SizeClass {
                     nmin,
@@ -804,6 +945,27 @@ pub fn synthesize(jobs: &[Job], fitted: &[FittedClass], seed: u64) -> Result<Syn
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn maximum_likelihood_recovers_a_known_hyper_erlang() {
+        // Order 2, a short branch (mean 20 s, 70 %) and a long one (mean 2,000 s).
+        let truth = HyperErlang::new(2, 0.1, 0.001, 0.7);
+        let mut rng = SimRng::new(5);
+        let xs: Vec<f64> = (0..40_000).map(|_| truth.sample(&mut rng)).collect();
+        let (he, fm) = fit_samples_ml(&xs, 1.0);
+        assert_eq!(he.n, 2, "{he:?}");
+        let (fast, slow, p_fast) = if he.lambda1 > he.lambda2 {
+            (he.lambda1, he.lambda2, he.rho)
+        } else {
+            (he.lambda2, he.lambda1, 1.0 - he.rho)
+        };
+        assert!((fast - 0.1).abs() < 0.005, "{he:?}");
+        assert!((slow - 0.001).abs() < 0.00005, "{he:?}");
+        assert!((p_fast - 0.7).abs() < 0.01, "{he:?}");
+        assert!(!fm.exact && fm.note.contains("maximum likelihood"));
+        // Too few samples: the moment fit's fallback.
+        assert_eq!(fit_samples_ml(&[5.0], 3.0).0, fit_samples(&[5.0], 3.0).0);
+    }
 
     fn rel(a: f64, b: f64) -> f64 {
         (a - b).abs() / b.abs()

@@ -259,6 +259,17 @@ test('a dropped trace is fitted to the hyper-Erlang model with the CLI classes (
   const [swf] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=fit-download]')]);
   assert.match(swf.suggestedFilename(), /^KTH-SP2-1996-2\.1-cln\.fit-cpn1-seed1\.swf$/);
   assert.equal(fs.readFileSync(await swf.path(), 'utf8'), fs.readFileSync(synthOut, 'utf8'));
+
+  // The maximum-likelihood option: the CLI's fit and distances, much closer to the trace.
+  await page.selectOption('[data-testid=fit-method]', 'max_likelihood');
+  await page.click('[data-testid=fit-run]');
+  await page.waitForSelector('[data-testid=fit][data-method=max_likelihood]', { timeout: 180_000 });
+  const ml = JSON.parse(execFileSync(CLI, ['fit', KTH, '--cpus-per-node', '1', '--method', 'max_likelihood', '--json'], { maxBuffer: 64 << 20 }).toString());
+  assert.equal(ml.method, 'max_likelihood');
+  const pooledMl = Number(await page.getAttribute('[data-testid=fit-quality]', 'data-pooled'));
+  assert.equal(pooledMl, ml.quality.pooled_service_ks);
+  assert.ok(pooledMl < pooled / 2, `maximum likelihood ${pooledMl} vs moments ${pooled}`);
+  console.log(`# KTH-SP2 fit by maximum likelihood: pooled run-time KS distance ${pooledMl.toFixed(3)}`);
 });
 
 test('after one visit the page opens and runs offline (service worker), and is installable', async () => {

@@ -9,6 +9,7 @@ use clap::{ArgGroup, Args, Parser, Subcommand, ValueEnum, ValueHint};
 use gridscope::allocation::sweep::{parse_numbers, parse_policies, Vary};
 use gridscope::allocation::{AllocationPolicy, Dispatch};
 use gridscope::policy::local::LocalPolicyKind;
+use gridscope::workload::hyper_erlang::FitMethod;
 
 /// The `gridscope help TOPIC` topics (not clap's help: each prints a reference table).
 pub const TOPICS: [&str; 8] = [
@@ -294,6 +295,11 @@ pub struct FitArgs {
     /// The synthetic workload's seed [default: the app's, 1]
     #[arg(long, value_name = "S")]
     pub seed: Option<u64>,
+    /// How each distribution is fitted: moments (SOB §3.1, the paper's: the first three
+    /// moments matched exactly) or max_likelihood (EM over the same hyper-Erlang family:
+    /// follows the bulk of the samples; see the goodness of fit) [default: moments]
+    #[arg(long, value_name = "METHOD", value_parser = FitMethod::parse)]
+    pub method: Option<FitMethod>,
     /// Write the synthetic workload drawn from the fit as SWF
     #[arg(long, value_name = "SYNTH.swf", value_hint = ValueHint::FilePath)]
     pub out: Option<PathBuf>,

@@ -5,7 +5,9 @@ use std::fmt::Write;
 use std::path::Path;
 
 use gridscope::workload::fit_quality::{fit_quality, FitQuality};
-use gridscope::workload::hyper_erlang::{fit_classes, synthesize, FittedClass, SYNTHETIC_SEED};
+use gridscope::workload::hyper_erlang::{
+    fit_classes_with, synthesize, FittedClass, SYNTHETIC_SEED,
+};
 
 use crate::cli::FitArgs;
 use crate::output::Inputs;
@@ -24,7 +26,8 @@ pub fn fit(a: &FitArgs) -> Result<(), CliError> {
     if w.jobs.is_empty() {
         return Err(CliError::Failed(format!("{path}: no runnable job to fit")));
     }
-    let fitted = fit_classes(&w.jobs, cpn);
+    let method = a.method.unwrap_or_default();
+    let fitted = fit_classes_with(&w.jobs, cpn, method);
     let quality = fit_quality(&w.jobs, &fitted);
     let seed = a.seed.unwrap_or(SYNTHETIC_SEED);
     // The same draw as the app's worker (`hyper_erlang::synthesize`).
@@ -36,6 +39,7 @@ pub fn fit(a: &FitArgs) -> Result<(), CliError> {
     }
     if a.json {
         let v = serde_json::json!({
+            "method": method,
             "classes": fitted,
             "quality": quality,
             "trace_jobs": w.jobs.len(),
@@ -45,9 +49,15 @@ pub fn fit(a: &FitArgs) -> Result<(), CliError> {
         return output::stdout(&format!("{}\n", report::json(&v)));
     }
     let mut s = format!(
-        "{path}: {} jobs over {:.0} s; classes of {cpn} CPUs, merged below 2 %\n",
+        "{path}: {} jobs over {:.0} s; classes of {cpn} CPUs, merged below 2 %; fitted by {}\n",
         w.jobs.len(),
-        span_s
+        span_s,
+        match method {
+            gridscope::workload::hyper_erlang::FitMethod::Moments =>
+                "matching three moments (SOB §3.1)",
+            gridscope::workload::hyper_erlang::FitMethod::MaxLikelihood =>
+                "maximum likelihood (EM)",
+        }
     );
     moments_table(&fitted, &mut s);
     quality_table(&quality, &mut s);

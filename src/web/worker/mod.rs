@@ -20,7 +20,7 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 use super::protocol::*;
 use crate::model::Platform;
 use crate::scenario::{load_workload, Report, Scenario, WorkloadSpec};
-use crate::workload::hyper_erlang::{fit_classes, Synthetic};
+use crate::workload::hyper_erlang::Synthetic;
 use crate::workload::{read_swf, SwfHeader, SwfOptions, Workload};
 
 pub use exports::{fit_compare, gantt, sweep_part};
@@ -158,7 +158,8 @@ fn handle(st: &mut State, msg: ToWorker, file: Option<web_sys::Blob>) {
         ToWorker::Fit {
             name,
             cpus_per_node,
-        } => fit(st, name, cpus_per_node),
+            method,
+        } => fit(st, name, cpus_per_node, method),
         ToWorker::SweepPart {
             spec,
             seeds,
@@ -263,7 +264,12 @@ fn load(st: &mut State, name: String, file: Option<web_sys::Blob>) {
 }
 
 /// The SOB hyper-Erlang fit of a loaded file and the synthetic workload drawn from it.
-fn fit(st: &mut State, name: String, cpus_per_node: u32) {
+fn fit(
+    st: &mut State,
+    name: String,
+    cpus_per_node: u32,
+    method: crate::workload::hyper_erlang::FitMethod,
+) {
     let Some(f) = st.files.get(&name) else {
         return post(&FromWorker::FitFailed {
             error: format!("{name} is not loaded"),
@@ -276,7 +282,8 @@ fn fit(st: &mut State, name: String, cpus_per_node: u32) {
             error: "CPUs per node must be at least 1".into(),
         });
     }
-    let classes = fit_classes(&f.workload.jobs, cpus_per_node);
+    let classes =
+        crate::workload::hyper_erlang::fit_classes_with(&f.workload.jobs, cpus_per_node, method);
     let (compare, synthetic) = fit_compare(&f.workload.jobs, &classes);
     let quality = crate::workload::fit_quality::fit_quality(&f.workload.jobs, &classes);
     st.synthetic = synthetic.map(|w| (name.clone(), cpus_per_node, w));
@@ -286,6 +293,7 @@ fn fit(st: &mut State, name: String, cpus_per_node: u32) {
         classes,
         compare: Some(Box::new(compare)),
         quality: Some(quality),
+        method,
     });
 }
 
