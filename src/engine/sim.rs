@@ -173,6 +173,7 @@ struct EngineView<'a> {
     jobs: &'a [Job],
     cfg: &'a RunConfig,
     sites: &'a [SiteState],
+    outcomes: &'a [Outcome],
     arrivals_remaining: bool,
     cache_projections: bool,
 }
@@ -233,6 +234,17 @@ impl GridView for EngineView<'_> {
     }
     fn cpus_per_unit(&self, site: u32) -> u32 {
         self.platform.sites[site as usize].cpus_per_unit()
+    }
+    fn waiting_at(&self, job: JobIdx) -> Option<u32> {
+        let o = &self.outcomes[job as usize];
+        (o.site != u32::MAX && o.status == JobOutcome::Pending && o.start == SimTime::NEVER)
+            .then_some(o.site)
+    }
+    fn queued_wait(&self, site: u32, job: JobIdx) -> Option<SimTime> {
+        let st = &self.sites[site as usize];
+        st.policy
+            .queued_start(&st.res.view(self.now), job)
+            .map(|s| s - self.now)
     }
 }
 
@@ -721,6 +733,7 @@ impl<'a> Simulation<'a> {
             jobs: &self.jobs,
             cfg: &self.cfg,
             sites: &self.sites,
+            outcomes: &self.outcomes,
             arrivals_remaining: self.next_arrival < self.jobs.len(),
             cache_projections: self.cache_projections,
         };
@@ -732,9 +745,24 @@ impl<'a> Simulation<'a> {
                     self.events.push(self.now + delay, Event::Grid(msg))
                 }
                 GridAction::Dispatch { job, site } => self.dispatch(job, site),
+                GridAction::Move { job, from, to } => self.move_queued(job, from, to),
             }
         }
         self.actions = actions;
+    }
+
+    /// Job `idx`, waiting in `from`'s local queue, moves to `to`'s (R-I and Sy-I with
+    /// `hold_at_home`). A job no longer queued at `from` stays where it is.
+    fn move_queued(&mut self, idx: JobIdx, from: u32, to: u32) {
+        let site = &mut self.sites[from as usize];
+        if self.outcomes[idx as usize].site != from || !site.policy.withdraw(idx) {
+            return;
+        }
+        site.changed();
+        // Plans around the job (conservative) are rebuilt, and the jobs behind it may start.
+        site.res.plan_invalidated = true;
+        self.touched.push(from);
+        self.dispatch(idx, to);
     }
 
     /// Job `idx` joins site `s`'s local queue.

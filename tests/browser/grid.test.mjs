@@ -33,6 +33,27 @@ function readSobFigure(page) {
 }
 
 
+test('receiver and symmetric runs may hold waiting jobs in their home queue, to the CLI numbers', async () => {
+  const page = await open();
+  await waitResults(page, 5);
+  await page.selectOption('[data-testid=scenario-preset]', 'sob-synthetic-light');
+  // Rows 2 and 3 are receiver and symmetric; only they offer the choice.
+  assert.equal(await page.$('[data-testid=hold-at-home-1]'), null);
+  for (const row of [2, 3]) {
+    assert.equal(await page.isChecked(`[data-testid=hold-at-home-${row}]`), false);
+    await page.click(`[data-testid=hold-at-home-${row}]`);
+    await page.waitForFunction((r) => document.querySelector(`[data-testid=hold-at-home-${r}]`).checked, row);
+  }
+  await page.click('[data-testid=run]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=status]').textContent.startsWith('running'));
+  const rows = await waitResults(page, 6, 120_000);
+  const cli = cliJson(['run', '--preset', 'sob-synthetic-light', '--hold-at-home']);
+  const want = Object.fromEntries(cli.runs.map((r) => [r.label, r.metrics]));
+  assertSameNumbers(rows, want, SCHEMES);
+  const plain = Object.fromEntries(cliJson(['run', '--preset', 'sob-synthetic-light']).runs.map((r) => [r.label, r.metrics]));
+  assert.notEqual(rows.receiver.avg_wait_s, plain.receiver.avg_wait_s);
+});
+
 test('the sob-synthetic-light preset runs all six grid schemes to the CLI numbers', async () => {
   const page = await open();
   await waitResults(page, 5);

@@ -663,7 +663,8 @@ fn print_sob_gap_experiments() {
 /// The engine keeps each site's queue projection between approximate-wait queries until the
 /// site changes or the clock passes the first projected start. Every scheme that asks for
 /// waits, over every local policy, on the first 4,000 jobs of the light SOB preset (with and
-/// without message latency): the same outcomes as a fresh projection per query.
+/// without message latency, and with R-I's jobs waiting in their home queues, which moves
+/// queued jobs): the same outcomes as a fresh projection per query.
 #[test]
 fn kept_projections_change_no_outcome() {
     use gridscope::engine::Simulation;
@@ -680,9 +681,10 @@ fn kept_projections_change_no_outcome() {
         GridScheme::Central,
     ] {
         for local in LocalPolicyKind::ALL {
-            for latency_s in [0.0, 5.0] {
+            for (latency_s, hold_at_home) in [(0.0, false), (5.0, false), (0.0, true)] {
                 let params = GridParams {
                     latency_s,
+                    hold_at_home,
                     ..GridParams::default()
                 };
                 let sim = || {
@@ -700,5 +702,59 @@ fn kept_projections_change_no_outcome() {
                 assert_eq!(kept.events, fresh.events);
             }
         }
+    }
+}
+
+/// The other reading of SOB §2.1.2 (`hold_at_home`): a job waiting for a volunteer waits in
+/// its home local queue, so it starts the moment home frees, instead of at the next σ
+/// re-check; a volunteer still takes it when it is the better place.
+#[test]
+fn receiver_holding_at_home_starts_when_home_frees_and_still_moves_to_a_volunteer() {
+    let home = GridParams {
+        hold_at_home: true,
+        ..GridParams::default()
+    };
+    let p = grid(&[4, 4]);
+    // Site 1 busy until 2000 (never volunteers in time); home busy until 500.
+    let jobs = [
+        job(1, 0, 500, 4, 0),
+        job(2, 0, 2000, 4, 1),
+        job(3, 10, 100, 4, 0),
+    ];
+    // Grid queue (the default): released by the re-check at 600, after home freed at 500.
+    assert_eq!(
+        run(&p, &jobs, GridScheme::Receiver, GridParams::default())[2],
+        (0, 600)
+    );
+    // Home queue: starts at 500, when its home frees.
+    assert_eq!(run(&p, &jobs, GridScheme::Receiver, home)[2], (0, 500));
+    // Site 1 idle: it volunteers at 300; the job, projected to start at home at 1000 (wait
+    // 700 + run 100 = 800 there against 0 + 100 at site 1), moves and starts at 300 — as in
+    // the grid-queue reading.
+    let jobs = [job(1, 0, 1000, 4, 0), job(2, 10, 100, 4, 0)];
+    assert_eq!(
+        run(&p, &jobs, GridScheme::Receiver, home),
+        vec![(0, 0), (1, 300)]
+    );
+    // Every local policy gives up a queued job to a volunteer (withdraw) and keeps its
+    // invariants; the moved job's site is the volunteer's.
+    for local in LocalPolicyKind::ALL {
+        let cfg = RunConfig::default();
+        let out = simulate_grid(
+            &p,
+            &jobs,
+            local,
+            GridScheme::Receiver,
+            &home,
+            &cfg,
+            &mut |_, _| true,
+        )
+        .unwrap();
+        check_invariants(&p, &jobs, &out.outcomes, &cfg).unwrap();
+        assert_eq!(
+            (out.outcomes[1].site, out.outcomes[1].start.0 / 1000),
+            (1, 300),
+            "{local}"
+        );
     }
 }

@@ -197,6 +197,13 @@ pub struct RunArgs {
     /// Applies to every ideal run of the scenario.
     #[arg(long, value_name = "D", value_parser = parse_discipline, verbatim_doc_comment)]
     pub ideal_discipline: Option<gridscope::policy::grid::IdealDiscipline>,
+    /// Receiver- and symmetrically-initiated runs: a job waiting for a volunteer waits in its
+    /// home local queue (and may start there) instead of the grid queue
+    ///
+    /// The other reading of SOB §2.1.2 (docs/sob.md); the default holds it in the grid queue.
+    /// Applies to every receiver and symmetric run of the scenario.
+    #[arg(long, verbatim_doc_comment)]
+    pub hold_at_home: bool,
     #[command(flatten)]
     pub report: ReportArgs,
     /// Where the real-trace presets find their traces [default: ../shared/traces]

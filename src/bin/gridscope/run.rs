@@ -197,6 +197,11 @@ pub fn run(a: &RunArgs) -> Result<(), CliError> {
             }
         }
     }
+    if a.hold_at_home {
+        for alg in &mut scenario.algorithms {
+            alg.grid_params.hold_at_home = true;
+        }
+    }
     let place = Place {
         base,
         files: if a.limits.allow_any_path {
@@ -252,6 +257,7 @@ fn scenario_flag(a: &RunArgs) -> Option<&'static str> {
     [
         (a.seed.is_some(), "--seed"),
         (a.ideal_discipline.is_some(), "--ideal-discipline"),
+        (a.hold_at_home, "--hold-at-home"),
         (a.report.series.is_some(), "--series"),
         (a.report.jobs.is_some(), "--jobs"),
         (a.traces.is_some(), "--traces"),

@@ -158,6 +158,12 @@ pub struct GridParams {
     /// sharing (the default), SRPT or FCFS. Absent in older scenarios and links.
     #[serde(skip_serializing_if = "IdealDiscipline::is_default")]
     pub ideal_discipline: IdealDiscipline,
+    /// Receiver- and symmetrically-initiated: a job waiting for a volunteer waits in its
+    /// home site's local queue (and may start there) instead of the home grid queue (false,
+    /// the reading of SOB §2.1.2 we take as the paper's; docs/sob.md). Absent in older
+    /// scenarios and links.
+    #[serde(skip_serializing_if = "is_false")]
+    pub hold_at_home: bool,
 }
 
 /// How the idealized machine serves the jobs present (see `engine::ideal`).
@@ -222,6 +228,7 @@ impl Default for GridParams {
             small_below_cpus: 4,
             site_queue: false,
             ideal_discipline: IdealDiscipline::ProcessorSharing,
+            hold_at_home: false,
         }
     }
 }
@@ -299,6 +306,11 @@ pub trait GridView {
     fn free(&self, site: u32) -> u32;
     /// Processors one allocation unit of `site` stands for (1 for processor allocation).
     fn cpus_per_unit(&self, site: u32) -> u32;
+    /// The site whose local queue `job` waits in (dispatched, not started), if any.
+    fn waiting_at(&self, job: JobIdx) -> Option<u32>;
+    /// How long the queued `job` is projected to wait at `site` (its projected start minus
+    /// now); `None` when it is not queued there.
+    fn queued_wait(&self, site: u32, job: JobIdx) -> Option<SimTime>;
 }
 
 /// A message a policy sends itself, delivered by the engine at a later instant.
@@ -323,6 +335,9 @@ pub enum GridAction {
     Dispatch { job: JobIdx, site: u32 },
     /// Deliver `msg` back to the policy after `delay`.
     After { delay: SimTime, msg: GridMsg },
+    /// Take `job` out of `from`'s local queue and put it in `to`'s (nothing if it is no
+    /// longer waiting at `from`).
+    Move { job: JobIdx, from: u32, to: u32 },
 }
 
 pub trait GridPolicy {

@@ -26,10 +26,19 @@ use crate::time::SimTime;
 ///
 /// A job that cannot run at home at all is placed as sender-initiated would (otherwise it
 /// could wait forever).
+///
+/// With `hold_at_home` (the other reading of SOB §2.1.2), a job that would wait in the grid
+/// queue waits in its home *local* queue instead, where it may start; the σ re-check has
+/// nothing to release, and a volunteer is offered the oldest such job still waiting, which
+/// moves when the volunteer's turnaround time beats its own projected start at home plus
+/// its run time there.
 pub struct ReceiverInitiated {
     params: GridParams,
     symmetric: bool,
     queues: Vec<VecDeque<JobIdx>>,
+    /// Per site (`hold_at_home`): jobs waiting in its local queue for a volunteer, oldest
+    /// first; started ones are dropped when next looked at.
+    seeking: Vec<VecDeque<JobIdx>>,
     /// Per site: the last volunteer heard and when.
     last_volunteer: Vec<Option<(u32, SimTime)>>,
     /// Per site: the volunteers heard at this instant, not yet decided on.
@@ -42,6 +51,7 @@ impl ReceiverInitiated {
             params,
             symmetric,
             queues: vec![VecDeque::new(); sites],
+            seeking: vec![VecDeque::new(); sites],
             last_volunteer: vec![None; sites],
             offers: vec![Vec::new(); sites],
         }
@@ -71,6 +81,38 @@ impl ReceiverInitiated {
         }
         out.push(GridAction::Dispatch { job, site: best });
         true
+    }
+
+    /// `hold_at_home`: offers the oldest job still waiting in `site`'s local queue to the
+    /// best of `volunteers`; it moves when their turnaround time beats its projected start
+    /// at home plus its run time there.
+    fn offer_queued(
+        &mut self,
+        site: u32,
+        grid: &dyn GridView,
+        volunteers: &[u32],
+        out: &mut Vec<GridAction>,
+    ) {
+        let seeking = &mut self.seeking[site as usize];
+        seeking.retain(|&j| grid.waiting_at(j) == Some(site));
+        let Some(&job) = seeking.front() else {
+            return;
+        };
+        let candidates = volunteers.iter().copied().filter(|&v| v != site);
+        let Some((best, there)) = best_site(grid, job, candidates, self.params.epsilon()) else {
+            return;
+        };
+        if let Some(wait) = grid.queued_wait(site, job) {
+            if there >= wait + grid.ert(site, job) {
+                return;
+            }
+        }
+        seeking.pop_front();
+        out.push(GridAction::Move {
+            job,
+            from: site,
+            to: best,
+        });
     }
 
     /// Re-checks the held jobs of `site` from position `from`: the first whose home AWT is now
@@ -129,6 +171,11 @@ impl GridPolicy for ReceiverInitiated {
             }
             Some(_) => {}
         }
+        if self.params.hold_at_home && !self.symmetric {
+            out.push(GridAction::Dispatch { job, site: home });
+            self.seeking[home as usize].push_back(job);
+            return;
+        }
         if self.symmetric {
             let recent = self.last_volunteer[home as usize]
                 .filter(|&(_, at)| at + self.params.sigma() > grid.now());
@@ -143,6 +190,11 @@ impl GridPolicy for ReceiverInitiated {
                     }
                 }
             }
+        }
+        if self.params.hold_at_home {
+            out.push(GridAction::Dispatch { job, site: home });
+            self.seeking[home as usize].push_back(job);
+            return;
         }
         self.queues[home as usize].push_back(job);
     }
@@ -163,7 +215,10 @@ impl GridPolicy for ReceiverInitiated {
                         });
                     }
                 }
-                if grid.arrivals_remaining() || self.held() > 0 {
+                let seeking = &mut self.seeking[site as usize];
+                seeking.retain(|&j| grid.waiting_at(j) == Some(site));
+                let seeking_anywhere = self.seeking.iter().any(|q| !q.is_empty());
+                if grid.arrivals_remaining() || self.held() > 0 || seeking_anywhere {
                     out.push(GridAction::After {
                         delay: self.params.sigma(),
                         msg: GridMsg::Tick { site },
@@ -186,7 +241,9 @@ impl GridPolicy for ReceiverInitiated {
             }
             GridMsg::Decide { site } => {
                 let volunteers = std::mem::take(&mut self.offers[site as usize]);
-                if let Some(&job) = self.queues[site as usize].front() {
+                if self.params.hold_at_home {
+                    self.offer_queued(site, grid, &volunteers, out);
+                } else if let Some(&job) = self.queues[site as usize].front() {
                     if self.offer(grid, job, &volunteers, out) {
                         self.queues[site as usize].pop_front();
                     }

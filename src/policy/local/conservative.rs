@@ -145,6 +145,23 @@ impl LocalPolicy for Conservative {
         self.queue.len()
     }
 
+    /// Drops the job and its reservation; the plan is rebuilt at the next pass (the engine
+    /// marks it invalidated: a freed reservation may let later jobs move up).
+    fn withdraw(&mut self, job: JobIdx) -> bool {
+        let Some(seq) = self
+            .queue
+            .iter()
+            .find(|(_, (j, _))| j.idx == job)
+            .map(|(&s, _)| s)
+        else {
+            return false;
+        };
+        self.queue.remove(&seq);
+        self.by_start.retain(|&(_, s, _)| s != seq);
+        self.profile = None;
+        true
+    }
+
     fn queued(&self) -> Vec<QueuedJob> {
         self.queue.values().map(|(j, _)| *j).collect()
     }

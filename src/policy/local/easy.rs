@@ -276,6 +276,11 @@ impl LocalPolicy for Easy {
         self.queue.clone()
     }
 
+    fn withdraw(&mut self, job: JobIdx) -> bool {
+        let at = self.queue.iter().position(|j| j.idx == job);
+        at.map(|i| self.queue.remove(i)).is_some()
+    }
+
     fn last_pass(&self) -> Option<PassNote> {
         Some(self.last)
     }

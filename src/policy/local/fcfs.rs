@@ -40,6 +40,11 @@ impl LocalPolicy for Fcfs {
         self.queue.iter().copied().collect()
     }
 
+    fn withdraw(&mut self, job: JobIdx) -> bool {
+        let at = self.queue.iter().position(|j| j.idx == job);
+        at.and_then(|i| self.queue.remove(i)).is_some()
+    }
+
     fn backfills(&self) -> bool {
         false
     }

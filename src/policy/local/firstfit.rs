@@ -43,6 +43,11 @@ impl LocalPolicy for FirstFit {
         self.queue.clone()
     }
 
+    fn withdraw(&mut self, job: JobIdx) -> bool {
+        let at = self.queue.iter().position(|j| j.idx == job);
+        at.map(|i| self.queue.remove(i)).is_some()
+    }
+
     /// First-fit promises its queue nothing: only running jobs and reservations are kept.
     fn guarded_profile(&self, site: &SiteView) -> Profile {
         site.planning_profile()

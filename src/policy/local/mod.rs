@@ -227,6 +227,33 @@ pub trait LocalPolicy {
     /// The queue in this policy's priority order.
     fn queued(&self) -> Vec<QueuedJob>;
 
+    /// Takes `job` out of the queue (a grid scheme moves it elsewhere); false when it is
+    /// not queued here. The engine then runs a pass: the jobs behind it may start.
+    fn withdraw(&mut self, job: JobIdx) -> bool;
+
+    /// When the queued `job` is projected to start, by estimates (the projection of
+    /// [`LocalPolicy::projected_profile`], stopped at the job); `None` when it is not queued
+    /// here or never fits.
+    fn queued_start(&self, site: &SiteView, job: JobIdx) -> Option<SimTime> {
+        let mut profile = site.planning_profile();
+        let mut barrier = site.now;
+        for j in self.queued() {
+            let not_before = if self.backfills() { site.now } else { barrier };
+            let Some(start) = profile.earliest_start(not_before, j.units, j.estimate) else {
+                if j.idx == job {
+                    return None;
+                }
+                continue;
+            };
+            if j.idx == job {
+                return Some(start);
+            }
+            profile.reserve(start, j.estimate, j.units);
+            barrier = barrier.max(start);
+        }
+        None
+    }
+
     /// What the last [`LocalPolicy::schedule`] did, for policies that explain it (EASY).
     fn last_pass(&self) -> Option<PassNote> {
         None

@@ -44,6 +44,15 @@ impl LocalPolicy for Sjf {
         self.queue.values().copied().collect()
     }
 
+    fn withdraw(&mut self, job: JobIdx) -> bool {
+        let key = self
+            .queue
+            .iter()
+            .find(|(_, j)| j.idx == job)
+            .map(|(k, _)| *k);
+        key.and_then(|k| self.queue.remove(&k)).is_some()
+    }
+
     fn backfills(&self) -> bool {
         false
     }

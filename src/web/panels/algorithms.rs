@@ -178,7 +178,29 @@ fn row(app: &AppContext, i: usize, a: &AlgorithmSpec) -> Html {
         if a.grid == GridScheme::Ideal {
             <tr class="params"><td colspan="4">{ discipline(app, i, a.grid_params.ideal_discipline) }</td></tr>
         }
+        if matches!(a.grid, GridScheme::Receiver | GridScheme::Symmetric) {
+            <tr class="params"><td colspan="4">{ hold_at_home(app, i, a.grid_params.hold_at_home) }</td></tr>
+        }
     </> }
+}
+
+/// Where run `i`'s receiver-initiated half keeps a job waiting for a volunteer.
+fn hold_at_home(app: &AppContext, i: usize, on: bool) -> Html {
+    let onchange = on_value(
+        app,
+        row_edit(i, |a, _| {
+            a.grid_params.hold_at_home = !a.grid_params.hold_at_home;
+            Ok(())
+        }),
+        |_: &Event| String::new(),
+    );
+    html! {
+        <label class="check" title="SOB §2.1.2 can be read two ways: the job waits in the grid queue (the default; released home by the σ re-check) or in its home local queue, where it may start, until a volunteer is better.">
+            <input type="checkbox" checked={on} aria-label={format!("hold at home, run {}", i + 1)} data-testid={format!("hold-at-home-{i}")} {onchange} />
+            {" waiting jobs wait in their home local queue"}
+            <span class="help">{" — instead of the grid queue (SOB §2.1.2's other reading; docs/sob.md)"}</span>
+        </label>
+    }
 }
 
 /// The idealized machine's discipline of run `i` (SOB gives the machine, not the order).
