@@ -242,9 +242,7 @@ impl GridView for EngineView<'_> {
     }
     fn queued_wait(&self, site: u32, job: JobIdx) -> Option<SimTime> {
         let st = &self.sites[site as usize];
-        st.policy
-            .queued_start(&st.res.view(self.now), job)
-            .map(|s| s - self.now)
+        st.policy.queued_wait(&st.res.view(self.now), job)
     }
 }
 

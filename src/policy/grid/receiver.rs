@@ -83,6 +83,11 @@ impl ReceiverInitiated {
         true
     }
 
+    /// Forgets the jobs of `site` that no longer wait in its local queue (started).
+    fn prune_seeking(&mut self, site: u32, grid: &dyn GridView) {
+        self.seeking[site as usize].retain(|&j| grid.waiting_at(j) == Some(site));
+    }
+
     /// `hold_at_home`: offers the oldest job still waiting in `site`'s local queue to the
     /// best of `volunteers`; it moves when their turnaround time beats its projected start
     /// at home plus its run time there.
@@ -93,8 +98,8 @@ impl ReceiverInitiated {
         volunteers: &[u32],
         out: &mut Vec<GridAction>,
     ) {
+        self.prune_seeking(site, grid);
         let seeking = &mut self.seeking[site as usize];
-        seeking.retain(|&j| grid.waiting_at(j) == Some(site));
         let Some(&job) = seeking.front() else {
             return;
         };
@@ -171,11 +176,6 @@ impl GridPolicy for ReceiverInitiated {
             }
             Some(_) => {}
         }
-        if self.params.hold_at_home && !self.symmetric {
-            out.push(GridAction::Dispatch { job, site: home });
-            self.seeking[home as usize].push_back(job);
-            return;
-        }
         if self.symmetric {
             let recent = self.last_volunteer[home as usize]
                 .filter(|&(_, at)| at + self.params.sigma() > grid.now());
@@ -215,8 +215,7 @@ impl GridPolicy for ReceiverInitiated {
                         });
                     }
                 }
-                let seeking = &mut self.seeking[site as usize];
-                seeking.retain(|&j| grid.waiting_at(j) == Some(site));
+                self.prune_seeking(site, grid);
                 let seeking_anywhere = self.seeking.iter().any(|q| !q.is_empty());
                 if grid.arrivals_remaining() || self.held() > 0 || seeking_anywhere {
                     out.push(GridAction::After {

@@ -277,8 +277,7 @@ impl LocalPolicy for Easy {
     }
 
     fn withdraw(&mut self, job: JobIdx) -> bool {
-        let at = self.queue.iter().position(|j| j.idx == job);
-        at.map(|i| self.queue.remove(i)).is_some()
+        super::withdraw_from(&mut self.queue, job)
     }
 
     fn last_pass(&self) -> Option<PassNote> {

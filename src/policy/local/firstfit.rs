@@ -44,8 +44,7 @@ impl LocalPolicy for FirstFit {
     }
 
     fn withdraw(&mut self, job: JobIdx) -> bool {
-        let at = self.queue.iter().position(|j| j.idx == job);
-        at.map(|i| self.queue.remove(i)).is_some()
+        super::withdraw_from(&mut self.queue, job)
     }
 
     /// First-fit promises its queue nothing: only running jobs and reservations are kept.

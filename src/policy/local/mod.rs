@@ -61,6 +61,12 @@ pub struct PassNote {
     pub reservation: Option<HeadReservation>,
 }
 
+/// Takes `job` out of a queue kept as a `Vec` ([`LocalPolicy::withdraw`]).
+pub(crate) fn withdraw_from(queue: &mut Vec<QueuedJob>, job: JobIdx) -> bool {
+    let at = queue.iter().position(|j| j.idx == job);
+    at.map(|i| queue.remove(i)).is_some()
+}
+
 /// Drops from `queue` the jobs of `started`, which must be in queue order (a pass that scans
 /// the queue front to back and starts some of them): one merge-like pass, O(queue).
 pub(crate) fn remove_started(queue: &mut Vec<QueuedJob>, started: &[JobIdx]) {
@@ -231,27 +237,14 @@ pub trait LocalPolicy {
     /// not queued here. The engine then runs a pass: the jobs behind it may start.
     fn withdraw(&mut self, job: JobIdx) -> bool;
 
-    /// When the queued `job` is projected to start, by estimates (the projection of
-    /// [`LocalPolicy::projected_profile`], stopped at the job); `None` when it is not queued
-    /// here or never fits.
-    fn queued_start(&self, site: &SiteView, job: JobIdx) -> Option<SimTime> {
-        let mut profile = site.planning_profile();
-        let mut barrier = site.now;
-        for j in self.queued() {
-            let not_before = if self.backfills() { site.now } else { barrier };
-            let Some(start) = profile.earliest_start(not_before, j.units, j.estimate) else {
-                if j.idx == job {
-                    return None;
-                }
-                continue;
-            };
-            if j.idx == job {
-                return Some(start);
-            }
-            profile.reserve(start, j.estimate, j.units);
-            barrier = barrier.max(start);
-        }
-        None
+    /// How long the queued `job` is projected to wait, by estimates: its start in the
+    /// projection of the jobs ahead of it ([`project_queue`]) minus now; `None` when it is
+    /// not queued here or never fits.
+    fn queued_wait(&self, site: &SiteView, job: JobIdx) -> Option<SimTime> {
+        let queue = self.queued();
+        let at = queue.iter().position(|j| j.idx == job)?;
+        let ahead = project_queue(site, queue[..at].iter().copied(), self.backfills());
+        ahead.wait(site, self.backfills(), queue[at].units, queue[at].estimate)
     }
 
     /// What the last [`LocalPolicy::schedule`] did, for policies that explain it (EASY).
@@ -360,7 +353,11 @@ impl Projection {
 
 /// Places `queue`, in order, into the site's planning profile at each job's earliest start
 /// (never before the previous one unless `backfills`).
-pub fn project_queue(site: &SiteView, queue: Vec<QueuedJob>, backfills: bool) -> Projection {
+pub fn project_queue(
+    site: &SiteView,
+    queue: impl IntoIterator<Item = QueuedJob>,
+    backfills: bool,
+) -> Projection {
     let mut profile = site.planning_profile();
     let mut barrier = site.now;
     let mut first_start = SimTime::NEVER;

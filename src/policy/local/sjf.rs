@@ -57,15 +57,17 @@ impl LocalPolicy for Sjf {
         false
     }
 
+    /// No one projection answers every query: the approximate wait below projects only the
+    /// jobs ahead of the query's estimate.
+    fn projection(&self, _site: &SiteView) -> Option<super::Projection> {
+        None
+    }
+
     /// A newcomer of this estimate would queue behind every job whose estimate is no longer
     /// (ties keep arrival order, and it arrives last) and ahead of the longer ones, which
     /// therefore cannot delay it: only the jobs ahead are projected. (The generic projection
     /// puts it behind the whole queue, as FCFS would, and makes a short job's wait look long
     /// — sending S-I to migrate the very jobs SJF would start soonest.)
-    fn projection(&self, _site: &SiteView) -> Option<super::Projection> {
-        None
-    }
-
     fn approximate_wait(&self, site: &SiteView, units: u32, estimate: SimTime) -> Option<SimTime> {
         if units > site.capacity {
             return None;
