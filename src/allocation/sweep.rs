@@ -676,6 +676,24 @@ impl SweepPlan {
         self.total
     }
 
+    pub fn spec(&self) -> &SweepSpec {
+        &self.spec
+    }
+
+    pub fn seeds(&self) -> u64 {
+        self.seeds
+    }
+
+    pub fn batches(&self) -> u64 {
+        self.batches
+    }
+
+    /// The tasks worker `worker` of `of` runs, in order: every `of`-th from `worker`
+    /// (interleaved, so each worker gets its share of every point's cost).
+    pub fn share(&self, worker: u64, of: u64) -> impl Iterator<Item = u64> {
+        (worker..self.total).step_by(of.max(1) as usize)
+    }
+
     /// Runs task `k` (`k < tasks()`).
     pub fn run_task(&self, k: u64) -> Result<SweepSample, String> {
         let (n_pol, n_seeds) = (self.spec.policies.len() as u64, self.seeds);
@@ -719,6 +737,20 @@ pub fn run_sweep_within(
     })
     .ok_or_else(|| "sweep cancelled".to_string())?;
     assemble_sweep(&plan, samples)
+}
+
+/// [`assemble_sweep`] from the workers' shares: `shares[w]` holds the samples of
+/// [`SweepPlan::share`]`(w, shares.len())`, in order.
+pub fn assemble_shares(
+    plan: &SweepPlan,
+    shares: Vec<Vec<Result<SweepSample, String>>>,
+) -> Result<SweepResult, String> {
+    let n = shares.len().max(1);
+    let mut shares: Vec<_> = shares.into_iter().map(Vec::into_iter).collect();
+    let samples = (0..plan.total as usize)
+        .map_while(|k| shares.get_mut(k % n)?.next())
+        .collect();
+    assemble_sweep(plan, samples)
 }
 
 /// The sweep's result from its tasks' samples, in task order (the first failed task's error
@@ -890,6 +922,17 @@ mod tests {
             serde_json::to_string(&split).unwrap(),
             serde_json::to_string(&whole).unwrap()
         );
+        // The page's way: each worker runs its `share`, the shares assemble in order.
+        for of in [1, 2, 5] {
+            let shares = (0..of)
+                .map(|w| plan.share(w, of).map(|k| plan.run_task(k)).collect())
+                .collect();
+            assert_eq!(
+                assemble_shares(&plan, shares).unwrap(),
+                whole,
+                "{of} workers"
+            );
+        }
     }
 
     #[test]

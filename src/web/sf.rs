@@ -17,7 +17,7 @@ use super::protocol::*;
 use super::share::{self, SharedSweep};
 use crate::allocation::fractions::{owa_batch, predicted_response, validate, weighted};
 use crate::allocation::sweep::{
-    assemble_sweep, parse_numbers, parse_policies, Arrivals, SweepPlan, SweepSample, SweepSpec,
+    assemble_shares, parse_numbers, parse_policies, Arrivals, SweepPlan, SweepSample, SweepSpec,
     Vary, CONFIRM_ABOVE_SWEEP_JOBS, SWEEP_PARAM_HELP, SWEEP_PRESETS,
 };
 use crate::allocation::Dispatch;
@@ -190,9 +190,8 @@ pub struct SfPanel {
     generation: u32,
     preset: usize,
     fields: SweepFields,
-    /// The spec of the sweep being started, posted to each worker once it is ready.
-    pending: Option<SweepSpec>,
-    /// The running sweep's plan, to assemble the workers' shares.
+    /// The running sweep's plan: posted to each worker once it is ready, and what the
+    /// workers' shares assemble into.
     plan: Option<SweepPlan>,
     seeds: u64,
     batches: u64,
@@ -249,26 +248,18 @@ impl SfPanel {
         if self.parts.iter().any(Option::is_none) {
             return;
         }
-        let n = self.parts.len();
-        self.last_workers = n;
-        let mut parts: Vec<std::vec::IntoIter<_>> = std::mem::take(&mut self.parts)
+        self.last_workers = self.parts.len();
+        let shares = std::mem::take(&mut self.parts)
             .into_iter()
-            .map(|p| p.unwrap_or_default().into_iter())
+            .map(Option::unwrap_or_default)
             .collect();
-        let mut samples = Vec::new();
-        'tasks: for k in 0.. {
-            match parts[k % n].next() {
-                Some(s) => samples.push(s),
-                None => break 'tasks,
-            }
-        }
         self.running = false;
         self.stop_workers();
         let assembled = self
             .plan
             .take()
             .ok_or_else(|| "the sweep was replaced".to_string())
-            .and_then(|plan| assemble_sweep(&plan, samples));
+            .and_then(|plan| assemble_shares(&plan, shares));
         match assembled {
             Ok(mut r) => {
                 r.elapsed_ms = js_sys::Date::now() - self.started_ms;
@@ -329,13 +320,13 @@ impl SfPanel {
     fn on_worker(&mut self, worker: u64, ev: FromWorker) -> bool {
         match ev {
             FromWorker::Ready => {
-                let Some(spec) = self.pending.clone() else {
+                let Some(plan) = &self.plan else {
                     return false;
                 };
                 let msg = ToWorker::SweepPart {
-                    spec,
-                    seeds: self.seeds,
-                    batches: self.batches,
+                    spec: plan.spec().clone(),
+                    seeds: plan.seeds(),
+                    batches: plan.batches(),
                     worker,
                     of: self.workers.len() as u64,
                 };
@@ -406,7 +397,6 @@ impl SfPanel {
             Ok(spec) => match SweepPlan::new(&spec, self.seeds, self.batches, &Limits::default()) {
                 Ok(plan) => {
                     self.total = plan.tasks();
-                    self.pending = Some(spec);
                     match self.spawn(ctx, plan.tasks()) {
                         Ok(()) => {
                             self.plan = Some(plan);
@@ -473,7 +463,6 @@ impl Component for SfPanel {
             generation: 0,
             preset: 0,
             fields: SweepFields::of(&(SWEEP_PRESETS[0].spec)()),
-            pending: None,
             seeds: DEFAULT_SEEDS,
             batches: DEFAULT_BATCHES,
             running: false,

@@ -233,22 +233,16 @@ fn allocation_calculator_and_sweep_data() {
     let r = crate::allocation::sweep::run_preset(p, 1, 300, &mut |_, _| true).unwrap();
     let plan =
         crate::allocation::sweep::SweepPlan::new(&(p.spec)(), 1, 300, &Default::default()).unwrap();
-    let mut parts = Vec::new();
+    let mut shares = Vec::new();
     for worker in 0..2 {
-        let samples: Vec<_> = (worker..plan.tasks())
-            .step_by(2)
-            .map(|k| plan.run_task(k))
-            .collect();
+        let samples: Vec<_> = plan.share(worker, 2).map(|k| plan.run_task(k)).collect();
         let text = serde_json::to_string(&FromWorker::SweepPartDone { worker, samples }).unwrap();
         match serde_json::from_str::<FromWorker>(&text).unwrap() {
-            FromWorker::SweepPartDone { samples, .. } => parts.push(samples.into_iter()),
+            FromWorker::SweepPartDone { samples, .. } => shares.push(samples),
             other => panic!("{other:?}"),
         }
     }
-    let samples: Vec<_> = (0..plan.tasks() as usize)
-        .map_while(|k| parts[k % 2].next())
-        .collect();
-    let assembled = crate::allocation::sweep::assemble_sweep(&plan, samples).unwrap();
+    let assembled = crate::allocation::sweep::assemble_shares(&plan, shares).unwrap();
     assert_eq!(assembled, r);
     let nan = crate::allocation::sweep::SweepSample {
         mean_response_s: f64::NAN,

@@ -686,6 +686,14 @@ impl FitMethod {
         }
     }
 
+    /// How the method reads in a sentence ("fitted by …").
+    pub fn label(self) -> &'static str {
+        match self {
+            FitMethod::Moments => "matching three moments (SOB §3.1)",
+            FitMethod::MaxLikelihood => "maximum likelihood (EM)",
+        }
+    }
+
     pub fn parse(s: &str) -> Result<FitMethod, String> {
         FitMethod::ALL
             .into_iter()

@@ -52,12 +52,7 @@ pub fn fit(a: &FitArgs) -> Result<(), CliError> {
         "{path}: {} jobs over {:.0} s; classes of {cpn} CPUs, merged below 2 %; fitted by {}\n",
         w.jobs.len(),
         span_s,
-        match method {
-            gridscope::workload::hyper_erlang::FitMethod::Moments =>
-                "matching three moments (SOB §3.1)",
-            gridscope::workload::hyper_erlang::FitMethod::MaxLikelihood =>
-                "maximum likelihood (EM)",
-        }
+        method.label()
     );
     moments_table(&fitted, &mut s);
     quality_table(&quality, &mut s);

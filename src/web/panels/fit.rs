@@ -178,7 +178,7 @@ fn classes_table(fit: &Fitted) -> Html {
     html! {
         <div class="table-wrap">
         <table class="metrics" data-testid="fit" data-file={name.clone()} data-cpn={c.to_string()} data-method={fit.method.name()}>
-            <caption>{format!("{name}, {c} CPU(s) per node, fitted by {}: moments μ1 (s), μ2 (s²), μ3 (s³)", match fit.method { FitMethod::Moments => "three moments", FitMethod::MaxLikelihood => "maximum likelihood" })}</caption>
+            <caption>{format!("{name}, {c} CPU(s) per node, fitted by {}: moments μ1 (s), μ2 (s²), μ3 (s³)", fit.method.label())}</caption>
             <thead>
                 <tr><th rowspan="2">{"nodes"}</th><th rowspan="2">{"jobs"}</th><th colspan="3">{"inter-arrival, sample"}</th><th colspan="3">{"inter-arrival, fitted"}</th><th colspan="3">{"service, sample"}</th><th colspan="3">{"service, fitted"}</th></tr>
                 <tr>{ for (0..4).map(|_| html!{ <><th>{"μ1"}</th><th>{"μ2"}</th><th>{"μ3"}</th></> }) }</tr>

@@ -108,7 +108,7 @@ pub fn sweep_part(
         Ok(plan) => plan,
         Err(message) => return FromWorker::SweepFailed { message },
     };
-    let mine: Vec<u64> = (worker..plan.tasks()).step_by(of.max(1) as usize).collect();
+    let mine: Vec<u64> = plan.share(worker, of).collect();
     let mut samples = Vec::with_capacity(mine.len());
     let mut last_post = 0.0;
     for (i, &k) in mine.iter().enumerate() {
