@@ -98,5 +98,64 @@ const sweep = process.env.SWEEP || 'sf-batch';
   console.log(`  native CLI, same scenario, one thread: ${Number(process.hrtime.bigint() - t1) / 1e6} ms`);
   fs.rmSync(dir, { recursive: true });
 }
+// The page's pool of engine workers: each case with hardwareConcurrency forced to 1 (every
+// run in the page's engine worker) and as the machine reports it (the runs spread over a
+// pool), the first run (pool workers started and sent the files) and a second (warm).
+// POOL=0 skips it.
+if (process.env.POOL !== '0') {
+  const lublin = (jobs) => ({
+    version: 1, name: `lublin ${jobs}`, seed: 1,
+    platform: { kind: 'from_trace', procs: 128 },
+    workload: { kind: 'lublin', jobs },
+    algorithms: ['fcfs', 'easy', 'conservative', 'sjf', 'firstfit'].map((local) => ({ local })),
+  });
+  const link = (scenario) => `#s1=${zlib.deflateRawSync(Buffer.from(JSON.stringify({ scenario, files: [] })), { level: 9 }).toString('base64url')}`;
+  const cases = [
+    ['SDSC-BLUE, all five policies', { file: 'SDSC-BLUE-2000-4.2-cln.swf.gz', runs: 5 }],
+    ['sob-synthetic-heavy (six grid schemes)', { preset: 'sob-synthetic-heavy', runs: 6 }],
+    ['Lublin 200,000 jobs, all five policies', { hash: link(lublin(200_000)), runs: 5 }],
+    ['Lublin 1,000,000 jobs, all five policies', { hash: link(lublin(1_000_000)), runs: 5 }],
+  ];
+  const cores = await (async () => { const p = await newPage(browser); const n = await p.evaluate(() => navigator.hardwareConcurrency); await p.close(); return n; })();
+  for (const [name, c] of cases) {
+    for (const forced of [1, cores]) {
+      const p = await newPage(browser);
+      await p.addInitScript((n) => Object.defineProperty(navigator, 'hardwareConcurrency', { get: () => n }), forced);
+      const times = [];
+      const done = async (t0) => {
+        await p.waitForFunction(() => document.querySelector('[data-testid=status]').textContent.startsWith('done'), null, { timeout: 900_000 });
+        await waitResults(p, c.runs, 900_000);
+        times.push(`${Date.now() - t0} ms (${await status(p)})`);
+      };
+      let t0 = Date.now();
+      await p.goto(server.url + (c.hash || ''));
+      if (c.hash) {
+        // The link runs on load (or asks first, above the confirm estimate).
+        await p.waitForSelector('[data-testid=confirm-run], [data-testid=results] tbody tr', { timeout: 900_000 });
+        if (await p.$('[data-testid=confirm-run]')) {
+          t0 = Date.now();
+          await p.click('[data-testid=confirm-run]');
+        }
+      } else {
+        await waitResults(p, 5);
+        t0 = Date.now();
+        if (c.file) {
+          await dropFiles(p, [{ name: c.file, bytes: fs.readFileSync(path.join(traces, c.file)) }]);
+          await p.waitForFunction((n) => document.querySelector('[data-testid=run-info]')?.textContent.includes(n), c.file.split('.')[0], { timeout: 900_000 });
+        } else {
+          await p.selectOption('[data-testid=scenario-preset]', c.preset);
+          await p.click('[data-testid=run]');
+        }
+      }
+      await done(t0);
+      t0 = Date.now();
+      await p.click('[data-testid=run]');
+      await p.waitForFunction(() => document.querySelector('[data-testid=status]').textContent.startsWith('running'), null, { timeout: 60_000 }).catch(() => {});
+      await done(t0);
+      console.log(`pool: ${name}, hardwareConcurrency ${forced}: first ${times[0]}, again ${times[1]}`);
+      await p.close();
+    }
+  }
+}
 await browser.close();
 await server.close();

@@ -11,6 +11,21 @@ use web_sys::MessageEvent;
 
 use super::protocol::{FromWorker, ToWorker};
 
+/// Engine workers a sweep or a run's pool starts at most (each loads its own copy of the
+/// engine).
+pub const MAX_WORKERS: usize = 8;
+
+/// The machine's logical cores as the browser reports them (1 when it does not say), at
+/// most [`MAX_WORKERS`]: how many engine workers are worth running at once.
+pub fn cores() -> usize {
+    let get = |o: &JsValue, k: &str| js_sys::Reflect::get(o, &k.into()).ok();
+    let n = get(&js_sys::global(), "navigator")
+        .and_then(|nav| get(&nav, "hardwareConcurrency"))
+        .and_then(|v| v.as_f64())
+        .unwrap_or(1.0);
+    (n as usize).clamp(1, MAX_WORKERS)
+}
+
 /// A running engine worker; dropping it terminates the worker.
 pub struct EngineWorker {
     worker: web_sys::Worker,

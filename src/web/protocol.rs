@@ -32,6 +32,18 @@ pub enum ToWorker {
     /// Runs every algorithm of the scenario, in slices; replaces a run going on.
     Run {
         scenario: Scenario,
+        /// Engine workers the runs may be spread over (the page's
+        /// `navigator.hardwareConcurrency`; 0 or 1: this worker runs them one after the
+        /// other). Added later, hence the default.
+        #[serde(default)]
+        workers: u32,
+    },
+    /// A pool worker's share of a `Run`: run `index` of the scenario alone, answered by
+    /// `PartProgress` and `PartDone` (or `PartFailed`), each carrying `tag`.
+    RunPart {
+        tag: u64,
+        scenario: Scenario,
+        index: usize,
     },
     /// Holds the run going on after its current slice (answered by `Paused`).
     Pause,
@@ -116,6 +128,10 @@ pub enum FromWorker {
         run: usize,
         done: u64,
         total: u64,
+        /// Runs going on at once (spread over a pool of workers): `run` is the first of
+        /// them and `done`/`total` add up theirs. Added later: 0 reads as 1.
+        #[serde(default)]
+        in_flight: usize,
     },
     RunResult(Box<RunResult>),
     /// The run holds at this point until `Resume`.
@@ -189,6 +205,26 @@ pub enum FromWorker {
         algorithm: usize,
         site: usize,
         frames: Vec<crate::scenario::steps::StepFrame>,
+    },
+    /// A pool worker's progress on its run (to the coordinating worker, not the page).
+    PartProgress {
+        tag: u64,
+        index: usize,
+        done: u64,
+        total: u64,
+    },
+    /// A pool worker's finished run; its per-job outcomes ride along as bytes
+    /// (`worker::pool::encode_outcomes`), the report's JSON skipping them.
+    PartDone {
+        tag: u64,
+        index: usize,
+        report: Box<RunReport>,
+        elapsed_ms: f64,
+    },
+    PartFailed {
+        tag: u64,
+        index: usize,
+        message: String,
     },
     StepsFailed {
         message: String,

@@ -219,7 +219,7 @@ impl SfPanel {
         self.generation += 1;
         let gen = self.generation;
         self.stop_workers();
-        let n = (cores() as u64).min(tasks).max(1);
+        let n = (super::engine_worker::cores() as u64).min(tasks).max(1);
         for i in 0..n {
             let link = ctx.link().clone();
             self.workers.push(engine_worker::spawn(move |m| match m {
@@ -721,17 +721,4 @@ fn view_table(r: &SweepData) -> Html {
         </table>
         </div>
     }
-}
-
-/// Workers a sweep starts at most (each loads its own copy of the engine).
-const MAX_SWEEP_WORKERS: usize = 8;
-
-/// The machine's logical cores as the browser reports them (1 when it does not say).
-fn cores() -> usize {
-    let get = |o: &wasm_bindgen::JsValue, k: &str| js_sys::Reflect::get(o, &k.into()).ok();
-    let n = get(&js_sys::global(), "navigator")
-        .and_then(|nav| get(&nav, "hardwareConcurrency"))
-        .and_then(|v| v.as_f64())
-        .unwrap_or(1.0);
-    (n as usize).clamp(1, MAX_SWEEP_WORKERS)
 }

@@ -372,10 +372,8 @@ fn sliced(scenario: &Scenario, budget: u64) -> crate::scenario::Report {
     run.finish().0
 }
 
-/// The worker's sliced runs give `run_loaded`'s report byte for byte (and the same
-/// outcomes), whatever the slice size: single site and grid schemes over three sites.
-#[wasm_bindgen_test]
-fn sliced_runs_give_the_run_loaded_report() {
+/// The demo's workload on three sites under four grid schemes.
+fn three_site_grid() -> Scenario {
     use crate::model::Site;
     use crate::policy::grid::GridScheme;
     use crate::policy::local::LocalPolicyKind;
@@ -398,7 +396,14 @@ fn sliced_runs_give_the_run_loaded_report() {
     .iter()
     .map(|&g| AlgorithmSpec::grid(g, LocalPolicyKind::Easy))
     .collect();
-    for scenario in [Scenario::demo(), grid] {
+    grid
+}
+
+/// The worker's sliced runs give `run_loaded`'s report byte for byte (and the same
+/// outcomes), whatever the slice size: single site and grid schemes over three sites.
+#[wasm_bindgen_test]
+fn sliced_runs_give_the_run_loaded_report() {
+    for scenario in [Scenario::demo(), three_site_grid()] {
         let w = load_workload(&scenario, &Default::default(), &mut |_| {
             Err("no files".into())
         })
@@ -431,4 +436,143 @@ fn sliced_runs_refuse_what_run_loaded_refuses() {
     .unwrap();
     let err = worker::SlicedRun::new(&s, w).err().unwrap();
     assert_eq!(err, crate::scenario::ScenarioError::NoAlgorithms);
+}
+
+/// A run spread over a pool: each run simulated alone (`only`), its report and outcomes
+/// through the messages a pool worker posts (JSON and bytes), taken back in run order
+/// whatever order they finish in (`adopt`) — the same report byte for byte, the same
+/// outcomes and the same `RunResult`s for the page as the sequential run.
+#[wasm_bindgen_test]
+fn pooled_runs_give_the_sequential_report() {
+    for scenario in [Scenario::demo(), three_site_grid()] {
+        let load = || {
+            load_workload(&scenario, &Default::default(), &mut |_| {
+                Err("no files".into())
+            })
+            .unwrap()
+        };
+        let whole = run_loaded(&scenario, load(), &mut |_, _, _| true).unwrap();
+        let n = scenario.algorithms.len();
+        // The pool workers' answers, finishing last run first.
+        let mut parts = std::collections::BTreeMap::new();
+        for index in (0..n).rev() {
+            let mut part = worker::SlicedRun::new(&scenario, load())
+                .unwrap()
+                .only(index)
+                .unwrap();
+            while part.slice(97).unwrap() == worker::Slice::Running {}
+            assert_eq!(part.slice(97).unwrap(), worker::Slice::AllDone);
+            let mut report = part.take_last_run().unwrap();
+            let bytes = worker::encode_outcomes(&std::mem::take(&mut report.outcomes));
+            let msg = FromWorker::PartDone {
+                tag: 1,
+                index,
+                report: Box::new(report),
+                elapsed_ms: 1.0,
+            };
+            let text = serde_json::to_string(&msg).unwrap();
+            let FromWorker::PartDone { mut report, .. } = serde_json::from_str(&text).unwrap()
+            else {
+                panic!("{text}")
+            };
+            report.outcomes = worker::decode_outcomes(&bytes).unwrap();
+            parts.insert(index, *report);
+        }
+        let mut coordinator = worker::SlicedRun::new(&scenario, load()).unwrap();
+        let mut sequential = worker::SlicedRun::new(&scenario, load()).unwrap();
+        for (index, report) in parts {
+            coordinator.adopt(index, report).unwrap();
+            while sequential.slice(1 << 20).unwrap() == worker::Slice::Running {}
+            let (a, pa, ja) = coordinator.last_run().unwrap();
+            let got = worker::run_result(index, a, pa, ja, 0.0);
+            let (b, pb, jb) = sequential.last_run().unwrap();
+            assert_eq!(
+                got,
+                worker::run_result(index, b, pb, jb, 0.0),
+                "run {index}"
+            );
+        }
+        let (got, _) = coordinator.finish();
+        assert_eq!(
+            serde_json::to_string_pretty(&got).unwrap(),
+            serde_json::to_string_pretty(&whole).unwrap()
+        );
+        for (a, b) in got.runs.iter().zip(&whole.runs) {
+            assert_eq!(a.outcomes, b.outcomes, "{} outcomes", a.label);
+        }
+    }
+}
+
+/// A pool worker's run that does not fit is refused, as are broken outcome bytes; small
+/// runs, one core or one algorithm stay in one worker.
+#[wasm_bindgen_test]
+fn pool_refuses_what_does_not_fit() {
+    let scenario = three_site_grid();
+    let load = || {
+        load_workload(&scenario, &Default::default(), &mut |_| {
+            Err("no files".into())
+        })
+        .unwrap()
+    };
+    assert!(worker::SlicedRun::new(&scenario, load())
+        .unwrap()
+        .only(9)
+        .is_err());
+    let mut part = worker::SlicedRun::new(&scenario, load())
+        .unwrap()
+        .only(1)
+        .unwrap();
+    while part.slice(1 << 20).unwrap() == worker::Slice::Running {}
+    let report = part.take_last_run().unwrap();
+    let mut coordinator = worker::SlicedRun::new(&scenario, load()).unwrap();
+    // Run 1 before run 0, or with the outcomes of another workload: refused.
+    assert!(coordinator.adopt(1, report.clone()).is_err());
+    let mut short = report;
+    short.outcomes.pop();
+    assert!(coordinator.adopt(0, short).is_err());
+    let bytes = worker::encode_outcomes(&part_outcomes());
+    assert!(worker::decode_outcomes(&bytes[1..]).is_err());
+    let mut bad = bytes.clone();
+    bad[20] = 9;
+    assert!(worker::decode_outcomes(&bad).is_err());
+    assert_eq!(worker::decode_outcomes(&bytes).unwrap(), part_outcomes());
+    // The demo is small: it stays in one worker whatever the cores.
+    let demo = worker::SlicedRun::new(&Scenario::demo(), {
+        load_workload(&Scenario::demo(), &Default::default(), &mut |_| {
+            Err("no files".into())
+        })
+        .unwrap()
+    })
+    .unwrap();
+    let job_runs = demo.jobs().len() * demo.algorithms();
+    if (job_runs as u64) < worker::POOL_ABOVE_JOB_RUNS {
+        assert_eq!(worker::pool_size(8, &demo), 1);
+    }
+}
+
+/// One outcome of each kind, for the byte encoding.
+fn part_outcomes() -> Vec<crate::engine::Outcome> {
+    use crate::engine::{JobOutcome, Outcome, RejectReason};
+    use crate::time::SimTime;
+    let at = |site, start, end, status| Outcome {
+        site,
+        start: SimTime(start),
+        end: SimTime(end),
+        status,
+    };
+    vec![
+        at(0, 0, 10, JobOutcome::Finished),
+        at(7, -5, i64::MAX, JobOutcome::Killed),
+        at(u32::MAX, i64::MAX, i64::MAX, JobOutcome::Pending),
+        at(
+            u32::MAX,
+            i64::MAX,
+            i64::MAX,
+            JobOutcome::Rejected(RejectReason::TooWide {
+                needs: 9,
+                capacity: u32::MAX,
+            }),
+        ),
+        at(1, 2, 3, JobOutcome::Rejected(RejectReason::NoSuchSite)),
+    ]
 }

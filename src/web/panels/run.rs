@@ -17,17 +17,20 @@ pub fn RunPanel() -> Html {
         } else {
             0.0
         };
-        ((finished as f64 + inner.min(1.0)) / r.algorithms as f64).min(1.0)
+        let in_flight = r.in_flight.max(1) as f64;
+        ((finished as f64 + in_flight * inner.min(1.0)) / r.algorithms as f64).min(1.0)
     } else {
         0.0
     };
-    let at = format!(
-        "{} of {} ({}/{} jobs)",
-        (finished + 1).min(r.algorithms.max(1)),
-        r.algorithms,
-        r.done,
-        r.total
-    );
+    // Several runs at once when a pool of workers shares them: "3–4 of 6".
+    let first = (finished + 1).min(r.algorithms.max(1));
+    let last = (finished + r.in_flight.max(1)).min(r.algorithms.max(1));
+    let runs = if last > first {
+        format!("{first}–{last}")
+    } else {
+        first.to_string()
+    };
+    let at = format!("{runs} of {} ({}/{} jobs)", r.algorithms, r.done, r.total);
     let status = if r.running && r.paused {
         format!("paused at {at}")
     } else if r.running {

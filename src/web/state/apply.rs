@@ -134,10 +134,16 @@ impl AppState {
                 r.jobs = *jobs;
                 self.run.algorithms = *algorithms;
             }
-            FromWorker::Progress { run, done, total } => {
+            FromWorker::Progress {
+                run,
+                done,
+                total,
+                in_flight,
+            } => {
                 self.run.run = *run;
                 self.run.done = *done;
                 self.run.total = *total;
+                self.run.in_flight = (*in_flight).max(1);
             }
             FromWorker::RunResult(r) => {
                 let results = Rc::make_mut(&mut self.results);
@@ -222,6 +228,7 @@ impl AppState {
         };
         let msg = ToWorker::Run {
             scenario: self.scenario.clone(),
+            workers: crate::web::engine_worker::cores() as u32,
         };
         self.send(hub, msg);
     }

@@ -77,6 +77,8 @@ pub struct RunState {
     pub done: u64,
     pub total: u64,
     pub algorithms: usize,
+    /// Runs going on at once (a pool of workers); `done`/`total` add up theirs.
+    pub in_flight: usize,
 }
 
 /// The last run's results as they stream in.

@@ -4,12 +4,13 @@
 //! rest (`exports`) answers at once.
 
 mod exports;
+mod pool;
 mod run;
 mod stepper;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
-use std::rc::Rc;
+use std::rc::{Rc, Weak};
 use std::sync::Arc;
 
 use sha2::{Digest, Sha256};
@@ -24,6 +25,7 @@ use crate::workload::hyper_erlang::Synthetic;
 use crate::workload::{read_swf, SwfHeader, SwfOptions, Workload};
 
 pub use exports::{fit_compare, gantt, sweep_part};
+pub use pool::{decode_outcomes, encode_outcomes, pool_size, POOL_ABOVE_JOB_RUNS};
 pub use run::{run_result, series};
 pub use stepper::{Slice, SlicedRun};
 
@@ -38,6 +40,8 @@ const GANTT_MAX_RECTS: usize = 30_000;
 
 struct LoadedFile {
     bytes: Vec<u8>,
+    /// Lower-case hex SHA-256 of `bytes` (pool workers are sent a file they lack by it).
+    sha256: String,
     workload: Workload,
     header: SwfHeader,
 }
@@ -47,6 +51,12 @@ struct State {
     files: HashMap<String, LoadedFile>,
     /// The run going on, stepped a slice at a time.
     active: Option<run::Active>,
+    /// The workers a big run is spread over, and that run.
+    pool: pool::Pool,
+    /// A pool worker's prepared scenario for the runs of the pooled run `tag`.
+    part_base: Option<(u64, SlicedRun)>,
+    /// This state, for the pool workers' message handlers.
+    me: Weak<RefCell<State>>,
     paused: bool,
     /// A slice is asked for (a message on `tick` is on its way).
     scheduled: bool,
@@ -71,12 +81,33 @@ fn post(msg: &FromWorker) {
     let _ = scope().post_message(&JsValue::from_str(&text));
 }
 
+/// Posts a message with bytes riding along (transferred, not copied).
+fn post_with_bytes(msg: &FromWorker, bytes: Vec<u8>) {
+    let Ok(text) = serde_json::to_string(msg) else {
+        return post(&FromWorker::Failed {
+            message: "cannot encode a message".into(),
+        });
+    };
+    let array = js_sys::Uint8Array::from(bytes.as_slice());
+    let data = js_sys::Array::of2(&JsValue::from_str(&text), &array);
+    let transfer = js_sys::Array::of1(&array.buffer());
+    if scope()
+        .post_message_with_transfer(&data, &transfer)
+        .is_err()
+    {
+        post(&FromWorker::Failed {
+            message: "cannot post a run's outcomes".into(),
+        });
+    }
+}
+
 fn now_ms() -> f64 {
     js_sys::Date::now()
 }
 
 pub fn start() {
     let state = Rc::new(RefCell::new(State::default()));
+    state.borrow_mut().me = Rc::downgrade(&state);
     // Slices run from a message channel's messages: a task each, after the page's messages
     // already waiting, with no timer clamping.
     if let Ok(channel) = web_sys::MessageChannel::new() {
@@ -151,8 +182,12 @@ pub struct LoadedFileView {
 
 fn handle(st: &mut State, msg: ToWorker, file: Option<web_sys::Blob>) {
     match msg {
-        ToWorker::Load { name } => load(st, name, file),
+        ToWorker::Load { name } => {
+            st.part_base = None;
+            load(st, name, file)
+        }
         ToWorker::Forget { name } => {
+            st.part_base = None;
             st.files.remove(&name);
         }
         ToWorker::Fit {
@@ -189,9 +224,22 @@ fn handle(st: &mut State, msg: ToWorker, file: Option<web_sys::Blob>) {
                 Err(message) => FromWorker::StepsFailed { message },
             });
         }
-        ToWorker::Run { scenario } => {
-            if let Err(message) = run::start(st, &scenario) {
+        ToWorker::Run { scenario, workers } => {
+            if let Err(message) = run::start(st, &scenario, workers) {
                 post(&FromWorker::Failed { message });
+            }
+        }
+        ToWorker::RunPart {
+            tag,
+            scenario,
+            index,
+        } => {
+            if let Err(message) = run::start_part(st, tag, &scenario, index) {
+                post(&FromWorker::PartFailed {
+                    tag,
+                    index,
+                    message,
+                });
             }
         }
         ToWorker::Pause => run::pause(st),
@@ -244,6 +292,7 @@ fn load(st: &mut State, name: String, file: Option<web_sys::Blob>) {
             st.files.insert(
                 name,
                 LoadedFile {
+                    sha256: info.sha256.clone(),
                     bytes: v.bytes,
                     workload: v.workload,
                     header,

@@ -1,12 +1,15 @@
 //! The page's runs: one scenario at a time, simulated in slices of events ([`SlicedRun`])
 //! with the worker's event loop between them, so the page's pause, resume and cancel are
 //! read at once and the worker lives on (its files and its last report stay). Progress is
-//! posted after each slice; each algorithm's result as soon as it ends.
+//! posted after each slice; each algorithm's result as soon as it ends. A big scenario's
+//! runs are spread over a pool of workers instead (`pool`), each of which runs its share
+//! here, one run at a time ([`start_part`]).
 
 use wasm_bindgen::prelude::*;
 
+use super::pool::{self, encode_outcomes, pool_size};
 use super::stepper::{Slice, SlicedRun};
-use super::{now_ms, post, workload_for, State, CDF_POINTS, SERIES_BUCKETS};
+use super::{now_ms, post, post_with_bytes, workload_for, State, CDF_POINTS, SERIES_BUCKETS};
 use crate::engine::Outcome;
 use crate::model::{Job, Platform};
 use crate::scenario::{RunReport, Scenario};
@@ -26,12 +29,16 @@ pub(super) struct Active {
     t_run: f64,
     /// Events per slice.
     budget: u64,
+    /// A pool worker's share (tag, run): its answers go to the coordinating worker.
+    part: Option<(u64, usize)>,
 }
 
 /// Prepares a run of `scenario` (replacing any run going on) and posts `Started`; the
-/// slices follow from the event loop.
-pub(super) fn start(st: &mut State, scenario: &Scenario) -> Result<(), String> {
+/// slices follow from the event loop, here or, for a big scenario and `cores` > 1, in a
+/// pool of workers.
+pub(super) fn start(st: &mut State, scenario: &Scenario, cores: u32) -> Result<(), String> {
     st.active = None;
+    pool::cancel(st);
     st.paused = false;
     st.last = None;
     st.last_platforms.clear();
@@ -48,12 +55,48 @@ pub(super) fn start(st: &mut State, scenario: &Scenario) -> Result<(), String> {
         jobs: run.jobs().len() as u64,
         algorithms: run.algorithms(),
     });
+    let size = pool_size(cores, &run);
+    if size > 1 {
+        return pool::start(st, run, scenario, size);
+    }
     let now = now_ms();
     st.active = Some(Active {
         run,
         t0: now,
         t_run: now,
         budget: FIRST_BUDGET,
+        part: None,
+    });
+    schedule(st);
+    Ok(())
+}
+
+/// A pool worker's share: run `index` of `scenario` alone, answered under `tag`.
+pub(super) fn start_part(
+    st: &mut State,
+    tag: u64,
+    scenario: &Scenario,
+    index: usize,
+) -> Result<(), String> {
+    st.active = None;
+    st.paused = false;
+    // The runs of one pooled run share its workload, prepared once here.
+    let base = match st.part_base.take() {
+        Some((t, base)) if t == tag => base,
+        _ => {
+            let (workload, _) = workload_for(st, scenario)?;
+            SlicedRun::new(scenario, workload).map_err(|e| e.to_string())?
+        }
+    };
+    let run = base.fresh().only(index).map_err(|e| e.to_string())?;
+    st.part_base = Some((tag, base));
+    let now = now_ms();
+    st.active = Some(Active {
+        run,
+        t0: now,
+        t_run: now,
+        budget: FIRST_BUDGET,
+        part: Some((tag, index)),
     });
     schedule(st);
     Ok(())
@@ -70,6 +113,7 @@ pub(super) fn schedule(st: &mut State) {
 }
 
 pub(super) fn pause(st: &mut State) {
+    pool::pause(st);
     if let Some(a) = &st.active {
         st.paused = true;
         let (run, done, total) = a.run.progress();
@@ -78,6 +122,7 @@ pub(super) fn pause(st: &mut State) {
 }
 
 pub(super) fn resume(st: &mut State) {
+    pool::resume(st);
     if st.active.is_some() && st.paused {
         st.paused = false;
         post(&FromWorker::Resumed);
@@ -88,7 +133,8 @@ pub(super) fn resume(st: &mut State) {
 /// Drops the run going on (if any) and says so; the page ignores the run's messages until
 /// this answer.
 pub(super) fn cancel(st: &mut State) {
-    let runs = st.active.take().map_or(0, |a| a.run.finished());
+    let pooled = pool::cancel(st);
+    let runs = st.active.take().map_or(pooled, |a| a.run.finished());
     st.paused = false;
     post(&FromWorker::Cancelled { runs });
 }
@@ -103,27 +149,61 @@ pub(super) fn slice(st: &mut State) {
         return;
     };
     let t = now_ms();
-    match a.run.slice(a.budget) {
-        Err(e) => {
+    match (a.run.slice(a.budget), a.part) {
+        (Err(e), part) => {
             st.active = None;
-            post(&FromWorker::Failed {
-                message: e.to_string(),
+            let message = e.to_string();
+            post(&match part {
+                Some((tag, index)) => FromWorker::PartFailed {
+                    tag,
+                    index,
+                    message,
+                },
+                None => FromWorker::Failed { message },
             });
             return;
         }
-        Ok(Slice::Running) => {
+        (Ok(Slice::Running), part) => {
             a.budget = next_budget(a.budget, now_ms() - t);
             let (run, done, total) = a.run.progress();
-            post(&FromWorker::Progress { run, done, total });
+            post(&match part {
+                Some((tag, index)) => FromWorker::PartProgress {
+                    tag,
+                    index,
+                    done,
+                    total,
+                },
+                None => FromWorker::Progress {
+                    run,
+                    done,
+                    total,
+                    in_flight: 1,
+                },
+            });
         }
-        Ok(Slice::RunDone(i)) => {
+        (Ok(Slice::RunDone(_)), Some((tag, index))) => {
+            let elapsed_ms = now_ms() - a.t_run;
+            if let Some(mut report) = a.run.take_last_run() {
+                let bytes = encode_outcomes(&std::mem::take(&mut report.outcomes));
+                let msg = FromWorker::PartDone {
+                    tag,
+                    index,
+                    report: Box::new(report),
+                    elapsed_ms,
+                };
+                post_with_bytes(&msg, bytes);
+            }
+            st.active = None;
+            return;
+        }
+        (Ok(Slice::RunDone(i)), None) => {
             let elapsed = now_ms() - std::mem::replace(&mut a.t_run, now_ms());
             if let Some((rr, platform, jobs)) = a.run.last_run() {
                 let result = run_result(i, rr, platform, jobs, elapsed);
                 post(&FromWorker::RunResult(Box::new(result)));
             }
         }
-        Ok(Slice::AllDone) => return finish(st),
+        (Ok(Slice::AllDone), _) => return finish(st),
     }
     schedule(st);
 }

@@ -47,6 +47,8 @@ pub struct SlicedRun {
     runs: Vec<RunReport>,
     /// The platform each finished run used, in run order.
     run_platforms: Vec<Arc<Platform>>,
+    /// A pool worker's share: only this run is simulated ([`SlicedRun::only`]).
+    only: Option<usize>,
 }
 
 impl SlicedRun {
@@ -65,7 +67,62 @@ impl SlicedRun {
             current: None,
             runs: Vec::new(),
             run_platforms: Vec::new(),
+            only: None,
         })
+    }
+
+    /// The same scenario, prepared, with no run done: a pool worker prepares a pooled
+    /// run's workload once and starts each of its runs from it (the jobs are shared).
+    pub fn fresh(&self) -> SlicedRun {
+        SlicedRun {
+            scenario: self.scenario.clone(),
+            platform: self.platform.clone(),
+            platform_note: self.platform_note.clone(),
+            jobs: self.jobs.clone(),
+            workload: self.workload.clone(),
+            cfg: self.cfg,
+            current: None,
+            runs: Vec::new(),
+            run_platforms: Vec::new(),
+            only: None,
+        }
+    }
+
+    /// Simulates run `index` alone (a pool worker's share of the scenario): the first slice
+    /// starts it, and the slice after it ends says [`Slice::AllDone`].
+    pub fn only(mut self, index: usize) -> Result<SlicedRun, ScenarioError> {
+        if index >= self.algorithms() {
+            return Err(ScenarioError::Invalid(format!(
+                "run {index} asked of a scenario with {} algorithm(s)",
+                self.algorithms()
+            )));
+        }
+        self.only = Some(index);
+        Ok(self)
+    }
+
+    /// Takes run `index`'s report as another worker computed it (its outcomes included),
+    /// in run order: `index` must be [`SlicedRun::finished`]. The run's platform is the one
+    /// [`SlicedRun::slice`] would have used, so the report and Gantt charts are the same.
+    pub fn adopt(&mut self, index: usize, report: RunReport) -> Result<(), ScenarioError> {
+        if index != self.runs.len() || report.outcomes.len() != self.jobs.len() {
+            return Err(ScenarioError::Invalid(format!(
+                "a pool worker's run {index} ({} outcomes) does not fit run {} of {} jobs",
+                report.outcomes.len(),
+                self.runs.len(),
+                self.jobs.len()
+            )));
+        }
+        let platform = self.run_platform(index)?;
+        self.runs.push(report);
+        self.run_platforms.push(platform);
+        Ok(())
+    }
+
+    /// Takes the last finished run's report out (a pool worker's answer).
+    pub fn take_last_run(&mut self) -> Option<RunReport> {
+        self.run_platforms.pop();
+        self.runs.pop()
     }
 
     pub fn platform(&self) -> &Platform {
@@ -95,7 +152,11 @@ impl SlicedRun {
                 let (done, total) = c.sim.progress();
                 (c.index, done, total)
             }
-            None => (self.runs.len(), 0, self.jobs.len() as u64),
+            None => (
+                self.only.unwrap_or(self.runs.len()),
+                0,
+                self.jobs.len() as u64,
+            ),
         }
     }
 
@@ -114,10 +175,12 @@ impl SlicedRun {
     /// Simulates about `budget` more events of the current run (starting the next run when
     /// none is going on).
     pub fn slice(&mut self, budget: u64) -> Result<Slice, ScenarioError> {
-        let mut current = match self.current.take() {
-            Some(c) => c,
-            None if self.runs.len() == self.algorithms() => return Ok(Slice::AllDone),
-            None => self.start(self.runs.len())?,
+        let mut current = match (self.current.take(), self.only) {
+            (Some(c), _) => c,
+            (None, Some(_)) if !self.runs.is_empty() => return Ok(Slice::AllDone),
+            (None, Some(index)) => self.start(index)?,
+            (None, None) if self.runs.len() == self.algorithms() => return Ok(Slice::AllDone),
+            (None, None) => self.start(self.runs.len())?,
         };
         let over = current.sim.run_events(budget).map_err(ScenarioError::Sim)?;
         if !over {
@@ -149,12 +212,7 @@ impl SlicedRun {
     fn start(&self, index: usize) -> Result<Current, ScenarioError> {
         let alg = &self.scenario.algorithms[index];
         check_algorithm(alg)?;
-        // SES node-group selection runs on the site's groups, one engine site each.
-        let platform = if alg.grid.is_group_selection() {
-            Arc::new(group_platform(&self.platform)?)
-        } else {
-            self.platform.clone()
-        };
+        let platform = self.run_platform(index)?;
         let sim = Simulation::new(
             platform.clone(),
             self.jobs.clone(),
@@ -170,6 +228,17 @@ impl SlicedRun {
             platform,
             sim,
         })
+    }
+
+    /// The platform run `index` runs on: SES node-group selection runs on the site's
+    /// groups, one engine site each; every other scheme on the scenario's platform.
+    fn run_platform(&self, index: usize) -> Result<Arc<Platform>, ScenarioError> {
+        match self.scenario.algorithms.get(index) {
+            Some(alg) if alg.grid.is_group_selection() => {
+                Ok(Arc::new(group_platform(&self.platform)?))
+            }
+            _ => Ok(self.platform.clone()),
+        }
     }
 
     /// The report of every run, as `scenario::run_loaded` gives it, and the platform each

@@ -1,0 +1,497 @@
+//! Spreading a scenario's runs over a pool of engine workers, started by this worker (the
+//! coordinator): each pool worker simulates one run at a time ([`super::run::start_part`]),
+//! the next run goes to the first worker free, and the coordinator takes the finished runs
+//! back in run order ([`SlicedRun::adopt`]). The runs are independent and each is the same
+//! simulation it would be here, so the report — and every message the page sees — is the
+//! same as running them one after the other (a wasm test checks the bytes); only the order
+//! in which runs finish, and the time, differ.
+//!
+//! The coordinator keeps the files, the jobs and the last report (Gantt charts and exports
+//! read them here); each pool worker holds its own copy of the files it was sent (as
+//! `Blob`s made once from the bytes) and nothing else between runs. Pause, resume and
+//! cancel are forwarded; a failed pool worker fails the run, and the pool is started afresh
+//! on the next one.
+
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::rc::Weak;
+
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+use web_sys::MessageEvent;
+
+use super::run::run_result;
+use super::stepper::SlicedRun;
+use super::{now_ms, post, State};
+use crate::engine::{JobOutcome, Outcome, RejectReason};
+use crate::scenario::{RunReport, Scenario};
+use crate::time::SimTime;
+use crate::web::protocol::*;
+
+/// Below this many job-runs (jobs × algorithms) a run stays in this worker: starting the
+/// pool (loading the engine and the files again) would cost more than it saves.
+pub const POOL_ABOVE_JOB_RUNS: u64 = 50_000;
+/// Pool workers at most (each holds its own copy of the engine and the files).
+pub const MAX_POOL: usize = 8;
+
+/// Workers the run of `run` is spread over, given the page's core count: 1 (this worker
+/// alone) for small runs, one core, or one algorithm.
+pub fn pool_size(cores: u32, run: &SlicedRun) -> usize {
+    let job_runs = run.jobs().len() as u64 * run.algorithms() as u64;
+    if job_runs < POOL_ABOVE_JOB_RUNS {
+        return 1;
+    }
+    (cores as usize).min(run.algorithms()).clamp(1, MAX_POOL)
+}
+
+/// The page hears of a pooled run's progress at most this often (ms).
+const PROGRESS_EVERY_MS: f64 = 200.0;
+
+/// Bytes of one encoded [`Outcome`].
+const OUTCOME_BYTES: usize = 29;
+
+/// The per-job outcomes of a pool worker's run as bytes (the report's JSON skips them):
+/// site u32, start i64, end i64 (milliseconds), status u8, then the rejection's needs and
+/// capacity u32 (zero otherwise), little-endian.
+pub fn encode_outcomes(outcomes: &[Outcome]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(outcomes.len() * OUTCOME_BYTES);
+    for o in outcomes {
+        let (tag, needs, capacity) = match o.status {
+            JobOutcome::Pending => (0u8, 0, 0),
+            JobOutcome::Finished => (1, 0, 0),
+            JobOutcome::Killed => (2, 0, 0),
+            JobOutcome::Rejected(RejectReason::TooWide { needs, capacity }) => (3, needs, capacity),
+            JobOutcome::Rejected(RejectReason::NoSuchSite) => (4, 0, 0),
+        };
+        out.extend_from_slice(&o.site.to_le_bytes());
+        out.extend_from_slice(&o.start.0.to_le_bytes());
+        out.extend_from_slice(&o.end.0.to_le_bytes());
+        out.push(tag);
+        out.extend_from_slice(&needs.to_le_bytes());
+        out.extend_from_slice(&capacity.to_le_bytes());
+    }
+    out
+}
+
+/// The inverse of [`encode_outcomes`].
+pub fn decode_outcomes(bytes: &[u8]) -> Result<Vec<Outcome>, String> {
+    if !bytes.len().is_multiple_of(OUTCOME_BYTES) {
+        return Err(format!(
+            "{} bytes of outcomes are not a whole number of {OUTCOME_BYTES}-byte records",
+            bytes.len()
+        ));
+    }
+    let u32_at = |r: &[u8], at: usize| u32::from_le_bytes([r[at], r[at + 1], r[at + 2], r[at + 3]]);
+    let i64_at = |r: &[u8], at: usize| {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&r[at..at + 8]);
+        i64::from_le_bytes(b)
+    };
+    bytes
+        .chunks_exact(OUTCOME_BYTES)
+        .map(|r| {
+            let status = match r[20] {
+                0 => JobOutcome::Pending,
+                1 => JobOutcome::Finished,
+                2 => JobOutcome::Killed,
+                3 => JobOutcome::Rejected(RejectReason::TooWide {
+                    needs: u32_at(r, 21),
+                    capacity: u32_at(r, 25),
+                }),
+                4 => JobOutcome::Rejected(RejectReason::NoSuchSite),
+                other => return Err(format!("unknown outcome status {other}")),
+            };
+            Ok(Outcome {
+                site: u32_at(r, 0),
+                start: SimTime(i64_at(r, 4)),
+                end: SimTime(i64_at(r, 12)),
+                status,
+            })
+        })
+        .collect()
+}
+
+/// The pool and the run spread over it.
+#[derive(Default)]
+pub(super) struct Pool {
+    workers: Vec<PoolWorker>,
+    /// Each loaded file as a `Blob` (name → its SHA-256 and the blob), made once and sent
+    /// to every pool worker that lacks it.
+    blobs: BTreeMap<String, (String, web_sys::Blob)>,
+    next_tag: u64,
+    run: Option<PooledRun>,
+}
+
+struct PoolWorker {
+    worker: web_sys::Worker,
+    ready: bool,
+    /// It failed: it gets nothing more, and is dropped when the next run starts (not from
+    /// its own handler).
+    dead: bool,
+    /// Messages (JSON text, attached file) waiting for it to say `Ready`.
+    queue: Vec<(String, Option<web_sys::Blob>)>,
+    /// Files it has loaded: name → SHA-256.
+    known: BTreeMap<String, String>,
+    /// The run it is simulating.
+    busy: Option<usize>,
+    _on_message: Closure<dyn FnMut(MessageEvent)>,
+    _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
+}
+
+impl Drop for PoolWorker {
+    fn drop(&mut self) {
+        self.worker.terminate();
+    }
+}
+
+impl PoolWorker {
+    fn send(&mut self, msg: &ToWorker, file: Option<web_sys::Blob>) -> Result<(), String> {
+        let text = serde_json::to_string(msg)
+            .map_err(|e| format!("cannot encode a message for a pool worker: {e}"))?;
+        if !self.ready {
+            self.queue.push((text, file));
+            return Ok(());
+        }
+        post_to(&self.worker, &text, file.as_ref())
+    }
+}
+
+fn post_to(
+    worker: &web_sys::Worker,
+    text: &str,
+    file: Option<&web_sys::Blob>,
+) -> Result<(), String> {
+    let text = JsValue::from_str(text);
+    match file {
+        Some(f) => worker.post_message(&js_sys::Array::of2(&text, f).into()),
+        None => worker.post_message(&text),
+    }
+    .map_err(|e| format!("cannot reach a pool worker: {e:?}"))
+}
+
+/// The run spread over the pool.
+pub(super) struct PooledRun {
+    run: SlicedRun,
+    scenario: Scenario,
+    tag: u64,
+    /// Workers it uses (the first `size` of the pool).
+    size: usize,
+    /// The next run to hand out.
+    next: usize,
+    /// Finished runs not yet taken in order, with the time each took.
+    finished: BTreeMap<usize, (RunReport, f64)>,
+    /// (jobs done, jobs in all) of each run going on.
+    progress: BTreeMap<usize, (u64, u64)>,
+    t0: f64,
+    /// When the page last heard of the progress (ms).
+    last_progress: f64,
+    paused: bool,
+}
+
+/// Spreads `run` over `size` pool workers (started as needed; each first gets the files it
+/// lacks).
+pub(super) fn start(
+    st: &mut State,
+    run: SlicedRun,
+    scenario: &Scenario,
+    size: usize,
+) -> Result<(), String> {
+    st.pool.workers.retain(|w| !w.dead);
+    while st.pool.workers.len() < size {
+        let w = spawn(st.me.clone(), st.pool.workers.len())?;
+        st.pool.workers.push(w);
+    }
+    sync_files(st, size)?;
+    st.pool.next_tag += 1;
+    st.pool.run = Some(PooledRun {
+        run,
+        scenario: scenario.clone(),
+        tag: st.pool.next_tag,
+        size,
+        next: 0,
+        finished: BTreeMap::new(),
+        progress: BTreeMap::new(),
+        t0: now_ms(),
+        last_progress: 0.0,
+        paused: false,
+    });
+    feed(&mut st.pool)
+}
+
+/// Gives the first `size` pool workers the coordinator's files they lack (and drops the
+/// ones it no longer has).
+fn sync_files(st: &mut State, size: usize) -> Result<(), String> {
+    let pool = &mut st.pool;
+    pool.blobs.retain(|name, _| st.files.contains_key(name));
+    for (name, f) in &st.files {
+        if pool.blobs.get(name).map(|(sha, _)| sha) != Some(&f.sha256) {
+            pool.blobs
+                .insert(name.clone(), (f.sha256.clone(), blob_of(&f.bytes)?));
+        }
+    }
+    for w in pool.workers.iter_mut().take(size) {
+        let gone: Vec<String> = w
+            .known
+            .keys()
+            .filter(|name| !st.files.contains_key(*name))
+            .cloned()
+            .collect();
+        for name in gone {
+            w.known.remove(&name);
+            w.send(&ToWorker::Forget { name }, None)?;
+        }
+        for (name, (sha, blob)) in &pool.blobs {
+            if w.known.get(name) != Some(sha) {
+                w.send(&ToWorker::Load { name: name.clone() }, Some(blob.clone()))?;
+                w.known.insert(name.clone(), sha.clone());
+            }
+        }
+    }
+    Ok(())
+}
+
+fn blob_of(bytes: &[u8]) -> Result<web_sys::Blob, String> {
+    let parts = js_sys::Array::of1(&js_sys::Uint8Array::from(bytes));
+    web_sys::Blob::new_with_u8_array_sequence(&parts)
+        .map_err(|e| format!("cannot hand a file to a pool worker: {e:?}"))
+}
+
+/// Starts pool worker `w`; its messages go to [`on_message`].
+fn spawn(me: Weak<RefCell<State>>, w: usize) -> Result<PoolWorker, String> {
+    let worker = web_sys::Worker::new("./worker_loader.js")
+        .map_err(|e| format!("cannot start a pool worker: {e:?}"))?;
+    let state = me.clone();
+    let message_handler = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
+        let data = e.data();
+        let (text, bytes) = match data.dyn_ref::<js_sys::Array>() {
+            Some(arr) => (
+                arr.get(0).as_string(),
+                arr.get(1)
+                    .dyn_into::<js_sys::Uint8Array>()
+                    .ok()
+                    .map(|a| a.to_vec()),
+            ),
+            None => (data.as_string(), None),
+        };
+        let (Some(text), Some(st)) = (text, state.upgrade()) else {
+            return;
+        };
+        let msg = serde_json::from_str::<FromWorker>(&text)
+            .map_err(|e| format!("bad message from a pool worker: {e}"));
+        on_message(&mut st.borrow_mut(), w, msg, bytes);
+    });
+    let error_handler =
+        Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
+            e.prevent_default();
+            if let Some(st) = me.upgrade() {
+                let message = format!("an engine pool worker failed: {}", e.message());
+                on_message(&mut st.borrow_mut(), w, Err(message), None);
+            }
+        });
+    worker.set_onmessage(Some(message_handler.as_ref().unchecked_ref()));
+    worker.set_onerror(Some(error_handler.as_ref().unchecked_ref()));
+    Ok(PoolWorker {
+        worker,
+        ready: false,
+        dead: false,
+        queue: Vec::new(),
+        known: BTreeMap::new(),
+        busy: None,
+        _on_message: message_handler,
+        _on_error: error_handler,
+    })
+}
+
+/// Hands the next runs to the free workers of the pooled run.
+fn feed(pool: &mut Pool) -> Result<(), String> {
+    let Some(r) = pool.run.as_mut() else {
+        return Ok(());
+    };
+    if r.paused {
+        return Ok(());
+    }
+    for w in pool.workers.iter_mut().take(r.size) {
+        if r.next >= r.run.algorithms() {
+            break;
+        }
+        if w.busy.is_none() && !w.dead {
+            let msg = ToWorker::RunPart {
+                tag: r.tag,
+                scenario: r.scenario.clone(),
+                index: r.next,
+            };
+            w.send(&msg, None)?;
+            w.busy = Some(r.next);
+            r.progress.insert(r.next, (0, r.run.jobs().len() as u64));
+            r.next += 1;
+        }
+    }
+    Ok(())
+}
+
+/// What pool worker `w` said.
+fn on_message(st: &mut State, w: usize, msg: Result<FromWorker, String>, bytes: Option<Vec<u8>>) {
+    let tag = st.pool.run.as_ref().map(|r| r.tag);
+    let outcome = match msg {
+        Err(message) => {
+            if let Some(pw) = st.pool.workers.get_mut(w) {
+                pw.dead = true;
+                pw.worker.terminate();
+            }
+            Err(message)
+        }
+        Ok(FromWorker::Ready) => {
+            let Some(pw) = st.pool.workers.get_mut(w) else {
+                return;
+            };
+            pw.ready = true;
+            std::mem::take(&mut pw.queue)
+                .into_iter()
+                .try_for_each(|(text, file)| post_to(&pw.worker, &text, file.as_ref()))
+        }
+        Ok(FromWorker::PartProgress {
+            tag: t,
+            index,
+            done,
+            total,
+        }) if Some(t) == tag => {
+            if let Some(r) = st.pool.run.as_mut() {
+                r.progress.insert(index, (done, total));
+                // Every pool worker reports after each of its slices; the page redraws on
+                // each report, and its thread shares the cores with the pool.
+                if now_ms() - r.last_progress >= PROGRESS_EVERY_MS {
+                    r.last_progress = now_ms();
+                    post_progress(r);
+                }
+            }
+            Ok(())
+        }
+        Ok(FromWorker::PartDone {
+            tag: t,
+            index,
+            report,
+            elapsed_ms,
+        }) if Some(t) == tag => part_done(st, w, index, *report, elapsed_ms, bytes),
+        Ok(FromWorker::PartFailed {
+            tag: t, message, ..
+        }) if Some(t) == tag => Err(message),
+        // Loads, pauses and cancels answered, and a cancelled run's late words.
+        Ok(_) => Ok(()),
+    };
+    if let Err(message) = outcome {
+        if st.pool.run.is_some() {
+            cancel(st);
+            post(&FromWorker::Failed { message });
+        }
+    }
+}
+
+/// Run `index` is back from worker `w`: the runs finished in order go to the page, the
+/// worker gets the next run, and the last one ends the scenario.
+fn part_done(
+    st: &mut State,
+    w: usize,
+    index: usize,
+    mut report: RunReport,
+    elapsed_ms: f64,
+    bytes: Option<Vec<u8>>,
+) -> Result<(), String> {
+    report.outcomes =
+        decode_outcomes(&bytes.ok_or("a pool worker's run came without its outcomes")?)?;
+    if let Some(pw) = st.pool.workers.get_mut(w) {
+        pw.busy = None;
+    }
+    let Some(r) = st.pool.run.as_mut() else {
+        return Ok(());
+    };
+    r.progress.remove(&index);
+    r.finished.insert(index, (report, elapsed_ms));
+    while let Some((report, elapsed)) = r.finished.remove(&r.run.finished()) {
+        let i = r.run.finished();
+        r.run.adopt(i, report).map_err(|e| e.to_string())?;
+        if let Some((rr, platform, jobs)) = r.run.last_run() {
+            let result = run_result(i, rr, platform, jobs, elapsed);
+            post(&FromWorker::RunResult(Box::new(result)));
+        }
+    }
+    if r.run.finished() < r.run.algorithms() {
+        return feed(&mut st.pool);
+    }
+    let Some(r) = st.pool.run.take() else {
+        return Ok(());
+    };
+    let (report, platforms) = r.run.finish();
+    let report_json = serde_json::to_string_pretty(&report).unwrap_or_default();
+    st.last = Some(report);
+    st.last_platforms = platforms;
+    post(&FromWorker::Done {
+        report_json,
+        elapsed_ms: now_ms() - r.t0,
+    });
+    Ok(())
+}
+
+/// The page's progress: the first run going on, and the jobs done of all of them.
+fn post_progress(r: &PooledRun) {
+    let (done, total) = r
+        .progress
+        .values()
+        .fold((0, 0), |(d, t), &(d1, t1)| (d + d1, t + t1));
+    post(&FromWorker::Progress {
+        run: r.run.finished(),
+        done,
+        total,
+        in_flight: r.progress.len(),
+    });
+}
+
+pub(super) fn pause(st: &mut State) {
+    let Some(r) = st.pool.run.as_mut() else {
+        return;
+    };
+    r.paused = true;
+    for w in st.pool.workers.iter_mut().filter(|w| w.busy.is_some()) {
+        let _ = w.send(&ToWorker::Pause, None);
+    }
+    let (done, total) = r
+        .progress
+        .values()
+        .fold((0, 0), |(d, t), &(d1, t1)| (d + d1, t + t1));
+    post(&FromWorker::Paused {
+        run: r.run.finished(),
+        done,
+        total,
+    });
+}
+
+pub(super) fn resume(st: &mut State) {
+    let Some(r) = st.pool.run.as_mut() else {
+        return;
+    };
+    if !r.paused {
+        return;
+    }
+    r.paused = false;
+    for w in st.pool.workers.iter_mut().filter(|w| w.busy.is_some()) {
+        let _ = w.send(&ToWorker::Resume, None);
+    }
+    post(&FromWorker::Resumed);
+    if let Err(message) = feed(&mut st.pool) {
+        cancel(st);
+        post(&FromWorker::Failed { message });
+    }
+}
+
+/// Drops the pooled run (its workers drop their runs and stay); returns the runs that had
+/// reached the page.
+pub(super) fn cancel(st: &mut State) -> usize {
+    let Some(r) = st.pool.run.take() else {
+        return 0;
+    };
+    for w in st.pool.workers.iter_mut() {
+        if w.busy.take().is_some() && !w.dead {
+            let _ = w.send(&ToWorker::Cancel, None);
+        }
+    }
+    r.run.finished()
+}
