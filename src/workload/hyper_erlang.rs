@@ -331,6 +331,10 @@ impl ProcsInClass {
     }
 }
 
+fn is_one(x: &f64) -> bool {
+    *x == 1.0
+}
+
 /// Parameters of the hyper-Erlang generator. Defaults: SOB's M1 model over two weeks.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(default)]
@@ -345,6 +349,13 @@ pub struct HyperErlangWorkload {
     pub arrival_rate_factor: f64,
     /// Multiplies every run time.
     pub service_time_factor: f64,
+    /// Multiplies every processor count drawn (rounded to the nearest, at least 1, at most
+    /// `max_procs`): the width knob, which changes the offered load without changing the
+    /// job count or the run times (SOB Table 6's heavy and light workloads have about the
+    /// same jobs and mean run time per machine, and differ in utilization). Left out of the
+    /// JSON at 1, the default.
+    #[serde(skip_serializing_if = "is_one")]
+    pub procs_factor: f64,
     pub procs_in_class: ProcsInClass,
     /// Estimates are the runtime times this factor (≥ 1; 1 = exact).
     pub estimate_factor: f64,
@@ -360,6 +371,7 @@ impl Default for HyperErlangWorkload {
             horizon_s: TWO_WEEKS_S,
             arrival_rate_factor: 1.0,
             service_time_factor: 1.0,
+            procs_factor: 1.0,
             procs_in_class: ProcsInClass::Uniform,
             estimate_factor: 1.0,
             max_procs: None,
@@ -410,6 +422,12 @@ impl HyperErlangWorkload {
             return Err(format!(
                 "arrival_rate_factor and service_time_factor must be positive (got {} and {})",
                 self.arrival_rate_factor, self.service_time_factor
+            ));
+        }
+        if !(pos(self.procs_factor) && self.procs_factor <= 1e6) {
+            return Err(format!(
+                "procs_factor must be a positive number up to 1,000,000 (got {})",
+                self.procs_factor
             ));
         }
         if !(self.estimate_factor.is_finite() && self.estimate_factor >= 1.0) {
@@ -476,6 +494,10 @@ impl HyperErlangWorkload {
                 let mut procs = self.procs_in_class.draw(&mut rng, lo, hi);
                 if procs < lo || procs > hi {
                     outside_class += 1;
+                }
+                if self.procs_factor != 1.0 {
+                    let scaled = libm::round(procs as f64 * self.procs_factor);
+                    procs = scaled.clamp(1.0, u32::MAX as f64) as u32;
                 }
                 if let Some(m) = self.max_procs {
                     procs = procs.min(m);
@@ -953,6 +975,43 @@ pub fn synthesize(jobs: &[Job], fitted: &[FittedClass], seed: u64) -> Result<Syn
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The processor factor scales only the widths: the same seed gives the same jobs,
+    /// submits and run times, each width × 3 rounded and clamped to `max_procs`; a factor
+    /// that is not a positive number is refused, and 1 stays out of the JSON.
+    #[test]
+    fn procs_factor_scales_widths_only() {
+        let base = HyperErlangWorkload {
+            max_procs: Some(1000),
+            ..HyperErlangWorkload::preset("M2")
+        };
+        let wide = HyperErlangWorkload {
+            procs_factor: 3.0,
+            ..base.clone()
+        };
+        let (a, b) = (base.generate(7).unwrap(), wide.generate(7).unwrap());
+        assert_eq!(a.jobs.len(), b.jobs.len());
+        for (x, y) in a.jobs.iter().zip(&b.jobs) {
+            assert_eq!(
+                (x.submit, x.runtime, x.estimate),
+                (y.submit, y.runtime, y.estimate)
+            );
+            assert_eq!(y.procs, (x.procs * 3).min(1000));
+        }
+        for bad in [0.0, -1.0, f64::NAN, f64::INFINITY, 2e6] {
+            let w = HyperErlangWorkload {
+                procs_factor: bad,
+                ..base.clone()
+            };
+            assert!(w.validate().unwrap_err().contains("procs_factor"), "{bad}");
+        }
+        assert!(!serde_json::to_string(&base)
+            .unwrap()
+            .contains("procs_factor"));
+        assert!(serde_json::to_string(&wide)
+            .unwrap()
+            .contains("\"procs_factor\":3.0"));
+    }
 
     #[test]
     fn maximum_likelihood_recovers_a_known_hyper_erlang() {

@@ -177,14 +177,14 @@ pub struct RunArgs {
     pub scenario: Option<String>,
     /// A preset instead of a file (see `gridscope help presets`)
     ///
-    /// Scenarios: demo, sob-synthetic-heavy, sob-synthetic-light, sob-real-3site,
-    /// sob-real-3site-5m, sob-local-policies. Sweeps (with the sweep options below):
-    /// sf-heterogeneity, sf-size, sf-batch, sf-cv, sf-hybrid. SES node groups (with
-    /// --seeds, --load = a factor on SES's arrival rate, and --x = shares of ≥ 4-CPU jobs for
-    /// the crossover): ses-selection, ses-restriction-crossover. KKOR (with --seeds;
-    /// kkor-real reads its traces from --traces): kkor-load, kkor-fairness, kkor-real.
-    /// SCJG advance reservations (with --seeds, --x = metajob percentages; SDSC-SP2 read
-    /// from --traces): scjg-fraction, scjg-ar-vs-lockdown, scjg-sites, scjg-livelock.
+    /// Scenarios: demo, sob-synthetic-heavy, sob-synthetic-light, sob-table6-heavy,
+    /// sob-table6-light, sob-real-3site, sob-real-3site-5m, sob-local-policies. Sweeps (with
+    /// the sweep options below): sf-heterogeneity, sf-size, sf-batch, sf-cv, sf-hybrid. SES
+    /// node groups (with --seeds, --load = a factor on SES's arrival rate, and --x = shares of
+    /// ≥ 4-CPU jobs for the crossover): ses-selection, ses-restriction-crossover. KKOR (with
+    /// --seeds; kkor-real reads its traces from --traces): kkor-load, kkor-fairness, kkor-real.
+    /// SCJG advance reservations (with --seeds, --x = metajob percentages; SDSC-SP2 read from
+    /// --traces): scjg-fraction, scjg-ar-vs-lockdown, scjg-sites, scjg-livelock.
     #[arg(long, value_name = "NAME", verbatim_doc_comment)]
     pub preset: Option<String>,
     /// The scenario's random seed (synthetic workloads)
