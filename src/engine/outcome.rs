@@ -17,6 +17,48 @@ pub enum EstimateSource {
     Exact,
 }
 
+/// How the events of one instant are ordered and when the local schedulers run. Simulators
+/// differ here, and every divergence between two of them starts at such an instant; the
+/// other conventions let a schedule be compared job for job with theirs (docs/local-policies.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum EventOrder {
+    /// Every completion (expiry, grid message) due, then every arrival in input order, then
+    /// one scheduling pass per site touched.
+    #[default]
+    Gridscope,
+    /// pyss's (`schedulers/simulator.py`, events ordered submission < termination): a job
+    /// ending exactly at its estimate is free first (its estimated slice has ended); then
+    /// each arrival with a pass after it; then each other event due (an early completion),
+    /// with a pass after it.
+    Pyss,
+    /// CQSim's: each completion (and other event due), with a pass after it; then each
+    /// arrival, with a pass after it.
+    Cqsim,
+}
+
+impl EventOrder {
+    /// The name scenarios and the CLI use.
+    pub fn name(self) -> &'static str {
+        match self {
+            EventOrder::Gridscope => "gridscope",
+            EventOrder::Pyss => "pyss",
+            EventOrder::Cqsim => "cqsim",
+        }
+    }
+
+    /// The order named `s` (`gridscope`, `pyss` or `cqsim`).
+    pub fn parse(s: &str) -> Result<EventOrder, String> {
+        match s {
+            "gridscope" => Ok(EventOrder::Gridscope),
+            "pyss" => Ok(EventOrder::Pyss),
+            "cqsim" => Ok(EventOrder::Cqsim),
+            other => Err(format!(
+                "unknown event order '{other}' (expected gridscope, pyss or cqsim)"
+            )),
+        }
+    }
+}
+
 /// Conventions of a run; they appear in every output.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct RunConfig {
@@ -26,6 +68,8 @@ pub struct RunConfig {
     /// batch systems do) or runs to its end (false; its predicted end then moves to its
     /// real end when the estimate expires, and plans are rebuilt).
     pub kill_at_estimate: bool,
+    /// The order of the events of one instant (Gridscope's unless set).
+    pub event_order: EventOrder,
 }
 
 impl Default for RunConfig {
@@ -33,6 +77,7 @@ impl Default for RunConfig {
         RunConfig {
             estimates: EstimateSource::Trace,
             kill_at_estimate: true,
+            event_order: EventOrder::Gridscope,
         }
     }
 }

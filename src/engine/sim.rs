@@ -24,7 +24,7 @@ use std::sync::Arc;
 
 use super::ideal::{check_ideal, simulate_ideal};
 use super::invariants::{check_invariants, InvariantViolation};
-use super::outcome::{planned_and_effective, scale, wallclock_limit};
+use super::outcome::{planned_and_effective, scale, wallclock_limit, EventOrder};
 use super::{
     EventQueue, JobOutcome, Outcome, RejectReason, RunConfig, RunOutput, SimError, SimTime,
 };
@@ -515,9 +515,59 @@ impl<'a> Simulation<'a> {
             self.started_grid = true;
             self.grid_decides(|g, v, a| g.start(v, a));
         }
-        self.handle_due_events()?;
-        self.handle_arrivals();
-        self.schedule_touched()?;
+        match self.cfg.event_order {
+            EventOrder::Gridscope => {
+                self.handle_due_events()?;
+                self.handle_arrivals();
+                self.schedule_touched()?;
+            }
+            EventOrder::Cqsim => {
+                while let Some((_, event)) = self.events.pop_until(self.now) {
+                    self.handle_event(event)?;
+                    self.schedule_touched()?;
+                }
+                while self.handle_next_arrival() {
+                    self.schedule_touched()?;
+                }
+            }
+            EventOrder::Pyss => {
+                // pyss plans with estimates: a job whose estimated slice ends now is free
+                // before its termination event, which comes after the submissions; that
+                // event still runs a pass, in its place among the other events due.
+                enum Due {
+                    Event(Event),
+                    PassAt(u32),
+                }
+                let mut due = Vec::new();
+                while let Some((_, event)) = self.events.pop_until(self.now) {
+                    match event {
+                        Event::Complete(idx) if self.predicted_end(idx) == self.now => {
+                            let site = self.outcomes[idx as usize].site;
+                            self.handle_event(event)?;
+                            due.push(Due::PassAt(site));
+                        }
+                        _ => due.push(Due::Event(event)),
+                    }
+                }
+                while self.handle_next_arrival() {
+                    self.schedule_touched()?;
+                }
+                for d in due {
+                    match d {
+                        Due::Event(event) => self.handle_event(event)?,
+                        Due::PassAt(site) => self.touched.push(site),
+                    }
+                    self.schedule_touched()?;
+                }
+                // Messages a pass sent for now (zero latency), one pass after each.
+                while let Some((_, event)) = self.events.pop_until(self.now) {
+                    self.handle_event(event)?;
+                    self.schedule_touched()?;
+                }
+                // A job freed first whose site saw no arrival or other event.
+                self.schedule_touched()?;
+            }
+        }
         Ok(true)
     }
 
@@ -608,42 +658,54 @@ impl<'a> Simulation<'a> {
 
     /// 1. Completions, expiries and grid messages due now.
     fn handle_due_events(&mut self) -> Result<(), SimError> {
-        let now = self.now;
-        while let Some((_, event)) = self.events.pop_until(now) {
-            self.handled += 1;
-            match event {
-                Event::Complete(idx) => {
-                    self.complete(idx)?;
-                    if self.grid.wants_releases() {
-                        self.grid_decides(|g, v, a| g.on_release(v, a));
-                    }
+        while let Some((_, event)) = self.events.pop_until(self.now) {
+            self.handle_event(event)?;
+        }
+        Ok(())
+    }
+
+    fn handle_event(&mut self, event: Event) -> Result<(), SimError> {
+        self.handled += 1;
+        match event {
+            Event::Complete(idx) => {
+                self.complete(idx)?;
+                if self.grid.wants_releases() {
+                    self.grid_decides(|g, v, a| g.on_release(v, a));
                 }
-                Event::EstimateExpired(idx) => self.expire(idx)?,
-                Event::Grid(msg) => {
-                    self.log.grid_messages += 1;
-                    self.grid_decides(|g, v, a| g.on_message(msg, v, a));
-                }
+            }
+            Event::EstimateExpired(idx) => self.expire(idx)?,
+            Event::Grid(msg) => {
+                self.log.grid_messages += 1;
+                self.grid_decides(|g, v, a| g.on_message(msg, v, a));
             }
         }
         Ok(())
     }
 
-    fn complete(&mut self, idx: JobIdx) -> Result<(), SimError> {
-        let now = self.now;
+    /// When running job `idx` is predicted to end at its site: start + its (scaled)
+    /// estimate, or its real end once it overran.
+    fn predicted_end(&self, idx: JobIdx) -> SimTime {
         let job = &self.jobs[idx as usize];
         let out = &self.outcomes[idx as usize];
-        let s = out.site as usize;
-        self.sites[s].changed();
-        let site = &mut self.sites[s].res;
+        let site = &self.sites[out.site as usize].res;
         let home_speed = self.platform.sites[job.home as usize].speed;
         let (planned, _) = planned_and_effective(job, &self.cfg);
-        let est = scale(planned, home_speed, site.speed);
-        // An overrunning job's predicted end was moved to its real end.
-        let predicted = if now > out.start + est {
-            now
+        let estimated = out.start + scale(planned, home_speed, site.speed);
+        if self.now > estimated {
+            self.now
         } else {
-            out.start + est
-        };
+            estimated
+        }
+    }
+
+    fn complete(&mut self, idx: JobIdx) -> Result<(), SimError> {
+        let now = self.now;
+        // An overrunning job's predicted end was moved to its real end.
+        let predicted = self.predicted_end(idx);
+        let job = &self.jobs[idx as usize];
+        let s = self.outcomes[idx as usize].site as usize;
+        self.sites[s].changed();
+        let site = &mut self.sites[s].res;
         let units = site.running.remove(&(predicted, idx)).ok_or_else(|| {
             InvariantViolation(format!("job {} completed but was not running", job.id))
         })?;
@@ -683,22 +745,27 @@ impl<'a> Simulation<'a> {
 
     /// 2. Arrivals at `now`, in input order, through the grid policy.
     fn handle_arrivals(&mut self) {
-        let now = self.now;
-        while let Some(job) = self.jobs.get(self.next_arrival) {
-            if job.submit != now {
-                break;
-            }
-            let idx = self.next_arrival as JobIdx;
-            self.next_arrival += 1;
-            self.handled += 1;
-            self.log.arrived.push(idx);
-            if let Some(reason) = self.rejection(idx) {
-                self.outcomes[idx as usize].status = JobOutcome::Rejected(reason);
-                self.done += 1;
-                continue;
-            }
-            self.grid_decides(|g, v, a| g.on_arrival(idx, v, a));
+        while self.handle_next_arrival() {}
+    }
+
+    /// Hands the next job submitted now to its home's grid policy (or rejects it); false
+    /// when no job is left for this instant.
+    fn handle_next_arrival(&mut self) -> bool {
+        match self.jobs.get(self.next_arrival) {
+            Some(job) if job.submit == self.now => {}
+            _ => return false,
         }
+        let idx = self.next_arrival as JobIdx;
+        self.next_arrival += 1;
+        self.handled += 1;
+        self.log.arrived.push(idx);
+        if let Some(reason) = self.rejection(idx) {
+            self.outcomes[idx as usize].status = JobOutcome::Rejected(reason);
+            self.done += 1;
+            return true;
+        }
+        self.grid_decides(|g, v, a| g.on_arrival(idx, v, a));
+        true
     }
 
     /// Why job `idx` can run nowhere: its home does not exist, or no site can hold it (with

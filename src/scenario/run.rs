@@ -5,8 +5,8 @@
 use super::{group_platform, load_workload, resolve_platform};
 use super::{AlgorithmSpec, Conventions, Report, RunReport, Scenario, ScenarioError};
 use crate::engine::{
-    EstimateSource, InvariantViolation, JobOutcome, RejectReason, RunConfig, RunOutput, SimError,
-    Simulation,
+    EstimateSource, EventOrder, InvariantViolation, JobOutcome, RejectReason, RunConfig, RunOutput,
+    SimError, Simulation,
 };
 use crate::limits::{Limit, Limits};
 use crate::metrics::compute;
@@ -125,8 +125,17 @@ pub fn conventions(cfg: &RunConfig) -> Conventions {
         },
         kill_at_estimate: cfg.kill_at_estimate,
         time_unit: "seconds from the workload's first submit",
-        same_instant_order:
-            "completions, then arrivals in input order, then one scheduling pass per site",
+        same_instant_order: match cfg.event_order {
+            EventOrder::Gridscope => {
+                "completions, then arrivals in input order, then one scheduling pass per site"
+            }
+            EventOrder::Pyss => {
+                "pyss: jobs ending at their estimate freed, then each arrival and each other event with a scheduling pass after it"
+            }
+            EventOrder::Cqsim => {
+                "cqsim: each completion, then each arrival, with a scheduling pass after each"
+            }
+        },
     }
 }
 

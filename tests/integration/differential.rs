@@ -8,7 +8,9 @@
 use std::fmt::Write as _;
 use std::time::Instant;
 
-use gridscope::engine::{simulate, EstimateSource, JobOutcome, Outcome, RunConfig, SimTime};
+use gridscope::engine::{
+    simulate, EstimateSource, EventOrder, JobOutcome, Outcome, RunConfig, SimTime,
+};
 use gridscope::model::{Job, Platform, Site};
 use gridscope::policy::local::LocalPolicyKind;
 use gridscope::rng::SimRng;
@@ -22,18 +24,22 @@ const CONFIGS: [RunConfig; 4] = [
     RunConfig {
         estimates: EstimateSource::Trace,
         kill_at_estimate: true,
+        event_order: EventOrder::Gridscope,
     },
     RunConfig {
         estimates: EstimateSource::Trace,
         kill_at_estimate: false,
+        event_order: EventOrder::Gridscope,
     },
     RunConfig {
         estimates: EstimateSource::Exact,
         kill_at_estimate: true,
+        event_order: EventOrder::Gridscope,
     },
     RunConfig {
         estimates: EstimateSource::Exact,
         kill_at_estimate: false,
+        event_order: EventOrder::Gridscope,
     },
 ];
 
@@ -312,6 +318,7 @@ fn all_policies_are_covered() {
 const PLAIN: RunConfig = RunConfig {
     estimates: EstimateSource::Trace,
     kill_at_estimate: true,
+    event_order: EventOrder::Gridscope,
 };
 
 /// (submit, runtime = estimate, procs), in seconds.
@@ -460,6 +467,7 @@ fn hand_easy_overrun_moves_the_shadow() {
     let cfg = RunConfig {
         estimates: EstimateSource::Trace,
         kill_at_estimate: false,
+        event_order: EventOrder::Gridscope,
     };
     let mut jobs = simple_jobs(&[(0, 5, 1), (1, 4, 2), (3, 3, 1)]);
     jobs[0].runtime = secs(10);
@@ -589,5 +597,106 @@ fn differential_with_reservations() {
                 panic!("{m}");
             }
         }
+    }
+}
+
+/// Start times (s) of `jobs` on one site of `capacity` units under `order`.
+fn starts_under(
+    kind: LocalPolicyKind,
+    order: EventOrder,
+    capacity: u32,
+    jobs: &[Job],
+) -> Vec<Option<i64>> {
+    let cfg = RunConfig {
+        event_order: order,
+        ..PLAIN
+    };
+    engine_outcomes(capacity, jobs, kind, &cfg)
+        .unwrap()
+        .iter()
+        .map(|o| o.ran().then(|| o.start.as_secs_f64() as i64))
+        .collect()
+}
+
+#[test]
+fn event_orders_differ_where_an_arrival_meets_an_early_end() {
+    // EASY, 4 units. J1 (3 units, runs 5 s of a 10 s estimate) starts at 0. H (4 units,
+    // 10 s) arrives at 1 and waits, its reservation at J1's estimated end, 10. A (1 unit,
+    // 2 s) arrives at 5, when J1 ends early.
+    // gridscope: J1's completion first (4 free), then A; one pass: H (head) starts at 5 and
+    //   A waits for it: 15.
+    // cqsim: J1's completion with a pass (H starts at 5), then A's arrival with a pass (no
+    //   room): the same.
+    // pyss: A's submission first, while J1's estimated slice still holds 3 units until 10:
+    //   H cannot start, A backfills (1 unit free, ends at 7 ≤ 10) and starts at 5; then J1's
+    //   termination frees 3 units, too few for H, which starts when A ends, at 7.
+    let mut jobs = simple_jobs(&[(0, 10, 3), (1, 10, 4), (5, 2, 1)]);
+    jobs[0].runtime = secs(5);
+    let easy = LocalPolicyKind::Easy;
+    let want_ours = vec![Some(0), Some(5), Some(15)];
+    assert_eq!(
+        starts_under(easy, EventOrder::Gridscope, 4, &jobs),
+        want_ours
+    );
+    assert_eq!(starts_under(easy, EventOrder::Cqsim, 4, &jobs), want_ours);
+    assert_eq!(
+        starts_under(easy, EventOrder::Pyss, 4, &jobs),
+        vec![Some(0), Some(7), Some(5)]
+    );
+    // J1 ending exactly at its estimate (runtime 10, A at 10): pyss counts it free before
+    // A's submission, so every order starts H at 10 and A at 20.
+    let mut exact = simple_jobs(&[(0, 10, 3), (1, 10, 4), (10, 2, 1)]);
+    exact[0].runtime = secs(10);
+    for order in [EventOrder::Gridscope, EventOrder::Pyss, EventOrder::Cqsim] {
+        assert_eq!(
+            starts_under(easy, order, 4, &exact),
+            vec![Some(0), Some(10), Some(20)],
+            "{order:?}"
+        );
+    }
+}
+
+#[test]
+fn event_orders_differ_where_two_jobs_end_together() {
+    // First-fit, 4 units. J1 and J2 (2 units, 5 s each) start at 0. W (4 units, 3 s) arrives
+    // at 1, S (2 units, 10 s) at 2; both wait. At 5 both J1 and J2 end.
+    // gridscope (and pyss: both end at their estimates, so both are free before any pass):
+    //   one pass with 4 units free: W fits first and starts at 5; S waits for it: 8.
+    // cqsim: J1's completion with a pass (2 free: W does not fit, S does and starts at 5),
+    //   then J2's with a pass (2 free, W still does not fit): W waits for S, until 15.
+    let jobs = simple_jobs(&[(0, 5, 2), (0, 5, 2), (1, 3, 4), (2, 10, 2)]);
+    let ff = LocalPolicyKind::FirstFit;
+    let ours = vec![Some(0), Some(0), Some(5), Some(8)];
+    assert_eq!(starts_under(ff, EventOrder::Gridscope, 4, &jobs), ours);
+    assert_eq!(starts_under(ff, EventOrder::Pyss, 4, &jobs), ours);
+    assert_eq!(
+        starts_under(ff, EventOrder::Cqsim, 4, &jobs),
+        vec![Some(0), Some(0), Some(15), Some(5)]
+    );
+}
+
+#[test]
+fn pyss_passes_after_each_termination_even_one_already_free() {
+    // EASY, 4 units. X (2 units, 10 s of a 10 s estimate) and Y (2 units, 10 s of a 20 s
+    // estimate) start at 0. H (4 units, 5 s) arrives at 1: its reservation is at Y's
+    // estimated end, 20. B (2 units, 8 s) arrives at 2; nothing is free. At 10 both end.
+    // gridscope: both freed, one pass: H starts at 10, B when H ends, 15.
+    // pyss: X's slice has ended (free), no submission; X's termination comes first (it
+    //   started first) and its pass sees 2 units free: H cannot start, B backfills (ends at
+    //   18 ≤ 20) and starts at 10; Y's termination frees 2 more, too few for H: H starts at
+    //   18. cqsim, completion by completion with a pass after each: the same as pyss.
+    let mut jobs = simple_jobs(&[(0, 10, 2), (0, 20, 2), (1, 5, 4), (2, 8, 2)]);
+    jobs[1].runtime = secs(10);
+    let easy = LocalPolicyKind::Easy;
+    assert_eq!(
+        starts_under(easy, EventOrder::Gridscope, 4, &jobs),
+        vec![Some(0), Some(0), Some(10), Some(15)]
+    );
+    for order in [EventOrder::Pyss, EventOrder::Cqsim] {
+        assert_eq!(
+            starts_under(easy, order, 4, &jobs),
+            vec![Some(0), Some(0), Some(18), Some(10)],
+            "{order:?}"
+        );
     }
 }

@@ -6,7 +6,7 @@
 
 use std::fmt::Write;
 
-use gridscope::engine::{EstimateSource, RunConfig};
+use gridscope::engine::{EstimateSource, EventOrder, RunConfig};
 use gridscope::policy::local::LocalPolicyKind;
 use gridscope::scenario::{
     jobs_csv, run_loaded, AlgorithmSpec, PlatformSpec, Scenario, WorkloadSpec, SCENARIO_VERSION,
@@ -36,6 +36,7 @@ fn render(fixture: &str) -> String {
             options: RunConfig {
                 estimates: EstimateSource::Trace,
                 kill_at_estimate: kill,
+                event_order: EventOrder::Gridscope,
             },
         };
         let workload = read_swf(fixture, &bytes, &SwfOptions::default()).unwrap();

@@ -145,6 +145,15 @@ pub struct SimulateArgs {
     /// Let jobs outlive their estimate (default: killed at it)
     #[arg(long)]
     pub no_kill: bool,
+    /// The order of the events of one instant: gridscope, pyss or cqsim
+    ///
+    /// gridscope (default): every completion, then every arrival, then one scheduling pass.
+    /// pyss: jobs ending exactly at their estimate are free first, then each arrival and
+    /// each other completion with a pass after it. cqsim: each completion, then each
+    /// arrival, with a pass after each. For comparing schedules with those simulators job
+    /// for job (docs/local-policies.md).
+    #[arg(long, value_name = "ORDER", value_enum, default_value_t = EventOrderArg::Gridscope, verbatim_doc_comment)]
+    pub event_order: EventOrderArg,
     #[command(flatten)]
     pub report: ReportArgs,
     /// Fail on the first malformed line instead of counting it
@@ -412,6 +421,13 @@ pub struct CompletionsArgs {
     /// The shell
     #[arg(value_enum)]
     pub shell: clap_complete::Shell,
+}
+
+#[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EventOrderArg {
+    Gridscope,
+    Pyss,
+    Cqsim,
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

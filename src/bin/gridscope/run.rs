@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use gridscope::engine::{EstimateSource, RunConfig};
+use gridscope::engine::{EstimateSource, EventOrder, RunConfig};
 use gridscope::limits::{Limit, Limits};
 use gridscope::scenario::{
     load_workload, run_loaded_on, AlgorithmSpec, PlatformSpec, Scenario, WorkloadSpec,
@@ -11,7 +11,7 @@ use gridscope::scenario::{
 };
 use gridscope::workload::{read_swf, SwfOptions, Workload};
 
-use crate::cli::{Estimates, LintArgs, ReportArgs, RunArgs, SimulateArgs};
+use crate::cli::{Estimates, EventOrderArg, LintArgs, ReportArgs, RunArgs, SimulateArgs};
 use crate::output::Inputs;
 use crate::progress::Progress;
 use crate::{output, report, sweep, CliError};
@@ -108,6 +108,11 @@ pub fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
                 Estimates::Exact => EstimateSource::Exact,
             },
             kill_at_estimate: !a.no_kill,
+            event_order: match a.event_order {
+                EventOrderArg::Gridscope => EventOrder::Gridscope,
+                EventOrderArg::Pyss => EventOrder::Pyss,
+                EventOrderArg::Cqsim => EventOrder::Cqsim,
+            },
         },
     };
     let mut inputs = Inputs::default();
