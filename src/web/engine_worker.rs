@@ -1,7 +1,7 @@
 //! Starting an engine Web Worker from the page and talking to it in typed messages: one
 //! place for the loader path, the encoding of [`ToWorker`], the decoding of [`FromWorker`]
 //! and the error hook. The page's main worker lives in a [`super::hub::Hub`]; the SF panel
-//! starts its own for each sweep.
+//! starts its own for each sweep, and the engine worker its pool (`worker::pool`).
 
 use std::rc::Rc;
 
@@ -40,8 +40,16 @@ impl Drop for EngineWorker {
 }
 
 impl EngineWorker {
+    /// Stops the worker now (dropping it does too; this is for a handler of its own, which
+    /// must not drop it).
+    pub fn terminate(&self) {
+        self.worker.terminate();
+    }
+}
+
+impl EngineWorker {
     /// Posts a message; `file` rides along (structured-cloned) for [`ToWorker::Load`].
-    pub fn send(&self, msg: &ToWorker, file: Option<&web_sys::File>) -> Result<(), String> {
+    pub fn send(&self, msg: &ToWorker, file: Option<&web_sys::Blob>) -> Result<(), String> {
         let text = serde_json::to_string(msg)
             .map_err(|e| format!("cannot encode a message for the engine worker: {e}"))?;
         let text = JsValue::from_str(&text);
@@ -60,22 +68,45 @@ impl EngineWorker {
 pub fn spawn(
     deliver: impl Fn(Result<FromWorker, String>) + 'static,
 ) -> Result<EngineWorker, String> {
+    spawn_with_bytes(move |m, _| deliver(m))
+}
+
+/// [`spawn`], with the bytes a message may carry beside its JSON (a pool worker's outcomes,
+/// posted as `[text, Uint8Array]`).
+pub fn spawn_with_bytes(
+    deliver: impl Fn(Result<FromWorker, String>, Option<Vec<u8>>) + 'static,
+) -> Result<EngineWorker, String> {
     let worker = web_sys::Worker::new("./worker_loader.js")
         .map_err(|e| format!("cannot start the engine worker: {e:?}"))?;
     let deliver = Rc::new(deliver);
     let to_page = deliver.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-        let Some(text) = e.data().as_string() else {
+        let data = e.data();
+        let (text, bytes) = match data.dyn_ref::<js_sys::Array>() {
+            Some(arr) => (
+                arr.get(0).as_string(),
+                arr.get(1)
+                    .dyn_into::<js_sys::Uint8Array>()
+                    .ok()
+                    .map(|a| a.to_vec()),
+            ),
+            None => (data.as_string(), None),
+        };
+        let Some(text) = text else {
             return;
         };
         to_page(
             serde_json::from_str::<FromWorker>(&text)
                 .map_err(|err| format!("bad message from the worker: {err}")),
+            bytes,
         );
     });
     let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
         e.prevent_default();
-        deliver(Err(format!("the engine worker failed: {}", e.message())));
+        deliver(
+            Err(format!("the engine worker failed: {}", e.message())),
+            None,
+        );
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));

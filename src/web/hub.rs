@@ -127,7 +127,7 @@ impl Hub {
     fn post(&self, p: Pending) -> Result<(), String> {
         let mut link = self.0.link.borrow_mut();
         match &link.worker {
-            Some(w) if link.ready => w.send(&p.msg, p.file.as_ref()),
+            Some(w) if link.ready => w.send(&p.msg, p.file.as_deref()),
             _ => {
                 link.queue.push(p);
                 Ok(())
@@ -176,7 +176,7 @@ fn flush(inner: &Inner) -> Vec<String> {
     };
     queue
         .iter()
-        .filter_map(|p| w.send(&p.msg, p.file.as_ref()).err())
+        .filter_map(|p| w.send(&p.msg, p.file.as_deref()).err())
         .collect()
 }
 

@@ -96,7 +96,7 @@ impl Runner {
                 let request = self.pending.take()?;
                 let msg = ToWorker::Family { request };
                 let file = self.pending_file.take();
-                if let Some(Err(e)) = self.worker.as_ref().map(|w| w.send(&msg, file.as_ref())) {
+                if let Some(Err(e)) = self.worker.as_ref().map(|w| w.send(&msg, file.as_deref())) {
                     self.stop();
                     self.error = Some(e);
                 }

@@ -16,16 +16,13 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Weak;
 
-use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
-use web_sys::MessageEvent;
-
 use super::run::run_result;
 use super::stepper::SlicedRun;
 use super::{now_ms, post, State};
 use crate::engine::{JobOutcome, Outcome, RejectReason};
 use crate::scenario::{RunReport, Scenario};
 use crate::time::SimTime;
+use crate::web::engine_worker::{spawn_with_bytes, EngineWorker};
 use crate::web::protocol::*;
 
 /// Below this many job-runs (jobs × algorithms) a run stays in this worker: starting the
@@ -123,50 +120,27 @@ pub(super) struct Pool {
 }
 
 struct PoolWorker {
-    worker: web_sys::Worker,
+    worker: EngineWorker,
     ready: bool,
     /// It failed: it gets nothing more, and is dropped when the next run starts (not from
     /// its own handler).
     dead: bool,
-    /// Messages (JSON text, attached file) waiting for it to say `Ready`.
-    queue: Vec<(String, Option<web_sys::Blob>)>,
+    /// Messages (and attached files) waiting for it to say `Ready`.
+    queue: Vec<(ToWorker, Option<web_sys::Blob>)>,
     /// Files it has loaded: name → SHA-256.
     known: BTreeMap<String, String>,
     /// The run it is simulating.
     busy: Option<usize>,
-    _on_message: Closure<dyn FnMut(MessageEvent)>,
-    _on_error: Closure<dyn FnMut(web_sys::ErrorEvent)>,
-}
-
-impl Drop for PoolWorker {
-    fn drop(&mut self) {
-        self.worker.terminate();
-    }
 }
 
 impl PoolWorker {
     fn send(&mut self, msg: &ToWorker, file: Option<web_sys::Blob>) -> Result<(), String> {
-        let text = serde_json::to_string(msg)
-            .map_err(|e| format!("cannot encode a message for a pool worker: {e}"))?;
         if !self.ready {
-            self.queue.push((text, file));
+            self.queue.push((msg.clone(), file));
             return Ok(());
         }
-        post_to(&self.worker, &text, file.as_ref())
+        self.worker.send(msg, file.as_ref())
     }
-}
-
-fn post_to(
-    worker: &web_sys::Worker,
-    text: &str,
-    file: Option<&web_sys::Blob>,
-) -> Result<(), String> {
-    let text = JsValue::from_str(text);
-    match file {
-        Some(f) => worker.post_message(&js_sys::Array::of2(&text, f).into()),
-        None => worker.post_message(&text),
-    }
-    .map_err(|e| format!("cannot reach a pool worker: {e:?}"))
 }
 
 /// The run spread over the pool.
@@ -186,6 +160,15 @@ pub(super) struct PooledRun {
     /// When the page last heard of the progress (ms).
     last_progress: f64,
     paused: bool,
+}
+
+impl PooledRun {
+    /// (jobs done, jobs in all) of the runs going on, added up.
+    fn jobs_done(&self) -> (u64, u64) {
+        self.progress
+            .values()
+            .fold((0, 0), |(d, t), &(d1, t1)| (d + d1, t + t1))
+    }
 }
 
 /// Spreads `run` over `size` pool workers (started as needed; each first gets the files it
@@ -258,38 +241,12 @@ fn blob_of(bytes: &[u8]) -> Result<web_sys::Blob, String> {
 
 /// Starts pool worker `w`; its messages go to [`on_message`].
 fn spawn(me: Weak<RefCell<State>>, w: usize) -> Result<PoolWorker, String> {
-    let worker = web_sys::Worker::new("./worker_loader.js")
-        .map_err(|e| format!("cannot start a pool worker: {e:?}"))?;
-    let state = me.clone();
-    let message_handler = Closure::<dyn FnMut(MessageEvent)>::new(move |e: MessageEvent| {
-        let data = e.data();
-        let (text, bytes) = match data.dyn_ref::<js_sys::Array>() {
-            Some(arr) => (
-                arr.get(0).as_string(),
-                arr.get(1)
-                    .dyn_into::<js_sys::Uint8Array>()
-                    .ok()
-                    .map(|a| a.to_vec()),
-            ),
-            None => (data.as_string(), None),
-        };
-        let (Some(text), Some(st)) = (text, state.upgrade()) else {
-            return;
-        };
-        let msg = serde_json::from_str::<FromWorker>(&text)
-            .map_err(|e| format!("bad message from a pool worker: {e}"));
-        on_message(&mut st.borrow_mut(), w, msg, bytes);
-    });
-    let error_handler =
-        Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
-            e.prevent_default();
-            if let Some(st) = me.upgrade() {
-                let message = format!("an engine pool worker failed: {}", e.message());
-                on_message(&mut st.borrow_mut(), w, Err(message), None);
-            }
-        });
-    worker.set_onmessage(Some(message_handler.as_ref().unchecked_ref()));
-    worker.set_onerror(Some(error_handler.as_ref().unchecked_ref()));
+    let worker = spawn_with_bytes(move |msg, bytes| {
+        if let Some(st) = me.upgrade() {
+            let msg = msg.map_err(|e| format!("a pool worker: {e}"));
+            on_message(&mut st.borrow_mut(), w, msg, bytes);
+        }
+    })?;
     Ok(PoolWorker {
         worker,
         ready: false,
@@ -297,8 +254,6 @@ fn spawn(me: Weak<RefCell<State>>, w: usize) -> Result<PoolWorker, String> {
         queue: Vec::new(),
         known: BTreeMap::new(),
         busy: None,
-        _on_message: message_handler,
-        _on_error: error_handler,
     })
 }
 
@@ -347,7 +302,7 @@ fn on_message(st: &mut State, w: usize, msg: Result<FromWorker, String>, bytes: 
             pw.ready = true;
             std::mem::take(&mut pw.queue)
                 .into_iter()
-                .try_for_each(|(text, file)| post_to(&pw.worker, &text, file.as_ref()))
+                .try_for_each(|(msg, file)| pw.worker.send(&msg, file.as_ref()))
         }
         Ok(FromWorker::PartProgress {
             tag: t,
@@ -433,10 +388,7 @@ fn part_done(
 
 /// The page's progress: the first run going on, and the jobs done of all of them.
 fn post_progress(r: &PooledRun) {
-    let (done, total) = r
-        .progress
-        .values()
-        .fold((0, 0), |(d, t), &(d1, t1)| (d + d1, t + t1));
+    let (done, total) = r.jobs_done();
     post(&FromWorker::Progress {
         run: r.run.finished(),
         done,
@@ -453,10 +405,7 @@ pub(super) fn pause(st: &mut State) {
     for w in st.pool.workers.iter_mut().filter(|w| w.busy.is_some()) {
         let _ = w.send(&ToWorker::Pause, None);
     }
-    let (done, total) = r
-        .progress
-        .values()
-        .fold((0, 0), |(d, t), &(d1, t1)| (d + d1, t + t1));
+    let (done, total) = r.jobs_done();
     post(&FromWorker::Paused {
         run: r.run.finished(),
         done,

@@ -59,16 +59,22 @@ pub(super) fn start(st: &mut State, scenario: &Scenario, cores: u32) -> Result<(
     if size > 1 {
         return pool::start(st, run, scenario, size);
     }
+    activate(st, run, None);
+    Ok(())
+}
+
+/// Makes `run` the run going on (a pool worker's share when `part` says which) and asks
+/// for its first slice.
+fn activate(st: &mut State, run: SlicedRun, part: Option<(u64, usize)>) {
     let now = now_ms();
     st.active = Some(Active {
         run,
         t0: now,
         t_run: now,
         budget: FIRST_BUDGET,
-        part: None,
+        part,
     });
     schedule(st);
-    Ok(())
 }
 
 /// A pool worker's share: run `index` of `scenario` alone, answered under `tag`.
@@ -90,15 +96,7 @@ pub(super) fn start_part(
     };
     let run = base.fresh().only(index).map_err(|e| e.to_string())?;
     st.part_base = Some((tag, base));
-    let now = now_ms();
-    st.active = Some(Active {
-        run,
-        t0: now,
-        t_run: now,
-        budget: FIRST_BUDGET,
-        part: Some((tag, index)),
-    });
-    schedule(st);
+    activate(st, run, Some((tag, index)));
     Ok(())
 }
 
