@@ -116,10 +116,14 @@ pub(super) struct Pool {
     /// to every pool worker that lacks it.
     blobs: BTreeMap<String, (String, web_sys::Blob)>,
     next_tag: u64,
+    /// The last pool worker's id (ids stay with a worker when a dead one is dropped).
+    next_id: u64,
     run: Option<PooledRun>,
 }
 
 struct PoolWorker {
+    /// Its messages carry this id to [`on_message`].
+    id: u64,
     worker: EngineWorker,
     ready: bool,
     /// It failed: it gets nothing more, and is dropped when the next run starts (not from
@@ -162,6 +166,12 @@ pub(super) struct PooledRun {
     paused: bool,
 }
 
+impl Pool {
+    fn worker(&mut self, id: u64) -> Option<&mut PoolWorker> {
+        self.workers.iter_mut().find(|w| w.id == id)
+    }
+}
+
 impl PooledRun {
     /// (jobs done, jobs in all) of the runs going on, added up.
     fn jobs_done(&self) -> (u64, u64) {
@@ -181,7 +191,8 @@ pub(super) fn start(
 ) -> Result<(), String> {
     st.pool.workers.retain(|w| !w.dead);
     while st.pool.workers.len() < size {
-        let w = spawn(st.me.clone(), st.pool.workers.len())?;
+        st.pool.next_id += 1;
+        let w = spawn(st.me.clone(), st.pool.next_id)?;
         st.pool.workers.push(w);
     }
     sync_files(st, size)?;
@@ -239,15 +250,16 @@ fn blob_of(bytes: &[u8]) -> Result<web_sys::Blob, String> {
         .map_err(|e| format!("cannot hand a file to a pool worker: {e:?}"))
 }
 
-/// Starts pool worker `w`; its messages go to [`on_message`].
-fn spawn(me: Weak<RefCell<State>>, w: usize) -> Result<PoolWorker, String> {
+/// Starts pool worker `id`; its messages go to [`on_message`].
+fn spawn(me: Weak<RefCell<State>>, id: u64) -> Result<PoolWorker, String> {
     let worker = spawn_with_bytes(move |msg, bytes| {
         if let Some(st) = me.upgrade() {
             let msg = msg.map_err(|e| format!("a pool worker: {e}"));
-            on_message(&mut st.borrow_mut(), w, msg, bytes);
+            on_message(&mut st.borrow_mut(), id, msg, bytes);
         }
     })?;
     Ok(PoolWorker {
+        id,
         worker,
         ready: false,
         dead: false,
@@ -284,19 +296,19 @@ fn feed(pool: &mut Pool) -> Result<(), String> {
     Ok(())
 }
 
-/// What pool worker `w` said.
-fn on_message(st: &mut State, w: usize, msg: Result<FromWorker, String>, bytes: Option<Vec<u8>>) {
+/// What pool worker `id` said.
+fn on_message(st: &mut State, id: u64, msg: Result<FromWorker, String>, bytes: Option<Vec<u8>>) {
     let tag = st.pool.run.as_ref().map(|r| r.tag);
     let outcome = match msg {
         Err(message) => {
-            if let Some(pw) = st.pool.workers.get_mut(w) {
+            if let Some(pw) = st.pool.worker(id) {
                 pw.dead = true;
                 pw.worker.terminate();
             }
             Err(message)
         }
         Ok(FromWorker::Ready) => {
-            let Some(pw) = st.pool.workers.get_mut(w) else {
+            let Some(pw) = st.pool.worker(id) else {
                 return;
             };
             pw.ready = true;
@@ -326,7 +338,7 @@ fn on_message(st: &mut State, w: usize, msg: Result<FromWorker, String>, bytes: 
             index,
             report,
             elapsed_ms,
-        }) if Some(t) == tag => part_done(st, w, index, *report, elapsed_ms, bytes),
+        }) if Some(t) == tag => part_done(st, id, index, *report, elapsed_ms, bytes),
         Ok(FromWorker::PartFailed {
             tag: t, message, ..
         }) if Some(t) == tag => Err(message),
@@ -341,11 +353,11 @@ fn on_message(st: &mut State, w: usize, msg: Result<FromWorker, String>, bytes: 
     }
 }
 
-/// Run `index` is back from worker `w`: the runs finished in order go to the page, the
+/// Run `index` is back from worker `id`: the runs finished in order go to the page, the
 /// worker gets the next run, and the last one ends the scenario.
 fn part_done(
     st: &mut State,
-    w: usize,
+    id: u64,
     index: usize,
     mut report: RunReport,
     elapsed_ms: f64,
@@ -353,7 +365,7 @@ fn part_done(
 ) -> Result<(), String> {
     report.outcomes =
         decode_outcomes(&bytes.ok_or("a pool worker's run came without its outcomes")?)?;
-    if let Some(pw) = st.pool.workers.get_mut(w) {
+    if let Some(pw) = st.pool.worker(id) {
         pw.busy = None;
     }
     let Some(r) = st.pool.run.as_mut() else {
