@@ -1253,3 +1253,60 @@ fn fit_by_maximum_likelihood_follows_the_bulk_of_the_samples() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("moments, max_likelihood"));
 }
+
+/// `--event-order` on `simulate` and `run`: the report names the order; a bad one is a usage
+/// error listing the valid ones.
+#[test]
+fn event_order_flags_reach_the_report() {
+    let trace = traces_dir().join("KTH-SP2-1996-2.1-cln.swf.gz");
+    let trace = trace.to_str().unwrap();
+    for (args, want) in [
+        (
+            vec!["simulate", trace, "--policy", "easy", "--json"],
+            "completions",
+        ),
+        (
+            vec![
+                "simulate",
+                trace,
+                "--policy",
+                "easy",
+                "--event-order",
+                "pyss",
+                "--json",
+            ],
+            "pyss",
+        ),
+        (
+            vec![
+                "run",
+                "--preset",
+                "demo",
+                "--event-order",
+                "cqsim",
+                "--json",
+            ],
+            "cqsim",
+        ),
+    ] {
+        let o = gridscope(&args);
+        assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let order = v["conventions"]["same_instant_order"].as_str().unwrap();
+        assert!(order.starts_with(want), "{args:?}: {order}");
+    }
+    let bad = gridscope(&[
+        "simulate",
+        trace,
+        "--policy",
+        "easy",
+        "--event-order",
+        "slurm",
+    ]);
+    assert_eq!(bad.status.code(), Some(2));
+    let e = stderr(&bad);
+    assert!(
+        e.contains("gridscope") && e.contains("pyss") && e.contains("cqsim"),
+        "{e}"
+    );
+}

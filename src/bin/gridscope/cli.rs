@@ -213,6 +213,11 @@ pub struct RunArgs {
     /// Applies to every receiver and symmetric run of the scenario.
     #[arg(long, verbatim_doc_comment)]
     pub hold_at_home: bool,
+    /// The order of the events of one instant, for every run: gridscope, pyss or cqsim
+    ///
+    /// Overrides the scenario's options.event_order (see `simulate --help`).
+    #[arg(long, value_name = "ORDER", value_enum, verbatim_doc_comment)]
+    pub event_order: Option<EventOrderArg>,
     #[command(flatten)]
     pub report: ReportArgs,
     /// Where the real-trace presets find their traces [default: ../shared/traces]
@@ -428,6 +433,16 @@ pub enum EventOrderArg {
     Gridscope,
     Pyss,
     Cqsim,
+}
+
+impl From<EventOrderArg> for gridscope::engine::EventOrder {
+    fn from(a: EventOrderArg) -> Self {
+        match a {
+            EventOrderArg::Gridscope => Self::Gridscope,
+            EventOrderArg::Pyss => Self::Pyss,
+            EventOrderArg::Cqsim => Self::Cqsim,
+        }
+    }
 }
 
 #[derive(ValueEnum, Clone, Copy, Debug, PartialEq, Eq)]

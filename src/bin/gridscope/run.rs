@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use gridscope::engine::{EstimateSource, EventOrder, RunConfig};
+use gridscope::engine::{EstimateSource, RunConfig};
 use gridscope::limits::{Limit, Limits};
 use gridscope::scenario::{
     load_workload, run_loaded_on, AlgorithmSpec, PlatformSpec, Scenario, WorkloadSpec,
@@ -11,7 +11,7 @@ use gridscope::scenario::{
 };
 use gridscope::workload::{read_swf, SwfOptions, Workload};
 
-use crate::cli::{Estimates, EventOrderArg, LintArgs, ReportArgs, RunArgs, SimulateArgs};
+use crate::cli::{Estimates, LintArgs, ReportArgs, RunArgs, SimulateArgs};
 use crate::output::Inputs;
 use crate::progress::Progress;
 use crate::{output, report, sweep, CliError};
@@ -108,11 +108,7 @@ pub fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
                 Estimates::Exact => EstimateSource::Exact,
             },
             kill_at_estimate: !a.no_kill,
-            event_order: match a.event_order {
-                EventOrderArg::Gridscope => EventOrder::Gridscope,
-                EventOrderArg::Pyss => EventOrder::Pyss,
-                EventOrderArg::Cqsim => EventOrder::Cqsim,
-            },
+            event_order: a.event_order.into(),
         },
     };
     let mut inputs = Inputs::default();
@@ -207,6 +203,9 @@ pub fn run(a: &RunArgs) -> Result<(), CliError> {
             alg.grid_params.hold_at_home = true;
         }
     }
+    if let Some(order) = a.event_order {
+        scenario.options.event_order = order.into();
+    }
     let place = Place {
         base,
         files: if a.limits.allow_any_path {
@@ -263,6 +262,7 @@ fn scenario_flag(a: &RunArgs) -> Option<&'static str> {
         (a.seed.is_some(), "--seed"),
         (a.ideal_discipline.is_some(), "--ideal-discipline"),
         (a.hold_at_home, "--hold-at-home"),
+        (a.event_order.is_some(), "--event-order"),
         (a.report.series.is_some(), "--series"),
         (a.report.jobs.is_some(), "--jobs"),
         (a.traces.is_some(), "--traces"),
