@@ -24,6 +24,7 @@ use crate::scenario::{RunReport, Scenario};
 use crate::time::SimTime;
 use crate::web::engine_worker::{spawn_with_bytes, EngineWorker};
 use crate::web::protocol::*;
+use crate::web::state::workload_files;
 
 /// Below this many job-runs (jobs × algorithms) a run stays in this worker: starting the
 /// pool (loading the engine and the files again) would cost more than it saves.
@@ -195,7 +196,7 @@ pub(super) fn start(
         let w = spawn(st.me.clone(), st.pool.next_id)?;
         st.pool.workers.push(w);
     }
-    sync_files(st, size)?;
+    sync_files(st, size, &workload_files(&scenario.workload))?;
     st.pool.next_tag += 1;
     st.pool.run = Some(PooledRun {
         run,
@@ -212,12 +213,15 @@ pub(super) fn start(
     feed(&mut st.pool)
 }
 
-/// Gives the first `size` pool workers the coordinator's files they lack (and drops the
-/// ones it no longer has).
-fn sync_files(st: &mut State, size: usize) -> Result<(), String> {
+/// Gives the first `size` pool workers the files of `needed` they lack (as the coordinator
+/// has them), and drops from them the files the coordinator no longer has.
+fn sync_files(st: &mut State, size: usize, needed: &[String]) -> Result<(), String> {
     let pool = &mut st.pool;
     pool.blobs.retain(|name, _| st.files.contains_key(name));
-    for (name, f) in &st.files {
+    for name in needed {
+        let Some(f) = st.files.get(name) else {
+            continue;
+        };
         if pool.blobs.get(name).map(|(sha, _)| sha) != Some(&f.sha256) {
             pool.blobs
                 .insert(name.clone(), (f.sha256.clone(), blob_of(&f.bytes)?));
@@ -234,7 +238,7 @@ fn sync_files(st: &mut State, size: usize) -> Result<(), String> {
             w.known.remove(&name);
             w.send(&ToWorker::Forget { name }, None)?;
         }
-        for (name, (sha, blob)) in &pool.blobs {
+        for (name, (sha, blob)) in pool.blobs.iter().filter(|(n, _)| needed.contains(n)) {
             if w.known.get(name) != Some(sha) {
                 w.send(&ToWorker::Load { name: name.clone() }, Some(blob.clone()))?;
                 w.known.insert(name.clone(), sha.clone());
