@@ -182,3 +182,19 @@ export function assertCleanPages(pages, atLeast) {
     assert.deepEqual(p.problems.console, [], 'console errors');
   }
 }
+
+/** The page's main thread answers within a second (a round trip and a click), in one of
+ * three tries a second apart: a tab a hostile link keeps busy fails all three, while a
+ * machine busy with other work (a CI box running builds beside the browser) may slow one. */
+export async function assertResponsive(page, what = '') {
+  const took = [];
+  for (let i = 0; i < 3; i++) {
+    const t0 = Date.now();
+    await page.evaluate(() => 1);
+    await page.click('.metric-help summary');
+    took.push(Date.now() - t0);
+    if (took[i] < 1000) return;
+    await page.waitForTimeout(1000);
+  }
+  assert.fail(`page blocked${what}: ${took.join(', ')} ms in three tries`);
+}

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
-import { repoRoot, pageSuite, assertCleanPages } from './harness.mjs';
+import { repoRoot, pageSuite, assertCleanPages, assertResponsive } from './harness.mjs';
 
 const CLI = path.join(repoRoot, 'target', 'release', process.platform === 'win32' ? 'gridscope.exe' : 'gridscope');
 const { open, pages } = pageSuite();
@@ -20,13 +20,6 @@ function scenario(platform, workload) {
   return { scenario: { version: 1, name: 'hostile', seed: 1, platform, workload, algorithms: [{ local: 'easy' }, { local: 'fcfs' }] }, files: [] };
 }
 
-/** The page's main thread answers within a second (a round trip and a click). */
-async function assertResponsive(page) {
-  const t0 = Date.now();
-  await page.evaluate(() => 1);
-  await page.click('.metric-help summary');
-  assert.ok(Date.now() - t0 < 1000, `page blocked for ${Date.now() - t0} ms`);
-}
 
 test('a link naming 5,000 sites is refused with the limit, not run', async () => {
   const sites = Array.from({ length: 5000 }, (_, i) => ({ name: `s${i}`, nodes: 4, cpus_per_node: 1 }));
