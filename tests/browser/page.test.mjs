@@ -195,7 +195,11 @@ test('results stream in per algorithm, the page answers during a run, cancel sto
   await page.fill('#f-jobs', '2000');
   await page.press('#f-jobs', 'Tab');
   await page.click('[data-testid=run]');
-  assertSameNumbers(await waitResults(page, 5), cli(['run', '--preset', 'demo']));
+  const again = await waitResults(page, 5);
+  // Said before the check, to tell a run of the wrong scenario from a stray result (a CI
+  // run once showed the cancelled run's first result here; not reproduced since).
+  console.log(`# after the cancel: ${await page.textContent('[data-testid=run-info]')} | ${await page.textContent('[data-testid=status]')}`);
+  assertSameNumbers(again, cli(['run', '--preset', 'demo']));
 });
 
 test('a dropped trace is fitted to the hyper-Erlang model with the CLI classes (SOB §3.1)', async () => {

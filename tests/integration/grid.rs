@@ -646,16 +646,10 @@ fn print_sob_gap_experiments() {
             change(&mut s);
             let w = load_workload(&s, &Default::default(), &mut |f| Err(f.to_string())).unwrap();
             let r = run_loaded(&s, w, &mut |_, _, _| true).unwrap();
-            let m = |label: &str| &r.runs.iter().find(|x| x.label == label).unwrap().metrics;
-            let (l, si, ri) = (m("local"), m("sender"), m("receiver"));
+            let ri = &run_named(&r, "receiver").metrics;
             println!(
-                "| {name} | {:.0} / {:.0} (÷ {:.1}) | {:.0} / {:.0} (÷ {:.1}) | {:.0} |",
-                l.avg_wait_s,
-                si.avg_wait_s,
-                l.avg_wait_s / si.avg_wait_s,
-                l.avg_response_s,
-                si.avg_response_s,
-                l.avg_response_s / si.avg_response_s,
+                "| {name} | {} | {:.0} |",
+                local_vs_sender(&r).join(" | "),
                 ri.avg_wait_s
             );
         }
@@ -759,6 +753,28 @@ fn receiver_holding_at_home_starts_when_home_frees_and_still_moves_to_a_voluntee
             "{local}"
         );
     }
+}
+
+/// The run labelled `label` of a report.
+fn run_named<'a>(
+    r: &'a gridscope::scenario::Report,
+    label: &str,
+) -> &'a gridscope::scenario::RunReport {
+    r.runs.iter().find(|x| x.label == label).unwrap()
+}
+
+/// SOB's headline pair, local against sender-initiated: "local / S-I (÷ ratio)" for the
+/// mean wait and the mean response (s).
+fn local_vs_sender(r: &gridscope::scenario::Report) -> [String; 2] {
+    let (l, si) = (
+        &run_named(r, "local").metrics,
+        &run_named(r, "sender").metrics,
+    );
+    [
+        (l.avg_wait_s, si.avg_wait_s),
+        (l.avg_response_s, si.avg_response_s),
+    ]
+    .map(|(a, b)| format!("{a:.0} / {b:.0} (÷ {:.1})", a / b))
 }
 
 /// SOB Table 6, per machine M1–M6: jobs, local utilization (%), mean wait and mean response
@@ -886,18 +902,12 @@ fn print_sob_table6_calibration() {
         let mut all = Scenario::preset(&format!("sob-synthetic-{variant}")).unwrap();
         all.workload = s.workload.clone();
         let r = run_loaded(&all, load(&all).unwrap(), &mut |_, _, _| true).unwrap();
-        let m = |label: &str| &r.runs.iter().find(|x| x.label == label).unwrap().metrics;
-        let (l, si) = (m("local"), m("sender"));
+        let m = |label: &str| &run_named(&r, label).metrics;
+        let [wait, response] = local_vs_sender(&r);
         println!(
-            "S-I vs local: wait {:.0} / {:.0} (÷ {:.1}), response {:.0} / {:.0} (÷ {:.1}); grid efficiency {:.3} → {:.3}; R-I wait {:.0}, central wait {:.0}",
-            l.avg_wait_s,
-            si.avg_wait_s,
-            l.avg_wait_s / si.avg_wait_s,
-            l.avg_response_s,
-            si.avg_response_s,
-            l.avg_response_s / si.avg_response_s,
-            l.grid_efficiency,
-            si.grid_efficiency,
+            "S-I vs local: wait {wait}, response {response}; grid efficiency {:.3} → {:.3}; R-I wait {:.0}, central wait {:.0}",
+            m("local").grid_efficiency,
+            m("sender").grid_efficiency,
             m("receiver").avg_wait_s,
             m("central").avg_wait_s
         );

@@ -106,6 +106,16 @@ impl AppState {
         if self.cancelling > 0 && about_a_run(m) {
             return false;
         }
+        // Words about a run before this run's `Started`, or a result out of turn, belong to
+        // an earlier run (the cancel guard above should already have dropped them).
+        let stale = match m {
+            FromWorker::Progress { .. } | FromWorker::Done { .. } => !self.run.started,
+            FromWorker::RunResult(r) => !self.run.started || r.idx != self.results.runs.len(),
+            _ => false,
+        };
+        if stale {
+            return false;
+        }
         match m {
             FromWorker::Loaded {
                 file,
@@ -133,6 +143,7 @@ impl AppState {
                 r.import_summary = import_summary.clone();
                 r.jobs = *jobs;
                 self.run.algorithms = *algorithms;
+                self.run.started = true;
             }
             FromWorker::Progress {
                 run,

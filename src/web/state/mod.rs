@@ -79,6 +79,9 @@ pub struct RunState {
     pub algorithms: usize,
     /// Runs going on at once (a pool of workers); `done`/`total` add up theirs.
     pub in_flight: usize,
+    /// The worker said `Started` for this run: progress, results and `Done` before it are
+    /// an earlier run's.
+    pub started: bool,
 }
 
 /// The last run's results as they stream in.
