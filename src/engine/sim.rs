@@ -522,13 +522,8 @@ impl<'a> Simulation<'a> {
                 self.schedule_touched()?;
             }
             EventOrder::Cqsim => {
-                while let Some((_, event)) = self.events.pop_until(self.now) {
-                    self.handle_event(event)?;
-                    self.schedule_touched()?;
-                }
-                while self.handle_next_arrival() {
-                    self.schedule_touched()?;
-                }
+                self.each_due_event_then_pass()?;
+                self.each_arrival_then_pass()?;
             }
             EventOrder::Pyss => {
                 // pyss plans with estimates: a job whose estimated slice ends now is free
@@ -549,9 +544,7 @@ impl<'a> Simulation<'a> {
                         _ => due.push(Due::Event(event)),
                     }
                 }
-                while self.handle_next_arrival() {
-                    self.schedule_touched()?;
-                }
+                self.each_arrival_then_pass()?;
                 for d in due {
                     match d {
                         Due::Event(event) => self.handle_event(event)?,
@@ -560,12 +553,7 @@ impl<'a> Simulation<'a> {
                     self.schedule_touched()?;
                 }
                 // Messages a pass sent for now (zero latency), one pass after each.
-                while let Some((_, event)) = self.events.pop_until(self.now) {
-                    self.handle_event(event)?;
-                    self.schedule_touched()?;
-                }
-                // A job freed first whose site saw no arrival or other event.
-                self.schedule_touched()?;
+                self.each_due_event_then_pass()?;
             }
         }
         Ok(true)
@@ -740,6 +728,23 @@ impl<'a> Simulation<'a> {
         site.running.insert((out.end, idx), units);
         site.plan_invalidated = true;
         self.touched.push(out.site);
+        Ok(())
+    }
+
+    /// The per-event conventions: every event due now, a scheduling pass after each.
+    fn each_due_event_then_pass(&mut self) -> Result<(), SimError> {
+        while let Some((_, event)) = self.events.pop_until(self.now) {
+            self.handle_event(event)?;
+            self.schedule_touched()?;
+        }
+        Ok(())
+    }
+
+    /// The per-event conventions: every arrival now, a scheduling pass after each.
+    fn each_arrival_then_pass(&mut self) -> Result<(), SimError> {
+        while self.handle_next_arrival() {
+            self.schedule_touched()?;
+        }
         Ok(())
     }
 

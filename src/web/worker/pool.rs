@@ -16,7 +16,7 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Weak;
 
-use super::run::run_result;
+use super::run::{finish_scenario, run_result};
 use super::stepper::SlicedRun;
 use super::{now_ms, post, State};
 use crate::engine::{JobOutcome, Outcome, RejectReason};
@@ -388,17 +388,9 @@ fn part_done(
     if r.run.finished() < r.run.algorithms() {
         return feed(&mut st.pool);
     }
-    let Some(r) = st.pool.run.take() else {
-        return Ok(());
-    };
-    let (report, platforms) = r.run.finish();
-    let report_json = serde_json::to_string_pretty(&report).unwrap_or_default();
-    st.last = Some(report);
-    st.last_platforms = platforms;
-    post(&FromWorker::Done {
-        report_json,
-        elapsed_ms: now_ms() - r.t0,
-    });
+    if let Some(r) = st.pool.run.take() {
+        finish_scenario(st, r.run, r.t0);
+    }
     Ok(())
 }
 

@@ -209,13 +209,19 @@ pub(super) fn slice(st: &mut State) {
 /// Every algorithm has run: the report (kept for exports and Gantt charts) and `Done`.
 fn finish(st: &mut State) {
     let Some(a) = st.active.take() else { return };
-    let (report, platforms) = a.run.finish();
+    finish_scenario(st, a.run, a.t0);
+}
+
+/// The scenario started at `t0` (ms) has every run in `run`, here or from the pool: its
+/// report is kept for exports and Gantt charts, and the page gets `Done`.
+pub(super) fn finish_scenario(st: &mut State, run: SlicedRun, t0: f64) {
+    let (report, platforms) = run.finish();
     let report_json = serde_json::to_string_pretty(&report).unwrap_or_default();
     st.last = Some(report);
     st.last_platforms = platforms;
     post(&FromWorker::Done {
         report_json,
-        elapsed_ms: now_ms() - a.t0,
+        elapsed_ms: now_ms() - t0,
     });
 }
 
