@@ -481,7 +481,7 @@ impl<'a> Simulation<'a> {
             free: st.res.free,
             running,
             queue: st.policy.queued(),
-            profile: view.running_profile().steps().to_vec(),
+            profile: view.running_profile().steps().collect(),
             head: st.policy.head_reservation(&view),
         })
     }

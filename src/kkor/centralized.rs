@@ -30,13 +30,13 @@ use crate::time::SimTime;
 /// The free slots (t', t'', m) of a plan from `now` on; t'' is `None` for the last, open
 /// slot. These are what a cluster reports to the grid scheduler.
 pub fn free_slots(profile: &Profile, now: SimTime) -> Vec<(i64, Option<i64>, u32)> {
-    let steps = profile.steps();
-    let first = steps.partition_point(|&(s, _)| s <= now).saturating_sub(1);
-    (first..steps.len())
+    let (times, frees) = (profile.times(), profile.frees());
+    let first = times.partition_point(|&s| s <= now).saturating_sub(1);
+    (first..times.len())
         .map(|i| {
-            let start = steps[i].0.max(now).0;
-            let end = steps.get(i + 1).map(|s| s.0 .0);
-            (start, end, steps[i].1)
+            let start = times[i].max(now).0;
+            let end = times.get(i + 1).map(|s| s.0);
+            (start, end, frees[i])
         })
         .collect()
 }
@@ -45,13 +45,11 @@ pub fn free_slots(profile: &Profile, now: SimTime) -> Vec<(i64, Option<i64>, u32
 /// or a later one, with more free processors than `threshold` (the last slot always counts).
 /// Returns (start, free, is_last).
 fn candidate(profile: &Profile, cursor: SimTime, threshold: Option<u32>) -> (SimTime, u32, bool) {
-    let steps = profile.steps();
-    let mut i = steps
-        .partition_point(|&(s, _)| s <= cursor)
-        .saturating_sub(1);
+    let (times, frees) = (profile.times(), profile.frees());
+    let mut i = times.partition_point(|&s| s <= cursor).saturating_sub(1);
     loop {
-        let last = i + 1 >= steps.len();
-        let (s, free) = steps[i];
+        let last = i + 1 >= times.len();
+        let (s, free) = (times[i], frees[i]);
         if last || threshold.is_none_or(|m| free > m) {
             return (s.max(cursor), free, last);
         }
@@ -104,9 +102,9 @@ pub fn list_schedule(
             done[k] = true;
         } else {
             threshold[k] = Some(free);
-            let steps = profiles[k].steps();
-            let next = steps.partition_point(|&(s, _)| s <= start);
-            cursor[k] = steps[next].0;
+            let times = profiles[k].times();
+            let next = times.partition_point(|&s| s <= start);
+            cursor[k] = times[next];
         }
     }
     out

@@ -256,8 +256,8 @@ impl Grid<'_> {
                 self.plan.place(j, p)?;
                 continue;
             }
-            let steps = self.orgs[k].profile.steps();
-            let Some(&(next, _)) = steps.get(steps.partition_point(|&(s, _)| s.0 <= at)) else {
+            let times = self.orgs[k].profile.times();
+            let Some(&next) = times.get(times.partition_point(|&s| s.0 <= at)) else {
                 return Err(format!(
                     "cluster {k}: {} deferred job(s) fit nowhere in its schedule",
                     list.len()

@@ -28,7 +28,7 @@ pub fn select_general(
     }
     let mut candidates: Vec<SimTime> = vec![from];
     for p in answers.profiles {
-        candidates.extend(p.steps().iter().map(|s| s.0).filter(|&t| t > from));
+        candidates.extend(p.times().iter().copied().filter(|&t| t > from));
     }
     candidates.sort_unstable();
     candidates.dedup();
