@@ -11,7 +11,7 @@ use yew::prelude::*;
 use super::charts::{Chart, ChartView, History, Sweep};
 use super::engine_worker::{self, EngineWorker};
 use super::format::json_num;
-use super::panels::form::{input_value, select_index, select_value};
+use super::panels::form::{input_value, select_index, select_value, DraftInput};
 use super::panels::AllocationCalculator;
 use super::protocol::*;
 use super::share::{self, SharedSweep};
@@ -537,12 +537,12 @@ impl Component for SfPanel {
                     { self.view_sweep_fields(ctx) }
                     <div class="field">
                         <label for="sf-seeds">{"Seeds"}</label>
-                        <input id="sf-seeds" type="number" min="1" max="1000" step="1" value={self.seeds.to_string()} onchange={input(SfMsg::Seeds)} />
+                        <DraftInput id="sf-seeds" kind="number" min="1" max="1000" step="1" value={self.seeds.to_string()} onchange={input(SfMsg::Seeds)} />
                         <span class="help">{format!("{} The CLI uses 10.", param_help("seeds"))}</span>
                     </div>
                     <div class="field">
                         <label for="sf-batches">{"Batches"}</label>
-                        <input id="sf-batches" type="number" min="100" step="100" value={self.batches.to_string()} onchange={input(SfMsg::Batches)} />
+                        <DraftInput id="sf-batches" kind="number" min="100" step="100" value={self.batches.to_string()} onchange={input(SfMsg::Batches)} />
                         <span class="help">{format!("{} The CLI uses 20,000.", param_help("batches"))}</span>
                     </div>
                 </div>
@@ -619,7 +619,7 @@ impl SfPanel {
             html! {
                 <div class="field">
                     <label for={id}>{label}</label>
-                    <input id={id} type="text" value={value.clone()} onchange={on(field)} />
+                    <DraftInput {id} value={value.clone()} onchange={on(field)} />
                     <span class="help">{param_help(key)}</span>
                 </div>
             }
@@ -647,7 +647,7 @@ impl SfPanel {
                             <option value="load" selected={f.arrival_kind == "load"}>{"load λk/Σμ"}</option>
                         </select>
                     </label>
-                    <input id="sf-arrivals" type="number" step="any" value={f.arrivals.clone()} onchange={on(SweepField::Arrivals)} />
+                    <DraftInput id="sf-arrivals" kind="number" step="any" value={f.arrivals.clone()} onchange={on(SweepField::Arrivals)} />
                     <span class="help">{format!("{} Or {}", param_help("lambda"), param_help("load"))}</span>
                 </div>
                 { text("sf-k", "k (jobs per batch)", "batch_size", &f.batch_size, SweepField::BatchSize) }

@@ -187,6 +187,11 @@ test('results stream in per algorithm, the page answers during a run, cancel sto
   assert.equal(await page.isEnabled('[data-testid=cancel]'), true);
   // The page's thread is free: a round trip and a UI change are quick.
   await assertResponsive(page, ' during a run');
+  // Text typed into a field survives the re-renders the run's progress causes (every 200 ms)
+  // until it is committed: the page once put the old value back under the user's typing.
+  await page.fill('#f-jobs', '2000');
+  await page.waitForTimeout(700);
+  assert.equal(await page.inputValue('#f-jobs'), '2000', 'typed text kept through progress re-renders');
   await page.click('[data-testid=cancel]');
   await page.waitForFunction(() => document.querySelector('[data-testid=notice]')?.textContent.includes('cancelled'));
   assert.equal(await page.isDisabled('[data-testid=cancel]'), true);

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::form::{input_value, on_value, parse, select_value, Apply};
+use super::form::{input_value, on_value, parse, select_value, Apply, DraftInput};
 use crate::policy::grid::{GridParams, GridScheme, IdealDiscipline};
 use crate::policy::local::LocalPolicyKind;
 use crate::scenario::AlgorithmSpec;
@@ -163,7 +163,7 @@ fn row(app: &AppContext, i: usize, a: &AlgorithmSpec) -> Html {
     let uses_params = !matches!(a.grid, GridScheme::Local | GridScheme::Ideal);
     html! { <>
         <tr data-row={i.to_string()}>
-            <td><input type="text" aria-label={format!("label of run {}", i + 1)} placeholder={a.algorithm()} value={a.label.clone().unwrap_or_default()} onchange={label_cb} /></td>
+            <td><DraftInput label={format!("label of run {}", i + 1)} placeholder={a.algorithm()} value={a.label.clone().unwrap_or_default()} onchange={label_cb} /></td>
             <td><select aria-label={format!("local policy of run {}", i + 1)} onchange={local_cb}>
                 { for LocalPolicyKind::ALL.iter().map(|k| html!{ <option value={k.name()} selected={*k == a.local}>{k.name()}</option> }) }
             </select></td>
@@ -235,7 +235,7 @@ fn params(app: &AppContext, i: usize, p: &GridParams) -> Html {
                  f: fn(&mut AlgorithmSpec, &str) -> Result<(), String>| {
         let onchange = on_value(app, row_edit(i, f), input_value);
         html! { <label class="param" title={title}>{name}
-        <input type="number" step="any" aria-label={format!("{name} of run {}", i + 1)} data-testid={format!("param-{i}-{name}")} value={value.to_string()} {onchange} /></label> }
+        <DraftInput kind="number" step="any" label={format!("{name} of run {}", i + 1)} testid={format!("param-{i}-{name}")} value={value.to_string()} {onchange} /></label> }
     };
     html! { <>
         { param("φ", "φ (s): a job whose home AWT is below φ stays home without asking (SOB: 60 s)", p.phi_s, |a, v| { a.grid_params.phi_s = parse("φ", v)?; Ok(()) }) }

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::form::input_value;
+use super::form::{input_value, DraftInput};
 use crate::web::charts::{AllocationBars, Chart, ChartView};
 use crate::web::format::json_num;
 use crate::web::sf::{allocate, Allocation};
@@ -35,15 +35,15 @@ pub fn AllocationCalculator() -> Html {
             <div class="fields">
                 <div class="field">
                     <label for="alloc-rates">{"Rates μ (jobs/s, comma-separated)"}</label>
-                    <input id="alloc-rates" type="text" value={(*rates).clone()} onchange={input(&rates)} />
+                    <DraftInput id="alloc-rates" value={(*rates).clone()} onchange={input(&rates)} />
                 </div>
                 <div class="field">
                     <label for="alloc-lambda">{"λ (batches/s)"}</label>
-                    <input id="alloc-lambda" type="number" step="any" value={(*lambda).clone()} onchange={input(&lambda)} />
+                    <DraftInput id="alloc-lambda" kind="number" step="any" value={(*lambda).clone()} onchange={input(&lambda)} />
                 </div>
                 <div class="field">
                     <label for="alloc-k">{"k (jobs per batch)"}</label>
-                    <input id="alloc-k" type="number" step="1" value={(*batch).clone()} onchange={input(&batch)} />
+                    <DraftInput id="alloc-k" kind="number" step="1" value={(*batch).clone()} onchange={input(&batch)} />
                 </div>
             </div>
             { match allocate(&rates, &lambda, &batch) {

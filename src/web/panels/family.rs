@@ -3,6 +3,7 @@
 
 use yew::prelude::*;
 
+use super::form::DraftInput;
 use crate::web::engine_worker::{self, EngineWorker};
 use crate::web::families::{FamilyRequest, FamilyResult};
 use crate::web::protocol::{FromWorker, ToWorker};
@@ -196,7 +197,7 @@ pub fn field(
     html! {
         <div class="field">
             <label for={id}>{label.to_string()}</label>
-            <input id={id} type="text" value={value.to_string()} {onchange} />
+            <DraftInput {id} value={value.to_string()} {onchange} />
             <span class="help">{help.to_string()}</span>
         </div>
     }

@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::form::{input_value, select_value};
+use super::form::{input_value, select_value, DraftInput};
 use crate::scenario::WorkloadSpec;
 use crate::web::charts::plots::format_secs;
 use crate::web::charts::{Chart, ChartView, FitCdf, FitKind};
@@ -153,7 +153,7 @@ pub fn FitPanel() -> Html {
         <div class="fit">
             <div class="controls">
                 <label for="fit-cpn">{"CPUs per node "}</label>
-                <input id="fit-cpn" data-testid="fit-cpn" type="number" min="1" step="1" value={state.cpn.to_string()} onchange={cpn} />
+                <DraftInput id="fit-cpn" testid="fit-cpn" kind="number" min="1" step="1" value={state.cpn.to_string()} onchange={cpn} />
                 <label for="fit-method">{" fitted by "}</label>
                 <select id="fit-method" data-testid="fit-method" onchange={method} title="Three moments: SOB §3.1, the paper's method (matches μ1–μ3 exactly, often far from the bulk of the samples). Maximum likelihood: EM over the same hyper-Erlang family, the order of best likelihood among 1–8 (follows the bulk; compare the Kolmogorov–Smirnov table).">
                     <option value="moments" selected={state.method == FitMethod::Moments}>{"three moments (SOB §3.1)"}</option>

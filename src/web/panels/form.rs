@@ -56,8 +56,69 @@ pub fn num_field(
     html! {
         <div class="field">
             <label for={id.clone()}>{label}</label>
-            <input id={id} type="number" step={step.to_string()} {value} {onchange} />
+            <DraftInput id={id} kind="number" step={step.to_string()} {value} {onchange} />
             <span class="help">{help}</span>
         </div>
+    }
+}
+
+/// The attributes of a text or number field kept by [`DraftInput`].
+#[derive(Properties, PartialEq, Clone)]
+pub struct DraftInputProps {
+    #[prop_or_default]
+    pub id: Option<AttrValue>,
+    /// The input's `type`.
+    #[prop_or(AttrValue::Static("text"))]
+    pub kind: AttrValue,
+    #[prop_or_default]
+    pub step: Option<AttrValue>,
+    #[prop_or_default]
+    pub min: Option<AttrValue>,
+    #[prop_or_default]
+    pub max: Option<AttrValue>,
+    /// Its `aria-label`, for fields without a `<label>`.
+    #[prop_or_default]
+    pub label: Option<AttrValue>,
+    #[prop_or_default]
+    pub testid: Option<AttrValue>,
+    #[prop_or_default]
+    pub placeholder: Option<AttrValue>,
+    /// What the scenario (or panel) holds.
+    pub value: AttrValue,
+    /// Called when the user commits the text (Enter, or leaving the field).
+    pub onchange: Callback<Event>,
+}
+
+/// A text or number `<input>` whose text survives re-renders while the user types.
+///
+/// Yew sets a rendered input's DOM value back to its `value` on every render, and the page
+/// re-renders whenever a worker reports (a run's progress, every 200 ms). Text typed but not
+/// yet committed (the change event comes on Enter or when the field loses focus) was then
+/// silently replaced by the old value: a page test typed 2000 jobs after cancelling a run and
+/// got a 1,000,000-job run. The field keeps what is typed as a draft until the change; the
+/// draft belongs to the value it was typed over, so a new value from outside (a preset, a
+/// link) replaces it.
+#[function_component]
+pub fn DraftInput(p: &DraftInputProps) -> Html {
+    let draft = use_state(|| None::<(AttrValue, String)>);
+    let shown = match &*draft {
+        Some((over, text)) if *over == p.value => AttrValue::from(text.clone()),
+        _ => p.value.clone(),
+    };
+    let oninput = {
+        let (draft, over) = (draft.clone(), p.value.clone());
+        Callback::from(move |e: InputEvent| draft.set(Some((over.clone(), input_value(&e)))))
+    };
+    let onchange = {
+        let (draft, commit) = (draft.clone(), p.onchange.clone());
+        Callback::from(move |e: Event| {
+            draft.set(None);
+            commit.emit(e);
+        })
+    };
+    html! {
+        <input id={p.id.clone()} type={p.kind.clone()} step={p.step.clone()} min={p.min.clone()}
+            max={p.max.clone()} aria-label={p.label.clone()} data-testid={p.testid.clone()}
+            placeholder={p.placeholder.clone()} value={shown} {oninput} {onchange} />
     }
 }

@@ -4,7 +4,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::form::{input_value, num_field, on_value, parse, select_value, Apply};
+use super::form::{input_value, num_field, on_value, parse, select_value, Apply, DraftInput};
 use crate::model::{Allocation, Site};
 use crate::scenario::{platform_preset, PlatformSpec, Scenario, PLATFORM_PRESETS};
 use crate::web::state::{edit, use_app, AppContext};
@@ -133,7 +133,7 @@ fn site_row(app: &AppContext, i: usize, s: &Site) -> Html {
                  f: fn(&mut Site, &str) -> Result<(), String>,
                  kind: &str| {
         let onchange = on_value(app, site_edit(i, f), input_value);
-        html! { <td><input type={kind.to_string()} aria-label={label.to_string()} {value} {onchange} /></td> }
+        html! { <td><DraftInput kind={kind.to_string()} label={label.to_string()} {value} {onchange} /></td> }
     };
     let alloc = on_value(
         app,

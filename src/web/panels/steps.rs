@@ -8,7 +8,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::form::{input_value, select_value};
+use super::form::{input_value, select_value, DraftInput};
 use crate::scenario::steps::StepFrame;
 use crate::web::format::fmt_num;
 use crate::web::hub::WorkerEvent;
@@ -125,7 +125,7 @@ pub fn StepPanel() -> Html {
                     }) }
                 </select>
                 <label for="steps-site">{" site "}</label>
-                <input id="steps-site" data-testid="steps-site" type="number" min="0" value={state.site.to_string()} onchange={on(StepMsg::Site)} />
+                <DraftInput id="steps-site" testid="steps-site" kind="number" min="0" value={state.site.to_string()} onchange={on(StepMsg::Site)} />
                 <button class="small" data-testid="steps-run" disabled={state.busy} onclick={start}>{"Step through"}</button>
                 if state.busy { <span class="help">{" computing…"}</span> }
             </div>
