@@ -442,6 +442,17 @@ fn sliced_runs_refuse_what_run_loaded_refuses() {
 /// through the messages a pool worker posts (JSON and bytes), taken back in run order
 /// whatever order they finish in (`adopt`) — the same report byte for byte, the same
 /// outcomes and the same `RunResult`s for the page as the sequential run.
+/// The pool hands the costly runs out first (conservative), the rest in run order.
+#[wasm_bindgen_test]
+fn pool_hands_conservative_out_first() {
+    let demo = Scenario::demo();
+    let names: Vec<String> = worker::hand_out_order(&demo.algorithms)
+        .into_iter()
+        .map(|i| demo.algorithms[i].local.to_string())
+        .collect();
+    assert_eq!(names, ["conservative", "fcfs", "easy", "sjf", "firstfit"]);
+}
+
 #[wasm_bindgen_test]
 fn pooled_runs_give_the_sequential_report() {
     for scenario in [Scenario::demo(), three_site_grid()] {

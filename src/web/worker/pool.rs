@@ -20,7 +20,8 @@ use super::run::{finish_scenario, run_result};
 use super::stepper::SlicedRun;
 use super::{now_ms, post, State};
 use crate::engine::{JobOutcome, Outcome, RejectReason};
-use crate::scenario::{RunReport, Scenario};
+use crate::policy::local::LocalPolicyKind;
+use crate::scenario::{AlgorithmSpec, RunReport, Scenario};
 use crate::time::SimTime;
 use crate::web::engine_worker::{spawn_with_bytes, EngineWorker};
 use crate::web::protocol::*;
@@ -155,7 +156,9 @@ pub(super) struct PooledRun {
     tag: u64,
     /// Workers it uses (the first `size` of the pool).
     size: usize,
-    /// The next run to hand out.
+    /// The runs in the order they are handed out ([`hand_out_order`]).
+    order: Vec<usize>,
+    /// The next position in `order` to hand out.
     next: usize,
     /// Finished runs not yet taken in order, with the time each took.
     finished: BTreeMap<usize, (RunReport, f64)>,
@@ -182,6 +185,17 @@ impl PooledRun {
     }
 }
 
+/// The order runs are handed out in: the costly ones first (conservative backfilling takes
+/// 7–20× as long as the other policies on the shared traces), the rest in run order, so the
+/// long run does not start last on a worker while the others sit idle. Results still reach
+/// the page in run order.
+pub fn hand_out_order(algorithms: &[AlgorithmSpec]) -> Vec<usize> {
+    let costly = |a: &AlgorithmSpec| a.local == LocalPolicyKind::Conservative;
+    let mut order: Vec<usize> = (0..algorithms.len()).collect();
+    order.sort_by_key(|&i| !costly(&algorithms[i]));
+    order
+}
+
 /// Spreads `run` over `size` pool workers (started as needed; each first gets the files it
 /// lacks).
 pub(super) fn start(
@@ -203,6 +217,7 @@ pub(super) fn start(
         scenario: scenario.clone(),
         tag: st.pool.next_tag,
         size,
+        order: hand_out_order(&scenario.algorithms),
         next: 0,
         finished: BTreeMap::new(),
         progress: BTreeMap::new(),
@@ -286,14 +301,15 @@ fn feed(pool: &mut Pool) -> Result<(), String> {
             break;
         }
         if w.busy.is_none() && !w.dead {
+            let index = r.order[r.next];
             let msg = ToWorker::RunPart {
                 tag: r.tag,
                 scenario: r.scenario.clone(),
-                index: r.next,
+                index,
             };
             w.send(&msg, None)?;
-            w.busy = Some(r.next);
-            r.progress.insert(r.next, (0, r.run.jobs().len() as u64));
+            w.busy = Some(index);
+            r.progress.insert(index, (0, r.run.jobs().len() as u64));
             r.next += 1;
         }
     }
