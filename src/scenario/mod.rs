@@ -52,12 +52,15 @@ pub struct Scenario {
 /// file's `options`, `{"estimates": "trace"|"exact", "kill_at_estimate": bool,
 /// "event_order": "gridscope"|"pyss"|"cqsim"}` (the last added later: absent reads as
 /// `gridscope`, and `gridscope` is left out, so older files and links are the same bytes).
+/// Any field left out takes its default (`trace`, `true`, `gridscope`).
 #[derive(Serialize, Deserialize)]
 #[serde(remote = "RunConfig")]
 #[serde(deny_unknown_fields)]
 struct RunConfigDef {
-    #[serde(with = "EstimateSourceDef")]
+    // A field left out reads as its default, like a missing `options` object.
+    #[serde(with = "EstimateSourceDef", default = "default_estimates")]
     estimates: EstimateSource,
+    #[serde(default = "default_kill")]
     kill_at_estimate: bool,
     #[serde(
         default,
@@ -73,6 +76,14 @@ enum EventOrderDef {
     Gridscope,
     Pyss,
     Cqsim,
+}
+
+fn default_estimates() -> EstimateSource {
+    RunConfig::default().estimates
+}
+
+fn default_kill() -> bool {
+    RunConfig::default().kill_at_estimate
 }
 
 fn is_gridscope_order(o: &EventOrder) -> bool {
@@ -785,6 +796,23 @@ mod unknown_fields {
         .unwrap_err()
         .to_string();
         assert!(e.contains("pyss") && e.contains("cqsim"), "{e}");
+    }
+
+    /// An `options` object that names only some fields gives the others their defaults
+    /// (it once had to name `estimates` and `kill_at_estimate` to set `event_order`).
+    #[test]
+    fn options_fields_left_out_take_their_defaults() {
+        let empty = Scenario::from_json(&scenario_with("options", "{}")).unwrap();
+        assert_eq!(empty.options, RunConfig::default());
+        let pyss =
+            Scenario::from_json(&scenario_with("options", r#"{"event_order":"pyss"}"#)).unwrap();
+        assert_eq!(pyss.options.event_order, EventOrder::Pyss);
+        assert_eq!(pyss.options.estimates, RunConfig::default().estimates);
+        assert!(pyss.options.kill_at_estimate);
+        let exact =
+            Scenario::from_json(&scenario_with("options", r#"{"estimates":"exact"}"#)).unwrap();
+        assert!(exact.options.kill_at_estimate);
+        assert_ne!(exact.options.estimates, RunConfig::default().estimates);
     }
 }
 
