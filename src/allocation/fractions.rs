@@ -1,17 +1,32 @@
 //! The static allocation rules of SF §IV: how to split a stream of batches of k jobs across
 //! single-server resources of rates μ_i.
 
+/// A number for an error message: plain when short, in scientific notation when Rust's
+/// plain form would run to hundreds of digits (a rate of 10³⁰⁰) or lose a tiny one.
+fn short(x: f64) -> String {
+    let a = x.abs();
+    if a != 0.0 && !(1e-6..1e15).contains(&a) {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}
+
 /// Why fractions could not be computed; the message says what to change.
 pub fn validate(rates: &[f64], lambda: f64, batch: u32) -> Result<(), String> {
     if rates.is_empty() {
         return Err("no resource rates given".into());
     }
     if let Some(r) = rates.iter().find(|r| !(r.is_finite() && **r > 0.0)) {
-        return Err(format!("every rate must be a positive number (got {r})"));
+        return Err(format!(
+            "every rate must be a positive number (got {})",
+            short(*r)
+        ));
     }
     if !(lambda.is_finite() && lambda > 0.0) {
         return Err(format!(
-            "the batch arrival rate must be positive (got {lambda})"
+            "the batch arrival rate must be positive (got {})",
+            short(lambda)
         ));
     }
     if batch == 0 {
@@ -27,7 +42,9 @@ pub fn validate(rates: &[f64], lambda: f64, batch: u32) -> Result<(), String> {
     }
     if total <= offered {
         return Err(format!(
-            "the system is saturated: total rate {total} ≤ λ·k = {offered}; lower λ or k, or add capacity"
+            "the system is saturated: total rate {} ≤ λ·k = {}; lower λ or k, or add capacity",
+            short(total),
+            short(offered)
         ));
     }
     Ok(())
@@ -49,7 +66,8 @@ pub fn check_fractions(alpha: &[f64]) -> Result<(), String> {
     }
     Err(format!(
         "the fractions could not be computed in double precision (they sum to {sum}); the arrival \
-         rate and the service rates are too far apart — rescale the time unit so both are near 1"
+         rate and the service rates are too far apart — rescale the time unit so both are near 1",
+        sum = short(sum)
     ))
 }
 
