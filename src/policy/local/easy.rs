@@ -1,4 +1,4 @@
-use super::{remove_started, HeadReservation, LocalPolicy, NowFit, PassNote, QueuedJob, SiteView};
+use super::{HeadReservation, LocalPolicy, NowFit, PassNote, QueuedJob, SiteView, WidthQueue};
 use crate::model::JobIdx;
 use crate::policy::Profile;
 use crate::time::SimTime;
@@ -15,7 +15,7 @@ use crate::time::SimTime;
 /// [`Easy::backfill_around_reservations`]).
 #[derive(Default)]
 pub struct Easy {
-    queue: Vec<QueuedJob>,
+    queue: WidthQueue,
     /// Predicted releases of jobs started in the current pass (not yet in the site view).
     started_now: Vec<(SimTime, u32)>,
     /// The last pass, for the step-by-step view.
@@ -93,7 +93,7 @@ impl Easy {
             && !site.plan_invalidated
             && site.reservations.is_empty()
             && self.queue.first().map(|j| j.idx) == Some(memo.head)
-            && memo.seen <= self.queue.len()
+            && memo.seen <= self.queue.end()
     }
 
     /// After a pass: remember it if it started nothing and left a blocked head.
@@ -103,7 +103,7 @@ impl Easy {
                 free: site.free,
                 running: site.running.len(),
                 head: head.idx,
-                seen: self.queue.len(),
+                seen: self.queue.end(),
                 shadow: r.shadow,
                 extra: r.extra,
             }),
@@ -116,13 +116,14 @@ impl Easy {
     fn backfill_newcomers(&mut self, site: &SiteView, memo: Memo, starts: &mut Vec<JobIdx>) {
         let (mut free, mut extra) = (site.free, memo.extra);
         let before = starts.len();
-        for job in &self.queue[memo.seen..] {
+        let (mut from, mut taken) = (memo.seen, Vec::new());
+        let window = memo.shadow - site.now;
+        while let Some(k) = self.queue.next_backfill(from, free, extra, window) {
             if free == 0 {
                 break;
             }
-            if job.units > free {
-                continue;
-            }
+            from = k + 1;
+            let job = self.queue.at(k);
             let ends_in_time = site.now + job.estimate <= memo.shadow;
             if ends_in_time || job.units <= extra {
                 free -= job.units;
@@ -130,6 +131,7 @@ impl Easy {
                     extra -= job.units;
                 }
                 starts.push(job.idx);
+                taken.push(k);
             }
         }
         self.last = PassNote {
@@ -141,10 +143,10 @@ impl Easy {
             }),
         };
         let started = starts.len() - before;
-        remove_started(&mut self.queue, &starts[before..]);
+        self.queue.remove_at(&taken);
         if started == 0 {
             self.memo = Some(Memo {
-                seen: self.queue.len(),
+                seen: self.queue.end(),
                 ..memo
             });
         }
@@ -152,22 +154,33 @@ impl Easy {
 
     /// Mu'alem & Feitelson's rule: the shadow time from the running jobs' predicted ends;
     /// a later job starts if it fits now and ends by the shadow or uses only extra units.
-    fn backfill(&mut self, site: &SiteView, mut free: u32, starts: &mut Vec<JobIdx>) {
+    fn backfill(
+        &mut self,
+        site: &SiteView,
+        mut free: u32,
+        starts: &mut Vec<JobIdx>,
+        taken: &mut Vec<usize>,
+    ) {
         self.started_now.sort_unstable();
-        let head = self.queue[0];
+        let Some(&head) = self.queue.first() else {
+            return;
+        };
         let (shadow, mut extra) = self.shadow(site, free, head.units);
         self.last.reservation = Some(HeadReservation {
             job: head.idx,
             shadow,
             extra,
         });
-        for job in &self.queue[1..] {
+        let mut from = self.queue.head() + 1;
+        // A job qualifies when it ends by the shadow (estimate ≤ shadow − now) or fits the
+        // extra units; the queue skips the others a block at a time.
+        let window = shadow - site.now;
+        while let Some(k) = self.queue.next_backfill(from, free, extra, window) {
             if free == 0 {
                 break;
             }
-            if job.units > free {
-                continue;
-            }
+            from = k + 1;
+            let job = self.queue.at(k);
             let ends_in_time = site.now + job.estimate <= shadow;
             if ends_in_time || job.units <= extra {
                 free -= job.units;
@@ -175,6 +188,7 @@ impl Easy {
                     extra -= job.units;
                 }
                 starts.push(job.idx);
+                taken.push(k);
             }
         }
     }
@@ -189,8 +203,11 @@ impl Easy {
         site: &SiteView,
         mut fit: NowFit,
         starts: &mut Vec<JobIdx>,
+        taken: &mut Vec<usize>,
     ) {
-        let head = self.queue[0];
+        let Some(&head) = self.queue.first() else {
+            return;
+        };
         let profile = fit.profile(site);
         let shadow = head_start(profile, site.now, &head);
         self.last.reservation = Some(HeadReservation {
@@ -201,13 +218,17 @@ impl Easy {
         if shadow != SimTime::NEVER {
             profile.reserve(shadow, head.estimate, head.units);
         }
-        for job in &self.queue[1..] {
+        let mut from = self.queue.head() + 1;
+        while let Some(k) = self.queue.next_within(from, fit.free()) {
             if fit.free() == 0 {
                 break;
             }
+            from = k + 1;
+            let job = self.queue.at(k);
             if fit.fits(site, job.units, job.estimate) {
                 fit.take(job.units, job.estimate);
                 starts.push(job.idx);
+                taken.push(k);
             }
         }
     }
@@ -238,17 +259,18 @@ impl LocalPolicy for Easy {
         let mut fit = NowFit::new(site);
         self.started_now.clear();
         // 1. Start from the head while it fits.
-        let mut heads = 0;
-        for job in &self.queue {
+        let mut heads = Vec::new();
+        for (pos, job) in self.queue.iter() {
             if !fit.fits(site, job.units, job.estimate) {
                 break;
             }
             fit.take(job.units, job.estimate);
             starts.push(job.idx);
             self.started_now.push((site.now + job.estimate, job.units));
-            heads += 1;
+            heads.push(pos);
         }
-        self.queue.drain(..heads);
+        self.queue.remove_at(&heads);
+        let heads = heads.len();
         self.last = PassNote {
             heads,
             reservation: None,
@@ -258,13 +280,13 @@ impl LocalPolicy for Easy {
         }
         // 2. Reserve for the head at its shadow time, then backfill behind it.
         let before = starts.len();
+        let mut taken = Vec::new();
         if fit.has_reservations() {
-            self.backfill_around_reservations(site, fit, starts);
+            self.backfill_around_reservations(site, fit, starts, &mut taken);
         } else {
-            self.backfill(site, fit.free(), starts);
+            self.backfill(site, fit.free(), starts, &mut taken);
         }
-        // `starts[before..]` is in queue order.
-        remove_started(&mut self.queue, &starts[before..]);
+        self.queue.remove_at(&taken);
         self.remember(site, heads + starts.len() - before);
     }
 
@@ -273,11 +295,13 @@ impl LocalPolicy for Easy {
     }
 
     fn queued(&self) -> Vec<QueuedJob> {
-        self.queue.clone()
+        self.queue.to_vec()
     }
 
     fn withdraw(&mut self, job: JobIdx) -> bool {
-        super::withdraw_from(&mut self.queue, job)
+        // Positions may move: the memo's are forgotten.
+        self.memo = None;
+        self.queue.withdraw(job)
     }
 
     fn last_pass(&self) -> Option<PassNote> {

@@ -1,4 +1,4 @@
-use super::{remove_started, LocalPolicy, NowFit, QueuedJob, SiteView};
+use super::{LocalPolicy, NowFit, QueuedJob, SiteView, WidthQueue};
 use crate::model::JobIdx;
 use crate::policy::Profile;
 
@@ -7,7 +7,7 @@ use crate::policy::Profile;
 /// would overlap, or beside it). No reservations for queued jobs, so a wide job can starve.
 #[derive(Default)]
 pub struct FirstFit {
-    queue: Vec<QueuedJob>,
+    queue: WidthQueue,
 }
 
 impl LocalPolicy for FirstFit {
@@ -21,18 +21,21 @@ impl LocalPolicy for FirstFit {
 
     fn schedule(&mut self, site: &SiteView, starts: &mut Vec<JobIdx>) {
         let mut fit = NowFit::new(site);
-        let before = starts.len();
-        for job in &self.queue {
+        let (mut from, mut taken) = (0, Vec::new());
+        // Only jobs no wider than the units left can fit (a reservation may still refuse one).
+        while let Some(k) = self.queue.next_within(from, fit.free()) {
             if fit.free() == 0 {
                 break;
             }
+            let job = self.queue.at(k);
             if fit.fits(site, job.units, job.estimate) {
                 fit.take(job.units, job.estimate);
                 starts.push(job.idx);
+                taken.push(k);
             }
+            from = k + 1;
         }
-        // `starts[before..]` is in queue order.
-        remove_started(&mut self.queue, &starts[before..]);
+        self.queue.remove_at(&taken);
     }
 
     fn queue_len(&self) -> usize {
@@ -40,11 +43,11 @@ impl LocalPolicy for FirstFit {
     }
 
     fn queued(&self) -> Vec<QueuedJob> {
-        self.queue.clone()
+        self.queue.to_vec()
     }
 
     fn withdraw(&mut self, job: JobIdx) -> bool {
-        super::withdraw_from(&mut self.queue, job)
+        self.queue.withdraw(job)
     }
 
     /// First-fit promises its queue nothing: only running jobs and reservations are kept.
