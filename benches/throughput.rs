@@ -11,8 +11,10 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use gridscope::engine::{check_invariants, simulate, RunConfig};
-use gridscope::model::{Platform, Site};
+use gridscope::model::{Job, Platform, Site};
 use gridscope::policy::local::LocalPolicyKind;
+use gridscope::rng::SimRng;
+use gridscope::time::SimTime;
 use gridscope::workload::{read_swf, SwfOptions};
 
 const TRACES: &[&str] = &[
@@ -87,6 +89,51 @@ fn one(trace: &str, policy: &str) {
     }
 }
 
+/// A backlog of `n` jobs submitted together on 128 processors (seed 1): widths 1–64, run
+/// times 1 s–1 h, estimates twice the run time, so every job ends early and conservative
+/// backfilling re-plans the queue at every completion.
+fn backlog(n: usize) -> Vec<Job> {
+    let mut rng = SimRng::new(1);
+    (0..n)
+        .map(|i| {
+            let run = rng.range_u64(1, 3600) as i64;
+            Job {
+                id: i as u64 + 1,
+                submit: SimTime::ZERO,
+                runtime: SimTime::from_secs(run),
+                estimate: SimTime::from_secs(2 * run),
+                procs: rng.range_u64(1, 64) as u32,
+                home: 0,
+                user: -1,
+                partition: -1,
+            }
+        })
+        .collect()
+}
+
+/// The same-instant backlog under each policy: conservative's cost grows with the cube of
+/// the backlog (a re-plan of the whole queue at each of its completions).
+fn backlog_case(n: usize, policy: &str) {
+    let kind: LocalPolicyKind = policy.parse().unwrap();
+    let jobs = backlog(n);
+    let platform = Platform::single(Site::flat("backlog", 128));
+    let cfg = RunConfig::default();
+    let t = Instant::now();
+    let result = simulate(&platform, &jobs, kind, &cfg, &mut |_, _| {
+        t.elapsed() < BUDGET
+    });
+    match result {
+        Ok(_) => println!(
+            "backlog of {n:>6} same-instant jobs  {policy:<13} {:>8.3} s",
+            t.elapsed().as_secs_f64()
+        ),
+        Err(_) => println!(
+            "backlog of {n:>6} same-instant jobs  {policy:<13} > {} s",
+            BUDGET.as_secs()
+        ),
+    }
+}
+
 /// SWF parsing speed on decompressed text (the gzip decoder is measured separately).
 fn parse_speed(trace: &str) {
     let gz = std::fs::read(traces_dir().join(trace)).expect("trace");
@@ -114,9 +161,13 @@ fn main() {
         .skip(1)
         .filter(|a| a != "--bench")
         .collect();
-    if let [flag, trace, policy] = args.as_slice() {
+    if let [flag, what, policy] = args.as_slice() {
         if flag == "--one" {
-            one(trace, policy);
+            one(what, policy);
+            return;
+        }
+        if flag == "--backlog" {
+            backlog_case(what.parse().unwrap(), policy);
             return;
         }
     }
@@ -140,6 +191,19 @@ fn main() {
             if !out.status.success() {
                 eprintln!("{trace} {kind}: {}", String::from_utf8_lossy(&out.stderr));
             }
+        }
+    }
+    if !filter.is_empty() && !"backlog".contains(&filter) {
+        return;
+    }
+    println!("# same-instant backlog (budget {} s)", BUDGET.as_secs());
+    for n in [1_000, 2_500, 5_000, 10_000, 20_000] {
+        for policy in ["easy", "conservative"] {
+            let out = Command::new(&exe)
+                .args(["--backlog", &n.to_string(), policy])
+                .output()
+                .unwrap();
+            print!("{}", String::from_utf8_lossy(&out.stdout));
         }
     }
 }

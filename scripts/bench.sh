@@ -10,3 +10,5 @@ cargo bench --bench scjg
 cargo bench --bench limits
 # Time and bytes per job from 10^4 to 5·10^6 generated jobs under every local policy.
 scripts/bench_scale.sh
+# Every local policy on every shared trace, whole process (TRACE_LIMIT seconds per case).
+scripts/bench_traces.sh
