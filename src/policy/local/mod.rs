@@ -61,6 +61,11 @@ pub struct PassNote {
     pub reservation: Option<HeadReservation>,
 }
 
+/// `t` in ms as a `u32`, saturating (negative → 0).
+fn saturate_ms(t: SimTime) -> u32 {
+    t.0.clamp(0, u32::MAX as i64) as u32
+}
+
 /// A queue in arrival order with the jobs' widths kept alongside, so that a pass can skip
 /// the jobs wider than the units it has left sixteen at a time, and with started jobs left
 /// as tombstones (compacted once they outnumber the live ones) instead of shifting the
@@ -73,8 +78,9 @@ pub(crate) struct WidthQueue {
     jobs: Vec<QueuedJob>,
     /// Each job's units; `GONE` for a removed one.
     widths: Vec<u32>,
-    /// Each job's estimate (ms).
-    estimates: Vec<i64>,
+    /// Each job's estimate in ms, saturated to `u32` (a block filter; exact tests read the
+    /// job). Four-byte lanes like the widths, so a block's test is a few vector compares.
+    estimates: Vec<u32>,
     gone: Vec<bool>,
     /// The first live position (`end()` when empty).
     head: usize,
@@ -87,7 +93,7 @@ impl WidthQueue {
     pub(crate) fn push(&mut self, job: QueuedJob) {
         self.jobs.push(job);
         self.widths.push(job.units);
-        self.estimates.push(job.estimate.0);
+        self.estimates.push(saturate_ms(job.estimate));
         self.gone.push(false);
         self.live += 1;
     }
@@ -199,13 +205,19 @@ impl WidthQueue {
         const BLOCK: usize = 16;
         let (w, e) = (&self.widths, &self.estimates);
         let n = w.len();
-        let window = window.0;
-        let ok = |u: u32, est: i64| (u <= free) & ((u <= extra) | (est <= window));
+        // Saturating both sides keeps `est ≤ window ⇒ est32 ≤ window32`: the block test may
+        // let a job through that the exact test then refuses, never the other way round.
+        let window32 = saturate_ms(window);
+        let ok = |u: u32, est: u32| (u <= free) & ((u <= extra) | (est <= window32));
+        let exact = |j: usize| {
+            let job = &self.jobs[j];
+            !self.gone[j] && job.units <= free && (job.units <= extra || job.estimate <= window)
+        };
         let mut j = from.max(self.head);
         loop {
             let stepwise_end = (j + BLOCK).min(n);
             while j < stepwise_end {
-                if ok(w[j], e[j]) && !self.gone[j] {
+                if ok(w[j], e[j]) && exact(j) {
                     return Some(j);
                 }
                 j += 1;
@@ -214,16 +226,20 @@ impl WidthQueue {
                 return None;
             }
             while j + BLOCK <= n {
-                let (wb, eb): (&[u32; BLOCK], &[i64; BLOCK]) =
+                let (wb, eb): (&[u32; BLOCK], &[u32; BLOCK]) =
                     match (w[j..j + BLOCK].try_into(), e[j..j + BLOCK].try_into()) {
                         (Ok(wb), Ok(eb)) => (wb, eb),
                         _ => unreachable!("the blocks are BLOCK long"),
                     };
-                if wb
-                    .iter()
-                    .zip(eb)
-                    .fold(false, |any, (&u, &est)| any | ok(u, est))
-                {
+                // With `extra ≥ free` the width alone decides (first-fit, a fresh EASY head).
+                let hit = if extra >= free {
+                    wb.iter().fold(false, |any, &u| any | (u <= free))
+                } else {
+                    wb.iter()
+                        .zip(eb)
+                        .fold(false, |any, (&u, &est)| any | ok(u, est))
+                };
+                if hit {
                     break;
                 }
                 j += BLOCK;
