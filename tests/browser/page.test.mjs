@@ -201,8 +201,9 @@ test('results stream in per algorithm, the page answers during a run, cancel sto
   await page.press('#f-jobs', 'Tab');
   await page.click('[data-testid=run]');
   const again = await waitResults(page, 5);
-  // Said before the check, to tell a run of the wrong scenario from a stray result (a CI
-  // run once showed the cancelled run's first result here; not reproduced since).
+  // Said before the check: a run of the wrong scenario shows here. (Clean-clone CI runs twice
+  // showed the 1,000,000-job run's numbers: the typed 2000 had been put back by a progress
+  // re-render before it was committed — fixed by DraftInput, checked above during the run.)
   console.log(`# after the cancel: ${await page.textContent('[data-testid=run-info]')} | ${await page.textContent('[data-testid=status]')}`);
   assertSameNumbers(again, cli(['run', '--preset', 'demo']));
 });
