@@ -19,52 +19,26 @@
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
-use std::ops::Deref;
-use std::sync::Arc;
 
 use super::ideal::{check_ideal, simulate_ideal};
 use super::invariants::{check_invariants, InvariantViolation};
-use super::outcome::{planned_and_effective, scale, wallclock_limit, EventOrder};
+use super::outcome::{planned_and_effective, scale, EventOrder};
 use super::{
     EventQueue, JobOutcome, Outcome, RejectReason, RunConfig, RunOutput, SimError, SimTime,
 };
 use crate::model::{Job, JobIdx, Platform};
-use crate::policy::grid::{GridAction, GridMsg, GridParams, GridPolicy, GridScheme, GridView};
-use crate::policy::local::{
-    HeadReservation, LocalPolicy, LocalPolicyKind, PassNote, Projection, QueuedJob, SiteView,
-};
+use crate::policy::grid::{GridAction, GridMsg, GridParams, GridPolicy, GridScheme};
+use crate::policy::local::{LocalPolicy, LocalPolicyKind, Projection, QueuedJob, SiteView};
 
-/// Input data a simulation reads: borrowed from the caller (the CLI, tests) or shared with
-/// it (the web worker keeps the jobs between slices, so the simulation cannot borrow them).
-#[derive(Debug)]
-pub enum Input<'a, T: ?Sized> {
-    /// Borrowed for the simulation's lifetime.
-    Borrowed(&'a T),
-    /// Shared with the caller, who may keep it after the simulation ends.
-    Shared(Arc<T>),
-}
+mod input;
+mod steplog;
+mod validate;
+mod view;
 
-impl<T: ?Sized> Deref for Input<'_, T> {
-    type Target = T;
-    fn deref(&self) -> &T {
-        match self {
-            Input::Borrowed(t) => t,
-            Input::Shared(t) => t,
-        }
-    }
-}
-
-impl<'a, T: ?Sized> From<&'a T> for Input<'a, T> {
-    fn from(t: &'a T) -> Self {
-        Input::Borrowed(t)
-    }
-}
-
-impl<T: ?Sized> From<Arc<T>> for Input<'_, T> {
-    fn from(t: Arc<T>) -> Self {
-        Input::Shared(t)
-    }
-}
+pub use input::Input;
+pub use steplog::{PassLog, SiteSnapshot, StepLog};
+use validate::validate;
+use view::EngineView;
 
 /// Progress is reported (and cancellation asked) after this many handled events.
 const PROGRESS_EVERY: u64 = 16_384;
@@ -117,135 +91,6 @@ impl SiteState {
     }
 }
 
-/// What one step did: the instant, and the jobs that ended, arrived and started then.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct StepLog {
-    /// The instant simulated.
-    pub time: SimTime,
-    /// Jobs whose completion was handled (finished or killed), in event order.
-    pub completed: Vec<JobIdx>,
-    /// Jobs submitted at this instant, in input order.
-    pub arrived: Vec<JobIdx>,
-    /// `(site, job)` for each job started, in the order the passes started them.
-    pub started: Vec<(u32, JobIdx)>,
-    /// Grid timers and messages delivered.
-    pub grid_messages: u32,
-    /// Each scheduling pass that started jobs, when passes are recorded
-    /// ([`Simulation::record_passes`]).
-    pub passes: Vec<PassLog>,
-}
-
-/// One site's scheduling pass: the jobs it started, in order, and the policy's note on it
-/// (how many came from the head; the head reservation the others were backfilled around).
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct PassLog {
-    /// The site.
-    pub site: u32,
-    /// Jobs started, in the order the pass returned them.
-    pub started: Vec<JobIdx>,
-    /// The policy's own account, for policies that give one (EASY).
-    pub note: Option<PassNote>,
-}
-
-/// One site as a step leaves it: what the step-by-step view shows.
-#[derive(Clone, Debug, PartialEq)]
-pub struct SiteSnapshot {
-    /// The instant of the snapshot.
-    pub now: SimTime,
-    /// Allocation units of the site.
-    pub capacity: u32,
-    /// Units free now.
-    pub free: u32,
-    /// `(job, units, predicted end)`, soonest predicted end first.
-    pub running: Vec<(JobIdx, u32, SimTime)>,
-    /// The queue in the policy's priority order.
-    pub queue: Vec<QueuedJob>,
-    /// Free units over time by estimates: `(from, free)` steps of the running jobs' profile.
-    pub profile: Vec<(SimTime, u32)>,
-    /// The head's reservation for policies that make one (EASY's shadow time, extra units).
-    pub head: Option<HeadReservation>,
-}
-
-/// The engine's read-only view for grid policies.
-struct EngineView<'a> {
-    now: SimTime,
-    platform: &'a Platform,
-    jobs: &'a [Job],
-    cfg: &'a RunConfig,
-    sites: &'a [SiteState],
-    outcomes: &'a [Outcome],
-    arrivals_remaining: bool,
-    cache_projections: bool,
-}
-
-impl GridView for EngineView<'_> {
-    fn now(&self) -> SimTime {
-        self.now
-    }
-    fn sites(&self) -> usize {
-        self.sites.len()
-    }
-    fn home(&self, job: JobIdx) -> u32 {
-        self.jobs[job as usize].home
-    }
-    fn awt(&self, site: u32, job: JobIdx) -> Option<SimTime> {
-        let st = &self.sites[site as usize];
-        let units = self.platform.sites[site as usize].units_for(self.jobs[job as usize].procs);
-        let estimate = self.ert(site, job);
-        let view = st.res.view(self.now);
-        if !self.cache_projections {
-            return st.policy.approximate_wait(&view, units, estimate);
-        }
-        let mut kept = st.projection.borrow_mut();
-        if kept.as_ref().is_none_or(|p| self.now > p.first_start) {
-            *kept = st.policy.projection(&view);
-        }
-        match kept.as_ref() {
-            Some(p) => p.wait(&view, st.policy.backfills(), units, estimate),
-            None => st.policy.approximate_wait(&view, units, estimate),
-        }
-    }
-    fn ert(&self, site: u32, job: JobIdx) -> SimTime {
-        wallclock_limit(
-            &self.jobs[job as usize],
-            self.cfg,
-            self.platform,
-            site as usize,
-        )
-    }
-    fn rus(&self, site: u32) -> f64 {
-        let r = &self.sites[site as usize].res;
-        1.0 - r.free as f64 / r.capacity.max(1) as f64
-    }
-    fn arrivals_remaining(&self) -> bool {
-        self.arrivals_remaining
-    }
-    fn procs(&self, job: JobIdx) -> u32 {
-        self.jobs[job as usize].procs
-    }
-    fn units(&self, site: u32, job: JobIdx) -> u32 {
-        self.platform.sites[site as usize].units_for(self.jobs[job as usize].procs)
-    }
-    fn capacity(&self, site: u32) -> u32 {
-        self.sites[site as usize].res.capacity
-    }
-    fn free(&self, site: u32) -> u32 {
-        self.sites[site as usize].res.free
-    }
-    fn cpus_per_unit(&self, site: u32) -> u32 {
-        self.platform.sites[site as usize].cpus_per_unit()
-    }
-    fn waiting_at(&self, job: JobIdx) -> Option<u32> {
-        let o = &self.outcomes[job as usize];
-        (o.site != u32::MAX && o.status == JobOutcome::Pending && o.start == SimTime::NEVER)
-            .then_some(o.site)
-    }
-    fn queued_wait(&self, site: u32, job: JobIdx) -> Option<SimTime> {
-        let st = &self.sites[site as usize];
-        st.policy.queued_wait(&st.res.view(self.now), job)
-    }
-}
-
 /// A simulation in progress: every job at its home site's grid policy, which sends it to a
 /// site's local policy. Build it with [`Simulation::new`], then [`step`](Self::step),
 /// [`run_until`](Self::run_until) or [`run`](Self::run).
@@ -276,57 +121,6 @@ pub struct Simulation<'a> {
     cache_projections: bool,
     /// The idealized scheme is not event-stepped: its whole run is computed at the first step.
     ideal: Option<RunOutput>,
-}
-
-/// Refuses a workload whose schedule could overflow the millisecond clock: even run one
-/// after another on the slowest site, every job must end within ±4·10¹⁸ ms. (The SWF reader
-/// bounds each field; this bounds their sum, for any input.)
-fn check_horizon(platform: &Platform, jobs: &[Job]) -> Result<(), SimError> {
-    let speeds = platform.sites.iter().map(|s| s.speed);
-    let slowdown = speeds.clone().fold(0.0, f64::max) / speeds.fold(f64::INFINITY, f64::min);
-    let first = jobs.first().map_or(0.0, |j| j.submit.0 as f64);
-    let last = jobs.last().map_or(0.0, |j| j.submit.0 as f64);
-    let work: f64 = jobs
-        .iter()
-        .map(|j| j.runtime.0.max(j.estimate.0).max(0) as f64)
-        .sum();
-    let horizon = last + work * slowdown.max(1.0) + 1e9;
-    if !(horizon.abs() < 4.0e18 && first.abs() < 4.0e18) {
-        return Err(SimError::ClockOverflow {
-            last_submit_s: last / 1000.0,
-            work_s: work / 1000.0,
-        });
-    }
-    Ok(())
-}
-
-/// The input checks every run starts with.
-fn validate(
-    platform: &Platform,
-    jobs: &[Job],
-    scheme: GridScheme,
-    params: &GridParams,
-) -> Result<(), SimError> {
-    platform
-        .validate()
-        .map_err(|reason| SimError::InvalidPlatform { reason })?;
-    check_horizon(platform, jobs)?;
-    if scheme == GridScheme::Ideal {
-        return Ok(());
-    }
-    params
-        .validate()
-        .map_err(|reason| SimError::InvalidGridParams { reason })?;
-    if let Some(w) = jobs.windows(2).position(|w| w[1].submit < w[0].submit) {
-        return Err(SimError::Unsorted {
-            job: jobs[w + 1].id,
-            after: jobs[w].id,
-        });
-    }
-    if jobs.len() >= u32::MAX as usize {
-        return Err(SimError::TooManyJobs { jobs: jobs.len() });
-    }
-    Ok(())
 }
 
 impl<'a> Simulation<'a> {

@@ -1,0 +1,56 @@
+//! The input checks every run starts with.
+
+use crate::engine::SimError;
+use crate::model::{Job, Platform};
+use crate::policy::grid::{GridParams, GridScheme};
+
+/// Refuses a workload whose schedule could overflow the millisecond clock: even run one
+/// after another on the slowest site, every job must end within ±4·10¹⁸ ms. (The SWF reader
+/// bounds each field; this bounds their sum, for any input.)
+pub(super) fn check_horizon(platform: &Platform, jobs: &[Job]) -> Result<(), SimError> {
+    let speeds = platform.sites.iter().map(|s| s.speed);
+    let slowdown = speeds.clone().fold(0.0, f64::max) / speeds.fold(f64::INFINITY, f64::min);
+    let first = jobs.first().map_or(0.0, |j| j.submit.0 as f64);
+    let last = jobs.last().map_or(0.0, |j| j.submit.0 as f64);
+    let work: f64 = jobs
+        .iter()
+        .map(|j| j.runtime.0.max(j.estimate.0).max(0) as f64)
+        .sum();
+    let horizon = last + work * slowdown.max(1.0) + 1e9;
+    if !(horizon.abs() < 4.0e18 && first.abs() < 4.0e18) {
+        return Err(SimError::ClockOverflow {
+            last_submit_s: last / 1000.0,
+            work_s: work / 1000.0,
+        });
+    }
+    Ok(())
+}
+
+/// The input checks every run starts with.
+pub(super) fn validate(
+    platform: &Platform,
+    jobs: &[Job],
+    scheme: GridScheme,
+    params: &GridParams,
+) -> Result<(), SimError> {
+    platform
+        .validate()
+        .map_err(|reason| SimError::InvalidPlatform { reason })?;
+    check_horizon(platform, jobs)?;
+    if scheme == GridScheme::Ideal {
+        return Ok(());
+    }
+    params
+        .validate()
+        .map_err(|reason| SimError::InvalidGridParams { reason })?;
+    if let Some(w) = jobs.windows(2).position(|w| w[1].submit < w[0].submit) {
+        return Err(SimError::Unsorted {
+            job: jobs[w + 1].id,
+            after: jobs[w].id,
+        });
+    }
+    if jobs.len() >= u32::MAX as usize {
+        return Err(SimError::TooManyJobs { jobs: jobs.len() });
+    }
+    Ok(())
+}
