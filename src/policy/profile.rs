@@ -57,15 +57,16 @@ fn first_with_room(frees: &[u32], from: usize, units: u32) -> Option<usize> {
 }
 
 /// Index of the first step at or after `from` that begins before `end` and has fewer than
-/// `units` free: the step that blocks a window ending at `end`. `None` when every step of
-/// the window has room.
+/// `units` free: the step that blocks a window ending at `end` (`Err`). When every step of
+/// the window has room, `Ok` with the index of the first step beginning at or after `end`
+/// (the number of steps if none), so that a reservation needs no second search.
 fn first_blocking(
     times: &[SimTime],
     frees: &[u32],
     from: usize,
     end: SimTime,
     units: u32,
-) -> Option<usize> {
+) -> Result<usize, usize> {
     let n = frees.len();
     let mut j = from;
     // Whole blocks inside the window (their last step begins before `end`).
@@ -77,11 +78,20 @@ fn first_blocking(
     }
     while j < n && times[j] < end {
         if frees[j] < units {
-            return Some(j);
+            return Err(j);
         }
         j += 1;
     }
-    None
+    Ok(j)
+}
+
+/// A window found by [`Profile::earliest_window`]: its start, the step in force then and
+/// the first step beginning at or after its end, for [`Profile::reserve_found`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Window {
+    pub start: SimTime,
+    first: usize,
+    past_end: usize,
 }
 
 impl Profile {
@@ -136,6 +146,34 @@ impl Profile {
         self.times.partition_point(|&s| s <= t).saturating_sub(1)
     }
 
+    /// [`Profile::step_at`], searching outward from `guess` (gallop, then bisect).
+    fn step_at_near(&self, t: SimTime, guess: usize) -> usize {
+        let times = &self.times;
+        let n = times.len();
+        let g = guess.min(n - 1);
+        if times[g] <= t {
+            // The answer is at or right of g: the last index with times ≤ t.
+            let mut lo = g;
+            let mut step = 1;
+            while lo + step < n && times[lo + step] <= t {
+                lo += step;
+                step *= 2;
+            }
+            let hi = (lo + step).min(n);
+            lo + times[lo..hi].partition_point(|&s| s <= t) - 1
+        } else {
+            // Left of g (or the first step, for t before the profile's start).
+            let mut hi = g;
+            let mut step = 1;
+            while hi >= step && times[hi - step] > t {
+                hi -= step;
+                step *= 2;
+            }
+            let lo = hi.saturating_sub(step);
+            (lo + times[lo..hi].partition_point(|&s| s <= t)).saturating_sub(1)
+        }
+    }
+
     /// Units free at instant `t` (`t` before the profile's start reads as its start).
     pub fn free_at(&self, t: SimTime) -> u32 {
         self.frees[self.step_at(t)]
@@ -164,7 +202,38 @@ impl Profile {
         units: u32,
         duration: SimTime,
     ) -> (Option<SimTime>, Option<SimTime>) {
-        let mut i = self.step_at(not_before);
+        let (window, floor) = self.earliest_window(not_before, units, duration);
+        (window.map(|w| w.start), floor)
+    }
+
+    /// [`Profile::earliest_start_with_floor`], returning the window's place in the step
+    /// list so that [`Profile::reserve_found`] can take it without searching again.
+    pub fn earliest_window(
+        &self,
+        not_before: SimTime,
+        units: u32,
+        duration: SimTime,
+    ) -> (Option<Window>, Option<SimTime>) {
+        self.earliest_window_near(not_before, None, units, duration)
+    }
+
+    /// [`Profile::earliest_window`] given a guess of the index of the step in force at
+    /// `not_before` (say where a window reserved earlier began): the step
+    /// is looked for outward from the guess, so a guess a few steps off costs a few
+    /// comparisons instead of a binary search of the whole plan. Any guess gives the same
+    /// answer.
+    #[inline]
+    pub fn earliest_window_near(
+        &self,
+        not_before: SimTime,
+        guess: Option<usize>,
+        units: u32,
+        duration: SimTime,
+    ) -> (Option<Window>, Option<SimTime>) {
+        let mut i = match guess {
+            Some(g) => self.step_at_near(not_before, g),
+            None => self.step_at(not_before),
+        };
         let mut floor = None;
         while let Some(k) = first_with_room(&self.frees, i, units) {
             let start = self.times[k].max(not_before);
@@ -172,9 +241,16 @@ impl Profile {
             let end = start + duration;
             // Every later step that begins before `end` must also have room.
             match first_blocking(&self.times, &self.frees, k + 1, end, units) {
-                None => return (Some(start), floor),
+                Ok(past_end) => {
+                    let window = Window {
+                        start,
+                        first: k,
+                        past_end,
+                    };
+                    return (Some(window), floor);
+                }
                 // That step is too full: no start before it can work.
-                Some(j) => i = j + 1,
+                Err(j) => i = j + 1,
             }
         }
         (None, floor)
@@ -185,7 +261,7 @@ impl Profile {
     pub fn fits_at(&self, t: SimTime, units: u32, duration: SimTime) -> bool {
         let i = self.step_at(t);
         self.frees[i] >= units
-            && first_blocking(&self.times, &self.frees, i + 1, t + duration, units).is_none()
+            && first_blocking(&self.times, &self.frees, i + 1, t + duration, units).is_ok()
     }
 
     /// The fewest units free at any instant of `[t, t + duration)`: the widest job of that
@@ -212,6 +288,41 @@ impl Profile {
             debug_assert!(*free >= units, "reservation over capacity");
             *free -= units;
         }
+    }
+
+    /// [`Profile::reserve`] of a window this profile just found (`duration` and `units` as
+    /// searched, nothing changed since): the same steps, without searching for them.
+    /// Returns the index of the step that begins at the window's start (a guess for later
+    /// searches from there; indices shift as steps are added).
+    #[inline]
+    pub fn reserve_found(&mut self, window: Window, duration: SimTime, units: u32) -> usize {
+        if units == 0 || duration <= SimTime::ZERO {
+            return window.first;
+        }
+        let Window {
+            start,
+            first: mut a,
+            past_end: mut b,
+        } = window;
+        debug_assert!(self.times[a] <= start && b > a);
+        if self.times[a] != start {
+            // The window starts inside step a: split it.
+            self.times.insert(a + 1, start);
+            self.frees.insert(a + 1, self.frees[a]);
+            a += 1;
+            b += 1;
+        }
+        let end = start + duration;
+        if b == self.times.len() || self.times[b] != end {
+            // The window ends inside step b − 1: split it.
+            self.times.insert(b, end);
+            self.frees.insert(b, self.frees[b - 1]);
+        }
+        for free in &mut self.frees[a..b] {
+            debug_assert!(*free >= units, "reservation over capacity");
+            *free -= units;
+        }
+        a
     }
 
     /// Index of the step starting exactly at `t`, inserting one if needed.
@@ -367,6 +478,33 @@ mod tests {
                     .map(|x| brute_free(capacity, &blocks, x))
                     .min();
                 assert_eq!(Some(p.min_free(t(from), t(len))), least, "round {round}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_search_from_any_guess_finds_the_same_step() {
+        let mut rng = crate::rng::SimRng::new(5);
+        for round in 0..200 {
+            let mut p = Profile::empty(t(10), 8);
+            for _ in 0..rng.range_u64(0, 40) {
+                let len = 1 + rng.range_u64(0, 20) as i64;
+                if let Some(s) = p.earliest_start(t(rng.range_u64(0, 200) as i64), 1, t(len)) {
+                    p.reserve(s, t(len), 1);
+                }
+            }
+            let n = p.times().len();
+            for _ in 0..30 {
+                let at = t(rng.range_u64(0, 300) as i64);
+                let guess = rng.range_u64(0, n as u64 + 3) as usize;
+                assert_eq!(p.step_at_near(at, guess), p.step_at(at), "round {round}");
+                let units = 1 + rng.range_u64(0, 8) as u32;
+                let len = t(1 + rng.range_u64(0, 30) as i64);
+                assert_eq!(
+                    p.earliest_window_near(at, Some(guess), units, len),
+                    p.earliest_window(at, units, len),
+                    "round {round}"
+                );
             }
         }
     }
