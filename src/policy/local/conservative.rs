@@ -20,8 +20,8 @@ use crate::time::SimTime;
 ///
 /// Cost: a rebuild places every queued job into a profile as long as the queue, O(Q²) in
 /// the worst case; lower bounds per width and per shape (see [`Floors`]) skip most of each
-/// search on real queues. Fine up to queues of a few thousand (SDSC-BLUE 1.1 s, CEA-Curie
-/// 3.0 s), slow for the tens of thousands RICC queues (a rebuild per early end, each
+/// search on real queues. Fine up to queues of a few thousand (SDSC-BLUE 0.8 s, CEA-Curie
+/// 1.8 s), slow for the tens of thousands RICC queues (a rebuild per early end, each
 /// re-placing every job).
 #[derive(Default)]
 pub struct Conservative {
