@@ -87,7 +87,7 @@ impl Conservative {
 ///   distinct shapes in 447,794 jobs), so a rebuild places a run of job-array members
 ///   without rescanning the plan before the previous member's start. Kept in a small
 ///   direct-mapped table (see [`ShapeSlot`]): a lost entry only loses a bound.
-#[derive(Clone, Default)]
+#[derive(Default)]
 struct Floors {
     widths: Vec<(u32, SimTime)>,
     shapes: Vec<ShapeSlot>,
@@ -147,9 +147,10 @@ impl Floors {
             .then_some((e.start, e.step))
     }
 
+    /// Records a placement; a no-op without a table (a projection's scratch bounds).
     fn set_shape(&mut self, units: u32, estimate: SimTime, start: SimTime, step: usize) {
         if self.shapes.is_empty() {
-            self.shapes = vec![ShapeSlot::default(); MIN_SHAPE_SLOTS];
+            return;
         }
         let i = Self::slot(self.shapes.len(), units, estimate);
         self.shapes[i] = ShapeSlot {
@@ -314,7 +315,12 @@ impl LocalPolicy for Conservative {
                 return (p, site.now);
             }
         };
-        let mut floors = self.floors.clone();
+        // The widths' floors only: copying the shape table (up to 128 KiB) for every
+        // approximate-wait query would cost more than the few newcomers' searches save.
+        let mut floors = Floors {
+            widths: self.floors.widths.clone(),
+            ..Floors::default()
+        };
         for (job, start) in self.queue.values() {
             if start.is_none() {
                 place(&mut profile, &mut floors, site.now, job);
@@ -364,6 +370,7 @@ mod tests {
             let mut bounded = base.clone();
             let mut plain = base;
             let mut floors = Floors::default();
+            floors.clear(80);
             for i in 0..rng.range_u64(1, 80) {
                 let (units, len) = shapes[rng.range_u64(0, shapes.len() as u64 - 1) as usize];
                 let job = QueuedJob {
@@ -387,8 +394,15 @@ mod tests {
     fn shape_table_never_answers_for_another_shape() {
         let mut floors = Floors::default();
         floors.clear(10);
+        assert_eq!(floors.shapes.len(), MIN_SHAPE_SLOTS);
+        // Few widths and scattered estimates (distinct: the index is in the low bits), so
+        // shapes of one width collide; estimates in arithmetic progression would not.
+        let mut rng = crate::rng::SimRng::new(3);
         let shapes: Vec<(u32, SimTime)> = (0..5000u32)
-            .map(|i| (1 + i % 37, t(1000 * i64::from(i / 37))))
+            .map(|i| {
+                let estimate = (rng.range_u64(0, 1 << 30) << 13) as i64 + i64::from(i);
+                (1 + i % 3, t(estimate))
+            })
             .collect();
         for (k, &(units, estimate)) in shapes.iter().enumerate() {
             floors.set_shape(units, estimate, t(k as i64), k);
