@@ -13,7 +13,8 @@ pub mod steps;
 
 pub use presets::{platform_preset, PLATFORM_PRESETS, SCENARIO_PRESETS};
 pub use run::{
-    check_algorithm, conventions, prepare, run_loaded, run_loaded_on, run_report, run_scenario,
+    check_algorithm, conventions, hand_out_order, prepare, run_loaded, run_loaded_on, run_report,
+    run_scenario,
 };
 
 use serde::{Deserialize, Serialize};

@@ -23,6 +23,8 @@ pub(super) fn run_all(
     progress: &mut dyn FnMut(usize, u64, u64) -> bool,
 ) -> Result<Vec<RunReport>, ScenarioError> {
     let n = inputs.scenario.algorithms.len();
+    // Threads take runs in this order; results land at their run index.
+    let order = super::run::hand_out_order(&inputs.scenario.algorithms);
     let next = AtomicUsize::new(0);
     let cancel = AtomicBool::new(false);
     let mut results: Vec<Option<Result<RunReport, ScenarioError>>> = (0..n).map(|_| None).collect();
@@ -30,17 +32,15 @@ pub(super) fn run_all(
         let (tx, rx) = mpsc::channel::<Msg>();
         for _ in 0..threads.min(n) {
             let tx = tx.clone();
-            let (next, cancel) = (&next, &cancel);
-            scope.spawn(move || loop {
-                let i = next.fetch_add(1, Ordering::Relaxed);
-                if i >= n {
-                    break;
+            let (next, cancel, order) = (&next, &cancel, &order);
+            scope.spawn(move || {
+                while let Some(&i) = order.get(next.fetch_add(1, Ordering::Relaxed)) {
+                    let result = run_one(inputs, i, &mut |d, t| {
+                        let _ = tx.send(Msg::Progress(i, d, t));
+                        !cancel.load(Ordering::Relaxed)
+                    });
+                    let _ = tx.send(Msg::Done(i, Box::new(result)));
                 }
-                let result = run_one(inputs, i, &mut |d, t| {
-                    let _ = tx.send(Msg::Progress(i, d, t));
-                    !cancel.load(Ordering::Relaxed)
-                });
-                let _ = tx.send(Msg::Done(i, Box::new(result)));
             });
         }
         drop(tx);

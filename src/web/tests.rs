@@ -446,7 +446,7 @@ fn sliced_runs_refuse_what_run_loaded_refuses() {
 #[wasm_bindgen_test]
 fn pool_hands_conservative_out_first() {
     let demo = Scenario::demo();
-    let names: Vec<String> = worker::hand_out_order(&demo.algorithms)
+    let names: Vec<String> = crate::scenario::hand_out_order(&demo.algorithms)
         .into_iter()
         .map(|i| demo.algorithms[i].local.to_string())
         .collect();

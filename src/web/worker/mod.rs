@@ -25,7 +25,7 @@ use crate::workload::hyper_erlang::Synthetic;
 use crate::workload::{read_swf, SwfHeader, SwfOptions, Workload};
 
 pub use exports::{fit_compare, gantt, sweep_part};
-pub use pool::{decode_outcomes, encode_outcomes, hand_out_order, pool_size, POOL_ABOVE_JOB_RUNS};
+pub use pool::{decode_outcomes, encode_outcomes, pool_size, POOL_ABOVE_JOB_RUNS};
 pub use run::{run_result, series};
 pub use stepper::{Slice, SlicedRun};
 

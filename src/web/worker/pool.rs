@@ -20,8 +20,7 @@ use super::run::{finish_scenario, run_result};
 use super::stepper::SlicedRun;
 use super::{now_ms, post, State};
 use crate::engine::{JobOutcome, Outcome, RejectReason};
-use crate::policy::local::LocalPolicyKind;
-use crate::scenario::{AlgorithmSpec, RunReport, Scenario};
+use crate::scenario::{RunReport, Scenario};
 use crate::time::SimTime;
 use crate::web::engine_worker::{spawn_with_bytes, EngineWorker};
 use crate::web::protocol::*;
@@ -156,7 +155,7 @@ pub(super) struct PooledRun {
     tag: u64,
     /// Workers it uses (the first `size` of the pool).
     size: usize,
-    /// The runs in the order they are handed out ([`hand_out_order`]).
+    /// The runs in the order they are handed out ([`crate::scenario::hand_out_order`]).
     order: Vec<usize>,
     /// The next position in `order` to hand out.
     next: usize,
@@ -185,17 +184,6 @@ impl PooledRun {
     }
 }
 
-/// The order runs are handed out in: the costly ones first (conservative backfilling takes
-/// 7–20× as long as the other policies on the shared traces), the rest in run order, so the
-/// long run does not start last on a worker while the others sit idle. Results still reach
-/// the page in run order.
-pub fn hand_out_order(algorithms: &[AlgorithmSpec]) -> Vec<usize> {
-    let costly = |a: &AlgorithmSpec| a.local == LocalPolicyKind::Conservative;
-    let mut order: Vec<usize> = (0..algorithms.len()).collect();
-    order.sort_by_key(|&i| !costly(&algorithms[i]));
-    order
-}
-
 /// Spreads `run` over `size` pool workers (started as needed; each first gets the files it
 /// lacks).
 pub(super) fn start(
@@ -217,7 +205,7 @@ pub(super) fn start(
         scenario: scenario.clone(),
         tag: st.pool.next_tag,
         size,
-        order: hand_out_order(&scenario.algorithms),
+        order: crate::scenario::hand_out_order(&scenario.algorithms),
         next: 0,
         finished: BTreeMap::new(),
         progress: BTreeMap::new(),
