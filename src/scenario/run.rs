@@ -270,3 +270,24 @@ pub fn run_scenario(
     let workload = load_workload(scenario, &Limits::default(), load)?;
     run_loaded(scenario, workload, progress)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn costly_runs_are_handed_out_first_each_group_in_run_order() {
+        use GridScheme::{Central, Ideal, Local, Receiver, Sender};
+        use LocalPolicyKind::{Conservative, Easy, Fcfs};
+        let algorithms = [
+            AlgorithmSpec::grid(Local, Easy),
+            AlgorithmSpec::grid(Sender, Easy),
+            AlgorithmSpec::grid(Receiver, Easy),
+            AlgorithmSpec::grid(Local, Conservative),
+            AlgorithmSpec::grid(Ideal, Fcfs),
+            AlgorithmSpec::grid(Central, Easy),
+            AlgorithmSpec::grid(Sender, Conservative),
+        ];
+        assert_eq!(hand_out_order(&algorithms), [3, 6, 1, 5, 0, 2, 4]);
+    }
+}
