@@ -122,12 +122,15 @@ impl Default for ShapeSlot {
 /// The shape table's size bounds (powers of two; 32 bytes a slot). A map costs a tree
 /// search and an insert per placement even when shapes never repeat (a backlog of
 /// distinct jobs); the table costs a hash and one compare. A lost bound costs a whole
-/// search, so collisions must be rare: the table grows at a rebuild to eight slots per
-/// queued job within these bounds — 32 KiB for a site with short queues (a grid may have
-/// thousands of sites), at most 128 KiB. Measured on CEA-Curie (average queue ≈ 50):
-/// 1.85 s with 512 slots, 1.7–1.8 s with 1,024 to 16,384.
+/// search, so collisions must be rare: the table grows to 64 slots per queued job within
+/// these bounds — 32 KiB for a site with short queues (a grid may have thousands of sites),
+/// at most 512 KiB. Measured on CEA-Curie (average queue ≈ 50): 1.85 s with 512 slots,
+/// 1.7–1.8 s with 1,024 to 16,384; METACENTRUM (estimates exact, so its plan is rebuilt
+/// once and shapes accumulate over the whole run) 1.6 s with a table that grew only at
+/// rebuilds, 1.4–1.5 s with 16,384 slots.
 const MIN_SHAPE_SLOTS: usize = 1024;
-const MAX_SHAPE_SLOTS: usize = 4096;
+const SLOTS_PER_QUEUED_JOB: usize = 64;
+const MAX_SHAPE_SLOTS: usize = 16384;
 
 impl Floors {
     /// The slot of a shape in a table of `len` slots (a power of two): Fibonacci hashing
@@ -162,15 +165,28 @@ impl Floors {
         };
     }
 
+    /// Grows the shape table for a queue of `queued` jobs, keeping its live entries: a plan
+    /// that is never invalidated (estimates exact) is never rebuilt, so the table must grow
+    /// between rebuilds too. Doubling at least, so the re-insertions stay linear overall.
+    fn fit_to(&mut self, queued: usize) {
+        let slots = queued
+            .saturating_mul(SLOTS_PER_QUEUED_JOB)
+            .next_power_of_two()
+            .clamp(MIN_SHAPE_SLOTS, MAX_SHAPE_SLOTS);
+        if slots <= self.shapes.len() {
+            return;
+        }
+        let old = std::mem::replace(&mut self.shapes, vec![ShapeSlot::default(); slots]);
+        let live = self.generation;
+        for e in old.into_iter().filter(|e| e.generation == live) {
+            self.set_shape(e.units, e.estimate, e.start, e.step);
+        }
+    }
+
     /// Empties both tables before a rebuild of a queue of `queued` jobs.
     fn clear(&mut self, queued: usize) {
         self.widths.clear();
-        let slots = (8 * queued)
-            .next_power_of_two()
-            .clamp(MIN_SHAPE_SLOTS, MAX_SHAPE_SLOTS);
-        if slots > self.shapes.len() {
-            self.shapes = vec![ShapeSlot::default(); slots];
-        }
+        self.fit_to(queued);
         // u32::MAX marks empty slots; after 2³²−1 clears the old generations would come
         // round again, so the table is wiped instead.
         self.generation += 1;
@@ -250,6 +266,7 @@ impl LocalPolicy for Conservative {
             let Some(first_new) = first_new else {
                 return self.start_due(site, starts);
             };
+            self.floors.fit_to(self.queue.len());
             for (&seq, (job, start)) in self.queue.range_mut(first_new..) {
                 let s = place(profile, &mut self.floors, site.now, job);
                 *start = Some(s);
@@ -415,6 +432,15 @@ mod tests {
             }
         }
         assert!(found > 0 && found <= MIN_SHAPE_SLOTS);
+        // Growing the table (a long queue between rebuilds) keeps every live entry.
+        let before: Vec<_> = shapes.iter().map(|&(u, e)| floors.shape(u, e)).collect();
+        floors.fit_to(5000);
+        assert_eq!(floors.shapes.len(), MAX_SHAPE_SLOTS);
+        for (k, &(units, estimate)) in shapes.iter().enumerate() {
+            if before[k].is_some() {
+                assert_eq!(floors.shape(units, estimate), before[k]);
+            }
+        }
         // A rebuild forgets every entry.
         floors.clear(10);
         assert!(shapes.iter().all(|&(u, e)| floors.shape(u, e).is_none()));
