@@ -187,27 +187,18 @@ impl Profile {
         units: u32,
         duration: SimTime,
     ) -> Option<SimTime> {
-        self.earliest_start_with_floor(not_before, units, duration)
+        self.earliest_window(not_before, units, duration)
             .0
+            .map(|w| w.start)
     }
 
-    /// [`Profile::earliest_start`], plus the *floor*: the first instant `≥ not_before` at
-    /// which `units` are free at all. While the profile only loses room (reservations are
-    /// added, nothing is released) no later search for `units` or more can start before the
-    /// floor, so callers placing many jobs can pass it back as `not_before` and skip the
-    /// saturated stretch of the plan instead of rescanning it for every job.
-    pub fn earliest_start_with_floor(
-        &self,
-        not_before: SimTime,
-        units: u32,
-        duration: SimTime,
-    ) -> (Option<SimTime>, Option<SimTime>) {
-        let (window, floor) = self.earliest_window(not_before, units, duration);
-        (window.map(|w| w.start), floor)
-    }
-
-    /// [`Profile::earliest_start_with_floor`], returning the window's place in the step
-    /// list so that [`Profile::reserve_found`] can take it without searching again.
+    /// [`Profile::earliest_start`] as a window — its start and its place in the step list,
+    /// so that [`Profile::reserve_found`] can take it without searching again — plus the
+    /// *floor*: the first instant `≥ not_before` at which `units` are free at all. While
+    /// the profile only loses room (reservations are added, nothing is released) no later
+    /// search for `units` or more can start before the floor, so callers placing many jobs
+    /// can pass it back as `not_before` and skip the saturated stretch of the plan instead
+    /// of rescanning it for every job.
     pub fn earliest_window(
         &self,
         not_before: SimTime,
@@ -284,6 +275,11 @@ impl Profile {
         let end = start + duration;
         let a = self.split_at(start);
         let b = self.split_at(end);
+        self.take(a, b, units);
+    }
+
+    /// Takes `units` from steps `a..b`; more than is free is a bug and panics in debug.
+    fn take(&mut self, a: usize, b: usize, units: u32) {
         for free in &mut self.frees[a..b] {
             debug_assert!(*free >= units, "reservation over capacity");
             *free -= units;
@@ -318,10 +314,7 @@ impl Profile {
             self.times.insert(b, end);
             self.frees.insert(b, self.frees[b - 1]);
         }
-        for free in &mut self.frees[a..b] {
-            debug_assert!(*free >= units, "reservation over capacity");
-            *free -= units;
-        }
+        self.take(a, b, units);
         a
     }
 

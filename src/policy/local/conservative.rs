@@ -79,7 +79,7 @@ impl Conservative {
 /// rebuilds: reservations are added, nothing is released).
 ///
 /// * Floors: units → the first instant the plan had that many free (see
-///   [`Profile::earliest_start_with_floor`]); any floor for as many units or fewer bounds a
+///   [`Profile::earliest_window`]); any floor for as many units or fewer bounds a
 ///   search for `units`. Few distinct widths occur, so a sorted `Vec` beats a map.
 /// * Shapes: (units, estimate) → where the last job of exactly that shape was placed. A
 ///   later job of the same shape cannot fit earlier: its window would have fitted the first
@@ -186,7 +186,6 @@ impl Floors {
     /// Empties both tables before a rebuild of a queue of `queued` jobs.
     fn clear(&mut self, queued: usize) {
         self.widths.clear();
-        self.fit_to(queued);
         // u32::MAX marks empty slots; after 2³²−1 clears the old generations would come
         // round again, so the table is wiped instead.
         self.generation += 1;
@@ -196,20 +195,22 @@ impl Floors {
                 .iter_mut()
                 .for_each(|e| *e = ShapeSlot::default());
         }
+        // After the new generation, so that growing has no live entry to carry over.
+        self.fit_to(queued);
     }
-}
 
-/// The floor for `units`: the first instant the plan had that many units free, or fewer (a
-/// lower bound either way).
-fn width_floor(widths: &[(u32, SimTime)], units: u32) -> Option<SimTime> {
-    let i = widths.partition_point(|&(u, _)| u <= units);
-    i.checked_sub(1).map(|i| widths[i].1)
-}
+    /// The floor for `units`: the first instant the plan had that many units free, or
+    /// fewer (a lower bound either way).
+    fn width_floor(&self, units: u32) -> Option<SimTime> {
+        let i = self.widths.partition_point(|&(u, _)| u <= units);
+        i.checked_sub(1).map(|i| self.widths[i].1)
+    }
 
-fn set_floor(widths: &mut Vec<(u32, SimTime)>, units: u32, floor: SimTime) {
-    match widths.binary_search_by_key(&units, |&(u, _)| u) {
-        Ok(i) => widths[i].1 = floor,
-        Err(i) => widths.insert(i, (units, floor)),
+    fn set_floor(&mut self, units: u32, floor: SimTime) {
+        match self.widths.binary_search_by_key(&units, |&(u, _)| u) {
+            Ok(i) => self.widths[i].1 = floor,
+            Err(i) => self.widths.insert(i, (units, floor)),
+        }
     }
 }
 
@@ -219,7 +220,7 @@ fn place(profile: &mut Profile, floors: &mut Floors, now: SimTime, job: &QueuedJ
     let (not_before, guess, from_floor) = match floors.shape(job.units, job.estimate) {
         Some((start, step)) => (start.max(now), Some(step), false),
         None => {
-            let floor = width_floor(&floors.widths, job.units);
+            let floor = floors.width_floor(job.units);
             (floor.map_or(now, |t| t.max(now)), None, true)
         }
     };
@@ -228,7 +229,7 @@ fn place(profile: &mut Profile, floors: &mut Floors, now: SimTime, job: &QueuedJ
     // The search reports the first instant with room at or after where it began: a floor
     // for the width only when it began at the width's floor, not at a shape's start.
     if let (Some(f), true) = (found_floor, from_floor) {
-        set_floor(&mut floors.widths, job.units, f);
+        floors.set_floor(job.units, f);
     }
     // The engine only queues jobs that fit the site, so a start always exists once every
     // running job has released; NEVER would only show up as a capacity-check failure.
