@@ -213,13 +213,13 @@ pub enum FromWorker {
         done: u64,
         total: u64,
     },
-    /// A pool worker's finished run; its per-job outcomes ride along as bytes
-    /// (`worker::pool::encode_outcomes`), the report's JSON skipping them.
+    /// A pool worker's finished run: what the page gets of it (computed there, so the
+    /// coordinator only forwards it in run order), its per-job outcomes riding along as
+    /// bytes (`worker::pool::encode_outcomes`), the report's JSON skipping them.
     PartDone {
         tag: u64,
         index: usize,
-        report: Box<RunReport>,
-        elapsed_ms: f64,
+        result: Box<RunResult>,
     },
     PartFailed {
         tag: u64,

@@ -473,32 +473,31 @@ fn pooled_runs_give_the_sequential_report() {
                 .unwrap();
             while part.slice(97).unwrap() == worker::Slice::Running {}
             assert_eq!(part.slice(97).unwrap(), worker::Slice::AllDone);
+            let (rr, platform, jobs) = part.last_run().unwrap();
+            let result = worker::run_result(index, rr, platform, jobs, 0.0);
             let mut report = part.take_last_run().unwrap();
             let bytes = worker::encode_outcomes(&std::mem::take(&mut report.outcomes));
             let msg = FromWorker::PartDone {
                 tag: 1,
                 index,
-                report: Box::new(report),
-                elapsed_ms: 1.0,
+                result: Box::new(result),
             };
             let text = serde_json::to_string(&msg).unwrap();
-            let FromWorker::PartDone { mut report, .. } = serde_json::from_str(&text).unwrap()
-            else {
+            let FromWorker::PartDone { result, .. } = serde_json::from_str(&text).unwrap() else {
                 panic!("{text}")
             };
+            let mut report = result.report.clone();
             report.outcomes = worker::decode_outcomes(&bytes).unwrap();
-            parts.insert(index, *report);
+            parts.insert(index, (report, result));
         }
         let mut coordinator = worker::SlicedRun::new(&scenario, load()).unwrap();
         let mut sequential = worker::SlicedRun::new(&scenario, load()).unwrap();
-        for (index, report) in parts {
+        for (index, (report, result)) in parts {
             coordinator.adopt(index, report).unwrap();
             while sequential.slice(1 << 20).unwrap() == worker::Slice::Running {}
-            let (a, pa, ja) = coordinator.last_run().unwrap();
-            let got = worker::run_result(index, a, pa, ja, 0.0);
             let (b, pb, jb) = sequential.last_run().unwrap();
             assert_eq!(
-                got,
+                *result,
                 worker::run_result(index, b, pb, jb, 0.0),
                 "run {index}"
             );

@@ -16,7 +16,7 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Weak;
 
-use super::run::{finish_scenario, run_result};
+use super::run::finish_scenario;
 use super::stepper::SlicedRun;
 use super::{now_ms, post, State};
 use crate::engine::{JobOutcome, Outcome, RejectReason};
@@ -159,8 +159,9 @@ pub(super) struct PooledRun {
     order: Vec<usize>,
     /// The next position in `order` to hand out.
     next: usize,
-    /// Finished runs not yet taken in order, with the time each took.
-    finished: BTreeMap<usize, (RunReport, f64)>,
+    /// Finished runs not yet taken in order: each report (with its outcomes) and what the
+    /// page gets of it.
+    finished: BTreeMap<usize, (RunReport, RunResult)>,
     /// (jobs done, jobs in all) of each run going on.
     progress: BTreeMap<usize, (u64, u64)>,
     t0: f64,
@@ -344,9 +345,8 @@ fn on_message(st: &mut State, id: u64, msg: Result<FromWorker, String>, bytes: O
         Ok(FromWorker::PartDone {
             tag: t,
             index,
-            report,
-            elapsed_ms,
-        }) if Some(t) == tag => part_done(st, id, index, *report, elapsed_ms, bytes),
+            result,
+        }) if Some(t) == tag => part_done(st, id, index, *result, bytes),
         Ok(FromWorker::PartFailed {
             tag: t, message, ..
         }) if Some(t) == tag => Err(message),
@@ -367,10 +367,10 @@ fn part_done(
     st: &mut State,
     id: u64,
     index: usize,
-    mut report: RunReport,
-    elapsed_ms: f64,
+    result: RunResult,
     bytes: Option<Vec<u8>>,
 ) -> Result<(), String> {
+    let mut report = result.report.clone();
     report.outcomes =
         decode_outcomes(&bytes.ok_or("a pool worker's run came without its outcomes")?)?;
     if let Some(pw) = st.pool.worker(id) {
@@ -380,14 +380,12 @@ fn part_done(
         return Ok(());
     };
     r.progress.remove(&index);
-    r.finished.insert(index, (report, elapsed_ms));
-    while let Some((report, elapsed)) = r.finished.remove(&r.run.finished()) {
-        let i = r.run.finished();
-        r.run.adopt(i, report).map_err(|e| e.to_string())?;
-        if let Some((rr, platform, jobs)) = r.run.last_run() {
-            let result = run_result(i, rr, platform, jobs, elapsed);
-            post(&FromWorker::RunResult(Box::new(result)));
-        }
+    r.finished.insert(index, (report, result));
+    while let Some((report, result)) = r.finished.remove(&r.run.finished()) {
+        r.run
+            .adopt(r.run.finished(), report)
+            .map_err(|e| e.to_string())?;
+        post(&FromWorker::RunResult(Box::new(result)));
     }
     if r.run.finished() < r.run.algorithms() {
         return feed(&mut st.pool);
