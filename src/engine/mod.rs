@@ -15,6 +15,7 @@ mod sim;
 pub use crate::time::{SimTime, TICKS_PER_SEC};
 pub use ideal::{check_ideal, ideal_capacity, ideal_work, simulate_ideal};
 pub use invariants::{check_invariants, InvariantViolation};
+pub(crate) use outcome::planned_and_effective;
 pub use outcome::{
     wallclock_limit, EstimateSource, EventOrder, JobOutcome, Outcome, RejectReason, RunConfig,
     RunOutput, SimError,

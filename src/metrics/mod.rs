@@ -345,6 +345,41 @@ impl SiteSums {
     }
 }
 
+/// The offered load of `jobs` on `platform`: the work the jobs bring — CPUs × the time
+/// they hold them (the run time, cut at the estimate when kills are on) × their home site's
+/// speed — over what the platform can do while they arrive: Σ CPUs × speed × (last submit −
+/// first submit). Jobs wider than every site are left out (they are rejected). `None` when
+/// there is no arrival span (one job, or every job submitted at one instant: a backlog).
+/// Above 1 the queues grow all run, whatever the policy.
+pub fn offered_load(platform: &Platform, jobs: &[Job], cfg: &RunConfig) -> Option<f64> {
+    let widest = platform.sites.iter().map(|s| s.cpus()).max().unwrap_or(0);
+    let capacity: f64 = platform
+        .sites
+        .iter()
+        .map(|s| s.cpus() as f64 * s.speed)
+        .sum();
+    let first = jobs.iter().map(|j| j.submit).min()?;
+    let last = jobs.iter().map(|j| j.submit).max()?;
+    let span = (last - first).as_secs_f64();
+    let work: f64 = jobs
+        .iter()
+        .filter(|j| u64::from(j.procs) <= widest)
+        .map(|j| {
+            let (_, held) = crate::engine::planned_and_effective(j, cfg);
+            // One site takes every job, whatever home the workload gave it.
+            let home = if platform.sites.len() == 1 {
+                0
+            } else {
+                j.home as usize
+            };
+            let speed = platform.sites.get(home).map_or(1.0, |s| s.speed);
+            f64::from(j.procs) * held.as_secs_f64() * speed
+        })
+        .sum();
+    let load = work / (capacity * span);
+    (span > 0.0 && load.is_finite()).then_some(load)
+}
+
 /// One metric's documentation, for `--help`, the UI and ARCHITECTURE.md.
 pub struct MetricHelp {
     pub key: &'static str,
@@ -365,6 +400,7 @@ pub const METRIC_HELP: &[MetricHelp] = &[
     MetricHelp { key: "occupancy", formula: "Σ (end − start) × CPUs held × CPU speed / ((last end − first submit) × Σ CPUs × speed): grid efficiency counting the whole nodes a job holds on a node-exclusive site (3 CPUs on 2-CPU nodes hold 4)", source: "ours, beside SOB §3.2" },
     MetricHelp { key: "fraction_transferred", formula: "jobs run on a site other than their home / jobs run", source: "SOB §3.2" },
     MetricHelp { key: "wait_by_width", formula: "per job-width class (CPUs requested: 1, 2–4, 5–16, 17–64, 65–256, 257–1024, 1025+): jobs that ran, mean and maximum of (start − submit); a scheme that starves wide jobs shows it here while its mean wait looks fine", source: "ours (issue: R-I on sob-synthetic-heavy)" },
+    MetricHelp { key: "offered_load", formula: "of the workload on the platform (the report's, not a run's): Σ CPUs × time held (run time, cut at the estimate when kills are on) × home speed / (Σ CPUs × speed × (last submit − first submit)); above 1 the queues grow all run whatever the policy, so waits measure the backlog; none when every job arrives at one instant", source: "the usual definition (Feitelson, Workload Modeling for Computer Systems Performance Evaluation, 2015)" },
     MetricHelp { key: "makespan_s", formula: "last end − first submit", source: "" },
     MetricHelp { key: "jobs_finished", formula: "jobs that ran (to their end, or killed at their estimate)", source: "" },
     MetricHelp { key: "jobs_killed", formula: "jobs stopped at their estimate because their runtime exceeded it (kills on)", source: "" },
@@ -492,6 +528,45 @@ mod tests {
             out.iter().all(|v| (0.0..=1.0 + 1e-9).contains(v)),
             "{out:?}"
         );
+    }
+
+    #[test]
+    fn offered_load_is_work_over_capacity_during_arrivals() {
+        use crate::model::Site;
+        let job = |submit_s: i64, procs: u32, run_s: i64, estimate_s: i64| Job {
+            id: 0,
+            submit: SimTime::from_secs(submit_s),
+            runtime: SimTime::from_secs(run_s),
+            estimate: SimTime::from_secs(estimate_s),
+            procs,
+            home: 0,
+            user: -1,
+            partition: -1,
+        };
+        let platform = Platform {
+            name: "p".into(),
+            sites: vec![Site::flat("a", 4)],
+        };
+        let cfg = RunConfig::default();
+        // 2 × 50 + 4 × 100 CPU-seconds over 4 CPUs × 100 s; the 5-wide job never runs; the
+        // second job is killed at its 100 s estimate.
+        let jobs = [job(0, 2, 50, 60), job(100, 4, 300, 100), job(50, 5, 10, 10)];
+        assert_eq!(offered_load(&platform, &jobs, &cfg), Some(500.0 / 400.0));
+        let no_kill = RunConfig {
+            kill_at_estimate: false,
+            ..cfg
+        };
+        assert_eq!(
+            offered_load(&platform, &jobs, &no_kill),
+            Some(1300.0 / 400.0)
+        );
+        // No arrival span: no rate to compare.
+        assert_eq!(offered_load(&platform, &jobs[..1], &cfg), None);
+        assert_eq!(
+            offered_load(&platform, &[job(7, 1, 1, 1), job(7, 2, 1, 1)], &cfg),
+            None
+        );
+        assert_eq!(offered_load(&platform, &[], &cfg), None);
     }
 
     #[test]

@@ -233,6 +233,9 @@ pub struct Report {
     pub platform: Platform,
     /// How the platform was chosen (for `from_trace`).
     pub platform_note: String,
+    /// The workload's offered load on the platform ([`crate::metrics::offered_load`]);
+    /// `null` without an arrival span.
+    pub offered_load: Option<f64>,
     pub conventions: Conventions,
     pub runs: Vec<RunReport>,
     pub import: ImportReport,

@@ -183,6 +183,7 @@ pub fn run_loaded_on(
     let runs = run_all(&inputs, threads, progress)?;
     Ok(Report {
         scenario: scenario.name.clone(),
+        offered_load: crate::metrics::offered_load(&platform, &workload.jobs, &cfg),
         platform,
         platform_note,
         conventions: conventions(&cfg),

@@ -123,6 +123,9 @@ pub enum FromWorker {
         import_summary: String,
         jobs: u64,
         algorithms: usize,
+        /// The workload's offered load on the platform (`metrics::offered_load`).
+        #[serde(default)]
+        offered_load: Option<f64>,
     },
     Progress {
         run: usize,

@@ -32,6 +32,10 @@ test('the demo scenario runs on load, without a click', async () => {
   console.log(`# demo results shown ${Date.now() - t0} ms after navigation`);
   assert.deepEqual(Object.keys(rows), POLICIES);
   assertSameNumbers(rows, cli(['run', '--preset', 'demo']));
+  // The workload's offered load, as the CLI's report has it (0.72), with its formula.
+  const info = page.locator('[data-testid=run-info]');
+  assert.match(await info.textContent(), /; offered load 0\.72$/);
+  assert.match(await info.getAttribute('title'), /^Offered load: .*last submit − first submit/);
   await page.waitForFunction(() => document.querySelector('[data-testid=chart-gantt]'));
   await page.waitForTimeout(300);
   for (const id of ['chart-bars', 'chart-cdf', 'chart-util', 'chart-queue', 'chart-gantt']) {

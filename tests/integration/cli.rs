@@ -143,6 +143,40 @@ fn input_errors_exit_1_and_name_file_and_line() {
     );
 }
 
+/// The offered load is in the report; a real trace on a far smaller machine than its own
+/// gets a note before the run (the queues will grow all run), and on its own machine none.
+#[test]
+fn an_overloaded_platform_is_said_before_the_run() {
+    let kth = traces_dir().join("KTH-SP2-1996-2.1-cln.swf.gz");
+    let kth = kth.to_str().unwrap();
+    let o = gridscope(&["simulate", kth, "--policy", "fcfs", "--json"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(o.stderr.is_empty(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let load = v["offered_load"].as_f64().unwrap();
+    assert!(
+        (0.6..0.8).contains(&load),
+        "KTH-SP2 on its 100 CPUs: {load}"
+    );
+    let o = gridscope(&["simulate", kth, "--policy", "fcfs", "--procs", "32"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let err = stderr(&o);
+    assert!(
+        err.starts_with("note: the workload offers 1.64 times what platform")
+            && err.contains("the queues grow all run"),
+        "{err}"
+    );
+    assert!(stdout(&o).contains("offered load: 1.640"), "{}", stdout(&o));
+    // Tiny hand-made workloads overload on purpose: no note.
+    let o = gridscope(&[
+        "simulate",
+        "tests/fixtures/backfill.swf",
+        "--policy",
+        "easy",
+    ]);
+    assert!(o.stderr.is_empty(), "{}", stderr(&o));
+}
+
 #[test]
 fn narrower_machine_rejects_wide_jobs_with_reasons() {
     let o = gridscope(&[

@@ -45,14 +45,23 @@ pub fn json<T: serde::Serialize>(v: &T) -> String {
 /// utilization on a multi-site platform, and the rejected jobs.
 fn table(report: &Report) -> String {
     let mut s = report.import.summary();
-    let _ = write!(
+    let _ = writeln!(
         s,
-        "platform: {} ({}); estimates: {}; kill at estimate: {}\n\n",
+        "platform: {} ({}); estimates: {}; kill at estimate: {}",
         report.platform.name,
         report.platform_note,
         report.conventions.estimates,
         report.conventions.kill_at_estimate
     );
+    if let Some(load) = report.offered_load {
+        let _ =
+            writeln!(
+            s,
+            "offered load: {load:.3} (work brought ÷ what the platform can do while it arrives){}",
+            if load > 1.0 { "; above 1 the queues grow all run" } else { "" }
+        );
+    }
+    s.push('\n');
     let header = [
         "algorithm",
         "avg wait s",

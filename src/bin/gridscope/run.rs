@@ -5,9 +5,11 @@ use std::path::{Path, PathBuf};
 
 use gridscope::engine::{EstimateSource, RunConfig};
 use gridscope::limits::{Limit, Limits};
+use gridscope::metrics::offered_load;
+use gridscope::policy::local::LocalPolicyKind;
 use gridscope::scenario::{
-    load_workload, run_loaded_on, AlgorithmSpec, PlatformSpec, Scenario, WorkloadSpec,
-    SCENARIO_PRESETS, SCENARIO_VERSION,
+    load_workload, resolve_platform, run_loaded_on, AlgorithmSpec, PlatformSpec, Scenario,
+    WorkloadSpec, SCENARIO_PRESETS, SCENARIO_VERSION,
 };
 use gridscope::workload::{read_swf, SwfOptions, Workload};
 
@@ -333,6 +335,7 @@ fn run_scenario(
         Some(out) => jobs_files(out, &labels, &inputs)?,
         None => vec![],
     };
+    warn_of_backlog(scenario, &workload);
     let threads = threads(args);
     let mut report = run_loaded_on(
         scenario,
@@ -344,6 +347,43 @@ fn run_scenario(
     .map_err(CliError::failed)?;
     drop(progress);
     report::finish(args, &mut report, &jobs_files)
+}
+
+/// Workloads smaller than this get no backlog note.
+const BACKLOG_NOTE_JOBS: usize = 1000;
+
+/// Says before the runs when a workload of thousands of jobs is more than the platform can
+/// do (an offered load above 1, or every job at one instant): the queues then grow all
+/// run, which is rarely what was meant (`--procs` far below the trace's machine), and
+/// conservative backfilling, which re-places its whole queue at every early end, slows
+/// down with them. (Small hand-made workloads overload on purpose: no note.)
+fn warn_of_backlog(scenario: &Scenario, workload: &Workload) {
+    if workload.jobs.len() < BACKLOG_NOTE_JOBS {
+        return;
+    }
+    let Ok((platform, _)) = resolve_platform(&scenario.platform, workload) else {
+        return; // the run reports it
+    };
+    let conservative = scenario
+        .algorithms
+        .iter()
+        .any(|a| a.local == LocalPolicyKind::Conservative);
+    let slow = if conservative {
+        "; conservative backfilling re-places its whole queue at every early end and slows down with it"
+    } else {
+        ""
+    };
+    match offered_load(&platform, &workload.jobs, &scenario.options) {
+        Some(load) if load > 1.0 => output::note(&format!(
+            "the workload offers {load:.2} times what platform '{}' can do while it arrives (offered load, see `gridscope help metrics`): the queues grow all run, so waits measure the backlog{slow}",
+            platform.name
+        )),
+        None => output::note(&format!(
+            "all {} jobs arrive at one instant: a backlog, whose waits measure its length{slow}",
+            workload.jobs.len()
+        )),
+        _ => {}
+    }
 }
 
 /// The per-run jobs files, after saying which were renamed and refusing any that is an input.

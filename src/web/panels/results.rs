@@ -48,9 +48,14 @@ pub fn ResultsPanel() -> Html {
     html! {
         <>
             <h2>{"Results"}</h2>
-            <p class="help" data-testid="run-info">{
+            <p class="help" data-testid="run-info" title={offered_load_help()}>{
                 if r.platform.is_some() {
-                    format!("{} — {} jobs; platform: {}", app.scenario.name, fmt_num(r.jobs as f64, 0), r.platform_note)
+                    let load = match r.offered_load {
+                        Some(l) if l > 1.0 => format!("; offered load {} — above 1 the queues grow all run, so waits measure the backlog", fmt_num(l, 2)),
+                        Some(l) => format!("; offered load {}", fmt_num(l, 2)),
+                        None => String::new(),
+                    };
+                    format!("{} — {} jobs; platform: {}{load}", app.scenario.name, fmt_num(r.jobs as f64, 0), r.platform_note)
                 } else {
                     format!("{} — preparing the workload…", app.scenario.name)
                 }
@@ -149,4 +154,13 @@ pub fn MetricHelp() -> Html {
             </dl>
         </details>
     }
+}
+
+/// The offered load's formula and source, as `gridscope help metrics` gives it.
+fn offered_load_help() -> String {
+    METRIC_HELP
+        .iter()
+        .find(|m| m.key == "offered_load")
+        .map(|m| format!("Offered load: {} [{}]", m.formula, m.source))
+        .unwrap_or_default()
 }

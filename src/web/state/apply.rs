@@ -136,8 +136,10 @@ impl AppState {
                 import_summary,
                 jobs,
                 algorithms,
+                offered_load,
             } => {
                 let r = Rc::make_mut(&mut self.results);
+                r.offered_load = *offered_load;
                 r.platform = Some(platform.clone());
                 r.platform_note = platform_note.clone();
                 r.import_summary = import_summary.clone();

@@ -95,6 +95,8 @@ pub struct Results {
     pub platform_note: String,
     pub import_summary: String,
     pub jobs: u64,
+    /// The workload's offered load on the platform, when it has an arrival span.
+    pub offered_load: Option<f64>,
     pub runs: Vec<Rc<RunResult>>,
     /// The CLI's `--json` report, once every algorithm has run.
     pub report_json: Option<Rc<str>>,

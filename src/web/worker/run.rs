@@ -55,6 +55,7 @@ pub(super) fn start(st: &mut State, scenario: &Scenario, cores: u32) -> Result<(
         import_summary: run.import_summary(),
         jobs: run.jobs().len() as u64,
         algorithms: run.algorithms(),
+        offered_load: crate::metrics::offered_load(run.platform(), run.jobs(), &scenario.options),
     });
     let size = pool_size(cores, &run);
     if size > 1 {

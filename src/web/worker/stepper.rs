@@ -249,6 +249,7 @@ impl SlicedRun {
         workload.jobs = self.jobs.to_vec();
         let report = Report {
             scenario: self.scenario.name.clone(),
+            offered_load: crate::metrics::offered_load(&self.platform, &self.jobs, &cfg),
             platform: Platform::clone(&self.platform),
             platform_note: self.platform_note,
             conventions: conventions(&cfg),
