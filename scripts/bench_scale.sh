@@ -2,7 +2,9 @@
 # Time per job and bytes per job from 10^4 to 5·10^6 jobs: the Lublin–Feitelson model
 # (128 nodes, the paper's parameters, seed 1) under each local policy, one run per process
 # (--threads 1), whole process (generation + simulation + report). Prints a Markdown table.
-# Optional arguments: job counts (default: 10000 100000 1000000 5000000).
+# Optional arguments: job counts (default: 10000 100000 1000000 5000000). With SVG=FILE it
+# also draws time per job against jobs on log-log axes into FILE (the README's
+# docs/scaling.svg: `SVG=docs/scaling.svg bash scripts/bench_scale.sh`).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 cargo build --release --quiet --bin gridscope
@@ -25,5 +27,10 @@ JSON
     read -r kb < "$tmp/t"
     awk -v n="$n" -v p="$policy" -v w="$wall" -v kb="$kb" 'BEGIN {
       printf "| %d | %s | %.3f | %.2f | %.0f | %.0f |\n", n, p, w, w * 1e6 / n, kb / 1024, kb * 1024 / n }'
+    awk -v n="$n" -v p="$policy" -v w="$wall" 'BEGIN { printf "%d %s %.4f\n", n, p, w * 1e6 / n }' >> "$tmp/points"
   done
 done
+if [ -n "${SVG:-}" ]; then
+  awk -f scripts/plot_loglog.awk "$tmp/points" > "$SVG"
+  echo "plot: $SVG"
+fi
