@@ -1,0 +1,116 @@
+//! The scenario format's strictness (unknown fields are refused) and the cost estimate
+//! that decides when the page asks before a run.
+
+mod unknown_fields {
+    use super::super::*;
+
+    fn scenario_with(key: &str, value: &str) -> String {
+        let mut doc: serde_json::Value = serde_json::from_str(
+            r#"{"version":1,"platform":{"kind":"from_trace"},"workload":{"kind":"ses_poisson"},"algorithms":[{"local":"easy"}]}"#,
+        )
+        .unwrap();
+        doc[key] = serde_json::from_str(value).unwrap();
+        doc.to_string()
+    }
+
+    #[test]
+    fn a_misspelt_field_is_refused_with_the_nearest_name() {
+        for (key, value, near) in [
+            (
+                "option",
+                r#"{"estimates":"exact","kill_at_estimate":true}"#,
+                "options",
+            ),
+            (
+                "platform",
+                r#"{"kind":"sites","name":"g","sites":[{"name":"a","nodes":4,"cpus_per_nod":1}]}"#,
+                "cpus_per_node",
+            ),
+            ("workload", r#"{"kind":"ses_poisson","job":10}"#, "jobs"),
+            (
+                "algorithms",
+                r#"[{"local":"easy","grid_params":{"phi":60}}]"#,
+                "phi_s",
+            ),
+        ] {
+            let e = Scenario::from_json(&scenario_with(key, value))
+                .unwrap_err()
+                .to_string();
+            assert!(e.contains("unknown field"), "{e}");
+            assert!(e.contains(&format!("did you mean `{near}`?")), "{e}");
+        }
+        // Every scenario the project ships still reads.
+        for (name, _) in SCENARIO_PRESETS {
+            let s = Scenario::preset(name).unwrap();
+            assert_eq!(Scenario::from_json(&s.to_json()).unwrap(), s);
+        }
+    }
+
+    /// `options.event_order`: absent reads as gridscope and gridscope is left out of the
+    /// JSON (older files and links keep their bytes); the others round-trip; a bad name is
+    /// refused with the valid ones.
+    #[test]
+    fn event_order_is_an_option_older_files_lack() {
+        let plain = Scenario::from_json(&scenario_with(
+            "options",
+            r#"{"estimates":"trace","kill_at_estimate":true}"#,
+        ))
+        .unwrap();
+        assert_eq!(plain.options.event_order, EventOrder::Gridscope);
+        assert!(!plain.to_json().contains("event_order"));
+        for order in [EventOrder::Pyss, EventOrder::Cqsim] {
+            let text = scenario_with(
+                "options",
+                &format!(
+                    r#"{{"estimates":"trace","kill_at_estimate":true,"event_order":"{}"}}"#,
+                    order.name()
+                ),
+            );
+            let s = Scenario::from_json(&text).unwrap();
+            assert_eq!(s.options.event_order, order);
+            assert_eq!(Scenario::from_json(&s.to_json()).unwrap(), s);
+        }
+        let e = Scenario::from_json(&scenario_with(
+            "options",
+            r#"{"estimates":"trace","kill_at_estimate":true,"event_order":"slurm"}"#,
+        ))
+        .unwrap_err()
+        .to_string();
+        assert!(e.contains("pyss") && e.contains("cqsim"), "{e}");
+    }
+
+    /// An `options` object that names only some fields gives the others their defaults
+    /// (it once had to name `estimates` and `kill_at_estimate` to set `event_order`).
+    #[test]
+    fn options_fields_left_out_take_their_defaults() {
+        let empty = Scenario::from_json(&scenario_with("options", "{}")).unwrap();
+        assert_eq!(empty.options, RunConfig::default());
+        let pyss =
+            Scenario::from_json(&scenario_with("options", r#"{"event_order":"pyss"}"#)).unwrap();
+        assert_eq!(pyss.options.event_order, EventOrder::Pyss);
+        assert_eq!(pyss.options.estimates, RunConfig::default().estimates);
+        assert!(pyss.options.kill_at_estimate);
+        let exact =
+            Scenario::from_json(&scenario_with("options", r#"{"estimates":"exact"}"#)).unwrap();
+        assert!(exact.options.kill_at_estimate);
+        assert_ne!(exact.options.estimates, RunConfig::default().estimates);
+    }
+}
+
+mod cost_tests {
+    use super::super::*;
+
+    #[test]
+    fn every_bundled_preset_runs_unasked_and_a_big_generator_asks() {
+        for (n, _) in SCENARIO_PRESETS {
+            let s = Scenario::preset(n).unwrap();
+            let cost = s.expected_job_runs().unwrap_or(0.0);
+            assert!(cost < CONFIRM_ABOVE_JOB_RUNS / 10.0, "{n}: {cost}");
+        }
+        let mut s = Scenario::demo();
+        if let WorkloadSpec::SesPoisson(g) = &mut s.workload {
+            g.jobs = 5_000_000;
+        }
+        assert_eq!(s.expected_job_runs(), Some(25_000_000.0));
+    }
+}
