@@ -38,6 +38,13 @@ pub enum ToWorker {
         #[serde(default)]
         workers: u32,
     },
+    /// The pooled run `tag` as the coordinator prepared it, its jobs attached as bytes
+    /// (`worker::encode_jobs`): sent to a pool worker before its first `RunPart` of the
+    /// run, so that it neither reads a file nor generates a workload again.
+    RunBase {
+        tag: u64,
+        base: Box<PreparedRun>,
+    },
     /// A pool worker's share of a `Run`: run `index` of the scenario alone, answered by
     /// `PartProgress` and `PartDone` (or `PartFailed`), each carrying `tag`.
     RunPart {
@@ -250,6 +257,19 @@ pub struct FitCompare {
 
 /// The engine's sweep result crosses to the page as is (it owns its strings).
 pub type SweepData = crate::allocation::sweep::SweepResult;
+
+/// A scenario prepared for its runs (platform resolved, jobs checked), all but the jobs:
+/// what a pool worker needs besides them to run its share ([`ToWorker::RunBase`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PreparedRun {
+    pub scenario: Scenario,
+    pub platform: Platform,
+    pub platform_note: String,
+    /// The workload's name and origin (ticks), and what its import decided.
+    pub workload: String,
+    pub origin: i64,
+    pub report: ImportReport,
+}
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunResult {

@@ -5,7 +5,7 @@
 use wasm_bindgen_test::*;
 
 use super::metric::Metric;
-use super::protocol::{FileInfo, FromWorker};
+use super::protocol::{FileInfo, FromWorker, ToWorker};
 use super::share::{self, b64url_decode, b64url_encode, Shared};
 use super::worker;
 use crate::scenario::{load_workload, run_loaded, PlatformSpec, Scenario, WorkloadSpec};
@@ -464,13 +464,23 @@ fn pooled_runs_give_the_sequential_report() {
         };
         let whole = run_loaded(&scenario, load(), &mut |_, _, _| true).unwrap();
         let n = scenario.algorithms.len();
+        // What a pool worker gets: the coordinator's prepared run through JSON, the jobs as
+        // bytes.
+        let prepared = worker::SlicedRun::new(&scenario, load()).unwrap();
+        let text = serde_json::to_string(&ToWorker::RunBase {
+            tag: 1,
+            base: Box::new(prepared.prepared()),
+        })
+        .unwrap();
+        let ToWorker::RunBase { base, .. } = serde_json::from_str(&text).unwrap() else {
+            panic!("{text}")
+        };
+        let jobs = worker::decode_jobs(&worker::encode_jobs(prepared.jobs())).unwrap();
+        let base = worker::SlicedRun::from_prepared(*base, jobs);
         // The pool workers' answers, finishing last run first.
         let mut parts = std::collections::BTreeMap::new();
         for index in (0..n).rev() {
-            let mut part = worker::SlicedRun::new(&scenario, load())
-                .unwrap()
-                .only(index)
-                .unwrap();
+            let mut part = base.fresh().only(index).unwrap();
             while part.slice(97).unwrap() == worker::Slice::Running {}
             assert_eq!(part.slice(97).unwrap(), worker::Slice::AllDone);
             let (rr, platform, jobs) = part.last_run().unwrap();
@@ -511,6 +521,30 @@ fn pooled_runs_give_the_sequential_report() {
             assert_eq!(a.outcomes, b.outcomes, "{} outcomes", a.label);
         }
     }
+}
+
+/// A pool worker gets the coordinator's jobs as bytes: every field survives, extremes
+/// included, and a broken length is refused.
+#[wasm_bindgen_test]
+fn pool_workers_get_the_same_jobs() {
+    let mut jobs = load_workload(&three_site_grid(), &Default::default(), &mut |_| {
+        Err("no files".into())
+    })
+    .unwrap()
+    .jobs;
+    jobs.push(crate::model::Job {
+        id: u64::MAX,
+        submit: crate::time::SimTime(i64::MIN),
+        runtime: crate::time::SimTime(i64::MAX),
+        estimate: crate::time::SimTime(1),
+        procs: u32::MAX,
+        home: 7,
+        user: -1,
+        partition: i32::MIN,
+    });
+    let bytes = worker::encode_jobs(&jobs);
+    assert_eq!(worker::decode_jobs(&bytes).unwrap(), jobs);
+    assert!(worker::decode_jobs(&bytes[..bytes.len() - 1]).is_err());
 }
 
 /// A pool worker's run that does not fit is refused, as are broken outcome bytes; small

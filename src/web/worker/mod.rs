@@ -25,7 +25,9 @@ use crate::workload::hyper_erlang::Synthetic;
 use crate::workload::{read_swf, SwfHeader, SwfOptions, Workload};
 
 pub use exports::{fit_compare, gantt, sweep_part};
-pub use pool::{decode_outcomes, encode_outcomes, pool_size, POOL_ABOVE_JOB_RUNS};
+pub use pool::{
+    decode_jobs, decode_outcomes, encode_jobs, encode_outcomes, pool_size, POOL_ABOVE_JOB_RUNS,
+};
 pub use run::{run_result, series};
 pub use stepper::{Slice, SlicedRun};
 
@@ -40,8 +42,6 @@ const GANTT_MAX_RECTS: usize = 30_000;
 
 struct LoadedFile {
     bytes: Vec<u8>,
-    /// Lower-case hex SHA-256 of `bytes` (pool workers are sent a file they lack by it).
-    sha256: String,
     workload: Workload,
     header: SwfHeader,
 }
@@ -229,6 +229,24 @@ fn handle(st: &mut State, msg: ToWorker, file: Option<web_sys::Blob>) {
                 post(&FromWorker::Failed { message });
             }
         }
+        ToWorker::RunBase { tag, base } => {
+            // A pool worker: the coordinator's prepared run, its jobs attached.
+            let jobs = file
+                .ok_or_else(|| "the prepared run came without its jobs".to_string())
+                .and_then(|f| read_blob(&f))
+                .and_then(|bytes| pool::decode_jobs(&bytes));
+            match jobs {
+                Ok(jobs) => st.part_base = Some((tag, SlicedRun::from_prepared(*base, jobs))),
+                Err(message) => {
+                    st.part_base = None;
+                    post(&FromWorker::PartFailed {
+                        tag,
+                        index: 0,
+                        message,
+                    });
+                }
+            }
+        }
         ToWorker::RunPart {
             tag,
             scenario,
@@ -292,7 +310,6 @@ fn load(st: &mut State, name: String, file: Option<web_sys::Blob>) {
             st.files.insert(
                 name,
                 LoadedFile {
-                    sha256: info.sha256.clone(),
                     bytes: v.bytes,
                     workload: v.workload,
                     header,

@@ -7,10 +7,11 @@
 //! in which runs finish, and the time, differ.
 //!
 //! The coordinator keeps the files, the jobs and the last report (Gantt charts and exports
-//! read them here); each pool worker holds its own copy of the files it was sent (as
-//! `Blob`s made once from the bytes) and nothing else between runs. Pause, resume and
-//! cancel are forwarded; a failed pool worker fails the run, and the pool is started afresh
-//! on the next one.
+//! read them here). A pool worker reads no file and generates no workload: before its first
+//! share of a run it gets the coordinator's prepared run ([`ToWorker::RunBase`], the jobs
+//! as 48-byte records in a `Blob` made once per run) and keeps it until the next run.
+//! Pause, resume and cancel are forwarded; a failed pool worker fails the run, and the pool
+//! is started afresh on the next one.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -20,11 +21,11 @@ use super::run::finish_scenario;
 use super::stepper::SlicedRun;
 use super::{now_ms, post, State};
 use crate::engine::{JobOutcome, Outcome, RejectReason};
+use crate::model::Job;
 use crate::scenario::{RunReport, Scenario};
 use crate::time::SimTime;
 use crate::web::engine_worker::{spawn_with_bytes, EngineWorker};
 use crate::web::protocol::*;
-use crate::web::state::workload_files;
 
 /// Below this many job-runs (jobs × algorithms) a run stays in this worker: starting the
 /// pool (loading the engine and the files again) would cost more than it saves.
@@ -109,13 +110,60 @@ pub fn decode_outcomes(bytes: &[u8]) -> Result<Vec<Outcome>, String> {
         .collect()
 }
 
+/// Bytes of one encoded [`Job`].
+const JOB_BYTES: usize = 48;
+
+/// Jobs as bytes for a pool worker (decoding them is far cheaper than reading a file or
+/// generating a workload again): id u64, submit, run time and estimate i64 (milliseconds),
+/// processors and home u32, user and partition i32, little-endian.
+pub fn encode_jobs(jobs: &[Job]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(jobs.len() * JOB_BYTES);
+    for j in jobs {
+        out.extend_from_slice(&j.id.to_le_bytes());
+        out.extend_from_slice(&j.submit.0.to_le_bytes());
+        out.extend_from_slice(&j.runtime.0.to_le_bytes());
+        out.extend_from_slice(&j.estimate.0.to_le_bytes());
+        out.extend_from_slice(&j.procs.to_le_bytes());
+        out.extend_from_slice(&j.home.to_le_bytes());
+        out.extend_from_slice(&j.user.to_le_bytes());
+        out.extend_from_slice(&j.partition.to_le_bytes());
+    }
+    out
+}
+
+/// The inverse of [`encode_jobs`].
+pub fn decode_jobs(bytes: &[u8]) -> Result<Vec<Job>, String> {
+    if !bytes.len().is_multiple_of(JOB_BYTES) {
+        return Err(format!(
+            "{} bytes of jobs are not a whole number of {JOB_BYTES}-byte records",
+            bytes.len()
+        ));
+    }
+    let b8 = |r: &[u8], at: usize| {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(&r[at..at + 8]);
+        b
+    };
+    let b4 = |r: &[u8], at: usize| [r[at], r[at + 1], r[at + 2], r[at + 3]];
+    Ok(bytes
+        .chunks_exact(JOB_BYTES)
+        .map(|r| Job {
+            id: u64::from_le_bytes(b8(r, 0)),
+            submit: SimTime(i64::from_le_bytes(b8(r, 8))),
+            runtime: SimTime(i64::from_le_bytes(b8(r, 16))),
+            estimate: SimTime(i64::from_le_bytes(b8(r, 24))),
+            procs: u32::from_le_bytes(b4(r, 32)),
+            home: u32::from_le_bytes(b4(r, 36)),
+            user: i32::from_le_bytes(b4(r, 40)),
+            partition: i32::from_le_bytes(b4(r, 44)),
+        })
+        .collect())
+}
+
 /// The pool and the run spread over it.
 #[derive(Default)]
 pub(super) struct Pool {
     workers: Vec<PoolWorker>,
-    /// Each loaded file as a `Blob` (name → its SHA-256 and the blob), made once and sent
-    /// to every pool worker that lacks it.
-    blobs: BTreeMap<String, (String, web_sys::Blob)>,
     next_tag: u64,
     /// The last pool worker's id (ids stay with a worker when a dead one is dropped).
     next_id: u64,
@@ -130,10 +178,10 @@ struct PoolWorker {
     /// It failed: it gets nothing more, and is dropped when the next run starts (not from
     /// its own handler).
     dead: bool,
-    /// Messages (and attached files) waiting for it to say `Ready`.
+    /// Messages (and attached blobs) waiting for it to say `Ready`.
     queue: Vec<(ToWorker, Option<web_sys::Blob>)>,
-    /// Files it has loaded: name → SHA-256.
-    known: BTreeMap<String, String>,
+    /// The pooled run whose prepared base it has.
+    base_tag: Option<u64>,
     /// The run it is simulating.
     busy: Option<usize>,
 }
@@ -153,6 +201,9 @@ pub(super) struct PooledRun {
     run: SlicedRun,
     scenario: Scenario,
     tag: u64,
+    /// The prepared run ([`ToWorker::RunBase`]) and its jobs as bytes, for each pool worker.
+    base: ToWorker,
+    base_jobs: web_sys::Blob,
     /// Workers it uses (the first `size` of the pool).
     size: usize,
     /// The runs in the order they are handed out ([`crate::scenario::hand_out_order`]).
@@ -185,8 +236,8 @@ impl PooledRun {
     }
 }
 
-/// Spreads `run` over `size` pool workers (started as needed; each first gets the files it
-/// lacks).
+/// Spreads `run` over `size` pool workers (started as needed; each first gets the prepared
+/// run).
 pub(super) fn start(
     st: &mut State,
     run: SlicedRun,
@@ -199,12 +250,19 @@ pub(super) fn start(
         let w = spawn(st.me.clone(), st.pool.next_id)?;
         st.pool.workers.push(w);
     }
-    sync_files(st, size, &workload_files(&scenario.workload))?;
     st.pool.next_tag += 1;
+    let tag = st.pool.next_tag;
+    let base = ToWorker::RunBase {
+        tag,
+        base: Box::new(run.prepared()),
+    };
+    let base_jobs = blob_of(&encode_jobs(run.jobs()))?;
     st.pool.run = Some(PooledRun {
         run,
         scenario: scenario.clone(),
-        tag: st.pool.next_tag,
+        tag,
+        base,
+        base_jobs,
         size,
         order: crate::scenario::hand_out_order(&scenario.algorithms),
         next: 0,
@@ -215,41 +273,6 @@ pub(super) fn start(
         paused: false,
     });
     feed(&mut st.pool)
-}
-
-/// Gives the first `size` pool workers the files of `needed` they lack (as the coordinator
-/// has them), and drops from them the files the coordinator no longer has.
-fn sync_files(st: &mut State, size: usize, needed: &[String]) -> Result<(), String> {
-    let pool = &mut st.pool;
-    pool.blobs.retain(|name, _| st.files.contains_key(name));
-    for name in needed {
-        let Some(f) = st.files.get(name) else {
-            continue;
-        };
-        if pool.blobs.get(name).map(|(sha, _)| sha) != Some(&f.sha256) {
-            pool.blobs
-                .insert(name.clone(), (f.sha256.clone(), blob_of(&f.bytes)?));
-        }
-    }
-    for w in pool.workers.iter_mut().take(size) {
-        let gone: Vec<String> = w
-            .known
-            .keys()
-            .filter(|name| !st.files.contains_key(*name))
-            .cloned()
-            .collect();
-        for name in gone {
-            w.known.remove(&name);
-            w.send(&ToWorker::Forget { name }, None)?;
-        }
-        for (name, (sha, blob)) in pool.blobs.iter().filter(|(n, _)| needed.contains(n)) {
-            if w.known.get(name) != Some(sha) {
-                w.send(&ToWorker::Load { name: name.clone() }, Some(blob.clone()))?;
-                w.known.insert(name.clone(), sha.clone());
-            }
-        }
-    }
-    Ok(())
 }
 
 fn blob_of(bytes: &[u8]) -> Result<web_sys::Blob, String> {
@@ -272,7 +295,7 @@ fn spawn(me: Weak<RefCell<State>>, id: u64) -> Result<PoolWorker, String> {
         ready: false,
         dead: false,
         queue: Vec::new(),
-        known: BTreeMap::new(),
+        base_tag: None,
         busy: None,
     })
 }
@@ -290,6 +313,10 @@ fn feed(pool: &mut Pool) -> Result<(), String> {
             break;
         }
         if w.busy.is_none() && !w.dead {
+            if w.base_tag != Some(r.tag) {
+                w.send(&r.base, Some(r.base_jobs.clone()))?;
+                w.base_tag = Some(r.tag);
+            }
             let index = r.order[r.next];
             let msg = ToWorker::RunPart {
                 tag: r.tag,

@@ -13,6 +13,7 @@ use crate::scenario::{
     check_algorithm, conventions, group_platform, prepare, run_report, Report, RunReport, Scenario,
     ScenarioError,
 };
+use crate::web::protocol::PreparedRun;
 use crate::workload::Workload;
 
 /// What a slice did.
@@ -69,6 +70,42 @@ impl SlicedRun {
             run_platforms: Vec::new(),
             only: None,
         })
+    }
+
+    /// The prepared scenario as a pool worker gets it ([`SlicedRun::from_prepared`] with
+    /// [`SlicedRun::jobs`] gives the same runs).
+    pub fn prepared(&self) -> PreparedRun {
+        PreparedRun {
+            scenario: self.scenario.clone(),
+            platform: Platform::clone(&self.platform),
+            platform_note: self.platform_note.clone(),
+            workload: self.workload.name.clone(),
+            origin: self.workload.origin.0,
+            report: self.workload.report.clone(),
+        }
+    }
+
+    /// A pool worker's copy of the coordinator's prepared scenario: nothing is checked or
+    /// resolved again.
+    pub fn from_prepared(p: PreparedRun, jobs: Vec<Job>) -> SlicedRun {
+        let cfg = p.scenario.options;
+        SlicedRun {
+            scenario: p.scenario,
+            platform: Arc::new(p.platform),
+            platform_note: p.platform_note,
+            jobs: Arc::from(jobs),
+            workload: Workload {
+                name: p.workload,
+                jobs: Vec::new(),
+                origin: crate::time::SimTime(p.origin),
+                report: p.report,
+            },
+            cfg,
+            current: None,
+            runs: Vec::new(),
+            run_platforms: Vec::new(),
+            only: None,
+        }
     }
 
     /// The same scenario, prepared, with no run done: a pool worker prepares a pooled
