@@ -12,3 +12,5 @@ cargo bench --bench limits
 scripts/bench_scale.sh
 # Every local policy on every shared trace, whole process (TRACE_LIMIT seconds per case).
 scripts/bench_traces.sh
+# The headline: KTH-SP2 under EASY, whole process, median of 41 runs.
+scripts/bench_headline.sh
