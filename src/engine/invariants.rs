@@ -37,7 +37,15 @@ pub fn check_invariants(
             outcomes.len()
         ));
     }
-    let mut usage: Vec<Vec<(SimTime, i64)>> = vec![Vec::new(); platform.sites.len()];
+    // Two changes per job that ran, sized up front (no regrowth of a million-job list).
+    let mut ran = vec![0usize; platform.sites.len()];
+    for out in outcomes {
+        if let Some(n) = ran.get_mut(out.site as usize) {
+            *n += matches!(out.status, JobOutcome::Finished | JobOutcome::Killed) as usize;
+        }
+    }
+    let mut usage: Vec<Vec<(SimTime, i64)>> =
+        ran.iter().map(|&n| Vec::with_capacity(2 * n)).collect();
     let mut first = SimTime(i64::MAX);
     let mut last = SimTime(i64::MIN);
     for (job, out) in jobs.iter().zip(outcomes) {
@@ -108,47 +116,68 @@ pub fn check_invariants(
 
 /// Sorts a site's usage changes by (time, change), as `sort_unstable` would (so releases come
 /// before acquisitions at one instant), with every time in `[first, last]`. The capacity
-/// sweep sorts two changes per job; a comparison sort of the pairs was 5 % of a whole EASY
-/// run on KTH-SP2. So the pairs are radix-sorted on (time from `first`, acquisition), 11 bits
-/// a pass over the bits in use, and each run of equal keys (changes of one sign at one
-/// instant: short) is then sorted by its change.
+/// sweep sorts two changes per job, and a comparison sort of the pairs was 5–10 % of a whole
+/// EASY run (KTH-SP2, a million Lublin jobs). So each pair is packed into one `u64` that
+/// sorts in the same order — time from `first`, then acquisition, then units in as many bits
+/// as the widest change needs (a release's units inverted: −5 before −3) — and the keys are
+/// radix-sorted, 11 bits a pass over the bits in use. Short lists, and spans too long to pack
+/// beside the units (2^55 ms for 128 units), take the comparison sort.
 fn sort_changes(changes: &mut [(SimTime, i64)], first: SimTime, last: SimTime) {
     let span = (last.0 as i128 - first.0 as i128).max(0) as u128;
-    if changes.len() < 256 || span >= 1u128 << 62 {
+    let widest = changes
+        .iter()
+        .map(|c| c.1.unsigned_abs())
+        .max()
+        .unwrap_or(0);
+    let unit_bits = 64 - widest.leading_zeros();
+    if changes.len() < 256 || span >= 1u128 << (63 - unit_bits) {
         changes.sort_unstable();
         return;
     }
-    let key = |&(t, d): &(SimTime, i64)| (((t.0 - first.0) as u64) << 1) | (d > 0) as u64;
-    let mut items: Vec<(u64, i64)> = changes.iter().map(|c| (key(c), c.1)).collect();
-    let bits = 64 - items.iter().map(|i| i.0).max().unwrap_or(0).leading_zeros();
-    let mut spare = vec![(0u64, 0i64); items.len()];
+    let unit_mask: u64 = (1 << unit_bits) - 1;
+    let mut keys: Vec<u64> = changes
+        .iter()
+        .map(|&(t, d)| {
+            let units = d.unsigned_abs();
+            let low = if d > 0 { units } else { unit_mask - units };
+            (((t.0 - first.0) as u64) << (unit_bits + 1)) | (((d > 0) as u64) << unit_bits) | low
+        })
+        .collect();
+    radix_sort(&mut keys);
+    for (c, k) in changes.iter_mut().zip(keys) {
+        let low = k & unit_mask;
+        let d = if k >> unit_bits & 1 == 1 {
+            low as i64
+        } else {
+            -((unit_mask - low) as i64)
+        };
+        *c = (SimTime((k >> (unit_bits + 1)) as i64 + first.0), d);
+    }
+}
+
+/// LSD radix sort of `keys`, 11 bits a pass, over the bits the largest key uses.
+fn radix_sort(keys: &mut Vec<u64>) {
     const DIGIT: u32 = 11;
-    const MASK: u64 = (1 << DIGIT) - 1;
+    const MASK: usize = (1 << DIGIT) - 1;
+    let bits = 64 - keys.iter().max().copied().unwrap_or(0).leading_zeros();
+    let mut spare = vec![0u64; keys.len()];
     let mut shift = 0;
     while shift < bits {
-        let mut counts = [0usize; 1 << DIGIT];
-        for item in &items {
-            counts[((item.0 >> shift) & MASK) as usize] += 1;
+        let mut counts = vec![0usize; 1 << DIGIT];
+        for &k in keys.iter() {
+            counts[(k >> shift) as usize & MASK] += 1;
         }
         let mut sum = 0;
         for c in counts.iter_mut() {
             (*c, sum) = (sum, sum + *c);
         }
-        for &item in &items {
-            let d = ((item.0 >> shift) & MASK) as usize;
-            spare[counts[d]] = item;
+        for &k in keys.iter() {
+            let d = (k >> shift) as usize & MASK;
+            spare[counts[d]] = k;
             counts[d] += 1;
         }
-        std::mem::swap(&mut items, &mut spare);
+        std::mem::swap(keys, &mut spare);
         shift += DIGIT;
-    }
-    for run in items.chunk_by_mut(|a, b| a.0 == b.0) {
-        if run.len() > 1 {
-            run.sort_unstable_by_key(|i| i.1);
-        }
-    }
-    for (c, (k, d)) in changes.iter_mut().zip(items) {
-        *c = (SimTime((k >> 1) as i64 + first.0), d);
     }
 }
 
@@ -172,20 +201,21 @@ mod tests {
         }
     }
 
-    /// The radix sort gives the comparison sort's order on random changes, across the
+    /// The packed sort gives the comparison sort's order on random changes, across the
     /// fallbacks (short lists, spans too long for the key) and at the extremes of units.
     #[test]
     fn sorted_changes_equal_the_comparison_sort() {
         let mut rng = crate::rng::SimRng::new(7);
         for case in 0..60u64 {
             let n = [10, 300, 5_000][case as usize % 3];
-            let span = [1_000i64, 1 << 30, 1 << 31, 1 << 40][(case / 3) as usize % 4];
+            let span = [1_000i64, 1 << 30, 1 << 40, 1 << 54][(case / 3) as usize % 4];
             let base = [0i64, -5_000, 1 << 20][(case / 12) as usize % 3];
             let mut changes: Vec<(SimTime, i64)> = (0..n)
                 .map(|_| {
                     let t = base + rng.range_u64(0, span as u64 - 1) as i64;
                     let u = match rng.range_u64(0, 3) {
-                        0 => u32::MAX as i64,
+                        0 if case % 2 == 0 => u32::MAX as i64,
+                        0 => 1_000,
                         1 => 1,
                         _ => rng.range_u64(1, 1_000) as i64,
                     };
@@ -199,6 +229,28 @@ mod tests {
             sort_changes(&mut changes, first, last);
             assert_eq!(changes, expected, "case {case}");
         }
+    }
+
+    /// An overlap is caught on the packed path too (hundreds of changes).
+    #[test]
+    fn an_overlap_among_hundreds_of_jobs_is_caught() {
+        let platform = Platform::single(Site::flat("s", 4));
+        let jobs: Vec<Job> = (0..300).map(|i| job(i + 1, 0, 10, 4)).collect();
+        let cfg = RunConfig::default();
+        let out = simulate(
+            &platform,
+            &jobs,
+            LocalPolicyKind::Fcfs,
+            &cfg,
+            &mut |_, _| true,
+        )
+        .unwrap();
+        check_invariants(&platform, &jobs, &out.outcomes, &cfg).unwrap();
+        let mut o = out.outcomes.clone();
+        o[200].start = SimTime::from_secs(1995);
+        o[200].end = SimTime::from_secs(2005);
+        let m = check_invariants(&platform, &jobs, &o, &cfg).unwrap_err().0;
+        assert!(m.contains("uses 8 of 4 units at t=1995"), "{m}");
     }
 
     /// The checks must catch each kind of corruption, or they prove nothing.
