@@ -45,11 +45,11 @@ pub enum ToWorker {
         tag: u64,
         base: Box<PreparedRun>,
     },
-    /// A pool worker's share of a `Run`: run `index` of the scenario alone, answered by
-    /// `PartProgress` and `PartDone` (or `PartFailed`), each carrying `tag`.
+    /// A pool worker's share of a `Run`: run `index` of the pooled run `tag` (whose
+    /// `RunBase` came first) alone, answered by `PartProgress` and `PartDone` (or
+    /// `PartFailed`), each carrying `tag`.
     RunPart {
         tag: u64,
-        scenario: Scenario,
         index: usize,
     },
     /// Holds the run going on after its current slice (answered by `Paused`).

@@ -247,12 +247,8 @@ fn handle(st: &mut State, msg: ToWorker, file: Option<web_sys::Blob>) {
                 }
             }
         }
-        ToWorker::RunPart {
-            tag,
-            scenario,
-            index,
-        } => {
-            if let Err(message) = run::start_part(st, tag, &scenario, index) {
+        ToWorker::RunPart { tag, index } => {
+            if let Err(message) = run::start_part(st, tag, index) {
                 post(&FromWorker::PartFailed {
                     tag,
                     index,

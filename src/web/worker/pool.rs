@@ -28,9 +28,11 @@ use crate::web::engine_worker::{spawn_with_bytes, EngineWorker};
 use crate::web::protocol::*;
 
 /// Below this many job-runs (jobs × algorithms) a run stays in this worker: starting the
-/// pool (loading the engine and the files again) would cost more than it saves.
+/// pool (loading the engine again and sending each worker the prepared run) would cost more
+/// than it saves.
 pub const POOL_ABOVE_JOB_RUNS: u64 = 50_000;
-/// Pool workers at most (each holds its own copy of the engine and the files).
+/// Pool workers at most (each holds its own copy of the engine and, during a pooled run,
+/// of its jobs).
 pub const MAX_POOL: usize = 8;
 
 /// Workers the run of `run` is spread over, given the page's core count: 1 (this worker
@@ -199,7 +201,6 @@ impl PoolWorker {
 /// The run spread over the pool.
 pub(super) struct PooledRun {
     run: SlicedRun,
-    scenario: Scenario,
     tag: u64,
     /// The prepared run ([`ToWorker::RunBase`]) and its jobs as bytes, for each pool worker.
     base: ToWorker,
@@ -259,7 +260,6 @@ pub(super) fn start(
     let base_jobs = blob_of(&encode_jobs(run.jobs()))?;
     st.pool.run = Some(PooledRun {
         run,
-        scenario: scenario.clone(),
         tag,
         base,
         base_jobs,
@@ -318,11 +318,7 @@ fn feed(pool: &mut Pool) -> Result<(), String> {
                 w.base_tag = Some(r.tag);
             }
             let index = r.order[r.next];
-            let msg = ToWorker::RunPart {
-                tag: r.tag,
-                scenario: r.scenario.clone(),
-                index,
-            };
+            let msg = ToWorker::RunPart { tag: r.tag, index };
             w.send(&msg, None)?;
             w.busy = Some(index);
             r.progress.insert(index, (0, r.run.jobs().len() as u64));
@@ -418,6 +414,7 @@ fn part_done(
         return feed(&mut st.pool);
     }
     if let Some(r) = st.pool.run.take() {
+        release(&mut st.pool);
         finish_scenario(st, r.run, r.t0);
     }
     Ok(())
@@ -474,10 +471,19 @@ pub(super) fn cancel(st: &mut State) -> usize {
     let Some(r) = st.pool.run.take() else {
         return 0;
     };
-    for w in st.pool.workers.iter_mut() {
-        if w.busy.take().is_some() && !w.dead {
+    release(&mut st.pool);
+    r.run.finished()
+}
+
+/// Every pool worker that runs a part or holds a prepared run drops it (`Cancel`), so that
+/// an idle worker does not keep a finished run's jobs (48 bytes each) until the next
+/// pooled run.
+fn release(pool: &mut Pool) {
+    for w in pool.workers.iter_mut() {
+        let busy = w.busy.take().is_some();
+        let held = w.base_tag.take().is_some();
+        if (busy || held) && !w.dead {
             let _ = w.send(&ToWorker::Cancel, None);
         }
     }
-    r.run.finished()
 }

@@ -79,21 +79,19 @@ fn activate(st: &mut State, run: SlicedRun, part: Option<(u64, usize)>) {
     schedule(st);
 }
 
-/// A pool worker's share: run `index` of `scenario` alone, answered under `tag`.
-pub(super) fn start_part(
-    st: &mut State,
-    tag: u64,
-    scenario: &Scenario,
-    index: usize,
-) -> Result<(), String> {
+/// A pool worker's share: run `index` of the pooled run `tag` alone, answered under `tag`.
+pub(super) fn start_part(st: &mut State, tag: u64, index: usize) -> Result<(), String> {
     st.active = None;
     st.paused = false;
-    // The runs of one pooled run share its workload, prepared once here.
+    // The runs of one pooled run share the run the coordinator prepared (`RunBase`, sent
+    // before the first part); a pool worker has neither the files nor a reason to generate
+    // the workload again, so a part without it is an error, not a second preparation.
     let base = match st.part_base.take() {
         Some((t, base)) if t == tag => base,
         _ => {
-            let (workload, _) = workload_for(st, scenario)?;
-            SlicedRun::new(scenario, workload).map_err(|e| e.to_string())?
+            return Err(format!(
+                "a pool worker got a part of pooled run {tag} without its prepared run"
+            ))
         }
     };
     let run = base.fresh().only(index).map_err(|e| e.to_string())?;
@@ -133,6 +131,8 @@ pub(super) fn resume(st: &mut State) {
 /// Drops the run going on (if any) and says so; the page ignores the run's messages until
 /// this answer.
 pub(super) fn cancel(st: &mut State) {
+    // A pool worker's prepared run (48 bytes a job) goes too: a later pooled run sends its own.
+    st.part_base = None;
     let pooled = pool::cancel(st);
     let runs = st.active.take().map_or(pooled, |a| a.run.finished());
     st.paused = false;
