@@ -89,6 +89,21 @@ impl SiteState {
     fn changed(&mut self) {
         *self.projection.get_mut() = None;
     }
+
+    /// `job` joined the end of the queue at `now`: a kept projection of a policy that
+    /// projects its queue in arrival order takes it by one more placement, which is what a
+    /// fresh projection would do last (`Projection::append`); any other is dropped. SOB's
+    /// schemes ask every site on every arrival, and an overloaded site's queue grows at
+    /// nearly every one: projecting it again each time was most of such a run.
+    fn queued_last(&mut self, now: SimTime, job: &QueuedJob) {
+        let in_order = self.policy.projects_in_arrival_order();
+        let backfills = self.policy.backfills();
+        let kept = self.projection.get_mut();
+        match kept {
+            Some(p) if in_order && now <= p.first_start => p.append(now, backfills, job),
+            _ => *kept = None,
+        }
+    }
 }
 
 /// A simulation in progress: every job at its home site's grid policy, which sends it to a
@@ -652,8 +667,8 @@ impl<'a> Simulation<'a> {
             queued_at: self.now,
         };
         self.outcomes[idx as usize].site = s;
-        site.changed();
         site.policy.enqueue(queued, &site.res.view(self.now));
+        site.queued_last(self.now, &queued);
         self.touched.push(s);
     }
 
@@ -672,13 +687,20 @@ impl<'a> Simulation<'a> {
 
     fn schedule_site(&mut self, s: u32) -> Result<(), SimError> {
         let now = self.now;
-        self.sites[s as usize].changed();
         let SiteState {
-            res: site, policy, ..
+            res: site,
+            policy,
+            projection,
         } = &mut self.sites[s as usize];
+        let replans = site.plan_invalidated;
         self.starts.clear();
         policy.schedule(&site.view(now), &mut self.starts);
         site.plan_invalidated = false;
+        // A pass that starts nothing changes neither the queue nor the running jobs, all a
+        // projection in arrival order reads; any other pass drops the kept projection.
+        if replans || !self.starts.is_empty() || !policy.projects_in_arrival_order() {
+            *projection.get_mut() = None;
+        }
         for &idx in &self.starts {
             let job = &self.jobs[idx as usize];
             let home_speed = self.platform.sites[job.home as usize].speed;

@@ -298,6 +298,10 @@ impl LocalPolicy for Easy {
         self.queue.to_vec()
     }
 
+    fn projects_in_arrival_order(&self) -> bool {
+        true
+    }
+
     fn withdraw(&mut self, job: JobIdx) -> bool {
         // Positions may move: the memo's are forgotten.
         self.memo = None;

@@ -36,6 +36,10 @@ impl LocalPolicy for Fcfs {
         self.queue.len()
     }
 
+    fn projects_in_arrival_order(&self) -> bool {
+        true
+    }
+
     fn queued(&self) -> Vec<QueuedJob> {
         self.queue.iter().copied().collect()
     }

@@ -42,6 +42,10 @@ impl LocalPolicy for FirstFit {
         self.queue.len()
     }
 
+    fn projects_in_arrival_order(&self) -> bool {
+        true
+    }
+
     fn queued(&self) -> Vec<QueuedJob> {
         self.queue.to_vec()
     }

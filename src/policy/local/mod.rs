@@ -443,6 +443,16 @@ pub trait LocalPolicy {
         Some(project_queue(site, self.queued(), self.backfills()))
     }
 
+    /// True when [`LocalPolicy::projection`] is [`project_queue`] over the queue in arrival
+    /// order, so that it depends on nothing but the queue, the running jobs and the clock:
+    /// then a job just enqueued is projected last, and a kept projection takes it by one
+    /// more placement ([`Projection::append`]) instead of being made again, and a pass that
+    /// starts nothing leaves it as it was. FCFS, EASY and first-fit; conservative projects
+    /// its own plan and SJF has no single projection.
+    fn projects_in_arrival_order(&self) -> bool {
+        false
+    }
+
     /// The profile this policy promises to its queue, which an advance reservation must not
     /// touch (SCJG §3.1: range lists "meet local scheduler policies"): by default the
     /// projection of the whole queue (conservative: every queued job's reservation; FCFS
@@ -493,6 +503,28 @@ pub struct Projection {
 }
 
 impl Projection {
+    /// Places `job`, just queued last at `now`, as [`project_queue`] places the last job of
+    /// the queue. While the site has not changed and `now` ≤ `first_start`, a projection
+    /// made at `now` would be this one (see `first_start`), so the result is the projection
+    /// a fresh one with the job would be.
+    pub fn append(&mut self, now: SimTime, backfills: bool, job: &QueuedJob) {
+        // A fresh projection starts its barrier at `now`; a kept one made earlier of an
+        // empty queue still has its own instant there.
+        let not_before = if backfills {
+            now
+        } else {
+            self.barrier.max(now)
+        };
+        if let Some(start) = self
+            .profile
+            .earliest_start(not_before, job.units, job.estimate)
+        {
+            self.profile.reserve(start, job.estimate, job.units);
+            self.barrier = self.barrier.max(start);
+            self.first_start = self.first_start.min(start);
+        }
+    }
+
     /// The approximate wait of a job of `units` × `estimate` arriving at `site.now`.
     pub fn wait(
         &self,
@@ -690,6 +722,72 @@ mod tests {
                 plain.retain(|j| j.idx != victim);
             }
             assert_eq!(wq.to_vec(), plain);
+        }
+    }
+
+    /// A newcomer appended to a kept projection gets what a fresh projection at its instant
+    /// gives it, for backfilling and strict policies, from an empty queue or a long one, as
+    /// long as the instant is not past the first projected start and no running job has
+    /// ended (the engine drops the projection otherwise): same barrier, same first start,
+    /// same answer to every approximate-wait query.
+    #[test]
+    fn an_appended_projection_answers_as_a_fresh_one() {
+        let mut rng = crate::rng::SimRng::new(11);
+        let capacity = 16;
+        for case in 0..600 {
+            let backfills = case % 2 == 0;
+            let mut running = BTreeMap::new();
+            let mut busy = 0;
+            for i in 0..rng.range_u64(0, 4) {
+                let units = rng.range_u64(1, 6) as u32;
+                if busy + units <= capacity {
+                    busy += units;
+                    let end = SimTime::from_secs(rng.range_u64(60, 400) as i64);
+                    running.insert((end, 1000 + i as JobIdx), units);
+                }
+            }
+            let view = |now| SiteView {
+                now,
+                capacity,
+                free: capacity - busy,
+                running: &running,
+                plan_invalidated: false,
+                reservations: &[],
+            };
+            let mut now = SimTime::from_secs(rng.range_u64(0, 20) as i64);
+            let mut queue: Vec<QueuedJob> = (0..rng.range_u64(0, 8))
+                .map(|i| {
+                    let units = rng.range_u64(1, 16) as u32;
+                    q(i as JobIdx, units, rng.range_u64(1, 300) as i64)
+                })
+                .collect();
+            let mut kept = project_queue(&view(now), queue.iter().copied(), backfills);
+            for k in 0..5 {
+                now += SimTime::from_secs(rng.range_u64(0, 15) as i64);
+                if now > kept.first_start || now >= SimTime::from_secs(60) {
+                    break;
+                }
+                let job = q(
+                    100 + k,
+                    rng.range_u64(1, 16) as u32,
+                    rng.range_u64(1, 300) as i64,
+                );
+                kept.append(now, backfills, &job);
+                queue.push(job);
+                let fresh = project_queue(&view(now), queue.iter().copied(), backfills);
+                assert_eq!(kept.barrier, fresh.barrier, "case {case}");
+                assert_eq!(kept.first_start, fresh.first_start, "case {case}");
+                for units in 1..=capacity {
+                    for secs in [1, 30, 120, 1000] {
+                        let d = SimTime::from_secs(secs);
+                        assert_eq!(
+                            kept.wait(&view(now), backfills, units, d),
+                            fresh.wait(&view(now), backfills, units, d),
+                            "case {case}: {units} units × {secs} s"
+                        );
+                    }
+                }
+            }
         }
     }
 
