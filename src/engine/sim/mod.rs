@@ -501,7 +501,11 @@ impl<'a> Simulation<'a> {
         let predicted = self.predicted_end(idx);
         let job = &self.jobs[idx as usize];
         let s = self.outcomes[idx as usize].site as usize;
-        self.sites[s].changed();
+        // A job ending when it was predicted to leaves the profile from now on as it was: a
+        // projection in arrival order stays what a fresh one would be.
+        if now < predicted || !self.sites[s].policy.projects_in_arrival_order() {
+            self.sites[s].changed();
+        }
         let site = &mut self.sites[s].res;
         let units = site.running.remove(&(predicted, idx)).ok_or_else(|| {
             InvariantViolation(format!("job {} completed but was not running", job.id))
@@ -696,10 +700,18 @@ impl<'a> Simulation<'a> {
         self.starts.clear();
         policy.schedule(&site.view(now), &mut self.starts);
         site.plan_invalidated = false;
-        // A pass that starts nothing changes neither the queue nor the running jobs, all a
-        // projection in arrival order reads; any other pass drops the kept projection.
-        if replans || !self.starts.is_empty() || !policy.projects_in_arrival_order() {
-            *projection.get_mut() = None;
+        // A projection in arrival order reads only the queue and the running jobs: a pass
+        // that starts nothing leaves it as it was, and one that starts only jobs it placed
+        // now leaves it what a fresh one would be (`Projection::started`). Any other pass
+        // drops it.
+        let kept = projection.get_mut();
+        let keeps = !replans
+            && policy.projects_in_arrival_order()
+            && kept
+                .as_mut()
+                .is_some_and(|p| self.starts.is_empty() || p.started(now, &self.starts));
+        if !keeps {
+            *kept = None;
         }
         for &idx in &self.starts {
             let job = &self.jobs[idx as usize];

@@ -317,6 +317,7 @@ impl LocalPolicy for Conservative {
             profile,
             barrier,
             first_start,
+            placed: Vec::new(),
         })
     }
 

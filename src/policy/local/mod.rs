@@ -500,6 +500,9 @@ pub struct Projection {
     /// site does not change, a projection made later would be this one: no placed job is
     /// pushed by the clock, and the running jobs' releases read the same from then on.
     pub first_start: SimTime,
+    /// Where each queued job was placed, in queue order (empty for a projection that does not
+    /// come from [`project_queue`], which then cannot follow starts: see [`Projection::started`]).
+    pub placed: Vec<(JobIdx, SimTime)>,
 }
 
 impl Projection {
@@ -522,7 +525,33 @@ impl Projection {
             self.profile.reserve(start, job.estimate, job.units);
             self.barrier = self.barrier.max(start);
             self.first_start = self.first_start.min(start);
+            self.placed.push((job.idx, start));
         }
+    }
+
+    /// The jobs `started` left the queue at `now`, each for its estimate: true when every one
+    /// of them was placed at `now`, and then this is still the projection a fresh one would
+    /// be, with them running instead of queued (each job placed before one of them still
+    /// fits where it was with that one beside it, and none fits earlier with less room; the
+    /// jobs after see the same profile), its first start taken again over the jobs still
+    /// queued. False otherwise (the caller drops it).
+    pub fn started(&mut self, now: SimTime, started: &[JobIdx]) -> bool {
+        let found = self
+            .placed
+            .iter()
+            .filter(|&&(idx, start)| start == now && started.contains(&idx))
+            .count();
+        if found != started.len() {
+            return false;
+        }
+        self.placed.retain(|(idx, _)| !started.contains(idx));
+        self.first_start = self
+            .placed
+            .iter()
+            .map(|&(_, s)| s)
+            .min()
+            .unwrap_or(SimTime::NEVER);
+        true
     }
 
     /// The approximate wait of a job of `units` × `estimate` arriving at `site.now`.
@@ -557,18 +586,21 @@ pub fn project_queue(
     let mut profile = site.planning_profile();
     let mut barrier = site.now;
     let mut first_start = SimTime::NEVER;
+    let mut placed = Vec::new();
     for job in queue {
         let not_before = if backfills { site.now } else { barrier };
         if let Some(start) = profile.earliest_start(not_before, job.units, job.estimate) {
             profile.reserve(start, job.estimate, job.units);
             barrier = barrier.max(start);
             first_start = first_start.min(start);
+            placed.push((job.idx, start));
         }
     }
     Projection {
         profile,
         barrier,
         first_start,
+        placed,
     }
 }
 
@@ -789,6 +821,94 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Jobs placed at `now` that start (become running for their estimates) leave a
+    /// projection that answers as a fresh one of the rest of the queue; a start of a job
+    /// placed later is refused (the engine then drops the projection).
+    #[test]
+    fn a_projection_follows_starts_of_jobs_placed_now() {
+        let mut rng = crate::rng::SimRng::new(12);
+        let capacity = 16;
+        let (mut followed, mut refused) = (0, 0);
+        for case in 0..600 {
+            let backfills = case % 2 == 0;
+            let now = SimTime::from_secs(10);
+            let mut running = BTreeMap::new();
+            let mut busy = 0;
+            for i in 0..rng.range_u64(0, 3) {
+                let units = rng.range_u64(1, 8) as u32;
+                if busy + units <= capacity {
+                    busy += units;
+                    let end = SimTime::from_secs(rng.range_u64(20, 300) as i64);
+                    running.insert((end, 1000 + i as JobIdx), units);
+                }
+            }
+            let queue: Vec<QueuedJob> = (0..rng.range_u64(1, 8))
+                .map(|i| {
+                    q(
+                        i as JobIdx,
+                        rng.range_u64(1, 10) as u32,
+                        rng.range_u64(1, 200) as i64,
+                    )
+                })
+                .collect();
+            let view = SiteView {
+                now,
+                capacity,
+                free: capacity - busy,
+                running: &running,
+                plan_invalidated: false,
+                reservations: &[],
+            };
+            let mut kept = project_queue(&view, queue.iter().copied(), backfills);
+            // Start some jobs: mostly ones placed now, sometimes one placed later.
+            let mut started: Vec<JobIdx> = kept
+                .placed
+                .iter()
+                .filter(|&&(_, s)| s == now && rng.range_u64(0, 2) > 0)
+                .map(|&(idx, _)| idx)
+                .collect();
+            let later = kept.placed.iter().find(|&&(_, s)| s > now).map(|p| p.0);
+            if let Some(idx) = later.filter(|_| rng.range_u64(0, 4) == 0) {
+                started.push(idx);
+                assert!(!kept.started(now, &started), "case {case}");
+                refused += 1;
+                continue;
+            }
+            assert!(kept.started(now, &started), "case {case}");
+            followed += !started.is_empty() as usize;
+            let mut running_after = running.clone();
+            let mut free = capacity - busy;
+            for &idx in &started {
+                let j = queue[idx as usize];
+                running_after.insert((now + j.estimate, idx), j.units);
+                free -= j.units;
+            }
+            let view_after = SiteView {
+                free,
+                running: &running_after,
+                ..view
+            };
+            let rest = queue.iter().copied().filter(|j| !started.contains(&j.idx));
+            let fresh = project_queue(&view_after, rest, backfills);
+            assert_eq!(kept.first_start, fresh.first_start, "case {case}");
+            assert_eq!(kept.barrier, fresh.barrier, "case {case}");
+            for units in 1..=capacity {
+                for secs in [1, 30, 120, 1000] {
+                    let d = SimTime::from_secs(secs);
+                    assert_eq!(
+                        kept.wait(&view_after, backfills, units, d),
+                        fresh.wait(&view_after, backfills, units, d),
+                        "case {case}: {units} units × {secs} s"
+                    );
+                }
+            }
+        }
+        assert!(
+            followed > 100 && refused > 20,
+            "{followed} followed, {refused} refused"
+        );
     }
 
     /// A site of 10 units with 6 busy until t=100 and a queue of one 8-unit job (100 s).
