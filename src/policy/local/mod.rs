@@ -757,6 +757,51 @@ mod tests {
         }
     }
 
+    /// Up to `jobs` running jobs of 1–`widest` units on a site of `capacity`, ending at
+    /// random instants in `ends` (seconds); returns them and the units they hold.
+    fn random_running(
+        rng: &mut crate::rng::SimRng,
+        capacity: u32,
+        jobs: u64,
+        widest: u64,
+        ends: (u64, u64),
+    ) -> (BTreeMap<(SimTime, JobIdx), u32>, u32) {
+        let mut running = BTreeMap::new();
+        let mut busy = 0;
+        for i in 0..rng.range_u64(0, jobs) {
+            let units = rng.range_u64(1, widest) as u32;
+            if busy + units <= capacity {
+                busy += units;
+                let end = SimTime::from_secs(rng.range_u64(ends.0, ends.1) as i64);
+                running.insert((end, 1000 + i as JobIdx), units);
+            }
+        }
+        (running, busy)
+    }
+
+    /// Two projections that must be the same: barrier, first start, and the approximate
+    /// wait of every width for a range of estimates.
+    fn assert_same_answers(
+        kept: &Projection,
+        fresh: &Projection,
+        view: &SiteView,
+        backfills: bool,
+        case: u64,
+    ) {
+        assert_eq!(kept.barrier, fresh.barrier, "case {case}");
+        assert_eq!(kept.first_start, fresh.first_start, "case {case}");
+        for units in 1..=view.capacity {
+            for secs in [1, 30, 120, 1000] {
+                let d = SimTime::from_secs(secs);
+                assert_eq!(
+                    kept.wait(view, backfills, units, d),
+                    fresh.wait(view, backfills, units, d),
+                    "case {case}: {units} units × {secs} s"
+                );
+            }
+        }
+    }
+
     /// A newcomer appended to a kept projection gets what a fresh projection at its instant
     /// gives it, for backfilling and strict policies, from an empty queue or a long one, as
     /// long as the instant is not past the first projected start and no running job has
@@ -768,16 +813,7 @@ mod tests {
         let capacity = 16;
         for case in 0..600 {
             let backfills = case % 2 == 0;
-            let mut running = BTreeMap::new();
-            let mut busy = 0;
-            for i in 0..rng.range_u64(0, 4) {
-                let units = rng.range_u64(1, 6) as u32;
-                if busy + units <= capacity {
-                    busy += units;
-                    let end = SimTime::from_secs(rng.range_u64(60, 400) as i64);
-                    running.insert((end, 1000 + i as JobIdx), units);
-                }
-            }
+            let (running, busy) = random_running(&mut rng, capacity, 4, 6, (60, 400));
             let view = |now| SiteView {
                 now,
                 capacity,
@@ -807,18 +843,7 @@ mod tests {
                 kept.append(now, backfills, &job);
                 queue.push(job);
                 let fresh = project_queue(&view(now), queue.iter().copied(), backfills);
-                assert_eq!(kept.barrier, fresh.barrier, "case {case}");
-                assert_eq!(kept.first_start, fresh.first_start, "case {case}");
-                for units in 1..=capacity {
-                    for secs in [1, 30, 120, 1000] {
-                        let d = SimTime::from_secs(secs);
-                        assert_eq!(
-                            kept.wait(&view(now), backfills, units, d),
-                            fresh.wait(&view(now), backfills, units, d),
-                            "case {case}: {units} units × {secs} s"
-                        );
-                    }
-                }
+                assert_same_answers(&kept, &fresh, &view(now), backfills, case);
             }
         }
     }
@@ -834,16 +859,7 @@ mod tests {
         for case in 0..600 {
             let backfills = case % 2 == 0;
             let now = SimTime::from_secs(10);
-            let mut running = BTreeMap::new();
-            let mut busy = 0;
-            for i in 0..rng.range_u64(0, 3) {
-                let units = rng.range_u64(1, 8) as u32;
-                if busy + units <= capacity {
-                    busy += units;
-                    let end = SimTime::from_secs(rng.range_u64(20, 300) as i64);
-                    running.insert((end, 1000 + i as JobIdx), units);
-                }
-            }
+            let (running, busy) = random_running(&mut rng, capacity, 3, 8, (20, 300));
             let queue: Vec<QueuedJob> = (0..rng.range_u64(1, 8))
                 .map(|i| {
                     q(
@@ -892,18 +908,7 @@ mod tests {
             };
             let rest = queue.iter().copied().filter(|j| !started.contains(&j.idx));
             let fresh = project_queue(&view_after, rest, backfills);
-            assert_eq!(kept.first_start, fresh.first_start, "case {case}");
-            assert_eq!(kept.barrier, fresh.barrier, "case {case}");
-            for units in 1..=capacity {
-                for secs in [1, 30, 120, 1000] {
-                    let d = SimTime::from_secs(secs);
-                    assert_eq!(
-                        kept.wait(&view_after, backfills, units, d),
-                        fresh.wait(&view_after, backfills, units, d),
-                        "case {case}: {units} units × {secs} s"
-                    );
-                }
-            }
+            assert_same_answers(&kept, &fresh, &view_after, backfills, case);
         }
         assert!(
             followed > 100 && refused > 20,
