@@ -318,6 +318,72 @@ impl Profile {
         a
     }
 
+    /// Gives back `units` during `[start, start + duration)`: the inverse of
+    /// [`Profile::reserve`] for a block that was reserved there (conservative backfilling's
+    /// compression frees the tail of a job that ended early and the old slot of a job that
+    /// moved up). Steps left equal to their neighbour are merged, so a plan that keeps moving
+    /// jobs does not keep every split point it ever had (searches answer the same either way).
+    pub fn release(&mut self, start: SimTime, duration: SimTime, units: u32) {
+        if units == 0 || duration <= SimTime::ZERO {
+            return;
+        }
+        let end = start + duration;
+        let a = self.split_at(start);
+        let b = self.split_at(end);
+        for free in &mut self.frees[a..b] {
+            *free += units;
+        }
+        // Only the two boundaries can have become equal to their neighbours: the steps
+        // between them all rose by the same amount.
+        if b < self.frees.len() && self.frees[b] == self.frees[b - 1] {
+            self.times.remove(b);
+            self.frees.remove(b);
+        }
+        if a > 0 && self.frees[a] == self.frees[a - 1] {
+            self.times.remove(a);
+            self.frees.remove(a);
+        }
+    }
+
+    /// The earliest `t` in `[not_before, start_before)` such that `units` are free during
+    /// all of `[t, min(t + duration, reserved_at))`, for `start_before ≤ reserved_at`;
+    /// `None` when there is none. Compression asks this of a job reserved at `reserved_at`:
+    /// the job itself holds `units` from there on, so a window that starts earlier has room
+    /// past `reserved_at` once its own block is given back — only the stretch before its
+    /// reservation decides, and the search stops at `start_before`.
+    pub fn earliest_before(
+        &self,
+        not_before: SimTime,
+        units: u32,
+        duration: SimTime,
+        reserved_at: SimTime,
+        start_before: SimTime,
+    ) -> Option<SimTime> {
+        let start_before = start_before.min(reserved_at);
+        if not_before >= start_before {
+            return None;
+        }
+        let mut i = self.step_at(not_before);
+        // The steps that begin before `start_before`: no window starts in a later one.
+        let last = i + self.times[i..].partition_point(|&s| s < start_before);
+        loop {
+            let k = first_with_room(&self.frees[..last], i, units)?;
+            let start = self.times[k].max(not_before);
+            let end = (start + duration).min(reserved_at);
+            match first_blocking(&self.times, &self.frees, k + 1, end, units) {
+                Ok(_) => return Some(start),
+                Err(j) => i = j + 1,
+            }
+        }
+    }
+
+    /// The most units free at any instant of `[from, to)`.
+    pub fn max_free(&self, from: SimTime, to: SimTime) -> u32 {
+        let i = self.step_at(from);
+        let end = i + 1 + self.times[i + 1..].partition_point(|&s| s < to);
+        self.frees[i..end].iter().copied().max().unwrap_or(0)
+    }
+
     /// Index of the step starting exactly at `t`, inserting one if needed.
     fn split_at(&mut self, t: SimTime) -> usize {
         let i = self.times.partition_point(|&s| s < t);

@@ -31,7 +31,11 @@ use crate::workload::{
     SwfOptions, Window, Workload,
 };
 
-pub const SCENARIO_VERSION: u32 = 1;
+/// The scenario format written now. Version 2 (2026-11) made `conservative` mean
+/// compression; a version-1 file or link is read as it ran then (see [`Scenario::upgrade`]).
+pub const SCENARIO_VERSION: u32 = 2;
+/// The oldest version still read.
+pub const OLDEST_SCENARIO_VERSION: u32 = 1;
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -411,7 +415,8 @@ impl Scenario {
             version: Some(serde_json::Value::Number(n)),
         }) = serde_json::from_str::<Versioned>(text)
         {
-            if let Some(v) = n.as_u64().filter(|&v| v != SCENARIO_VERSION as u64) {
+            let readable = OLDEST_SCENARIO_VERSION as u64..=SCENARIO_VERSION as u64;
+            if let Some(v) = n.as_u64().filter(|v| !readable.contains(v)) {
                 return Err(ScenarioError::UnsupportedVersion {
                     found: v.min(u32::MAX as u64) as u32,
                     supported: SCENARIO_VERSION,
@@ -421,13 +426,29 @@ impl Scenario {
         let s: Scenario = serde_json::from_str(text).map_err(|e| ScenarioError::Json {
             detail: with_suggestion(e.to_string()),
         })?;
-        if s.version != SCENARIO_VERSION {
+        if !(OLDEST_SCENARIO_VERSION..=SCENARIO_VERSION).contains(&s.version) {
             return Err(ScenarioError::UnsupportedVersion {
                 found: s.version,
                 supported: SCENARIO_VERSION,
             });
         }
-        Ok(s)
+        Ok(s.upgrade())
+    }
+
+    /// The same experiment in the current version, run to the same schedules: in version 1
+    /// `conservative` was the rebuild, so it becomes `conservative-rebuild`, keeping its
+    /// label (the name it had) so outputs name the run as before.
+    pub fn upgrade(mut self) -> Scenario {
+        if self.version < 2 {
+            for a in &mut self.algorithms {
+                if a.local == LocalPolicyKind::Conservative {
+                    a.label = Some(a.label());
+                    a.local = LocalPolicyKind::ConservativeRebuild;
+                }
+            }
+        }
+        self.version = SCENARIO_VERSION;
+        self
     }
 
     pub fn to_json(&self) -> String {

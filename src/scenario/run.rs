@@ -205,7 +205,11 @@ pub fn hand_out_order(algorithms: &[AlgorithmSpec]) -> Vec<usize> {
             a.grid,
             GridScheme::Sender | GridScheme::Symmetric | GridScheme::Central
         );
-        match (a.local == LocalPolicyKind::Conservative, asks_every_site) {
+        let conservative = matches!(
+            a.local,
+            LocalPolicyKind::Conservative | LocalPolicyKind::ConservativeRebuild
+        );
+        match (conservative, asks_every_site) {
             (true, _) => 0,
             (false, true) => 1,
             (false, false) => 2,

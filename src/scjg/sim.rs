@@ -414,6 +414,7 @@ impl<'a> Run<'a> {
             .remove(&(predicted, key))
             .ok_or_else(|| format!("job key {key} ended at site {s} but was not running"))?;
         site.free += units;
+        site.policy.released(now, units, predicted);
         if now < predicted {
             site.plan_invalidated = true;
             if key >= self.n_local {

@@ -64,12 +64,14 @@ impl Site {
         let at = self.reservations.partition_point(|x| *x <= r);
         self.reservations.insert(at, r);
         self.plan_invalidated = true;
+        self.policy.replan();
     }
 
     /// Drops `holder`'s reservation; its units for the reservation in units, if it had one.
     pub fn release(&mut self, holder: u64) -> Option<Reservation> {
         let at = self.reservations.iter().position(|r| r.holder == holder)?;
         self.plan_invalidated = true;
+        self.policy.replan();
         Some(self.reservations.remove(at))
     }
 
@@ -79,6 +81,7 @@ impl Site {
         self.reservations.retain(|r| r.end > now);
         if self.reservations.len() != before {
             self.plan_invalidated = true;
+            self.policy.replan();
         }
     }
 

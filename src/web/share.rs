@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::protocol::FileInfo;
 pub use crate::scenario::link::{b64url_decode, b64url_encode, MAX_FRAGMENT, MAX_JSON};
 use crate::scenario::link::{pack, unpack};
-use crate::scenario::{Scenario, SCENARIO_VERSION};
+use crate::scenario::{Scenario, OLDEST_SCENARIO_VERSION, SCENARIO_VERSION};
 
 /// The fragment prefix; the digit is the share format's version.
 pub const PREFIX: &str = "s1=";
@@ -53,13 +53,18 @@ pub fn decode(fragment: &str) -> Result<Option<Shared>, String> {
     let Some(shared) = unpack::<Shared>(PREFIX, f, "scenario")? else {
         return Ok(None);
     };
-    if shared.scenario.version != SCENARIO_VERSION {
+    let version = shared.scenario.version;
+    if !(OLDEST_SCENARIO_VERSION..=SCENARIO_VERSION).contains(&version) {
         return Err(format!(
-            "the shared scenario has version {}; this build reads version {SCENARIO_VERSION}",
-            shared.scenario.version
+            "the shared scenario has version {version}; this build reads versions \
+             {OLDEST_SCENARIO_VERSION} to {SCENARIO_VERSION}"
         ));
     }
-    Ok(Some(shared))
+    // An older link runs as it ran when it was made (`conservative` was the rebuild).
+    Ok(Some(Shared {
+        scenario: shared.scenario.upgrade(),
+        ..shared
+    }))
 }
 
 /// The SF panel's share links: `#w1=` + the same encoding, holding a sweep and its seeds

@@ -296,6 +296,11 @@ fn differential_conservative() {
 }
 
 #[test]
+fn differential_conservative_rebuild() {
+    differential(LocalPolicyKind::ConservativeRebuild);
+}
+
+#[test]
 fn differential_sjf() {
     differential(LocalPolicyKind::Sjf);
 }
@@ -309,6 +314,7 @@ fn differential_firstfit() {
 fn all_policies_are_covered() {
     // A new policy must get its own differential test (and a reference implementation).
     assert_eq!(LocalPolicyKind::ALL.len(), 5);
+    assert_eq!(LocalPolicyKind::EVERY.len(), 6);
 }
 
 // ---------------------------------------------------------------------------------------
@@ -570,7 +576,7 @@ fn scjg_starts(
 #[test]
 fn differential_with_reservations() {
     let cfg = RunConfig::default();
-    for kind in LocalPolicyKind::ALL {
+    for kind in LocalPolicyKind::EVERY {
         for seed in 0..1000u64 {
             let case = gen_case(seed);
             let mut rng = SimRng::new(seed ^ 0xB10C);

@@ -16,9 +16,24 @@ use gridscope::workload::{read_swf, SwfOptions};
 use crate::root;
 
 fn render(fixture: &str) -> String {
+    render_under(fixture, &[EventOrder::Gridscope])
+}
+
+/// The fixture's schedules under each of `orders` (a heading per order after the first).
+fn render_under(fixture: &str, orders: &[EventOrder]) -> String {
     let path = root().join("tests/fixtures").join(fixture);
     let bytes = std::fs::read(&path).unwrap();
     let mut text = String::new();
+    for (k, &event_order) in orders.iter().enumerate() {
+        if k > 0 {
+            let _ = writeln!(text, "\n# event order {}", event_order.name());
+        }
+        render_one(fixture, &bytes, event_order, &mut text);
+    }
+    text
+}
+
+fn render_one(fixture: &str, bytes: &[u8], event_order: EventOrder, text: &mut String) {
     for kill in [true, false] {
         let scenario = Scenario {
             version: SCENARIO_VERSION,
@@ -29,17 +44,17 @@ fn render(fixture: &str) -> String {
                 file: fixture.into(),
                 strict: false,
             },
-            algorithms: LocalPolicyKind::ALL
+            algorithms: LocalPolicyKind::EVERY
                 .iter()
                 .map(|&k| AlgorithmSpec::local(k))
                 .collect(),
             options: RunConfig {
                 estimates: EstimateSource::Trace,
                 kill_at_estimate: kill,
-                event_order: EventOrder::Gridscope,
+                event_order,
             },
         };
-        let workload = read_swf(fixture, &bytes, &SwfOptions::default()).unwrap();
+        let workload = read_swf(fixture, bytes, &SwfOptions::default()).unwrap();
         let report = run_loaded(&scenario, workload, &mut |_, _, _| true).unwrap();
         if kill {
             text.push_str(&report.import.summary());
@@ -66,11 +81,13 @@ fn render(fixture: &str) -> String {
             text.push_str(&jobs_csv(&report, run));
         }
     }
-    text
 }
 
 fn check(fixture: &str) {
-    let actual = render(fixture);
+    compare(fixture, render(fixture));
+}
+
+fn compare(fixture: &str, actual: String) {
     let golden = root()
         .join("tests/golden")
         .join(fixture.replace(".swf", ".txt"));
@@ -128,4 +145,23 @@ fn backfilling_never_delays_the_head() {
 #[test]
 fn early_end_compresses_the_plan() {
     check("early_end.swf");
+}
+
+/// The cqsim order's crash (issue #24): two jobs ending together at their estimates, and a
+/// reservation for the units of both. Every policy, under every event order.
+#[test]
+fn jobs_ending_together_under_every_event_order() {
+    let orders = [EventOrder::Gridscope, EventOrder::Pyss, EventOrder::Cqsim];
+    compare(
+        "ends_together.swf",
+        render_under("ends_together.swf", &orders),
+    );
+}
+
+/// Compression keeps a reservation that the rebuild breaks (job 5: promised 4; the rebuild
+/// starts it at 6). Every policy, under every event order.
+#[test]
+fn compression_keeps_the_promise_the_rebuild_breaks() {
+    let orders = [EventOrder::Gridscope, EventOrder::Pyss, EventOrder::Cqsim];
+    compare("promise.swf", render_under("promise.swf", &orders));
 }

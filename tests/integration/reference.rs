@@ -81,6 +81,8 @@ pub fn reference_starts(
     // Waiting jobs, as indices into `jobs`, in arrival (input) order.
     let mut queue: Vec<usize> = Vec::new();
     let mut last: Option<SimTime> = None;
+    // Conservative (compression): each queued job's reservation, kept from pass to pass.
+    let mut reserved: Vec<Option<SimTime>> = vec![None; n];
 
     loop {
         // The next event instant: the smallest of every submit, real end and estimate
@@ -127,7 +129,34 @@ pub fn reference_starts(
         }
 
         // (3) One scheduling pass.
-        let started = pass(kind, cfg, t, capacity, jobs, &queue, running);
+        let started = if kind == LocalPolicyKind::Conservative {
+            let ended = jobs
+                .iter()
+                .enumerate()
+                .any(|(i, job)| start[i].is_some_and(|s| s + effective(job, cfg) == t));
+            let overran = jobs.iter().enumerate().any(|(i, job)| {
+                overruns(job, cfg) && start[i].is_some_and(|s| s + planned(job, cfg) == t)
+            });
+            let plan: Vec<(u32, SimTime, SimTime)> = running
+                .iter()
+                .map(|r| (r.procs, t, r.predicted_end))
+                .collect();
+            compression_pass(
+                cfg,
+                t,
+                capacity,
+                jobs,
+                &queue,
+                plan,
+                &mut reserved,
+                Replan {
+                    compress: ended,
+                    rebuild: overran,
+                },
+            )
+        } else {
+            pass(kind, cfg, t, capacity, jobs, &queue, running)
+        };
         for i in started {
             assert!(start[i].is_none());
             start[i] = Some(t);
@@ -228,7 +257,8 @@ fn pass(
                 }
             }
         }
-        LocalPolicyKind::Conservative => {
+        LocalPolicyKind::Conservative => unreachable!("compression keeps state: compression_pass"),
+        LocalPolicyKind::ConservativeRebuild => {
             // The plan: (procs, from, to) intervals. Running jobs hold their units from
             // now to their predicted end.
             let mut plan: Vec<(u32, SimTime, SimTime)> = running
@@ -301,6 +331,7 @@ pub fn reference_starts_with_blocks(
     let mut start: Vec<Option<SimTime>> = vec![None; n];
     let mut queue: Vec<usize> = Vec::new();
     let mut last: Option<SimTime> = None;
+    let mut reserved: Vec<Option<SimTime>> = vec![None; n];
     loop {
         let mut instants: Vec<SimTime> = blocks.iter().flat_map(|b| [b.0, b.1]).collect();
         for (i, job) in jobs.iter().enumerate() {
@@ -339,7 +370,22 @@ pub fn reference_starts_with_blocks(
                 queue.push(i);
             }
         }
-        for i in pass_with_blocks(kind, cfg, t, capacity, jobs, &queue, plan) {
+        let started = if kind == LocalPolicyKind::Conservative {
+            // A job or a block ended: compress; a block started (its reservation became a
+            // running job, which SCJG's site reports as a reservation change): rebuild.
+            let replan = Replan {
+                compress: blocks.iter().any(|b| b.1 == t)
+                    || jobs
+                        .iter()
+                        .enumerate()
+                        .any(|(i, job)| start[i].is_some_and(|s| s + effective(job, cfg) == t)),
+                rebuild: blocks.iter().any(|b| b.0 == t),
+            };
+            compression_pass(cfg, t, capacity, jobs, &queue, plan, &mut reserved, replan)
+        } else {
+            pass_with_blocks(kind, cfg, t, capacity, jobs, &queue, plan)
+        };
+        for i in started {
             start[i] = Some(t);
             queue.retain(|&q| q != i);
         }
@@ -390,7 +436,7 @@ fn pass_with_blocks(
     mut plan: Vec<(u32, SimTime, SimTime)>,
 ) -> Vec<usize> {
     let mut started = Vec::new();
-    if kind == LocalPolicyKind::Conservative {
+    if kind == LocalPolicyKind::ConservativeRebuild {
         // Every queued job, in arrival order, at its earliest start around the plan.
         for &i in queue {
             let job = &jobs[i];
@@ -435,4 +481,81 @@ fn pass_with_blocks(
         }
     }
     started
+}
+
+/// When a compression pass re-plans: after a job ended (`compress`: every queued job, in
+/// arrival order, to its earliest start beside all the others, never later), or from
+/// scratch when the plan broke (`rebuild`: a job outlived its estimate, a reservation
+/// started), every queued job re-placed in arrival order.
+#[derive(Clone, Copy, Debug)]
+pub struct Replan {
+    pub compress: bool,
+    pub rebuild: bool,
+}
+
+/// One pass of conservative backfilling by compression at `t`, written naively: `plan`
+/// holds what runs and any blocks; `reserved` each queued job's reservation (`None` for a
+/// newcomer). Returns the jobs whose reservation is `t`.
+#[allow(clippy::too_many_arguments)]
+pub fn compression_pass(
+    cfg: &RunConfig,
+    t: SimTime,
+    cap: u32,
+    jobs: &[Job],
+    queue: &[usize],
+    plan: Vec<(u32, SimTime, SimTime)>,
+    reserved: &mut [Option<SimTime>],
+    replan: Replan,
+) -> Vec<usize> {
+    let block = |i: usize, s: SimTime| (jobs[i].procs, s, s + planned(&jobs[i], cfg));
+    if replan.rebuild {
+        for &i in queue {
+            reserved[i] = None;
+        }
+    }
+    if replan.compress && !replan.rebuild {
+        for &i in queue {
+            let Some(r) = reserved[i].filter(|&r| r > t) else {
+                continue;
+            };
+            // Everything but this job: what runs, the blocks, every other reservation.
+            let mut others = plan.clone();
+            others.extend(
+                queue
+                    .iter()
+                    .filter(|&&q| q != i)
+                    .filter_map(|&q| reserved[q].map(|s| block(q, s))),
+            );
+            let e = earliest(&others, cap, jobs[i].procs, t, planned(&jobs[i], cfg));
+            assert!(
+                e <= r,
+                "compression moved job {} later: {r:?} -> {e:?}",
+                jobs[i].id
+            );
+            reserved[i] = Some(e);
+        }
+    }
+    // Newcomers (and, after a rebuild, everyone) in arrival order.
+    for &i in queue {
+        if reserved[i].is_none() {
+            let mut all = plan.clone();
+            all.extend(
+                queue
+                    .iter()
+                    .filter_map(|&q| reserved[q].map(|s| block(q, s))),
+            );
+            reserved[i] = Some(earliest(
+                &all,
+                cap,
+                jobs[i].procs,
+                t,
+                planned(&jobs[i], cfg),
+            ));
+        }
+    }
+    queue
+        .iter()
+        .copied()
+        .filter(|&i| reserved[i] == Some(t))
+        .collect()
 }

@@ -367,9 +367,9 @@ fn warn_of_backlog(scenario: &Scenario, workload: &Workload) {
     let conservative = scenario
         .algorithms
         .iter()
-        .any(|a| a.local == LocalPolicyKind::Conservative);
+        .any(|a| a.local == LocalPolicyKind::ConservativeRebuild);
     let slow = if conservative {
-        "; conservative backfilling re-places its whole queue at every early end and slows down with it"
+        "; conservative-rebuild re-places its whole queue at every early end and slows down with it"
     } else {
         ""
     };

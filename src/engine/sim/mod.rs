@@ -357,7 +357,11 @@ impl<'a> Simulation<'a> {
                 for d in due {
                     match d {
                         Due::Event(event) => self.handle_event(event)?,
-                        Due::PassAt(site) => self.touched.push(site),
+                        Due::PassAt(site) => {
+                            let now = self.now;
+                            self.sites[site as usize].policy.released(now, 0, now);
+                            self.touched.push(site);
+                        }
                     }
                     self.schedule_touched()?;
                 }
@@ -514,6 +518,11 @@ impl<'a> Simulation<'a> {
         if now < predicted {
             site.plan_invalidated = true;
         }
+        // Under pyss's order a job ending at its estimate is free before the arrivals, but
+        // its termination comes after them: the policy hears of it there (`Due::PassAt`).
+        if !(self.cfg.event_order == EventOrder::Pyss && now == predicted) {
+            self.sites[s].policy.released(now, units, predicted);
+        }
         self.done += 1;
         self.touched.push(s as u32);
         self.log.completed.push(idx);
@@ -540,6 +549,7 @@ impl<'a> Simulation<'a> {
         site.running.remove(&k);
         site.running.insert((out.end, idx), units);
         site.plan_invalidated = true;
+        self.sites[out.site as usize].policy.replan();
         self.touched.push(out.site);
         Ok(())
     }

@@ -1,244 +1,434 @@
-use std::cmp::Reverse;
-use std::collections::{BTreeMap, BinaryHeap};
+use std::collections::{BTreeMap, BTreeSet};
 
+use super::conservative_rebuild::{place, Floors};
 use super::{LocalPolicy, QueuedJob, SiteView};
 use crate::model::JobIdx;
 use crate::policy::Profile;
 use crate::time::SimTime;
 
-/// Conservative backfilling (Mu'alem & Feitelson 2001; KKOR's local scheduler): every queued
-/// job holds a reservation at the earliest time it fits in the availability profile, placed
-/// in arrival order. A job jumps ahead only into a hole that delays no reservation.
+/// Conservative backfilling with compression (Mu'alem & Feitelson 2001, as the reference
+/// simulator pyss implements it; `conservative` from scenario version 2 on): every queued
+/// job holds a reservation at the earliest time it fits in the availability profile, given
+/// in arrival order; a job jumps ahead only into a hole that delays no reservation. The
+/// promise: once given, a reservation never moves later.
 ///
-/// The plan is kept between events. When the running set evolves as planned (jobs end at
-/// their estimates) the kept plan equals a rebuild, so arrivals are just placed into it.
-/// When a job ends early or outlives its estimate the plan is rebuilt from the running jobs
-/// with every queued job re-placed in arrival order. (This rebuild is the policy's
-/// definition; Mu'alem & Feitelson's "compression" instead moves each reservation earlier
-/// in place. A rebuild can move a job later when an earlier job takes its hole.) The
-/// differential test checks the kept plan against a from-scratch rebuild at every event.
+/// When a running job ends (pyss: on every termination, early or not) the rest of its
+/// block is given back, then each queued job, in arrival order, is taken out of the plan
+/// and put back at its earliest start given every other reservation — never later than
+/// it was, since its own slot is still free for it. Arrivals are placed into the plan as
+/// they come. Two cases cannot keep the promise and rebuild the plan instead (every queued
+/// job re-placed in arrival order, as [`super::ConservativeRebuild`] does): a job that
+/// outlives its estimate without being killed (its predicted end moves into room that was
+/// promised) and, in SCJG runs, an advance reservation made or released.
 ///
-/// Cost: a rebuild places every queued job into a profile as long as the queue, O(Q²) in
-/// the worst case; lower bounds per width and per shape (see [`Floors`]) skip most of each
-/// search on real queues. Fine up to queues of a few thousand (SDSC-BLUE 0.8 s, CEA-Curie
-/// 1.8 s), slow for the tens of thousands RICC queues (a rebuild per early end, each
-/// re-placing every job).
+/// Cost. A pass must look at every queued job, but most cannot move: a job moves only
+/// into room freed *before its reservation* since it was last placed (were the freed room
+/// all at or after its start, every window that failed it then still fails). Each release
+/// — a tail, the old slot of a job that moved up, a withdrawn job's block — is logged with
+/// a stamp and the first instant it freed; a job compares the earliest instant freed since
+/// its own stamp (one binary search, see [`FreedLog`]) with its start, and only a job with
+/// room freed before its start is searched for, from the first window that could reach
+/// that room up to its start ([`Profile::earliest_before`]).
 #[derive(Default)]
 pub struct Conservative {
-    /// Arrival sequence → (job, reserved start); `None` until placed.
-    queue: BTreeMap<u64, (QueuedJob, Option<SimTime>)>,
-    /// (reserved start, arrival sequence) of every placed job, soonest on top. A heap, not
-    /// a sorted list: a rebuild re-places the whole queue (thousands of jobs on RICC) while
-    /// only the jobs due now are ever taken out before the next rebuild, so ordering all of
-    /// them (a sort, 10 % of CEA-Curie's run) was wasted work. Keys are unique (the
-    /// sequence), so jobs leave in the same order a sort gives.
-    by_start: BinaryHeap<Reverse<(SimTime, u64, JobIdx)>>,
+    /// Arrival sequence → the job, its reservation (`None` until placed) and the stamp of
+    /// its last placement or check.
+    queue: BTreeMap<u64, Entry>,
+    /// (reserved start, arrival sequence) of every placed job, soonest first.
+    by_start: BTreeSet<(SimTime, u64)>,
+    /// The plan: running jobs until their predicted ends, every queued job's reservation,
+    /// advance reservations. `None` until the first pass, and when it must be rebuilt.
     profile: Option<Profile>,
-    /// Lower bounds for placing jobs into `profile`; valid until the next rebuild.
+    /// Lower bounds for placing newcomers; they hold only while the plan loses room.
     floors: Floors,
+    floors_valid: bool,
+    freed: FreedLog,
     arrivals: u64,
+    /// Failed searches of the current pass (see [`FailedTable`]).
+    failed: FailedTable,
+    /// A job ended or was withdrawn since the last pass: the next pass compresses.
+    compress_pending: bool,
+    /// The plan no longer describes the site (an overrun, a reservation change).
+    rebuild_pending: bool,
+    /// Room was given back since the last pass (an early end, a withdrawal): a pass that
+    /// sees the engine's `plan_invalidated` without this has missed a notice and rebuilds.
+    released_since_pass: bool,
 }
 
-impl Conservative {
-    fn rebuild(&mut self, site: &SiteView) {
-        // Advance reservations are fixed blocks, placed before any queued job.
-        let mut profile = site.planning_profile();
-        // Reuse the heap's buffer; heapifying it once is linear.
-        let mut by_start = std::mem::take(&mut self.by_start).into_vec();
-        by_start.clear();
-        self.floors.clear(self.queue.len());
-        for (&seq, (job, start)) in self.queue.iter_mut() {
-            let s = place(&mut profile, &mut self.floors, site.now, job);
-            *start = Some(s);
-            by_start.push(Reverse((s, seq, job.idx)));
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    job: QueuedJob,
+    start: Option<SimTime>,
+    /// [`FreedLog`] stamp when this job was last placed or found unable to move.
+    checked: u64,
+}
+
+/// A compression search that found no sooner start for a job of some width: no window
+/// starting in `[lowest, before)` had room for `estimate` before `reserved_at`. The same
+/// holds for a job as wide that needs at least as much — no shorter, reserved no sooner:
+/// its stretch before its reservation contains the first one's — whose search may then
+/// begin at `before` (a queue of job-array members asks the same question again and
+/// again). It holds while the plan only loses room where such a job's windows look: a
+/// move gives back its old slot, usually far later, so the failure stays good for every
+/// job whose windows starting before `before` end before the first instant given back
+/// since (`stamp`, read in the [`FreedLog`]).
+#[derive(Clone, Copy, Debug)]
+struct Failed {
+    lowest: SimTime,
+    before: SimTime,
+    estimate: SimTime,
+    reserved_at: SimTime,
+    stamp: u64,
+}
+
+/// The last failed search per width, in a small direct-mapped table (a lost entry only
+/// loses a bound); entries of an older pass are empty. A map cost a tree insert per
+/// failed search (tens of millions on RICC).
+#[derive(Clone, Debug)]
+struct FailedTable {
+    slots: Vec<(u32, u64, Failed)>,
+    pass: u64,
+}
+
+impl Default for FailedTable {
+    fn default() -> Self {
+        let empty = Failed {
+            lowest: SimTime::NEVER,
+            before: SimTime::ZERO,
+            estimate: SimTime::NEVER,
+            reserved_at: SimTime::NEVER,
+            stamp: 0,
+        };
+        FailedTable {
+            slots: vec![(0, 0, empty); 256],
+            pass: 1,
         }
-        self.by_start = BinaryHeap::from(by_start);
-        self.profile = Some(profile);
+    }
+}
+
+impl FailedTable {
+    fn slot(units: u32) -> usize {
+        (units.wrapping_mul(0x9E37_79B9) >> 24) as usize
+    }
+
+    fn clear(&mut self) {
+        self.pass += 1;
+    }
+
+    fn get(&self, units: u32) -> Option<&Failed> {
+        let (u, pass, f) = &self.slots[Self::slot(units)];
+        (*u == units && *pass == self.pass).then_some(f)
+    }
+
+    fn insert(&mut self, units: u32, failed: Failed) {
+        self.slots[Self::slot(units)] = (units, self.pass, failed);
+    }
+}
+
+impl Failed {
+    /// True when this failure covers every start a job of `estimate` reserved at
+    /// `reserved_at` could try from `lowest` until `self.before`.
+    fn covers(
+        &self,
+        lowest: SimTime,
+        estimate: SimTime,
+        reserved_at: SimTime,
+        freed: &FreedLog,
+    ) -> bool {
+        if lowest < self.lowest || estimate < self.estimate || reserved_at < self.reserved_at {
+            return false;
+        }
+        // The windows it stands for end (capped at the job's reservation) by this instant.
+        let reach = (self.before + estimate).min(reserved_at);
+        freed
+            .first_since(self.stamp)
+            .is_none_or(|first| first >= reach)
+    }
+}
+
+/// The releases of room in the plan, each with a stamp: the first instant it freed, the
+/// end of the freed stretch and the most units free in it just after. A job asks what was
+/// released after its own stamp: the earliest first instant, the latest end and the most
+/// units. Each is kept as a stack whose values strictly improve with the stamps (a release
+/// beaten on that value by a later one is dropped: no query that sees it misses the later
+/// one), so each answer is the first entry past the stamp, one binary search away. The
+/// three answers may come from different releases: a bound, never a miss.
+#[derive(Clone, Debug, Default)]
+struct FreedLog {
+    /// (stamp, first instant freed), instants increasing.
+    firsts: Vec<(u64, SimTime)>,
+    /// (stamp, end of the freed stretch), ends decreasing.
+    ends: Vec<(u64, SimTime)>,
+    /// (stamp, most units free in the freed stretch), units decreasing.
+    widths: Vec<(u64, u32)>,
+    stamp: u64,
+}
+
+/// What was released after a stamp (see [`FreedLog`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Released {
+    first: SimTime,
+    end: SimTime,
+    units: u32,
+}
+
+impl FreedLog {
+    fn now(&self) -> u64 {
+        self.stamp
+    }
+
+    /// Logs room given back during `[from, to)`, with at most `units` free there after.
+    fn push(&mut self, from: SimTime, to: SimTime, units: u32) {
+        self.stamp += 1;
+        let stamp = self.stamp;
+        while self.firsts.last().is_some_and(|&(_, t)| t >= from) {
+            self.firsts.pop();
+        }
+        self.firsts.push((stamp, from));
+        while self.ends.last().is_some_and(|&(_, t)| t <= to) {
+            self.ends.pop();
+        }
+        self.ends.push((stamp, to));
+        while self.widths.last().is_some_and(|&(_, u)| u <= units) {
+            self.widths.pop();
+        }
+        self.widths.push((stamp, units));
+    }
+
+    /// What was released after stamp `checked`, if anything.
+    fn since(&self, checked: u64) -> Option<Released> {
+        fn after<T: Copy>(stack: &[(u64, T)], checked: u64) -> Option<T> {
+            let i = stack.partition_point(|&(s, _)| s <= checked);
+            stack.get(i).map(|&(_, v)| v)
+        }
+        Some(Released {
+            first: after(&self.firsts, checked)?,
+            end: after(&self.ends, checked)?,
+            units: after(&self.widths, checked)?,
+        })
+    }
+
+    /// The first instant released after stamp `checked`, if any.
+    fn first_since(&self, checked: u64) -> Option<SimTime> {
+        let i = self.firsts.partition_point(|&(s, _)| s <= checked);
+        self.firsts.get(i).map(|&(_, t)| t)
+    }
+
+    /// Forgets releases no job can still be waiting for (every stamp is at least `oldest`).
+    fn forget_through(&mut self, oldest: u64) {
+        fn drop_through<T>(stack: &mut Vec<(u64, T)>, oldest: u64) {
+            let i = stack.partition_point(|&(s, _)| s <= oldest);
+            stack.drain(..i);
+        }
+        drop_through(&mut self.firsts, oldest);
+        drop_through(&mut self.ends, oldest);
+        drop_through(&mut self.widths, oldest);
+    }
+
+    fn clear(&mut self) {
+        self.firsts.clear();
+        self.ends.clear();
+        self.widths.clear();
+    }
+
+    fn is_empty(&self) -> bool {
+        self.firsts.is_empty()
     }
 }
 
 impl Conservative {
-    /// Starts every job whose reservation has come.
-    fn start_due(&mut self, site: &SiteView, starts: &mut Vec<JobIdx>) {
-        while let Some(&Reverse((start, seq, idx))) = self.by_start.peek() {
-            if start > site.now {
-                break;
-            }
-            starts.push(idx);
-            self.by_start.pop();
-            self.queue.remove(&seq);
+    /// Every queued job placed again in arrival order into a fresh plan (the fallback when
+    /// the promise cannot be kept).
+    fn rebuild(&mut self, site: &SiteView) {
+        let mut profile = site.planning_profile();
+        self.by_start.clear();
+        self.floors.clear(self.queue.len());
+        self.floors_valid = true;
+        self.freed.clear();
+        let stamp = self.freed.now();
+        for (&seq, e) in self.queue.iter_mut() {
+            let s = place(&mut profile, &mut self.floors, site.now, &e.job);
+            e.start = Some(s);
+            e.checked = stamp;
+            self.by_start.insert((s, seq));
         }
-        // Forget the past so the profile stays as long as the plan, not the run.
+        self.profile = Some(profile);
+        self.rebuild_pending = false;
+        self.compress_pending = false;
+    }
+
+    /// One compression pass: each placed job not yet due, in arrival order, moves to its
+    /// earliest start if that is sooner.
+    fn compress(&mut self, now: SimTime) {
+        self.compress_pending = false;
+        let Some(profile) = self.profile.as_mut() else {
+            return;
+        };
+        // No room given back since the previous pass began: no job can move (on-time ends
+        // only, as with exact estimates).
+        if self.freed.is_empty() {
+            return;
+        }
+        // Every job is checked below, so releases before this pass are spent afterwards.
+        let pass_began = self.freed.now();
+        // Searches that failed since the plan last gained room, by width (see `Failed`).
+        let failed = &mut self.failed;
+        failed.clear();
+        // Jobs checked at the same stamp (runs of them: a pass checks job after job while
+        // nothing moves) ask the log the same question.
+        let mut asked: Option<(u64, Option<Released>)> = None;
+        for (&seq, e) in self.queue.iter_mut() {
+            let Some(start) = e.start else { continue };
+            if start <= now {
+                continue;
+            }
+            let since = e.checked;
+            e.checked = self.freed.now();
+            let released = match asked {
+                Some((stamp, answer)) if stamp == since => answer,
+                _ => {
+                    let answer = self.freed.since(since);
+                    asked = Some((since, answer));
+                    answer
+                }
+            };
+            let Some(released) = released else {
+                continue;
+            };
+            let QueuedJob {
+                units, estimate, ..
+            } = e.job;
+            // A window that reaches no freed instant failed before and still fails: it
+            // starts after the first instant freed minus the estimate and before the last
+            // end, and some freed instant before its start had room for it.
+            let first_freed = released.first.max(now);
+            if first_freed >= start || released.units < units {
+                continue;
+            }
+            let lowest = (first_freed - estimate + SimTime(1)).max(now);
+            let before = start.min(released.end);
+            // Where a search that failed for a job as wide, no shorter and reserved no
+            // sooner left off: every start it tried fails for this one too.
+            let from = match failed.get(units) {
+                Some(f) if f.covers(lowest, estimate, start, &self.freed) => f.before.max(lowest),
+                _ => lowest,
+            };
+            let Some(sooner) = profile.earliest_before(from, units, estimate, start, before) else {
+                failed.insert(
+                    units,
+                    Failed {
+                        lowest,
+                        before: before.max(from),
+                        estimate,
+                        reserved_at: start,
+                        stamp: self.freed.now(),
+                    },
+                );
+                continue;
+            };
+            profile.release(start, estimate, units);
+            profile.reserve(sooner, estimate, units);
+            e.start = Some(sooner);
+            e.checked = self.freed.now() + 1;
+            let (from, to) = ((sooner + estimate).max(start), start + estimate);
+            let most = profile.max_free(from, to);
+            self.freed.push(from, to, most);
+            asked = None;
+            self.by_start.remove(&(start, seq));
+            self.by_start.insert((sooner, seq));
+            self.floors_valid = false;
+        }
+        self.freed.forget_through(pass_began);
+    }
+
+    /// Places the jobs that arrived since the last pass, in arrival order: they are the
+    /// unplaced jobs at the back of the queue.
+    fn place_newcomers(&mut self, now: SimTime) {
+        let Some(profile) = self.profile.as_mut() else {
+            return;
+        };
+        let first_new = self
+            .queue
+            .iter()
+            .rev()
+            .take_while(|(_, e)| e.start.is_none())
+            .last()
+            .map(|(&seq, _)| seq);
+        let Some(first_new) = first_new else {
+            return;
+        };
+        if self.floors_valid {
+            self.floors.fit_to(self.queue.len());
+        } else {
+            self.floors.clear(self.queue.len());
+            self.floors_valid = true;
+        }
+        let stamp = self.freed.now();
+        for (&seq, e) in self.queue.range_mut(first_new..) {
+            let s = place(profile, &mut self.floors, now, &e.job);
+            e.start = Some(s);
+            e.checked = stamp;
+            self.by_start.insert((s, seq));
+        }
+    }
+
+    /// Brings the plan up to date for a pass at `site.now` without starting anything.
+    fn plan(&mut self, site: &SiteView) {
+        let unexplained = site.plan_invalidated && !self.released_since_pass;
+        if self.profile.is_none() || self.rebuild_pending || unexplained {
+            self.rebuild(site);
+        } else if self.compress_pending {
+            self.compress(site.now);
+        }
+        self.place_newcomers(site.now);
+        self.released_since_pass = false;
+    }
+
+    /// Starts every job whose reservation has come and whose units are free. A job due now
+    /// that does not fit yet waits for the rest of this instant: under the per-event orders
+    /// (cqsim, pyss) a pass runs after each completion, while the plan already counts every
+    /// job predicted to end now as free.
+    fn start_due(&mut self, site: &SiteView, starts: &mut Vec<JobIdx>) {
+        let mut free = site.free;
+        let due: Vec<(SimTime, u64)> = self
+            .by_start
+            .iter()
+            .take_while(|&&(start, _)| start <= site.now)
+            .copied()
+            .collect();
+        for key in due {
+            let Some(e) = self.queue.get(&key.1) else {
+                continue;
+            };
+            if e.job.units > free {
+                continue;
+            }
+            free -= e.job.units;
+            starts.push(e.job.idx);
+            self.queue.remove(&key.1);
+            self.by_start.remove(&key);
+        }
         if let Some(profile) = self.profile.as_mut() {
             profile.forget_before(site.now);
         }
     }
-}
 
-/// Lower bounds for the next searches, valid while the plan only loses room (between
-/// rebuilds: reservations are added, nothing is released).
-///
-/// * Floors: units → the first instant the plan had that many free (see
-///   [`Profile::earliest_window`]); any floor for as many units or fewer bounds a
-///   search for `units`. Few distinct widths occur, so a sorted `Vec` beats a map.
-/// * Shapes: (units, estimate) → where the last job of exactly that shape was placed. A
-///   later job of the same shape cannot fit earlier: its window would have fitted the first
-///   one in a plan that had at least as much room. Real queues repeat shapes (RICC: 849
-///   distinct shapes in 447,794 jobs), so a rebuild places a run of job-array members
-///   without rescanning the plan before the previous member's start. Kept in a small
-///   direct-mapped table (see [`ShapeSlot`]): a lost entry only loses a bound.
-#[derive(Default)]
-struct Floors {
-    widths: Vec<(u32, SimTime)>,
-    shapes: Vec<ShapeSlot>,
-    /// Entries of `shapes` from another generation are empty: clearing is one increment.
-    generation: u32,
-}
-
-/// One entry of the shape table: where the last job of (`units`, `estimate`) was placed,
-/// and the index of its step then (a hint for the next search; indices shift).
-#[derive(Clone, Copy)]
-struct ShapeSlot {
-    units: u32,
-    generation: u32,
-    estimate: SimTime,
-    start: SimTime,
-    step: usize,
-}
-
-impl Default for ShapeSlot {
-    /// An empty slot: its generation is never a live one.
-    fn default() -> Self {
-        ShapeSlot {
-            units: 0,
-            generation: u32::MAX,
-            estimate: SimTime::ZERO,
-            start: SimTime::ZERO,
-            step: 0,
+    /// A copy to plan ahead on (the approximate-wait queries), without the shape table.
+    fn scratch(&self) -> Conservative {
+        Conservative {
+            queue: self.queue.clone(),
+            by_start: BTreeSet::new(),
+            profile: self.profile.clone(),
+            floors: Floors::default(),
+            floors_valid: false,
+            failed: FailedTable::default(),
+            freed: self.freed.clone(),
+            arrivals: self.arrivals,
+            compress_pending: self.compress_pending,
+            rebuild_pending: self.rebuild_pending,
+            released_since_pass: self.released_since_pass,
         }
     }
-}
-
-/// The shape table's size bounds (powers of two; 32 bytes a slot). A map costs a tree
-/// search and an insert per placement even when shapes never repeat (a backlog of
-/// distinct jobs); the table costs a hash and one compare. A lost bound costs a whole
-/// search, so collisions must be rare: the table grows to 64 slots per queued job within
-/// these bounds — 32 KiB for a site with short queues (a grid may have thousands of sites),
-/// at most 512 KiB. Measured on CEA-Curie (average queue ≈ 50): 1.85 s with 512 slots,
-/// 1.7–1.8 s with 1,024 to 16,384; METACENTRUM (estimates exact, so its plan is rebuilt
-/// once and shapes accumulate over the whole run) 1.6 s with a table that grew only at
-/// rebuilds, 1.4–1.5 s with 16,384 slots.
-const MIN_SHAPE_SLOTS: usize = 1024;
-const SLOTS_PER_QUEUED_JOB: usize = 64;
-const MAX_SHAPE_SLOTS: usize = 16384;
-
-impl Floors {
-    /// The slot of a shape in a table of `len` slots (a power of two): Fibonacci hashing
-    /// of the pair; fixed, so runs stay deterministic.
-    fn slot(len: usize, units: u32, estimate: SimTime) -> usize {
-        let key = (u64::from(units) << 40) ^ (estimate.0 as u64);
-        (key.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> (64 - len.trailing_zeros())) as usize
-    }
-
-    /// Where the last job of this shape was placed, and its step's index then.
-    fn shape(&self, units: u32, estimate: SimTime) -> Option<(SimTime, usize)> {
-        if self.shapes.is_empty() {
-            return None;
-        }
-        let e = self.shapes[Self::slot(self.shapes.len(), units, estimate)];
-        (e.generation == self.generation && e.units == units && e.estimate == estimate)
-            .then_some((e.start, e.step))
-    }
-
-    /// Records a placement; a no-op without a table (a projection's scratch bounds).
-    fn set_shape(&mut self, units: u32, estimate: SimTime, start: SimTime, step: usize) {
-        if self.shapes.is_empty() {
-            return;
-        }
-        let i = Self::slot(self.shapes.len(), units, estimate);
-        self.shapes[i] = ShapeSlot {
-            units,
-            generation: self.generation,
-            estimate,
-            start,
-            step,
-        };
-    }
-
-    /// Grows the shape table for a queue of `queued` jobs, keeping its live entries: a plan
-    /// that is never invalidated (estimates exact) is never rebuilt, so the table must grow
-    /// between rebuilds too. Doubling at least, so the re-insertions stay linear overall.
-    fn fit_to(&mut self, queued: usize) {
-        let slots = queued
-            .saturating_mul(SLOTS_PER_QUEUED_JOB)
-            .next_power_of_two()
-            .clamp(MIN_SHAPE_SLOTS, MAX_SHAPE_SLOTS);
-        if slots <= self.shapes.len() {
-            return;
-        }
-        let old = std::mem::replace(&mut self.shapes, vec![ShapeSlot::default(); slots]);
-        let live = self.generation;
-        for e in old.into_iter().filter(|e| e.generation == live) {
-            self.set_shape(e.units, e.estimate, e.start, e.step);
-        }
-    }
-
-    /// Empties both tables before a rebuild of a queue of `queued` jobs.
-    fn clear(&mut self, queued: usize) {
-        self.widths.clear();
-        // u32::MAX marks empty slots; after 2³²−1 clears the old generations would come
-        // round again, so the table is wiped instead.
-        self.generation += 1;
-        if self.generation == u32::MAX {
-            self.generation = 0;
-            self.shapes
-                .iter_mut()
-                .for_each(|e| *e = ShapeSlot::default());
-        }
-        // After the new generation, so that growing has no live entry to carry over.
-        self.fit_to(queued);
-    }
-
-    /// The floor for `units`: the first instant the plan had that many units free, or
-    /// fewer (a lower bound either way).
-    fn width_floor(&self, units: u32) -> Option<SimTime> {
-        let i = self.widths.partition_point(|&(u, _)| u <= units);
-        i.checked_sub(1).map(|i| self.widths[i].1)
-    }
-
-    fn set_floor(&mut self, units: u32, floor: SimTime) {
-        match self.widths.binary_search_by_key(&units, |&(u, _)| u) {
-            Ok(i) => self.widths[i].1 = floor,
-            Err(i) => self.widths.insert(i, (units, floor)),
-        }
-    }
-}
-
-fn place(profile: &mut Profile, floors: &mut Floors, now: SimTime, job: &QueuedJob) -> SimTime {
-    // A job of a shape already placed starts its search there (usually well past the width's
-    // floor, which is then not looked up); a new shape starts at its width's floor.
-    let (not_before, guess, from_floor) = match floors.shape(job.units, job.estimate) {
-        Some((start, step)) => (start.max(now), Some(step), false),
-        None => {
-            let floor = floors.width_floor(job.units);
-            (floor.map_or(now, |t| t.max(now)), None, true)
-        }
-    };
-    let (window, found_floor) =
-        profile.earliest_window_near(not_before, guess, job.units, job.estimate);
-    // The search reports the first instant with room at or after where it began: a floor
-    // for the width only when it began at the width's floor, not at a shape's start.
-    if let (Some(f), true) = (found_floor, from_floor) {
-        floors.set_floor(job.units, f);
-    }
-    // The engine only queues jobs that fit the site, so a start always exists once every
-    // running job has released; NEVER would only show up as a capacity-check failure.
-    let Some(window) = window else {
-        return SimTime::NEVER;
-    };
-    let step = profile.reserve_found(window, job.estimate, job.units);
-    floors.set_shape(job.units, job.estimate, window.start, step);
-    window.start
 }
 
 impl LocalPolicy for Conservative {
@@ -247,33 +437,17 @@ impl LocalPolicy for Conservative {
     }
 
     fn enqueue(&mut self, job: QueuedJob, _site: &SiteView) {
-        self.queue.insert(self.arrivals, (job, None));
+        let entry = Entry {
+            job,
+            start: None,
+            checked: 0,
+        };
+        self.queue.insert(self.arrivals, entry);
         self.arrivals += 1;
     }
 
     fn schedule(&mut self, site: &SiteView, starts: &mut Vec<JobIdx>) {
-        if site.plan_invalidated || self.profile.is_none() {
-            self.rebuild(site);
-        } else if let Some(profile) = self.profile.as_mut() {
-            // Place the newcomers, in arrival order: they are the unplaced jobs at the back
-            // of the queue.
-            let first_new = self
-                .queue
-                .iter()
-                .rev()
-                .take_while(|(_, (_, start))| start.is_none())
-                .last()
-                .map(|(&seq, _)| seq);
-            let Some(first_new) = first_new else {
-                return self.start_due(site, starts);
-            };
-            self.floors.fit_to(self.queue.len());
-            for (&seq, (job, start)) in self.queue.range_mut(first_new..) {
-                let s = place(profile, &mut self.floors, site.now, job);
-                *start = Some(s);
-                self.by_start.push(Reverse((s, seq, job.idx)));
-            }
-        }
+        self.plan(site);
         self.start_due(site, starts);
     }
 
@@ -281,37 +455,63 @@ impl LocalPolicy for Conservative {
         self.queue.len()
     }
 
-    /// Drops the job and its reservation; the plan is rebuilt at the next pass (the engine
-    /// marks it invalidated: a freed reservation may let later jobs move up).
+    /// Drops the job and gives its reservation back; the next pass compresses.
     fn withdraw(&mut self, job: JobIdx) -> bool {
-        let Some(seq) = self
-            .queue
-            .iter()
-            .find(|(_, (j, _))| j.idx == job)
-            .map(|(&s, _)| s)
-        else {
+        let Some((&seq, e)) = self.queue.iter().find(|(_, e)| e.job.idx == job) else {
             return false;
         };
+        let e = *e;
         self.queue.remove(&seq);
-        self.by_start.retain(|&Reverse((_, s, _))| s != seq);
-        self.profile = None;
+        if let Some(start) = e.start {
+            self.by_start.remove(&(start, seq));
+            if let Some(profile) = self.profile.as_mut() {
+                let end = start + e.job.estimate;
+                profile.release(start, e.job.estimate, e.job.units);
+                self.freed.push(start, end, profile.max_free(start, end));
+                self.floors_valid = false;
+            }
+        }
+        self.compress_pending = true;
+        self.released_since_pass = true;
         true
     }
 
+    fn released(&mut self, now: SimTime, units: u32, predicted_end: SimTime) {
+        self.compress_pending = true;
+        if predicted_end <= now {
+            return;
+        }
+        if let Some(profile) = self.profile.as_mut() {
+            profile.release(now, predicted_end - now, units);
+            self.freed
+                .push(now, predicted_end, profile.max_free(now, predicted_end));
+            self.floors_valid = false;
+        }
+        self.released_since_pass = true;
+    }
+
+    fn replan(&mut self) {
+        self.rebuild_pending = true;
+    }
+
     fn queued(&self) -> Vec<QueuedJob> {
-        self.queue.values().map(|(j, _)| *j).collect()
+        self.queue.values().map(|e| e.job).collect()
     }
 
     fn projection(&self, site: &SiteView) -> Option<super::Projection> {
         let (profile, barrier) = self.projected_profile(site);
-        // Placed jobs' starts are in `by_start`, soonest on top; newcomers not yet placed
-        // (between an enqueue and the pass) start no earlier than now.
-        let first_start = match (&self.profile, site.plan_invalidated) {
-            (Some(_), false) if self.queue.values().all(|(_, s)| s.is_some()) => self
-                .by_start
-                .peek()
-                .map_or(SimTime::NEVER, |&Reverse((s, _, _))| s),
-            _ => site.now,
+        let up_to_date = self.profile.is_some()
+            && !self.rebuild_pending
+            && !self.compress_pending
+            && !site.plan_invalidated
+            && self.queue.values().all(|e| e.start.is_some());
+        // The kept plan's soonest reservation; after pending changes, no earlier than now.
+        let first_start = if up_to_date {
+            self.by_start
+                .first()
+                .map_or(SimTime::NEVER, |&(start, _)| start)
+        } else {
+            site.now
         };
         Some(super::Projection {
             profile,
@@ -321,31 +521,32 @@ impl LocalPolicy for Conservative {
         })
     }
 
-    /// The kept plan already is the projection; newcomers not yet placed go in after it.
+    /// The plan as the next pass will make it: the kept plan, compressed if a job ended
+    /// since, with the newcomers placed after it (on a copy; nothing here changes).
     fn projected_profile(&self, site: &SiteView) -> (Profile, SimTime) {
-        let mut profile = match (&self.profile, site.plan_invalidated) {
-            (Some(p), false) => p.clone(),
-            _ => {
-                let mut p = site.planning_profile();
-                let mut floors = Floors::default();
-                for (job, _) in self.queue.values() {
-                    place(&mut p, &mut floors, site.now, job);
-                }
-                return (p, site.now);
+        let pending = self.rebuild_pending
+            || self.compress_pending
+            || (site.plan_invalidated && !self.released_since_pass);
+        if let (Some(kept), false) = (&self.profile, pending) {
+            // Only newcomers to place: the widths' floors, not the shape table (copying
+            // up to 512 KiB for every approximate-wait query costs more than it saves).
+            let mut profile = kept.clone();
+            let mut floors = if self.floors_valid {
+                self.floors.widths_only()
+            } else {
+                Floors::default()
+            };
+            for e in self.queue.values().filter(|e| e.start.is_none()) {
+                place(&mut profile, &mut floors, site.now, &e.job);
             }
-        };
-        // The widths' floors only: copying the shape table (up to 128 KiB) for every
-        // approximate-wait query would cost more than the few newcomers' searches save.
-        let mut floors = Floors {
-            widths: self.floors.widths.clone(),
-            ..Floors::default()
-        };
-        for (job, start) in self.queue.values() {
-            if start.is_none() {
-                place(&mut profile, &mut floors, site.now, job);
-            }
+            return (profile, site.now);
         }
-        (profile, site.now)
+        let mut copy = self.scratch();
+        copy.plan(site);
+        (
+            copy.profile.unwrap_or_else(|| site.planning_profile()),
+            site.now,
+        )
     }
 }
 
@@ -357,94 +558,31 @@ mod tests {
         SimTime(s)
     }
 
-    /// `place` with its width floors and shape starts gives every job the start a plain
-    /// earliest-start search from `now` gives, on queues that repeat shapes (job arrays)
-    /// and mix widths, over plans that already hold running jobs.
     #[test]
-    fn bounded_placement_equals_plain_search() {
-        let mut rng = crate::rng::SimRng::new(11);
-        for round in 0..400 {
-            let capacity = 2 + rng.range_u64(0, 30) as u32;
-            let now = t(rng.range_u64(0, 50) as i64);
-            let releases: Vec<(SimTime, u32)> = {
-                let mut left = capacity;
-                let mut out = Vec::new();
-                let mut at = now.0;
-                while left > 0 && rng.range_u64(0, 3) > 0 {
-                    let units = 1 + rng.range_u64(0, left as u64 - 1) as u32;
-                    at += rng.range_u64(0, 40) as i64;
-                    out.push((t(at), units));
-                    left -= units;
-                }
-                out
-            };
-            let busy: u32 = releases.iter().map(|&(_, u)| u).sum();
-            let base = Profile::from_running(now, capacity - busy, releases);
-            let shapes: Vec<(u32, i64)> = (0..1 + rng.range_u64(0, 5))
-                .map(|_| {
-                    let units = 1 + rng.range_u64(0, capacity as u64 - 1) as u32;
-                    (units, 1 + rng.range_u64(0, 50) as i64)
-                })
-                .collect();
-            let mut bounded = base.clone();
-            let mut plain = base;
-            let mut floors = Floors::default();
-            floors.clear(80);
-            for i in 0..rng.range_u64(1, 80) {
-                let (units, len) = shapes[rng.range_u64(0, shapes.len() as u64 - 1) as usize];
-                let job = QueuedJob {
-                    idx: i as JobIdx,
-                    units,
-                    estimate: t(len),
-                    queued_at: now,
-                };
-                let got = place(&mut bounded, &mut floors, now, &job);
-                let want = plain.earliest_start(now, units, t(len)).unwrap();
-                plain.reserve(want, t(len), units);
-                assert_eq!(got, want, "round {round}, job {i}");
+    fn freed_log_answers_what_was_released_after_a_stamp() {
+        let mut rng = crate::rng::SimRng::new(9);
+        let mut log = FreedLog::default();
+        let mut plain: Vec<(u64, SimTime, SimTime, u32)> = Vec::new();
+        for round in 0..3000 {
+            let from = t(rng.range_u64(0, 500) as i64);
+            let to = from + t(1 + rng.range_u64(0, 500) as i64);
+            let units = rng.range_u64(0, 64) as u32;
+            log.push(from, to, units);
+            plain.push((log.now(), from, to, units));
+            if round % 500 == 499 {
+                // As a pass does: what no job can still wait for goes.
+                let oldest = log.now() - rng.range_u64(0, 20);
+                log.forget_through(oldest);
+                plain.retain(|r| r.0 > oldest);
             }
-            assert_eq!(bounded, plain, "round {round}");
+            let c = log.now().saturating_sub(rng.range_u64(0, 40));
+            let after: Vec<_> = plain.iter().filter(|r| r.0 > c).collect();
+            let want = (!after.is_empty()).then(|| Released {
+                first: after.iter().map(|r| r.1).min().unwrap(),
+                end: after.iter().map(|r| r.2).max().unwrap(),
+                units: after.iter().map(|r| r.3).max().unwrap(),
+            });
+            assert_eq!(log.since(c), want, "round {round}");
         }
-    }
-
-    /// With far more shapes than slots, a lookup finds its own shape's entry or nothing,
-    /// never a colliding shape's.
-    #[test]
-    fn shape_table_never_answers_for_another_shape() {
-        let mut floors = Floors::default();
-        floors.clear(10);
-        assert_eq!(floors.shapes.len(), MIN_SHAPE_SLOTS);
-        // Few widths and scattered estimates (distinct: the index is in the low bits), so
-        // shapes of one width collide; estimates in arithmetic progression would not.
-        let mut rng = crate::rng::SimRng::new(3);
-        let shapes: Vec<(u32, SimTime)> = (0..5000u32)
-            .map(|i| {
-                let estimate = (rng.range_u64(0, 1 << 30) << 13) as i64 + i64::from(i);
-                (1 + i % 3, t(estimate))
-            })
-            .collect();
-        for (k, &(units, estimate)) in shapes.iter().enumerate() {
-            floors.set_shape(units, estimate, t(k as i64), k);
-        }
-        let mut found = 0;
-        for (k, &(units, estimate)) in shapes.iter().enumerate() {
-            if let Some(entry) = floors.shape(units, estimate) {
-                assert_eq!(entry, (t(k as i64), k));
-                found += 1;
-            }
-        }
-        assert!(found > 0 && found <= MIN_SHAPE_SLOTS);
-        // Growing the table (a long queue between rebuilds) keeps every live entry.
-        let before: Vec<_> = shapes.iter().map(|&(u, e)| floors.shape(u, e)).collect();
-        floors.fit_to(5000);
-        assert_eq!(floors.shapes.len(), MAX_SHAPE_SLOTS);
-        for (k, &(units, estimate)) in shapes.iter().enumerate() {
-            if before[k].is_some() {
-                assert_eq!(floors.shape(units, estimate), before[k]);
-            }
-        }
-        // A rebuild forgets every entry.
-        floors.clear(10);
-        assert!(shapes.iter().all(|&(u, e)| floors.shape(u, e).is_none()));
     }
 }

@@ -11,12 +11,14 @@
 //! the slow, obvious way.
 
 mod conservative;
+mod conservative_rebuild;
 mod easy;
 mod fcfs;
 mod firstfit;
 mod sjf;
 
 pub use conservative::Conservative;
+pub use conservative_rebuild::ConservativeRebuild;
 pub use easy::Easy;
 pub use fcfs::Fcfs;
 pub use firstfit::FirstFit;
@@ -404,6 +406,18 @@ pub trait LocalPolicy {
     /// not queued here. The engine then runs a pass: the jobs behind it may start.
     fn withdraw(&mut self, job: JobIdx) -> bool;
 
+    /// A running job of this site ended at `now`; its units were planned until
+    /// `predicted_end` (later than `now` when it ended early). Called for every completion,
+    /// at the point of the event order where it counts as a termination, before the pass
+    /// that follows it. Policies that keep a plan give back the rest of its block
+    /// (conservative backfilling compresses then).
+    fn released(&mut self, _now: SimTime, _units: u32, _predicted_end: SimTime) {}
+
+    /// The site changed in a way [`LocalPolicy::released`] does not describe — a job
+    /// outlived its estimate and kept running, or an advance reservation was made or
+    /// released: a kept plan must be made again at the next pass.
+    fn replan(&mut self) {}
+
     /// How long the queued `job` is projected to wait, by estimates: its start in the
     /// projection of the jobs ahead of it ([`project_queue`]) minus now; `None` when it is
     /// not queued here or never fits.
@@ -500,6 +514,8 @@ pub enum LocalPolicyKind {
     Conservative,
     Sjf,
     FirstFit,
+    /// Conservative backfilling by rebuild: `conservative` before scenario version 2.
+    ConservativeRebuild,
 }
 
 impl LocalPolicyKind {
@@ -511,6 +527,17 @@ impl LocalPolicyKind {
         LocalPolicyKind::FirstFit,
     ];
 
+    /// Every policy, for listings: [`LocalPolicyKind::ALL`] (what `all` runs) and the
+    /// variants kept for older scenarios.
+    pub const EVERY: [LocalPolicyKind; 6] = [
+        LocalPolicyKind::Fcfs,
+        LocalPolicyKind::Easy,
+        LocalPolicyKind::Conservative,
+        LocalPolicyKind::Sjf,
+        LocalPolicyKind::FirstFit,
+        LocalPolicyKind::ConservativeRebuild,
+    ];
+
     pub fn name(self) -> &'static str {
         match self {
             LocalPolicyKind::Fcfs => "fcfs",
@@ -518,6 +545,7 @@ impl LocalPolicyKind {
             LocalPolicyKind::Conservative => "conservative",
             LocalPolicyKind::Sjf => "sjf",
             LocalPolicyKind::FirstFit => "firstfit",
+            LocalPolicyKind::ConservativeRebuild => "conservative-rebuild",
         }
     }
 
@@ -526,9 +554,10 @@ impl LocalPolicyKind {
         match self {
             LocalPolicyKind::Fcfs => "First-come first-served, strict: the queue head blocks everyone behind it.",
             LocalPolicyKind::Easy => "FCFS with EASY backfilling (Mu'alem & Feitelson 2001; SOB's FCFS+BF): the head gets a reservation at its shadow time; a later job starts now if it fits and ends by the shadow time or uses only processors the head leaves over.",
-            LocalPolicyKind::Conservative => "Conservative backfilling (KKOR): every queued job gets a reservation at its earliest start, in arrival order; a job may jump ahead only if it delays no reservation.",
+            LocalPolicyKind::Conservative => "Conservative backfilling with compression (Mu'alem & Feitelson 2001, as pyss; KKOR's local scheduler): every queued job gets a reservation at its earliest start, in arrival order; a job may jump ahead only if it delays no reservation. When a job ends early, each queued job in arrival order moves to its earliest start given the others: never later than its reservation.",
             LocalPolicyKind::Sjf => "Shortest (estimated) job first, strict: the queue is ordered by estimate (ties by arrival) and its head blocks the rest.",
             LocalPolicyKind::FirstFit => "First-fit (SOB's FF): scan the queue in arrival order and start every job that fits now.",
+            LocalPolicyKind::ConservativeRebuild => "Conservative backfilling by rebuild (Gridscope's `conservative` before scenario version 2): when a job ends early every queued job is re-placed in arrival order from scratch, so a job can start later than its first reservation. Kept so older scenarios and links give their schedules.",
         }
     }
 
@@ -539,6 +568,7 @@ impl LocalPolicyKind {
             LocalPolicyKind::Conservative => Box::new(Conservative::default()),
             LocalPolicyKind::Sjf => Box::new(Sjf::default()),
             LocalPolicyKind::FirstFit => Box::new(FirstFit::default()),
+            LocalPolicyKind::ConservativeRebuild => Box::new(ConservativeRebuild::default()),
         }
     }
 }
@@ -559,9 +589,12 @@ impl FromStr for LocalPolicyKind {
             "conservative" | "cbf" => LocalPolicyKind::Conservative,
             "sjf" => LocalPolicyKind::Sjf,
             "firstfit" | "first-fit" | "ff" => LocalPolicyKind::FirstFit,
+            "conservative-rebuild" | "conservative_rebuild" | "cbf-rebuild" => {
+                LocalPolicyKind::ConservativeRebuild
+            }
             _ => {
                 return Err(format!(
-                    "unknown local policy '{s}'; expected one of fcfs, easy, conservative, sjf, firstfit"
+                    "unknown local policy '{s}'; expected one of fcfs, easy, conservative, sjf, firstfit, conservative-rebuild"
                 ))
             }
         };
