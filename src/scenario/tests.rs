@@ -114,3 +114,57 @@ mod cost_tests {
         assert_eq!(s.expected_job_runs(), Some(25_000_000.0));
     }
 }
+
+/// Scenario version 2 made `conservative` mean compression; files and links of version 1
+/// keep their schedules (and their run names).
+mod versions {
+    use super::super::*;
+
+    fn v(version: u32, algorithms: &str) -> String {
+        format!(
+            r#"{{"version":{version},"platform":{{"kind":"from_trace"}},"workload":{{"kind":"ses_poisson"}},"algorithms":{algorithms}}}"#
+        )
+    }
+
+    #[test]
+    fn a_version_1_conservative_runs_the_rebuild_under_its_old_name() {
+        let s = Scenario::from_json(&v(
+            1,
+            r#"[{"local":"conservative"},{"label":"cbf","local":"cbf"},{"local":"conservative","grid":"sender"},{"local":"easy"}]"#,
+        ))
+        .unwrap();
+        assert_eq!(s.version, SCENARIO_VERSION);
+        let got: Vec<(LocalPolicyKind, String)> =
+            s.algorithms.iter().map(|a| (a.local, a.label())).collect();
+        assert_eq!(
+            got,
+            [
+                (LocalPolicyKind::ConservativeRebuild, "conservative".into()),
+                (LocalPolicyKind::ConservativeRebuild, "cbf".into()),
+                (
+                    LocalPolicyKind::ConservativeRebuild,
+                    "sender+conservative".into()
+                ),
+                (LocalPolicyKind::Easy, "easy".into()),
+            ]
+        );
+        // Written again, it says what it runs, so it reads back the same.
+        assert_eq!(Scenario::from_json(&s.to_json()).unwrap(), s);
+    }
+
+    #[test]
+    fn version_2_conservative_is_compression_and_newer_versions_are_refused() {
+        let s = Scenario::from_json(&v(2, r#"[{"local":"conservative"}]"#)).unwrap();
+        assert_eq!(s.algorithms[0].local, LocalPolicyKind::Conservative);
+        assert_eq!(s.algorithms[0].label, None);
+        let s = Scenario::from_json(&v(2, r#"[{"local":"conservative-rebuild"}]"#)).unwrap();
+        assert_eq!(s.algorithms[0].local, LocalPolicyKind::ConservativeRebuild);
+        for bad in [0, 3] {
+            let e = Scenario::from_json(&v(bad, r#"[{"local":"easy"}]"#)).unwrap_err();
+            assert!(
+                matches!(e, ScenarioError::UnsupportedVersion { found, .. } if found == bad),
+                "{e}"
+            );
+        }
+    }
+}

@@ -129,6 +129,28 @@ fn bad_fragments_give_messages_not_panics() {
         format!("s1={}", b64url_encode(&e.finish().unwrap()))
     };
     assert!(share::decode(&bomb).unwrap_err().contains("too large"));
+    // A link made before scenario version 2 runs as it ran then: its `conservative` is the
+    // rebuild, under the same label.
+    let mut old = Scenario::demo();
+    old.version = 1;
+    let old_link = crate::scenario::link::pack(
+        share::PREFIX,
+        &Shared {
+            scenario: old,
+            files: Vec::new(),
+        },
+    );
+    let opened = share::decode(&old_link).unwrap().unwrap().scenario;
+    assert_eq!(opened.version, crate::scenario::SCENARIO_VERSION);
+    let cbf = opened
+        .algorithms
+        .iter()
+        .find(|a| a.label() == "conservative")
+        .unwrap();
+    assert_eq!(
+        cbf.local,
+        crate::policy::local::LocalPolicyKind::ConservativeRebuild
+    );
     // A newer scenario version is refused by name.
     let mut s = Scenario::demo();
     s.version = 99;

@@ -126,7 +126,8 @@ pub struct SimulateArgs {
     /// The SWF trace (plain or gzip)
     #[arg(value_name = "TRACE", value_hint = ValueHint::FilePath)]
     pub trace: String,
-    /// fcfs, easy, conservative, sjf, firstfit, a comma list, or all
+    /// fcfs, easy, conservative, sjf, firstfit, conservative-rebuild, a comma list, or all
+    /// (the first five)
     ///
     /// `gridscope help policies` describes each.
     #[arg(long, value_name = "POLICY", value_parser = parse_local_policies, verbatim_doc_comment)]

@@ -19,9 +19,14 @@ pub fn help(topic: Option<&str>) -> Result<(), CliError> {
     match topic {
         Some("metrics") => metrics(&mut s),
         Some("policies") => {
-            for k in LocalPolicyKind::ALL {
-                let _ = writeln!(s, "{:<13} {}", k.name(), k.describe());
+            for k in LocalPolicyKind::EVERY {
+                let _ = writeln!(s, "{:<21} {}", k.name(), k.describe());
             }
+            let _ = writeln!(
+                s,
+                "\n`all` runs the first five. Scenario files and share links of version 1 that say \
+                 `conservative` run conservative-rebuild (docs/local-policies.md)."
+            );
         }
         Some("presets") => {
             for (n, d) in SCENARIO_PRESETS {

@@ -19,7 +19,7 @@ pub fn AlgorithmsPanel() -> Html {
             <h2>{"Algorithms"}</h2>
             <div class="fields algos">
                 <p class="help">{"Local policies (one run each, no grid scheme):"}</p>
-                { for LocalPolicyKind::ALL.iter().map(|&k| policy_check(&app, k)) }
+                { for LocalPolicyKind::EVERY.iter().map(|&k| policy_check(&app, k)) }
                 { rows(&app) }
             </div>
         </>
@@ -38,7 +38,7 @@ fn policy_check(app: &AppContext, k: LocalPolicyKind) -> Html {
                 s.algorithms.push(AlgorithmSpec::local(k));
                 if sort {
                     s.algorithms
-                        .sort_by_key(|a| LocalPolicyKind::ALL.iter().position(|&x| x == a.local));
+                        .sort_by_key(|a| LocalPolicyKind::EVERY.iter().position(|&x| x == a.local));
                 }
             }
             Ok(())
@@ -132,7 +132,7 @@ fn row(app: &AppContext, i: usize, a: &AlgorithmSpec) -> Html {
         app,
         row_edit(i, |a, v| {
             let (g, alg) = (a.grid, a.algorithm());
-            a.local = LocalPolicyKind::ALL
+            a.local = LocalPolicyKind::EVERY
                 .iter()
                 .copied()
                 .find(|k| k.name() == v)
@@ -165,7 +165,7 @@ fn row(app: &AppContext, i: usize, a: &AlgorithmSpec) -> Html {
         <tr data-row={i.to_string()}>
             <td><DraftInput label={format!("label of run {}", i + 1)} placeholder={a.algorithm()} value={a.label.clone().unwrap_or_default()} onchange={label_cb} /></td>
             <td><select aria-label={format!("local policy of run {}", i + 1)} onchange={local_cb}>
-                { for LocalPolicyKind::ALL.iter().map(|k| html!{ <option value={k.name()} selected={*k == a.local}>{k.name()}</option> }) }
+                { for LocalPolicyKind::EVERY.iter().map(|k| html!{ <option value={k.name()} selected={*k == a.local}>{k.name()}</option> }) }
             </select></td>
             <td><select aria-label={format!("grid scheme of run {}", i + 1)} data-testid={format!("grid-{i}")} title={a.grid.describe()} onchange={grid_cb}>
                 { for GridScheme::ALL.iter().map(|g| html!{ <option value={g.name()} selected={*g == a.grid} title={g.describe()}>{g.name()}</option> }) }
