@@ -278,6 +278,13 @@ impl Conservative {
         // nothing moves) ask the log the same question.
         let mut asked: Option<(u64, Option<Released>)> = None;
         for (&seq, e) in self.queue.iter_mut() {
+            // Stamps never decrease along the queue (a pass stamps jobs in arrival order,
+            // newcomers come last with the newest, a rebuild stamps all alike): from the
+            // first job checked after the newest release on, no job has anything to see.
+            // A pass after on-time ends stops at the last job the previous pass moved.
+            if e.checked >= self.freed.now() {
+                break;
+            }
             let Some(start) = e.start else { continue };
             if start <= now {
                 continue;
