@@ -337,9 +337,11 @@ impl Conservative {
             profile.reserve(sooner, estimate, units);
             e.start = Some(sooner);
             e.checked = self.freed.now() + 1;
+            // Its old slot, where it no longer overlaps the new one, is free again. The most
+            // units free there is left unbounded: measuring it cost more than the width
+            // test it feeds saved (an old slot lies late in the plan, where room abounds).
             let (from, to) = ((sooner + estimate).max(start), start + estimate);
-            let most = profile.max_free(from, to);
-            self.freed.push(from, to, most);
+            self.freed.push(from, to, u32::MAX);
             asked = None;
             self.by_start.remove(&(start, seq));
             self.by_start.insert((sooner, seq));
