@@ -64,6 +64,39 @@ test('the demo scenario runs on load, without a click', async () => {
   assert.deepEqual(waits, [...waits].sort((a, b) => a - b));
 });
 
+test('results stay bound to the run that made them: a new preset or an edit marks them out of date, never relabels them', async () => {
+  const page = await open();
+  const demo = await waitResults(page, 5);
+  const info = page.locator('[data-testid=run-info]');
+  const stale = '[data-testid=stale-results]';
+  assert.match(await info.textContent(), /^demo: /);
+  assert.equal(await page.$(stale), null, 'fresh results are not out of date');
+  // Choosing another preset changes the form, not the header of the numbers on screen.
+  await page.selectOption('[data-testid=scenario-preset]', 'sob-synthetic-heavy');
+  await page.waitForSelector(stale);
+  assert.match(await info.textContent(), /^demo: .* 2,000 jobs; platform: /);
+  const mark = await page.textContent(stale);
+  assert.match(mark, /Out of date — Run to update/);
+  assert.match(mark, /from “demo: [^”]+”, not from “sob-synthetic-heavy” now in the form/);
+  assert.deepEqual(await readResults(page), demo, 'the numbers are the demo\'s still');
+  // Back to the scenario that ran: nothing is out of date.
+  await page.selectOption('[data-testid=scenario-preset]', 'demo');
+  await page.waitForFunction((sel) => !document.querySelector(sel), stale);
+  // An edit marks them too, and undoing it clears the mark.
+  await page.click('[data-testid=alg-fcfs]');
+  await page.waitForSelector(stale);
+  assert.match(await page.textContent(stale), /before the changes made in the form since/);
+  await page.click('[data-testid=alg-fcfs]');
+  await page.waitForFunction((sel) => !document.querySelector(sel), stale);
+  // Run makes the form's scenario the results' own.
+  await page.selectOption('[data-testid=scenario-preset]', 'sob-synthetic-heavy');
+  await page.waitForSelector(stale);
+  await page.click('[data-testid=run]');
+  await waitResults(page, 6, 120_000);
+  assert.equal(await page.$(stale), null);
+  assert.match(await info.textContent(), /^sob-synthetic-heavy — /);
+});
+
 test('a dropped SWF trace gives the CLI numbers, with its import report', async () => {
   const page = await open();
   await waitResults(page, 5);

@@ -45,9 +45,19 @@ pub fn ResultsPanel() -> Html {
         };
         html! { <th aria-sort={aria} title={help}><button class="sort" onclick={on_sort(k)}>{format!("{title}{arrow}")}</button></th> }
     };
+    // The header names the scenario these numbers came from, never the one in the form.
+    let ran = r.scenario.as_deref();
+    let name = ran.map_or(app.scenario.name.as_str(), |s| s.name.as_str());
+    let stale = ran.is_some_and(|s| *s != app.scenario);
     html! {
         <>
             <h2>{"Results"}</h2>
+            if stale {
+                <p class="stale" role="status" data-testid="stale-results">
+                    <strong>{"Out of date — Run to update. "}</strong>
+                    { stale_note(name, &app.scenario.name) }
+                </p>
+            }
             <p class="help" data-testid="run-info" title={offered_load_help()}>{
                 if r.platform.is_some() {
                     let load = match r.offered_load {
@@ -55,13 +65,13 @@ pub fn ResultsPanel() -> Html {
                         Some(l) => format!("; offered load {}", fmt_num(l, 2)),
                         None => String::new(),
                     };
-                    format!("{} — {} jobs; platform: {}{load}", app.scenario.name, fmt_num(r.jobs as f64, 0), r.platform_note)
+                    format!("{name} — {} jobs; platform: {}{load}", fmt_num(r.jobs as f64, 0), r.platform_note)
                 } else {
-                    format!("{} — preparing the workload…", app.scenario.name)
+                    format!("{name} — preparing the workload…")
                 }
             }</p>
             <div class="table-wrap">
-            <table data-testid="results" class="metrics">
+            <table data-testid="results" class={classes!("metrics", stale.then_some("stale-numbers"))}>
                 <thead><tr>
                     { th(SortKey::Label, "algorithm", "Click a header to sort".into()) }
                     { for Metric::COLUMNS.iter().map(|&m| th(SortKey::Metric(m), m.header(), m.help())) }
@@ -73,6 +83,15 @@ pub fn ResultsPanel() -> Html {
             </div>
             { reports(&app) }
         </>
+    }
+}
+
+/// What the out-of-date mark says: which scenario the numbers below are from.
+fn stale_note(ran: &str, form: &str) -> String {
+    if ran == form {
+        format!("The numbers below are from “{ran}” before the changes made in the form since.")
+    } else {
+        format!("The numbers below are from “{ran}”, not from “{form}” now in the form.")
     }
 }
 

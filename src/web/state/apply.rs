@@ -232,6 +232,7 @@ impl AppState {
         self.results = Rc::new(Results {
             id: self.results.id + 1,
             algorithms: self.scenario.algorithms.clone(),
+            scenario: Some(Rc::new(self.scenario.clone())),
             ..Results::default()
         });
         self.run = RunState {

@@ -91,6 +91,9 @@ pub struct Results {
     pub id: u32,
     /// The runs' specifications, as run.
     pub algorithms: Vec<AlgorithmSpec>,
+    /// The whole scenario as run: the results' header names it, and says when the form no
+    /// longer describes these numbers.
+    pub scenario: Option<Rc<Scenario>>,
     pub platform: Option<Platform>,
     pub platform_note: String,
     pub import_summary: String,
