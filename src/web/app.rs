@@ -24,6 +24,8 @@ pub struct App {
     hub: Hub,
     dispatch: Callback<AppAction>,
     dragging: bool,
+    /// The panel a shared sweep or family link runs in (a banner says so at the top).
+    linked: Option<LinkedView>,
     /// Armed while a cancel waits for the worker's answer.
     cancel_timer: Option<gloo::timers::callback::Timeout>,
     _worker_events: Subscription,
@@ -107,6 +109,7 @@ impl Component for App {
             dispatch: link.callback(Msg::Action),
             hub,
             dragging: false,
+            linked: linked_view(&super::format::location_hash()),
             cancel_timer: None,
             _worker_events: worker_events,
             _listeners: window_listeners(link),
@@ -128,6 +131,13 @@ impl Component for App {
         }
     }
 
+    fn rendered(&mut self, _ctx: &Context<Self>, first_render: bool) {
+        // A sweep or family link lands on its panel (the banner says why and leads back).
+        if let (true, Some(view)) = (first_render, &self.linked) {
+            scroll_to(view.id);
+        }
+    }
+
     fn view(&self, _ctx: &Context<Self>) -> Html {
         let context = AppContext {
             state: self.state.clone(),
@@ -138,6 +148,9 @@ impl Component for App {
             <ContextProvider<AppContext> context={context.clone()}>
                 <div class={classes!("page", self.dragging.then_some("dragging"))}>
                     { header(&context) }
+                    if let Some(view) = &self.linked {
+                        <LinkBanner view={view.clone()} />
+                    }
                     { messages(&context) }
                     <main>
                         <section class="editor" aria-label="Scenario">
@@ -200,6 +213,7 @@ fn header(app: &AppContext) -> Html {
                 <button onclick={app.callback(|_: MouseEvent| AppAction::Share)} title="Put the whole scenario in the page address">{"Share"}</button>
                 if let Some(url) = &app.share_url {
                     <output data-testid="share-url" class="share-url">{url}</output>
+                    <CopyButton text={url.clone()} testid="share-copy" />
                 }
             </div>
         </header>

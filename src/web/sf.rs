@@ -521,7 +521,7 @@ impl Component for SfPanel {
         let on_preset = link.callback(|e: Event| SfMsg::Preset(select_index(&e)));
         let input = |f: fn(String) -> SfMsg| link.callback(move |e: Event| f(input_value(&e)));
         html! {
-            <section class="sf" aria-label="Workload allocation (SF)">
+            <section class="sf" id="sf" aria-label="Workload allocation (SF)">
                 <h2>{"Workload allocation (SF)"}</h2>
                 <p class="help">{"How to split batches of jobs over resources of different speeds: the optimal static fractions for batch arrivals (OWA), fractions proportional to speed (WW), dynamic least load (DLL) and the hybrid adaptive scheduler. Each point runs every policy with the same seeds; the line is the median of the mean response times and the shaded band its order-statistic confidence band. Source: the SF paper (optimal workload allocation for batch arrivals on heterogeneous resources)."}</p>
                 <div class="fields">
@@ -595,7 +595,8 @@ impl SfPanel {
                 }
                 if let Some(url) = &self.share_url {
                     <p class="help">{"Link to this sweep (the parameters, seeds and batches; opening it runs the sweep): "}
-                        <output data-testid="sf-share-url" class="share-url">{url}</output></p>
+                        <output data-testid="sf-share-url" class="share-url">{url}</output>
+                        {" "}<super::panels::CopyButton text={url.clone()} testid="sf-share-copy" /></p>
                 }
             </>
         }

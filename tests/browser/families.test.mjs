@@ -41,6 +41,22 @@ async function hoverMatches(page, id, re, at = { x: 0.5, y: 0.5 }) {
   await page.waitForFunction(([id, re]) => new RegExp(re).test(document.querySelector(`[data-testid=${id}-hover]`).textContent), [id, re.source]);
 }
 
+/** A shared link's page shows the banner (matching `re`), has scrolled its panel `id` into
+ *  view (still there a second after its own results are drawn), and the banner's button
+ *  leads back to it after scrolling away. */
+async function assertLandsOn(page, id, re) {
+  await page.waitForSelector('[data-testid=link-banner]');
+  assert.match(await page.textContent('[data-testid=link-banner]'), re);
+  await page.waitForTimeout(1000);
+  // In view, in the upper half of the window (the last panel cannot scroll higher).
+  const atTop = (id) => { const t = document.getElementById(id).getBoundingClientRect().top; return t > -5 && t < innerHeight / 2; };
+  await page.waitForFunction(atTop, id);
+  await page.evaluate(() => window.scrollTo(0, 0));
+  assert.ok(!(await page.evaluate(atTop, id)), 'scrolled back to the top of the page');
+  await page.click('[data-testid=link-banner-go]');
+  await page.waitForFunction(atTop, id);
+}
+
 /** Rows of a table as [row attributes…, numbers of its data-value cells]. */
 function readTable(page, testid, attrs) {
   return page.$$eval(`[data-testid=${testid}] tbody tr`, (rows, attrs) => rows.map((r) => [
@@ -113,6 +129,8 @@ test('the SES panel runs both presets in the worker to the CLI numbers, draws it
   const again = await open(link);
   await again.waitForSelector('[data-testid=ses-crossover-table]', { timeout: 60_000 });
   assert.equal(await again.inputValue('#ses-shares'), '0.2,0.6');
+  // It lands on its panel, with a banner at the top that says what was shared.
+  await assertLandsOn(again, 'ses', /This link shares the SES preset ses-restriction-crossover \(2 seeds\)\. It runs in its panel below\./);
   assert.deepEqual(await readTable(again, 'ses-crossover-table', ['policy']), table);
   // A bad field is named before anything runs.
   await set(page, '#ses-shares', '0.2,1.5');
@@ -160,6 +178,11 @@ test('the KKOR panel runs kkor-load and kkor-fairness in the worker to the CLI n
 
   await page.click('[data-testid=kkor-share]');
   const link = await page.textContent('[data-testid=kkor-share-url]');
+  // Copy puts the link on the clipboard.
+  await page.context().grantPermissions(['clipboard-read', 'clipboard-write']);
+  await page.click('[data-testid=kkor-share-copy]');
+  await page.waitForFunction(() => /copied/.test(document.querySelector('[data-testid=kkor-share-copy]').nextSibling?.textContent ?? ''));
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), link);
   const again = await open(link);
   await again.waitForSelector('[data-testid=kkor-orgs-table]', { timeout: 60_000 });
   assert.deepEqual(await readTable(again, 'kkor-orgs-table', ['run']), orgs);

@@ -254,6 +254,9 @@ test('every sweep parameter can be changed in the page; the result equals the CL
   await again.waitForSelector('[data-testid=sf-table]', { timeout: 60_000 });
   assert.equal(await again.inputValue('#sf-x'), '1,2,3');
   assert.equal(await again.inputValue('#sf-dispatch'), 'rounded');
+  // It lands on the SF panel, with a banner at the top that says what was shared.
+  assert.match(await again.textContent('[data-testid=link-banner]'), /This link shares an SF allocation sweep \(\d+ seeds × [\d]+ batches\)\. It runs in its panel below\./);
+  await again.waitForFunction(() => { const t = document.getElementById('sf').getBoundingClientRect().top; return t > -5 && t < innerHeight / 2; });
   const table2 = await again.$$eval('[data-testid=sf-table] tbody tr', (rows) => rows.map((r) => [r.dataset.policy, [...r.querySelectorAll('td')].map((td) => Number(td.dataset.value))]));
   assert.deepEqual(table2, table);
   await waitResults(again, 5); // the main app ignores the sweep link and runs its demo

@@ -91,6 +91,10 @@ test('the SCJG panel runs the presets on a picked trace to the CLI numbers and d
   assert.match(link, /#f1=[A-Za-z0-9_-]+$/);
   const again = await open(link);
   await again.waitForSelector('[data-testid=scjg-notice]');
+  // The banner at the top says what was shared and which trace file it still needs.
+  await again.waitForSelector('[data-testid=link-banner]');
+  assert.match(await again.textContent('[data-testid=link-banner]'), /shares the SCJG preset scjg-livelock \(2 seeds\)\. It runs in its panel below once you pick the trace file SDSC-SP2-1998-4\.2-cln\.swf\.gz there/);
+  await again.waitForFunction(() => { const t = document.getElementById('scjg').getBoundingClientRect().top; return t > -5 && t < innerHeight / 2; });
   assert.match(await again.textContent('[data-testid=scjg-notice]'), /scjg-livelock on SDSC-SP2/);
   assert.equal(await again.inputValue('#scjg-seeds'), '2');
   await again.setInputFiles('[data-testid=scjg-trace]', TRACE);

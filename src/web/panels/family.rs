@@ -179,7 +179,8 @@ impl Runner {
                 }
                 if let Some(url) = &self.share_url {
                     <p class="help">{"Link to this run (preset, seeds and parameters; opening it runs it): "}
-                        <output data-testid={tid("share-url")} class="share-url">{url}</output></p>
+                        <output data-testid={tid("share-url")} class="share-url">{url}</output>
+                        {" "}<crate::web::panels::CopyButton text={url.clone()} testid={tid("share-copy")} /></p>
                 }
             </>
         }

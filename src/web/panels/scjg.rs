@@ -204,7 +204,7 @@ impl Component for ScjgPanel {
             ScjgMsg::File(input.files().and_then(|f| f.get(0)))
         });
         html! {
-            <section class="sf scjg" aria-label="Advance reservations (SCJG)">
+            <section class="sf scjg" id="scjg" aria-label="Advance reservations (SCJG)">
                 <h2>{"Advance reservations and metajobs (SCJG)"}</h2>
                 <p class="help">{"A metascheduler places metajobs through advance reservations on the sites' local schedulers — query every site's range list, pick the earliest common start, reserve on each site, and on any failure release all and back off — instead of locking a block of nodes for them every day. Local jobs are backfilled around the reservations. Source: Snell, Clement, Jackson, Gregory (docs/scjg.md)."}</p>
                 <div class="fields">
