@@ -202,6 +202,8 @@ pub struct SfPanel {
     error: Option<String>,
     notice: Option<String>,
     share_url: Option<String>,
+    /// What `share_url` holds: the link is hidden once the fields ask for another sweep.
+    shared: Option<SharedSweep>,
 }
 
 fn fmt(v: f64, d: usize) -> String {
@@ -418,12 +420,13 @@ impl SfPanel {
         match self.checked_spec() {
             Err(e) => self.error = Some(e),
             Ok(spec) => {
-                let frag = share::encode_sweep(&SharedSweep {
+                let shared = SharedSweep {
                     spec,
                     seeds: self.seeds,
                     batches: self.batches,
-                });
-                self.share_url = Some(share::link(&frag));
+                };
+                self.share_url = Some(share::link(&share::encode_sweep(&shared)));
+                self.shared = Some(shared);
             }
         }
     }
@@ -472,6 +475,7 @@ impl Component for SfPanel {
             error: None,
             notice: None,
             share_url: None,
+            shared: None,
         };
         if panel.open_link() && !panel.asks_first() {
             ctx.link().send_message(SfMsg::Run);
@@ -511,6 +515,18 @@ impl Component for SfPanel {
             SfMsg::Run => self.run(ctx),
             SfMsg::Share => self.share(),
             SfMsg::Cancel => self.cancel(),
+        }
+        // A link on screen always re-runs what the fields say.
+        if self.share_url.is_some() {
+            let now = self.checked_spec().ok().map(|spec| SharedSweep {
+                spec,
+                seeds: self.seeds,
+                batches: self.batches,
+            });
+            if now != self.shared {
+                self.share_url = None;
+                self.shared = None;
+            }
         }
         true
     }

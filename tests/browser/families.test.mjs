@@ -189,7 +189,9 @@ test('the KKOR panel runs kkor-load and kkor-fairness in the worker to the CLI n
   assert.equal(await again.$('[data-testid=ses-table]'), null, 'a KKOR link does not run SES');
 
   // The load sweep's own loads (the CLI's --x), c_k sliders, S and L; the link keeps them.
+  // A link no longer what the fields say goes: another preset hides it.
   await page.selectOption('[data-testid=kkor-preset]', { label: 'kkor-load' });
+  await page.waitForFunction(() => !document.querySelector('[data-testid=kkor-share-url]'));
   await set(page, '#kkor-loads', '0.5,0.9');
   await page.click('[data-testid=kkor-run]');
   await page.waitForFunction(() => document.querySelectorAll('[data-testid=kkor-table] thead th').length === 4, null, { timeout: 60_000 });
@@ -199,7 +201,7 @@ test('the KKOR panel runs kkor-load and kkor-fairness in the worker to the CLI n
   await set(page, '#kkor-s', '10');
   await set(page, '#kkor-l', '5');
   await page.click('[data-testid=kkor-share]');
-  await page.waitForFunction((old) => document.querySelector('[data-testid=kkor-share-url]').textContent !== old, link);
+  await page.waitForFunction((old) => document.querySelector('[data-testid=kkor-share-url]')?.textContent !== old, link);
   const link2 = await page.textContent('[data-testid=kkor-share-url]');
   const third = await open(link2);
   await third.waitForSelector('[data-testid=kkor-table]', { timeout: 60_000 });

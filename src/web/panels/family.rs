@@ -25,6 +25,8 @@ pub struct Runner {
     pub error: Option<String>,
     pub notice: Option<String>,
     pub share_url: Option<String>,
+    /// What `share_url` holds: the link is hidden once the fields ask for something else.
+    pub shared: Option<FamilyRequest>,
     /// Worker time of the last finished run.
     pub elapsed_ms: Option<f64>,
 }
@@ -135,8 +137,20 @@ impl Runner {
 
     pub fn share(&mut self, request: Result<FamilyRequest, String>) {
         match request {
-            Ok(r) => self.share_url = Some(share::link(&share::encode_family(&r))),
+            Ok(r) => {
+                self.share_url = Some(share::link(&share::encode_family(&r)));
+                self.shared = Some(r);
+            }
             Err(e) => self.error = Some(e),
+        }
+    }
+
+    /// Hides the link once the panel's fields (`now`) no longer ask for what it shares, so
+    /// a link on screen always re-runs what the fields say.
+    pub fn forget_stale_link(&mut self, now: Result<FamilyRequest, String>) {
+        if self.share_url.is_some() && now.ok() != self.shared {
+            self.share_url = None;
+            self.shared = None;
         }
     }
 

@@ -204,6 +204,8 @@ impl Component for KkorPanel {
             KkorMsg::Cancel => self.runner.cancel("steps"),
             KkorMsg::Share => self.runner.share(self.request()),
         }
+        let now = self.request();
+        self.runner.forget_stale_link(now);
         true
     }
 

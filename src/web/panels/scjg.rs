@@ -189,6 +189,8 @@ impl Component for ScjgPanel {
             ScjgMsg::Cancel => self.runner.cancel("runs"),
             ScjgMsg::Share => self.runner.share(self.request()),
         }
+        let now = self.request();
+        self.runner.forget_stale_link(now);
         true
     }
 

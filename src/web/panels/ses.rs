@@ -173,6 +173,8 @@ impl Component for SesPanel {
             SesMsg::Cancel => self.runner.cancel("steps"),
             SesMsg::Share => self.runner.share(self.request()),
         }
+        let now = self.request();
+        self.runner.forget_stale_link(now);
         true
     }
 
