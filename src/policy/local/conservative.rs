@@ -422,6 +422,15 @@ impl Conservative {
         }
     }
 
+    /// True when the next pass changes the kept plan beyond placing newcomers: a rebuild,
+    /// or a compression with room given back (after on-time ends alone it moves nothing).
+    fn plan_pending(&self, site: &SiteView) -> bool {
+        self.profile.is_none()
+            || self.rebuild_pending
+            || (self.compress_pending && !self.freed.is_empty())
+            || (site.plan_invalidated && !self.released_since_pass)
+    }
+
     /// A copy to plan ahead on (the approximate-wait queries), without the shape table.
     fn scratch(&self) -> Conservative {
         Conservative {
@@ -509,11 +518,7 @@ impl LocalPolicy for Conservative {
 
     fn projection(&self, site: &SiteView) -> Option<super::Projection> {
         let (profile, barrier) = self.projected_profile(site);
-        let up_to_date = self.profile.is_some()
-            && !self.rebuild_pending
-            && !self.compress_pending
-            && !site.plan_invalidated
-            && self.queue.values().all(|e| e.start.is_some());
+        let up_to_date = !self.plan_pending(site) && self.queue.values().all(|e| e.start.is_some());
         // The kept plan's soonest reservation; after pending changes, no earlier than now.
         let first_start = if up_to_date {
             self.by_start
@@ -533,10 +538,7 @@ impl LocalPolicy for Conservative {
     /// The plan as the next pass will make it: the kept plan, compressed if a job ended
     /// since, with the newcomers placed after it (on a copy; nothing here changes).
     fn projected_profile(&self, site: &SiteView) -> (Profile, SimTime) {
-        let pending = self.rebuild_pending
-            || self.compress_pending
-            || (site.plan_invalidated && !self.released_since_pass);
-        if let (Some(kept), false) = (&self.profile, pending) {
+        if let (Some(kept), false) = (&self.profile, self.plan_pending(site)) {
             // Only newcomers to place: the widths' floors, not the shape table (copying
             // up to 512 KiB for every approximate-wait query costs more than it saves).
             let mut profile = kept.clone();
