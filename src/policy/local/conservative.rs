@@ -25,10 +25,14 @@ use crate::time::SimTime;
 /// into room freed *before its reservation* since it was last placed (were the freed room
 /// all at or after its start, every window that failed it then still fails). Each release
 /// — a tail, the old slot of a job that moved up, a withdrawn job's block — is logged with
-/// a stamp and the first instant it freed; a job compares the earliest instant freed since
-/// its own stamp (one binary search, see [`FreedLog`]) with its start, and only a job with
-/// room freed before its start is searched for, from the first window that could reach
-/// that room up to its start ([`Profile::earliest_before`]).
+/// a stamp, the first and last instant it freed and the most units free there after; a job
+/// asks what was released since its own stamp (a binary search, see [`FreedLog`]) and is
+/// searched for only when room was freed before its start and wide enough, from the first
+/// window that could reach that room to the earlier of its start and the last freed
+/// instant ([`Profile::earliest_before`]). A failed search bounds the next one for a job as
+/// wide, no shorter and reserved no sooner ([`Failed`]), and a pass stops at the first job
+/// stamped after the newest release. What is left is the moves themselves (RICC: 48
+/// million in 322,000 passes; a same-instant backlog of N jobs: about 0.45·N²).
 #[derive(Default)]
 pub struct Conservative {
     /// Arrival sequence → the job, its reservation (`None` until placed) and the stamp of
