@@ -355,8 +355,8 @@ const BACKLOG_NOTE_JOBS: usize = 1000;
 /// Says before the runs when a workload of thousands of jobs is more than the platform can
 /// do (an offered load above 1, or every job at one instant): the queues then grow all
 /// run, which is rarely what was meant (`--procs` far below the trace's machine), and
-/// conservative backfilling, which re-places its whole queue at every early end, slows
-/// down with them. (Small hand-made workloads overload on purpose: no note.)
+/// conservative backfilling, which re-plans its whole queue at every early end (either
+/// definition), slows down with them. (Small hand-made workloads overload on purpose: no note.)
 fn warn_of_backlog(scenario: &Scenario, workload: &Workload) {
     if workload.jobs.len() < BACKLOG_NOTE_JOBS {
         return;
@@ -364,12 +364,14 @@ fn warn_of_backlog(scenario: &Scenario, workload: &Workload) {
     let Ok((platform, _)) = resolve_platform(&scenario.platform, workload) else {
         return; // the run reports it
     };
-    let conservative = scenario
-        .algorithms
-        .iter()
-        .any(|a| a.local == LocalPolicyKind::ConservativeRebuild);
+    let conservative = scenario.algorithms.iter().any(|a| {
+        matches!(
+            a.local,
+            LocalPolicyKind::Conservative | LocalPolicyKind::ConservativeRebuild
+        )
+    });
     let slow = if conservative {
-        "; conservative-rebuild re-places its whole queue at every early end and slows down with it"
+        "; conservative backfilling re-plans its whole queue at every early end (compression moves up to every queued job, the rebuild re-places them all) and slows down with it"
     } else {
         ""
     };
