@@ -27,6 +27,29 @@ pub fn fmt_num(v: f64, decimals: usize) -> String {
     }
 }
 
+/// A duration in seconds in the unit that reads best: `57.3 s`, `4 min 18 s`, `4 h 16 min`,
+/// `17.8 d` (two days and more); – when not finite. Tables show this with the exact
+/// seconds on hover.
+pub fn fmt_duration(secs: f64) -> String {
+    if !secs.is_finite() {
+        return "–".into();
+    }
+    let sign = if secs < 0.0 { "-" } else { "" };
+    let a = secs.abs();
+    if a < 59.95 {
+        return format!("{sign}{a:.1} s");
+    }
+    let whole = a.round() as u64;
+    if whole < 3600 {
+        return format!("{sign}{} min {} s", whole / 60, whole % 60);
+    }
+    let minutes = (a / 60.0).round() as u64;
+    if minutes < 48 * 60 {
+        return format!("{sign}{} h {} min", minutes / 60, minutes % 60);
+    }
+    format!("{sign}{} d", fmt_num(a / 86_400.0, 1))
+}
+
 /// A number as JSON writes it (`null` when not finite): the `data-value` of table cells,
 /// the same text as the CLI's `--json` output.
 pub fn json_num(v: f64) -> String {

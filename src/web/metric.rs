@@ -160,6 +160,19 @@ impl Metric {
         }
     }
 
+    /// True for the metrics in seconds: the table shows them in the unit that reads best
+    /// (`format::fmt_duration`), with the exact seconds on hover.
+    pub fn is_duration(self) -> bool {
+        matches!(
+            self,
+            Metric::AvgWait
+                | Metric::AvgResponse
+                | Metric::WaitStddev
+                | Metric::MaxWait
+                | Metric::Makespan
+        )
+    }
+
     /// Decimals shown in the table.
     pub fn decimals(self) -> usize {
         match self {

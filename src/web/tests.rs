@@ -42,6 +42,29 @@ fn assert_contains(got: &serde_json::Value, want: &serde_json::Value, at: &str) 
 }
 
 #[wasm_bindgen_test]
+fn durations_read_in_the_unit_that_fits() {
+    use super::format::fmt_duration;
+    let cases = [
+        (0.0, "0.0 s"),
+        (57.34, "57.3 s"),
+        (59.96, "1 min 0 s"),
+        (257.616, "4 min 18 s"),
+        (3599.4, "59 min 59 s"),
+        (3599.6, "1 h 0 min"),
+        (15_360.0, "4 h 16 min"),
+        (172_000.0, "47 h 47 min"),
+        (172_799.0, "2.0 d"),
+        (1_536_403.1, "17.8 d"),
+        (68_412_579.0, "791.8 d"),
+        (-90.0, "-1 min 30 s"),
+        (f64::NAN, "–"),
+    ];
+    for (secs, want) in cases {
+        assert_eq!(fmt_duration(secs), want, "{secs} s");
+    }
+}
+
+#[wasm_bindgen_test]
 fn demo_metrics_match_the_native_cli() {
     let r = demo_report();
     let got = serde_json::json!({ "runs": r.runs });

@@ -58,6 +58,14 @@ test('the demo scenario runs on load, without a click', async () => {
   const [swf] = await Promise.all([page.waitForEvent('download'), page.click('text=Export workload as SWF')]);
   const lines = fs.readFileSync(await swf.path(), 'utf8').trim().split('\n');
   assert.equal(lines.filter((l) => !l.startsWith(';')).length, 2000);
+  // Durations read in the unit that fits, the exact seconds on hover; the run's name stays
+  // in view when the table scrolls sideways.
+  const fcfsWait = page.locator('[data-testid=results] tr[data-label=fcfs] td[data-key=avg_wait_s]');
+  assert.equal(await fcfsWait.textContent(), '4 min 18 s');
+  assert.equal(await fcfsWait.getAttribute('title'), '257.6 s');
+  const makespan = page.locator('[data-testid=results] tr[data-label=fcfs] td[data-key=makespan_s]');
+  assert.equal(await makespan.textContent(), '15.1 d');
+  assert.equal(await page.$eval('[data-testid=results] tbody th[scope=row]', (th) => getComputedStyle(th).position), 'sticky');
   // Sorting by a column reorders the rows.
   await page.click('[data-testid=results] thead th:nth-child(2) button');
   const waits = await page.$$eval('[data-testid=results] tbody td[data-key=avg_wait_s]', (t) => t.map((x) => Number(x.dataset.value)));

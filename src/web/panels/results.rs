@@ -5,7 +5,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use crate::metrics::METRIC_HELP;
-use crate::web::format::fmt_num;
+use crate::web::format::{fmt_duration, fmt_num};
 use crate::web::metric::Metric;
 use crate::web::protocol::{ExportKind, RunResult, ToWorker};
 use crate::web::state::{use_app, AppAction, AppContext};
@@ -74,7 +74,7 @@ pub fn ResultsPanel() -> Html {
             <table data-testid="results" class={classes!("metrics", stale.then_some("stale-numbers"))}>
                 <thead><tr>
                     { th(SortKey::Label, "algorithm", "Click a header to sort".into()) }
-                    { for Metric::COLUMNS.iter().map(|&m| th(SortKey::Metric(m), m.header(), m.help())) }
+                    { for Metric::COLUMNS.iter().map(|&m| th(SortKey::Metric(m), m.header().trim_end_matches(" (s)"), m.help())) }
                 </tr></thead>
                 <tbody>
                     { for sorted(&r.runs, *sort).into_iter().map(row) }
@@ -117,7 +117,12 @@ fn row(r: &RunResult) -> Html {
             <th scope="row">{r.label()}</th>
             { for Metric::COLUMNS.iter().map(|&m| {
                 let v = m.value(&r.report.metrics);
-                html!{ <td data-key={m.key()} data-value={v.json()}>{fmt_num(v.as_f64(), m.decimals())}</td> }
+                if m.is_duration() {
+                    let exact = format!("{} s", fmt_num(v.as_f64(), m.decimals()));
+                    html!{ <td data-key={m.key()} data-value={v.json()} title={exact}>{fmt_duration(v.as_f64())}</td> }
+                } else {
+                    html!{ <td data-key={m.key()} data-value={v.json()}>{fmt_num(v.as_f64(), m.decimals())}</td> }
+                }
             }) }
         </tr>
     }
