@@ -416,15 +416,19 @@ impl SfPanel {
         }
     }
 
+    /// The sweep the fields describe, as a link holds it.
+    fn sweep_to_share(&self) -> Result<SharedSweep, String> {
+        self.checked_spec().map(|spec| SharedSweep {
+            spec,
+            seeds: self.seeds,
+            batches: self.batches,
+        })
+    }
+
     fn share(&mut self) {
-        match self.checked_spec() {
+        match self.sweep_to_share() {
             Err(e) => self.error = Some(e),
-            Ok(spec) => {
-                let shared = SharedSweep {
-                    spec,
-                    seeds: self.seeds,
-                    batches: self.batches,
-                };
+            Ok(shared) => {
                 self.share_url = Some(share::link(&share::encode_sweep(&shared)));
                 self.shared = Some(shared);
             }
@@ -518,11 +522,7 @@ impl Component for SfPanel {
         }
         // A link on screen always re-runs what the fields say.
         if self.share_url.is_some() {
-            let now = self.checked_spec().ok().map(|spec| SharedSweep {
-                spec,
-                seeds: self.seeds,
-                batches: self.batches,
-            });
+            let now = self.sweep_to_share().ok();
             if now != self.shared {
                 self.share_url = None;
                 self.shared = None;

@@ -1,6 +1,7 @@
+use std::cmp::Reverse;
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::conservative_rebuild::{place, Floors};
+use super::placement::{place, Floors};
 use super::{LocalPolicy, QueuedJob, SiteView};
 use crate::model::JobIdx;
 use crate::policy::Profile;
@@ -153,19 +154,50 @@ impl Failed {
 /// The releases of room in the plan, each with a stamp: the first instant it freed, the
 /// end of the freed stretch and the most units free in it just after. A job asks what was
 /// released after its own stamp: the earliest first instant, the latest end and the most
-/// units. Each is kept as a stack whose values strictly improve with the stamps (a release
-/// beaten on that value by a later one is dropped: no query that sees it misses the later
-/// one), so each answer is the first entry past the stamp, one binary search away. The
-/// three answers may come from different releases: a bound, never a miss.
+/// units. Each is kept in a [`BestSince`]. The three answers may come from different
+/// releases: a bound, never a miss.
 #[derive(Clone, Debug, Default)]
 struct FreedLog {
-    /// (stamp, first instant freed), instants increasing.
-    firsts: Vec<(u64, SimTime)>,
-    /// (stamp, end of the freed stretch), ends decreasing.
-    ends: Vec<(u64, SimTime)>,
-    /// (stamp, most units free in the freed stretch), units decreasing.
-    widths: Vec<(u64, u32)>,
+    /// First instants freed: the earliest is best.
+    firsts: BestSince<Reverse<SimTime>>,
+    /// Ends of the freed stretches: the latest is best.
+    ends: BestSince<SimTime>,
+    /// Most units free in the freed stretches: the most is best.
+    widths: BestSince<u32>,
     stamp: u64,
+}
+
+/// The largest value pushed after a stamp, one binary search away: a stack of (stamp,
+/// value) whose values strictly decrease with the stamps, since a value beaten by a later
+/// one can never be the answer (every query that sees it sees the later one too).
+#[derive(Clone, Debug)]
+struct BestSince<T>(Vec<(u64, T)>);
+
+impl<T> Default for BestSince<T> {
+    fn default() -> Self {
+        BestSince(Vec::new())
+    }
+}
+
+impl<T: Ord + Copy> BestSince<T> {
+    fn push(&mut self, stamp: u64, value: T) {
+        while self.0.last().is_some_and(|&(_, v)| v <= value) {
+            self.0.pop();
+        }
+        self.0.push((stamp, value));
+    }
+
+    /// The largest value pushed after stamp `checked`, if any.
+    fn after(&self, checked: u64) -> Option<T> {
+        let i = self.0.partition_point(|&(s, _)| s <= checked);
+        self.0.get(i).map(|&(_, v)| v)
+    }
+
+    /// Forgets the values pushed at stamps up to `oldest`.
+    fn forget_through(&mut self, oldest: u64) {
+        let i = self.0.partition_point(|&(s, _)| s <= oldest);
+        self.0.drain(..i);
+    }
 }
 
 /// What was released after a stamp (see [`FreedLog`]).
@@ -184,59 +216,38 @@ impl FreedLog {
     /// Logs room given back during `[from, to)`, with at most `units` free there after.
     fn push(&mut self, from: SimTime, to: SimTime, units: u32) {
         self.stamp += 1;
-        let stamp = self.stamp;
-        while self.firsts.last().is_some_and(|&(_, t)| t >= from) {
-            self.firsts.pop();
-        }
-        self.firsts.push((stamp, from));
-        while self.ends.last().is_some_and(|&(_, t)| t <= to) {
-            self.ends.pop();
-        }
-        self.ends.push((stamp, to));
-        while self.widths.last().is_some_and(|&(_, u)| u <= units) {
-            self.widths.pop();
-        }
-        self.widths.push((stamp, units));
+        self.firsts.push(self.stamp, Reverse(from));
+        self.ends.push(self.stamp, to);
+        self.widths.push(self.stamp, units);
     }
 
     /// What was released after stamp `checked`, if anything.
     fn since(&self, checked: u64) -> Option<Released> {
-        fn after<T: Copy>(stack: &[(u64, T)], checked: u64) -> Option<T> {
-            let i = stack.partition_point(|&(s, _)| s <= checked);
-            stack.get(i).map(|&(_, v)| v)
-        }
         Some(Released {
-            first: after(&self.firsts, checked)?,
-            end: after(&self.ends, checked)?,
-            units: after(&self.widths, checked)?,
+            first: self.first_since(checked)?,
+            end: self.ends.after(checked)?,
+            units: self.widths.after(checked)?,
         })
     }
 
     /// The first instant released after stamp `checked`, if any.
     fn first_since(&self, checked: u64) -> Option<SimTime> {
-        let i = self.firsts.partition_point(|&(s, _)| s <= checked);
-        self.firsts.get(i).map(|&(_, t)| t)
+        self.firsts.after(checked).map(|Reverse(t)| t)
     }
 
     /// Forgets releases no job can still be waiting for (every stamp is at least `oldest`).
     fn forget_through(&mut self, oldest: u64) {
-        fn drop_through<T>(stack: &mut Vec<(u64, T)>, oldest: u64) {
-            let i = stack.partition_point(|&(s, _)| s <= oldest);
-            stack.drain(..i);
-        }
-        drop_through(&mut self.firsts, oldest);
-        drop_through(&mut self.ends, oldest);
-        drop_through(&mut self.widths, oldest);
+        self.firsts.forget_through(oldest);
+        self.ends.forget_through(oldest);
+        self.widths.forget_through(oldest);
     }
 
     fn clear(&mut self) {
-        self.firsts.clear();
-        self.ends.clear();
-        self.widths.clear();
+        self.forget_through(u64::MAX);
     }
 
     fn is_empty(&self) -> bool {
-        self.firsts.is_empty()
+        self.firsts.0.is_empty()
     }
 }
 

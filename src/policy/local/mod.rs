@@ -24,6 +24,7 @@ pub use fcfs::Fcfs;
 pub use firstfit::FirstFit;
 pub use sjf::Sjf;
 
+mod placement;
 mod projection;
 pub use projection::{project_queue, Projection};
 
