@@ -31,6 +31,7 @@ use crate::policy::grid::{GridAction, GridMsg, GridParams, GridPolicy, GridSchem
 use crate::policy::local::{LocalPolicy, LocalPolicyKind, Projection, QueuedJob, SiteView};
 
 mod input;
+mod order;
 mod steplog;
 mod validate;
 mod view;
@@ -324,51 +325,7 @@ impl<'a> Simulation<'a> {
             self.started_grid = true;
             self.grid_decides(|g, v, a| g.start(v, a));
         }
-        match self.cfg.event_order {
-            EventOrder::Gridscope => {
-                self.handle_due_events()?;
-                self.handle_arrivals();
-                self.schedule_touched()?;
-            }
-            EventOrder::Cqsim => {
-                self.each_due_event_then_pass()?;
-                self.each_arrival_then_pass()?;
-            }
-            EventOrder::Pyss => {
-                // pyss plans with estimates: a job whose estimated slice ends now is free
-                // before its termination event, which comes after the submissions; that
-                // event still runs a pass, in its place among the other events due.
-                enum Due {
-                    Event(Event),
-                    PassAt(u32),
-                }
-                let mut due = Vec::new();
-                while let Some((_, event)) = self.events.pop_until(self.now) {
-                    match event {
-                        Event::Complete(idx) if self.predicted_end(idx) == self.now => {
-                            let site = self.outcomes[idx as usize].site;
-                            self.handle_event(event)?;
-                            due.push(Due::PassAt(site));
-                        }
-                        _ => due.push(Due::Event(event)),
-                    }
-                }
-                self.each_arrival_then_pass()?;
-                for d in due {
-                    match d {
-                        Due::Event(event) => self.handle_event(event)?,
-                        Due::PassAt(site) => {
-                            let now = self.now;
-                            self.sites[site as usize].policy.released(now, 0, now);
-                            self.touched.push(site);
-                        }
-                    }
-                    self.schedule_touched()?;
-                }
-                // Messages a pass sent for now (zero latency), one pass after each.
-                self.each_due_event_then_pass()?;
-            }
-        }
+        self.handle_instant()?;
         Ok(true)
     }
 
@@ -551,23 +508,6 @@ impl<'a> Simulation<'a> {
         site.plan_invalidated = true;
         self.sites[out.site as usize].policy.replan();
         self.touched.push(out.site);
-        Ok(())
-    }
-
-    /// The per-event conventions: every event due now, a scheduling pass after each.
-    fn each_due_event_then_pass(&mut self) -> Result<(), SimError> {
-        while let Some((_, event)) = self.events.pop_until(self.now) {
-            self.handle_event(event)?;
-            self.schedule_touched()?;
-        }
-        Ok(())
-    }
-
-    /// The per-event conventions: every arrival now, a scheduling pass after each.
-    fn each_arrival_then_pass(&mut self) -> Result<(), SimError> {
-        while self.handle_next_arrival() {
-            self.schedule_touched()?;
-        }
         Ok(())
     }
 
