@@ -24,7 +24,9 @@ pub struct App {
     hub: Hub,
     dispatch: Callback<AppAction>,
     dragging: bool,
-    /// The panel a shared sweep or family link runs in (a banner says so at the top).
+    /// The view shown (one paper family's panels); the address's route or share link picks it.
+    view: View,
+    /// The view a shared sweep or family link runs in (a banner says so at the top).
     linked: Option<LinkedView>,
     /// Armed while a cancel waits for the worker's answer.
     cancel_timer: Option<gloo::timers::callback::Timeout>,
@@ -104,12 +106,14 @@ impl Component for App {
         let link = ctx.link();
         let worker_events = hub.subscribe(link.callback(|ev| Msg::Action(AppAction::Worker(ev))));
         state.open(&hub);
+        let hash = super::format::location_hash();
         App {
             state: Rc::new(state),
             dispatch: link.callback(Msg::Action),
             hub,
             dragging: false,
-            linked: linked_view(&super::format::location_hash()),
+            view: View::of_fragment(&hash).unwrap_or(View::Scheduling),
+            linked: linked_view(&hash),
             cancel_timer: None,
             _worker_events: worker_events,
             _listeners: window_listeners(link),
@@ -119,6 +123,9 @@ impl Component for App {
     fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
         match msg {
             Msg::Action(action) => {
+                if matches!(action, AppAction::HashChanged) {
+                    self.follow_address();
+                }
                 let mut next = (*self.state).clone();
                 let changed = next.apply(action, &self.hub);
                 if changed {
@@ -131,13 +138,6 @@ impl Component for App {
         }
     }
 
-    fn rendered(&mut self, _ctx: &Context<Self>, first_render: bool) {
-        // A sweep or family link lands on its panel (the banner says why and leads back).
-        if let (true, Some(view)) = (first_render, &self.linked) {
-            scroll_to(view.id);
-        }
-    }
-
     fn view(&self, _ctx: &Context<Self>) -> Html {
         let context = AppContext {
             state: self.state.clone(),
@@ -147,12 +147,15 @@ impl Component for App {
         html! {
             <ContextProvider<AppContext> context={context.clone()}>
                 <div class={classes!("page", self.dragging.then_some("dragging"))}>
+                    <a class="skip" href="#main" data-testid="skip-to-run" onclick={Callback::from(skip_to_run)}>{"Skip to Run"}</a>
                     { header(&context) }
-                    if let Some(view) = &self.linked {
-                        <LinkBanner view={view.clone()} />
+                    { view_tabs(self.view) }
+                    if let Some(linked) = &self.linked {
+                        <LinkBanner linked={linked.clone()} shown={self.view} />
                     }
                     { messages(&context) }
-                    <main>
+                    <main id="main">
+                      <div id={View::Scheduling.id()} class="view scheduling" hidden={self.view != View::Scheduling}>
                         <section class="editor" aria-label="Scenario">
                             <ScenarioPanel />
                             <FilesPanel />
@@ -176,11 +179,12 @@ impl Component for App {
                             <MetricHelp />
                             <StepPanel />
                         </section>
+                      </div>
+                      <div id={View::Sf.id()} class="view" hidden={self.view != View::Sf}><sf::SfPanel /></div>
+                      <div id={View::Scjg.id()} class="view" hidden={self.view != View::Scjg}><ScjgPanel /></div>
+                      <div id={View::Ses.id()} class="view" hidden={self.view != View::Ses}><SesPanel /></div>
+                      <div id={View::Kkor.id()} class="view" hidden={self.view != View::Kkor}><KkorPanel /></div>
                     </main>
-                    <sf::SfPanel />
-                    <SesPanel />
-                    <KkorPanel />
-                    <ScjgPanel />
                     <div class="dropzone" aria-hidden="true">{"Drop SWF files to load them"}</div>
                 </div>
             </ContextProvider<AppContext>>
@@ -189,6 +193,18 @@ impl Component for App {
 }
 
 impl App {
+    /// The address changed (a tab, Back, a pasted link): show the view it names; a new
+    /// share link also brings its banner.
+    fn follow_address(&mut self) {
+        let hash = super::format::location_hash();
+        if let Some(view) = View::of_fragment(&hash) {
+            self.view = view;
+        }
+        if let Some(linked) = linked_view(&hash) {
+            self.linked = Some(linked);
+        }
+    }
+
     /// A worker that does not answer a cancel in time is restarted
     /// ([`AppAction::CancelTimedOut`]).
     fn watch_cancel(&mut self, ctx: &Context<Self>) {
@@ -201,6 +217,23 @@ impl App {
                 move || link.send_message(Msg::Action(AppAction::CancelTimedOut)),
             ));
         }
+    }
+}
+
+/// The skip link: straight to the shown view's Run button (keyboard users need not Tab
+/// through the whole form), without touching the address (it may hold a share link).
+fn skip_to_run(e: MouseEvent) {
+    e.prevent_default();
+    let run = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| {
+            d.query_selector(".view:not([hidden]) button.primary[data-testid$=run]")
+                .ok()
+                .flatten()
+        })
+        .and_then(|el| el.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(run) = run {
+        let _ = run.focus();
     }
 }
 

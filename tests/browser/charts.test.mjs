@@ -70,6 +70,7 @@ test('hovering a chart shows a tooltip with the numbers under the pointer, besid
 test("the SF panel's charts have tooltips too", async () => {
   const page = await open();
   await waitResults(page, 5);
+  await page.click('[data-testid=tab-sf]');
   const alloc = page.locator('[data-testid=chart-alloc]');
   await alloc.scrollIntoViewIfNeeded();
   const a = await alloc.boundingBox();

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { canvasInk, repoRoot, pageSuite, assertCleanPages } from './harness.mjs';
+import { canvasInk, repoRoot, pageSuite, assertCleanPages, assertOnView } from './harness.mjs';
 
 const CLI = path.join(repoRoot, 'target', 'release', process.platform === 'win32' ? 'gridscope.exe' : 'gridscope');
 const { open, pages } = pageSuite();
@@ -41,20 +41,17 @@ async function hoverMatches(page, id, re, at = { x: 0.5, y: 0.5 }) {
   await page.waitForFunction(([id, re]) => new RegExp(re).test(document.querySelector(`[data-testid=${id}-hover]`).textContent), [id, re.source]);
 }
 
-/** A shared link's page shows the banner (matching `re`), has scrolled its panel `id` into
- *  view (still there a second after its own results are drawn), and the banner's button
- *  leads back to it after scrolling away. */
+/** A shared link's page shows the banner (matching `re`) and its view `id`; after going
+ *  to another tab, the banner's link leads back to it. */
 async function assertLandsOn(page, id, re) {
   await page.waitForSelector('[data-testid=link-banner]');
   assert.match(await page.textContent('[data-testid=link-banner]'), re);
-  await page.waitForTimeout(1000);
-  // In view, in the upper half of the window (the last panel cannot scroll higher).
-  const atTop = (id) => { const t = document.getElementById(id).getBoundingClientRect().top; return t > -5 && t < innerHeight / 2; };
-  await page.waitForFunction(atTop, id);
-  await page.evaluate(() => window.scrollTo(0, 0));
-  assert.ok(!(await page.evaluate(atTop, id)), 'scrolled back to the top of the page');
+  await assertOnView(page, id);
+  assert.equal(await page.$('[data-testid=link-banner-go]'), null, 'no "Go to it" while there');
+  await page.click('[data-testid=tab-scheduling]');
+  await assertOnView(page, 'scheduling');
   await page.click('[data-testid=link-banner-go]');
-  await page.waitForFunction(atTop, id);
+  await assertOnView(page, id);
 }
 
 /** Rows of a table as [row attributes…, numbers of its data-value cells]. */
@@ -66,7 +63,7 @@ function readTable(page, testid, attrs) {
 }
 
 test('the SES panel runs both presets in the worker to the CLI numbers, draws its charts and shares a link', async () => {
-  const page = await open();
+  const page = await open('#/ses');
   await page.waitForSelector('[data-testid=ses-preset]');
   assert.match(await page.textContent('[data-testid=ses-description]'), /SES Figs\. 1–3/);
   await set(page, '#ses-seeds', '2');
@@ -130,7 +127,7 @@ test('the SES panel runs both presets in the worker to the CLI numbers, draws it
   await again.waitForSelector('[data-testid=ses-crossover-table]', { timeout: 60_000 });
   assert.equal(await again.inputValue('#ses-shares'), '0.2,0.6');
   // It lands on its panel, with a banner at the top that says what was shared.
-  await assertLandsOn(again, 'ses', /This link shares the SES preset ses-restriction-crossover \(2 seeds\)\. It runs in its panel below\./);
+  await assertLandsOn(again, 'ses', /This link shares the SES preset ses-restriction-crossover \(2 seeds\)\. It runs in the SES node groups view\./);
   assert.deepEqual(await readTable(again, 'ses-crossover-table', ['policy']), table);
   // A bad field is named before anything runs.
   await set(page, '#ses-shares', '0.2,1.5');
@@ -140,7 +137,7 @@ test('the SES panel runs both presets in the worker to the CLI numbers, draws it
 });
 
 test('the KKOR panel runs kkor-load and kkor-fairness in the worker to the CLI numbers and draws them', async () => {
-  const page = await open();
+  const page = await open('#/kkor');
   await page.waitForSelector('[data-testid=kkor-preset]');
   await set(page, '#kkor-seeds', '2');
   let t0 = Date.now();

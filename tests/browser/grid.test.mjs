@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { waitResults, canvasInk, repoRoot, assertSameNumbers, pageSuite, assertCleanPages } from './harness.mjs';
+import { waitResults, canvasInk, repoRoot, assertSameNumbers, pageSuite, assertCleanPages, assertOnView } from './harness.mjs';
 
 const CLI = path.join(repoRoot, 'target', 'release', process.platform === 'win32' ? 'gridscope.exe' : 'gridscope');
 const SCHEMES = ['local', 'sender', 'receiver', 'symmetric', 'central', 'ideal'];
@@ -166,6 +166,7 @@ test('a share URL with grid schemes and parameters restores them and re-runs to 
 test('the allocation calculator gives the OWA and WW fractions and refuses bad input', async () => {
   const page = await open();
   await waitResults(page, 5);
+  await page.click('[data-testid=tab-sf]');
   const set = async (sel, v) => { await page.fill(sel, v); await page.press(sel, 'Tab'); };
   await set('#alloc-rates', '1,1,1,1,1,1,1,1,1,16');
   await set('#alloc-lambda', '0.1');
@@ -188,6 +189,7 @@ test('the allocation calculator gives the OWA and WW fractions and refuses bad i
 test('an SF sweep runs in the worker, draws its chart and gives the CLI medians exactly', async () => {
   const page = await open();
   await waitResults(page, 5);
+  await page.click('[data-testid=tab-sf]');
   await page.selectOption('[data-testid=sf-preset]', { label: 'sf-heterogeneity' });
   assert.match(await page.textContent('[data-testid=sf-paper]'), /41 %/);
   await page.fill('#sf-seeds', '2');
@@ -224,6 +226,7 @@ test('an SF sweep runs in the worker, draws its chart and gives the CLI medians 
 test('every sweep parameter can be changed in the page; the result equals the CLI with the same flags', async () => {
   const page = await open();
   await waitResults(page, 5);
+  await page.click('[data-testid=tab-sf]');
   const set = async (sel, v) => { await page.fill(sel, v); await page.press(sel, 'Tab'); };
   await page.selectOption('[data-testid=sf-preset]', { label: 'sf-cv' });
   assert.equal(await page.inputValue('#sf-x'), '1,1.25,1.5,1.75,2,2.25,2.5,2.75,3');
@@ -254,9 +257,9 @@ test('every sweep parameter can be changed in the page; the result equals the CL
   await again.waitForSelector('[data-testid=sf-table]', { timeout: 60_000 });
   assert.equal(await again.inputValue('#sf-x'), '1,2,3');
   assert.equal(await again.inputValue('#sf-dispatch'), 'rounded');
-  // It lands on the SF panel, with a banner at the top that says what was shared.
-  assert.match(await again.textContent('[data-testid=link-banner]'), /This link shares an SF allocation sweep \(\d+ seeds × [\d]+ batches\)\. It runs in its panel below\./);
-  await again.waitForFunction(() => { const t = document.getElementById('sf').getBoundingClientRect().top; return t > -5 && t < innerHeight / 2; });
+  // It lands on the SF view, with a banner at the top that says what was shared.
+  assert.match(await again.textContent('[data-testid=link-banner]'), /This link shares an SF allocation sweep \(\d+ seeds × [\d]+ batches\)\. It runs in the SF allocation view\./);
+  await assertOnView(again, 'sf');
   const table2 = await again.$$eval('[data-testid=sf-table] tbody tr', (rows) => rows.map((r) => [r.dataset.policy, [...r.querySelectorAll('td')].map((td) => Number(td.dataset.value))]));
   assert.deepEqual(table2, table);
   await waitResults(again, 5); // the main app ignores the sweep link and runs its demo

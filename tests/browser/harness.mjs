@@ -198,3 +198,16 @@ export async function assertResponsive(page, what = '') {
   }
   assert.fail(`page blocked${what}: ${took.join(', ')} ms in three tries`);
 }
+
+/** The page shows the view `name` (`sf`, `ses`, …): its tab is the current one, its
+ *  container is visible in the upper half of the window and every other view is hidden. */
+export async function assertOnView(page, name) {
+  await page.waitForFunction((name) => {
+    const tab = document.querySelector(`[data-testid=tab-${name}]`);
+    const view = document.getElementById(`view-${name}`);
+    if (!tab || !view || tab.getAttribute('aria-current') !== 'page' || view.hidden) return false;
+    const t = view.getBoundingClientRect().top;
+    const others = [...document.querySelectorAll('.view')].filter((v) => v !== view);
+    return t > -5 && t < innerHeight / 2 && others.every((v) => v.hidden && v.getBoundingClientRect().height === 0);
+  }, name);
+}

@@ -7,7 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { serve, waitResults, readResults, dropFiles, canvasInk, repoRoot, traces, assertSameNumbers, pageSuite, assertCleanPages, assertResponsive } from './harness.mjs';
+import { serve, waitResults, readResults, dropFiles, canvasInk, repoRoot, traces, assertSameNumbers, pageSuite, assertCleanPages, assertResponsive, assertOnView } from './harness.mjs';
 
 const SDSC = path.join(traces, 'SDSC-SP2-1998-4.2-cln.swf.gz');
 const OTHER = path.join(traces, 'NASA-iPSC-1993-3.1-cln.swf.gz');
@@ -103,6 +103,37 @@ test('results stay bound to the run that made them: a new preset or an edit mark
   await waitResults(page, 6, 120_000);
   assert.equal(await page.$(stale), null);
   assert.match(await info.textContent(), /^sob-synthetic-heavy — /);
+});
+
+test('one view per paper family: tabs, routes that Back follows, and Run in two keys through the skip link', async () => {
+  const page = await open('#/kkor');
+  await assertOnView(page, 'kkor');
+  await page.click('[data-testid=tab-sf]');
+  await assertOnView(page, 'sf');
+  assert.match(page.url(), /#\/sf$/);
+  await page.goBack();
+  await assertOnView(page, 'kkor');
+  await page.click('[data-testid=tab-scheduling]');
+  await assertOnView(page, 'scheduling');
+  // An unknown route keeps the view; the demo still ran in the scheduling view.
+  await page.evaluate(() => { location.hash = '#/nowhere'; });
+  await assertOnView(page, 'scheduling');
+  await waitResults(page, 5);
+
+  // The keyboard: the first Tab reaches the skip link, Enter puts the focus on the view's
+  // Run button, in view and not under the sticky bar.
+  for (const [route, run] of [['', 'run'], ['#/kkor', 'kkor-run'], ['#/sf', 'sf-run']]) {
+    const p = await open(route);
+    await p.waitForSelector('[data-testid=skip-to-run]', { state: 'attached' });
+    await p.keyboard.press('Tab');
+    assert.equal(await p.evaluate(() => document.activeElement.dataset.testid), 'skip-to-run', route);
+    assert.ok(await p.isVisible('[data-testid=skip-to-run]'), 'the focused skip link shows');
+    await p.keyboard.press('Enter');
+    await p.waitForFunction((run) => document.activeElement?.dataset.testid === run, run);
+    const inView = await p.evaluate(() => { const r = document.activeElement.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; });
+    assert.ok(inView, `${run} is in the window`);
+    assert.ok(!/#main/.test(p.url()), 'the skip link leaves the address alone');
+  }
 });
 
 test('a dropped SWF trace gives the CLI numbers, with its import report', async () => {

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { canvasInk, repoRoot, traces, pageSuite, assertCleanPages } from './harness.mjs';
+import { canvasInk, repoRoot, traces, pageSuite, assertCleanPages, assertOnView } from './harness.mjs';
 
 const CLI = path.join(repoRoot, 'target', 'release', process.platform === 'win32' ? 'gridscope.exe' : 'gridscope');
 const TRACE = path.join(traces, 'SDSC-SP2-1998-4.2-cln.swf.gz');
@@ -51,7 +51,7 @@ async function runAndWait(page, table) {
 
 test('the SCJG panel runs the presets on a picked trace to the CLI numbers and draws its charts', async () => {
   assert.ok(fs.existsSync(TRACE), `${TRACE} is missing: the tests read ../shared/traces`);
-  const page = await open();
+  const page = await open('#/scjg');
   await page.waitForSelector('[data-testid=scjg-preset]');
   // Without a trace the panel says what to choose.
   await page.click('[data-testid=scjg-run]');
@@ -93,8 +93,8 @@ test('the SCJG panel runs the presets on a picked trace to the CLI numbers and d
   await again.waitForSelector('[data-testid=scjg-notice]');
   // The banner at the top says what was shared and which trace file it still needs.
   await again.waitForSelector('[data-testid=link-banner]');
-  assert.match(await again.textContent('[data-testid=link-banner]'), /shares the SCJG preset scjg-livelock \(2 seeds\)\. It runs in its panel below once you pick the trace file SDSC-SP2-1998-4\.2-cln\.swf\.gz there/);
-  await again.waitForFunction(() => { const t = document.getElementById('scjg').getBoundingClientRect().top; return t > -5 && t < innerHeight / 2; });
+  assert.match(await again.textContent('[data-testid=link-banner]'), /shares the SCJG preset scjg-livelock \(2 seeds\)\. It runs in the SCJG reservations view once you pick the trace file SDSC-SP2-1998-4\.2-cln\.swf\.gz there/);
+  await assertOnView(again, 'scjg');
   assert.match(await again.textContent('[data-testid=scjg-notice]'), /scjg-livelock on SDSC-SP2/);
   assert.equal(await again.inputValue('#scjg-seeds'), '2');
   await again.setInputFiles('[data-testid=scjg-trace]', TRACE);

@@ -1,7 +1,9 @@
-//! Where a shared link lands: a `#w1=` sweep link or a `#f1=` family link runs in its own
-//! panel far below the scenario editor, so the page says at the top what was shared (and
-//! what file it still needs) and scrolls that panel into view. Also the Copy button every
-//! share link gets.
+//! The page's views and where a shared link lands. Each paper family has its own view
+//! (Scheduling & SOB, SF, SCJG, SES, KKOR), shown one at a time under a row of tabs; the
+//! address picks the view: a route (`#/sf`, `#/kkor`, …) or a share link, which opens the
+//! view it runs in (`#s1=` the scheduling view, `#w1=` SF, `#f1=` its family) with a banner
+//! saying what was shared and what file it still needs. Also the Copy button every share
+//! link gets.
 
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -9,21 +11,118 @@ use yew::prelude::*;
 use crate::web::families::FamilyRequest;
 use crate::web::share;
 
-/// The panel a shared link runs in: its element id and what the banner says.
+/// One view of the page: a paper family's panels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum View {
+    Scheduling,
+    Sf,
+    Scjg,
+    Ses,
+    Kkor,
+}
+
+impl View {
+    /// In the order of the tabs.
+    pub const ALL: [View; 5] = [
+        View::Scheduling,
+        View::Sf,
+        View::Scjg,
+        View::Ses,
+        View::Kkor,
+    ];
+
+    /// The view's route, the address fragment that opens it.
+    pub fn route(self) -> &'static str {
+        match self {
+            View::Scheduling => "#/scheduling",
+            View::Sf => "#/sf",
+            View::Scjg => "#/scjg",
+            View::Ses => "#/ses",
+            View::Kkor => "#/kkor",
+        }
+    }
+
+    /// The tab's label.
+    pub fn title(self) -> &'static str {
+        match self {
+            View::Scheduling => "Scheduling & SOB",
+            View::Sf => "SF allocation",
+            View::Scjg => "SCJG reservations",
+            View::Ses => "SES node groups",
+            View::Kkor => "KKOR grids",
+        }
+    }
+
+    /// What the tab's tooltip says: the paper family and what it compares.
+    pub fn about(self) -> &'static str {
+        match self {
+            View::Scheduling => "Local batch scheduling (FCFS, EASY, conservative, …) on one site or a grid, and the SOB grid schemes",
+            View::Sf => "SF: allocating a workload over heterogeneous resources (batches, OWA, DLL, hybrid)",
+            View::Scjg => "SCJG: metajobs co-allocated with advance reservations against lock-down",
+            View::Ses => "SES: choosing node groups for parallel jobs on a heterogeneous cluster",
+            View::Kkor => "KKOR: centralized against decentralized grid scheduling, with migration",
+        }
+    }
+
+    /// The element id of the view's container.
+    pub fn id(self) -> &'static str {
+        match self {
+            View::Scheduling => "view-scheduling",
+            View::Sf => "view-sf",
+            View::Scjg => "view-scjg",
+            View::Ses => "view-ses",
+            View::Kkor => "view-kkor",
+        }
+    }
+
+    /// The view an address fragment opens: a route, or the view a share link runs in;
+    /// `None` for anything else (an empty fragment keeps the view shown).
+    pub fn of_fragment(fragment: &str) -> Option<View> {
+        let f = fragment.strip_prefix('#').unwrap_or(fragment);
+        if let Some(route) = f.strip_prefix('/') {
+            let name = route.split(['/', '?']).next().unwrap_or("");
+            return View::ALL
+                .into_iter()
+                .find(|v| v.route().trim_start_matches("#/") == name);
+        }
+        if f.starts_with(share::PREFIX) {
+            return Some(View::Scheduling);
+        }
+        linked_view(f).map(|l| l.view)
+    }
+}
+
+/// The tabs over the views: links to their routes, the shown one marked current.
+pub fn view_tabs(shown: View) -> Html {
+    html! {
+        <nav class="views" aria-label="Paper families">
+            <ul role="list">
+                { for View::ALL.into_iter().map(|v| html! {
+                    <li>
+                        <a href={v.route()} title={v.about()} data-testid={format!("tab-{}", v.route().trim_start_matches("#/"))}
+                           aria-current={(v == shown).then_some("page")}>{ v.title() }</a>
+                    </li>
+                }) }
+            </ul>
+        </nav>
+    }
+}
+
+/// The view a shared link runs in and what the banner says.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LinkedView {
-    pub id: &'static str,
+    pub view: View,
     pub what: String,
     /// A file the visitor must pick before it runs (SCJG's trace).
     pub needs: Option<String>,
 }
 
 /// The view the page's address links to, if it is a sweep or family link (a scenario link
-/// `#s1=` opens in the editor at the top: no banner).
+/// `#s1=` opens in the scheduling view, the first: no banner).
 pub fn linked_view(fragment: &str) -> Option<LinkedView> {
     if let Ok(Some(sweep)) = share::decode_sweep(fragment) {
         return Some(LinkedView {
-            id: "sf",
+            view: View::Sf,
             what: format!(
                 "an SF allocation sweep ({} seeds × {} batches)",
                 sweep.seeds, sweep.batches
@@ -34,12 +133,12 @@ pub fn linked_view(fragment: &str) -> Option<LinkedView> {
     let request = share::decode_family(fragment).ok()??;
     Some(match request {
         FamilyRequest::Ses { preset, seeds, .. } => LinkedView {
-            id: "ses",
+            view: View::Ses,
             what: format!("the SES preset {preset} ({seeds} seeds)"),
             needs: None,
         },
         FamilyRequest::Kkor { preset, seeds, .. } => LinkedView {
-            id: "kkor",
+            view: View::Kkor,
             what: format!("the KKOR preset {preset} ({seeds} seeds)"),
             needs: None,
         },
@@ -49,40 +148,35 @@ pub fn linked_view(fragment: &str) -> Option<LinkedView> {
             trace,
             ..
         } => LinkedView {
-            id: "scjg",
+            view: View::Scjg,
             what: format!("the SCJG preset {preset} ({seeds} seeds)"),
             needs: Some(trace),
         },
     })
 }
 
-/// Scrolls the element `id` to the top of the window.
-pub fn scroll_to(id: &str) {
-    if let Some(el) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.get_element_by_id(id))
-    {
-        el.scroll_into_view();
-    }
-}
-
 #[derive(Properties, PartialEq)]
 pub struct LinkBannerProps {
-    pub view: LinkedView,
+    pub linked: LinkedView,
+    /// The view shown now (the visitor may have gone to another tab).
+    pub shown: View,
 }
 
-/// The banner over the page for a link that runs in a panel below.
+/// The banner over the page for a link that runs in a family's view.
 #[function_component]
 pub fn LinkBanner(props: &LinkBannerProps) -> Html {
-    let v = &props.view;
-    let id = v.id;
-    let go = Callback::from(move |_: MouseEvent| scroll_to(id));
+    let v = &props.linked;
+    let needs = v.needs.as_ref().map_or(String::from("."), |f| {
+        format!(" once you pick the trace file {f} there (files never leave your computer).")
+    });
     html! {
         <div class="notice link-banner" role="status" data-testid="link-banner">
             <p>
-                { format!("This link shares {}. It runs in its panel below", v.what) }
-                { v.needs.as_ref().map_or(String::from("."), |f| format!(" once you pick the trace file {f} there (files never leave your computer)."))}
-                {" "}<button data-testid="link-banner-go" onclick={go}>{"Go to it"}</button>
+                { format!("This link shares {}. It runs in the {} view", v.what, v.view.title()) }
+                { needs }
+                if props.shown != v.view {
+                    {" "}<a href={v.view.route()} data-testid="link-banner-go">{"Go to it"}</a>
+                }
             </p>
         </div>
     }

@@ -318,7 +318,10 @@ impl AppState {
             .as_deref()
             .and_then(|u| u.split_once('#'))
             .map(|(_, f)| format!("#{f}"));
+        // Back to a link already open (after visiting another view's tab) changes nothing.
+        let same = matches!(share::decode(&hash), Ok(Some(s)) if s.scenario == self.scenario);
         if Some(hash) != ours
+            && !same
             && self.load_from_hash()
             && self.needed.is_empty()
             && !self.asks_first()
