@@ -102,6 +102,48 @@ test('each chart saves as a PNG image', async () => {
   }
 });
 
+/** Every visible chart canvas: its backing size, its CSS content size and the ratio. */
+function canvasSizes(page) {
+  return page.$$eval('figure.chart canvas', (cs) => cs.filter((c) => c.clientWidth > 0).map((c) => ({
+    id: c.dataset.testid, w: c.width, h: c.height, cw: c.clientWidth, ch: c.clientHeight, ratio: devicePixelRatio,
+  })));
+}
+
+function assertSharp(sizes, what) {
+  assert.ok(sizes.length >= 5, `${what}: only ${sizes.length} charts`);
+  for (const s of sizes) {
+    assert.ok(Math.abs(s.w - s.cw * s.ratio) <= 1 && Math.abs(s.h - s.ch * s.ratio) <= 1,
+      `${what} ${s.id}: backing ${s.w}×${s.h}, CSS ${s.cw}×${s.ch} at ratio ${s.ratio}`);
+  }
+}
+
+test('every chart is sharp: its canvas holds its CSS size × devicePixelRatio, on a HiDPI laptop, a phone and after a resize', async () => {
+  const laptop = await open('', { viewport: { width: 1400, height: 900 }, deviceScaleFactor: 2 });
+  await waitResults(laptop, 5);
+  await laptop.waitForTimeout(300);
+  const wide = await canvasSizes(laptop);
+  assertSharp(wide, 'laptop');
+  assert.equal(wide.find((s) => s.id === 'chart-bars').cw, 640, 'a chart keeps its design width where there is room');
+  // A narrower window: the charts follow their boxes and stay sharp.
+  await laptop.setViewportSize({ width: 560, height: 900 });
+  await laptop.waitForFunction(() => document.querySelector('[data-testid=chart-bars]').clientWidth < 640);
+  await laptop.waitForTimeout(300);
+  assertSharp(await canvasSizes(laptop), 'laptop at 560 px');
+  // A hidden view's charts are drawn to their box when it is shown.
+  await laptop.click('[data-testid=tab-sf]');
+  await laptop.waitForTimeout(300);
+  assertSharp([...(await canvasSizes(laptop)), ...wide], 'SF view');
+
+  const phone = await open('', { viewport: { width: 390, height: 844 }, deviceScaleFactor: 3, isMobile: true, hasTouch: true });
+  await waitResults(phone, 5);
+  await phone.waitForTimeout(300);
+  const small = await canvasSizes(phone);
+  assertSharp(small, 'phone');
+  for (const s of small) {
+    assert.ok(s.cw <= 390 && s.ch >= 200, `phone ${s.id}: ${s.cw}×${s.ch} CSS px`);
+  }
+});
+
 test('no request left 127.0.0.1 and nothing was logged as an error (chart pages)', () => {
   assertCleanPages(pages, 2);
 });

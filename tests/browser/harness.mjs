@@ -66,11 +66,11 @@ export function launch() {
 }
 
 /**
- * A new page that records console errors, page errors and every request that leaves
+ * A new page (`options` for its browser context) that records console errors, page errors and every request that leaves
  * 127.0.0.1 (in `page.problems`).
  */
-export async function newPage(browser) {
-  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 } });
+export async function newPage(browser, options = {}) {
+  const context = await browser.newContext({ acceptDownloads: true, viewport: { width: 1280, height: 900 }, ...options });
   const page = await context.newPage();
   page.problems = { console: [], errors: [], offsite: [] };
   page.on('console', (m) => { if (m.type() === 'error') page.problems.console.push(m.text()); });
@@ -160,13 +160,14 @@ export function pageSuite() {
     await suite.browser?.close();
     await suite.server?.close();
   });
-  suite.newPage = async () => {
-    const page = await newPage(suite.browser);
+  suite.newPage = async (options) => {
+    const page = await newPage(suite.browser, options);
     suite.pages.push(page);
     return page;
   };
-  suite.open = async (target = '') => {
-    const page = await suite.newPage();
+  // `options`: the browser context's (viewport, deviceScaleFactor, …).
+  suite.open = async (target = '', options = {}) => {
+    const page = await suite.newPage(options);
     await page.goto(/^https?:/.test(target) ? target : suite.server.url + target);
     return page;
   };

@@ -2,9 +2,9 @@
 //! band on each bar, and SES's node groups as boxes sized by their nodes and filled to their
 //! utilization.
 
+use super::backend::Sharp;
 use plotters::element::{DynElement, IntoDynElement};
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 
 use super::plots::{area, color, e, finish, font, Geom};
@@ -158,7 +158,7 @@ pub fn node_groups(
     for (r, name) in rows.iter().enumerate() {
         let (y0, y1) = (n - 1.0 - r as f64 + 0.08, n - r as f64 - 0.34);
         let c = color(r);
-        let mut shapes: Vec<DynElement<'_, CanvasBackend, (f64, f64)>> =
+        let mut shapes: Vec<DynElement<'_, Sharp, (f64, f64)>> =
             vec![Text::new(name.clone(), (0.5, (y0 + y1) / 2.0 + 0.12), font(12)).into_dyn()];
         for (k, (g, &(x0, x1))) in groups.iter().zip(&layout).enumerate() {
             let u = finite(util.get(r).and_then(|v| v.get(k)).copied().unwrap_or(0.0));

@@ -6,6 +6,7 @@
 //! A new chart is a type implementing [`Plot`] (in its own file here) and a variant of
 //! [`Chart`].
 
+mod backend;
 mod families;
 mod family_plots;
 mod fit;

@@ -1,9 +1,9 @@
 //! Canvas charts drawn with plotters-canvas. Each function draws one whole chart into a
 //! `<canvas>`; errors are returned as text for the page to show, never panics.
 
+use super::backend::Sharp;
 use plotters::coord::Shift;
 use plotters::prelude::*;
-use plotters_canvas::CanvasBackend;
 use web_sys::HtmlCanvasElement;
 
 use crate::allocation::sweep::{FractionHistory, PolicySeries};
@@ -71,11 +71,8 @@ impl Geom {
 
 type Res = Result<Geom, String>;
 
-pub(super) fn area(
-    canvas: &HtmlCanvasElement,
-) -> Result<DrawingArea<CanvasBackend, Shift>, String> {
-    let backend =
-        CanvasBackend::with_canvas_object(canvas.clone()).ok_or("no 2D canvas context")?;
+pub(super) fn area(canvas: &HtmlCanvasElement) -> Result<DrawingArea<Sharp, Shift>, String> {
+    let backend = Sharp::new(canvas).ok_or("no 2D canvas context")?;
     let root = backend.into_drawing_area();
     root.fill(&WHITE).map_err(|e| e.to_string())?;
     Ok(root)
@@ -97,8 +94,8 @@ pub(super) fn line_key(c: RGBColor) -> impl Fn((i32, i32)) -> PathElement<(i32, 
 /// Every chart ends alike: the legend (if any series has a label) at `legend`, the canvas
 /// presented, and the plotting area's geometry for the page's pointer read-outs.
 pub(super) fn finish<CT: CoordTranslate>(
-    root: &DrawingArea<CanvasBackend, Shift>,
-    chart: &mut ChartContext<'_, CanvasBackend, CT>,
+    root: &DrawingArea<Sharp, Shift>,
+    chart: &mut ChartContext<'_, Sharp, CT>,
     legend: Option<SeriesLabelPosition>,
     x: (f64, f64),
     y: (f64, f64),

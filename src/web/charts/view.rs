@@ -1,5 +1,7 @@
-//! A chart on the page: its canvas, drawn again whenever its [`Chart`] changes; a tooltip
-//! that follows the pointer with the values under it; a button that saves it as PNG.
+//! A chart on the page: its canvas, sized to its box and the screen's pixel ratio
+//! ([`backend::fit`]) and drawn again whenever its [`Chart`] or its box's width changes (a
+//! `ResizeObserver`: a window resized, a hidden view shown); a tooltip that follows the
+//! pointer with the values under it; a button that saves it as PNG.
 //!
 //! The page's CSP forbids inline styles, so the tooltip is placed through the CSSOM
 //! (`style.setProperty`), which the CSP allows, and its text is set on the element itself:
@@ -13,6 +15,7 @@ use web_sys::{HtmlCanvasElement, HtmlElement};
 use yew::prelude::*;
 use yew::virtual_dom::VTag;
 
+use super::backend::{self, css_size};
 use super::{Chart, Geom};
 use crate::web::format;
 
@@ -33,13 +36,41 @@ pub fn ChartView(p: &ChartProps) -> Html {
     let canvas = use_node_ref();
     let tip = use_node_ref();
     let geom: Rc<RefCell<Option<Geom>>> = use_mut_ref(|| None);
+    // The chart drawn last, for the redraws the resize observer asks for.
+    let shown: Rc<RefCell<Option<Chart>>> = use_mut_ref(|| None);
+    let want = (p.width, p.height);
     {
-        let (canvas, geom) = (canvas.clone(), geom.clone());
+        let (canvas, geom, shown) = (canvas.clone(), geom.clone(), shown.clone());
         use_effect_with(p.chart.clone(), move |chart| {
-            *geom.borrow_mut() = chart
-                .as_ref()
-                .zip(canvas.cast::<HtmlCanvasElement>())
-                .and_then(|(chart, c)| draw(chart, &c));
+            if chart.is_some() {
+                *shown.borrow_mut() = chart.clone();
+            }
+            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
+                backend::fit(&c, want);
+                redraw(&c, &shown, &geom);
+            }
+        });
+    }
+    {
+        let (canvas, geom, shown) = (canvas.clone(), geom.clone(), shown.clone());
+        use_effect_with(want, move |&want| {
+            let observer = canvas.cast::<HtmlCanvasElement>().and_then(|c| {
+                let target = c.clone();
+                let on_resize = Closure::<dyn FnMut()>::new(move || {
+                    if backend::fit(&target, want) {
+                        redraw(&target, &shown, &geom);
+                    }
+                });
+                let observer =
+                    web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
+                observer.observe(&c);
+                Some((observer, on_resize))
+            });
+            move || {
+                if let Some((observer, _closure)) = observer {
+                    observer.disconnect();
+                }
+            }
         });
     }
     let onmousemove = {
@@ -77,6 +108,15 @@ pub fn ChartView(p: &ChartProps) -> Html {
     tag.node_ref = canvas;
     tag.add_attribute("width", p.width.to_string());
     tag.add_attribute("height", p.height.to_string());
+    // A picture to assistive technology, named by its chart; the numbers are in the
+    // tables beside it and in the tooltip.
+    tag.add_attribute("role", "img");
+    tag.add_attribute(
+        "aria-label",
+        p.chart
+            .as_ref()
+            .map_or(String::from("chart"), |c| c.plot().name().replace('-', " ")),
+    );
     tag.add_attribute("data-testid", p.testid.clone());
     for (k, v) in p.chart.iter().flat_map(|c| c.plot().data_attrs()) {
         tag.add_attribute(k, v);
@@ -87,6 +127,17 @@ pub fn ChartView(p: &ChartProps) -> Html {
             <div class="chart-tip" role="tooltip" ref={tip} data-testid={format!("{}-hover", p.testid)}></div>
             <button class="small chart-png" data-testid={format!("{}-png", p.testid)} title="Save this chart as a PNG image" onclick={onpng}>{"PNG"}</button>
         </figure>
+    }
+}
+
+/// Draws the chart shown last (if any) into `canvas`; keeps its geometry for the tooltip.
+fn redraw(
+    canvas: &HtmlCanvasElement,
+    shown: &RefCell<Option<Chart>>,
+    geom: &RefCell<Option<Geom>>,
+) {
+    if let Some(chart) = shown.borrow().as_ref() {
+        *geom.borrow_mut() = draw(chart, canvas);
     }
 }
 
@@ -115,12 +166,12 @@ fn hover(
         e.client_y() as f64 - r.top(),
     );
     let (w, h) = (r.width().max(1.0), r.height().max(1.0));
+    // The geometry is in the CSS pixels the chart was drawn in (the box may have been
+    // resized since, until the observer redraws it).
+    let (cw, ch) = css_size(canvas);
     let text = match (geom, chart) {
         (Some(g), Some(chart)) => g
-            .at(
-                cx * canvas.width() as f64 / w,
-                cy * canvas.height() as f64 / h,
-            )
+            .at(cx * cw as f64 / w, cy * ch as f64 / h)
             .map(|(x, y)| chart.plot().describe(x, y))
             .unwrap_or_default(),
         _ => String::new(),
