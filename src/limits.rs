@@ -148,13 +148,26 @@ impl fmt::Display for LimitExceeded {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{}: more than {} {} — a limit that guards against runaway inputs; if the input is \
-             genuine, raise it with {} N on the command line (`gridscope help limits` lists them)",
+            "{}: more than {} {} — a limit that guards against runaway inputs; ",
             self.context,
             group_thousands(self.max),
             self.limit.what(),
-            self.limit.flag()
-        )
+        )?;
+        // The page (the only wasm build) has no flags: it says what its visitor can do.
+        if cfg!(target_arch = "wasm32") {
+            write!(
+                f,
+                "the page keeps to it: make the input smaller, or run it with the command-line \
+                 gridscope, which can raise the limit"
+            )
+        } else {
+            write!(
+                f,
+                "if the input is genuine, raise it with {} N on the command line (`gridscope \
+                 help limits` lists them)",
+                self.limit.flag()
+            )
+        }
     }
 }
 
@@ -187,7 +200,15 @@ mod tests {
             m.starts_with("platform 'big': more than 4,096 sites"),
             "{m}"
         );
-        assert!(m.contains("--max-sites"), "{m}");
+        // The CLI names its flag; the page, which has none, says what its visitor can do.
+        if cfg!(target_arch = "wasm32") {
+            assert!(
+                m.contains("command-line gridscope") && !m.contains("--"),
+                "{m}"
+            );
+        } else {
+            assert!(m.contains("--max-sites"), "{m}");
+        }
         assert_eq!(group_thousands(20_000_000), "20,000,000");
         assert_eq!(group_thousands(999), "999");
     }

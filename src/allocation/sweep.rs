@@ -523,6 +523,12 @@ pub fn run_sweep(
     run_sweep_on(spec, seeds, batches, 1, progress)
 }
 
+/// `Err` saying why, when the sweep is malformed or past the limits (what a run would
+/// refuse, without running it: the page checks a shared link with it before offering Run).
+pub fn check(spec: &SweepSpec, seeds: u64, batches: u64, limits: &Limits) -> Result<(), String> {
+    checked_systems(spec, seeds, batches, limits).map(|_| ())
+}
+
 /// The sweep's systems, its warm-up and its number of runs, after checking that it is
 /// well formed and small enough to finish.
 fn checked_systems(
@@ -556,11 +562,16 @@ fn checked_systems(
     let jobs = jobs_of(spec, &systems, seeds, batches);
     let max = limits.sweep_jobs as f64;
     if !jobs.is_finite() || jobs > max {
+        // The page (the only wasm build) has no flags to offer.
+        let raise = if cfg!(target_arch = "wasm32") {
+            "run it with the command-line gridscope, which can raise the limit".to_string()
+        } else {
+            format!("raise the limit with {} N", Limit::SweepJobs.flag())
+        };
         return Err(format!(
             "this sweep would simulate {jobs:.2e} jobs, more than the limit of {max:.1e} (about {} s natively on one core); \
-             use fewer seeds, batches, points or a smaller k, or raise the limit with {} N",
+             use fewer seeds, batches, points or a smaller k, or {raise}",
             (max / 15e6).round(),
-            Limit::SweepJobs.flag()
         ));
     }
     Ok((systems, warmup, total))

@@ -499,6 +499,38 @@ impl Scenario {
         Some(jobs * self.algorithms.len() as f64)
     }
 
+    /// The limits the scenario's own description can pass — the sites it names, the jobs
+    /// it asks a generator for — checked before anything is built from it: the page checks
+    /// a shared link here before it renders a row per site (a 2 KB link can name 12,000).
+    pub fn check_limits(&self, limits: &Limits) -> Result<(), LimitExceeded> {
+        if let PlatformSpec::Sites { name, sites } = &self.platform {
+            limits.check(
+                Limit::Sites,
+                sites.len() as u64,
+                &format!("platform '{name}'"),
+            )?;
+        }
+        match &self.workload {
+            WorkloadSpec::HyperErlang { sites } => limits.check(
+                Limit::Sites,
+                sites.len() as u64,
+                "the hyper-Erlang workload",
+            ),
+            WorkloadSpec::SwfSites { files, .. } => limits.check(
+                Limit::Sites,
+                files.len() as u64,
+                "the workload's per-site files",
+            ),
+            WorkloadSpec::SesPoisson(g) => {
+                limits.check(Limit::Jobs, g.jobs as u64, "the SES Poisson workload")
+            }
+            WorkloadSpec::Lublin(g) => {
+                limits.check(Limit::Jobs, g.jobs as u64, "the Lublin workload")
+            }
+            WorkloadSpec::Swf { .. } | WorkloadSpec::SwfPartitions { .. } => Ok(()),
+        }
+    }
+
     /// A named scenario preset (`demo`, the SOB presets); `None` for an unknown name.
     pub fn preset(name: &str) -> Option<Scenario> {
         if name == "demo" {

@@ -168,3 +168,53 @@ mod versions {
         }
     }
 }
+
+mod limits {
+    use super::super::*;
+
+    fn scenario(platform: &str, workload: &str) -> Scenario {
+        serde_json::from_str(&format!(
+            r#"{{"version":2,"platform":{platform},"workload":{workload},"algorithms":[{{"local":"easy"}}]}}"#
+        ))
+        .unwrap()
+    }
+
+    fn sites(n: usize) -> String {
+        let one = r#"{"name":"s","nodes":4,"cpus_per_node":1}"#;
+        format!(
+            r#"{{"kind":"sites","name":"wide","sites":[{}]}}"#,
+            vec![one; n].join(",")
+        )
+    }
+
+    #[test]
+    fn a_description_past_a_limit_is_refused_before_anything_is_built_from_it() {
+        let l = Limits::default();
+        let ok = scenario(&sites(4096), r#"{"kind":"ses_poisson"}"#);
+        assert_eq!(ok.check_limits(&l), Ok(()));
+        let wide = scenario(&sites(12_000), r#"{"kind":"ses_poisson"}"#);
+        let e = wide.check_limits(&l).unwrap_err();
+        assert_eq!(
+            (e.limit, e.context.as_str()),
+            (Limit::Sites, "platform 'wide'")
+        );
+        let files = format!(
+            r#"{{"kind":"swf_sites","files":[{}]}}"#,
+            vec![r#""a.swf""#; 5000].join(",")
+        );
+        let e = scenario(r#"{"kind":"from_trace"}"#, &files)
+            .check_limits(&l)
+            .unwrap_err();
+        assert_eq!(e.limit, Limit::Sites);
+        let many = scenario(
+            r#"{"kind":"from_trace"}"#,
+            r#"{"kind":"lublin","jobs":4000000000}"#,
+        );
+        assert_eq!(many.check_limits(&l).unwrap_err().limit, Limit::Jobs);
+        let mut tight = l;
+        tight.jobs = 1999;
+        let demo = Scenario::demo();
+        assert_eq!(demo.check_limits(&tight).unwrap_err().limit, Limit::Jobs);
+        assert_eq!(demo.check_limits(&l), Ok(()));
+    }
+}

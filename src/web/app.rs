@@ -257,10 +257,9 @@ fn messages(app: &AppContext) -> Html {
     html! {
         <>
             if !app.errors.is_empty() {
-                <div class="error" role="alert" data-testid="error">
-                    { for app.errors.iter().map(|e| html!{ <p>{e}</p> }) }
+                <Alert testid="error" text={app.errors.join("\n")}>
                     <button onclick={app.callback(|_: MouseEvent| AppAction::DismissError)}>{"Dismiss"}</button>
-                </div>
+                </Alert>
             }
             if let Some(n) = &app.notice {
                 <div class="notice" role="status" data-testid="notice">{n}</div>

@@ -275,10 +275,16 @@ impl SfPanel {
 
     /// A linked sweep above [`CONFIRM_ABOVE_SWEEP_JOBS`] waits for Run, with a notice that
     /// says what it would simulate (a hostile link cannot tie up the tab).
+    /// A link the limits refuse says so at once, and offers no Run.
     fn asks_first(&mut self) -> bool {
         let Ok(spec) = self.fields.spec() else {
             return false;
         };
+        let limits = crate::limits::Limits::default();
+        if let Err(e) = crate::allocation::sweep::check(&spec, self.seeds, self.batches, &limits) {
+            self.error = Some(format!("This shared sweep cannot run: {e}."));
+            return true;
+        }
         let Ok(jobs) = crate::allocation::sweep::sweep_jobs(&spec, self.seeds, self.batches) else {
             return false;
         };
@@ -604,7 +610,7 @@ impl SfPanel {
                     <span class="status" data-testid="sf-status">{status}</span>
                 </div>
                 if let Some(e) = &self.error {
-                    <div class="error" role="alert" data-testid="sf-error"><p>{e}</p></div>
+                    <super::panels::Alert testid="sf-error" text={e.clone()} />
                 }
                 if let Some(n) = &self.notice {
                     <div class="notice" role="status" data-testid="sf-notice">{n}</div>

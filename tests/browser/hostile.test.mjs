@@ -21,14 +21,44 @@ function scenario(platform, workload) {
 }
 
 
-test('a link naming 5,000 sites is refused with the limit, not run', async () => {
+test('a 2 KB link naming 12,000 sites is refused before any form is built, in words a page visitor can act on', async () => {
+  const sites = Array.from({ length: 12_000 }, () => ({ name: 's', nodes: 4, cpus_per_node: 1 }));
+  const hash = pack('s1=', scenario({ kind: 'sites', name: 'wide', sites }, { kind: 'ses_poisson' }));
+  assert.ok(hash.length < 4 * 1024, `fragment of ${hash.length} characters`);
+  const page = await open(hash);
+  await page.waitForSelector('[data-testid=error]', { timeout: 30_000 });
+  const error = await page.textContent('[data-testid=error]');
+  assert.match(error, /cannot open: platform 'wide': more than 4,096 sites/);
+  assert.match(error, /command-line gridscope/);
+  assert.doesNotMatch(error, /--max/, 'no CLI flag the visitor cannot pass');
+  // The default scenario instead, its site editor a handful of rows, the page small.
+  await page.waitForSelector('[data-testid=report-json]', { state: 'attached', timeout: 30_000 });
+  const { rows, nodes } = await page.evaluate(() => ({ rows: document.querySelectorAll('table.sites tr').length, nodes: document.getElementsByTagName('*').length }));
+  assert.ok(rows < 20 && nodes < 5000, `${rows} site rows, ${nodes} DOM nodes`);
+  await assertResponsive(page);
+});
+
+test('a link naming 5,000 sites of a generator is refused with the limit, not run', async () => {
   const sites = Array.from({ length: 5000 }, (_, i) => ({ name: `s${i}`, nodes: 4, cpus_per_node: 1 }));
   const hash = pack('s1=', scenario({ kind: 'sites', name: 'wide', sites }, { kind: 'ses_poisson' }));
-  assert.ok(hash.length < 32 * 1024, `fragment of ${hash.length} characters`);
   const page = await open(hash);
   await page.waitForSelector('[data-testid=error]', { timeout: 30_000 });
   assert.match(await page.textContent('[data-testid=error]'), /more than 4,096 sites/);
   await assertResponsive(page);
+});
+
+test('a sweep link past the limits is refused at once, in view, with no Run offered', async () => {
+  const small = JSON.parse(execFileSync(CLI, ['run', '--preset', 'sf-batch', '--seeds', '1', '--batches', '300', '--json'], { encoding: 'utf8' }));
+  const hash = pack('w1=', { spec: small.spec, seeds: 1000, batches: 10_000_000 });
+  const page = await open(hash);
+  await page.waitForSelector('[data-testid=sf-error]');
+  assert.match(await page.textContent('[data-testid=sf-error]'), /This shared sweep cannot run: this sweep would simulate [\d.e+]+ jobs, more than the limit/);
+  assert.doesNotMatch(await page.textContent('[data-testid=sf-error]'), /--max/);
+  assert.equal(await page.$('[data-testid=sf-notice]'), null, 'no "press Run" invitation');
+  const inView = await page.$eval('[data-testid=sf-error]', (e) => { const r = e.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight - 60; });
+  assert.ok(inView, 'the refusal is in view, clear of the sticky bar');
+  await page.waitForTimeout(500);
+  assert.equal(await page.isDisabled('[data-testid=sf-cancel]'), true, 'nothing started');
 });
 
 test('a link asking for millions of jobs waits for Run, and says what it would run', async () => {
@@ -63,7 +93,9 @@ test('a deflate bomb in a link is refused by size', async () => {
 
 test('a sweep link above the estimate waits for Run sweep', async () => {
   const small = JSON.parse(execFileSync(CLI, ['run', '--preset', 'sf-batch', '--seeds', '1', '--batches', '300', '--json'], { encoding: 'utf8' }));
-  const hash = pack('w1=', { spec: small.spec, seeds: 1000, batches: 20000 });
+  // 278 jobs a batch summed over the points × 3 policies × 30 seeds × 20,000 batches = 5·10⁸:
+  // above what a link starts by itself (2·10⁸), within the limit (10⁹).
+  const hash = pack('w1=', { spec: small.spec, seeds: 30, batches: 20000 });
   const page = await open(hash);
   await page.waitForSelector('[data-testid=sf-notice]');
   assert.match(await page.textContent('[data-testid=sf-notice]'), /press Run to start it/);

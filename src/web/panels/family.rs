@@ -186,7 +186,7 @@ impl Runner {
                     <span class="status" data-testid={tid("status")}>{status}</span>
                 </div>
                 if let Some(e) = &self.error {
-                    <div class="error" role="alert" data-testid={tid("error")}><p>{e}</p></div>
+                    <crate::web::panels::Alert testid={tid("error")} text={e.clone()} />
                 }
                 if let Some(n) = &self.notice {
                     <div class="notice" role="status" data-testid={tid("notice")}>{n}</div>

@@ -232,3 +232,54 @@ fn copy_text(text: &str) -> bool {
     };
     write.call1(&clipboard, &text.into()).is_ok()
 }
+
+#[derive(Properties, PartialEq)]
+pub struct AlertProps {
+    pub testid: AttrValue,
+    /// What the alert says; a new text scrolls it into view again.
+    pub text: String,
+    #[prop_or_default]
+    pub children: Html,
+}
+
+/// An error box that brings itself into view when it appears or changes (a refusal must not
+/// sit below the fold or under the sticky Run bar); left alone in a hidden view.
+#[function_component]
+pub fn Alert(p: &AlertProps) -> Html {
+    let node = use_node_ref();
+    {
+        let node = node.clone();
+        use_effect_with(p.text.clone(), move |_| {
+            if let Some(el) = node.cast::<web_sys::Element>() {
+                reveal(&el);
+            }
+        });
+    }
+    html! {
+        <div class="error" role="alert" data-testid={p.testid.clone()} ref={node}>
+            { for p.text.lines().map(|l| html! { <p>{ l.to_string() }</p> }) }
+            { p.children.clone() }
+        </div>
+    }
+}
+
+/// Scrolls `el` into the middle of the window unless it is already wholly in view (clear
+/// of the sticky bar at the bottom); nothing for an element of a hidden view.
+fn reveal(el: &web_sys::Element) {
+    let r = el.get_bounding_client_rect();
+    let height = web_sys::window()
+        .and_then(|w| w.inner_height().ok())
+        .and_then(|h| h.as_f64())
+        .unwrap_or(0.0);
+    let hidden = r.width() == 0.0 && r.height() == 0.0;
+    let seen = r.top() >= 0.0 && r.bottom() <= height - STICKY_BAR_PX;
+    if !hidden && !seen {
+        let options = web_sys::ScrollIntoViewOptions::new();
+        options.set_block(web_sys::ScrollLogicalPosition::Center);
+        el.scroll_into_view_with_scroll_into_view_options(&options);
+    }
+}
+
+/// The height the sticky Run bar may cover at the bottom of the window (as the style
+/// sheet's `scroll-padding-bottom`).
+const STICKY_BAR_PX: f64 = 72.0;

@@ -33,7 +33,7 @@ pub use calculator::AllocationCalculator;
 pub use files::FilesPanel;
 pub use fit::FitPanel;
 pub use kkor::KkorPanel;
-pub use landing::{linked_view, view_tabs, CopyButton, LinkBanner, LinkedView, View};
+pub use landing::{linked_view, view_tabs, Alert, CopyButton, LinkBanner, LinkedView, View};
 pub use options::OptionsPanel;
 pub use platform::PlatformPanel;
 pub use results::{MetricHelp, ResultsPanel};

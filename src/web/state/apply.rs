@@ -4,6 +4,7 @@
 use std::rc::Rc;
 
 use super::{workload_files, AppAction, AppState, FileStatus, Results, RunState};
+use crate::limits::Limits;
 use crate::scenario::{Scenario, CONFIRM_ABOVE_JOB_RUNS, SCENARIO_PRESETS};
 use crate::web::format;
 use crate::web::hub::{Hub, WorkerEvent};
@@ -335,6 +336,16 @@ impl AppState {
         match share::decode(&format::location_hash()) {
             Ok(None) => false,
             Ok(Some(shared)) => {
+                // Refused before the form is built from it (a row per site, per file).
+                if let Err(e) = shared.scenario.check_limits(&Limits::default()) {
+                    self.errors.push(format!(
+                        "This shared scenario cannot open: {e}. The default scenario was loaded instead."
+                    ));
+                    self.scenario = Scenario::demo();
+                    self.needed.clear();
+                    format::replace_url(None);
+                    return true;
+                }
                 self.scenario = shared.scenario;
                 self.preset = if SCENARIO_PRESETS.iter().any(|p| p.0 == self.scenario.name) {
                     self.scenario.name.clone()
