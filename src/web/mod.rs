@@ -7,6 +7,7 @@ mod app;
 mod charts;
 mod engine_worker;
 pub mod families;
+mod family_metric;
 mod format;
 mod hub;
 mod metric;

@@ -548,7 +548,7 @@ impl Component for SfPanel {
                 <p class="help">{"How to split batches of jobs over resources of different speeds: the optimal static fractions for batch arrivals (OWA), fractions proportional to speed (WW), dynamic least load (DLL) and the hybrid adaptive scheduler. Each point runs every policy with the same seeds; the line is the median of the mean response times and the shaded band its order-statistic confidence band. Source: the SF paper (optimal workload allocation for batch arrivals on heterogeneous resources)."}</p>
                 <div class="fields">
                     <label>{"Sweep "}
-                        <select data-testid="sf-preset" onchange={on_preset}>
+                        <select data-testid="sf-preset" onchange={on_preset} onkeydown={super::panels::form::hold_preset_keys} title={super::panels::form::PRESET_KEYS_HELP}>
                             { for SWEEP_PRESETS.iter().enumerate().map(|(i, p)| html!{
                                 <option value={i.to_string()} selected={i == self.preset}>{p.name}</option>
                             }) }

@@ -105,6 +105,34 @@ test('results stay bound to the run that made them: a new preset or an edit mark
   assert.match(await info.textContent(), /^sob-synthetic-heavy — /);
 });
 
+test('the results table hides what says nothing for these runs, says so, and the column chooser brings it back', async () => {
+  const page = await open();
+  await waitResults(page, 5);
+  const headers = () => page.$$eval('[data-testid=results] thead th', (ths) => ths.filter((t) => !t.hidden).map((t) => t.textContent.replace(/[▲▼]/g, '').trim()));
+  const shown = await headers();
+  // One site with CPU allocation: grid efficiency and occupancy are utilization again;
+  // nothing migrates, is killed, rejected or skipped in the demo.
+  for (const gone of ['grid efficiency', 'occupancy', 'transferred', 'killed', 'rejected', 'skipped']) {
+    assert.ok(!shown.includes(gone), `${gone} shown: ${shown}`);
+  }
+  for (const kept of ['algorithm', 'avg wait', 'utilization', 'finished']) assert.ok(shown.includes(kept), `${kept} missing`);
+  assert.match(await page.textContent('[data-testid=columns-hidden]'), /grid efficiency and occupancy \(equal to utilization in every run\); transferred, killed, rejected, skipped \(0 in every run\)/);
+  // The hidden cells are still there with their numbers (copying, the CLI comparison).
+  const rows = await readResults(page);
+  assert.equal(rows.easy.grid_efficiency, rows.easy.utilization);
+  // A count explains itself on hover.
+  assert.match(await page.getAttribute('[data-label=easy] td[data-key=jobs_finished]', 'title'), /^2,000 jobs ran/);
+  // The chooser shows a hidden column and hides a shown one; Defaults goes back.
+  await page.click('[data-testid=columns] summary');
+  await page.check('[data-testid=column-grid_efficiency]');
+  await page.uncheck('[data-testid=column-wait_stddev_s]');
+  const chosen = await headers();
+  assert.ok(chosen.includes('grid efficiency') && !chosen.includes('wait sd'), `${chosen}`);
+  assert.equal(await page.$('[data-testid=columns-hidden]'), null, 'the note goes with the defaults');
+  await page.click('[data-testid=columns] button');
+  assert.deepEqual(await headers(), shown);
+});
+
 test('one view per paper family: tabs, routes that Back follows, and Run in two keys through the skip link', async () => {
   const page = await open('#/kkor');
   await assertOnView(page, 'kkor');
@@ -133,6 +161,13 @@ test('one view per paper family: tabs, routes that Back follows, and Run in two 
     const inView = await p.evaluate(() => { const r = document.activeElement.getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; });
     assert.ok(inView, `${run} is in the window`);
     assert.ok(!/#main/.test(p.url()), 'the skip link leaves the address alone');
+  }
+  // Arrow keys and type-ahead on a closed preset list do not load a preset at every key.
+  for (const [route, list, first] of [['', 'scenario-preset', 'demo'], ['#/kkor', 'kkor-preset', '0'], ['#/sf', 'sf-preset', '0']]) {
+    const p = await open(route);
+    await p.focus(`[data-testid=${list}]`);
+    for (const key of ['ArrowDown', 'ArrowDown', 'End', 's']) await p.keyboard.press(key);
+    assert.equal(await p.inputValue(`[data-testid=${list}]`), first, `${list} moved with the keys`);
   }
 });
 

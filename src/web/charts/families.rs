@@ -11,7 +11,7 @@ use super::{plots, slot, Geom, Plot};
 use crate::allocation::sweep::PolicySeries;
 use crate::kkor::presets::{KkorRunsResult, KkorSweepResult};
 use crate::scenario::ses::{SesCrossover, SesSelection};
-use crate::web::format::fmt_num;
+use crate::web::format::{fmt_num, secs_unit};
 
 /// The KKOR load sweep's charted metrics: (key in the result, axis title).
 pub const KKOR_CHART_METRICS: [(&str, &str); 4] = [
@@ -221,12 +221,21 @@ impl Plot for FamilyChart {
                     r.seeds,
                     r.confidence * 100.0
                 );
+                // In the time unit that suits the values, as the table's durations read.
+                let max = r
+                    .series
+                    .iter()
+                    .flat_map(|s| s.hi.iter())
+                    .cloned()
+                    .fold(0.0, f64::max);
+                let (unit, scale) = secs_unit(max);
+                let series: Vec<_> = r.series.iter().map(|s| scaled(s, scale)).collect();
                 plots::band_lines(
                     canvas,
                     &title,
-                    (&r.x_label, "mean response time (s)"),
+                    (&r.x_label, &format!("mean response time ({unit})")),
                     &r.x,
-                    &r.series,
+                    &series,
                 )
             }
             FamilyChart::KkorGantt(r, run, c) => super::kkor_gantt::draw(canvas, r, *run, *c),
@@ -414,4 +423,15 @@ fn describe_groups(r: &SesSelection, x: f64, y: f64) -> String {
         fmt_num(fig.jobs, 1),
         fmt_num(fig.avg_queue_delay_s / 60.0, 1)
     )
+}
+
+/// A series with every value divided by `per` (seconds → the axis's unit).
+fn scaled(s: &PolicySeries, per: f64) -> PolicySeries {
+    let div = |v: &Vec<f64>| v.iter().map(|x| x / per).collect();
+    PolicySeries {
+        policy: s.policy.clone(),
+        median: div(&s.median),
+        lo: div(&s.lo),
+        hi: div(&s.hi),
+    }
 }

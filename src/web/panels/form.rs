@@ -24,6 +24,33 @@ pub fn select_index(e: &Event) -> usize {
     select_value(e).parse().unwrap_or(0)
 }
 
+/// The `onkeydown` of a preset list: a closed `<select>` changes its value (and fires
+/// `change`) at every arrow key, and each change loads a whole preset, replacing the form.
+/// So the keys that step a closed list do nothing here; the keyboard opens the list (Space,
+/// Alt+↓) and Enter picks one preset, loaded once.
+pub fn hold_preset_keys(e: KeyboardEvent) {
+    let steps = matches!(
+        e.key().as_str(),
+        "ArrowUp"
+            | "ArrowDown"
+            | "ArrowLeft"
+            | "ArrowRight"
+            | "Home"
+            | "End"
+            | "PageUp"
+            | "PageDown"
+    );
+    // Type-ahead: a printable character jumps to the preset it starts.
+    let types = e.key().chars().count() == 1 && e.key() != " ";
+    if (steps || types) && !e.alt_key() && !e.ctrl_key() && !e.meta_key() {
+        e.prevent_default();
+    }
+}
+
+/// What a preset list's tooltip says about the keyboard.
+pub const PRESET_KEYS_HELP: &str =
+    "Open the list (Space or Alt+↓), choose with the arrows and press Enter to load a preset";
+
 pub fn parse<T: std::str::FromStr>(what: &str, v: &str) -> Result<T, String> {
     v.trim()
         .parse::<T>()

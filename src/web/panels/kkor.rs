@@ -16,6 +16,7 @@ use crate::kkor::presets::{
 };
 use crate::web::charts::{Chart, ChartView, FamilyChart, KKOR_CHART_METRICS};
 use crate::web::families::{FamilyRequest, FamilyResult};
+use crate::web::family_metric;
 use crate::web::format::{fmt_num, json_num};
 
 /// The presets the page runs (`kkor-real` reads trace files: CLI only).
@@ -227,7 +228,7 @@ impl Component for KkorPanel {
                 <p class="help">{"Organizations with their own clusters and due-dated jobs: one central scheduler (batches, earliest due date first), or each organization scheduling its own jobs and migrating a job that would be late to another that accepts it within its cooperation coefficient c_k; local never migrates. Source: Krystek, Kurowski, Oleksiak, Rzadca (docs/kkor.md). The third preset, kkor-real, reads three trace files and runs in the CLI: gridscope run --preset kkor-real --traces DIR."}</p>
                 <div class="fields">
                     <label>{"Preset "}
-                        <select data-testid="kkor-preset" onchange={link.callback(|e: Event| KkorMsg::Preset(select_index(&e)))}>
+                        <select data-testid="kkor-preset" onkeydown={super::form::hold_preset_keys} title={super::form::PRESET_KEYS_HELP} onchange={link.callback(|e: Event| KkorMsg::Preset(select_index(&e)))}>
                             { for PAGE_PRESETS.iter().enumerate().map(|(i, p)| html!{
                                 <option value={i.to_string()} selected={i == self.preset}>{*p}</option>
                             }) }
@@ -275,7 +276,7 @@ fn view_sweep(r: &Rc<KkorSweepResult>) -> Html {
                 </div>
             }) }
             </div>
-            <p class="help">{format!("x: {}. {} seeds per point; band coverage {:.1} %.", r.x_label, r.seeds, r.confidence * 100.0)}</p>
+            <p class="help">{format!("x: {}. {} seeds per point; band coverage {:.1} %. Each cell is the median over the seeds (hover for its band); time in KKOR's time units.", r.x_label, r.seeds, r.confidence * 100.0)}</p>
             <div class="table-wrap">
             <table class="metrics" data-testid="kkor-table">
                 <thead><tr>
@@ -285,11 +286,12 @@ fn view_sweep(r: &Rc<KkorSweepResult>) -> Html {
                 <tbody>
                 { for r.series.iter().map(|s| html!{
                     <tr data-policy={s.policy.clone()} data-metric={s.metric.clone()}>
-                        <th scope="row">{&s.policy}</th><td>{&s.metric}</td>
+                        <th scope="row">{&s.policy}</th><td title={s.metric.clone()}>{family_metric::heading(&s.metric)}</td>
                         { for s.median.iter().enumerate().map(|(i, v)| {
-                            let band = |b: &[f64]| b.get(i).map_or_else(|| "–".into(), |v| fmt_num(*v, 3));
+                            let band = |b: &[f64]| b.get(i).map_or_else(|| "–".into(), |v| family_metric::cell(&s.metric, *v).0);
+                            let (text, exact) = family_metric::cell(&s.metric, *v);
                             html!{
-                                <td data-x={i.to_string()} data-value={json_num(*v)} title={format!("band {} – {}", band(&s.lo), band(&s.hi))}>{fmt_num(*v, 3)}</td>
+                                <td data-x={i.to_string()} data-value={json_num(*v)} title={format!("median {exact}, band {} – {}", band(&s.lo), band(&s.hi))}>{text}</td>
                             }
                         }) }
                     </tr>
@@ -315,7 +317,7 @@ impl KkorPanel {
                 <div class="table-wrap">
                 <table class="metrics" data-testid="kkor-orgs-table">
                     <thead><tr>
-                        <th>{"run"}</th><th>{"mean flow time"}</th>
+                        <th>{"run"}</th><th>{family_metric::heading("mean_flow_time")}</th>
                         { for r.clusters.iter().enumerate().map(|(k, c)| html!{ <th>{format!("O{} ({} CPUs)", k + 1, c.procs)}</th> }) }
                     </tr></thead>
                     <tbody>
@@ -371,7 +373,10 @@ fn migration_table(r: &KkorRunsResult, run: &crate::kkor::presets::KkorRunSummar
             { for run.migrations.iter().enumerate().map(|(from, row)| html!{
                 <tr data-from={from.to_string()}>
                     <th scope="row">{format!("O{}", from + 1)}</th>
-                    { for row.iter().map(|v| html!{ <td data-value={json_num(*v)}>{fmt_num(*v, 1)}</td> }) }
+                    { for row.iter().map(|v| {
+                        let (text, exact) = family_metric::cell("migrations", *v);
+                        html!{ <td data-value={json_num(*v)} title={exact}>{text}</td> }
+                    }) }
                 </tr>
             }) }
             </tbody>

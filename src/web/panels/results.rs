@@ -1,5 +1,12 @@
-//! The results table (sortable), the run's import report and metrics JSON, and the exports.
+//! The results table (sortable, with a column chooser), the run's import report and
+//! metrics JSON, and the exports.
+//!
+//! Columns that say nothing for these runs are hidden by default, and the table says which
+//! and why: grid efficiency and occupancy when they equal utilization for every run (one
+//! site, CPU allocation), a count or share that is 0 for every run. The chooser overrides
+//! that. Hidden cells stay in the page (`hidden`), so copying and the tests still read them.
 
+use std::collections::BTreeSet;
 use std::rc::Rc;
 
 use yew::prelude::*;
@@ -23,10 +30,15 @@ type Sort = (Option<SortKey>, bool);
 pub fn ResultsPanel() -> Html {
     let app = use_app();
     let sort = use_state(|| (None, false));
+    // The columns the visitor chose; `None` until they touch the chooser (then defaults).
+    let chosen = use_state(|| None::<BTreeSet<usize>>);
     let r = &app.results;
     if r.runs.is_empty() && !app.run.running {
         return html! {};
     }
+    let (defaults, why) = default_columns(&r.runs);
+    let shown: BTreeSet<usize> = (*chosen).clone().unwrap_or_else(|| defaults.clone());
+    let visible = |m: Metric| shown.contains(&column_index(m));
     let on_sort = {
         let sort = sort.clone();
         move |k: SortKey| {
@@ -43,7 +55,22 @@ pub fn ResultsPanel() -> Html {
             (true, false) => (" ▲", "ascending"),
             (false, _) => ("", "none"),
         };
-        html! { <th aria-sort={aria} title={help}><button class="sort" onclick={on_sort(k)}>{format!("{title}{arrow}")}</button></th> }
+        let hidden = matches!(k, SortKey::Metric(m) if !visible(m));
+        html! { <th aria-sort={aria} title={help} {hidden}><button class="sort" onclick={on_sort(k)}>{format!("{title}{arrow}")}</button></th> }
+    };
+    let toggle = |i: usize| {
+        let (chosen, shown) = (chosen.clone(), shown.clone());
+        Callback::from(move |_: Event| {
+            let mut next = shown.clone();
+            if !next.remove(&i) {
+                next.insert(i);
+            }
+            chosen.set(Some(next));
+        })
+    };
+    let reset = {
+        let chosen = chosen.clone();
+        Callback::from(move |_: MouseEvent| chosen.set(None))
     };
     // The header names the scenario these numbers came from, never the one in the form.
     let ran = r.scenario.as_deref();
@@ -77,10 +104,25 @@ pub fn ResultsPanel() -> Html {
                     { for Metric::COLUMNS.iter().map(|&m| th(SortKey::Metric(m), m.header().trim_end_matches(" (s)"), m.help())) }
                 </tr></thead>
                 <tbody>
-                    { for sorted(&r.runs, *sort).into_iter().map(row) }
+                    { for sorted(&r.runs, *sort).into_iter().map(|run| row(run, &shown)) }
                 </tbody>
             </table>
             </div>
+            <details class="columns" data-testid="columns">
+                <summary>{ format!("Columns ({} of {} shown)", shown.len(), Metric::COLUMNS.len()) }</summary>
+                <div class="column-list">
+                { for Metric::COLUMNS.iter().enumerate().map(|(i, &m)| html! {
+                    <label class="check" title={m.help()}>
+                        <input type="checkbox" data-testid={format!("column-{}", m.key())} checked={shown.contains(&i)} onchange={toggle(i)} />
+                        {format!(" {}", m.header().trim_end_matches(" (s)"))}
+                    </label>
+                }) }
+                </div>
+                <button class="small" onclick={reset} disabled={chosen.is_none()}>{"Defaults"}</button>
+            </details>
+            if chosen.is_none() && !why.is_empty() {
+                <p class="help" data-testid="columns-hidden">{ format!("Hidden: {}. Columns shows them.", why.join("; ")) }</p>
+            }
             { reports(&app) }
         </>
     }
@@ -111,21 +153,70 @@ fn sorted(runs: &[Rc<RunResult>], (key, desc): Sort) -> Vec<&RunResult> {
     rows
 }
 
-fn row(r: &RunResult) -> Html {
+fn row(r: &RunResult, shown: &BTreeSet<usize>) -> Html {
     html! {
         <tr data-label={r.label().to_string()}>
             <th scope="row">{r.label()}</th>
-            { for Metric::COLUMNS.iter().map(|&m| {
+            { for Metric::COLUMNS.iter().enumerate().map(|(i, &m)| {
                 let v = m.value(&r.report.metrics);
+                let hidden = !shown.contains(&i);
                 if m.is_duration() {
                     let exact = format!("{} s", fmt_num(v.as_f64(), m.decimals()));
-                    html!{ <td data-key={m.key()} data-value={v.json()} title={exact}>{fmt_duration(v.as_f64())}</td> }
+                    html!{ <td data-key={m.key()} data-value={v.json()} title={exact} {hidden}>{fmt_duration(v.as_f64())}</td> }
                 } else {
-                    html!{ <td data-key={m.key()} data-value={v.json()}>{fmt_num(v.as_f64(), m.decimals())}</td> }
+                    html!{ <td data-key={m.key()} data-value={v.json()} title={count_note(m, v.as_f64(), &r.report.metrics)} {hidden}>{fmt_num(v.as_f64(), m.decimals())}</td> }
                 }
             }) }
         </tr>
     }
+}
+
+/// A count's cell says what it counts, in this run's numbers.
+fn count_note(m: Metric, n: f64, all: &crate::metrics::Metrics) -> String {
+    let n = fmt_num(n, 0);
+    match m {
+        Metric::Finished => format!("{n} jobs ran (to their end, or killed at their estimate)"),
+        Metric::Killed => format!("{n} of the {} jobs that ran were stopped at their estimate", fmt_num(all.jobs_finished as f64, 0)),
+        Metric::Rejected => format!("{n} jobs wider than every site they could go to: reported, not run"),
+        Metric::Skipped => format!("{n} records of the log were skipped at import, not simulated (runtime ≤ 0, processors ≤ 0, submit −1): the Workload import report below gives each reason"),
+        _ => m.help(),
+    }
+}
+
+fn column_index(m: Metric) -> usize {
+    Metric::COLUMNS.iter().position(|&c| c == m).unwrap_or(0)
+}
+
+/// The columns shown unless the visitor chooses, and why the others are hidden.
+fn default_columns(runs: &[Rc<RunResult>]) -> (BTreeSet<usize>, Vec<String>) {
+    let all = |f: &dyn Fn(&crate::metrics::Metrics) -> bool| {
+        !runs.is_empty() && runs.iter().all(|r| f(&r.report.metrics))
+    };
+    let mut hide: Vec<(Vec<Metric>, String)> = Vec::new();
+    if all(&|m| m.grid_efficiency == m.utilization && m.occupancy == m.utilization) {
+        hide.push((
+            vec![Metric::GridEfficiency, Metric::Occupancy],
+            "grid efficiency and occupancy (equal to utilization in every run)".into(),
+        ));
+    }
+    let zero: Vec<Metric> = [
+        Metric::FractionTransferred,
+        Metric::Killed,
+        Metric::Rejected,
+        Metric::Skipped,
+    ]
+    .into_iter()
+    .filter(|&c| all(&|m| c.get(m) == 0.0))
+    .collect();
+    if !zero.is_empty() {
+        let names: Vec<&str> = zero.iter().map(|m| m.header()).collect();
+        hide.push((zero, format!("{} (0 in every run)", names.join(", "))));
+    }
+    let hidden: Vec<Metric> = hide.iter().flat_map(|h| h.0.iter().copied()).collect();
+    let shown = (0..Metric::COLUMNS.len())
+        .filter(|&i| !hidden.contains(&Metric::COLUMNS[i]))
+        .collect();
+    (shown, hide.into_iter().map(|h| h.1).collect())
 }
 
 /// The import report, the metrics JSON and the export buttons.

@@ -2,7 +2,7 @@
 
 use yew::prelude::*;
 
-use super::form::select_value;
+use super::form::{hold_preset_keys, select_value, PRESET_KEYS_HELP};
 use crate::scenario::SCENARIO_PRESETS;
 use crate::web::state::{use_app, AppAction};
 
@@ -16,7 +16,7 @@ pub fn ScenarioPanel() -> Html {
         <div class="fields">
             <h2>{"Scenario"}</h2>
             <label>{"Scenario preset "}
-                <select data-testid="scenario-preset" onchange={choose}>
+                <select data-testid="scenario-preset" onchange={choose} onkeydown={hold_preset_keys} title={PRESET_KEYS_HELP}>
                     if known.is_none() {
                         <option value="" selected=true disabled=true>{"(shared or custom scenario)"}</option>
                     }

@@ -18,7 +18,8 @@ use crate::scjg::presets::{
 };
 use crate::web::charts::{Chart, ChartView, ScjgChart, SCJG_CHART_METRICS};
 use crate::web::families::{FamilyRequest, FamilyResult};
-use crate::web::format::{fmt_num, json_num};
+use crate::web::family_metric;
+use crate::web::format::json_num;
 
 const TRACE_HELP: &str = "An SWF trace (plain or .gz) of an SP-like machine; the presets take 10-day windows of it from day 270 on, on 128-node sites (the CLI uses SDSC-SP2-1998-4.2-cln.swf.gz from the Parallel Workloads Archive, 128 nodes, jobs of 1–128 nodes like SCJG's MHPCC trace). The file is read in this tab's worker and never leaves the machine.";
 const SEEDS_HELP: &str = "Each seed draws which jobs become metajobs (a seeded permutation, so a larger share keeps a smaller one's metajobs) and the metaschedulers' back-off streams. Figures are medians over the seeds with an order-statistic band. The CLI's --seeds, default 5.";
@@ -211,7 +212,7 @@ impl Component for ScjgPanel {
                 <p class="help">{"A metascheduler places metajobs through advance reservations on the sites' local schedulers — query every site's range list, pick the earliest common start, reserve on each site, and on any failure release all and back off — instead of locking a block of nodes for them every day. Local jobs are backfilled around the reservations. Source: Snell, Clement, Jackson, Gregory (docs/scjg.md)."}</p>
                 <div class="fields">
                     <label>{"Preset "}
-                        <select data-testid="scjg-preset" onchange={link.callback(|e: Event| ScjgMsg::Preset(select_index(&e)))}>
+                        <select data-testid="scjg-preset" onkeydown={super::form::hold_preset_keys} title={super::form::PRESET_KEYS_HELP} onchange={link.callback(|e: Event| ScjgMsg::Preset(select_index(&e)))}>
                             { for SCJG_PRESETS.iter().enumerate().map(|(i, p)| html!{
                                 <option value={i.to_string()} selected={i == self.preset}>{p.0}</option>
                             }) }
@@ -264,10 +265,14 @@ fn view_sweep(r: &Rc<ScjgSweepResult>) -> Html {
                 <tbody>
                 { for r.series.iter().map(|s| html!{
                     <tr data-policy={s.policy.clone()} data-metric={s.metric.clone()}>
-                        <th scope="row">{&s.policy}</th><td>{&s.metric}</td>
-                        { for s.median.iter().enumerate().map(|(i, v)| html!{
-                            <td data-x={i.to_string()} data-value={json_num(*v)}
-                                title={format!("band {} – {}", fmt_num(s.lo[i], 4), fmt_num(s.hi[i], 4))}>{fmt_num(*v, 3)}</td>
+                        <th scope="row">{&s.policy}</th><td title={s.metric.clone()}>{family_metric::heading(&s.metric)}</td>
+                        { for s.median.iter().enumerate().map(|(i, v)| {
+                            let (text, exact) = family_metric::cell(&s.metric, *v);
+                            let band = |b: &[f64]| b.get(i).map_or_else(|| "–".into(), |v| family_metric::cell(&s.metric, *v).0);
+                            html!{
+                                <td data-x={i.to_string()} data-value={json_num(*v)}
+                                    title={format!("median {exact}, band {} – {}", band(&s.lo), band(&s.hi))}>{text}</td>
+                            }
                         }) }
                     </tr>
                 }) }
@@ -293,13 +298,14 @@ impl ScjgPanel {
             <>
                 <div class="table-wrap">
                 <table class="metrics" data-testid="scjg-runs">
-                    <thead><tr><th>{"run"}</th>{ for keys.iter().map(|k| html!{ <th>{k.0}</th> }) }</tr></thead>
+                    <thead><tr><th>{"run"}</th>{ for keys.iter().map(|k| html!{ <th title={k.0}>{family_metric::heading(k.0)}</th> }) }</tr></thead>
                     <tbody>
                     { for r.runs.iter().map(|x| html!{
                         <tr data-run={x.label.clone()}>
                             <th scope="row">{&x.label}</th>
-                            { for keys.iter().map(|(k, f)| html!{
-                                <td data-key={*k} data-value={json_num(f(&x.metrics))}>{fmt_num(f(&x.metrics), 3)}</td>
+                            { for keys.iter().map(|(k, f)| {
+                                let (text, exact) = family_metric::cell(k, f(&x.metrics));
+                                html!{ <td data-key={*k} data-value={json_num(f(&x.metrics))} title={exact}>{text}</td> }
                             }) }
                         </tr>
                     }) }

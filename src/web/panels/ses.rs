@@ -13,7 +13,7 @@ use crate::allocation::sweep::parse_numbers;
 use crate::scenario::ses::{SesCrossover, SesSelection, CROSSOVER_SHARES, SES_PRESETS};
 use crate::web::charts::{Chart, ChartView, FamilyChart, SesFigure};
 use crate::web::families::{FamilyRequest, FamilyResult};
-use crate::web::format::{fmt_num, json_num};
+use crate::web::format::{fmt_duration, fmt_num, json_num};
 
 const SEEDS_HELP: &str = "Independent seven-day workloads of SES's Poisson model (SES §3.2, Tables 1 and A3: 3.125 jobs per 30 min, exponential run times of mean 496.3 min); the four variants see the same jobs of a seed. Every figure is the median over the seeds with an order-statistic band (min–max for few seeds). The CLI's --seeds, default 10.";
 const LOAD_HELP: &str = "Multiplies SES's arrival rate λ = 3.125 jobs / 30 min (SES Table 1): 1 is the paper's load, 2 doubles the arrivals. The CLI's --load.";
@@ -193,7 +193,7 @@ impl Component for SesPanel {
                 <p class="help">{"One heterogeneous cluster (the Lattice: groups A 36 nodes × 4 CPUs, B 20×4, C 1×4, D 50×1) and two ways to pick a group for a job: at random, or the group with the most nodes available (MNA); restricted or not (may jobs of fewer than 4 CPUs use 4-CPU nodes). Source: Sessini's node-group selection study (docs/ses.md)."}</p>
                 <div class="fields">
                     <label>{"Preset "}
-                        <select data-testid="ses-preset" onchange={link.callback(|e: Event| SesMsg::Preset(select_index(&e)))}>
+                        <select data-testid="ses-preset" onkeydown={super::form::hold_preset_keys} title={super::form::PRESET_KEYS_HELP} onchange={link.callback(|e: Event| SesMsg::Preset(select_index(&e)))}>
                             { for SES_PRESETS.iter().enumerate().map(|(i, p)| html!{
                                 <option value={i.to_string()} selected={i == self.preset}>{p.0}</option>
                             }) }
@@ -229,7 +229,14 @@ fn chart(c: FamilyChart, testid: &'static str, height: u32) -> Html {
 
 fn banded(v: f64, lo: Option<f64>, hi: Option<f64>, d: usize) -> Html {
     let band = |b: Option<f64>| b.map_or_else(|| "–".into(), |b| fmt_num(b, d));
-    html! { <span title={format!("band {} – {}", band(lo), band(hi))}>{fmt_num(v, d)}</span> }
+    html! { <span title={format!("median {}, band {} – {}", json_num(v), band(lo), band(hi))}>{fmt_num(v, d)}</span> }
+}
+
+/// A duration in seconds with its band, printed in the unit that reads best (the exact
+/// seconds and the band on hover).
+fn banded_duration(v: f64, lo: Option<f64>, hi: Option<f64>) -> Html {
+    let band = |b: Option<f64>| b.map_or_else(|| "–".into(), fmt_duration);
+    html! { <span title={format!("median {} s, band {} – {}", json_num(v), band(lo), band(hi))}>{fmt_duration(v)}</span> }
 }
 
 fn view_selection(r: &Rc<SesSelection>) -> Html {
@@ -249,7 +256,7 @@ fn view_selection(r: &Rc<SesSelection>) -> Html {
             <table class="metrics" data-testid="ses-table">
                 <thead><tr>
                     <th>{"variant"}</th><th>{"group"}</th><th>{"utilization"}</th>
-                    <th>{"queueing delay (min)"}</th><th>{"jobs"}</th><th>{"mean response (min)"}</th>
+                    <th>{"queueing delay"}</th><th>{"jobs (median)"}</th><th>{"mean response"}</th>
                 </tr></thead>
                 <tbody>
                 { for r.runs.iter().map(|run| {
@@ -260,17 +267,17 @@ fn view_selection(r: &Rc<SesSelection>) -> Html {
                             <tr data-run={run.label.clone()} data-group={g.name.clone()}>
                                 <th scope="row">{&run.label}</th><td>{&g.name}</td>
                                 <td data-key="utilization" data-value={json_num(g.utilization)}>{banded(g.utilization, g.lo.as_ref().map(|b| b.utilization), g.hi.as_ref().map(|b| b.utilization), 3)}</td>
-                                <td data-key="avg_queue_delay_s" data-value={json_num(g.avg_queue_delay_s)}>{banded(g.avg_queue_delay_s / 60.0, g.lo.as_ref().map(|b| b.avg_queue_delay_s / 60.0), g.hi.as_ref().map(|b| b.avg_queue_delay_s / 60.0), 1)}</td>
-                                <td data-key="jobs" data-value={json_num(g.jobs)}>{banded(g.jobs, g.lo.as_ref().map(|b| b.jobs), g.hi.as_ref().map(|b| b.jobs), 1)}</td>
+                                <td data-key="avg_queue_delay_s" data-value={json_num(g.avg_queue_delay_s)}>{banded_duration(g.avg_queue_delay_s, g.lo.as_ref().map(|b| b.avg_queue_delay_s), g.hi.as_ref().map(|b| b.avg_queue_delay_s))}</td>
+                                <td data-key="jobs" data-value={json_num(g.jobs)}>{banded(g.jobs, g.lo.as_ref().map(|b| b.jobs), g.hi.as_ref().map(|b| b.jobs), usize::from(g.jobs.fract() != 0.0))}</td>
                                 <td></td>
                             </tr>
                         }) }
                         <tr data-run={run.label.clone()} data-group="all" class="gap">
                             <th scope="row">{&run.label}</th><td>{"all"}</td>
                             <td data-key="utilization" data-value={json_num(m.utilization)}>{fmt_num(m.utilization, 3)}</td>
-                            <td data-key="avg_wait_s" data-value={json_num(m.avg_wait_s)}>{fmt_num(m.avg_wait_s / 60.0, 1)}</td>
+                            <td data-key="avg_wait_s" data-value={json_num(m.avg_wait_s)} title={format!("{} s", json_num(m.avg_wait_s))}>{fmt_duration(m.avg_wait_s)}</td>
                             <td></td>
-                            <td data-key="avg_response_s" data-value={json_num(m.avg_response_s)}>{banded(m.avg_response_s / 60.0, Some(m.avg_response_lo / 60.0), Some(m.avg_response_hi / 60.0), 1)}</td>
+                            <td data-key="avg_response_s" data-value={json_num(m.avg_response_s)}>{banded_duration(m.avg_response_s, Some(m.avg_response_lo), Some(m.avg_response_hi))}</td>
                         </tr>
                         </>
                     }
@@ -305,9 +312,9 @@ fn view_crossover(r: &Rc<SesCrossover>) -> Html {
                 <tbody>
                 { for r.series.iter().map(|s| html!{
                     <tr data-policy={s.policy.clone()}>
-                        <th scope="row" title="median of the mean response time (min)">{&s.policy}</th>
+                        <th scope="row" title="median of the mean response time">{&s.policy}</th>
                         { for s.median.iter().enumerate().map(|(i, v)| html!{
-                            <td data-x={i.to_string()} data-value={json_num(*v)}>{banded(*v / 60.0, s.lo.get(i).map(|b| b / 60.0), s.hi.get(i).map(|b| b / 60.0), 1)}</td>
+                            <td data-x={i.to_string()} data-value={json_num(*v)}>{banded_duration(*v, s.lo.get(i).copied(), s.hi.get(i).copied())}</td>
                         }) }
                     </tr>
                 }) }
