@@ -96,27 +96,32 @@ fn draw_timeline(
     } else {
         (0.0, 1.0)
     };
-    let y1 = rows.len().max(1) as f64;
+    // Row i is drawn at y = i, so whole ticks fall on rows (numbered from 1) and no tick
+    // reads "1.5 rows".
+    let n = rows.len().max(1);
+    let (y0, y1) = (-0.5, n as f64 - 0.5);
     let mut chart = ChartBuilder::on(&root)
         .caption(
             format!("Retry timeline: {label} (metajobs that collided)"),
             font(15),
         )
         .margin(8)
-        .x_label_area_size(32)
-        .y_label_area_size(48)
-        .build_cartesian_2d(x0..x1, 0f64..y1)
+        .x_label_area_size(36)
+        .y_label_area_size(52)
+        .build_cartesian_2d(x0..x1, y0..y1)
         .map_err(e)?;
     chart
         .configure_mesh()
         .disable_mesh()
         .x_desc("hours from the window's start")
         .y_desc("metajob")
+        .y_labels(n.min(10))
+        .y_label_formatter(&|v| whole_row(*v, n))
         .draw()
         .map_err(e)?;
     let area = chart.plotting_area();
     for (i, t) in rows.iter().enumerate() {
-        let y = i as f64 + 0.5;
+        let y = i as f64;
         let c = color(t.scheduler as usize);
         area.draw(&PathElement::new(
             vec![(t.submit_s / H, y), (end(t) / H, y)],
@@ -138,7 +143,17 @@ fn draw_timeline(
                 .map_err(e)?;
         }
     }
-    finish(&root, &mut chart, None, (x0, x1), (0.0, y1), false)
+    finish(&root, &mut chart, None, (x0, x1), (y0, y1), false)
+}
+
+/// A row tick's label: the row's number from 1 on a whole tick inside the rows, else none.
+fn whole_row(v: f64, rows: usize) -> String {
+    let k = v.round();
+    if (v - k).abs() < 1e-9 && k >= 0.0 && (k as usize) < rows {
+        format!("{}", k as usize + 1)
+    } else {
+        String::new()
+    }
 }
 
 fn draw_gantt(canvas: &HtmlCanvasElement, i: &Inspection, site: usize) -> Result<Geom, String> {
@@ -359,7 +374,7 @@ impl Plot for ScjgChart {
             }
             ScjgChart::Timeline(r, run) => {
                 let rows = timeline_rows(r, *run);
-                match rows.get(y.floor().max(0.0) as usize) {
+                match rows.get((y + 0.5).floor().max(0.0) as usize) {
                     Some(t) => format!(
                         "metajob {} (metascheduler {}): submitted {:.2} h, {} failed round(s), {}",
                         t.id,

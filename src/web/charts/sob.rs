@@ -81,6 +81,18 @@ impl SobFigure {
     fn column(&self, k: usize, scale: f64) -> Vec<f64> {
         self.values.iter().map(|row| row[k] * scale).collect()
     }
+
+    /// The panels drawn: a metric that is 0 (or undefined) in every run gets none — on one
+    /// site nothing is transferred, and an axis of repeated 0 ticks says nothing.
+    fn drawn(&self) -> Vec<usize> {
+        (0..SOB_METRICS.len())
+            .filter(|&k| {
+                self.values
+                    .iter()
+                    .any(|row| row[k].is_finite() && row[k] != 0.0)
+            })
+            .collect()
+    }
 }
 
 impl Plot for SobFigure {
@@ -102,7 +114,9 @@ impl Plot for SobFigure {
             "grid efficiency (%)".to_string(),
             "jobs transferred (%)".to_string(),
         ];
-        let panels: Vec<plots::Panel> = (0..5)
+        let panels: Vec<plots::Panel> = self
+            .drawn()
+            .into_iter()
             .map(|k| plots::Panel {
                 title: &titles[k],
                 values: &cols[k],
@@ -114,7 +128,11 @@ impl Plot for SobFigure {
     }
 
     fn describe(&self, x: f64, _y: f64) -> String {
-        let k = (x.floor().max(0.0) as usize).min(SOB_METRICS.len() - 1);
+        let drawn = self.drawn();
+        let Some(&k) = drawn.get((x.floor().max(0.0) as usize).min(drawn.len().saturating_sub(1)))
+        else {
+            return String::new();
+        };
         let base = self.base_label();
         let name = match k {
             0 => format!("avg wait ÷ {base}"),
