@@ -14,7 +14,13 @@ async function shell() {
   const named = [...html.matchAll(/(?:src|href|data-js|data-wasm)="([^"#]+)"/g)]
     .map((m) => m[1])
     .filter((u) => !u.startsWith('data:') && !/^[a-z]+:\/\//i.test(u));
-  return ['./', 'worker_loader.js', 'worker.js', 'worker_bg.wasm', ...named];
+  // The docs pages the help texts link to (listed by the build in docs/index.json).
+  let docs = [];
+  try {
+    const list = await fetch('docs/index.json', { cache: 'no-store' });
+    if (list.ok) docs = (await list.json()).map((f) => `docs/${f}`);
+  } catch (_) { /* a build without docs: the app alone is kept */ }
+  return ['./', 'worker_loader.js', 'worker.js', 'worker_bg.wasm', ...named, ...docs];
 }
 
 self.addEventListener('install', (event) => {

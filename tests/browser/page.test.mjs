@@ -171,6 +171,28 @@ test('one view per paper family: tabs, routes that Back follows, and Run in two 
   }
 });
 
+test('the docs ship with the page as rendered pages, linked from the help texts and from each view', async () => {
+  const page = await open('#/ses');
+  // The view's doc, opened beside the page (the scenario stays as it is).
+  const [doc] = await Promise.all([page.waitForEvent('popup'), page.click('[data-testid=view-doc]')]);
+  await doc.waitForLoadState();
+  assert.match(doc.url(), /\/docs\/ses\.html$/);
+  assert.match(await doc.textContent('h1'), /^SES — node-group selection/);
+  assert.ok((await doc.$$('table')).length > 0, 'its tables are rendered');
+  // Links between docs lead to pages, never to markdown.
+  const hrefs = await doc.$$eval('main a[href]', (as) => as.map((a) => a.getAttribute('href')));
+  assert.ok(hrefs.every((h) => !/\.md(#|$)/.test(h)), `markdown links left: ${hrefs.filter((h) => /\.md/.test(h))}`);
+  // A help text that names a doc links to its page.
+  const named = await page.$$eval('#view-ses a.doc-link', (as) => as.map((a) => [a.textContent, a.getAttribute('href')]));
+  assert.deepEqual(named, [['docs/ses.md', 'docs/ses.html']]);
+  // Every doc of the index opens.
+  const index = await (await page.request.get(new URL('docs/index.json', page.url()).href)).json();
+  for (const f of index.filter((f) => f.endsWith('.html'))) {
+    const res = await page.request.get(new URL(`docs/${f}`, page.url()).href);
+    assert.equal(res.status(), 200, f);
+  }
+});
+
 test('a dropped SWF trace gives the CLI numbers, with its import report', async () => {
   const page = await open();
   await waitResults(page, 5);
@@ -409,6 +431,10 @@ test('after one visit the page opens and runs offline (service worker), and is i
     await page.reload();
     await waitResults(page, 5);
     assertSameNumbers(await readResults(page), first);
+    // The docs pages the help texts link to were kept too.
+    const [doc] = await Promise.all([page.waitForEvent('popup'), page.click('[data-testid=view-doc]')]);
+    await doc.waitForLoadState();
+    assert.match(await doc.textContent('h1'), /^Local schedulers, the engine's rules/);
   } finally {
     own.setDown(false);
     await own.close();

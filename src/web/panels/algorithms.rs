@@ -198,7 +198,7 @@ fn hold_at_home(app: &AppContext, i: usize, on: bool) -> Html {
         <label class="check" title="SOB §2.1.2 can be read two ways: the job waits in the grid queue (the default; released home by the σ re-check) or in its home local queue, where it may start, until a volunteer is better.">
             <input type="checkbox" checked={on} aria-label={format!("hold at home, run {}", i + 1)} data-testid={format!("hold-at-home-{i}")} {onchange} />
             {" waiting jobs wait in their home local queue"}
-            <span class="help">{" — instead of the grid queue (SOB §2.1.2's other reading; docs/sob.md)"}</span>
+            <span class="help">{ super::with_doc_links(" — instead of the grid queue (SOB §2.1.2's other reading; docs/sob.md)") }</span>
         </label>
     }
 }

@@ -225,7 +225,7 @@ impl Component for KkorPanel {
         html! {
             <section class="sf kkor" id="kkor" aria-label="Centralized vs decentralized (KKOR)">
                 <h2>{"Centralized vs decentralized grid scheduling (KKOR)"}</h2>
-                <p class="help">{"Organizations with their own clusters and due-dated jobs: one central scheduler (batches, earliest due date first), or each organization scheduling its own jobs and migrating a job that would be late to another that accepts it within its cooperation coefficient c_k; local never migrates. Source: Krystek, Kurowski, Oleksiak, Rzadca (docs/kkor.md). The third preset, kkor-real, reads three trace files and runs in the CLI: gridscope run --preset kkor-real --traces DIR."}</p>
+                <p class="help">{ super::with_doc_links("Organizations with their own clusters and due-dated jobs: one central scheduler (batches, earliest due date first), or each organization scheduling its own jobs and migrating a job that would be late to another that accepts it within its cooperation coefficient c_k; local never migrates. Source: Krystek, Kurowski, Oleksiak, Rzadca (docs/kkor.md). The third preset, kkor-real, reads three trace files and runs in the CLI: gridscope run --preset kkor-real --traces DIR.") }</p>
                 <div class="fields">
                     <label>{"Preset "}
                         <select data-testid="kkor-preset" onkeydown={super::form::hold_preset_keys} title={super::form::PRESET_KEYS_HELP} onchange={link.callback(|e: Event| KkorMsg::Preset(select_index(&e)))}>

@@ -64,6 +64,17 @@ impl View {
         }
     }
 
+    /// The doc that explains the view's algorithms (docs/NAME.md).
+    pub fn doc(self) -> &'static str {
+        match self {
+            View::Scheduling => "local-policies",
+            View::Sf => "sf",
+            View::Scjg => "scjg",
+            View::Ses => "ses",
+            View::Kkor => "kkor",
+        }
+    }
+
     /// The element id of the view's container.
     pub fn id(self) -> &'static str {
         match self {
@@ -104,6 +115,13 @@ pub fn view_tabs(shown: View) -> Html {
                     </li>
                 }) }
             </ul>
+            <p class="doc-links">
+                <a href={super::doc_href(shown.doc())} target="_blank" rel="noopener" data-testid="view-doc">{format!("docs/{}.md", shown.doc())}</a>
+                if shown == View::Scheduling {
+                    {" · "}<a href={super::doc_href("sob")} target="_blank" rel="noopener">{"docs/sob.md"}</a>
+                }
+                {" · "}<a href={super::doc_href("README")} target="_blank" rel="noopener" data-testid="all-docs">{"all docs"}</a>
+            </p>
         </nav>
     }
 }

@@ -6,6 +6,7 @@
 mod algorithms;
 mod bars;
 mod calculator;
+mod doc_link;
 mod family;
 mod files;
 mod fit;
@@ -30,6 +31,7 @@ mod workload;
 pub use algorithms::AlgorithmsPanel;
 pub use bars::BarsPanel;
 pub use calculator::AllocationCalculator;
+pub use doc_link::{doc_href, with_doc_links};
 pub use files::FilesPanel;
 pub use fit::FitPanel;
 pub use kkor::KkorPanel;

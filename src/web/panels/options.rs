@@ -57,7 +57,7 @@ pub fn OptionsPanel() -> Html {
                         }) }
                     </select>
                 </label>
-                <p class="help">{"gridscope: every completion, then every arrival, then one scheduling pass. pyss: jobs ending exactly at their estimate are free first, then each arrival and each early completion with a pass after it (matches pyss's EASY job for job). cqsim: each completion, then each arrival, with a pass after each. Simulators differ only here; see docs/local-policies.md."}</p>
+                <p class="help">{ super::with_doc_links("gridscope: every completion, then every arrival, then one scheduling pass. pyss: jobs ending exactly at their estimate are free first, then each arrival and each early completion with a pass after it (matches pyss's EASY job for job). cqsim: each completion, then each arrival, with a pass after each. Simulators differ only here; see docs/local-policies.md.") }</p>
                 if !matches!(app.scenario.workload, WorkloadSpec::SesPoisson(_) | WorkloadSpec::Lublin(_)) {
                     { num_field(&app, "seed2", "Seed", "Only generators use the seed.", app.scenario.seed.to_string(), "1",
                         |s, v| { s.seed = parse::<u64>("seed", v)?; Ok(()) }) }

@@ -263,7 +263,7 @@ pub fn MetricHelp() -> Html {
                 { for METRIC_HELP.iter().map(|m| html!{
                     <>
                         <dt><code>{m.key}</code></dt>
-                        <dd>{m.formula}{ if m.source.is_empty() { String::new() } else { format!(" — {}", m.source) } }</dd>
+                        <dd>{m.formula}{ if m.source.is_empty() { html!{} } else { html!{ <>{" — "}{ super::with_doc_links(m.source) }</> } } }</dd>
                     </>
                 }) }
             </dl>

@@ -209,7 +209,7 @@ impl Component for ScjgPanel {
         html! {
             <section class="sf scjg" id="scjg" aria-label="Advance reservations (SCJG)">
                 <h2>{"Advance reservations and metajobs (SCJG)"}</h2>
-                <p class="help">{"A metascheduler places metajobs through advance reservations on the sites' local schedulers — query every site's range list, pick the earliest common start, reserve on each site, and on any failure release all and back off — instead of locking a block of nodes for them every day. Local jobs are backfilled around the reservations. Source: Snell, Clement, Jackson, Gregory (docs/scjg.md)."}</p>
+                <p class="help">{ super::with_doc_links("A metascheduler places metajobs through advance reservations on the sites' local schedulers — query every site's range list, pick the earliest common start, reserve on each site, and on any failure release all and back off — instead of locking a block of nodes for them every day. Local jobs are backfilled around the reservations. Source: Snell, Clement, Jackson, Gregory (docs/scjg.md).") }</p>
                 <div class="fields">
                     <label>{"Preset "}
                         <select data-testid="scjg-preset" onkeydown={super::form::hold_preset_keys} title={super::form::PRESET_KEYS_HELP} onchange={link.callback(|e: Event| ScjgMsg::Preset(select_index(&e)))}>

@@ -190,7 +190,7 @@ impl Component for SesPanel {
         html! {
             <section class="sf ses" id="ses" aria-label="Node-group selection (SES)">
                 <h2>{"Node-group selection (SES)"}</h2>
-                <p class="help">{"One heterogeneous cluster (the Lattice: groups A 36 nodes × 4 CPUs, B 20×4, C 1×4, D 50×1) and two ways to pick a group for a job: at random, or the group with the most nodes available (MNA); restricted or not (may jobs of fewer than 4 CPUs use 4-CPU nodes). Source: Sessini's node-group selection study (docs/ses.md)."}</p>
+                <p class="help">{ super::with_doc_links("One heterogeneous cluster (the Lattice: groups A 36 nodes × 4 CPUs, B 20×4, C 1×4, D 50×1) and two ways to pick a group for a job: at random, or the group with the most nodes available (MNA); restricted or not (may jobs of fewer than 4 CPUs use 4-CPU nodes). Source: Sessini's node-group selection study (docs/ses.md).") }</p>
                 <div class="fields">
                     <label>{"Preset "}
                         <select data-testid="ses-preset" onkeydown={super::form::hold_preset_keys} title={super::form::PRESET_KEYS_HELP} onchange={link.callback(|e: Event| SesMsg::Preset(select_index(&e)))}>
