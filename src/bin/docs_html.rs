@@ -34,7 +34,9 @@ fn main() -> std::process::ExitCode {
 }
 
 #[cfg(target_arch = "wasm32")]
-fn main() {}
+fn main() {
+    // The docs are rendered natively, at build time; never in the page.
+}
 
 #[cfg(not(target_arch = "wasm32"))]
 mod render {

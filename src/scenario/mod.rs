@@ -3,6 +3,7 @@
 //! app puts it in its share URLs; both run it through [`run_scenario`], so the same scenario
 //! gives the same bytes everywhere.
 
+pub mod explain;
 pub mod link;
 #[cfg(not(target_arch = "wasm32"))]
 mod parallel;

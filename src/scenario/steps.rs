@@ -1,8 +1,9 @@
 //! The step-by-step view (the page's "Step through" panel): one site of one run, event by
 //! event — what ended, arrived and started at each instant and *why* a job started (head of
 //! the queue, or backfilled: ending by the head's shadow time, or on its extra units), with
-//! the queue, the running jobs and the free-units profile after the step. For small
-//! scenarios: the frames are kept so the page can go back as well as forward.
+//! the queue, the running jobs and the free-units profile after the step. Any workload: the
+//! run is simulated silently up to the window's start, then at most `max_steps` frames are
+//! kept, so the page can go back as well as forward.
 
 use serde::{Deserialize, Serialize};
 
@@ -11,9 +12,6 @@ use crate::engine::{SimError, Simulation};
 use crate::model::{Job, JobIdx};
 use crate::policy::local::HeadReservation;
 use crate::workload::Workload;
-
-/// At most this many jobs: the view is for watching a site decide, not for big runs.
-pub const MAX_STEP_JOBS: usize = 20_000;
 
 /// One instant at the site.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -32,25 +30,38 @@ pub struct StepFrame {
     pub profile: Vec<(f64, u32)>,
     /// The head's reservation (job id, shadow time s, extra units), for EASY.
     pub head: Option<(u64, f64, u32)>,
+    /// The jobs started at this instant at the site, in order.
+    #[serde(default)]
+    pub started: Vec<StartedJob>,
+}
+
+/// A job started at a frame's instant.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct StartedJob {
+    pub job: u64,
+    pub units: u32,
+    /// Started out of order around the head's reservation (EASY), not from the head.
+    pub backfilled: bool,
 }
 
 /// The steps of run `alg` of `scenario` at `site`, up to `max_steps` instants at which
-/// something happened there.
+/// something happened there, from `from_s` seconds after the first submission on (the
+/// run before it is simulated without frames: a window of a real trace).
 pub fn trace_steps(
     scenario: &Scenario,
     mut workload: Workload,
     alg: usize,
     site: usize,
+    from_s: f64,
     max_steps: usize,
 ) -> Result<Vec<StepFrame>, ScenarioError> {
     let spec = scenario
         .algorithms
         .get(alg)
         .ok_or_else(|| ScenarioError::Invalid(format!("no algorithm {alg}")))?;
-    if workload.jobs.len() > MAX_STEP_JOBS {
+    if !(from_s.is_finite() && from_s >= 0.0) {
         return Err(ScenarioError::Invalid(format!(
-            "the step-by-step view takes at most {MAX_STEP_JOBS} jobs (this workload has {}); use a smaller scenario",
-            workload.jobs.len()
+            "the window starts at {from_s} s: give a time from 0 s (the first submission) on"
         )));
     }
     let (mut platform, _) = resolve_platform(&scenario.platform, &workload)?;
@@ -82,7 +93,11 @@ pub fn trace_steps(
     .with_seed(scenario.seed)
     .record_passes();
     let mut frames = Vec::new();
+    let from = origin.saturating_add((from_s * 1000.0).round() as i64);
     while frames.len() < max_steps && sim.step().map_err(ScenarioError::Sim)? {
+        if sim.now().0 < from {
+            continue;
+        }
         let Some(snap) = sim.site_snapshot(site) else {
             return Err(ScenarioError::Sim(SimError::Cancelled));
         };
@@ -93,7 +108,7 @@ pub fn trace_steps(
                 .find(|r| r.0 == j)
                 .map_or(f64::NAN, |r| secs(r.2 .0))
         };
-        let events = site_events(&sim, jobs, site as u32, &predicted_end, &secs);
+        let (events, started) = site_events(&sim, jobs, site as u32, &predicted_end, &secs);
         if events.is_empty() {
             continue;
         }
@@ -115,23 +130,25 @@ pub fn trace_steps(
                 .collect(),
             profile: snap.profile.iter().map(|&(t, f)| (secs(t.0), f)).collect(),
             head: snap.head.map(|h| (id(h.job), secs(h.shadow.0), h.extra)),
+            started,
         });
     }
     Ok(frames)
 }
 
-/// The lines of what the last step did at `site`.
+/// The lines of what the last step did at `site`, and the jobs it started there.
 fn site_events(
     sim: &Simulation,
     jobs: &[Job],
     site: u32,
     predicted_end: &dyn Fn(JobIdx) -> f64,
     secs: &dyn Fn(i64) -> f64,
-) -> Vec<String> {
+) -> (Vec<String>, Vec<StartedJob>) {
     let log = sim.last_step();
     let outcomes = sim.outcomes();
     let on_site = |j: JobIdx| outcomes[j as usize].site == site;
     let mut lines = Vec::new();
+    let mut started = Vec::new();
     for &j in log.completed.iter().filter(|&&j| on_site(j)) {
         lines.push(format!("job {} ended", jobs[j as usize].id));
     }
@@ -143,15 +160,26 @@ fn site_events(
         let note = pass.note.unwrap_or_default();
         for (k, &j) in pass.started.iter().enumerate() {
             let end = predicted_end(j);
-            let why = match (pass.note, note.reservation) {
-                (Some(_), _) if k < note.heads => "head of the queue, fits now".to_string(),
-                (Some(_), Some(r)) => backfill_reason(&r, end, secs),
-                _ => "fits now (this policy's rule)".to_string(),
+            let (why, backfilled) = match (pass.note, note.reservation) {
+                (Some(_), _) if k < note.heads => {
+                    ("head of the queue, fits now".to_string(), false)
+                }
+                (Some(_), Some(r)) => (backfill_reason(&r, end, secs), true),
+                _ => ("fits now (this policy's rule)".to_string(), false),
             };
             lines.push(format!("job {} started: {why}", jobs[j as usize].id));
+            let units = sim
+                .site_snapshot(site as usize)
+                .and_then(|s| s.running.iter().find(|r| r.0 == j).map(|r| r.1))
+                .unwrap_or(jobs[j as usize].procs);
+            started.push(StartedJob {
+                job: jobs[j as usize].id,
+                units,
+                backfilled,
+            });
         }
     }
-    lines
+    (lines, started)
 }
 
 fn backfill_reason(r: &HeadReservation, end_s: f64, secs: &dyn Fn(i64) -> f64) -> String {

@@ -95,7 +95,16 @@ pub enum ToWorker {
         scenario: Scenario,
         algorithm: usize,
         site: usize,
+        /// The window's start, seconds after the first submission.
+        #[serde(default)]
+        from_s: f64,
         max_steps: usize,
+    },
+    /// Why job `job` of run `algorithm` waited (`scenario::explain`).
+    Explain {
+        scenario: Scenario,
+        algorithm: usize,
+        job: u64,
     },
 }
 
@@ -237,6 +246,12 @@ pub enum FromWorker {
         message: String,
     },
     StepsFailed {
+        message: String,
+    },
+    Explained {
+        explanation: crate::scenario::explain::Explanation,
+    },
+    ExplainFailed {
         message: String,
     },
 }

@@ -3,6 +3,7 @@
 
 mod cli;
 mod differential;
+mod explain;
 mod fuzz;
 mod golden;
 mod grid;

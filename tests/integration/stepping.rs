@@ -269,7 +269,7 @@ fn the_step_view_explains_each_start() {
         options: RunConfig::default(),
     };
     let w = load_workload(&scenario, &Default::default(), &mut |_| Ok(bytes.clone())).unwrap();
-    let frames = trace_steps(&scenario, w, 0, 0, 1000).unwrap();
+    let frames = trace_steps(&scenario, w, 0, 0, 0.0, 1000).unwrap();
     assert!(!frames.is_empty());
     let all: Vec<&String> = frames.iter().flat_map(|f| &f.events).collect();
     assert!(

@@ -64,6 +64,9 @@ pub enum Command {
     /// Fit SOB's hyper-Erlang workload model to a trace, draw a synthetic one
     #[command(args_override_self = true)]
     Fit(FitArgs),
+    /// Why did a job wait? Each instant between its submission and its start, and why
+    #[command(args_override_self = true)]
+    Explain(ExplainArgs),
     /// Explain metrics, policies, schemes, platforms, presets, sweeps, or a command
     Help(HelpArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
@@ -82,6 +85,7 @@ impl Command {
             Command::Run(_) => "run",
             Command::Allocate(_) => "allocate",
             Command::Fit(_) => "fit",
+            Command::Explain(_) => "explain",
             Command::Help(_) => "help",
             Command::Completions(_) => "completions",
         }
@@ -157,6 +161,39 @@ pub struct SimulateArgs {
     pub event_order: EventOrderArg,
     #[command(flatten)]
     pub report: ReportArgs,
+    /// Fail on the first malformed line instead of counting it
+    #[arg(long)]
+    pub strict: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct ExplainArgs {
+    /// The SWF trace (plain or gzip)
+    #[arg(value_name = "TRACE", value_hint = ValueHint::FilePath)]
+    pub trace: String,
+    /// The local policy the job ran under (one of `gridscope help policies`)
+    #[arg(long, value_name = "POLICY")]
+    pub policy: LocalPolicyKind,
+    /// The job's id (SWF field 1)
+    #[arg(long, value_name = "ID")]
+    pub job: u64,
+    /// Processors of the machine [default: from the trace]
+    #[arg(long, value_name = "N", value_parser = parse_positive_u32)]
+    pub procs: Option<u32>,
+    /// Run-time estimates: the trace's or the exact runtime
+    #[arg(long, value_name = "SOURCE", value_enum, default_value_t = Estimates::Trace)]
+    pub estimates: Estimates,
+    /// Let jobs outlive their estimate (default: killed at it)
+    #[arg(long)]
+    pub no_kill: bool,
+    /// The order of the events of one instant: gridscope, pyss or cqsim
+    #[arg(long, value_name = "ORDER", value_enum, default_value_t = EventOrderArg::Gridscope)]
+    pub event_order: EventOrderArg,
+    /// Print the explanation as JSON
+    #[arg(long)]
+    pub json: bool,
     /// Fail on the first malformed line instead of counting it
     #[arg(long)]
     pub strict: bool,

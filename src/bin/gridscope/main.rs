@@ -6,6 +6,7 @@
 
 mod allocate;
 mod cli;
+mod explain;
 mod fit;
 mod kkor;
 mod output;
@@ -58,6 +59,7 @@ fn main() -> ExitCode {
 fn dispatch(command: &Command) -> Result<(), CliError> {
     match command {
         Command::Simulate(a) => run::simulate(a),
+        Command::Explain(a) => explain::explain(a),
         Command::Lint(a) => run::lint(a),
         Command::Run(a) => run::run(a),
         Command::Allocate(a) => allocate::allocate(a),

@@ -13,7 +13,7 @@ use gridscope::scenario::{
 };
 use gridscope::workload::{read_swf, SwfOptions, Workload};
 
-use crate::cli::{Estimates, LintArgs, ReportArgs, RunArgs, SimulateArgs};
+use crate::cli::{Estimates, EventOrderArg, LintArgs, ReportArgs, RunArgs, SimulateArgs};
 use crate::output::Inputs;
 use crate::progress::Progress;
 use crate::{output, report, sweep, CliError};
@@ -88,31 +88,17 @@ pub fn lint(a: &LintArgs) -> Result<(), CliError> {
 }
 
 pub fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
-    let scenario = Scenario {
-        version: SCENARIO_VERSION,
-        name: format!("simulate {}", a.trace),
-        seed: 0,
-        platform: PlatformSpec::FromTrace { procs: a.procs },
-        workload: WorkloadSpec::Swf {
-            file: a.trace.clone(),
+    let scenario = trace_scenario(
+        &a.trace,
+        &a.policy.0,
+        TraceOptions {
+            procs: a.procs,
+            estimates: a.estimates,
+            no_kill: a.no_kill,
+            event_order: a.event_order,
             strict: a.strict,
         },
-        algorithms: a
-            .policy
-            .0
-            .iter()
-            .copied()
-            .map(AlgorithmSpec::local)
-            .collect(),
-        options: RunConfig {
-            estimates: match a.estimates {
-                Estimates::Trace => EstimateSource::Trace,
-                Estimates::Exact => EstimateSource::Exact,
-            },
-            kill_at_estimate: !a.no_kill,
-            event_order: a.event_order.into(),
-        },
-    };
+    );
     let mut inputs = Inputs::default();
     inputs.add(Path::new(&a.trace));
     let place = Place {
@@ -121,6 +107,38 @@ pub fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
         limits: a.limits.limits(),
     };
     run_scenario(&scenario, &place, inputs, &a.report)
+}
+
+/// The flags `simulate` and `explain` share about how a trace runs.
+pub struct TraceOptions {
+    pub procs: Option<u32>,
+    pub estimates: Estimates,
+    pub no_kill: bool,
+    pub event_order: EventOrderArg,
+    pub strict: bool,
+}
+
+/// The scenario `simulate TRACE --policy …` runs: the trace on a machine sized from it.
+pub fn trace_scenario(trace: &str, policies: &[LocalPolicyKind], o: TraceOptions) -> Scenario {
+    Scenario {
+        version: SCENARIO_VERSION,
+        name: format!("simulate {trace}"),
+        seed: 0,
+        platform: PlatformSpec::FromTrace { procs: o.procs },
+        workload: WorkloadSpec::Swf {
+            file: trace.to_string(),
+            strict: o.strict,
+        },
+        algorithms: policies.iter().copied().map(AlgorithmSpec::local).collect(),
+        options: RunConfig {
+            estimates: match o.estimates {
+                Estimates::Trace => EstimateSource::Trace,
+                Estimates::Exact => EstimateSource::Exact,
+            },
+            kill_at_estimate: !o.no_kill,
+            event_order: o.event_order.into(),
+        },
+    }
 }
 
 pub fn run(a: &RunArgs) -> Result<(), CliError> {

@@ -215,29 +215,7 @@ impl Plot for FamilyChart {
                     &values,
                 )
             }
-            FamilyChart::SesCrossover(r) => {
-                let title = format!(
-                    "Mean response: median of {} seeds, band {:.0} %",
-                    r.seeds,
-                    r.confidence * 100.0
-                );
-                // In the time unit that suits the values, as the table's durations read.
-                let max = r
-                    .series
-                    .iter()
-                    .flat_map(|s| s.hi.iter())
-                    .cloned()
-                    .fold(0.0, f64::max);
-                let (unit, scale) = secs_unit(max);
-                let series: Vec<_> = r.series.iter().map(|s| scaled(s, scale)).collect();
-                plots::band_lines(
-                    canvas,
-                    &title,
-                    (&r.x_label, &format!("mean response time ({unit})")),
-                    &r.x,
-                    &series,
-                )
-            }
+            FamilyChart::SesCrossover(r) => ses_crossover(canvas, r),
             FamilyChart::KkorGantt(r, run, c) => super::kkor_gantt::draw(canvas, r, *run, *c),
             FamilyChart::SesQueue(r, run) => {
                 let (label, data) = ses_queue(r, *run).ok_or("no queue series")?;
@@ -422,6 +400,31 @@ fn describe_groups(r: &SesSelection, x: f64, y: f64) -> String {
         fmt_num(band(&fig.hi), 3),
         fmt_num(fig.jobs, 1),
         fmt_num(fig.avg_queue_delay_s / 60.0, 1)
+    )
+}
+
+/// SES's crossover: the mean response per share, in the time unit that suits the values
+/// (as the table's durations read).
+fn ses_crossover(canvas: &HtmlCanvasElement, r: &SesCrossover) -> Result<Geom, String> {
+    let title = format!(
+        "Mean response: median of {} seeds, band {:.0} %",
+        r.seeds,
+        r.confidence * 100.0
+    );
+    let max = r
+        .series
+        .iter()
+        .flat_map(|s| s.hi.iter())
+        .cloned()
+        .fold(0.0, f64::max);
+    let (unit, scale) = secs_unit(max);
+    let series: Vec<_> = r.series.iter().map(|s| scaled(s, scale)).collect();
+    plots::band_lines(
+        canvas,
+        &title,
+        (&r.x_label, &format!("mean response time ({unit})")),
+        &r.x,
+        &series,
     )
 }
 

@@ -49,6 +49,15 @@ impl Plot for Gantt {
         }
     }
 
+    fn pick(&self, x: f64, y: f64) -> Option<u64> {
+        let (t, u) = (x * 3600.0, y.floor().max(0.0) as u32);
+        self.data
+            .rects
+            .iter()
+            .find(|r| r.1 <= t && t < r.2 && r.3 <= u && u < r.3 + r.4)
+            .map(|r| r.0)
+    }
+
     fn name(&self) -> String {
         format!("gridscope-gantt-{}-{}", self.site, self.run)
     }

@@ -16,6 +16,7 @@ pub mod plots;
 mod runs;
 mod scjg;
 mod sob;
+mod step;
 mod sweep;
 mod view;
 mod widths;
@@ -31,6 +32,7 @@ pub use plots::Geom;
 pub use runs::{Bars, SeriesChart, SiteUtil, WaitCdf};
 pub use scjg::{ScjgChart, SCJG_CHART_METRICS};
 pub use sob::{SobFigure, SOB_METRICS};
+pub use step::StepPicture;
 pub use sweep::{AllocationBars, History, Sweep};
 pub use view::ChartView;
 pub use widths::WidthWaits;
@@ -43,6 +45,11 @@ pub trait Plot {
     fn describe(&self, x: f64, y: f64) -> String;
     /// The PNG export's file name, without `.png`.
     fn name(&self) -> String;
+    /// The job at data coordinates (x, y), for charts whose marks are jobs (a click asks
+    /// why it waited).
+    fn pick(&self, _x: f64, _y: f64) -> Option<u64> {
+        None
+    }
     /// `data-*` attributes of the canvas: the numbers drawn, for tests and copying.
     fn data_attrs(&self) -> Vec<(&'static str, String)> {
         vec![]
@@ -73,6 +80,8 @@ pub enum Chart {
     Family(FamilyChart),
     /// The SCJG panel's charts.
     Scjg(ScjgChart),
+    /// The step-through view's picture of one instant.
+    Step(Rc<StepPicture>),
 }
 
 impl Chart {
@@ -91,6 +100,7 @@ impl Chart {
             Chart::Allocation(p) => p.as_ref(),
             Chart::Family(p) => p,
             Chart::Scjg(p) => p,
+            Chart::Step(p) => p.as_ref(),
         }
     }
 }

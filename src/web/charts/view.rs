@@ -29,6 +29,9 @@ pub struct ChartProps {
     /// Wider than the other charts (Gantt, SOB figure).
     #[prop_or_default]
     pub wide: bool,
+    /// Called with the job under a click, on charts whose marks are jobs.
+    #[prop_or_default]
+    pub onpick: Option<Callback<u64>>,
 }
 
 #[function_component]
@@ -95,6 +98,12 @@ pub fn ChartView(p: &ChartProps) -> Html {
             }
         })
     };
+    let onclick = pick_handler(
+        canvas.clone(),
+        geom.clone(),
+        p.chart.clone(),
+        p.onpick.clone(),
+    );
     let onpng = {
         let (canvas, chart) = (canvas.clone(), p.chart.clone());
         Callback::from(move |_: MouseEvent| {
@@ -118,16 +127,41 @@ pub fn ChartView(p: &ChartProps) -> Html {
             .map_or(String::from("chart"), |c| c.plot().name().replace('-', " ")),
     );
     tag.add_attribute("data-testid", p.testid.clone());
+    if p.onpick.is_some() {
+        tag.add_attribute("title", "Click a job: why did it wait?");
+    }
     for (k, v) in p.chart.iter().flat_map(|c| c.plot().data_attrs()) {
         tag.add_attribute(k, v);
     }
     html! {
-        <figure class={classes!("chart", p.wide.then_some("wide"))} {onmousemove} {onmouseleave}>
+        <figure class={classes!("chart", p.wide.then_some("wide"))} {onmousemove} {onmouseleave} {onclick}>
             { Html::from(tag) }
             <div class="chart-tip" role="tooltip" ref={tip} data-testid={format!("{}-hover", p.testid)}></div>
             <button class="small chart-png" data-testid={format!("{}-png", p.testid)} title="Save this chart as a PNG image" onclick={onpng}>{"PNG"}</button>
         </figure>
     }
+}
+
+/// A click on the chart: the job under it, to `pick` (charts whose marks are jobs).
+fn pick_handler(
+    canvas: NodeRef,
+    geom: Rc<RefCell<Option<Geom>>>,
+    chart: Option<Chart>,
+    pick: Option<Callback<u64>>,
+) -> Callback<MouseEvent> {
+    Callback::from(move |e: MouseEvent| {
+        let (Some(c), Some(g), Some(chart), Some(pick)) = (
+            canvas.cast::<HtmlCanvasElement>(),
+            *geom.borrow(),
+            chart.as_ref(),
+            pick.as_ref(),
+        ) else {
+            return;
+        };
+        if let Some(job) = data_at(&e, &c, g).and_then(|(x, y)| chart.plot().pick(x, y)) {
+            pick.emit(job);
+        }
+    })
 }
 
 /// Draws the chart shown last (if any) into `canvas`; keeps its geometry for the tooltip.
@@ -165,15 +199,8 @@ fn hover(
         e.client_x() as f64 - r.left(),
         e.client_y() as f64 - r.top(),
     );
-    let (w, h) = (r.width().max(1.0), r.height().max(1.0));
-    // The geometry is in the CSS pixels the chart was drawn in (the box may have been
-    // resized since, until the observer redraws it).
-    let (cw, ch) = css_size(canvas);
-    let text = match (geom, chart) {
-        (Some(g), Some(chart)) => g
-            .at(cx * cw as f64 / w, cy * ch as f64 / h)
-            .map(|(x, y)| chart.plot().describe(x, y))
-            .unwrap_or_default(),
+    let text = match (geom.and_then(|g| data_at(e, canvas, g)), chart) {
+        (Some((x, y)), Some(chart)) => chart.plot().describe(x, y),
         _ => String::new(),
     };
     tip.set_text_content((!text.is_empty()).then_some(text.as_str()));
@@ -209,6 +236,20 @@ fn hover(
     );
     let _ = style.set_property("left", &format!("{left:.0}px"));
     let _ = style.set_property("top", &format!("{top:.0}px"));
+}
+
+/// The data coordinates under the pointer, if it is over the plotting area. The geometry
+/// is in the CSS pixels the chart was drawn in (the box may have been resized since, until
+/// the observer redraws it).
+fn data_at(e: &MouseEvent, canvas: &HtmlCanvasElement, g: Geom) -> Option<(f64, f64)> {
+    let r = canvas.get_bounding_client_rect();
+    let (cx, cy) = (
+        e.client_x() as f64 - r.left(),
+        e.client_y() as f64 - r.top(),
+    );
+    let (w, h) = (r.width().max(1.0), r.height().max(1.0));
+    let (cw, ch) = css_size(canvas);
+    g.at(cx * cw as f64 / w, cy * ch as f64 / h)
 }
 
 /// Pixels between the pointer and its tooltip.

@@ -281,6 +281,16 @@ pub fn Alert(p: &AlertProps) -> Html {
     }
 }
 
+/// Brings the element `id` into view (see [`reveal`]).
+pub fn reveal_id(id: &str) {
+    if let Some(el) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+    {
+        reveal(&el);
+    }
+}
+
 /// Scrolls `el` into the middle of the window unless it is already wholly in view (clear
 /// of the sticky bar at the bottom); nothing for an element of a hidden view.
 fn reveal(el: &web_sys::Element) {

@@ -112,8 +112,8 @@ pub fn TimelinePanel() -> Html {
             if app.results.is_ideal(app.selected_run) {
                 <p class="help" data-testid="gantt-ideal">{"The idealized scheme has no processors to draw: its jobs share one virtual machine of Σ CPUs × MHz, each from its submit time (processor sharing), so this chart shows nothing for it."}</p>
             }
-            <ChartView chart={gantt_chart} testid="chart-gantt" width={960} height={360} wide=true />
-            <p class="help">{"The engine counts processors; the Gantt chart places each job on the lowest free ones for drawing."}</p>
+            <ChartView chart={gantt_chart} testid="chart-gantt" width={960} height={360} wide=true onpick={app.callback(AppAction::ExplainJob)} />
+            <p class="help">{"The engine counts processors; the Gantt chart places each job on the lowest free ones for drawing. Click a job to see why it waited (under Step through, below)."}</p>
         </>
     }
 }

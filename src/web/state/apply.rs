@@ -66,6 +66,10 @@ impl AppState {
             AppAction::Share => self.share(),
             AppAction::HashChanged => self.hash_changed(hub),
             AppAction::SelectRun(i) => self.selected_run = i,
+            AppAction::ExplainJob(job) => {
+                let asked = self.explain.map_or(0, |e| e.2.wrapping_add(1));
+                self.explain = Some((self.selected_run, job, asked));
+            }
             AppAction::DismissError => self.errors.clear(),
             AppAction::ExportJson => {
                 if let Some(j) = self.results.report_json.clone() {

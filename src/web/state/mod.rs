@@ -43,6 +43,8 @@ pub enum AppAction {
     HashChanged,
     /// The run the per-run charts and the per-job export show.
     SelectRun(usize),
+    /// Why did this job of the selected run wait? (a click on a job in a chart)
+    ExplainJob(u64),
     Error(String),
     DismissError,
     ExportJson,
@@ -150,6 +152,9 @@ pub struct AppState {
     /// Cancels the worker has not answered yet: until then, what it says about runs belongs
     /// to a cancelled run and is dropped.
     pub cancelling: u32,
+    /// The last "why did this job wait?" asked from a chart: (run, job id, a count that
+    /// makes the same question asked again a new one).
+    pub explain: Option<(usize, u64, u32)>,
 }
 
 /// How long the worker has to answer a cancel (it does between two slices, or after a
@@ -173,6 +178,7 @@ impl Default for AppState {
             confirm: None,
             share_url: None,
             cancelling: 0,
+            explain: None,
         }
     }
 }

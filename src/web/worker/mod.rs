@@ -180,6 +180,40 @@ pub struct LoadedFileView {
     workload: Workload,
 }
 
+/// The step-by-step frames of one site of one run (`scenario::steps`).
+fn steps(
+    st: &mut State,
+    scenario: &Scenario,
+    algorithm: usize,
+    site: usize,
+    from_s: f64,
+    max_steps: usize,
+) {
+    let frames = workload_for(st, scenario).and_then(|(w, _)| {
+        crate::scenario::steps::trace_steps(scenario, w, algorithm, site, from_s, max_steps)
+            .map_err(|e| e.to_string())
+    });
+    post(&match frames {
+        Ok(frames) => FromWorker::Steps {
+            algorithm,
+            site,
+            frames,
+        },
+        Err(message) => FromWorker::StepsFailed { message },
+    });
+}
+
+/// Why one job of one run waited (`scenario::explain`).
+fn explain(st: &mut State, scenario: &Scenario, algorithm: usize, job: u64) {
+    let explained = workload_for(st, scenario).and_then(|(w, _)| {
+        crate::scenario::explain::explain(scenario, w, algorithm, job).map_err(|e| e.to_string())
+    });
+    post(&match explained {
+        Ok(explanation) => FromWorker::Explained { explanation },
+        Err(message) => FromWorker::ExplainFailed { message },
+    });
+}
+
 fn handle(st: &mut State, msg: ToWorker, file: Option<web_sys::Blob>) {
     match msg {
         ToWorker::Load { name } => {
@@ -209,21 +243,14 @@ fn handle(st: &mut State, msg: ToWorker, file: Option<web_sys::Blob>) {
             scenario,
             algorithm,
             site,
+            from_s,
             max_steps,
-        } => {
-            let frames = workload_for(st, &scenario).and_then(|(w, _)| {
-                crate::scenario::steps::trace_steps(&scenario, w, algorithm, site, max_steps)
-                    .map_err(|e| e.to_string())
-            });
-            post(&match frames {
-                Ok(frames) => FromWorker::Steps {
-                    algorithm,
-                    site,
-                    frames,
-                },
-                Err(message) => FromWorker::StepsFailed { message },
-            });
-        }
+        } => steps(st, &scenario, algorithm, site, from_s, max_steps),
+        ToWorker::Explain {
+            scenario,
+            algorithm,
+            job,
+        } => explain(st, &scenario, algorithm, job),
         ToWorker::Run { scenario, workers } => {
             if let Err(message) = run::start(st, &scenario, workers) {
                 post(&FromWorker::Failed { message });

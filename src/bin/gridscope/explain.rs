@@ -1,0 +1,37 @@
+//! `explain`: why one job of a trace waited under one policy — each instant between its
+//! submission and its start and what held it back (`scenario::explain`).
+
+use gridscope::scenario::explain::explain as explain_job;
+use gridscope::scenario::{prepare, ScenarioError};
+
+use crate::cli::ExplainArgs;
+use crate::run::{read_trace, trace_scenario, TraceOptions};
+use crate::{output, CliError};
+
+pub fn explain(a: &ExplainArgs) -> Result<(), CliError> {
+    let limits = a.limits.limits();
+    let scenario = trace_scenario(
+        &a.trace,
+        &[a.policy],
+        TraceOptions {
+            procs: a.procs,
+            estimates: a.estimates,
+            no_kill: a.no_kill,
+            event_order: a.event_order,
+            strict: a.strict,
+        },
+    );
+    let mut workload = read_trace(&a.trace, a.strict, &limits)?;
+    // The same checks and platform as `simulate` (jobs wider than the machine rejected).
+    prepare(&scenario, &mut workload, &limits).map_err(CliError::failed)?;
+    let e = explain_job(&scenario, workload, 0, a.job).map_err(|e| match e {
+        ScenarioError::Invalid(m) => CliError::Failed(m),
+        other => CliError::failed(other),
+    })?;
+    if a.json {
+        let json = serde_json::to_string_pretty(&e).map_err(CliError::failed)?;
+        output::stdout(&format!("{json}\n"))
+    } else {
+        output::stdout(&e.text())
+    }
+}

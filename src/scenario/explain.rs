@@ -1,0 +1,353 @@
+//! "Why did this job wait?": one job of one run, from its submission to its start, with the
+//! reason it did not start after each instant it waited through — too few free units (and
+//! which running jobs held them), the head's reservation it would have delayed, the queue's
+//! order, or another site's queue — in spans of instants with the same reason. Built on the
+//! engine's steppable run and its site snapshots (the same the step-by-step view uses), so
+//! a run that nobody asks about pays nothing. `gridscope explain` prints it; the page's
+//! step-through view shows it for a clicked job.
+
+use serde::{Deserialize, Serialize};
+
+use super::{group_platform, resolve_platform, Scenario, ScenarioError};
+use crate::engine::{JobOutcome, RejectReason, SimError, Simulation};
+use crate::model::JobIdx;
+use crate::policy::local::LocalPolicyKind;
+use crate::time::SimTime;
+use crate::workload::Workload;
+
+/// At most this many spans are kept; a job that waited through more reason changes ends
+/// its story with a note.
+pub const MAX_SPANS: usize = 200;
+
+/// Running jobs named as holding the units a job waits for, at most.
+const MAX_HOLDERS: usize = 8;
+
+/// Why a queued job had not started after one instant's scheduling.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum WaitReason {
+    /// It needs more units than are free; the running jobs that must end first, soonest
+    /// predicted end first: (job id, units, predicted end s).
+    TooFewUnits {
+        needs: u32,
+        free: u32,
+        held_by: Vec<(u64, u32, f64)>,
+    },
+    /// It fits now, but starting it would push back the head's reservation (EASY): it ends
+    /// by its estimate after the head's shadow time and needs more than the extra units.
+    WouldDelayHead {
+        head: u64,
+        shadow_s: f64,
+        ends_s: f64,
+        needs: u32,
+        extra: u32,
+    },
+    /// It fits now, but the policy starts jobs only in its queue's order (FCFS, SJF).
+    QueueOrder { ahead_of_it: u64, position: usize },
+    /// It fits now and the policy chose not to start it (conservative: its place in the
+    /// plan is later, because starting it now would delay a reservation made before it).
+    PlannedLater { position: usize },
+}
+
+impl std::fmt::Display for WaitReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            WaitReason::TooFewUnits {
+                needs,
+                free,
+                held_by,
+            } => {
+                let held: Vec<String> = held_by
+                    .iter()
+                    .map(|(id, u, end)| format!("job {id} ({u} until {end} s)"))
+                    .collect();
+                write!(
+                    f,
+                    "too few free units: needs {needs}, {free} free; held by {}",
+                    held.join(", ")
+                )
+            }
+            WaitReason::WouldDelayHead {
+                head,
+                shadow_s,
+                ends_s,
+                needs,
+                extra,
+            } => write!(
+                f,
+                "would delay the head job {head}: it would end at {ends_s} s (by its estimate), after the head's shadow time {shadow_s} s, and needs {needs} units where only {extra} are extra"
+            ),
+            WaitReason::QueueOrder {
+                ahead_of_it,
+                position,
+            } => write!(
+                f,
+                "queue order: job {ahead_of_it} is ahead of it (it is number {} in the queue) and this policy starts jobs only in order",
+                position + 1
+            ),
+            WaitReason::PlannedLater { position } => write!(
+                f,
+                "planned later: it is number {} in the queue, and starting it now would delay a job planned before it",
+                position + 1
+            ),
+        }
+    }
+}
+
+/// The instants from `from_s` to `to_s` after which the job waited in `site`'s queue for
+/// the same reason; its details (free units, the jobs holding them) are the last instant's.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct WaitSpan {
+    pub from_s: f64,
+    pub to_s: f64,
+    pub instants: u64,
+    pub site: String,
+    pub reason: WaitReason,
+}
+
+/// One job's wait, explained.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Explanation {
+    pub job: u64,
+    pub algorithm: String,
+    pub procs: u32,
+    pub estimate_s: f64,
+    pub submit_s: f64,
+    /// When it started, `None` if it never did (rejected).
+    pub start_s: Option<f64>,
+    /// The site it ran on (or was rejected at).
+    pub site: String,
+    /// Sites of the platform (the text names a span's site only when there are several).
+    pub platform_sites: usize,
+    /// How it ended: "started at …" or the rejection's reason.
+    pub outcome: String,
+    pub spans: Vec<WaitSpan>,
+    /// Set when the spans stop at [`MAX_SPANS`].
+    pub truncated: bool,
+}
+
+impl Explanation {
+    /// The explanation as lines of text (the CLI's output).
+    pub fn text(&self) -> String {
+        let mut out = format!(
+            "job {} under {}: {} processors, estimate {} s, submitted at {} s\n",
+            self.job, self.algorithm, self.procs, self.estimate_s, self.submit_s
+        );
+        if self.spans.is_empty() && self.start_s.is_some() {
+            out.push_str("it did not wait\n");
+        }
+        for s in &self.spans {
+            let when = if s.instants == 1 {
+                format!("at {} s", s.from_s)
+            } else {
+                format!(
+                    "from {} s to {} s ({} instants; as at {} s)",
+                    s.from_s, s.to_s, s.instants, s.to_s
+                )
+            };
+            let at = if self.platform_sites > 1 {
+                format!(" (queued at {})", s.site)
+            } else {
+                String::new()
+            };
+            out.push_str(&format!("  {when}{at}: {}\n", s.reason));
+        }
+        if self.truncated {
+            out.push_str(&format!("  … (the first {MAX_SPANS} changes of reason)\n"));
+        }
+        if self.platform_sites > 1 {
+            out.push_str(&format!("{} on site {}\n", self.outcome, self.site));
+        } else {
+            out.push_str(&format!("{}\n", self.outcome));
+        }
+        out
+    }
+}
+
+/// Explains the wait of the job with id `job_id` (the first with it, if ids repeat) in run
+/// `alg` of `scenario` over `workload` (loaded and checked as for a run).
+pub fn explain(
+    scenario: &Scenario,
+    mut workload: Workload,
+    alg: usize,
+    job_id: u64,
+) -> Result<Explanation, ScenarioError> {
+    let spec = scenario
+        .algorithms
+        .get(alg)
+        .ok_or_else(|| ScenarioError::Invalid(format!("no algorithm {alg}")))?;
+    let j = workload
+        .jobs
+        .iter()
+        .position(|job| job.id == job_id)
+        .ok_or_else(|| {
+            ScenarioError::Invalid(format!(
+                "no job {job_id} in workload '{}' ({} jobs)",
+                workload.name,
+                workload.jobs.len()
+            ))
+        })? as JobIdx;
+    let (mut platform, _) = resolve_platform(&scenario.platform, &workload)?;
+    if platform.sites.len() == 1 {
+        workload.jobs.iter_mut().for_each(|job| job.home = 0);
+    }
+    if spec.grid.is_group_selection() {
+        platform = group_platform(&platform)?;
+    }
+    let origin = workload.jobs.first().map_or(0, |job| job.submit.0);
+    let secs = |t: i64| (t - origin) as f64 / 1000.0;
+    let jobs = &workload.jobs[..];
+    let job = &jobs[j as usize];
+    let mut sim = Simulation::new(
+        &platform,
+        jobs,
+        spec.local,
+        spec.grid,
+        &spec.grid_params,
+        &scenario.options,
+    )
+    .map_err(ScenarioError::Sim)?
+    .with_seed(scenario.seed);
+    let strict_order = matches!(spec.local, LocalPolicyKind::Fcfs | LocalPolicyKind::Sjf);
+    let mut spans: Vec<WaitSpan> = Vec::new();
+    let mut truncated = false;
+    let done = |sim: &Simulation| {
+        let o = &sim.outcomes()[j as usize];
+        o.start != SimTime::NEVER || matches!(o.status, JobOutcome::Rejected(_))
+    };
+    while !done(&sim) && sim.step().map_err(ScenarioError::Sim)? {
+        if sim.now() < job.submit || done(&sim) {
+            continue;
+        }
+        let Some((site, reason)) = reason_now(&sim, &platform, j, strict_order, &secs)? else {
+            continue;
+        };
+        let at = secs(sim.now().0);
+        let full = spans.len() == MAX_SPANS;
+        match spans.last_mut() {
+            Some(last) if last.site == site && same_reason(&last.reason, &reason) => {
+                last.to_s = at;
+                last.instants += 1;
+                last.reason = reason;
+            }
+            _ if full => truncated = true,
+            _ => spans.push(WaitSpan {
+                from_s: at,
+                to_s: at,
+                instants: 1,
+                site,
+                reason,
+            }),
+        }
+    }
+    let out = &sim.outcomes()[j as usize];
+    let site = platform
+        .sites
+        .get(out.site as usize)
+        .map_or_else(|| out.site.to_string(), |s| s.name.clone());
+    let (start_s, outcome) = match &out.status {
+        JobOutcome::Rejected(RejectReason::TooWide { needs, capacity }) => (
+            None,
+            format!("rejected: it needs {needs} units and the site has {capacity}"),
+        ),
+        JobOutcome::Rejected(RejectReason::NoSuchSite) => (
+            None,
+            "rejected: its home site is not on the platform".into(),
+        ),
+        _ if out.start == SimTime::NEVER => (None, "never started (the run ended)".into()),
+        _ => (
+            Some(secs(out.start.0)),
+            format!(
+                "started at {} s after a wait of {} s",
+                secs(out.start.0),
+                (out.start.0 - job.submit.0) as f64 / 1000.0
+            ),
+        ),
+    };
+    Ok(Explanation {
+        job: job.id,
+        algorithm: spec.label(),
+        procs: job.procs,
+        estimate_s: job.estimate.0 as f64 / 1000.0,
+        submit_s: secs(job.submit.0),
+        start_s,
+        site,
+        platform_sites: platform.sites.len(),
+        outcome,
+        spans,
+        truncated,
+    })
+}
+
+/// Two reasons make one span when they are of one kind (and name the same head, or the
+/// same job ahead); a span keeps the details of its last instant — the units and the jobs
+/// holding them just before the reason changed — so a long wait reads in a few lines.
+fn same_reason(a: &WaitReason, b: &WaitReason) -> bool {
+    use WaitReason::*;
+    match (a, b) {
+        (WouldDelayHead { head: x, .. }, WouldDelayHead { head: y, .. }) => x == y,
+        (QueueOrder { ahead_of_it: x, .. }, QueueOrder { ahead_of_it: y, .. }) => x == y,
+        _ => std::mem::discriminant(a) == std::mem::discriminant(b),
+    }
+}
+
+/// Why job `j` is still waiting after this instant, and the site whose queue holds it;
+/// `None` while it is in no queue (in flight between grid sites).
+fn reason_now(
+    sim: &Simulation,
+    platform: &crate::model::Platform,
+    j: JobIdx,
+    strict_order: bool,
+    secs: &dyn Fn(i64) -> f64,
+) -> Result<Option<(String, WaitReason)>, ScenarioError> {
+    let jobs = sim.jobs();
+    let id = |k: JobIdx| jobs[k as usize].id;
+    for (s, site) in platform.sites.iter().enumerate() {
+        let Some(snap) = sim.site_snapshot(s) else {
+            return Err(ScenarioError::Sim(SimError::Cancelled));
+        };
+        let Some(position) = snap.queue.iter().position(|q| q.idx == j) else {
+            continue;
+        };
+        let q = &snap.queue[position];
+        let reason = if q.units > snap.free {
+            // The running jobs that must end, soonest predicted end first, before it fits.
+            let mut free = snap.free;
+            let mut held_by = Vec::new();
+            for &(k, u, end) in &snap.running {
+                if free >= q.units || held_by.len() == MAX_HOLDERS {
+                    break;
+                }
+                free += u;
+                held_by.push((id(k), u, secs(end.0)));
+            }
+            WaitReason::TooFewUnits {
+                needs: q.units,
+                free: snap.free,
+                held_by,
+            }
+        } else if let Some(h) = snap.head.filter(|h| h.job != j) {
+            let ends = sim.now().0 + q.estimate.0;
+            if ends > h.shadow.0 && q.units > h.extra {
+                WaitReason::WouldDelayHead {
+                    head: id(h.job),
+                    shadow_s: secs(h.shadow.0),
+                    ends_s: secs(ends),
+                    needs: q.units,
+                    extra: h.extra,
+                }
+            } else {
+                WaitReason::PlannedLater { position }
+            }
+        } else if strict_order && position > 0 {
+            WaitReason::QueueOrder {
+                ahead_of_it: id(snap.queue[0].idx),
+                position,
+            }
+        } else {
+            WaitReason::PlannedLater { position }
+        };
+        return Ok(Some((site.name.clone(), reason)));
+    }
+    Ok(None)
+}

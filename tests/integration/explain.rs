@@ -1,0 +1,70 @@
+//! `gridscope explain` on a hand-made case (tests/fixtures/backfill.swf, whose notes say
+//! what each job must do): the story of job 3 under EASY, FCFS and conservative, compared
+//! with tests/golden/explain-backfill.txt (checked by hand once; `UPDATE_GOLDEN=1` after a
+//! reviewed change), and the errors a user meets.
+
+use crate::cli::{gridscope, stderr};
+use crate::root;
+
+fn explain(args: &[&str]) -> String {
+    let o = gridscope(&[&["explain"], args].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    String::from_utf8(o.stdout).expect("utf-8")
+}
+
+#[test]
+fn job_3_of_the_backfill_case_waits_for_the_reasons_its_notes_give() {
+    let fixture = root().join("tests/fixtures/backfill.swf");
+    let fixture = fixture.to_str().expect("utf-8 path");
+    let mut text = String::new();
+    for policy in ["easy", "fcfs", "conservative", "firstfit"] {
+        text.push_str(&format!("== {policy}\n"));
+        text.push_str(&explain(&[fixture, "--policy", policy, "--job", "3"]));
+    }
+    // EASY: it fits at 2 s but would delay job 2's reservation (ends 202 > shadow 100, 4
+    // CPUs > 2 extra); then it waits for units until job 2 has started and ended.
+    assert!(
+        text.contains("at 2 s: would delay the head job 2"),
+        "{text}"
+    );
+    let golden = root().join("tests/golden/explain-backfill.txt");
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&golden, &text).expect("write golden");
+        return;
+    }
+    let want = std::fs::read_to_string(&golden).expect("tests/golden/explain-backfill.txt");
+    assert_eq!(text, want, "(UPDATE_GOLDEN=1 to accept after review)");
+}
+
+#[test]
+fn the_json_names_each_reason_and_an_unknown_job_is_an_error() {
+    let fixture = root().join("tests/fixtures/backfill.swf");
+    let fixture = fixture.to_str().expect("utf-8 path");
+    let json = explain(&[fixture, "--policy", "easy", "--job", "3", "--json"]);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(v["start_s"], 150.0);
+    assert_eq!(v["spans"][0]["reason"]["kind"], "would_delay_head");
+    assert_eq!(v["spans"][0]["reason"]["shadow_s"], 100.0);
+    assert_eq!(v["spans"][1]["reason"]["kind"], "too_few_units");
+    let o = gridscope(&["explain", fixture, "--policy", "easy", "--job", "99"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("no job 99 in workload"),
+        "{}",
+        stderr(&o)
+    );
+    // A job wider than the machine is rejected with its reason, not explained as waiting.
+    let wide = root().join("tests/fixtures/too_wide.swf");
+    let text = explain(&[
+        wide.to_str().expect("utf-8"),
+        "--policy",
+        "easy",
+        "--job",
+        "2",
+    ]);
+    assert!(
+        text.ends_with("rejected: it needs 8 units and the site has 4\n"),
+        "{text}"
+    );
+    assert!(!text.contains("did not wait"), "{text}");
+}
