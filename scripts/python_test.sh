@@ -26,6 +26,14 @@ if [ "${#NEED[@]}" -gt 0 ]; then
     "$VPY" -m pip install --quiet --disable-pip-version-check "${NEED[@]}"
 fi
 
+# The bindings crate is outside the root workspace, so check.sh's fmt and clippy do not see
+# it: the same house rules here (warnings are errors).
+cargo fmt --manifest-path python/Cargo.toml -- --check
+# Its own target dir: maturin builds PyO3 with another build configuration, and sharing one
+# would make each rebuild PyO3 and the bindings for the other at every run.
+PYO3_PYTHON="$VPY" CARGO_TARGET_DIR=python/target/clippy \
+    cargo clippy --release --all-targets --manifest-path python/Cargo.toml -- -D warnings
+
 # The CLI the byte-identity tests compare against.
 cargo build --release --bin gridscope
 
