@@ -20,7 +20,7 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::types::PyBytes;
 
-use gridscope::engine::{RunConfig, SimTime, Simulation};
+use gridscope::engine::{RunConfig, Simulation};
 use gridscope::metrics::compute;
 use gridscope::model::{Job, JobIdx, Platform};
 use gridscope::policy::grid::{GridParams, GridScheme};
@@ -103,20 +103,15 @@ impl Stepper {
             .ok_or_else(|| engine_err("the episode is over: call reset()"))
     }
 
-    /// Units free now and the running jobs' `(predicted end, units)`.
-    fn machine(&self) -> PyResult<(u32, Vec<(SimTime, u32)>)> {
-        let snap = self
-            .sim()?
-            .site_snapshot(0)
-            .ok_or_else(|| engine_err("the environment's site is missing"))?;
-        Ok((
-            snap.free,
-            snap.running.iter().map(|&(_, u, end)| (end, u)).collect(),
-        ))
+    /// The site as its policy sees it now.
+    fn site(&self) -> PyResult<SiteView<'_>> {
+        self.sim()?
+            .site_view(0)
+            .ok_or_else(|| engine_err("the environment's site is missing"))
     }
 
     fn is_decision(&self) -> PyResult<bool> {
-        let (free, _) = self.machine()?;
+        let free = self.site()?.free;
         Ok(self.agent.borrow().queue.iter().any(|q| q.units <= free))
     }
 
@@ -236,7 +231,7 @@ impl Stepper {
     /// Starts the job in queue slot `slot` now (it must be a valid action), then runs to the
     /// next decision point. Returns true when the episode is over.
     fn start(&mut self, slot: usize) -> PyResult<bool> {
-        let (free, _) = self.machine()?;
+        let free = self.site()?.free;
         let job = self.agent.borrow().queue.get(slot).copied();
         let Some(job) = job.filter(|q| slot < self.slots && q.units <= free) else {
             return Err(engine_err(format!(
@@ -252,8 +247,7 @@ impl Stepper {
     /// Waits: the engine moves on to its next instant, then to the next decision point.
     /// Returns true when the episode is over.
     fn wait(&mut self) -> PyResult<bool> {
-        let (_, running) = self.machine()?;
-        if running.is_empty() {
+        if self.site()?.running.is_empty() {
             return Err(engine_err(
                 "waiting is not valid now: nothing runs, so nothing would ever change",
             ));
@@ -274,8 +268,8 @@ impl Stepper {
         if self.sim.is_none() {
             return Ok((f32_bytes(py, &obs), PyBytes::new(py, &mask)));
         }
-        let (free, running) = self.machine()?;
-        let now = self.sim()?.now();
+        let site = self.site()?;
+        let (free, now) = (site.free, site.now);
         let cap = self.capacity.max(1) as f64;
         let norm = |s: f64| ((s.max(0.0)).ln_1p() / HORIZON_S.ln_1p()).min(1.0) as f32;
         let agent = self.agent.borrow();
@@ -287,17 +281,19 @@ impl Stepper {
             obs[4 * i + 3] = f32::from(u8::from(fits));
             mask[i] = u8::from(fits);
         }
-        let soon: u64 = running
+        // The running set is keyed by predicted end: the jobs ending within the hour come first.
+        let soon: u64 = site
+            .running
             .iter()
-            .filter(|(end, _)| (*end - now).0 <= 3_600_000)
-            .map(|&(_, u)| u as u64)
+            .take_while(|((end, _), _)| (*end - now).0 <= 3_600_000)
+            .map(|(_, &u)| u as u64)
             .sum();
         let m = 4 * k;
         obs[m] = (free as f64 / cap) as f32;
         obs[m + 1] = (agent.queue.len() as f64 / k as f64).min(1.0) as f32;
         obs[m + 2] = (soon as f64 / cap).min(1.0) as f32;
-        obs[m + 3] = (running.len() as f64 / cap).min(1.0) as f32;
-        mask[k] = u8::from(!running.is_empty());
+        obs[m + 3] = (site.running.len() as f64 / cap).min(1.0) as f32;
+        mask[k] = u8::from(!site.running.is_empty());
         Ok((f32_bytes(py, &obs), PyBytes::new(py, &mask)))
     }
 }

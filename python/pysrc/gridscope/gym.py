@@ -85,6 +85,7 @@ class SchedulingEnv(gym.Env):
         self.action_space = spaces.Discrete(self.queue_slots + 1)
         self._st = None
         self._episode: Optional[Workload] = None
+        self._last_mask = np.zeros(self.queue_slots + 1, dtype=np.bool_)
 
     # -- episode
 
@@ -112,7 +113,7 @@ class SchedulingEnv(gym.Env):
         if self._st.finished():
             raise RuntimeError("the episode is over: call reset()")
         action = int(action)
-        mask = self._mask()
+        mask = self._last_mask
         invalid = not (0 <= action < len(mask) and mask[action])
         if invalid:
             action = self.queue_slots if mask[self.queue_slots] else int(np.flatnonzero(mask)[0])
@@ -130,14 +131,12 @@ class SchedulingEnv(gym.Env):
 
     # -- views
 
-    def _mask(self) -> np.ndarray:
-        _, mask = self._st.observe()
-        return np.frombuffer(mask, dtype=np.uint8).astype(bool)
-
     def _observe(self):
         obs, mask = self._st.observe()
+        # The engine's bytes are 0/1: viewed as bool without a copy (read-only).
+        self._last_mask = np.frombuffer(mask, dtype=np.bool_)
         info = {
-            "action_mask": np.frombuffer(mask, dtype=np.uint8).astype(bool),
+            "action_mask": self._last_mask,
             "now": self._st.now(),
             "queue_length": self._st.queue_len(),
         }
@@ -149,7 +148,7 @@ class SchedulingEnv(gym.Env):
 
     def action_masks(self) -> np.ndarray:
         """The valid actions now (sb3-contrib's MaskablePPO reads this)."""
-        return self._mask()
+        return self._last_mask.copy()
 
     @property
     def episode(self) -> Optional[Workload]:

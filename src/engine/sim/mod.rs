@@ -312,6 +312,14 @@ impl<'a> Simulation<'a> {
         })
     }
 
+    /// What site `site`'s local policy would see now (free units, running jobs by predicted
+    /// end), borrowed: [`Simulation::site_snapshot`] without its copies, for a caller that
+    /// looks at every decision (the Gymnasium environment of the Python bindings). `None`
+    /// for no such site.
+    pub fn site_view(&self, site: usize) -> Option<SiteView<'_>> {
+        self.sites.get(site).map(|s| s.res.view(self.now))
+    }
+
     /// Simulates one instant. Returns false (and does nothing) when the run is over.
     pub fn step(&mut self) -> Result<bool, SimError> {
         let Some(now) = self.next_time() else {
