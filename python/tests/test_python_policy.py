@@ -132,3 +132,13 @@ def test_view_contents(kth):
 
     gridscope.simulate(kth.window(0, 100), policies=[Spy()])
     assert seen and seen[0][2] == 100
+
+
+def test_a_scenario_run_under_a_python_policy():
+    # The demo's generated workload has times in milliseconds: the Python EASY compares
+    # them as floats and must still decide as the built-in does.
+    scenario = gridscope.preset("demo", seed=4)
+    scenario["algorithms"] = [{"local": "easy"}]
+    builtin = gridscope.run(scenario)["easy"]
+    python = gridscope.run(scenario, policy=easy_example.Easy)["py-easy"]
+    assert python.cli_jobs_csv() == builtin.cli_jobs_csv()
