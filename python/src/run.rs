@@ -219,12 +219,18 @@ pub fn run_scenario(
             },
         )
     });
+    // A signal seen in the engine's last progress call (whose answer a finished run does not
+    // read) still stops the call: the handler ran and raised, so dropping its error would
+    // swallow the user's Ctrl-C.
+    if let Some(e) = interrupt {
+        return Err(e);
+    }
     match result {
         Ok(report) => Ok(Report {
             inner: Arc::new(report),
             cfg: scenario.options,
         }),
-        Err(e) => Err(interrupt.take().unwrap_or_else(|| engine_err(e))),
+        Err(e) => Err(engine_err(e)),
     }
 }
 

@@ -9,7 +9,10 @@ import time
 # Four million Lublin–Feitelson jobs under FCFS, EASY and SJF: about 3 s a policy here, in
 # events of even cost, so a slice of 16,384 events is a few milliseconds.
 SCRIPT = """
-import sys, time, gridscope
+import signal, sys, time, gridscope
+# What a terminal gives Python; a shell's background job (`cmd &`) starts with SIGINT
+# ignored, and Python then installs no handler of its own.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 w = gridscope.lublin(4_000_000, seed=1, nodes=128)
 print('ready', flush=True)
 t = time.perf_counter()
