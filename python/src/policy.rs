@@ -20,7 +20,8 @@ use gridscope::policy::local::{LocalPolicy, QueuedJob as EngineQueued, SiteView}
 
 use crate::GridscopeError;
 
-fn secs(t: SimTime) -> f64 {
+/// Engine time (ms) as seconds.
+pub(crate) fn secs(t: SimTime) -> f64 {
     t.0 as f64 / 1000.0
 }
 
@@ -29,17 +30,17 @@ fn secs(t: SimTime) -> f64 {
 #[pyclass(frozen, get_all, module = "gridscope._gridscope")]
 pub struct QueuedJob {
     /// Its index in the workload: what `schedule` returns to start it.
-    idx: u32,
+    pub(crate) idx: u32,
     /// Its number in the trace (SWF field 1), as in the job tables.
-    job_id: u64,
+    pub(crate) job_id: u64,
     /// Allocation units it needs here (processors, or nodes on a node-exclusive site).
-    units: u32,
+    pub(crate) units: u32,
     /// The estimate the scheduler plans with (s), scaled to this site's speed.
-    estimate: f64,
+    pub(crate) estimate: f64,
     /// Submit time (s from the workload's first submit).
-    submit: f64,
+    pub(crate) submit: f64,
     /// When it joined this queue (s).
-    queued_at: f64,
+    pub(crate) queued_at: f64,
 }
 
 #[pymethods]
@@ -100,6 +101,44 @@ impl View {
     }
 }
 
+/// The `View` of `site` with `queue` (already made), the running jobs and the reservations.
+pub(crate) fn make_view(
+    py: Python<'_>,
+    site: &SiteView,
+    index: usize,
+    queue: Bound<'_, PyList>,
+    jobs: &[Job],
+) -> PyResult<Py<View>> {
+    let running = PyList::empty(py);
+    for (&(end, idx), &units) in site.running.iter() {
+        let job = RunningJob {
+            idx,
+            job_id: jobs[idx as usize].id,
+            units,
+            predicted_end: secs(end),
+        };
+        running.append(Py::new(py, job)?)?;
+    }
+    let reservations = PyList::new(
+        py,
+        site.reservations
+            .iter()
+            .map(|r| (secs(r.start), secs(r.end), r.units)),
+    )?;
+    Py::new(
+        py,
+        View {
+            now: secs(site.now),
+            site: index,
+            capacity: site.capacity,
+            free: site.free,
+            queue: queue.unbind(),
+            running: running.unbind(),
+            reservations: reservations.unbind(),
+        },
+    )
+}
+
 pub(crate) struct PyPolicy {
     obj: Py<PyAny>,
     name: String,
@@ -145,34 +184,7 @@ impl PyPolicy {
 
     fn view(&self, py: Python<'_>, site: &SiteView) -> PyResult<Py<View>> {
         let queue = PyList::new(py, self.queue.iter().map(|(_, o)| o.clone_ref(py)))?;
-        let running = PyList::empty(py);
-        for (&(end, idx), &units) in site.running.iter() {
-            let job = RunningJob {
-                idx,
-                job_id: self.jobs[idx as usize].id,
-                units,
-                predicted_end: secs(end),
-            };
-            running.append(Py::new(py, job)?)?;
-        }
-        let reservations = PyList::new(
-            py,
-            site.reservations
-                .iter()
-                .map(|r| (secs(r.start), secs(r.end), r.units)),
-        )?;
-        Py::new(
-            py,
-            View {
-                now: secs(site.now),
-                site: self.site,
-                capacity: site.capacity,
-                free: site.free,
-                queue: queue.unbind(),
-                running: running.unbind(),
-                reservations: reservations.unbind(),
-            },
-        )
+        make_view(py, site, self.site, queue, &self.jobs)
     }
 
     /// One pass: the view to Python, its answer checked; queue positions started, in the

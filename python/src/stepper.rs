@@ -18,7 +18,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use pyo3::prelude::*;
-use pyo3::types::PyBytes;
+use pyo3::types::{PyBytes, PyList};
 
 use gridscope::engine::{RunConfig, Simulation};
 use gridscope::metrics::compute;
@@ -28,6 +28,7 @@ use gridscope::policy::local::{LocalPolicy, QueuedJob, SiteView};
 use gridscope::scenario::{resolve_platform, PlatformSpec};
 
 use crate::engine_err;
+use crate::policy::{make_view, secs, QueuedJob as PyQueued, View};
 use crate::workload::Workload;
 
 const HORIZON_S: f64 = 30.0 * 86_400.0;
@@ -255,6 +256,28 @@ impl Stepper {
         self.decisions += 1;
         self.sim_mut()?.step().map_err(engine_err)?;
         self.advance()
+    }
+
+    /// What a scheduler written for `gridscope.simulate` would see now (a `View`): the
+    /// environment can then be driven by any such policy (`gridscope.gym.PolicyAgent`).
+    fn view(&self, py: Python<'_>) -> PyResult<Py<View>> {
+        let site = self.site()?;
+        let queue = PyList::empty(py);
+        for q in self.agent.borrow().queue.iter() {
+            let j = &self.jobs[q.idx as usize];
+            queue.append(Py::new(
+                py,
+                PyQueued {
+                    idx: q.idx,
+                    job_id: j.id,
+                    units: q.units,
+                    estimate: secs(q.estimate),
+                    submit: secs(j.submit),
+                    queued_at: secs(q.queued_at),
+                },
+            )?)?;
+        }
+        make_view(py, &site, 0, queue, &self.jobs)
     }
 
     /// `(observation as little-endian f32 bytes, action mask as bytes of 0/1)`.

@@ -93,3 +93,39 @@ def test_steps_per_second(kth):
         steps += n
     dt = time.perf_counter() - t0
     print(f"\ngym: {steps} steps in {dt:.3f} s = {steps / dt:,.0f} steps/s (FCFS agent, KTH-SP2 windows of 1000)")
+
+
+class Sjf:
+    """The built-in `sjf`: the queue by estimate (ties by arrival), its head blocking."""
+
+    def schedule(self, view):
+        out, free = [], view.free
+        for job in sorted(view.queue, key=lambda j: (j.estimate, j.idx)):
+            if job.units > free:
+                break
+            out.append(job.idx)
+            free -= job.units
+        return out
+
+
+@pytest.mark.parametrize("name,policy", [("easy", "examples/easy.py"), ("sjf", Sjf)])
+def test_policy_agents_reach_the_builtin_policies(kth, name, policy):
+    if isinstance(policy, str):
+        import importlib.util
+        import pathlib
+
+        path = pathlib.Path(__file__).resolve().parents[1] / policy
+        spec = importlib.util.spec_from_file_location("easy_for_gym", path)
+        mod = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(mod)
+        policy = mod.Easy
+    agent = gridscope.gym.PolicyAgent(policy)
+    env = SchedulingEnv(kth, window=400, queue_slots=400)
+    for seed in [1, 2]:
+        obs, info = env.reset(seed=seed)
+        done = False
+        while not done:
+            obs, reward, done, _, info = env.step(agent(env))
+            assert not info["invalid_action"]
+        builtin = gridscope.simulate(env.episode, policies=[name])[name].metrics
+        assert info["metrics"] == builtin, (name, seed)

@@ -38,7 +38,7 @@ from gymnasium import spaces
 
 from . import Workload, _g, lublin, read_swf
 
-__all__ = ["SchedulingEnv", "ENV_ID"]
+__all__ = ["SchedulingEnv", "PolicyAgent", "ENV_ID"]
 
 ENV_ID = "gridscope/Scheduling-v0"
 
@@ -150,10 +150,41 @@ class SchedulingEnv(gym.Env):
         """The valid actions now (sb3-contrib's MaskablePPO reads this)."""
         return self._last_mask.copy()
 
+    def view(self):
+        """What a scheduler written for :func:`gridscope.simulate` would see now (a
+        :class:`gridscope.View`): the queue in arrival order, the running jobs, the units."""
+        if self._st is None or self._st.finished():
+            raise RuntimeError("no decision to take: call reset()")
+        return self._st.view()
+
     @property
     def episode(self) -> Optional[Workload]:
         """The current episode's jobs (run them under a built-in policy to compare)."""
         return self._episode
+
+
+class PolicyAgent:
+    """An agent that asks a scheduler written for :func:`gridscope.simulate` (an object with
+    ``schedule(view)``) at every decision point and starts the first job it returns, or
+    waits when it returns none. Baselines for learned agents: with the engine's rules
+    written in Python (``python/examples/easy.py``) it reaches the built-in policy's
+    metrics on the same episode (python/tests/test_gym.py).
+
+    ``action = agent(env)``."""
+
+    def __init__(self, policy):
+        self.policy = policy() if isinstance(policy, type) else policy
+
+    def __call__(self, env) -> int:
+        env = env.unwrapped
+        view = env.view()
+        chosen = list(self.policy.schedule(view))
+        if chosen:
+            first = getattr(chosen[0], "idx", chosen[0])
+            for k, job in enumerate(view.queue[:env.queue_slots]):
+                if job.idx == first:
+                    return k
+        return env.queue_slots
 
 
 def _register() -> None:
