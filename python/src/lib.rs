@@ -13,6 +13,7 @@ use pyo3::exceptions::PyException;
 use pyo3::prelude::*;
 
 mod columns;
+mod family;
 mod policy;
 mod run;
 mod stepper;
@@ -48,6 +49,8 @@ fn _gridscope(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run::preset_json, m)?)?;
     m.add_function(wrap_pyfunction!(run::decode_share_link, m)?)?;
     m.add_function(wrap_pyfunction!(run::normalize_scenario, m)?)?;
+    m.add_function(wrap_pyfunction!(family::run_family_preset, m)?)?;
+    m.add_function(wrap_pyfunction!(family::family_names, m)?)?;
     m.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

@@ -110,3 +110,19 @@ def test_import_report_and_fit(kth):
     synth = gridscope.synthesize(kth, seed=2)
     assert len(synth) > 0
     assert gridscope.synthesize(kth, seed=2).jobs.equals(synth.jobs)
+
+
+@pytest.mark.parametrize("name,flags", [
+    ("sf-batch", ["--seeds", "2", "--batches", "500"]),
+    ("ses-selection", ["--seeds", "1"]),
+    ("kkor-load", ["--seeds", "1"]),
+    ("scjg-fraction", ["--seeds", "1"]),
+])
+def test_family_presets_match_cli(cli, name, flags):
+    stdout = cli("run", "--preset", name, *flags, "--json", *(["--traces", TRACES] if name.startswith("scjg") else []))
+    seeds = int(flags[1])
+    batches = int(flags[3]) if len(flags) > 2 else None
+    text = gridscope.family_preset(name, seeds=seeds, batches=batches, traces=TRACES, raw=True)
+    assert text + "\n" == stdout
+    if batches is None:  # run() takes a family preset by name too (with the CLI's batches)
+        assert gridscope.run(name, seeds=seeds, traces=TRACES) == json.loads(stdout)

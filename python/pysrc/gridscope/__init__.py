@@ -42,6 +42,8 @@ __all__ = [
     "run",
     "preset",
     "presets",
+    "family_preset",
+    "family_presets",
     "BUILTIN_POLICIES",
     "__version__",
 ]
@@ -390,6 +392,27 @@ def preset(name: str, *, seed: Optional[int] = None) -> dict:
     return scenario
 
 
+def family_presets() -> list:
+    """The paper families' presets (``sf-*``, ``ses-*``, ``kkor-*``, ``scjg-*``)."""
+    return list(_g.family_names())
+
+
+def family_preset(name: str, *, seeds: Optional[int] = None, batches: Optional[int] = None,
+                  traces: Optional[PathLike] = None, threads: Optional[int] = None,
+                  raw: bool = False):
+    """Runs a family preset as ``gridscope run --preset NAME [--seeds N] [--batches B]
+    --json`` does (the CLI's defaults otherwise) and returns its JSON as a dict (``raw=True``:
+    the text, byte for byte the CLI's without the final newline). Seeds' runs go on all
+    cores with the GIL released; the SCJG presets read their trace from ``traces``."""
+    traces = os.fspath(traces) if traces is not None else os.environ.get("GRIDSCOPE_TRACES", DEFAULT_TRACES)
+    text = _g.run_family_preset(name, None if seeds is None else int(seeds),
+                                None if batches is None else int(batches), traces, _threads(threads))
+    return text if raw else json.loads(text)
+
+
+_FAMILY_PREFIXES = ("sf-", "ses-", "kkor-", "scjg-")
+
+
 def run(scenario: Union[Mapping, PathLike], *, seed: Optional[int] = None,
         seeds: Optional[Iterable[int]] = None, traces: Optional[PathLike] = None,
         base: Optional[PathLike] = None, threads: Optional[int] = None,
@@ -400,8 +423,12 @@ def run(scenario: Union[Mapping, PathLike], *, seed: Optional[int] = None,
     Files named by a dict resolve in ``base`` (default: the working directory), by a JSON
     file in its folder, by a preset or a share link in ``traces`` (default
     ``../shared/traces``, the CLI's). ``seed`` overrides the scenario's seed; ``seeds``
-    runs it once per seed and returns a list of results. ``workload`` replaces the
+    runs it once per seed and returns a list of results. A family preset's name (``sf-*``,
+    ``ses-*``, ``kkor-*``, ``scjg-*``) runs :func:`family_preset` (``seeds`` = how many). ``workload`` replaces the
     scenario's own; ``policy`` (a Python scheduler) replaces its first algorithm's."""
+    if isinstance(scenario, str) and scenario.startswith(_FAMILY_PREFIXES):
+        # A paper family's preset: its own runner; `seeds` is how many.
+        return family_preset(scenario, seeds=seeds, traces=traces, threads=threads)
     text, folder = _scenario_text(scenario, traces, base)
     if seeds is not None:
         return [run(json.loads(text), seed=s, base=folder, threads=threads,
