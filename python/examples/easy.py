@@ -12,20 +12,20 @@ class Easy:
     name = "py-easy"
 
     def schedule(self, view):
-        now, free, queue = view.now, view.free, view.queue
+        now, free, queue = view.now_ms, view.free, view.queue
         starts, ends = [], []
         i = 0
         while i < len(queue) and queue[i].units <= free:  # 1. heads, in order
             job = queue[i]
             starts.append(job.idx)
-            ends.append((now + job.estimate, job.units))
+            ends.append((now + job.estimate_ms, job.units))
             free -= job.units
             i += 1
         if i == len(queue) or free == 0:
             return starts
         head = queue[i]
         # 2. The head's shadow time: running jobs (and those just started) by predicted end.
-        releases = sorted([(r.predicted_end, r.units) for r in view.running] + ends)
+        releases = sorted([(r.predicted_end_ms, r.units) for r in view.running] + ends)
         avail, shadow = free, None
         for end, units in releases:
             if shadow is not None and end > shadow:
@@ -40,7 +40,7 @@ class Easy:
                 break
             if job.units > free:
                 continue
-            in_time = now + job.estimate <= shadow
+            in_time = now + job.estimate_ms <= shadow
             if in_time or job.units <= extra:
                 starts.append(job.idx)
                 free -= job.units

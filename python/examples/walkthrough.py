@@ -50,7 +50,7 @@ class _Sorted:
     """The view with the queue behind the head sorted by width (the head keeps its place)."""
 
     def __init__(self, view):
-        self.now, self.free, self.running = view.now, view.free, view.running
+        self.now_ms, self.free, self.running = view.now_ms, view.free, view.running
         q = list(view.queue)
         self.queue = q[:1] + sorted(q[1:], key=lambda j: (j.units, j.idx))
 

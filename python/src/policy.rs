@@ -41,6 +41,9 @@ pub struct QueuedJob {
     pub(crate) submit: f64,
     /// When it joined this queue (s).
     pub(crate) queued_at: f64,
+    /// The estimate in the engine's integer milliseconds: sums and comparisons of these are
+    /// exact, where float seconds can round in the last bit.
+    pub(crate) estimate_ms: i64,
 }
 
 #[pymethods]
@@ -60,6 +63,8 @@ pub struct RunningJob {
     job_id: u64,
     units: u32,
     predicted_end: f64,
+    /// The predicted end in integer milliseconds (exact).
+    predicted_end_ms: i64,
 }
 
 #[pymethods]
@@ -78,6 +83,8 @@ impl RunningJob {
 #[pyclass(frozen, get_all, module = "gridscope._gridscope")]
 pub struct View {
     now: f64,
+    /// The instant in integer milliseconds (exact).
+    now_ms: i64,
     site: usize,
     capacity: u32,
     free: u32,
@@ -116,6 +123,7 @@ pub(crate) fn make_view(
             job_id: jobs[idx as usize].id,
             units,
             predicted_end: secs(end),
+            predicted_end_ms: end.0,
         };
         running.append(Py::new(py, job)?)?;
     }
@@ -129,6 +137,7 @@ pub(crate) fn make_view(
         py,
         View {
             now: secs(site.now),
+            now_ms: site.now.0,
             site: index,
             capacity: site.capacity,
             free: site.free,
@@ -279,6 +288,7 @@ impl LocalPolicy for PyPolicy {
                     estimate: secs(job.estimate),
                     submit: secs(j.submit),
                     queued_at: secs(job.queued_at),
+                    estimate_ms: job.estimate.0,
                 },
             )
         });

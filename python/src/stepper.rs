@@ -274,6 +274,7 @@ impl Stepper {
                     estimate: secs(q.estimate),
                     submit: secs(j.submit),
                     queued_at: secs(q.queued_at),
+                    estimate_ms: q.estimate.0,
                 },
             )?)?;
         }
