@@ -106,6 +106,7 @@ fn dense_transfers(
     m
 }
 
+pub mod batsim;
 pub mod cdf;
 pub use cdf::{empirical_cdf, workload_cdfs, WorkloadCdfs};
 

@@ -151,13 +151,29 @@ impl<'a> Simulation<'a> {
         params: &GridParams,
         cfg: &RunConfig,
     ) -> Result<Simulation<'a>, SimError> {
+        Self::with_local_policies(platform, jobs, &mut |_| local.build(), scheme, params, cfg)
+    }
+
+    /// [`Simulation::new`] with each site's local policy made by `build(site index)` instead
+    /// of named by a [`LocalPolicyKind`]: a policy written outside the crate (the Python
+    /// bindings' policy that calls back into Python) runs through the same loop, the same
+    /// capacity checks at every start and the same invariant checks at the end.
+    pub fn with_local_policies(
+        platform: impl Into<Input<'a, Platform>>,
+        jobs: impl Into<Input<'a, [Job]>>,
+        build: &mut dyn FnMut(usize) -> Box<dyn LocalPolicy>,
+        scheme: GridScheme,
+        params: &GridParams,
+        cfg: &RunConfig,
+    ) -> Result<Simulation<'a>, SimError> {
         let platform = platform.into();
         let jobs = jobs.into();
         validate(&platform, &jobs, scheme, params)?;
         let sites = platform
             .sites
             .iter()
-            .map(|s| SiteState {
+            .enumerate()
+            .map(|(i, s)| SiteState {
                 res: Resources {
                     capacity: s.capacity_units(),
                     free: s.capacity_units(),
@@ -165,7 +181,7 @@ impl<'a> Simulation<'a> {
                     running: BTreeMap::new(),
                     plan_invalidated: false,
                 },
-                policy: local.build(),
+                policy: build(i),
                 projection: RefCell::new(None),
             })
             .collect();
@@ -296,6 +312,14 @@ impl<'a> Simulation<'a> {
         })
     }
 
+    /// What site `site`'s local policy would see now (free units, running jobs by predicted
+    /// end), borrowed: [`Simulation::site_snapshot`] without its copies, for a caller that
+    /// looks at every decision (the Gymnasium environment of the Python bindings). `None`
+    /// for no such site.
+    pub fn site_view(&self, site: usize) -> Option<SiteView<'_>> {
+        self.sites.get(site).map(|s| s.res.view(self.now))
+    }
+
     /// Simulates one instant. Returns false (and does nothing) when the run is over.
     pub fn step(&mut self) -> Result<bool, SimError> {
         let Some(now) = self.next_time() else {
@@ -327,6 +351,20 @@ impl<'a> Simulation<'a> {
         }
         self.handle_instant()?;
         Ok(true)
+    }
+
+    /// Runs one more scheduling pass on `site` at the current instant and starts what it
+    /// returns, with the same checks as every pass. An agent that picks jobs one at a time
+    /// (the Python bindings' Gymnasium environment) makes several decisions at one instant
+    /// through it; a run that never calls it is unchanged.
+    pub fn pass_now(&mut self, site: u32) -> Result<(), SimError> {
+        if site as usize >= self.sites.len() {
+            return Err(SimError::Invariant(InvariantViolation(format!(
+                "a pass was asked of site {site}, but the platform has {} sites",
+                self.sites.len()
+            ))));
+        }
+        self.schedule_site(site)
     }
 
     /// Steps through every instant up to and including `t`. Returns true when the run is over.

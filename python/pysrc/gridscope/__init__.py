@@ -1,0 +1,491 @@
+"""Gridscope in Python: the Gridscope batch-scheduling engine, in process.
+
+The engine is the Rust crate the ``gridscope`` CLI and the web page run; this package is a
+thin layer over it, so the same scenario gives the same bytes here, in the CLI and in the
+page. Quick tour (docs/python.md has the walkthrough)::
+
+    import gridscope
+    w = gridscope.read_swf("KTH-SP2-1996-2.1-cln.swf.gz")
+    res = gridscope.simulate(w, policies=["easy", "fcfs"])
+    res["easy"].metrics["avg_wait_s"]       # the CLI's JSON names
+    res["easy"].jobs                        # pandas DataFrame (via Arrow)
+    res["easy"].jobs_polars                 # polars DataFrame
+    res["easy"].jobs_csv("jobs.csv")        # Batsim's jobs.csv, read by evalys
+    gridscope.run("demo")                   # a preset, a dict, a JSON file or a #s1= link
+
+Schedulers written in Python are objects with ``schedule(self, view) -> list of job
+indices`` (see :class:`View`); pass them in ``policies`` beside the built-in names.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from typing import Any, Iterable, Mapping, Optional, Sequence, Union
+
+from . import _gridscope as _g
+from ._gridscope import GridscopeError, QueuedJob, RunningJob, View, __version__
+
+__all__ = [
+    "GridscopeError",
+    "Workload",
+    "Result",
+    "Run",
+    "View",
+    "QueuedJob",
+    "RunningJob",
+    "read_swf",
+    "lublin",
+    "fit",
+    "synthesize",
+    "simulate",
+    "run",
+    "preset",
+    "presets",
+    "family_preset",
+    "family_presets",
+    "BUILTIN_POLICIES",
+    "__version__",
+]
+
+#: The engine's local policies by name (as the CLI's ``--policy`` takes them).
+BUILTIN_POLICIES = ("fcfs", "easy", "conservative", "sjf", "firstfit", "conservative-rebuild")
+
+#: Where presets that name the shared traces look for them, unless ``traces=`` says otherwise
+#: (the CLI's ``--traces`` default, relative to the working directory).
+DEFAULT_TRACES = "../shared/traces"
+
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+# --------------------------------------------------------------------------- workloads
+
+
+class Workload:
+    """Jobs ready to simulate (sorted by submit time) with the report of their import."""
+
+    __slots__ = ("_w", "_report")
+
+    def __init__(self, inner: "_g.Workload"):
+        self._w = inner
+        self._report: Optional[dict] = None
+
+    @property
+    def name(self) -> str:
+        return self._w.name
+
+    def __len__(self) -> int:
+        return len(self._w)
+
+    def __repr__(self) -> str:
+        return f"<gridscope.Workload {self.name!r}: {len(self)} jobs>"
+
+    @property
+    def report(self) -> dict:
+        """The import report (records, jobs, skipped jobs with reasons, header, warnings):
+        what ``gridscope lint --json`` prints."""
+        if self._report is None:
+            self._report = json.loads(self._w.report_json())
+        return self._report
+
+    @property
+    def jobs(self):
+        """The jobs as a pandas DataFrame (times in seconds)."""
+        return _arrow_table(self._w.columns()).to_pandas()
+
+    def jobs_arrow(self):
+        return _arrow_table(self._w.columns())
+
+    def window(self, start: int, count: int) -> "Workload":
+        """``count`` jobs from position ``start``, the first submitted at 0."""
+        return Workload(self._w.window(int(start), int(count)))
+
+
+def read_swf(source: Union[PathLike, bytes, bytearray, memoryview], *, strict: bool = False,
+             name: Optional[str] = None) -> Workload:
+    """Reads a Standard Workload Format trace (plain or gzip) from a path or from bytes.
+
+    Lenient by default: bad lines are skipped and counted in ``.report`` (``strict=True``
+    makes the first one an error naming its line)."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        data = bytes(source)
+        label = name or "<bytes>"
+    else:
+        path = os.fspath(source)
+        with open(path, "rb") as f:
+            data = f.read()
+        label = name or path
+    return Workload(_g.read_swf(label, data, strict))
+
+
+def lublin(jobs: int = 10_000, *, seed: int = 0, **params: Any) -> Workload:
+    """The Lublin–Feitelson (2003) workload model, seeded: ``jobs``, ``nodes`` (128),
+    ``job_types``, ``load_factor``, ``estimate_factor``, ``start_hour`` as in a scenario's
+    ``{"kind": "lublin"}`` workload (docs/workload-models.md)."""
+    params = dict(params, jobs=int(jobs))
+    return Workload(_g.lublin(json.dumps(params), int(seed)))
+
+
+def fit(workload: Workload, *, cpus_per_node: int = 1, method: str = "moments") -> dict:
+    """SOB's hyper-Erlang fit of a workload per job class (``gridscope fit --json``)."""
+    text, _ = _g.fit_and_synthesize(_inner(workload), cpus_per_node, 1, method)
+    return json.loads(text)
+
+
+def synthesize(workload: Workload, *, cpus_per_node: int = 1, seed: int = 1,
+               method: str = "moments") -> Workload:
+    """A synthetic workload drawn from the hyper-Erlang fit of ``workload`` over its span."""
+    _, w = _g.fit_and_synthesize(_inner(workload), cpus_per_node, int(seed), method)
+    return Workload(w)
+
+
+def _inner(workload) -> "_g.Workload":
+    if isinstance(workload, Workload):
+        return workload._w
+    if isinstance(workload, _g.Workload):
+        return workload
+    raise TypeError(f"expected a gridscope.Workload, not {type(workload).__name__}")
+
+
+# --------------------------------------------------------------------------- results
+
+
+class Run:
+    """One algorithm's run: ``.metrics`` (the CLI's JSON names), ``.jobs`` (pandas),
+    ``.jobs_polars``, ``.jobs_arrow()``, ``.jobs_csv()`` (Batsim's schema), ``.to_evalys()``."""
+
+    def __init__(self, report: "_g.Report", index: int, data: dict):
+        self._report = report
+        self._index = index
+        self._data = data
+
+    @property
+    def label(self) -> str:
+        return self._data["label"]
+
+    @property
+    def algorithm(self) -> str:
+        return self._data["algorithm"]
+
+    @property
+    def metrics(self) -> dict:
+        return self._data["metrics"]
+
+    @property
+    def rejected(self) -> list:
+        return self._data["rejected"]
+
+    @property
+    def events(self) -> int:
+        return self._data["events"]
+
+    @property
+    def max_queue(self) -> int:
+        return self._data["max_queue"]
+
+    def __repr__(self) -> str:
+        m = self.metrics
+        return (f"<gridscope.Run {self.label}: {m['jobs_finished']} jobs finished, "
+                f"avg wait {m['avg_wait_s']:.1f} s, bsld {m['avg_bounded_slowdown']:.2f}>")
+
+    def jobs_arrow(self):
+        """The per-job table as a ``pyarrow.Table``: one row per job of the workload, in
+        input order; jobs that never ran (rejected) have null start, end, wait, response."""
+        return _arrow_table(self._report.job_columns(self._index))
+
+    @property
+    def jobs(self):
+        """The per-job table as a pandas DataFrame (categoricals for sites and status)."""
+        return self.jobs_arrow().to_pandas()
+
+    @property
+    def jobs_polars(self):
+        """The per-job table as a polars DataFrame."""
+        import polars as pl
+
+        return pl.from_arrow(self.jobs_arrow())
+
+    def series(self, buckets: int = 100) -> dict:
+        """Utilization and queue length over time (the CLI's ``--series N``)."""
+        return json.loads(self._report.series_json(self._index, int(buckets)))
+
+    def cli_jobs_csv(self) -> str:
+        """The per-job CSV exactly as ``gridscope ... --jobs FILE`` writes it."""
+        return self._report.cli_jobs_csv(self._index)
+
+    def jobs_csv(self, path: Optional[PathLike] = None) -> Optional[str]:
+        """The jobs that ran in Batsim's ``jobs.csv`` schema (what
+        ``evalys.jobset.JobSet.from_csv`` reads). Written to ``path``, or returned."""
+        text = self._report.batsim_jobs_csv(self._index)
+        if path is None:
+            return text
+        with open(os.fspath(path), "w", newline="") as f:
+            f.write(text)
+        return None
+
+    def to_evalys(self):
+        """An ``evalys.jobset.JobSet`` of this run (through Batsim's jobs.csv schema)."""
+        import io
+
+        from evalys.jobset import JobSet
+
+        return JobSet.from_csv(io.StringIO(self.jobs_csv()))
+
+
+class Result:
+    """Every run of a call, in the order asked: ``result["easy"]`` or ``result[0]``."""
+
+    def __init__(self, parts: Sequence["_g.Report"]):
+        self._reports = list(parts)
+        self._docs = [json.loads(r.to_json()) for r in self._reports]
+        self.runs: list = [
+            Run(r, i, run) for r, doc in zip(self._reports, self._docs)
+            for i, run in enumerate(doc["runs"])
+        ]
+
+    @property
+    def labels(self) -> list:
+        return [r.label for r in self.runs]
+
+    def __len__(self) -> int:
+        return len(self.runs)
+
+    def __iter__(self):
+        return iter(self.runs)
+
+    def __getitem__(self, key: Union[int, str]) -> Run:
+        if isinstance(key, int):
+            return self.runs[key]
+        for r in self.runs:
+            if r.label == key:
+                return r
+        raise KeyError(f"no run labelled {key!r}; runs: {', '.join(self.labels)}")
+
+    def __repr__(self) -> str:
+        return f"<gridscope.Result: {', '.join(self.labels)}>"
+
+    @property
+    def metrics(self) -> dict:
+        """``{label: metrics}`` for every run (the CLI's JSON names)."""
+        return {r.label: r.metrics for r in self.runs}
+
+    @property
+    def report(self) -> dict:
+        """The whole report (platform, conventions, import, runs) as the CLI's JSON has it;
+        for a call that mixed built-in and Python policies, the first part's."""
+        return self._docs[0]
+
+    @property
+    def platform(self) -> dict:
+        return self._docs[0]["platform"]
+
+    def to_json(self) -> str:
+        """The report exactly as ``gridscope simulate/run --json`` prints it (less the final
+        newline). Only for calls run as one scenario (built-in policies)."""
+        if len(self._reports) != 1:
+            raise GridscopeError(
+                "this result joins several runs (built-in and Python policies): "
+                "take each run's .metrics, or call to_json on a call of built-ins only")
+        return self._reports[0].to_json()
+
+    def jobs_arrow(self):
+        """Every run's jobs in one Arrow table with a leading ``run`` column (the label)."""
+        import pyarrow as pa
+
+        tables = []
+        for r in self.runs:
+            t = r.jobs_arrow()
+            run = pa.DictionaryArray.from_arrays(
+                pa.repeat(pa.scalar(0, pa.int32()), t.num_rows), pa.array([r.label], pa.string()))
+            tables.append(t.add_column(0, "run", run))
+        return pa.concat_tables(tables, promote_options="permissive") if len(tables) > 1 else tables[0]
+
+    @property
+    def jobs(self):
+        """Every run's jobs as one pandas DataFrame with a ``run`` column."""
+        return self.jobs_arrow().to_pandas()
+
+    @property
+    def jobs_polars(self):
+        import polars as pl
+
+        return pl.from_arrow(self.jobs_arrow())
+
+
+# --------------------------------------------------------------------------- running
+
+
+def _threads(threads: Optional[int]) -> int:
+    return int(threads) if threads else (os.cpu_count() or 1)
+
+
+def _policy_name(p) -> str:
+    return str(getattr(p, "name", None) or type(p).__name__)
+
+
+def simulate(workload: Union[Workload, PathLike, bytes], policies: Iterable = ("easy",), *,
+             platform: Union[None, int, str, Mapping] = None,
+             event_order: str = "gridscope", estimates: str = "trace",
+             kill_at_estimate: bool = True, threads: Optional[int] = None,
+             name: Optional[str] = None) -> Result:
+    """Runs a workload under each policy: built-in names (``"easy"``, ``"fcfs"``, …) and
+    Python schedulers (objects, or classes made with no argument, with ``schedule(view)``).
+
+    ``platform``: ``None`` sizes one site from the trace (header MaxProcs), an ``int`` is a
+    site of that many processors, a ``str`` a platform preset, a ``dict`` a scenario's
+    ``platform`` object. The same call as ``gridscope simulate TRACE --policy …`` gives the
+    CLI's JSON byte for byte (``result.to_json()``)."""
+    if not isinstance(workload, Workload):
+        workload = read_swf(workload)
+    if isinstance(policies, (str, bytes)) or not isinstance(policies, Iterable):
+        policies = [policies]
+    policies = [p() if isinstance(p, type) else p for p in policies]
+    if not policies:
+        raise GridscopeError("invalid scenario: no algorithm to run")
+    if platform is None or isinstance(platform, int):
+        plat: dict = {"kind": "from_trace", "procs": platform}
+    elif isinstance(platform, str):
+        plat = {"kind": "preset", "name": platform}
+    else:
+        plat = dict(platform)
+    options = {"estimates": estimates, "kill_at_estimate": bool(kill_at_estimate),
+               "event_order": event_order}
+    base = {
+        "version": 2,
+        "name": name if name is not None else f"simulate {workload.name}",
+        "seed": 0,
+        "platform": plat,
+        "workload": {"kind": "swf", "file": workload.name},
+        "options": options,
+    }
+    builtin = [p for p in policies if isinstance(p, str)]
+    reports = []
+    # Built-ins run together (one report, on all cores: the CLI's bytes); each Python policy
+    # is a run of its own (it holds the GIL); the result keeps the order asked.
+    if builtin:
+        scenario = dict(base, algorithms=[{"local": p} for p in builtin])
+        reports.append(_g.run_scenario(json.dumps(scenario), None, workload._w, _threads(threads)))
+    for p in policies:
+        if isinstance(p, str):
+            continue
+        if not callable(getattr(p, "schedule", None)):
+            raise TypeError(f"policy {p!r} is neither a built-in name nor an object with schedule(view)")
+        label = _policy_name(p)
+        scenario = dict(base, algorithms=[{"local": "fcfs", "label": label}])
+        reports.append(_g.run_with_python_policy(json.dumps(scenario), p, label, None, workload._w))
+    result = Result(reports)
+    built, python = iter(result.runs[:len(builtin)]), iter(result.runs[len(builtin):])
+    result.runs = [next(built) if isinstance(p, str) else next(python) for p in policies]
+    return result
+
+
+def presets() -> dict:
+    """``{name: description}`` of the scenario presets (``gridscope run --preset NAME``)."""
+    return dict(_g.scenario_presets())
+
+
+def preset(name: str, *, seed: Optional[int] = None) -> dict:
+    """A scenario preset as a scenario dict (edit it, then ``run`` it)."""
+    scenario = json.loads(_g.preset_json(name))
+    if seed is not None:
+        scenario["seed"] = int(seed)
+    return scenario
+
+
+def family_presets() -> list:
+    """The paper families' presets (``sf-*``, ``ses-*``, ``kkor-*``, ``scjg-*``)."""
+    return list(_g.family_names())
+
+
+def family_preset(name: str, *, seeds: Optional[int] = None, batches: Optional[int] = None,
+                  traces: Optional[PathLike] = None, threads: Optional[int] = None,
+                  raw: bool = False):
+    """Runs a family preset as ``gridscope run --preset NAME [--seeds N] [--batches B]
+    --json`` does (the CLI's defaults otherwise) and returns its JSON as a dict (``raw=True``:
+    the text, byte for byte the CLI's without the final newline). Seeds' runs go on all
+    cores with the GIL released; the SCJG presets read their trace from ``traces``."""
+    traces = os.fspath(traces) if traces is not None else os.environ.get("GRIDSCOPE_TRACES", DEFAULT_TRACES)
+    text = _g.run_family_preset(name, None if seeds is None else int(seeds),
+                                None if batches is None else int(batches), traces, _threads(threads))
+    return text if raw else json.loads(text)
+
+
+_FAMILY_PREFIXES = ("sf-", "ses-", "kkor-", "scjg-")
+
+
+def run(scenario: Union[Mapping, PathLike], *, seed: Optional[int] = None,
+        seeds: Optional[Iterable[int]] = None, traces: Optional[PathLike] = None,
+        base: Optional[PathLike] = None, threads: Optional[int] = None,
+        workload: Optional[Workload] = None, policy=None):
+    """Runs a scenario — a dict, a JSON file, a preset name or a page's ``#s1=`` share
+    link — as ``gridscope run`` does, with the GIL released and on all cores.
+
+    Files named by a dict resolve in ``base`` (default: the working directory), by a JSON
+    file in its folder, by a preset or a share link in ``traces`` (default
+    ``../shared/traces``, the CLI's). ``seed`` overrides the scenario's seed; ``seeds``
+    runs it once per seed and returns a list of results. A family preset's name (``sf-*``,
+    ``ses-*``, ``kkor-*``, ``scjg-*``) runs :func:`family_preset` (``seeds`` = how many). ``workload`` replaces the
+    scenario's own; ``policy`` (a Python scheduler) replaces its first algorithm's."""
+    if isinstance(scenario, str) and scenario.startswith(_FAMILY_PREFIXES):
+        # A paper family's preset: its own runner; `seeds` is how many.
+        return family_preset(scenario, seeds=seeds, traces=traces, threads=threads)
+    text, folder = _scenario_text(scenario, traces, base)
+    if seeds is not None:
+        return [run(json.loads(text), seed=s, base=folder, threads=threads,
+                    workload=workload, policy=policy) for s in seeds]
+    if seed is not None:
+        doc = json.loads(text)
+        doc["seed"] = int(seed)
+        text = json.dumps(doc)
+    w = workload._w if workload is not None else None
+    if policy is not None:
+        if isinstance(policy, type):
+            policy = policy()
+        return Result([_g.run_with_python_policy(text, policy, _policy_name(policy), folder, w)])
+    return Result([_g.run_scenario(text, folder, w, _threads(threads))])
+
+
+def _scenario_text(scenario, traces, base) -> tuple:
+    """The scenario as JSON text and the folder its files resolve in."""
+    traces = os.fspath(traces) if traces is not None else os.environ.get("GRIDSCOPE_TRACES", DEFAULT_TRACES)
+    if isinstance(scenario, Mapping):
+        return _g.normalize_scenario(json.dumps(scenario)), os.fspath(base) if base else ""
+    s = os.fspath(scenario)
+    if "s1=" in s and ("#" in s or s.startswith("s1=")):
+        text, _files = _g.decode_share_link(s)
+        return text, traces
+    if s.endswith(".json") or os.path.sep in s or os.path.exists(s):
+        with open(s, encoding="utf-8") as f:
+            text = f.read()
+        return text, os.fspath(base) if base else os.path.dirname(s)
+    return _g.preset_json(s), traces
+
+
+# --------------------------------------------------------------------------- Arrow
+
+
+_ARROW_TYPES = {"u64": ("uint64", 8), "u32": ("uint32", 4), "i32": ("int32", 4),
+                "f64": ("float64", 8), "bool": ("uint8", 1)}
+
+
+def _arrow_table(cols: dict):
+    """Wraps the engine's column buffers as Arrow arrays (no Python object per row)."""
+    import pyarrow as pa
+
+    arrays, names = [], []
+    for name, (kind, data, validity, nulls, dictionary) in cols.items():
+        buf = pa.py_buffer(data)
+        if kind == "dict":
+            n = len(data) // 4
+            codes = pa.Array.from_buffers(pa.int32(), n, [None, buf])
+            arr = pa.DictionaryArray.from_arrays(codes, pa.array(dictionary, pa.string()))
+        else:
+            typ, size = _ARROW_TYPES[kind]
+            n = len(data) // size
+            vbuf = pa.py_buffer(validity) if validity is not None else None
+            arr = pa.Array.from_buffers(getattr(pa, typ)(), n, [vbuf, buf], null_count=nulls)
+            if kind == "bool":
+                arr = arr.cast(pa.bool_())
+        arrays.append(arr)
+        names.append(name)
+    return pa.Table.from_arrays(arrays, names=names)
