@@ -4,6 +4,7 @@
 //! gives the same bytes everywhere.
 
 pub mod link;
+pub mod manifest;
 #[cfg(not(target_arch = "wasm32"))]
 mod parallel;
 mod presets;
