@@ -22,6 +22,9 @@ CLIPPY_CONF_DIR=scripts/clippy_wasm cargo clippy --release --target wasm32-unkno
 step "tests (unit, golden, differential, real traces, CLI, fuzz targets 15 s each)"
 GRIDSCOPE_FUZZ_SECONDS="${GRIDSCOPE_FUZZ_SECONDS:-15}" cargo test --release
 
+step "cluster sweeps on a real one-node Slurm (installs slurm-wlm + munge when missing)"
+bash scripts/slurm_test.sh
+
 step "wasm unit tests (headless Chromium)"
 CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --lib
 
