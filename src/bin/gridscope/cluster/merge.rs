@@ -35,7 +35,7 @@ pub fn merge(a: &MergeArgs) -> Result<(), CliError> {
         "name": plan.name,
         "gridscope": VERSION,
         "axes": plan.axes,
-        "seed_axis": plan.seed_axis.map(|i| plan.axes[i].name.clone()),
+        "seed_axis": plan.seed_axis.and_then(|i| plan.axes.get(i)).map(|a| a.name.clone()),
         "ci": CI_METHOD,
         "traces": lock.traces,
         "cases": cases.iter().zip(&results).map(|(c, r)| serde_json::json!({
@@ -56,7 +56,7 @@ pub fn merge(a: &MergeArgs) -> Result<(), CliError> {
         results.iter().map(|r| r.runs.len()).sum::<usize>(),
         out.display(),
         points.len(),
-        plan.seed_axis.map_or("no seed axis: one value each".into(), |i| format!("'{}'", plan.axes[i].name)),
+        plan.seed_axis.and_then(|i| plan.axes.get(i)).map_or("no seed axis: one value each".into(), |a| format!("'{}'", a.name)),
     ))
 }
 
