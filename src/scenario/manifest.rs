@@ -643,3 +643,44 @@ fn build_case(
         canonical,
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ranges_count_without_drift_and_stay_whole() {
+        let r = Range {
+            from: 0.0,
+            to: 1.0,
+            step: 0.1,
+        };
+        let v = range_values(&r, 100).unwrap_or_default();
+        assert_eq!(v.len(), 11);
+        assert_eq!(v[10], Value::from(1.0));
+        let seeds = Range {
+            from: 1.0,
+            to: 3.0,
+            step: 1.0,
+        };
+        assert_eq!(
+            range_values(&seeds, 100).unwrap_or_default(),
+            [Value::from(1u64), Value::from(2u64), Value::from(3u64)]
+        );
+        assert!(range_values(&seeds, 2).is_err());
+    }
+
+    #[test]
+    fn paths_set_fields_or_say_what_is_missing() {
+        let mut v = serde_json::json!({"a": {"b": [1, {"c": 2}]}});
+        assert!(set_path(&mut v, "a.b[1].c", Value::from(3)).is_ok());
+        assert!(set_path(&mut v, "a.b[1].new", Value::from(4)).is_ok());
+        assert_eq!(v, serde_json::json!({"a": {"b": [1, {"c": 3, "new": 4}]}}));
+        let e = set_path(&mut v, "a.x.c", Value::Null).unwrap_err();
+        assert_eq!(e, "a.x does not exist (there: b)");
+        let e = set_path(&mut v, "a.b[5]", Value::Null).unwrap_err();
+        assert_eq!(e, "a.b[5] does not exist (the list has 2)");
+        assert!(set_path(&mut v, "a..b", Value::Null).is_err());
+        assert!(set_path(&mut v, "a.b[x]", Value::Null).is_err());
+    }
+}

@@ -124,9 +124,11 @@ fn write_plan(out: &Path, plan: &Plan, cases: &[CaseLine], lock: &Lock) -> Resul
         ));
     }
     dir.mkdirs(&["", "results", "running", "failed", "log"])?;
-    write_atomic(&dir.file("cases.jsonl"), lines.as_bytes())?;
+    // cases.jsonl last: it is what marks a folder as holding a plan, so a plan cut short
+    // (a full disk) is written again rather than refused as another plan.
     write_atomic(&dir.file("lock.json"), pretty(lock).as_bytes())?;
-    write_atomic(&dir.file("plan.json"), pretty(plan).as_bytes())
+    write_atomic(&dir.file("plan.json"), pretty(plan).as_bytes())?;
+    write_atomic(&dir.file("cases.jsonl"), lines.as_bytes())
 }
 
 /// Pretty JSON of the plan files, with a final newline.

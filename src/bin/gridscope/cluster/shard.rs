@@ -51,8 +51,9 @@ impl FromStr for ShardSpec {
     }
 }
 
-/// The shard a `--shard slurm` task is: its array index (from the array's first index) of
-/// `--of N`, else of `SLURM_ARRAY_TASK_COUNT`.
+/// The shard a `--shard slurm` task is: its array index of `--of N`, else of
+/// `SLURM_ARRAY_TASK_COUNT` (the generated script always passes `--of`: an array resubmitted
+/// in part counts only its part).
 pub fn resolve(spec: &ShardSpec, of: Option<usize>) -> Result<Shard, CliError> {
     if let ShardSpec::Fixed(s) = spec {
         if of.is_some_and(|n| n != s.count) {
@@ -75,7 +76,6 @@ pub fn resolve(spec: &ShardSpec, of: Option<usize>) -> Result<Shard, CliError> {
             "--shard slurm: SLURM_ARRAY_TASK_ID is not set (not inside a Slurm array task; use --shard I/N)".into(),
         )
     })?;
-    let min = env("SLURM_ARRAY_TASK_MIN")?.unwrap_or(0);
     let count = match of {
         Some(n) => n,
         None => env("SLURM_ARRAY_TASK_COUNT")?.ok_or_else(|| {
@@ -84,7 +84,9 @@ pub fn resolve(spec: &ShardSpec, of: Option<usize>) -> Result<Shard, CliError> {
             )
         })?,
     };
-    let index = id.checked_sub(min).unwrap_or(id);
+    // The array index itself, not its offset from SLURM_ARRAY_TASK_MIN: one element
+    // resubmitted alone (`sbatch --array=3 array.sbatch`) must still be shard 3.
+    let index = id;
     if count == 0 || index >= count {
         return Err(CliError::Failed(format!(
             "--shard slurm: array task {id} is not one of {count} shards (0..{count})"
@@ -183,12 +185,13 @@ pub fn run(a: &ShardRunArgs) -> Result<(), CliError> {
     drop(progress);
     let failed: Vec<String> = outcomes.into_iter().filter_map(Result::err).collect();
     log.line(&format!(
-        "end shard {}/{} ran {} failed {} seconds {:.3}",
+        "end shard {}/{} ran {} failed {} seconds {:.3} cpu {}",
         shard.index,
         shard.count,
         total,
         failed.len(),
-        started.elapsed().as_secs_f64()
+        started.elapsed().as_secs_f64(),
+        cpu_seconds().map_or("?".into(), |c| format!("{c:.2}"))
     ));
     output::stdout(&format!(
         "shard {}/{}: {} cases, {} already done, {} run, {} failed ({:.1} s on {threads} threads)\n",
@@ -338,6 +341,18 @@ fn simulate(plan: &Plan, lock: &Lock, c: &CaseLine, limits: &Limits) -> Result<C
             })
             .collect(),
     })
+}
+
+/// This process's CPU time (user + system) so far, from `/proc/self/stat` (Linux; in clock
+/// ticks of 1/100 s, the kernel's USER_HZ): for the log, to tell overhead from a busy machine.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which may hold spaces) end at its last ')'.
+    let rest = &stat[stat.rfind(')')? + 1..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    let ticks = |i: usize| fields.get(i)?.parse::<u64>().ok();
+    // utime and stime: fields 14 and 15 of the line, 11 and 12 counted from the state (0).
+    Some((ticks(11)? + ticks(12)?) as f64 / 100.0)
 }
 
 pub fn hostname() -> String {
