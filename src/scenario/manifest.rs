@@ -302,7 +302,14 @@ fn range_values(r: &Range, max_values: usize) -> Result<Vec<Value>, String> {
     }
     let n = (span + 1e-9).floor() + 1.0;
     if n > max_values as f64 {
-        return Err(format!("{n} values, more than --max-cases ({max_values})"));
+        let count = if n < 1e15 {
+            format!("{n:.0}")
+        } else {
+            format!("{n:.1e}")
+        };
+        return Err(format!(
+            "{count} values, more than --max-cases ({max_values})"
+        ));
     }
     let whole = |x: f64| x.fract() == 0.0 && x.abs() < 9.0e15;
     let integers = whole(r.from) && whole(r.step);
