@@ -265,6 +265,36 @@ fn shard_specs_and_slurm_scripts() {
     assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
     let e = fails(&["sweep", "run", ds, "--shard", "slurm"]);
     assert!(e.contains("SLURM_ARRAY_TASK_ID is not set"), "{e}");
+    // An element resubmitted alone (`sbatch --array=2`) has SLURM_ARRAY_TASK_MIN 2 and a
+    // count of 1: with --of 4 it is still shard 2 of 4.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_gridscope"))
+        .args(["sweep", "run", ds, "--shard", "slurm", "--of", "4"])
+        .env("SLURM_ARRAY_TASK_ID", "2")
+        .env("SLURM_ARRAY_TASK_MIN", "2")
+        .env("SLURM_ARRAY_TASK_COUNT", "1")
+        .env("SLURM_CPUS_PER_TASK", "1")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success() && said.starts_with("shard 2/4: 9 cases"),
+        "{said}{}",
+        stderr(&o)
+    );
+    assert!(said.contains("on 1 threads"), "{said}");
+    // A partial result a killed run of this host left is removed (and said).
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+    let stale = d
+        .join("results")
+        .join(format!(".x.result.{}.999999999.tmp", host.trim()));
+    std::fs::write(&stale, "half a result").unwrap();
+    let o = gridscope(&["sweep", "run", ds, "--shard", "2/4"]);
+    assert!(
+        stderr(&o).contains("removed 1 partial result files"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stale.exists());
     let out = ok(&[
         "sweep",
         "slurm",

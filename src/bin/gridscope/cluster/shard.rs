@@ -149,6 +149,12 @@ pub fn run(a: &ShardRunArgs) -> Result<(), CliError> {
         .collect();
     check_traces(&plan, &lock, &mine, &limits)?;
     dir.mkdirs(&["results", "running", "failed", "log"])?;
+    let stale = super::store::remove_stale_temporaries(&dir.file("results"), &hostname());
+    if stale > 0 {
+        output::note(&format!(
+            "removed {stale} partial result files left by killed runs on this host"
+        ));
+    }
     let mut todo = Vec::new();
     for c in &mine {
         match done(&dir, &c.id) {

@@ -99,7 +99,13 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
     let name = path
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
-    let tmp = path.with_file_name(format!(".{name}.{}.tmp", std::process::id()));
+    // Host and pid in the name: two tasks never share a temporary file, and one left by a
+    // killed task can be told from one being written (`remove_stale_temporaries`).
+    let tmp = path.with_file_name(format!(
+        ".{name}.{}.{}.tmp",
+        crate::cluster::shard::hostname(),
+        std::process::id()
+    ));
     let mut f = std::fs::File::create(&tmp).map_err(cannot(&tmp))?;
     f.write_all(bytes).map_err(cannot(&tmp))?;
     f.sync_data().map_err(cannot(&tmp))?;
@@ -262,4 +268,32 @@ pub fn read_result(path: &Path, id: &str) -> Result<CaseResult, Bad> {
         return Err(Bad::Corrupt(format!("holds case {}, not {id}", r.id)));
     }
     Ok(r)
+}
+
+/// Removes the temporary files in `folder` that a killed process of this host left
+/// (`.NAME.HOST.PID.tmp` whose PID is gone); those of other hosts are left alone, since
+/// their processes cannot be seen from here. Returns how many were removed.
+pub fn remove_stale_temporaries(folder: &Path, host: &str) -> usize {
+    let Ok(entries) = std::fs::read_dir(folder) else {
+        return 0;
+    };
+    let mut removed = 0;
+    for e in entries.filter_map(Result::ok) {
+        let name = e.file_name().to_string_lossy().into_owned();
+        let Some(stem) = name.strip_prefix('.').and_then(|n| n.strip_suffix(".tmp")) else {
+            continue;
+        };
+        // The host may hold dots (a full domain name): match it as the name's tail.
+        let Some((rest, pid)) = stem.rsplit_once('.') else {
+            continue;
+        };
+        let ours = rest.ends_with(&format!(".{host}"));
+        let dead = !pid.is_empty()
+            && pid.chars().all(|c| c.is_ascii_digit())
+            && !Path::new("/proc").join(pid).exists();
+        if ours && dead && std::fs::remove_file(e.path()).is_ok() {
+            removed += 1;
+        }
+    }
+    removed
 }
