@@ -370,3 +370,34 @@ fn sha256(bytes: &[u8]) -> String {
     let out = child.wait_with_output().unwrap();
     String::from_utf8_lossy(&out.stdout)[..64].to_string()
 }
+
+#[test]
+fn a_failed_case_is_counted_and_named() {
+    let w = workspace("failed");
+    let m = write(
+        &w,
+        "m.json",
+        r#"{ "base": { "scenario": { "platform": { "kind": "preset", "name": "demo" },
+                                     "workload": { "kind": "ses_poisson", "jobs": 100 },
+                                     "algorithms": [ { "local": "easy" } ] } },
+             "axes": [ { "name": "jobs", "path": "workload.jobs", "values": [0, 50] } ] }"#,
+    );
+    let d = w.join("out");
+    let d = d.to_str().unwrap();
+    ok(&["sweep", "plan", &m, "--out", d]);
+    let e = fails(&["sweep", "run", d, "--shard", "0/1"]);
+    assert!(
+        e.contains("1 cases failed") && e.contains("jobs must be between 1"),
+        "{e}"
+    );
+    let status = ok(&["sweep", "status", d]);
+    assert!(
+        status.contains("  all       2       1       0       1       0"),
+        "{status}"
+    );
+    let e = fails(&["sweep", "merge", d]);
+    assert!(
+        e.contains("1 of 2 cases have no result") && e.contains("— failed: "),
+        "{e}"
+    );
+}

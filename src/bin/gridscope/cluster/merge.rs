@@ -74,7 +74,17 @@ fn read_all(dir: &Dir, cases: &[CaseLine]) -> Result<Vec<CaseResult>, CliError> 
         match read_result(&dir.result_path(&c.id), &c.id) {
             Ok(r) => results.push(r),
             Err(Bad::Missing) => {
-                missing.push(format!("{} ({}: {})", c.index, c.id, c.point.join(", ")))
+                // A case whose run failed says why (its first line), the others were not run.
+                let failed = std::fs::read_to_string(dir.failed_path(&c.id))
+                    .ok()
+                    .and_then(|t| t.lines().next().map(|l| format!(" — failed: {l}")))
+                    .unwrap_or_default();
+                missing.push(format!(
+                    "{} ({}: {}){failed}",
+                    c.index,
+                    c.id,
+                    c.point.join(", ")
+                ))
             }
             Err(Bad::Corrupt(why)) => {
                 corrupt.push(format!("{}: {why}", dir.result_path(&c.id).display()))
