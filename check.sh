@@ -25,6 +25,9 @@ GRIDSCOPE_FUZZ_SECONDS="${GRIDSCOPE_FUZZ_SECONDS:-15}" cargo test --release
 step "Python package (maturin wheel in target/pyenv; pytest vs the CLI, evalys, Gymnasium)"
 bash scripts/python_test.sh
 
+step "cluster sweeps on a real one-node Slurm (installs slurm-wlm + munge when missing)"
+bash scripts/slurm_test.sh
+
 step "wasm unit tests (headless Chromium)"
 CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --lib
 

@@ -5,6 +5,7 @@
 
 pub mod explain;
 pub mod link;
+pub mod manifest;
 #[cfg(not(target_arch = "wasm32"))]
 mod parallel;
 mod presets;

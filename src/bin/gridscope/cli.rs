@@ -67,6 +67,14 @@ pub enum Command {
     /// Why did a job wait? Each instant between its submission and its start, and why
     #[command(args_override_self = true)]
     Explain(ExplainArgs),
+    /// Sweeps over a manifest's axes, sharded over a cluster: plan, run, status, merge, slurm
+    ///
+    /// A manifest (JSON: a base scenario and axes over its fields) becomes cases in DIR;
+    /// `run --shard I/N` (or a Slurm array through `slurm`) runs them, resumably; `merge`
+    /// gives every case's metrics and per point the median and CI across seeds.
+    /// docs/cluster.md has the manifest format and a walk-through.
+    #[command(verbatim_doc_comment)]
+    Sweep(SweepArgsCmd),
     /// Explain metrics, policies, schemes, platforms, presets, sweeps, or a command
     Help(HelpArgs),
     /// Print a shell completion script (bash, zsh, fish, elvish, powershell)
@@ -86,6 +94,7 @@ impl Command {
             Command::Allocate(_) => "allocate",
             Command::Fit(_) => "fit",
             Command::Explain(_) => "explain",
+            Command::Sweep(_) => "sweep",
             Command::Help(_) => "help",
             Command::Completions(_) => "completions",
         }
@@ -452,6 +461,115 @@ fn parse_limit(s: &str) -> Result<u64, String> {
         .ok_or_else(|| "must be a positive whole number, optionally with K, M or G (×1024)".into())
 }
 
+/// `gridscope sweep`: its actions.
+#[derive(Args, Debug)]
+pub struct SweepArgsCmd {
+    #[command(subcommand)]
+    pub action: SweepAction,
+}
+
+#[derive(Subcommand, Debug)]
+pub enum SweepAction {
+    /// Expand MANIFEST into cases (stable ids) in DIR, lock the traces, count the work
+    Plan(PlanArgs),
+    /// Run a shard's cases on the local cores; skips cases done, reruns corrupt results
+    Run(ShardRunArgs),
+    /// Cases done, running, failed and missing per shard
+    Status(StatusArgs),
+    /// Every case's metrics (DIR/merged/cases.csv) and medians with CIs (points.csv, merged.json)
+    Merge(MergeArgs),
+    /// Write (and with --submit, submit) a Slurm array job and a merge job chained after it
+    Slurm(SlurmArgs),
+}
+
+#[derive(Args, Debug)]
+pub struct PlanArgs {
+    /// The sweep manifest (JSON; docs/cluster.md)
+    #[arg(value_name = "MANIFEST.json", value_hint = ValueHint::FilePath)]
+    pub manifest: String,
+    /// The sweep folder to write (on a cluster: on the shared file system)
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub out: PathBuf,
+    /// Refuse manifests of more cases than this
+    #[arg(long, value_name = "N", default_value_t = 100_000, value_parser = parse_max_cases)]
+    pub max_cases: usize,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct ShardRunArgs {
+    /// The sweep folder (written by `gridscope sweep plan`)
+    #[arg(value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub dir: PathBuf,
+    /// This process's share: I/N (0-based), or slurm (I = SLURM_ARRAY_TASK_ID)
+    #[arg(long, value_name = "I/N|slurm")]
+    pub shard: crate::cluster::shard::ShardSpec,
+    /// With --shard slurm: N, the array's size [default: SLURM_ARRAY_TASK_COUNT]
+    #[arg(long, value_name = "N", value_parser = parse_max_cases)]
+    pub of: Option<usize>,
+    /// Cases at once [default: SLURM_CPUS_PER_TASK, else the available cores]
+    #[arg(long, value_name = "N", value_parser = parse_threads)]
+    pub threads: Option<usize>,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct StatusArgs {
+    /// The sweep folder
+    #[arg(value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub dir: PathBuf,
+    /// Count shards of N [default: the --tasks of `sweep slurm`, else 1]
+    #[arg(long, value_name = "N", value_parser = parse_max_cases)]
+    pub of: Option<usize>,
+    /// Print JSON
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args, Debug)]
+pub struct MergeArgs {
+    /// The sweep folder
+    #[arg(value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub dir: PathBuf,
+}
+
+#[derive(Args, Debug)]
+pub struct SlurmArgs {
+    /// The sweep folder (on a file system the compute nodes share)
+    #[arg(value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub dir: PathBuf,
+    /// Array tasks: task i runs shard i of N
+    #[arg(long, value_name = "N", value_parser = parse_max_cases)]
+    pub tasks: usize,
+    /// Slurm partition
+    #[arg(long, value_name = "P")]
+    pub partition: Option<String>,
+    /// Time limit per task (Slurm's format, e.g. 1:00:00)
+    #[arg(long, value_name = "T")]
+    pub time: Option<String>,
+    /// CPUs per task (its cases run on as many threads)
+    #[arg(long, value_name = "C", default_value_t = 1, value_parser = parse_threads)]
+    pub cpus_per_task: usize,
+    /// At most M tasks at once (--array=0-(N-1)%M)
+    #[arg(long, value_name = "M", value_parser = parse_max_cases)]
+    pub max_parallel: Option<usize>,
+    /// Slurm account
+    #[arg(long, value_name = "A")]
+    pub account: Option<String>,
+    /// Submit both jobs (sbatch --parsable) and print their ids
+    #[arg(long)]
+    pub submit: bool,
+}
+
+fn parse_max_cases(s: &str) -> Result<usize, String> {
+    match s.trim().replace('_', "").parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err("must be a positive whole number".into()),
+    }
+}
+
 #[derive(Args, Debug)]
 pub struct HelpArgs {
     /// metrics, policies, schemes, platforms, presets, sweeps, limits, or a command
@@ -509,7 +627,15 @@ pub enum StaticPolicy {
 }
 
 fn help_topics() -> clap::builder::PossibleValuesParser {
-    let commands = ["simulate", "lint", "run", "allocate", "fit", "completions"];
+    let commands = [
+        "simulate",
+        "lint",
+        "run",
+        "allocate",
+        "fit",
+        "sweep",
+        "completions",
+    ];
     clap::builder::PossibleValuesParser::new(TOPICS.into_iter().chain(commands))
 }
 

@@ -7,6 +7,7 @@
 mod allocate;
 mod cli;
 mod explain;
+mod cluster;
 mod fit;
 mod kkor;
 mod output;
@@ -64,6 +65,7 @@ fn dispatch(command: &Command) -> Result<(), CliError> {
         Command::Run(a) => run::run(a),
         Command::Allocate(a) => allocate::allocate(a),
         Command::Fit(a) => fit::fit(a),
+        Command::Sweep(a) => cluster::dispatch(&a.action),
         Command::Help(a) => topics::help(a.topic.as_deref()),
         Command::Completions(a) => {
             let mut script = vec![];

@@ -1,0 +1,403 @@
+//! `gridscope sweep` (cluster sweeps, docs/cluster.md): bad manifests are errors naming the
+//! field, results of another version or of changed traces are refused, corrupt results are
+//! rerun, and the merged tables are the same bytes however the cases were sharded. The real
+//! Slurm array is scripts/slurm_test.sh.
+
+use std::path::{Path, PathBuf};
+
+use crate::cli::{gridscope, stderr};
+use crate::{root, traces_dir};
+
+/// A fresh folder with copies of three fixture traces (the tests change some).
+fn workspace(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("gridscope-sweep-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("traces")).unwrap();
+    for f in ["backfill.swf", "early_end.swf", "promise.swf"] {
+        std::fs::copy(
+            root().join("tests/fixtures").join(f),
+            dir.join("traces").join(f),
+        )
+        .unwrap();
+    }
+    dir
+}
+
+/// A manifest over the fixtures: 3 policies × 3 traces × 4 seeds = 36 cases.
+const MANIFEST: &str = r#"{
+  "name": "fixtures",
+  "base": { "scenario": { "platform": { "kind": "from_trace" },
+                          "workload": { "kind": "swf", "file": "" },
+                          "algorithms": [ { "local": "easy" } ] } },
+  "axes": [
+    { "name": "policy", "path": "algorithms[0].local", "values": ["fcfs", "easy", "conservative"] },
+    { "name": "trace", "path": "workload.file", "glob": "traces/*.swf" },
+    { "path": "seed", "range": { "from": 1, "to": 4 } }
+  ]
+}"#;
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+fn ok(args: &[&str]) -> String {
+    let o = gridscope(args);
+    assert!(o.status.success(), "{args:?}: {}", stderr(&o));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn fails(args: &[&str]) -> String {
+    let o = gridscope(args);
+    assert_eq!(
+        o.status.code(),
+        Some(1),
+        "{args:?} should fail: {}",
+        stderr(&o)
+    );
+    stderr(&o)
+}
+
+fn merged(dir: &Path) -> Vec<Vec<u8>> {
+    ["cases.csv", "points.csv", "merged.json"]
+        .iter()
+        .map(|f| std::fs::read(dir.join("merged").join(f)).unwrap())
+        .collect()
+}
+
+#[test]
+fn sharded_merge_equals_one_process() {
+    let w = workspace("shards");
+    let m = write(&w, "m.json", MANIFEST);
+    let (one, three) = (w.join("one"), w.join("three"));
+    let out = ok(&["sweep", "plan", &m, "--out", one.to_str().unwrap()]);
+    assert!(
+        out.contains("planned 36 cases (3 policy × 3 trace × 4 seed)"),
+        "{out}"
+    );
+    ok(&["sweep", "plan", &m, "--out", three.to_str().unwrap()]);
+    ok(&[
+        "sweep",
+        "run",
+        one.to_str().unwrap(),
+        "--shard",
+        "0/1",
+        "--threads",
+        "1",
+    ]);
+    for i in 0..3 {
+        let shard = format!("{i}/3");
+        ok(&[
+            "sweep",
+            "run",
+            three.to_str().unwrap(),
+            "--shard",
+            &shard,
+            "--threads",
+            "2",
+        ]);
+    }
+    ok(&["sweep", "merge", one.to_str().unwrap()]);
+    ok(&["sweep", "merge", three.to_str().unwrap()]);
+    assert_eq!(merged(&one), merged(&three));
+    let points = String::from_utf8(merged(&one)[1].clone()).unwrap();
+    assert!(points.starts_with("policy,trace,label,metric,n,median,ci_low,ci_high,coverage\n"));
+    // 3 policies × 3 traces, each metric over the 4 seeds.
+    assert!(
+        points.contains("fcfs,traces/backfill.swf,fcfs,avg_wait_s,4,"),
+        "{points}"
+    );
+    // A second run has nothing to do; status counts every case done.
+    let again = ok(&["sweep", "run", three.to_str().unwrap(), "--shard", "1/3"]);
+    assert!(again.contains("0 run"), "{again}");
+    let status = ok(&["sweep", "status", one.to_str().unwrap()]);
+    assert!(
+        status.contains("  all      36      36       0       0       0"),
+        "{status}"
+    );
+}
+
+#[test]
+fn bad_manifests_name_the_field_and_line() {
+    let w = workspace("bad");
+    let out = w.join("out");
+    let out = out.to_str().unwrap();
+    let cases = [
+        (
+            MANIFEST.replace("algorithms[0].local", "algorithm[0].local"),
+            "axes[0].path: algorithm does not exist",
+            ":7:",
+        ),
+        (
+            MANIFEST.replace("[\"fcfs\", \"easy\", \"conservative\"]", "[]"),
+            "axes[0].values: the axis has no value",
+            ":7:",
+        ),
+        (
+            MANIFEST.replace("traces/*.swf", "traces/*.nothing"),
+            "axes[1].values: the glob matches no file",
+            ":8:",
+        ),
+        (
+            MANIFEST.replace("\"easy\", \"conservative\"", "\"easy\", \"fifo\""),
+            "axes[0]: algorithms[0].local = fifo does not make a valid scenario",
+            ":7:",
+        ),
+        (
+            MANIFEST.replace("\"seed\", \"range\"", "\"seed\", \"rnage\""),
+            "unknown field `rnage`",
+            "line 9",
+        ),
+        (
+            MANIFEST.replace(
+                "\"glob\": \"traces/*.swf\"",
+                "\"values\": [\"traces/gone.swf\"]",
+            ),
+            "trace traces/gone.swf (from axes[1] (trace)) does not exist",
+            "m.json",
+        ),
+    ];
+    for (text, want, line) in cases {
+        let m = write(&w, "m.json", &text);
+        let e = fails(&["sweep", "plan", &m, "--out", out]);
+        assert!(
+            e.contains(want) && e.contains(line),
+            "want '{want}' at {line}: {e}"
+        );
+    }
+    let m = write(&w, "m.json", MANIFEST);
+    let e = fails(&["sweep", "plan", &m, "--out", out, "--max-cases", "35"]);
+    assert!(
+        e.contains("more than --max-cases (35) cases: 3 policy × 3 trace × 4 seed"),
+        "{e}"
+    );
+    assert!(!Path::new(out).exists(), "a refused plan writes nothing");
+}
+
+#[test]
+fn corrupt_results_are_rerun_and_other_versions_refused() {
+    let w = workspace("corrupt");
+    let m = write(&w, "m.json", MANIFEST);
+    let dir = w.join("out");
+    let d = dir.to_str().unwrap();
+    ok(&["sweep", "plan", &m, "--out", d]);
+    ok(&["sweep", "run", d, "--shard", "0/1"]);
+    ok(&["sweep", "merge", d]);
+    let reference = merged(&dir);
+    let results: Vec<PathBuf> = {
+        let mut v: Vec<PathBuf> = std::fs::read_dir(dir.join("results"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .collect();
+        v.sort();
+        v
+    };
+    // Truncated: merge refuses it by name, run reruns it, the table comes back the same.
+    let text = std::fs::read_to_string(&results[0]).unwrap();
+    std::fs::write(&results[0], &text[..text.len() / 2]).unwrap();
+    let e = fails(&["sweep", "merge", d]);
+    assert!(
+        e.contains("1 results are corrupt") && e.contains("truncated"),
+        "{e}"
+    );
+    let o = gridscope(&["sweep", "run", d, "--shard", "0/1"]);
+    assert!(
+        o.status.success() && stderr(&o).contains("rerun: not two lines (truncated?)"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(String::from_utf8_lossy(&o.stdout).contains("35 already done, 1 run"));
+    ok(&["sweep", "merge", d]);
+    assert_eq!(merged(&dir), reference);
+    // Another version, with a valid checksum: merge names the case and the version.
+    let text = std::fs::read_to_string(&results[1]).unwrap();
+    let body = text.lines().next().unwrap().replacen(
+        &format!("\"gridscope\":\"{}\"", env!("CARGO_PKG_VERSION")),
+        "\"gridscope\":\"0.0.1\"",
+        1,
+    );
+    let sum = sha256(body.as_bytes());
+    std::fs::write(&results[1], format!("{body}\n{sum}\n")).unwrap();
+    let e = fails(&["sweep", "merge", d]);
+    assert!(
+        e.contains("gridscope 0.0.1") && e.contains("do not belong to this plan"),
+        "{e}"
+    );
+    // A missing result is named with its point.
+    std::fs::remove_file(&results[2]).unwrap();
+    let e = fails(&["sweep", "merge", d]);
+    assert!(
+        e.contains("1 of 36 cases have no result") && e.contains("traces/"),
+        "{e}"
+    );
+}
+
+#[test]
+fn a_trace_changed_after_the_plan_is_refused() {
+    let w = workspace("changed");
+    let m = write(&w, "m.json", MANIFEST);
+    let d = w.join("out");
+    let d = d.to_str().unwrap();
+    ok(&["sweep", "plan", &m, "--out", d]);
+    let t = w.join("traces/promise.swf");
+    let mut text = std::fs::read_to_string(&t).unwrap();
+    text.push_str("\n; an edit\n");
+    std::fs::write(&t, text).unwrap();
+    let e = fails(&["sweep", "run", d, "--shard", "0/1"]);
+    assert!(
+        e.contains("trace traces/promise.swf changed since the plan"),
+        "{e}"
+    );
+    // Planning the same folder again with other trace bytes is refused too.
+    let e = fails(&["sweep", "plan", &m, "--out", d]);
+    assert!(e.contains("already holds another sweep plan"), "{e}");
+}
+
+#[test]
+fn shard_specs_and_slurm_scripts() {
+    let w = workspace("slurm");
+    let m = write(&w, "m.json", MANIFEST);
+    let d = w.join("out");
+    let ds = d.to_str().unwrap();
+    ok(&["sweep", "plan", &m, "--out", ds]);
+    let o = gridscope(&["sweep", "run", ds, "--shard", "3/3"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    let e = fails(&["sweep", "run", ds, "--shard", "slurm"]);
+    assert!(e.contains("SLURM_ARRAY_TASK_ID is not set"), "{e}");
+    // An element resubmitted alone (`sbatch --array=2`) has SLURM_ARRAY_TASK_MIN 2 and a
+    // count of 1: with --of 4 it is still shard 2 of 4.
+    let o = std::process::Command::new(env!("CARGO_BIN_EXE_gridscope"))
+        .args(["sweep", "run", ds, "--shard", "slurm", "--of", "4"])
+        .env("SLURM_ARRAY_TASK_ID", "2")
+        .env("SLURM_ARRAY_TASK_MIN", "2")
+        .env("SLURM_ARRAY_TASK_COUNT", "1")
+        .env("SLURM_CPUS_PER_TASK", "1")
+        .output()
+        .unwrap();
+    let said = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success() && said.starts_with("shard 2/4: 9 cases"),
+        "{said}{}",
+        stderr(&o)
+    );
+    assert!(said.contains("on 1 threads"), "{said}");
+    // A partial result a killed run of this host left is removed (and said).
+    let host = std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap();
+    let stale = d
+        .join("results")
+        .join(format!(".x.result.{}.999999999.tmp", host.trim()));
+    std::fs::write(&stale, "half a result").unwrap();
+    let o = gridscope(&["sweep", "run", ds, "--shard", "2/4"]);
+    assert!(
+        stderr(&o).contains("removed 1 partial result files"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!stale.exists());
+    let out = ok(&[
+        "sweep",
+        "slurm",
+        ds,
+        "--tasks",
+        "4",
+        "--max-parallel",
+        "2",
+        "--time",
+        "0:10:00",
+        "--cpus-per-task",
+        "2",
+    ]);
+    assert!(out.contains("array.sbatch (4 tasks)"), "{out}");
+    let script = std::fs::read_to_string(d.join("slurm/array.sbatch")).unwrap();
+    for line in [
+        "#SBATCH --array=0-3%2",
+        "#SBATCH --cpus-per-task=2",
+        "#SBATCH --time=0:10:00",
+        "sweep run",
+        "--shard slurm --of 4 --threads 2",
+    ] {
+        assert!(script.contains(line), "{line} missing:\n{script}");
+    }
+    let submit = std::fs::read_to_string(d.join("slurm/submit.sh")).unwrap();
+    assert!(submit.contains("--dependency=afterok:$array"), "{submit}");
+    let o = gridscope(&["sweep", "slurm", ds, "--tasks", "2", "--partition", "a b"]);
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+}
+
+#[test]
+fn a_preset_base_and_its_traces() {
+    let w = workspace("preset");
+    // sob-real-3site names its traces by file name: without "traces" they cannot be found.
+    let m = write(
+        &w,
+        "m.json",
+        r#"{ "base": { "preset": "sob-real-3site" }, "axes": [ { "path": "seed", "values": [1] } ] }"#,
+    );
+    let e = fails(&["sweep", "plan", &m, "--out", w.join("x").to_str().unwrap()]);
+    assert!(
+        e.contains("traces: the base scenario reads") && e.contains("set \"traces\""),
+        "{e}"
+    );
+    let traces = traces_dir().canonicalize().unwrap();
+    let manifest = format!(
+        r#"{{ "base": {{ "preset": "demo" }}, "traces": "{}",
+             "axes": [ {{ "path": "seed", "values": [1, 2, 3] }},
+                       {{ "path": "options.event_order", "values": ["gridscope", "cqsim"] }} ] }}"#,
+        traces.display()
+    );
+    let m = write(&w, "m.json", &manifest);
+    let d = w.join("out");
+    let d = d.to_str().unwrap();
+    let out = ok(&["sweep", "plan", &m, "--out", d]);
+    assert!(out.contains("planned 6 cases"), "{out}");
+    ok(&["sweep", "run", d, "--shard", "0/1"]);
+    ok(&["sweep", "merge", d]);
+    let cases = std::fs::read_to_string(Path::new(d).join("merged/cases.csv")).unwrap();
+    // The demo runs every local policy: 6 cases × 5 runs.
+    assert_eq!(cases.lines().count(), 1 + 6 * 5, "{cases}");
+}
+
+fn sha256(bytes: &[u8]) -> String {
+    // The tests have no hashing crate: sha256sum is on every machine these tests run on.
+    use std::io::Write;
+    let mut child = std::process::Command::new("sha256sum")
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    child.stdin.take().unwrap().write_all(bytes).unwrap();
+    let out = child.wait_with_output().unwrap();
+    String::from_utf8_lossy(&out.stdout)[..64].to_string()
+}
+
+#[test]
+fn a_failed_case_is_counted_and_named() {
+    let w = workspace("failed");
+    let m = write(
+        &w,
+        "m.json",
+        r#"{ "base": { "scenario": { "platform": { "kind": "preset", "name": "demo" },
+                                     "workload": { "kind": "ses_poisson", "jobs": 100 },
+                                     "algorithms": [ { "local": "easy" } ] } },
+             "axes": [ { "name": "jobs", "path": "workload.jobs", "values": [0, 50] } ] }"#,
+    );
+    let d = w.join("out");
+    let d = d.to_str().unwrap();
+    ok(&["sweep", "plan", &m, "--out", d]);
+    let e = fails(&["sweep", "run", d, "--shard", "0/1"]);
+    assert!(
+        e.contains("1 cases failed") && e.contains("jobs must be between 1"),
+        "{e}"
+    );
+    let status = ok(&["sweep", "status", d]);
+    assert!(
+        status.contains("  all       2       1       0       1       0"),
+        "{status}"
+    );
+    let e = fails(&["sweep", "merge", d]);
+    assert!(
+        e.contains("1 of 2 cases have no result") && e.contains("— failed: "),
+        "{e}"
+    );
+}
