@@ -6,8 +6,8 @@
 
 mod allocate;
 mod cli;
-mod explain;
 mod cluster;
+mod explain;
 mod fit;
 mod kkor;
 mod output;
