@@ -7,7 +7,7 @@ use plotters::element::{DynElement, IntoDynElement};
 use plotters::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use super::plots::{area, color, e, finish, font, Geom};
+use super::plots::{area, color, e, finish, fit_title, font, x_ticks, Geom};
 
 type Res = Result<Geom, String>;
 
@@ -52,7 +52,7 @@ pub fn band_bars(
         * 1.15;
     let x = (-0.5, n as f64 - 0.5);
     let mut chart = ChartBuilder::on(&root)
-        .caption(title, font(15))
+        .caption(fit_title(&root, title), font(15))
         .margin(8)
         .x_label_area_size(28)
         .y_label_area_size(56)
@@ -60,6 +60,7 @@ pub fn band_bars(
         .map_err(e)?;
     chart
         .configure_mesh()
+        .x_labels(x_ticks(&root))
         .disable_x_mesh()
         .x_labels(n.min(24))
         .y_desc(y_desc)
@@ -150,7 +151,7 @@ pub fn node_groups(
     };
     let (x, y) = ((0.0, right + 1.0), (0.0, rows.len() as f64));
     let mut chart = ChartBuilder::on(&root)
-        .caption(title, font(15))
+        .caption(fit_title(&root, title), font(15))
         .margin(8)
         .build_cartesian_2d(x.0..x.1, y.0..y.1)
         .map_err(e)?;

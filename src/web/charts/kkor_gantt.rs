@@ -6,7 +6,7 @@
 use plotters::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use super::plots::{area, color, e, finish, font};
+use super::plots::{area, color, e, finish, fit_title, font, x_ticks};
 use super::Geom;
 use crate::kkor::presets::KkorRunsResult;
 use crate::model::packing::{pack_units, Interval};
@@ -70,7 +70,7 @@ pub fn draw(
     let root = area(canvas)?;
     let mut chart = ChartBuilder::on(&root)
         .caption(
-            format!("O{} ({} CPUs), {label}", cluster + 1, cap),
+            fit_title(&root, format!("O{} ({} CPUs), {label}", cluster + 1, cap)),
             font(15),
         )
         .margin(8)
@@ -80,6 +80,7 @@ pub fn draw(
         .map_err(e)?;
     chart
         .configure_mesh()
+        .x_labels(x_ticks(&root))
         .disable_mesh()
         .x_desc("time units (migrated jobs dark; lines: batches)")
         .x_labels(6)

@@ -78,6 +78,24 @@ pub(super) fn area(canvas: &HtmlCanvasElement) -> Result<DrawingArea<Sharp, Shif
     Ok(root)
 }
 
+/// A title that fits the chart's width in 15 px text, cut with "…" (a phone's chart is
+/// narrower, its text no smaller; the page's CSP allows only the 12 and 15 px sizes).
+pub(super) fn fit_title(root: &DrawingArea<Sharp, Shift>, title: impl AsRef<str>) -> String {
+    let title = title.as_ref();
+    let fits = (root.dim_in_pixel().0.saturating_sub(24) / 8).max(12) as usize;
+    if title.chars().count() <= fits {
+        return title.to_string();
+    }
+    let cut: String = title.chars().take(fits - 1).collect();
+    format!("{}…", cut.trim_end())
+}
+
+/// How many x-axis labels fit the chart's width without running into each other: about
+/// one per 70 px, from 3 to 10 (plotters' default).
+pub(super) fn x_ticks(root: &DrawingArea<Sharp, Shift>) -> usize {
+    (root.dim_in_pixel().0 as usize / 70).clamp(3, 10)
+}
+
 pub(super) fn e<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
 }
@@ -134,7 +152,7 @@ pub fn bars(
         .collect();
     let ymax = norm.iter().cloned().fold(1.0f64, f64::max) * 1.2;
     let mut chart = ChartBuilder::on(&root)
-        .caption(title, font(15))
+        .caption(fit_title(&root, title), font(15))
         .margin(8)
         .x_label_area_size(28)
         .y_label_area_size(48)
@@ -195,7 +213,10 @@ pub fn cdf(canvas: &HtmlCanvasElement, lines: &[(String, &[(f64, f64)])]) -> Res
         .fold(1.0f64, f64::min);
     let ymin = ((ymin - 0.05) * 10.0).floor().max(0.0) / 10.0;
     let mut chart = ChartBuilder::on(&root)
-        .caption("Wait time CDF (share of jobs waiting at most x)", font(15))
+        .caption(
+            fit_title(&root, "Wait time CDF (share of jobs waiting at most x)"),
+            font(15),
+        )
         .margin(8)
         .x_label_area_size(32)
         .y_label_area_size(44)
@@ -203,6 +224,7 @@ pub fn cdf(canvas: &HtmlCanvasElement, lines: &[(String, &[(f64, f64)])]) -> Res
         .map_err(e)?;
     chart
         .configure_mesh()
+        .x_labels(x_ticks(&root))
         .x_desc("wait (s, log; 0 s drawn at 1 s)")
         .x_label_formatter(&|x| format_secs(*x))
         .draw()
@@ -259,7 +281,7 @@ pub fn series(canvas: &HtmlCanvasElement, title: &str, s: &SeriesData, queue: bo
         1.05
     };
     let mut chart = ChartBuilder::on(&root)
-        .caption(title, font(15))
+        .caption(fit_title(&root, title), font(15))
         .margin(8)
         .x_label_area_size(32)
         .y_label_area_size(48)
@@ -267,6 +289,7 @@ pub fn series(canvas: &HtmlCanvasElement, title: &str, s: &SeriesData, queue: bo
         .map_err(e)?;
     chart
         .configure_mesh()
+        .x_labels(x_ticks(&root))
         .x_desc("days from first submit")
         .y_desc(if queue {
             "jobs waiting"
@@ -305,7 +328,7 @@ pub fn gantt(canvas: &HtmlCanvasElement, title: &str, g: &GanttData) -> Res {
     let h = 3600.0;
     let (x0, x1) = (g.from_s / h, (g.to_s / h).max(g.from_s / h + 1e-6));
     let mut chart = ChartBuilder::on(&root)
-        .caption(title, font(15))
+        .caption(fit_title(&root, title), font(15))
         .margin(8)
         .x_label_area_size(32)
         .y_label_area_size(48)
@@ -313,6 +336,7 @@ pub fn gantt(canvas: &HtmlCanvasElement, title: &str, g: &GanttData) -> Res {
         .map_err(e)?;
     chart
         .configure_mesh()
+        .x_labels(x_ticks(&root))
         .disable_mesh()
         .x_desc("hours from first submit")
         .y_desc(g.unit.as_str())
@@ -361,7 +385,7 @@ pub fn grouped_bars(
         * 1.15;
     let x = (-0.5, n as f64 - 0.5);
     let mut chart = ChartBuilder::on(&root)
-        .caption(title, font(15))
+        .caption(fit_title(&root, title), font(15))
         .margin(8)
         .x_label_area_size(28)
         .y_label_area_size(48)
@@ -369,6 +393,7 @@ pub fn grouped_bars(
         .map_err(e)?;
     chart
         .configure_mesh()
+        .x_labels(x_ticks(&root))
         .disable_x_mesh()
         .x_labels(n.min(24))
         .y_desc(y_desc)
@@ -448,7 +473,7 @@ pub fn band_lines(
         (0.0, top * 1.08)
     };
     let mut chart = ChartBuilder::on(&root)
-        .caption(title, font(15))
+        .caption(fit_title(&root, title), font(15))
         .margin(8)
         .x_label_area_size(36)
         .y_label_area_size(64)
@@ -469,6 +494,7 @@ pub fn band_lines(
     };
     chart
         .configure_mesh()
+        .x_labels(x_ticks(&root))
         .x_desc(x_desc)
         .y_desc(if log_y {
             format!("{y_desc}, log scale")
@@ -545,7 +571,7 @@ pub fn fraction_history(canvas: &HtmlCanvasElement, title: &str, h: &FractionHis
         .max(1e-6)
         * 1.1;
     let mut chart = ChartBuilder::on(&root)
-        .caption(title, font(15))
+        .caption(fit_title(&root, title), font(15))
         .margin(8)
         .x_label_area_size(36)
         .y_label_area_size(52)
@@ -553,6 +579,7 @@ pub fn fraction_history(canvas: &HtmlCanvasElement, title: &str, h: &FractionHis
         .map_err(e)?;
     chart
         .configure_mesh()
+        .x_labels(x_ticks(&root))
         .x_desc("batch")
         .y_desc(format!("share α of resource {}", h.resource + 1))
         .draw()
@@ -669,7 +696,7 @@ pub fn step_cdfs(
     macro_rules! draw {
         ($x_range:expr) => {{
             let mut chart = ChartBuilder::on(&root)
-                .caption(title, font(15))
+                .caption(fit_title(&root, title), font(15))
                 .margin(8)
                 .x_label_area_size(40)
                 .y_label_area_size(44)
@@ -677,6 +704,7 @@ pub fn step_cdfs(
                 .map_err(e)?;
             chart
                 .configure_mesh()
+                .x_labels(x_ticks(&root))
                 .x_desc(x_desc)
                 .y_desc("share ≤ x")
                 // Log axes get a light line per minor tick: too busy at this size.
@@ -754,6 +782,7 @@ pub fn panels(canvas: &HtmlCanvasElement, runs: &[String], panels: &[Panel<'_>])
         let d = p.decimals;
         chart
             .configure_mesh()
+            .x_labels(x_ticks(&root))
             .disable_x_mesh()
             .disable_x_axis()
             .light_line_style(TRANSPARENT)

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use plotters::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use super::plots::{self, area, color, e, finish, font};
+use super::plots::{self, area, color, e, finish, fit_title, font, x_ticks};
 use super::{Geom, Plot};
 use crate::allocation::sweep::PolicySeries;
 use crate::scjg::inspect::Inspection;
@@ -102,7 +102,10 @@ fn draw_timeline(
     let (y0, y1) = (-0.5, n as f64 - 0.5);
     let mut chart = ChartBuilder::on(&root)
         .caption(
-            format!("Retry timeline: {label} (metajobs that collided)"),
+            fit_title(
+                &root,
+                format!("Retry timeline: {label} (metajobs that collided)"),
+            ),
             font(15),
         )
         .margin(8)
@@ -112,6 +115,7 @@ fn draw_timeline(
         .map_err(e)?;
     chart
         .configure_mesh()
+        .x_labels(x_ticks(&root))
         .disable_mesh()
         .x_desc("hours from the window's start")
         .y_desc("metajob")
@@ -163,9 +167,12 @@ fn draw_gantt(canvas: &HtmlCanvasElement, i: &Inspection, site: usize) -> Result
     let cap = g.capacity.max(1) as f64;
     let mut chart = ChartBuilder::on(&root)
         .caption(
-            format!(
-                "{}: jobs, metajob components (dark) and their reservations (outlined)",
-                g.name
+            fit_title(
+                &root,
+                format!(
+                    "{}: jobs, metajob components (dark) and their reservations (outlined)",
+                    g.name
+                ),
             ),
             font(15),
         )
@@ -176,6 +183,7 @@ fn draw_gantt(canvas: &HtmlCanvasElement, i: &Inspection, site: usize) -> Result
         .map_err(e)?;
     chart
         .configure_mesh()
+        .x_labels(x_ticks(&root))
         .disable_mesh()
         .x_desc("hours from the window's origin")
         .y_desc("nodes")
@@ -221,10 +229,13 @@ fn draw_query(canvas: &HtmlCanvasElement, i: &Inspection) -> Result<Geom, String
     let n = q.sites.len() + 1;
     let mut chart = ChartBuilder::on(&root)
         .caption(
-            format!(
-                "Metajob {}: range lists of each site (SCJG Fig. 2), {} h long",
-                q.metajob,
-                fmt_num(q.wallclock_s / H, 3)
+            fit_title(
+                &root,
+                format!(
+                    "Metajob {}: range lists of each site (SCJG Fig. 2), {} h long",
+                    q.metajob,
+                    fmt_num(q.wallclock_s / H, 3)
+                ),
             ),
             font(15),
         )
@@ -235,6 +246,7 @@ fn draw_query(canvas: &HtmlCanvasElement, i: &Inspection) -> Result<Geom, String
         .map_err(e)?;
     chart
         .configure_mesh()
+        .x_labels(x_ticks(&root))
         .disable_mesh()
         .disable_y_axis()
         .x_desc("possible start (hours)")

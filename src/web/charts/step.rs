@@ -8,7 +8,7 @@ use web_sys::HtmlCanvasElement;
 
 use plotters::prelude::*;
 
-use super::plots::{area, e, finish, font, format_secs};
+use super::plots::{area, e, finish, fit_title, font, format_secs, x_ticks};
 use super::{Geom, Plot};
 use crate::scenario::steps::StepFrame;
 use crate::web::format::secs_unit;
@@ -86,10 +86,13 @@ impl Plot for StepPicture {
         let cap = f.capacity.max(1) as f64;
         let mut chart = ChartBuilder::on(&root)
             .caption(
-                format!(
-                    "{} at t = {} (by estimates)",
-                    self.site,
-                    format_secs(f.time_s)
+                fit_title(
+                    &root,
+                    format!(
+                        "{} at t = {} (by estimates)",
+                        self.site,
+                        format_secs(f.time_s)
+                    ),
                 ),
                 font(15),
             )
@@ -100,6 +103,7 @@ impl Plot for StepPicture {
             .map_err(e)?;
         chart
             .configure_mesh()
+            .x_labels(x_ticks(&root))
             .disable_mesh()
             .x_desc(format!(
                 "{} after the first submission",
