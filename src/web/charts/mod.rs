@@ -11,6 +11,7 @@ mod families;
 mod family_plots;
 mod fit;
 mod gantt;
+mod geom;
 mod kkor_gantt;
 pub mod plots;
 mod runs;

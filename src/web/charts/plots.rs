@@ -25,49 +25,7 @@ pub fn color(i: usize) -> RGBColor {
     COLORS[i % COLORS.len()]
 }
 
-/// Where a chart's plotting area is on its canvas (pixels) and what it spans (data), so the
-/// page can turn a pointer position into a value.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Geom {
-    pub px: (i32, i32),
-    pub py: (i32, i32),
-    pub x: (f64, f64),
-    pub y: (f64, f64),
-    pub log_x: bool,
-}
-
-impl Geom {
-    fn of<DB: DrawingBackend, C: CoordTranslate>(
-        chart: &ChartContext<'_, DB, C>,
-        x: (f64, f64),
-        y: (f64, f64),
-        log_x: bool,
-    ) -> Geom {
-        let (rx, ry) = chart.plotting_area().get_pixel_range();
-        Geom {
-            px: (rx.start, rx.end),
-            py: (ry.start, ry.end),
-            x,
-            y,
-            log_x,
-        }
-    }
-
-    /// Data coordinates of a canvas pixel, if it is inside the plotting area.
-    pub fn at(&self, px: f64, py: f64) -> Option<(f64, f64)> {
-        let fx = (px - self.px.0 as f64) / (self.px.1 - self.px.0).max(1) as f64;
-        let fy = (self.py.1 as f64 - py) / (self.py.1 - self.py.0).max(1) as f64;
-        if !(0.0..=1.0).contains(&fx) || !(0.0..=1.0).contains(&fy) {
-            return None;
-        }
-        let x = if self.log_x {
-            (self.x.0.ln() + fx * (self.x.1.ln() - self.x.0.ln())).exp()
-        } else {
-            self.x.0 + fx * (self.x.1 - self.x.0)
-        };
-        Some((x, self.y.0 + fy * (self.y.1 - self.y.0)))
-    }
-}
+pub use super::geom::Geom;
 
 type Res = Result<Geom, String>;
 
@@ -78,23 +36,7 @@ pub(super) fn area(canvas: &HtmlCanvasElement) -> Result<DrawingArea<Sharp, Shif
     Ok(root)
 }
 
-/// A title that fits the chart's width in 15 px text, cut with "…" (a phone's chart is
-/// narrower, its text no smaller; the page's CSP allows only the 12 and 15 px sizes).
-pub(super) fn fit_title(root: &DrawingArea<Sharp, Shift>, title: impl AsRef<str>) -> String {
-    let title = title.as_ref();
-    let fits = (root.dim_in_pixel().0.saturating_sub(24) / 8).max(12) as usize;
-    if title.chars().count() <= fits {
-        return title.to_string();
-    }
-    let cut: String = title.chars().take(fits - 1).collect();
-    format!("{}…", cut.trim_end())
-}
-
-/// How many x-axis labels fit the chart's width without running into each other: about
-/// one per 70 px, from 3 to 10 (plotters' default).
-pub(super) fn x_ticks(root: &DrawingArea<Sharp, Shift>) -> usize {
-    (root.dim_in_pixel().0 as usize / 70).clamp(3, 10)
-}
+pub(super) use super::geom::{fit_title, x_ticks};
 
 pub(super) fn e<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
