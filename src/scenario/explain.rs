@@ -8,7 +8,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{group_platform, resolve_platform, Scenario, ScenarioError};
+use super::steps::{stepping_platform, stepping_run};
+use super::{Scenario, ScenarioError};
 use crate::engine::{JobOutcome, RejectReason, SimError, Simulation};
 use crate::model::JobIdx;
 use crate::policy::local::LocalPolicyKind;
@@ -187,27 +188,12 @@ pub fn explain(
                 workload.jobs.len()
             ))
         })? as JobIdx;
-    let (mut platform, _) = resolve_platform(&scenario.platform, &workload)?;
-    if platform.sites.len() == 1 {
-        workload.jobs.iter_mut().for_each(|job| job.home = 0);
-    }
-    if spec.grid.is_group_selection() {
-        platform = group_platform(&platform)?;
-    }
+    let platform = stepping_platform(scenario, spec, &mut workload)?;
     let origin = workload.jobs.first().map_or(0, |job| job.submit.0);
     let secs = |t: i64| (t - origin) as f64 / 1000.0;
     let jobs = &workload.jobs[..];
     let job = &jobs[j as usize];
-    let mut sim = Simulation::new(
-        &platform,
-        jobs,
-        spec.local,
-        spec.grid,
-        &spec.grid_params,
-        &scenario.options,
-    )
-    .map_err(ScenarioError::Sim)?
-    .with_seed(scenario.seed);
+    let mut sim = stepping_run(scenario, spec, &platform, jobs)?;
     let strict_order = matches!(spec.local, LocalPolicyKind::Fcfs | LocalPolicyKind::Sjf);
     let mut spans: Vec<WaitSpan> = Vec::new();
     let mut truncated = false;
