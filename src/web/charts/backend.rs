@@ -43,6 +43,15 @@ const MIN_HEIGHT: u32 = 220;
 pub fn fit(canvas: &HtmlCanvasElement, want: (u32, u32)) -> bool {
     let style = canvas.style();
     let _ = style.set_property("max-width", &format!("{}px", want.0));
+    // The figure no wider than its canvas, so its PNG button sits on the chart's corner.
+    if let Some(figure) = canvas
+        .parent_element()
+        .and_then(|p| p.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = figure
+            .style()
+            .set_property("max-width", &format!("{}px", want.0));
+    }
     let boxed = canvas.client_width().max(0) as u32;
     let w = if boxed == 0 {
         want.0

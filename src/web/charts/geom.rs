@@ -68,3 +68,54 @@ pub(super) fn fit_title(root: &DrawingArea<Sharp, Shift>, title: impl AsRef<str>
 pub(super) fn x_ticks(root: &DrawingArea<Sharp, Shift>) -> usize {
     (root.dim_in_pixel().0 as usize / 70).clamp(3, 10)
 }
+
+/// Room at the right of the plot for a legend of these labels when the chart is wide enough
+/// (480 px) to keep the legend off the data; 0 on a narrow chart, whose legend stays in a
+/// corner of the plot.
+pub(super) fn legend_room<'a>(
+    root: &DrawingArea<Sharp, Shift>,
+    labels: impl IntoIterator<Item = &'a str>,
+) -> u32 {
+    let widest = labels
+        .into_iter()
+        .map(|l| l.chars().count())
+        .max()
+        .unwrap_or(0) as u32;
+    if widest == 0 || root.dim_in_pixel().0 < 480 {
+        0
+    } else {
+        // About 7 px a character at 12 px, the key and the box's padding.
+        (widest * 7 + 44).min(root.dim_in_pixel().0 / 3)
+    }
+}
+
+/// Draws a legend (a line key and a label per entry) in the room kept at the right of the
+/// plot — on the whole canvas, since plotters clips what a chart draws to its plotting area.
+/// `false` when there is no room (the caller puts plotters' legend in a corner instead).
+pub(super) fn side_legend<CT: CoordTranslate>(
+    root: &DrawingArea<Sharp, Shift>,
+    chart: &ChartContext<'_, Sharp, CT>,
+    room: u32,
+    entries: &[(String, RGBColor)],
+) -> Result<bool, String> {
+    if room == 0 {
+        return Ok(false);
+    }
+    let (rx, ry) = chart.plotting_area().get_pixel_range();
+    let x = rx.end + 12;
+    for (k, (label, c)) in entries.iter().enumerate() {
+        let y = ry.start + 8 + 18 * k as i32;
+        root.draw(&PathElement::new(
+            vec![(x, y), (x + 16, y)],
+            c.stroke_width(2),
+        ))
+        .map_err(|e| e.to_string())?;
+        root.draw(&Text::new(
+            label.clone(),
+            (x + 22, y - 7),
+            ("sans-serif", 12).into_font(),
+        ))
+        .map_err(|e| e.to_string())?;
+    }
+    Ok(true)
+}

@@ -36,7 +36,7 @@ pub(super) fn area(canvas: &HtmlCanvasElement) -> Result<DrawingArea<Sharp, Shif
     Ok(root)
 }
 
-pub(super) use super::geom::{fit_title, x_ticks};
+pub(super) use super::geom::{fit_title, legend_room, side_legend, x_ticks};
 
 pub(super) fn e<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
@@ -72,6 +72,12 @@ pub(super) fn finish<CT: CoordTranslate>(
     }
     root.present().map_err(e)?;
     Ok(Geom::of(chart, x, y, log_x))
+}
+
+/// The legend entries of band lines: each policy in its colour.
+fn line_keys(lines: &[PolicySeries]) -> Vec<(String, RGBColor)> {
+    let key = |(i, l): (usize, &PolicySeries)| (l.policy.clone(), color(i));
+    lines.iter().enumerate().map(key).collect()
 }
 
 /// Bars of `values[i] / values[baseline]`.
@@ -414,9 +420,11 @@ pub fn band_lines(
     } else {
         (0.0, top * 1.08)
     };
+    let room = legend_room(&root, lines.iter().map(|l| l.policy.as_str()));
     let mut chart = ChartBuilder::on(&root)
         .caption(fit_title(&root, title), font(15))
         .margin(8)
+        .margin_right(8 + room)
         .x_label_area_size(36)
         .y_label_area_size(64)
         .build_cartesian_2d(xmin..xmax, ylo..yhi)
@@ -479,10 +487,11 @@ pub fn band_lines(
             )
             .map_err(e)?;
     }
+    let beside = side_legend(&root, &chart, room, &line_keys(lines))?;
     finish(
         &root,
         &mut chart,
-        Some(SeriesLabelPosition::UpperRight),
+        (!beside).then_some(SeriesLabelPosition::UpperRight),
         (xmin, xmax),
         (ylo, yhi),
         false,
