@@ -144,6 +144,27 @@ test('every chart is sharp: its canvas holds its CSS size × devicePixelRatio, o
   }
 });
 
+test('a chart has its numbers as a table under it, for screen readers and copying', async () => {
+  const page = await open();
+  const rows = await waitResults(page, 5);
+  // The bars: every run, its metric and its ratio to the baseline (fcfs: 1.000).
+  const bars = await page.$$eval('[data-testid=chart-bars-data] tbody tr', (trs) => trs.map((tr) => [...tr.children].map((c) => c.textContent)));
+  assert.deepEqual(bars.map((r) => r[0]), Object.keys(rows));
+  assert.equal(bars[0][2], '1.000');
+  assert.equal(await page.getAttribute('[data-testid=chart-bars]', 'role'), 'img');
+  // The wait CDF: the wait half of the jobs stay within, per run.
+  const cdf = await page.$$eval('[data-testid=chart-cdf-data] thead th', (ths) => ths.map((t) => t.textContent));
+  assert.deepEqual(cdf, ['run', 'half of the jobs wait at most', '90 %', '99 %', 'all']);
+  // An SF sweep's lines: one row per policy, one column per point, median and band.
+  await page.click('[data-testid=tab-sf]');
+  await page.fill('#sf-seeds', '2'); await page.press('#sf-seeds', 'Tab');
+  await page.fill('#sf-batches', '300'); await page.press('#sf-batches', 'Tab');
+  await page.click('[data-testid=sf-run]');
+  await page.waitForSelector('[data-testid=chart-sweep-data]', { state: 'attached', timeout: 60_000 });
+  const sweep = await page.$$eval('[data-testid=chart-sweep-data] tbody tr', (trs) => trs.map((tr) => tr.children[1].textContent));
+  assert.ok(sweep.length >= 2 && sweep.every((c) => /^[\d.,]+ s \([\d.,]+ – [\d.,]+\)$/.test(c)), JSON.stringify(sweep));
+});
+
 test('no request left 127.0.0.1 and nothing was logged as an error (chart pages)', () => {
   assertCleanPages(pages, 2);
 });

@@ -7,7 +7,8 @@ use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
 
 use super::family_plots::{band_bars, bar_x0, group_layout, node_groups, Banded, GroupBox};
-use super::{plots, slot, Geom, Plot};
+use super::table::lines_table;
+use super::{plots, slot, DataTable, Geom, Plot};
 use crate::allocation::sweep::PolicySeries;
 use crate::kkor::presets::{KkorRunsResult, KkorSweepResult};
 use crate::scenario::ses::{SesCrossover, SesSelection};
@@ -347,6 +348,15 @@ impl Plot for FamilyChart {
                     .collect();
                 format!("O{}: {}", k + 1, parts.join(", "))
             }
+        }
+    }
+
+    fn table(&self) -> Option<DataTable> {
+        match self {
+            FamilyChart::KkorLines(r, m) => Some(lines_table("ρ", &r.x, &kkor_lines(r, *m), "")),
+            FamilyChart::SesCrossover(r) => Some(lines_table(&r.x_label, &r.x, &r.series, " s")),
+            // The others have their table beside them on the page.
+            _ => None,
         }
     }
 

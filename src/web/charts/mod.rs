@@ -19,6 +19,7 @@ mod scjg;
 mod sob;
 mod step;
 mod sweep;
+mod table;
 mod view;
 mod widths;
 
@@ -35,6 +36,7 @@ pub use scjg::{ScjgChart, SCJG_CHART_METRICS};
 pub use sob::{SobFigure, SOB_METRICS};
 pub use step::StepPicture;
 pub use sweep::{AllocationBars, History, Sweep};
+pub use table::DataTable;
 pub use view::ChartView;
 pub use widths::WidthWaits;
 
@@ -49,6 +51,11 @@ pub trait Plot {
     /// The job at data coordinates (x, y), for charts whose marks are jobs (a click asks
     /// why it waited).
     fn pick(&self, _x: f64, _y: f64) -> Option<u64> {
+        None
+    }
+    /// The chart's numbers as a table (screen readers, copying); `None` where the page
+    /// shows them beside it already.
+    fn table(&self) -> Option<DataTable> {
         None
     }
     /// `data-*` attributes of the canvas: the numbers drawn, for tests and copying.

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use web_sys::HtmlCanvasElement;
 
-use super::{cdf_at, plots, slot, Geom, Plot};
+use super::{cdf_at, plots, slot, DataTable, Geom, Plot};
 use crate::web::format::fmt_num;
 use crate::web::metric::Metric;
 use crate::web::protocol::RunResult;
@@ -59,6 +59,31 @@ impl Plot for Bars {
     fn name(&self) -> String {
         format!("gridscope-{}", self.metric.key())
     }
+
+    fn table(&self) -> Option<DataTable> {
+        let base = self.values.get(self.baseline).copied().unwrap_or(0.0);
+        let label = self.labels.get(self.baseline).cloned().unwrap_or_default();
+        Some(DataTable {
+            head: vec![
+                "run".into(),
+                self.metric.title().into(),
+                format!("÷ {label}"),
+            ],
+            rows: self
+                .labels
+                .iter()
+                .zip(&self.values)
+                .map(|(l, v)| {
+                    let rel = if base != 0.0 {
+                        fmt_num(v / base, 3)
+                    } else {
+                        "–".into()
+                    };
+                    vec![l.clone(), fmt_num(*v, self.metric.decimals()), rel]
+                })
+                .collect(),
+        })
+    }
 }
 
 /// The wait-time CDF of every run.
@@ -92,6 +117,40 @@ impl Plot for WaitCdf {
 
     fn name(&self) -> String {
         "gridscope-wait-cdf".into()
+    }
+
+    /// The waits the shares of jobs stay within: the curves' readings at 50, 90 and 99 %.
+    fn table(&self) -> Option<DataTable> {
+        let within = |pts: &[(f64, f64)], share: f64| {
+            pts.iter()
+                .find(|p| p.1 >= share)
+                .map_or("–".into(), |p| plots::format_secs(p.0))
+        };
+        Some(DataTable {
+            head: [
+                "run",
+                "half of the jobs wait at most",
+                "90 %",
+                "99 %",
+                "all",
+            ]
+            .map(String::from)
+            .to_vec(),
+            rows: self
+                .runs
+                .iter()
+                .map(|r| {
+                    let pts = r.wait_cdf.as_slice();
+                    vec![
+                        r.label().to_string(),
+                        within(pts, 0.5),
+                        within(pts, 0.9),
+                        within(pts, 0.99),
+                        within(pts, 1.0),
+                    ]
+                })
+                .collect(),
+        })
     }
 }
 

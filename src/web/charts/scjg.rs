@@ -8,7 +8,8 @@ use plotters::prelude::*;
 use web_sys::HtmlCanvasElement;
 
 use super::plots::{self, area, color, e, finish, fit_title, font, x_ticks};
-use super::{Geom, Plot};
+use super::table::lines_table;
+use super::{DataTable, Geom, Plot};
 use crate::allocation::sweep::PolicySeries;
 use crate::scjg::inspect::Inspection;
 use crate::scjg::presets::{ScjgRunsResult, ScjgSweepResult};
@@ -420,6 +421,13 @@ impl Plot for ScjgChart {
                     None => format!("result: {} common range(s)", q.common.len()),
                 }
             }
+        }
+    }
+
+    fn table(&self) -> Option<DataTable> {
+        match self {
+            ScjgChart::Lines(r, m) => Some(lines_table(&r.x_label, &r.x, &lines(r, *m), "")),
+            _ => None,
         }
     }
 

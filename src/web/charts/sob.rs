@@ -4,7 +4,7 @@ use std::rc::Rc;
 
 use web_sys::HtmlCanvasElement;
 
-use super::{plots, Geom, Plot};
+use super::{plots, DataTable, Geom, Plot};
 use crate::web::format::secs_unit;
 use crate::web::metric::Metric;
 use crate::web::protocol::RunResult;
@@ -160,5 +160,34 @@ impl Plot for SobFigure {
 
     fn name(&self) -> String {
         "gridscope-sob-figure".into()
+    }
+
+    fn table(&self) -> Option<DataTable> {
+        let base = self.base_label();
+        Some(DataTable {
+            head: vec![
+                "run".into(),
+                format!("avg wait ÷ {base}"),
+                format!("avg response ÷ {base}"),
+                "wait deviation".into(),
+                "grid efficiency".into(),
+                "jobs transferred".into(),
+            ],
+            rows: self
+                .labels
+                .iter()
+                .zip(&self.values)
+                .map(|(l, v)| {
+                    vec![
+                        l.clone(),
+                        crate::web::format::fmt_num(v[0], 3),
+                        crate::web::format::fmt_num(v[1], 3),
+                        plots::format_secs(v[2]),
+                        format!("{} %", crate::web::format::fmt_num(v[3] * 100.0, 1)),
+                        format!("{} %", crate::web::format::fmt_num(v[4] * 100.0, 1)),
+                    ]
+                })
+                .collect(),
+        })
     }
 }

@@ -5,7 +5,8 @@ use std::rc::Rc;
 
 use web_sys::HtmlCanvasElement;
 
-use super::{plots, slot, Geom, Plot};
+use super::table::lines_table;
+use super::{plots, slot, DataTable, Geom, Plot};
 use crate::allocation::sweep::FractionHistory;
 use crate::web::format::fmt_num;
 use crate::web::protocol::SweepData;
@@ -58,6 +59,11 @@ impl Plot for Sweep {
             })
             .collect();
         format!("{} = {}: {}", r.x_label, r.x[i], parts.join(", "))
+    }
+
+    fn table(&self) -> Option<DataTable> {
+        let r = &self.0;
+        Some(lines_table(&r.x_label, &r.x, &r.series, " s"))
     }
 
     fn name(&self) -> String {

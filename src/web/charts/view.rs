@@ -138,7 +138,31 @@ pub fn ChartView(p: &ChartProps) -> Html {
             { Html::from(tag) }
             <div class="chart-tip" role="tooltip" ref={tip} data-testid={format!("{}-hover", p.testid)}></div>
             <button class="small chart-png" data-testid={format!("{}-png", p.testid)} title="Save this chart as a PNG image" onclick={onpng}>{"PNG"}</button>
+            if let Some(t) = p.chart.as_ref().and_then(|c| c.plot().table()) {
+                { data_table(&t, &p.testid) }
+            }
         </figure>
+    }
+}
+
+/// The chart's numbers, folded under it (for screen readers and copying).
+fn data_table(t: &super::DataTable, testid: &str) -> Html {
+    html! {
+        <details class="chart-data">
+            <summary>{"Data"}</summary>
+            <div class="table-wrap">
+            <table class="metrics" data-testid={format!("{testid}-data")}>
+                <thead><tr>{ for t.head.iter().map(|h| html!{ <th scope="col">{h}</th> }) }</tr></thead>
+                <tbody>{ for t.rows.iter().map(|r| html!{
+                    <tr>{ for r.iter().enumerate().map(|(i, c)| if i == 0 {
+                        html!{ <th scope="row">{c}</th> }
+                    } else {
+                        html!{ <td>{c}</td> }
+                    }) }</tr>
+                }) }</tbody>
+            </table>
+            </div>
+        </details>
     }
 }
 

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use web_sys::HtmlCanvasElement;
 
-use super::{plots, slot, Geom, Plot};
+use super::{plots, slot, DataTable, Geom, Plot};
 use crate::web::protocol::RunResult;
 
 /// `values[class][run]`: mean wait in hours of the classes that have jobs.
@@ -87,6 +87,27 @@ impl Plot for WidthWaits {
 
     fn name(&self) -> String {
         "gridscope-wait-by-width".into()
+    }
+
+    fn table(&self) -> Option<DataTable> {
+        Some(DataTable {
+            head: std::iter::once("mean wait (h)".to_string())
+                .chain(self.classes.iter().map(|c| format!("{c} CPUs")))
+                .collect(),
+            rows: self
+                .runs
+                .iter()
+                .enumerate()
+                .map(|(k, run)| {
+                    std::iter::once(run.clone())
+                        .chain(self.values.iter().map(|v| {
+                            v.get(k)
+                                .map_or("–".into(), |h| crate::web::format::fmt_num(*h, 2))
+                        }))
+                        .collect()
+                })
+                .collect(),
+        })
     }
 
     fn data_attrs(&self) -> Vec<(&'static str, String)> {
