@@ -188,13 +188,23 @@ mod tests {
         }
     }
 
+    /// `jobs.csv` of `jobs` under FCFS on one site of four units, as workload "w".
+    fn fcfs_on_four_units(jobs: &[Job]) -> String {
+        let platform = Platform::single(Site::flat("m", 4));
+        let cfg = RunConfig::default();
+        let out = simulate(&platform, jobs, LocalPolicyKind::Fcfs, &cfg, &mut |_, _| {
+            true
+        })
+        .expect("a valid run");
+        batsim_jobs_csv(&platform, jobs, &out.outcomes, &cfg, "w").expect("valid")
+    }
+
     /// Four processors: job 1 (2 procs) and job 2 (2 procs) run together, job 3 (3 procs)
     /// waits for both and job 4 starts beside it on the last unit, killed at its estimate;
     /// job 5 is too wide (rejected, no row). Units are handed out lowest first and given
     /// back merged.
     #[test]
     fn rows_follow_batsims_schema_with_concrete_units() {
-        let platform = Platform::single(Site::flat("m", 4));
         let jobs = [
             job(1, 0, 10, 10, 2),
             job(2, 0, 5, 20, 2),
@@ -202,16 +212,7 @@ mod tests {
             job(4, 2, 50, 3, 1),
             job(5, 3, 1, 1, 9),
         ];
-        let cfg = RunConfig::default();
-        let out = simulate(
-            &platform,
-            &jobs,
-            LocalPolicyKind::Fcfs,
-            &cfg,
-            &mut |_, _| true,
-        )
-        .expect("a valid run");
-        let csv = batsim_jobs_csv(&platform, &jobs, &out.outcomes, &cfg, "w").expect("valid");
+        let csv = fcfs_on_four_units(&jobs);
         let expect = format!(
             "{BATSIM_JOBS_HEADER}\n\
              1,w,rigid,0,2,10,1,COMPLETED_SUCCESSFULLY,0,10,10,0,10,1,0-1\n\
@@ -225,7 +226,6 @@ mod tests {
     /// Fragmented free units: a job may get several intervals, written space-separated.
     #[test]
     fn a_job_may_hold_several_intervals() {
-        let platform = Platform::single(Site::flat("m", 4));
         let jobs = [
             job(1, 0, 10, 10, 1),
             job(2, 0, 2, 2, 1),
@@ -234,16 +234,7 @@ mod tests {
             job(5, 1, 5, 5, 2),
             job(6, 2, 5, 5, 2),
         ];
-        let cfg = RunConfig::default();
-        let out = simulate(
-            &platform,
-            &jobs,
-            LocalPolicyKind::Fcfs,
-            &cfg,
-            &mut |_, _| true,
-        )
-        .expect("a valid run");
-        let csv = batsim_jobs_csv(&platform, &jobs, &out.outcomes, &cfg, "w").expect("valid");
+        let csv = fcfs_on_four_units(&jobs);
         let fifth = csv.lines().nth(5).expect("rows");
         assert!(fifth.starts_with("5,w,rigid,1,2,5,1,"), "{csv}");
         assert!(fifth.ends_with(",1 3"), "{csv}");
