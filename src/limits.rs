@@ -135,6 +135,27 @@ impl Limits {
     }
 }
 
+/// Reads all of `input` (a file the caller opened: the library does no file I/O), at most
+/// `limits.file_bytes` of it: `/dev/zero` or a huge file is an error naming the limit, not
+/// an endless read. `name` says what it is in errors. Every native edge (the CLI, the
+/// Python package) reads its input files through it.
+pub fn read_bounded(
+    input: impl std::io::Read,
+    name: &str,
+    limits: &Limits,
+) -> Result<Vec<u8>, String> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    input
+        .take(limits.file_bytes.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| format!("cannot read {name}: {e}"))?;
+    limits
+        .check(Limit::FileBytes, bytes.len() as u64, name)
+        .map_err(|e| e.to_string())?;
+    Ok(bytes)
+}
+
 /// An input passed one of the [`Limits`]: what, where, and how to raise it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LimitExceeded {

@@ -49,7 +49,7 @@ pub fn run_family_preset(
 
 fn read_trace(traces: &str, file: &str) -> Result<Vec<gridscope::model::Job>, String> {
     let path = std::path::Path::new(traces).join(file);
-    let bytes = std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    let bytes = crate::run::read_file(&path)?;
     Ok(read_swf(file, &bytes, &SwfOptions::default())
         .map_err(|e| e.to_string())?
         .jobs)

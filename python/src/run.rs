@@ -10,7 +10,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use gridscope::engine::{JobOutcome, RunConfig, SimError, Simulation};
-use gridscope::limits::{Limit, Limits};
+use gridscope::limits::{read_bounded, Limits};
 use gridscope::metrics::batsim::batsim_jobs_csv;
 use gridscope::model::Job;
 use gridscope::policy::local::LocalPolicy;
@@ -144,22 +144,17 @@ impl Report {
     }
 }
 
+/// Reads a file within the default limits (the library's bounded read: a huge file or
+/// `/dev/zero` is an error naming the limit, not an endless read).
+pub(crate) fn read_file(path: &std::path::Path) -> Result<Vec<u8>, String> {
+    let file =
+        std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    read_bounded(file, &path.display().to_string(), &Limits::default())
+}
+
 /// Reads a scenario's files relative to `base` (any path: the caller chose the scenario).
 fn file_loader(base: PathBuf) -> impl FnMut(&str) -> Result<Vec<u8>, String> {
-    move |f: &str| {
-        let path = base.join(f);
-        let limits = Limits::default();
-        let bytes =
-            std::fs::read(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-        limits
-            .check(
-                Limit::FileBytes,
-                bytes.len() as u64,
-                &path.display().to_string(),
-            )
-            .map_err(|e| e.to_string())?;
-        Ok(bytes)
-    }
+    move |f: &str| read_file(&base.join(f))
 }
 
 /// The scenario and its workload: `workload` when given (a `Workload` read or generated

@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use gridscope::engine::{EstimateSource, RunConfig};
-use gridscope::limits::{Limit, Limits};
+use gridscope::limits::{read_bounded, Limits};
 use gridscope::metrics::offered_load;
 use gridscope::policy::local::LocalPolicyKind;
 use gridscope::scenario::{
@@ -24,22 +24,9 @@ const DEFAULT_TRACES: &str = "../shared/traces";
 /// Reads a whole file, at most `limits.file_bytes` of it (`/dev/zero` or a huge file is an
 /// error naming the limit, not an endless read).
 pub fn read_file(path: &Path, limits: &Limits) -> Result<Vec<u8>, String> {
-    use std::io::Read;
-    let cannot = |e: std::io::Error| format!("cannot read {}: {e}", path.display());
-    let file = std::fs::File::open(path).map_err(cannot)?;
-    let max = limits.file_bytes;
-    let mut bytes = Vec::new();
-    file.take(max.saturating_add(1))
-        .read_to_end(&mut bytes)
-        .map_err(cannot)?;
-    limits
-        .check(
-            Limit::FileBytes,
-            bytes.len() as u64,
-            &path.display().to_string(),
-        )
-        .map_err(|e| e.to_string())?;
-    Ok(bytes)
+    let file =
+        std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
+    read_bounded(file, &path.display().to_string(), limits)
 }
 
 /// Reads the SWF file at `path`.
