@@ -11,6 +11,7 @@ use super::{group_platform, resolve_platform, AlgorithmSpec, Scenario, ScenarioE
 use crate::engine::{SimError, Simulation};
 use crate::model::{Job, JobIdx, Platform};
 use crate::policy::local::HeadReservation;
+use crate::time::SimTime;
 use crate::workload::Workload;
 
 /// One instant at the site.
@@ -84,14 +85,7 @@ pub fn trace_steps(
         let Some(snap) = sim.site_snapshot(site) else {
             return Err(ScenarioError::Sim(SimError::Cancelled));
         };
-        // A job started now ends, by its estimate, where the running set predicts.
-        let predicted_end = |j: JobIdx| {
-            snap.running
-                .iter()
-                .find(|r| r.0 == j)
-                .map_or(f64::NAN, |r| secs(r.2 .0))
-        };
-        let (events, started) = site_events(&sim, jobs, site as u32, &predicted_end, &secs);
+        let (events, started) = site_events(&sim, jobs, site as u32, &snap.running, &secs);
         if events.is_empty() {
             continue;
         }
@@ -160,9 +154,11 @@ fn site_events(
     sim: &Simulation,
     jobs: &[Job],
     site: u32,
-    predicted_end: &dyn Fn(JobIdx) -> f64,
+    running: &[(JobIdx, u32, SimTime)],
     secs: &dyn Fn(i64) -> f64,
 ) -> (Vec<String>, Vec<StartedJob>) {
+    // A job started now holds its units until, by its estimate, the running set predicts.
+    let held = |j: JobIdx| running.iter().find(|r| r.0 == j);
     let log = sim.last_step();
     let outcomes = sim.outcomes();
     let on_site = |j: JobIdx| outcomes[j as usize].site == site;
@@ -178,7 +174,7 @@ fn site_events(
     for pass in log.passes.iter().filter(|p| p.site == site) {
         let note = pass.note.unwrap_or_default();
         for (k, &j) in pass.started.iter().enumerate() {
-            let end = predicted_end(j);
+            let end = held(j).map_or(f64::NAN, |r| secs(r.2 .0));
             let (why, backfilled) = match (pass.note, note.reservation) {
                 (Some(_), _) if k < note.heads => {
                     ("head of the queue, fits now".to_string(), false)
@@ -187,10 +183,7 @@ fn site_events(
                 _ => ("fits now (this policy's rule)".to_string(), false),
             };
             lines.push(format!("job {} started: {why}", jobs[j as usize].id));
-            let units = sim
-                .site_snapshot(site as usize)
-                .and_then(|s| s.running.iter().find(|r| r.0 == j).map(|r| r.1))
-                .unwrap_or(jobs[j as usize].procs);
+            let units = held(j).map_or(jobs[j as usize].procs, |r| r.1);
             started.push(StartedJob {
                 job: jobs[j as usize].id,
                 units,
