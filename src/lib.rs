@@ -20,6 +20,7 @@ pub mod metrics;
 pub mod model;
 pub mod par;
 pub mod policy;
+pub mod reproduce;
 pub mod rng;
 pub mod scenario;
 pub mod scjg;

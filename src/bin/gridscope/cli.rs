@@ -67,6 +67,15 @@ pub enum Command {
     /// Why did a job wait? Each instant between its submission and its start, and why
     #[command(args_override_self = true)]
     Explain(ExplainArgs),
+    /// The papers' headline claims beside Gridscope's numbers, run live, with verdicts
+    ///
+    /// One row per claim of each paper (table values and the figure trends the text
+    /// states): the paper's value, ours at the presets' defaults and, where the paper leaves
+    /// parameters open, under the documented reading, each with a verdict by the tolerance
+    /// written beside the claim (reproduced / trend / not reproduced / not modelled / not
+    /// run). The claims are data: src/reproduce/claims/<paper>.json.
+    #[command(verbatim_doc_comment, args_override_self = true)]
+    Reproduce(ReproduceArgs),
     /// Sweeps over a manifest's axes, sharded over a cluster: plan, run, status, merge, slurm
     ///
     /// A manifest (JSON: a base scenario and axes over its fields) becomes cases in DIR;
@@ -94,6 +103,7 @@ impl Command {
             Command::Allocate(_) => "allocate",
             Command::Fit(_) => "fit",
             Command::Explain(_) => "explain",
+            Command::Reproduce(_) => "reproduce",
             Command::Sweep(_) => "sweep",
             Command::Help(_) => "help",
             Command::Completions(_) => "completions",
@@ -175,6 +185,25 @@ pub struct SimulateArgs {
     pub strict: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct ReproduceArgs {
+    /// Which paper: sob, sf, scjg, ses, kkor, or all
+    #[arg(value_name = "PAPER", default_value = "all")]
+    pub paper: String,
+    /// Print the card as JSON (every claim: paper value, ours, verdict, tolerance)
+    #[arg(long, conflicts_with = "markdown")]
+    pub json: bool,
+    /// Print the card as Markdown tables, one per paper (what docs/<paper>.md ends with)
+    #[arg(long)]
+    pub markdown: bool,
+    /// Where the real-trace runs find their traces [default: ../shared/traces]
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub traces: Option<PathBuf>,
+    /// Runs at once (default: every core); the card is the same whatever it is
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
 }
 
 #[derive(Args, Debug)]

@@ -13,6 +13,7 @@ mod kkor;
 mod output;
 mod progress;
 mod report;
+mod reproduce;
 mod run;
 mod scjg;
 mod ses;
@@ -61,6 +62,7 @@ fn dispatch(command: &Command) -> Result<(), CliError> {
     match command {
         Command::Simulate(a) => run::simulate(a),
         Command::Explain(a) => explain::explain(a),
+        Command::Reproduce(a) => reproduce::reproduce(a),
         Command::Lint(a) => run::lint(a),
         Command::Run(a) => run::run(a),
         Command::Allocate(a) => allocate::allocate(a),

@@ -1,0 +1,476 @@
+//! The reproduction report card (issue #28): every headline claim of the five papers beside
+//! Gridscope's number, run live, with a verdict computed by a tolerance written beside the
+//! claim. The claims are data — `claims/<paper>.json`, one entry per claim — and each names
+//! the run it reads (a family preset, `runs.rs`) and what it measures there (a path or
+//! arithmetic over paths into the run's JSON report, `select.rs`).
+//!
+//! Verdicts: **reproduced** when our value is within the tolerance of the paper's (or, for a
+//! claim the paper states only as a direction, when the direction holds); **trend** when the
+//! value is outside the tolerance but on the paper's side (`trend`); **not reproduced**
+//! otherwise; **not modelled** when Gridscope has no run for it; **not run** when a run
+//! failed or needs a trace that is not there (the card says which).
+//!
+//! A claim may name a second run, `reading`: the same measure under a documented choice of
+//! the parameters the paper leaves open (docs/<paper>.md says which and why). The card shows
+//! both, so the defaults are never silently retuned.
+
+pub mod runs;
+pub mod select;
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+pub use runs::RunSpec;
+use select::{describe, Expr};
+
+/// The papers, in the order of the card, with their claim files.
+pub const PAPERS: [(&str, &str); 5] = [
+    ("sob", include_str!("claims/sob.json")),
+    ("sf", include_str!("claims/sf.json")),
+    ("scjg", include_str!("claims/scjg.json")),
+    ("ses", include_str!("claims/ses.json")),
+    ("kkor", include_str!("claims/kkor.json")),
+];
+
+/// One paper's claims and the runs they read.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClaimFile {
+    pub paper: String,
+    pub title: String,
+    /// The family's doc (docs/<file>), where each claim's `doc` anchor lives.
+    pub doc: String,
+    pub runs: BTreeMap<String, RunSpec>,
+    pub claims: Vec<Claim>,
+}
+
+/// A condition on a number: every bound given must hold.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Bounds {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub above: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub below: Option<f64>,
+}
+
+impl Bounds {
+    fn holds(&self, v: f64) -> bool {
+        self.above.is_none_or(|a| v > a) && self.below.is_none_or(|b| v < b)
+    }
+
+    fn describe(&self) -> String {
+        match (self.above, self.below) {
+            (Some(a), Some(b)) => format!("between {a} and {b}"),
+            (Some(a), None) => format!("above {a}"),
+            (None, Some(b)) => format!("below {b}"),
+            (None, None) => "any".into(),
+        }
+    }
+}
+
+/// How close is close enough.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Tolerance {
+    /// Reproduced when |ours − paper| ≤ rel·|paper|.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rel: Option<f64>,
+    /// Reproduced when |ours − paper| ≤ abs.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub abs: Option<f64>,
+    /// A claim stated only as a direction: reproduced when ours is within these bounds.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub expect: Option<Bounds>,
+    /// Outside the tolerance but within these bounds: the trend is right.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub trend: Option<Bounds>,
+}
+
+impl Tolerance {
+    /// The rule as the card prints it.
+    pub fn describe(&self, paper: Option<f64>) -> String {
+        let mut parts = Vec::new();
+        if let (Some(r), Some(_)) = (self.rel, paper) {
+            parts.push(format!("±{:.0} %", r * 100.0));
+        }
+        if let Some(a) = self.abs {
+            parts.push(format!("±{a}"));
+        }
+        if let Some(e) = &self.expect {
+            parts.push(e.describe());
+        }
+        let mut s = parts.join(", ");
+        if let Some(t) = &self.trend {
+            s += &format!("; trend if {}", t.describe());
+        }
+        s
+    }
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Claim {
+    pub id: String,
+    /// Table or figure ("Table 6", "Fig. 8").
+    pub figure: String,
+    pub section: String,
+    /// The claim in words, as the paper makes it.
+    pub claim: String,
+    /// The paper's number, when it gives one.
+    #[serde(default)]
+    pub paper: Option<f64>,
+    /// The paper's statement of the value ("÷ 5.9", "rises", "> 40 %").
+    pub paper_text: String,
+    /// What ours is, in words ("local wait / S-I wait").
+    #[serde(default)]
+    pub measure_text: String,
+    /// The run (a key of `runs`); absent: not modelled.
+    #[serde(default)]
+    pub run: Option<String>,
+    /// A second run under a documented reading of the parameters the paper leaves open.
+    #[serde(default)]
+    pub reading: Option<String>,
+    #[serde(default)]
+    pub ours: Option<Expr>,
+    #[serde(default)]
+    pub tolerance: Tolerance,
+    /// "×", "%", "s" or "" — how values print (a share prints as a percentage with "%").
+    #[serde(default)]
+    pub unit: String,
+    /// Anchor in the family's doc that explains the gap (or the match).
+    pub doc: String,
+    #[serde(default)]
+    pub note: String,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    Reproduced,
+    Trend,
+    NotReproduced,
+    NotModelled,
+    NotRun,
+}
+
+impl Verdict {
+    pub fn label(self) -> &'static str {
+        match self {
+            Verdict::Reproduced => "reproduced",
+            Verdict::Trend => "trend",
+            Verdict::NotReproduced => "not reproduced",
+            Verdict::NotModelled => "not modelled",
+            Verdict::NotRun => "not run",
+        }
+    }
+}
+
+/// Our value under one run, and its verdict.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Reading {
+    /// The run's key in the claim file.
+    pub run: String,
+    /// The CLI command that gives the run's report.
+    pub command: String,
+    pub ours: Option<f64>,
+    pub verdict: Verdict,
+    /// Why there is no value (a missing trace, a failed run).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub error: String,
+}
+
+/// One row of the card.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    pub paper: String,
+    pub id: String,
+    pub figure: String,
+    pub section: String,
+    pub claim: String,
+    pub paper_value: Option<f64>,
+    pub paper_text: String,
+    pub measure: String,
+    pub unit: String,
+    pub tolerance: String,
+    /// At the preset's defaults.
+    pub default: Reading,
+    /// Under the documented reading, when the claim has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reading: Option<Reading>,
+    /// docs/<file>#<anchor>.
+    pub doc: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub note: String,
+}
+
+impl Row {
+    /// The better of the two verdicts (the card's summary counts it).
+    pub fn best(&self) -> Verdict {
+        self.reading.as_ref().map_or(self.default.verdict, |r| {
+            r.verdict.min(self.default.verdict)
+        })
+    }
+}
+
+/// The whole card.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Card {
+    pub papers: Vec<String>,
+    pub rows: Vec<Row>,
+    /// Verdict → rows, at the defaults and at the best of defaults and reading.
+    pub summary: BTreeMap<String, Summary>,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Summary {
+    pub at_defaults: u32,
+    pub best: u32,
+}
+
+/// The claim files of `papers` (all when empty); `Err` names a bad file or unknown paper.
+pub fn claim_files(papers: &[String]) -> Result<Vec<ClaimFile>, String> {
+    for p in papers {
+        if !PAPERS.iter().any(|(name, _)| name == p) {
+            let known: Vec<_> = PAPERS.iter().map(|p| p.0).collect();
+            return Err(format!(
+                "unknown paper '{p}'; known: {}, or all",
+                known.join(", ")
+            ));
+        }
+    }
+    PAPERS
+        .iter()
+        .filter(|(name, _)| papers.is_empty() || papers.iter().any(|p| p == name))
+        .map(|(name, text)| {
+            let file: ClaimFile =
+                serde_json::from_str(text).map_err(|e| format!("claims/{name}.json: {e}"))?;
+            check(&file)?;
+            Ok(file)
+        })
+        .collect()
+}
+
+/// Every claim names runs that exist, a measure when it has a run, and a tolerance.
+fn check(file: &ClaimFile) -> Result<(), String> {
+    for c in &file.claims {
+        let at = format!("claims/{}.json, claim {}", file.paper, c.id);
+        for run in c.run.iter().chain(&c.reading) {
+            if !file.runs.contains_key(run) {
+                return Err(format!("{at}: no run named '{run}'"));
+            }
+        }
+        if c.run.is_some() && c.ours.is_none() {
+            return Err(format!("{at}: a run but no 'ours'"));
+        }
+        let t = &c.tolerance;
+        if c.run.is_some()
+            && t.expect.is_none()
+            && (c.paper.is_none() || (t.rel.is_none() && t.abs.is_none()))
+        {
+            return Err(format!("{at}: needs a paper value with rel/abs, or expect"));
+        }
+    }
+    Ok(())
+}
+
+/// The verdict of value `v` for claim `c`.
+pub fn verdict(c: &Claim, v: f64) -> Verdict {
+    let t = &c.tolerance;
+    let close = c.paper.is_some_and(|p| {
+        let d = (v - p).abs();
+        t.rel.is_some_and(|r| d <= r * p.abs()) || t.abs.is_some_and(|a| d <= a)
+    });
+    let expected = t.expect.as_ref().map(|e| e.holds(v));
+    if close || expected == Some(true) {
+        Verdict::Reproduced
+    } else if t.trend.as_ref().is_some_and(|b| b.holds(v)) {
+        Verdict::Trend
+    } else {
+        Verdict::NotReproduced
+    }
+}
+
+/// Runs the claims of `files` and fills the card. `reports(key)` gives a run's JSON report
+/// (or why there is none); the caller runs each distinct run once.
+pub fn card(
+    files: &[ClaimFile],
+    reports: &mut dyn FnMut(&ClaimFile, &str) -> Result<Value, String>,
+) -> Card {
+    let mut rows = Vec::new();
+    for file in files {
+        for c in &file.claims {
+            let mut read =
+                |key: &Option<String>| key.as_ref().map(|k| reading(file, c, k, reports));
+            let default = read(&c.run).unwrap_or(Reading {
+                run: String::new(),
+                command: String::new(),
+                ours: None,
+                verdict: Verdict::NotModelled,
+                error: String::new(),
+            });
+            let reading = read(&c.reading);
+            rows.push(Row {
+                paper: file.paper.clone(),
+                id: c.id.clone(),
+                figure: c.figure.clone(),
+                section: c.section.clone(),
+                claim: c.claim.clone(),
+                paper_value: c.paper,
+                paper_text: c.paper_text.clone(),
+                measure: if c.measure_text.is_empty() {
+                    c.ours.as_ref().map(describe).unwrap_or_default()
+                } else {
+                    c.measure_text.clone()
+                },
+                unit: c.unit.clone(),
+                tolerance: c.tolerance.describe(c.paper),
+                default,
+                reading,
+                doc: format!("{}#{}", file.doc, c.doc),
+                note: c.note.clone(),
+            });
+        }
+    }
+    let mut summary: BTreeMap<String, Summary> = BTreeMap::new();
+    for r in &rows {
+        summary
+            .entry(r.default.verdict.label().into())
+            .or_default()
+            .at_defaults += 1;
+        summary.entry(r.best().label().into()).or_default().best += 1;
+    }
+    Card {
+        papers: files.iter().map(|f| f.paper.clone()).collect(),
+        rows,
+        summary,
+    }
+}
+
+fn reading(
+    file: &ClaimFile,
+    c: &Claim,
+    key: &str,
+    reports: &mut dyn FnMut(&ClaimFile, &str) -> Result<Value, String>,
+) -> Reading {
+    let command = file.runs.get(key).map(RunSpec::command).unwrap_or_default();
+    let value = reports(file, key).and_then(|report| match &c.ours {
+        Some(e) => e.eval(&report),
+        None => Err("no measure".into()),
+    });
+    match value {
+        Ok(v) => Reading {
+            run: key.into(),
+            command,
+            ours: Some(v),
+            verdict: verdict(c, v),
+            error: String::new(),
+        },
+        Err(error) => Reading {
+            run: key.into(),
+            command,
+            ours: None,
+            verdict: Verdict::NotRun,
+            error,
+        },
+    }
+}
+
+/// Runs every distinct run the claims of `files` read, once each, then the card.
+/// `progress(done, total)` counts runs; returning false cancels (the remaining rows are
+/// "not run: cancelled").
+pub fn run_card(
+    files: &[ClaimFile],
+    threads: usize,
+    load: &mut runs::Load,
+    progress: &mut dyn FnMut(usize, usize) -> bool,
+) -> Card {
+    let mut wanted: Vec<(String, String)> = Vec::new();
+    for f in files {
+        for c in &f.claims {
+            for k in c.run.iter().chain(&c.reading) {
+                let key = (f.paper.clone(), k.clone());
+                if !wanted.contains(&key) {
+                    wanted.push(key);
+                }
+            }
+        }
+    }
+    let mut done: BTreeMap<(String, String), Result<Value, String>> = BTreeMap::new();
+    let total = wanted.len();
+    let mut going = progress(0, total);
+    for (i, (paper, key)) in wanted.iter().enumerate() {
+        let result = match files
+            .iter()
+            .find(|f| &f.paper == paper)
+            .and_then(|f| f.runs.get(key))
+        {
+            _ if !going => Err("cancelled".into()),
+            Some(spec) => runs::run(spec, threads, load, &mut |_, _| true),
+            None => Err(format!("no run named '{key}'")),
+        };
+        done.insert((paper.clone(), key.clone()), result);
+        going = going && progress(i + 1, total);
+    }
+    card(files, &mut |f, k| {
+        done.get(&(f.paper.clone(), k.to_string()))
+            .cloned()
+            .unwrap_or_else(|| Err(format!("no run named '{k}'")))
+    })
+}
+
+/// A value as the card prints it: shares (unit "%") as percentages, ratios with "×".
+pub fn show(v: Option<f64>, unit: &str) -> String {
+    match (v, unit) {
+        (None, _) => "—".into(),
+        (Some(v), "%") => format!("{:.1} %", v * 100.0),
+        (Some(v), "×") => format!("{}×", sig(v)),
+        (Some(v), "s") => format!("{v:.0} s"),
+        (Some(v), u) => format!("{}{}{u}", sig(v), if u.is_empty() { "" } else { " " }),
+    }
+}
+
+/// Three significant digits, no exponent.
+fn sig(v: f64) -> String {
+    let a = v.abs();
+    if a >= 100.0 {
+        format!("{v:.0}")
+    } else if a >= 10.0 {
+        format!("{v:.1}")
+    } else if a >= 1.0 {
+        format!("{v:.2}")
+    } else {
+        format!("{v:.3}")
+    }
+}
+
+/// The card as a Markdown table (per paper, for docs/<paper>.md and `--markdown`).
+pub fn markdown(card: &Card, paper: &str) -> String {
+    let mut s = String::from(
+        "| claim | where | paper | ours (defaults) | verdict | ours (reading) | verdict | tolerance |\n|---|---|---|---|---|---|---|---|\n",
+    );
+    for r in card.rows.iter().filter(|r| r.paper == paper) {
+        let (rv, rverdict) = match &r.reading {
+            Some(x) => (show(x.ours, &r.unit), x.verdict.label()),
+            None => ("".into(), ""),
+        };
+        s += &format!(
+            "| {} | {} {} | {} | {} | {} | {} | {} | {} |\n",
+            r.claim,
+            r.figure,
+            r.section,
+            r.paper_text,
+            show(r.default.ours, &r.unit),
+            r.default.verdict.label(),
+            rv,
+            rverdict,
+            r.tolerance
+        );
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,98 @@
+use super::*;
+use serde_json::json;
+
+#[test]
+fn every_claim_file_parses_and_names_runs_that_exist() {
+    let files = claim_files(&[]).unwrap();
+    assert_eq!(files.len(), 5);
+    let claims: usize = files.iter().map(|f| f.claims.len()).sum();
+    assert!(claims >= 40, "{claims} claims");
+    for f in &files {
+        for run in f.runs.values() {
+            // Every run names a preset the library knows.
+            let known = crate::allocation::sweep::sweep_preset(&run.preset).is_some()
+                || crate::kkor::presets::KKOR_PRESETS
+                    .iter()
+                    .any(|p| p.0 == run.preset)
+                || crate::scjg::presets::SCJG_PRESETS
+                    .iter()
+                    .any(|p| p.0 == run.preset)
+                || run.preset.starts_with("ses-")
+                || crate::scenario::Scenario::preset(&run.preset).is_some();
+            assert!(known, "{}: unknown preset {}", f.paper, run.preset);
+        }
+    }
+}
+
+#[test]
+fn an_unknown_paper_is_refused_by_name() {
+    let e = claim_files(&["sbo".into()]).unwrap_err();
+    assert!(
+        e.contains("unknown paper 'sbo'") && e.contains("sob"),
+        "{e}"
+    );
+}
+
+fn claim(paper: Option<f64>, tolerance: serde_json::Value) -> Claim {
+    serde_json::from_value(json!({
+        "id": "x", "figure": "Fig. 1", "section": "§1", "claim": "c", "paper": paper,
+        "paper_text": "p", "run": "r", "ours": "v", "tolerance": tolerance, "doc": "d"
+    }))
+    .unwrap()
+}
+
+#[test]
+fn verdicts_follow_the_tolerance_written_beside_the_claim() {
+    let c = claim(Some(5.9), json!({"rel": 0.2, "trend": {"above": 1}}));
+    assert_eq!(verdict(&c, 5.0), Verdict::Reproduced); // 15 % off
+    assert_eq!(verdict(&c, 4.5), Verdict::Trend); // 24 % off, right side of 1
+    assert_eq!(verdict(&c, 0.9), Verdict::NotReproduced);
+    let c = claim(Some(0.41), json!({"abs": 0.05}));
+    assert_eq!(verdict(&c, 0.37), Verdict::Reproduced);
+    assert_eq!(verdict(&c, 0.35), Verdict::NotReproduced);
+    let c = claim(None, json!({"expect": {"below": 0.1}}));
+    assert_eq!(verdict(&c, 0.04), Verdict::Reproduced);
+    assert_eq!(verdict(&c, 0.1), Verdict::NotReproduced);
+}
+
+#[test]
+fn the_card_reads_each_claim_from_its_run_and_says_why_a_run_is_missing() {
+    let file: ClaimFile = serde_json::from_value(json!({
+        "paper": "t", "title": "T", "doc": "t.md",
+        "runs": {"a": {"preset": "demo"}, "b": {"preset": "demo", "seeds": 2}},
+        "claims": [
+            {"id": "one", "figure": "F", "section": "§", "claim": "c", "paper": 2.0, "paper_text": "2",
+             "run": "a", "reading": "b", "ours": {"div": ["x", "y"]}, "tolerance": {"rel": 0.1}, "doc": "d"},
+            {"id": "two", "figure": "F", "section": "§", "claim": "c", "paper_text": "-", "doc": "d"}
+        ]
+    }))
+    .unwrap();
+    check(&file).unwrap();
+    let card = card(&[file], &mut |_, key| match key {
+        "a" => Ok(json!({"x": 4.0, "y": 2.0})),
+        _ => Err("needs trace T.swf".into()),
+    });
+    let one = &card.rows[0];
+    assert_eq!(one.default.ours, Some(2.0));
+    assert_eq!(one.default.verdict, Verdict::Reproduced);
+    let reading = one.reading.as_ref().unwrap();
+    assert_eq!(
+        (reading.verdict, reading.error.as_str()),
+        (Verdict::NotRun, "needs trace T.swf")
+    );
+    assert_eq!(card.rows[1].default.verdict, Verdict::NotModelled);
+    assert_eq!(card.summary["reproduced"].best, 1);
+    assert!(markdown(&card, "t").contains("| c | F § | 2 | 2.00 | reproduced |"));
+}
+
+#[test]
+fn a_claim_with_a_run_but_no_tolerance_is_refused() {
+    let file: ClaimFile = serde_json::from_value(json!({
+        "paper": "t", "title": "T", "doc": "t.md", "runs": {"a": {"preset": "demo"}},
+        "claims": [{"id": "one", "figure": "F", "section": "§", "claim": "c", "paper_text": "2",
+                    "run": "a", "ours": "x", "doc": "d"}]
+    }))
+    .unwrap();
+    let e = check(&file).unwrap_err();
+    assert!(e.contains("claim one") && e.contains("expect"), "{e}");
+}
