@@ -136,6 +136,31 @@ blockquote{margin:0;padding:0 12px;border-left:4px solid #d0d7de;color:#57606a}\
         }
     }
 
+    /// Gives every heading without an explicit `{#id}` the id GitHub gives it, so links
+    /// such as the report card's `sob.md#presets-and-experiments` land on the paragraph.
+    fn with_heading_ids(mut events: Vec<Event<'_>>) -> Vec<Event<'_>> {
+        let mut open: Option<(usize, String)> = None;
+        for i in 0..events.len() {
+            match &events[i] {
+                Event::Start(Tag::Heading { id: None, .. }) => open = Some((i, String::new())),
+                Event::Text(t) | Event::Code(t) => {
+                    if let Some((_, text)) = &mut open {
+                        text.push_str(t);
+                    }
+                }
+                Event::End(TagEnd::Heading(_)) => {
+                    if let Some((at, text)) = open.take() {
+                        if let Event::Start(Tag::Heading { id, .. }) = &mut events[at] {
+                            *id = Some(CowStr::from(gridscope::reproduce::heading_slug(&text)));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+        events
+    }
+
     /// One whole page: the navigation, the rendered markdown, its title from the first
     /// heading.
     pub fn page(markdown: &str, nav: &[(String, String)], file: &str) -> String {
@@ -170,6 +195,7 @@ blockquote{margin:0;padding:0 12px;border-left:4px solid #d0d7de;color:#57606a}\
                 _ => {}
             })
             .collect();
+        let events = with_heading_ids(events);
         let mut body = String::new();
         html::push_html(&mut body, events.into_iter());
         let links: Vec<String> = nav

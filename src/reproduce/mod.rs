@@ -61,11 +61,18 @@ impl Bounds {
         self.above.is_none_or(|a| v > a) && self.below.is_none_or(|b| v < b)
     }
 
-    fn describe(&self) -> String {
+    fn describe(&self, unit: &str) -> String {
+        let v = |x: f64| {
+            if unit == "%" {
+                format!("{} %", x * 100.0)
+            } else {
+                format!("{x}")
+            }
+        };
         match (self.above, self.below) {
-            (Some(a), Some(b)) => format!("between {a} and {b}"),
-            (Some(a), None) => format!("above {a}"),
-            (None, Some(b)) => format!("below {b}"),
+            (Some(a), Some(b)) => format!("between {} and {}", v(a), v(b)),
+            (Some(a), None) => format!("above {}", v(a)),
+            (None, Some(b)) => format!("below {}", v(b)),
             (None, None) => "any".into(),
         }
     }
@@ -91,20 +98,25 @@ pub struct Tolerance {
 
 impl Tolerance {
     /// The rule as the card prints it.
-    pub fn describe(&self, paper: Option<f64>) -> String {
+    /// `unit` "%" (a share): absolute amounts and bounds read as percentage points.
+    pub fn describe(&self, paper: Option<f64>, unit: &str) -> String {
         let mut parts = Vec::new();
         if let (Some(r), Some(_)) = (self.rel, paper) {
-            parts.push(format!("±{:.0} %", r * 100.0));
+            parts.push(format!("±{} % of the paper's", r * 100.0));
         }
         if let Some(a) = self.abs {
-            parts.push(format!("±{a}"));
+            parts.push(if unit == "%" {
+                format!("±{} points", a * 100.0)
+            } else {
+                format!("±{a}")
+            });
         }
         if let Some(e) = &self.expect {
-            parts.push(e.describe());
+            parts.push(e.describe(unit));
         }
         let mut s = parts.join(", ");
         if let Some(t) = &self.trend {
-            s += &format!("; trend if {}", t.describe());
+            s += &format!("; trend if {}", t.describe(unit));
         }
         s
     }
@@ -326,7 +338,7 @@ pub fn card(
                     c.measure_text.clone()
                 },
                 unit: c.unit.clone(),
-                tolerance: c.tolerance.describe(c.paper),
+                tolerance: c.tolerance.describe(c.paper, &c.unit),
                 default,
                 reading,
                 doc: format!("{}#{}", file.doc, c.doc),
@@ -419,6 +431,19 @@ pub fn run_card(
             .cloned()
             .unwrap_or_else(|| Err(format!("no run named '{k}'")))
     })
+}
+
+/// The anchor GitHub (and `docs-html`) gives a Markdown heading: lower case, letters,
+/// digits, `-` and `_` kept, spaces to `-`, everything else dropped. Claims link to them.
+pub fn heading_slug(text: &str) -> String {
+    text.chars()
+        .flat_map(char::to_lowercase)
+        .filter_map(|c| match c {
+            ' ' => Some('-'),
+            c if c.is_alphanumeric() || c == '-' || c == '_' => Some(c),
+            _ => None,
+        })
+        .collect()
 }
 
 /// A value as the card prints it: shares (unit "%") as percentages, ratios with "×".

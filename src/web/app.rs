@@ -184,6 +184,7 @@ impl Component for App {
                       <div id={View::Scjg.id()} class="view" hidden={self.view != View::Scjg}><ScjgPanel /></div>
                       <div id={View::Ses.id()} class="view" hidden={self.view != View::Ses}><SesPanel /></div>
                       <div id={View::Kkor.id()} class="view" hidden={self.view != View::Kkor}><KkorPanel /></div>
+                      <div id={View::Paper.id()} class="view" hidden={self.view != View::Paper}><PaperPanel /></div>
                     </main>
                     <div class="dropzone" aria-hidden="true">{"Drop SWF files to load them"}</div>
                 </div>

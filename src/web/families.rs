@@ -50,6 +50,15 @@ pub enum FamilyRequest {
         percents: Vec<f64>,
         trace: String,
     },
+    /// The papers' report card (`gridscope reproduce`): `papers` empty for all. The runs that
+    /// read a trace get it when its file is attached (named `trace`); the others say which
+    /// trace they need.
+    Reproduce {
+        #[serde(default)]
+        papers: Vec<String>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        trace: Option<String>,
+    },
 }
 
 /// A linked family run of more than this many seed × point runs (the presets' defaults are
@@ -65,6 +74,7 @@ impl FamilyRequest {
             FamilyRequest::Scjg {
                 seeds, percents, ..
             } => (*seeds, percents.len()),
+            FamilyRequest::Reproduce { .. } => (1, 1),
         };
         seeds.saturating_mul(points.max(1) as u64)
     }
@@ -96,6 +106,7 @@ pub enum FamilyResult {
     SesCrossover(SesCrossover),
     Kkor(KkorPresetResult),
     Scjg(Box<ScjgPage>),
+    Reproduce(Box<crate::reproduce::Card>),
 }
 
 /// Runs an SCJG preset on the trace `bytes`, as `gridscope run --preset` (one thread), and
@@ -140,6 +151,7 @@ pub fn compute(
 ) -> Result<FamilyResult, String> {
     match request {
         FamilyRequest::Scjg { .. } => Err("an SCJG preset needs its trace file".into()),
+        FamilyRequest::Reproduce { papers, .. } => reproduce(papers, None, progress),
         FamilyRequest::Ses {
             preset,
             seeds,
@@ -182,6 +194,26 @@ pub fn compute(
     }
 }
 
+/// The report card, one run at a time (the page has one thread per worker); `trace` is the
+/// attached file's name and bytes. A run that reads another trace is "not run", naming it.
+pub fn reproduce(
+    papers: &[String],
+    trace: Option<(&str, &[u8])>,
+    progress: &mut dyn FnMut(u64, u64) -> bool,
+) -> Result<FamilyResult, String> {
+    let files = crate::reproduce::claim_files(papers)?;
+    let mut load = |name: &str| match trace {
+        Some((t, bytes)) if t == name => Ok(bytes.to_vec()),
+        _ => Err(format!(
+            "needs the trace {name}: choose it above, or run `gridscope reproduce` in a terminal"
+        )),
+    };
+    let card = crate::reproduce::run_card(&files, 1, &mut load, &mut |d, t| {
+        progress(d as u64, t as u64)
+    });
+    Ok(FamilyResult::Reproduce(Box::new(card)))
+}
+
 fn post(msg: &FromWorker) {
     let text = serde_json::to_string(msg).unwrap_or_else(|e| {
         format!("{{\"ev\":\"family_failed\",\"message\":\"cannot encode a message: {e}\"}}")
@@ -207,6 +239,13 @@ pub fn run(request: &FamilyRequest, trace: Result<Option<Vec<u8>>, String>) {
         (FamilyRequest::Scjg { .. }, Ok(Some(bytes))) => {
             compute_scjg(request, &bytes, &mut progress)
         }
+        (
+            FamilyRequest::Reproduce {
+                papers,
+                trace: Some(name),
+            },
+            Ok(Some(bytes)),
+        ) => reproduce(papers, Some((name, &bytes)), &mut progress),
         (_, Err(e)) => Err(e),
         _ => compute(request, &mut progress),
     };

@@ -11,6 +11,7 @@ mod grid;
 mod kkor;
 mod limits;
 mod reference;
+mod reproduce;
 mod scjg;
 mod ses;
 mod stepping;

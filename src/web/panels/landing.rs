@@ -19,16 +19,19 @@ pub enum View {
     Scjg,
     Ses,
     Kkor,
+    /// The report card: every paper's claims beside Gridscope's numbers.
+    Paper,
 }
 
 impl View {
     /// In the order of the tabs.
-    pub const ALL: [View; 5] = [
+    pub const ALL: [View; 6] = [
         View::Scheduling,
         View::Sf,
         View::Scjg,
         View::Ses,
         View::Kkor,
+        View::Paper,
     ];
 
     /// The view's route, the address fragment that opens it.
@@ -39,6 +42,7 @@ impl View {
             View::Scjg => "#/scjg",
             View::Ses => "#/ses",
             View::Kkor => "#/kkor",
+            View::Paper => "#/paper",
         }
     }
 
@@ -50,6 +54,7 @@ impl View {
             View::Scjg => "SCJG reservations",
             View::Ses => "SES node groups",
             View::Kkor => "KKOR grids",
+            View::Paper => "Paper vs Gridscope",
         }
     }
 
@@ -61,6 +66,7 @@ impl View {
             View::Scjg => "SCJG: metajobs co-allocated with advance reservations against lock-down",
             View::Ses => "SES: choosing node groups for parallel jobs on a heterogeneous cluster",
             View::Kkor => "KKOR: centralized against decentralized grid scheduling, with migration",
+            View::Paper => "The report card: each paper's headline claims beside Gridscope's numbers, run live, with a verdict",
         }
     }
 
@@ -72,6 +78,7 @@ impl View {
             View::Scjg => "scjg",
             View::Ses => "ses",
             View::Kkor => "kkor",
+            View::Paper => "reproduce",
         }
     }
 
@@ -83,6 +90,7 @@ impl View {
             View::Scjg => "view-scjg",
             View::Ses => "view-ses",
             View::Kkor => "view-kkor",
+            View::Paper => "view-paper",
         }
     }
 
@@ -159,6 +167,15 @@ pub fn linked_view(fragment: &str) -> Option<LinkedView> {
             view: View::Kkor,
             what: format!("the KKOR preset {preset} ({seeds} seeds)"),
             needs: None,
+        },
+        FamilyRequest::Reproduce { papers, trace } => LinkedView {
+            view: View::Paper,
+            what: if papers.is_empty() {
+                "the report card of the five papers".into()
+            } else {
+                format!("the report card of {}", papers.join(", "))
+            },
+            needs: trace,
         },
         FamilyRequest::Scjg {
             preset,

@@ -155,7 +155,7 @@ impl Component for SesPanel {
                 Some(FamilyResult::SesCrossover(r)) => {
                     self.result = Some(SesResult::Crossover(Rc::new(r)))
                 }
-                Some(FamilyResult::Kkor(_) | FamilyResult::Scjg(_)) => {
+                Some(_) => {
                     self.runner.error =
                         Some("the worker answered with another family's result".into())
                 }

@@ -1,0 +1,239 @@
+//! The "Paper vs Gridscope" view (issue #28): the report card of `gridscope reproduce`, run
+//! in a worker of its own, one row per claim of each paper — the paper's value, ours at the
+//! presets' defaults and under the documented reading, each with its verdict and the
+//! tolerance it was judged by — and a link to the docs paragraph that explains the gap.
+//! The runs that read a trace run when the file is chosen (SDSC-SP2 for SCJG); the SOB
+//! real-log runs read three logs and say so (the CLI runs them).
+
+use std::rc::Rc;
+
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+use super::family::{linked_request, Delivery, Runner};
+use super::form::select_index;
+use crate::reproduce::{show, Card, Reading, Row, Verdict, PAPERS};
+use crate::scjg::presets::DEFAULT_TRACE;
+use crate::web::families::{FamilyRequest, FamilyResult};
+use crate::web::format::json_num;
+
+const ABOUT: &str = "Each paper's headline claims — every table value and every figure trend its text states — beside Gridscope's number, run live in this tab. The verdict follows the tolerance written beside each claim: reproduced (within it, or the stated direction holds), trend (outside it but on the paper's side), not reproduced, not modelled, or not run (a trace is missing). Where the paper leaves a parameter open, a second column runs the documented reading of it (docs say which and why); the defaults are never retuned. The claims are data (src/reproduce/claims/<paper>.json); `gridscope reproduce --json` prints the same card (docs/reproduce.md).";
+const TRACE_HELP: &str = "Optional: SDSC-SP2-1998-4.2-cln.swf.gz from the Parallel Workloads Archive, which the SCJG runs read (as `gridscope run --preset scjg-*`). Without it those rows say \"not run\". The SOB real-log rows read three logs (SDSC-BLUE, Sandia Ross, HPC2N) and run in the CLI: `gridscope reproduce sob`. The file never leaves this machine.";
+const VERDICT_HELP: &str = "reproduced: |ours − paper| within the tolerance (±% of the paper's value or ± an absolute amount), or, for a claim stated only as a direction, the direction holds. trend: outside the tolerance but on the paper's side (e.g. a gain above 1 where the paper's is larger). not reproduced: neither. not modelled: Gridscope has no run for it. not run: the run failed or needs a trace that is not loaded (hover for which).";
+
+pub enum PaperMsg {
+    Worker(Delivery),
+    Paper(usize),
+    Filter(usize),
+    File(Option<web_sys::File>),
+    Run,
+    Cancel,
+    Share,
+}
+
+pub struct PaperPanel {
+    runner: Runner,
+    /// 0: all papers; i: PAPERS[i − 1].
+    paper: usize,
+    /// 0: every row; 1: rows not reproduced at the defaults.
+    filter: usize,
+    file: Option<web_sys::File>,
+    wanted_trace: Option<String>,
+    card: Option<Rc<Card>>,
+}
+
+impl PaperPanel {
+    fn request(&self) -> FamilyRequest {
+        let papers = match self.paper {
+            0 => vec![],
+            i => PAPERS
+                .get(i - 1)
+                .map(|p| vec![p.0.to_string()])
+                .unwrap_or_default(),
+        };
+        FamilyRequest::Reproduce {
+            papers,
+            trace: self
+                .file
+                .as_ref()
+                .map(|f| f.name())
+                .or_else(|| self.wanted_trace.clone()),
+        }
+    }
+
+    fn run(&mut self, ctx: &Context<Self>) {
+        let deliver = ctx.link().callback(PaperMsg::Worker);
+        match self.file.clone() {
+            Some(f) => self.runner.start_with_file(self.request(), f, deliver),
+            None => {
+                let mut r = self.request();
+                if let FamilyRequest::Reproduce { trace, .. } = &mut r {
+                    *trace = None;
+                }
+                self.runner.start(r, deliver)
+            }
+        }
+    }
+}
+
+impl Component for PaperPanel {
+    type Message = PaperMsg;
+    type Properties = ();
+
+    fn create(_ctx: &Context<Self>) -> Self {
+        let mut panel = PaperPanel {
+            runner: Runner::default(),
+            paper: 0,
+            filter: 0,
+            file: None,
+            wanted_trace: None,
+            card: None,
+        };
+        if let Ok(Some(FamilyRequest::Reproduce { papers, trace })) = linked_request() {
+            panel.paper = papers
+                .first()
+                .and_then(|p| PAPERS.iter().position(|q| q.0 == p))
+                .map_or(0, |i| i + 1);
+            panel.runner.notice = Some(match &trace {
+                Some(t) => format!("This link runs the report card with {t}: choose that file below (or press Run without it)."),
+                None => "This link runs the report card: press Run (it takes a few seconds).".into(),
+            });
+            panel.wanted_trace = trace;
+        }
+        panel
+    }
+
+    fn update(&mut self, ctx: &Context<Self>, msg: PaperMsg) -> bool {
+        match msg {
+            PaperMsg::Worker(d) => match self.runner.on_message(d) {
+                Some(FamilyResult::Reproduce(card)) => self.card = Some(Rc::new(*card)),
+                Some(_) => {
+                    self.runner.error =
+                        Some("the worker answered with another family's result".into())
+                }
+                None => {}
+            },
+            PaperMsg::Paper(i) => self.paper = i.min(PAPERS.len()),
+            PaperMsg::Filter(i) => self.filter = i.min(1),
+            PaperMsg::File(f) => {
+                self.file = f;
+                if self.wanted_trace.take().is_some() && self.file.is_some() {
+                    self.run(ctx);
+                }
+            }
+            PaperMsg::Run => self.run(ctx),
+            PaperMsg::Cancel => self.runner.cancel("runs"),
+            PaperMsg::Share => self.runner.share(Ok(self.request())),
+        }
+        true
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let on_file = link.callback(|e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            PaperMsg::File(input.files().and_then(|f| f.get(0)))
+        });
+        html! {
+            <section class="sf paper" id="paper" aria-label="Paper vs Gridscope">
+                <h2>{"Paper vs Gridscope: the report card"}</h2>
+                <p class="help">{ super::with_doc_links(ABOUT) }</p>
+                <div class="fields">
+                    <label>{"Paper "}
+                        <select data-testid="paper-select" onkeydown={super::form::hold_preset_keys} onchange={link.callback(|e: Event| PaperMsg::Paper(select_index(&e)))}>
+                            <option value="0" selected={self.paper == 0}>{"all five"}</option>
+                            { for PAPERS.iter().enumerate().map(|(i, p)| html!{
+                                <option value={(i + 1).to_string()} selected={self.paper == i + 1}>{p.0}</option>
+                            }) }
+                        </select>
+                    </label>
+                    <div class="field">
+                        <label for="paper-trace">{format!("Trace for the SCJG rows ({DEFAULT_TRACE})")}</label>
+                        <input id="paper-trace" type="file" data-testid="paper-trace" accept=".swf,.gz" onchange={on_file} />
+                        <span class="help">{TRACE_HELP}</span>
+                    </div>
+                    <label>{"Show "}
+                        <select data-testid="paper-filter" onchange={link.callback(|e: Event| PaperMsg::Filter(select_index(&e)))}>
+                            <option value="0" selected={self.filter == 0}>{"every claim"}</option>
+                            <option value="1" selected={self.filter == 1}>{"the claims not reproduced at the defaults"}</option>
+                        </select>
+                    </label>
+                </div>
+                { self.runner.view("paper", "runs", link.callback(|_| PaperMsg::Run), link.callback(|_| PaperMsg::Cancel), link.callback(|_| PaperMsg::Share)) }
+                if let Some(card) = &self.card {
+                    { view_card(card, self.filter == 1) }
+                }
+            </section>
+        }
+    }
+}
+
+fn view_card(card: &Card, only_gaps: bool) -> Html {
+    let summary: Vec<String> = card
+        .summary
+        .iter()
+        .map(|(v, n)| format!("{v}: {} → {}", n.at_defaults, n.best))
+        .collect();
+    html! {
+        <>
+            <p class="help" data-testid="paper-summary">{format!("Verdicts at the defaults → with the documented readings: {}.", summary.join("; "))}</p>
+            <p class="help">{VERDICT_HELP}</p>
+            <div class="table-wrap">
+            <table class="metrics card" data-testid="paper-table">
+                <thead><tr>
+                    <th>{"paper"}</th><th>{"claim"}</th><th>{"where"}</th><th>{"paper says"}</th>
+                    <th title="measured at the presets' defaults">{"ours"}</th><th>{"verdict"}</th>
+                    <th title="under the documented reading of the parameters the paper leaves open">{"ours (reading)"}</th><th>{"verdict"}</th>
+                    <th>{"tolerance"}</th><th>{"why"}</th>
+                </tr></thead>
+                <tbody>
+                { for card.rows.iter().filter(|r| !only_gaps || r.default.verdict > Verdict::Reproduced).map(view_row) }
+                </tbody>
+            </table>
+            </div>
+        </>
+    }
+}
+
+fn cell(r: &Row, x: &Reading, key: &'static str) -> Html {
+    let title = if x.error.is_empty() {
+        format!("{} — {}", r.measure, x.command)
+    } else {
+        x.error.clone()
+    };
+    html! {
+        <>
+            <td data-key={key} data-value={x.ours.map(json_num).unwrap_or_default()} title={title}>{show(x.ours, &r.unit)}</td>
+            <td data-key={format!("{key}-verdict")} class={classes!("verdict", x.verdict.label().replace(' ', "-"))}>{x.verdict.label()}</td>
+        </>
+    }
+}
+
+/// `sob.md#anchor` → the rendered page's address with the anchor.
+fn doc_link(doc: &str) -> String {
+    let (file, anchor) = doc.split_once('#').unwrap_or((doc, ""));
+    let page = super::doc_href(file.trim_end_matches(".md"));
+    if anchor.is_empty() {
+        page
+    } else {
+        format!("{page}#{anchor}")
+    }
+}
+
+fn view_row(r: &Row) -> Html {
+    html! {
+        <tr data-id={format!("{}.{}", r.paper, r.id)}>
+            <td>{&r.paper}</td>
+            <th scope="row" title={r.note.clone()}>{&r.claim}</th>
+            <td>{format!("{} {}", r.figure, r.section)}</td>
+            <td>{&r.paper_text}</td>
+            { cell(r, &r.default, "ours") }
+            { match &r.reading {
+                Some(x) => cell(r, x, "reading"),
+                None => html! { <><td></td><td></td></> },
+            } }
+            <td>{&r.tolerance}</td>
+            <td><a href={doc_link(&r.doc)} target="_blank" rel="noopener" title={r.note.clone()}>{"docs"}</a></td>
+        </tr>
+    }
+}
