@@ -44,6 +44,56 @@ pub struct ClaimFile {
     pub doc: String,
     pub runs: BTreeMap<String, RunSpec>,
     pub claims: Vec<Claim>,
+    /// For parameters the paper leaves open: how a claim's value moves with each.
+    #[serde(default)]
+    pub sensitivity: Vec<SensitivitySpec>,
+}
+
+/// One parameter the paper does not state, tried at a few values on one claim.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SensitivitySpec {
+    /// The claim's id (its measure and its default run are the baseline).
+    pub claim: String,
+    /// The parameter in words, with its unit.
+    pub parameter: String,
+    /// The preset's value of it, as shown.
+    pub default: String,
+    pub values: Vec<SensitivityValue>,
+}
+
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SensitivityValue {
+    pub label: String,
+    pub run: RunSpec,
+}
+
+/// The claim's value at one value of the parameter.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SensitivityPoint {
+    pub label: String,
+    pub ours: Option<f64>,
+    pub verdict: Verdict,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub error: String,
+}
+
+/// A bar of the tornado: how far a claim's value moves over a parameter's values.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Sensitivity {
+    pub paper: String,
+    pub claim: String,
+    pub claim_text: String,
+    pub parameter: String,
+    pub default_label: String,
+    pub default: Option<f64>,
+    pub paper_value: Option<f64>,
+    pub unit: String,
+    pub points: Vec<SensitivityPoint>,
+    /// The lowest and highest value over the default and the points.
+    pub low: Option<f64>,
+    pub high: Option<f64>,
 }
 
 /// A condition on a number: every bound given must hold.
@@ -234,6 +284,9 @@ pub struct Card {
     pub rows: Vec<Row>,
     /// Verdict → rows, at the defaults and at the best of defaults and reading.
     pub summary: BTreeMap<String, Summary>,
+    /// The sensitivity sweeps, when asked for (`--sensitivity`), widest first.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sensitivity: Vec<Sensitivity>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -283,6 +336,17 @@ fn check(file: &ClaimFile) -> Result<(), String> {
             && (c.paper.is_none() || (t.rel.is_none() && t.abs.is_none()))
         {
             return Err(format!("{at}: needs a paper value with rel/abs, or expect"));
+        }
+    }
+    for t in &file.sensitivity {
+        match file.claims.iter().find(|c| c.id == t.claim) {
+            Some(c) if c.run.is_some() => {}
+            _ => {
+                return Err(format!(
+                    "claims/{}.json: sensitivity of '{}' names no claim with a run",
+                    file.paper, t.claim
+                ))
+            }
         }
     }
     Ok(())
@@ -358,6 +422,7 @@ pub fn card(
         papers: files.iter().map(|f| f.paper.clone()).collect(),
         rows,
         summary,
+        sensitivity: vec![],
     }
 }
 
@@ -390,47 +455,151 @@ fn reading(
     }
 }
 
-/// Runs every distinct run the claims of `files` read, once each, then the card.
-/// `progress(done, total)` counts runs; returning false cancels (the remaining rows are
-/// "not run: cancelled").
+/// Runs every distinct run the claims of `files` read, once each, then the card; with
+/// `sensitivity`, also every run of the files' sensitivity sweeps. `progress(done, total)`
+/// counts runs; returning false cancels (the remaining rows are "not run: cancelled").
 pub fn run_card(
     files: &[ClaimFile],
+    sensitivity: bool,
     threads: usize,
     load: &mut runs::Load,
     progress: &mut dyn FnMut(usize, usize) -> bool,
 ) -> Card {
-    let mut wanted: Vec<(String, String)> = Vec::new();
+    let mut wanted: Vec<RunSpec> = Vec::new();
+    let mut want = |spec: &RunSpec| {
+        if !wanted.contains(spec) {
+            wanted.push(spec.clone());
+        }
+    };
     for f in files {
         for c in &f.claims {
             for k in c.run.iter().chain(&c.reading) {
-                let key = (f.paper.clone(), k.clone());
-                if !wanted.contains(&key) {
-                    wanted.push(key);
+                if let Some(spec) = f.runs.get(k) {
+                    want(spec);
                 }
             }
         }
+        for t in f.sensitivity.iter().filter(|_| sensitivity) {
+            t.values.iter().for_each(|v| want(&v.run));
+        }
     }
-    let mut done: BTreeMap<(String, String), Result<Value, String>> = BTreeMap::new();
     let total = wanted.len();
     let mut going = progress(0, total);
-    for (i, (paper, key)) in wanted.iter().enumerate() {
-        let result = match files
-            .iter()
-            .find(|f| &f.paper == paper)
-            .and_then(|f| f.runs.get(key))
-        {
-            _ if !going => Err("cancelled".into()),
-            Some(spec) => runs::run(spec, threads, load, &mut |_, _| true),
-            None => Err(format!("no run named '{key}'")),
-        };
-        done.insert((paper.clone(), key.clone()), result);
+    let mut done: Vec<Result<Value, String>> = Vec::with_capacity(total);
+    for (i, spec) in wanted.iter().enumerate() {
+        done.push(if going {
+            runs::run(spec, threads, load, &mut |_, _| true)
+        } else {
+            Err("cancelled".into())
+        });
         going = going && progress(i + 1, total);
     }
-    card(files, &mut |f, k| {
-        done.get(&(f.paper.clone(), k.to_string()))
-            .cloned()
-            .unwrap_or_else(|| Err(format!("no run named '{k}'")))
-    })
+    let mut report = |spec: Option<&RunSpec>| -> Result<Value, String> {
+        let i = spec
+            .and_then(|s| wanted.iter().position(|w| w == s))
+            .ok_or("no such run")?;
+        done[i].clone()
+    };
+    let mut card = card(files, &mut |f, k| report(f.runs.get(k)));
+    if sensitivity {
+        for f in files {
+            for t in &f.sensitivity {
+                card.sensitivity.push(sweep(f, t, &card.rows, &mut report));
+            }
+        }
+        let span = |s: &Sensitivity| match (s.low, s.high, s.default) {
+            (Some(l), Some(h), Some(d)) if d != 0.0 => (h - l) / d.abs(),
+            _ => 0.0,
+        };
+        card.sensitivity
+            .sort_by(|a, b| span(b).total_cmp(&span(a)).then(a.claim.cmp(&b.claim)));
+    }
+    card
+}
+
+fn sweep(
+    file: &ClaimFile,
+    t: &SensitivitySpec,
+    rows: &[Row],
+    report: &mut dyn FnMut(Option<&RunSpec>) -> Result<Value, String>,
+) -> Sensitivity {
+    let claim = file.claims.iter().find(|c| c.id == t.claim);
+    let row = rows
+        .iter()
+        .find(|r| r.paper == file.paper && r.id == t.claim);
+    let points: Vec<SensitivityPoint> = t
+        .values
+        .iter()
+        .map(|v| {
+            let value =
+                report(Some(&v.run)).and_then(|r| match claim.and_then(|c| c.ours.as_ref()) {
+                    Some(e) => e.eval(&r),
+                    None => Err("no measure".into()),
+                });
+            match value {
+                Ok(x) => SensitivityPoint {
+                    label: v.label.clone(),
+                    ours: Some(x),
+                    verdict: claim.map_or(Verdict::NotRun, |c| verdict(c, x)),
+                    error: String::new(),
+                },
+                Err(error) => SensitivityPoint {
+                    label: v.label.clone(),
+                    ours: None,
+                    verdict: Verdict::NotRun,
+                    error,
+                },
+            }
+        })
+        .collect();
+    let default = row.and_then(|r| r.default.ours);
+    let all = || points.iter().filter_map(|p| p.ours).chain(default);
+    Sensitivity {
+        paper: file.paper.clone(),
+        claim: t.claim.clone(),
+        claim_text: row.map(|r| r.claim.clone()).unwrap_or_default(),
+        parameter: t.parameter.clone(),
+        default_label: t.default.clone(),
+        default,
+        paper_value: claim.and_then(|c| c.paper),
+        unit: claim.map(|c| c.unit.clone()).unwrap_or_default(),
+        low: all().reduce(f64::min),
+        high: all().reduce(f64::max),
+        points,
+    }
+}
+
+/// The sensitivity sweeps as a Markdown table (`--sensitivity --markdown`).
+pub fn sensitivity_markdown(card: &Card) -> String {
+    let mut s = String::from(
+        "| claim | parameter (default) | ours at the default | at each value | range |\n|---|---|---|---|---|\n",
+    );
+    for t in &card.sensitivity {
+        let at: Vec<String> = t
+            .points
+            .iter()
+            .map(|p| {
+                format!(
+                    "{}: {} ({})",
+                    p.label,
+                    show(p.ours, &t.unit),
+                    p.verdict.label()
+                )
+            })
+            .collect();
+        s += &format!(
+            "| {} ({}) | {} ({}) | {} | {} | {} – {} |\n",
+            t.claim_text,
+            t.paper,
+            t.parameter,
+            t.default_label,
+            show(t.default, &t.unit),
+            at.join("; "),
+            show(t.low, &t.unit),
+            show(t.high, &t.unit)
+        );
+    }
+    s
 }
 
 /// The anchor GitHub (and `docs-html`) gives a Markdown heading: lower case, letters,

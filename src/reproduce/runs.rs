@@ -4,12 +4,15 @@
 //! `gridscope run --preset NAME --json` by hand).
 
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use std::collections::BTreeMap;
 
+use serde_json::{Map, Value};
+
+use super::select;
 use crate::allocation::sweep::{run_sweep_on, sweep_preset};
 use crate::kkor::presets::{run_preset_with as run_kkor, KkorOptions};
 use crate::limits::Limits;
-use crate::scenario::manifest::workload_files;
+use crate::scenario::manifest::{set_path, workload_files};
 use crate::scenario::ses::{run_crossover, run_selection_with, CROSSOVER_SHARES, SES_DAYS};
 use crate::scenario::{load_workload, run_loaded_on, Scenario};
 use crate::scjg::presets::{run_preset as run_scjg, PresetOptions, DEFAULT_TRACE};
@@ -41,6 +44,67 @@ pub struct RunSpec {
     /// SOB scenario presets: receiver-initiated jobs wait in their home queue (`--hold-at-home`).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub hold_at_home: bool,
+    /// SOB scenario presets: fields of every algorithm's `grid_params` replaced
+    /// (`{"epsilon_s": 0}`, `{"latency_s": 30}`; `gridscope help schemes`).
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub grid_params: Map<String, Value>,
+    /// SOB scenario presets: fields set by path (`options.event_order`,
+    /// `algorithms[*].grid_params.epsilon_s` — `[*]` is every element).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub set: BTreeMap<String, Value>,
+    /// SF: fields of the sweep's spec replaced (`{"dispatch": "rounded"}`,
+    /// `{"arrivals": {"load": 0.1}}`).
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub sweep: Map<String, Value>,
+    /// SCJG: fields of the preset's options replaced (`{"policy": "conservative"}`).
+    #[serde(default, skip_serializing_if = "Map::is_empty")]
+    pub scjg: Map<String, Value>,
+    /// SES: the factor on SES's arrival rate (`--load`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub load_factor: Option<f64>,
+}
+
+/// `base` with the fields of `changes` replaced, read back as `T`; the error names the field.
+fn merged<T: Serialize + serde::de::DeserializeOwned>(
+    base: &T,
+    changes: &Map<String, Value>,
+    what: &str,
+) -> Result<T, String> {
+    let mut v = serde_json::to_value(base).map_err(|e| format!("{what}: {e}"))?;
+    if let Value::Object(map) = &mut v {
+        for (k, x) in changes {
+            if !map.contains_key(k) {
+                return Err(format!("{what} has no field '{k}'"));
+            }
+            map.insert(k.clone(), x.clone());
+        }
+    }
+    serde_json::from_value(v).map_err(|e| format!("{what}: {e}"))
+}
+
+/// The scenario preset with `set`'s fields replaced (`[*]`: every element of that list).
+fn scenario_with(
+    mut scenario: Scenario,
+    set: &BTreeMap<String, Value>,
+) -> Result<Scenario, String> {
+    if set.is_empty() {
+        return Ok(scenario);
+    }
+    let mut v = serde_json::to_value(&scenario).map_err(|e| e.to_string())?;
+    for (path, x) in set {
+        let paths: Vec<String> = match path.split_once("[*]") {
+            Some((list, rest)) => {
+                let n = select::select(&v, list)?.as_array().map_or(0, Vec::len);
+                (0..n).map(|i| format!("{list}[{i}]{rest}")).collect()
+            }
+            None => vec![path.clone()],
+        };
+        for p in paths {
+            set_path(&mut v, &p, x.clone())?;
+        }
+    }
+    scenario = serde_json::from_value(v).map_err(|e| format!("set: {e}"))?;
+    Ok(scenario)
 }
 
 impl RunSpec {
@@ -74,7 +138,24 @@ impl RunSpec {
         if self.hold_at_home {
             c += " --hold-at-home";
         }
-        c + " --json"
+        if let Some(l) = self.load_factor {
+            c += &format!(" --load {l}");
+        }
+        c += " --json";
+        // What has no flag of its own is said beside the command.
+        let mut extra: Vec<String> = Vec::new();
+        extra.extend(
+            self.grid_params
+                .iter()
+                .map(|(k, v)| format!("grid_params.{k} = {v}")),
+        );
+        extra.extend(self.set.iter().map(|(k, v)| format!("{k} = {v}")));
+        extra.extend(self.sweep.iter().map(|(k, v)| format!("{k} = {v}")));
+        extra.extend(self.scjg.iter().map(|(k, v)| format!("{k} = {v}")));
+        if !extra.is_empty() {
+            c += &format!(" (with {})", extra.join(", "));
+        }
+        c
     }
 
     /// The trace files the run reads (by name), before it runs: the page says which to drop.
@@ -100,7 +181,7 @@ pub fn run(
 ) -> Result<Value, String> {
     let p = spec.preset.as_str();
     let value = if let Some(preset) = sweep_preset(p) {
-        let mut sweep = (preset.spec)();
+        let mut sweep = merged(&(preset.spec)(), &spec.sweep, "the sweep")?;
         if let Some(x) = &spec.x {
             sweep.x = x.clone();
         }
@@ -124,26 +205,39 @@ pub fn run(
         let bytes = load(DEFAULT_TRACE)?;
         let trace =
             read_swf(DEFAULT_TRACE, &bytes, &SwfOptions::default()).map_err(|e| e.to_string())?;
-        let mut options = PresetOptions {
-            seeds: spec.seeds.unwrap_or(0),
-            ..PresetOptions::default()
-        };
+        let mut options = merged(&PresetOptions::default(), &spec.scjg, "the SCJG options")?;
+        options.seeds = spec.seeds.unwrap_or(0);
         if let Some(x) = &spec.x {
             options.percents = x.clone();
         }
         serde_json::to_value(run_scjg(p, &trace.jobs, &options, threads, progress)?)
-    } else if p == "ses-selection" {
+    } else if p.starts_with("ses-") {
+        let gen = SesPoisson {
+            load_factor: spec.load_factor.unwrap_or(1.0),
+            ..SesPoisson::default()
+        };
+        gen.validate()?;
         let seeds = spec.seeds.unwrap_or(10);
-        let r = run_selection_with(&SesPoisson::default(), SES_DAYS, seeds, false, progress)
-            .map_err(|e| e.to_string())?;
-        serde_json::to_value(r)
-    } else if p == "ses-restriction-crossover" {
-        let shares = spec.x.clone().unwrap_or(CROSSOVER_SHARES.to_vec());
-        let seeds = spec.seeds.unwrap_or(10);
-        let r = run_crossover(&SesPoisson::default(), &shares, SES_DAYS, seeds, progress)
-            .map_err(|e| e.to_string())?;
-        serde_json::to_value(r)
-    } else if let Some(mut scenario) = Scenario::preset(p) {
+        let r = match p {
+            "ses-selection" => {
+                run_selection_with(&gen, SES_DAYS, seeds, false, progress).map(serde_json::to_value)
+            }
+            "ses-restriction-crossover" => {
+                let shares = spec.x.clone().unwrap_or(CROSSOVER_SHARES.to_vec());
+                run_crossover(&gen, &shares, SES_DAYS, seeds, progress).map(serde_json::to_value)
+            }
+            _ => {
+                return Err(format!(
+                    "unknown preset '{p}' (see `gridscope help presets`)"
+                ))
+            }
+        };
+        r.map_err(|e| e.to_string())?
+    } else if let Some(scenario) = Scenario::preset(p) {
+        let mut scenario = scenario_with(scenario, &spec.set)?;
+        for alg in &mut scenario.algorithms {
+            alg.grid_params = merged(&alg.grid_params, &spec.grid_params, "grid_params")?;
+        }
         if spec.hold_at_home {
             for alg in &mut scenario.algorithms {
                 alg.grid_params.hold_at_home = true;

@@ -96,3 +96,34 @@ fn a_claim_with_a_run_but_no_tolerance_is_refused() {
     let e = check(&file).unwrap_err();
     assert!(e.contains("claim one") && e.contains("expect"), "{e}");
 }
+
+#[test]
+fn a_run_spec_sets_fields_of_every_algorithm_and_names_a_field_that_is_not_there() {
+    let spec: RunSpec = serde_json::from_value(json!({
+        "preset": "demo", "set": {"algorithms[*].local": "fcfs"}, "grid_params": {"epsilon_s": 0}
+    }))
+    .unwrap();
+    let mut no_trace = |name: &str| Err(format!("no {name}"));
+    let report = runs::run(&spec, 1, &mut no_trace, &mut |_, _| true).unwrap();
+    let algorithms: Vec<&str> = report["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["algorithm"].as_str().unwrap())
+        .collect();
+    assert!(
+        algorithms.len() > 1 && algorithms.iter().all(|a| *a == "fcfs"),
+        "{algorithms:?}"
+    );
+    assert!(
+        spec.command()
+            .contains("(with grid_params.epsilon_s = 0, algorithms[*].local = \"fcfs\")"),
+        "{}",
+        spec.command()
+    );
+    let bad: RunSpec =
+        serde_json::from_value(json!({"preset": "sf-cv", "sweep": {"dispatchh": "rounded"}}))
+            .unwrap();
+    let e = runs::run(&bad, 1, &mut no_trace, &mut |_, _| true).unwrap_err();
+    assert!(e.contains("no field 'dispatchh'"), "{e}");
+}

@@ -56,6 +56,9 @@ pub enum FamilyRequest {
     Reproduce {
         #[serde(default)]
         papers: Vec<String>,
+        /// Also the sensitivity sweeps of the parameters the papers leave open.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        sensitivity: bool,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         trace: Option<String>,
     },
@@ -151,7 +154,11 @@ pub fn compute(
 ) -> Result<FamilyResult, String> {
     match request {
         FamilyRequest::Scjg { .. } => Err("an SCJG preset needs its trace file".into()),
-        FamilyRequest::Reproduce { papers, .. } => reproduce(papers, None, progress),
+        FamilyRequest::Reproduce {
+            papers,
+            sensitivity,
+            ..
+        } => reproduce(papers, *sensitivity, None, progress),
         FamilyRequest::Ses {
             preset,
             seeds,
@@ -198,6 +205,7 @@ pub fn compute(
 /// attached file's name and bytes. A run that reads another trace is "not run", naming it.
 pub fn reproduce(
     papers: &[String],
+    sensitivity: bool,
     trace: Option<(&str, &[u8])>,
     progress: &mut dyn FnMut(u64, u64) -> bool,
 ) -> Result<FamilyResult, String> {
@@ -208,7 +216,7 @@ pub fn reproduce(
             "needs the trace {name}: choose it above, or run `gridscope reproduce` in a terminal"
         )),
     };
-    let card = crate::reproduce::run_card(&files, 1, &mut load, &mut |d, t| {
+    let card = crate::reproduce::run_card(&files, sensitivity, 1, &mut load, &mut |d, t| {
         progress(d as u64, t as u64)
     });
     Ok(FamilyResult::Reproduce(Box::new(card)))
@@ -242,10 +250,11 @@ pub fn run(request: &FamilyRequest, trace: Result<Option<Vec<u8>>, String>) {
         (
             FamilyRequest::Reproduce {
                 papers,
+                sensitivity,
                 trace: Some(name),
             },
             Ok(Some(bytes)),
-        ) => reproduce(papers, Some((name, &bytes)), &mut progress),
+        ) => reproduce(papers, *sensitivity, Some((name, &bytes)), &mut progress),
         (_, Err(e)) => Err(e),
         _ => compute(request, &mut progress),
     };

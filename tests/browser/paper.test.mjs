@@ -13,11 +13,11 @@ import { repoRoot, pageSuite, assertCleanPages, assertOnView } from './harness.m
 const CLI = path.join(repoRoot, 'target', 'release', 'gridscope');
 const { open, pages } = pageSuite();
 
-function cliCard(paper) {
+function cliCard(paper, ...extra) {
   assert.ok(fs.existsSync(CLI), `${CLI} is missing: run \`cargo build --release --bin gridscope\` first`);
   const empty = fs.mkdtempSync(path.join(os.tmpdir(), 'gridscope-no-traces-'));
   const t0 = Date.now();
-  const card = JSON.parse(execFileSync(CLI, ['reproduce', paper, '--json', '--threads', '1', '--traces', empty], { maxBuffer: 64 << 20 }).toString());
+  const card = JSON.parse(execFileSync(CLI, ['reproduce', paper, '--json', '--threads', '1', '--traces', empty, ...extra], { maxBuffer: 64 << 20 }).toString());
   card.native_ms = Date.now() - t0;
   return card;
 }
@@ -80,4 +80,19 @@ test('the report card runs in the page to the CLI\'s values and verdicts, filter
   const ses = await readCard(other);
   assert.deepEqual(ses.map((r) => r[0]), cliCard('ses').rows.map((r) => `ses.${r.id}`));
   assertCleanPages(pages, 2);
+});
+
+test('the sensitivity sweeps run in the page to the CLI\'s tornado', async () => {
+  const page = await open('#/paper');
+  await assertOnView(page, 'paper');
+  await page.selectOption('[data-testid=paper-select]', { label: 'kkor' });
+  await page.check('[data-testid=paper-sensitivity]');
+  await page.click('[data-testid=paper-run]');
+  await page.waitForSelector('[data-testid=paper-tornado]', { timeout: 120_000 });
+  const rows = await page.$$eval('[data-testid=paper-tornado] tbody tr', (trs) => trs.map((r) => [
+    r.dataset.id, r.dataset.parameter, Number(r.dataset.low), Number(r.dataset.high), r.querySelectorAll('svg rect.bar').length,
+  ]));
+  const cli = cliCard('kkor', '--sensitivity');
+  assert.deepEqual(rows, cli.sensitivity.map((t) => [`${t.paper}.${t.claim}`, t.parameter, t.low, t.high, 1]));
+  assertCleanPages(pages, 3);
 });

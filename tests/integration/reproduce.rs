@@ -75,3 +75,42 @@ fn the_cli_prints_the_card_of_kkor_and_ses_as_json() {
     assert_eq!(bad.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&bad.stderr).contains("unknown paper 'sbo'"));
 }
+
+/// `--sensitivity`: KKOR's unstated parameters tried on the claim they bear on, widest
+/// first; c_k = 1 brings decentralized nearer centralized than the default c_k = 0.25.
+#[test]
+fn the_sensitivity_sweeps_of_kkor_move_the_claim_they_bear_on() {
+    let out = gridscope(&["reproduce", "kkor", "--sensitivity", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let card: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let s = card["sensitivity"].as_array().unwrap();
+    assert!(s.len() >= 4);
+    let span = |t: &Value| t["high"].as_f64().unwrap() - t["low"].as_f64().unwrap();
+    let spans: Vec<f64> = s
+        .iter()
+        .map(|t| span(t) / t["default"].as_f64().unwrap().abs())
+        .collect();
+    assert!(
+        spans.windows(2).all(|w| w[0] >= w[1]),
+        "widest first: {spans:?}"
+    );
+    let ck = s
+        .iter()
+        .find(|t| t["parameter"].as_str().unwrap().starts_with("c_k"))
+        .unwrap();
+    let at = |label: &str| {
+        ck["points"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["label"] == label)
+            .unwrap()["ours"]
+            .as_f64()
+            .unwrap()
+    };
+    assert!(at("1") < ck["default"].as_f64().unwrap(), "{ck}");
+}

@@ -198,6 +198,10 @@ pub struct ReproduceArgs {
     /// Print the card as Markdown tables, one per paper (what docs/<paper>.md ends with)
     #[arg(long)]
     pub markdown: bool,
+    /// Also run the sensitivity sweeps: each parameter a paper leaves open, at a few values,
+    /// and how the claim it bears on moves (widest first)
+    #[arg(long)]
+    pub sensitivity: bool,
     /// Where the real-trace runs find their traces [default: ../shared/traces]
     #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
     pub traces: Option<PathBuf>,

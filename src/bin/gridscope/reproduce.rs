@@ -28,6 +28,7 @@ pub fn reproduce(a: &ReproduceArgs) -> Result<(), CliError> {
     let mut progress = Progress::new();
     let card = reproduce::run_card(
         &files,
+        a.sensitivity,
         threads,
         &mut |name| read_trace(&traces, name),
         &mut |done, total| progress.show("reproduce: runs", done as f64 / total.max(1) as f64),
@@ -36,13 +37,21 @@ pub fn reproduce(a: &ReproduceArgs) -> Result<(), CliError> {
     let text = if a.json {
         report::json(&card)
     } else if a.markdown {
-        card.papers
+        let mut s = card
+            .papers
             .iter()
             .map(|p| format!("### {p}\n\n{}", reproduce::markdown(&card, p)))
             .collect::<Vec<_>>()
-            .join("\n")
+            .join("\n");
+        if a.sensitivity {
+            s += &format!(
+                "\n### sensitivity\n\n{}",
+                reproduce::sensitivity_markdown(&card)
+            );
+        }
+        s
     } else {
-        table(&card)
+        table(&card) + &sensitivity_table(&card)
     };
     output::stdout(&format!("{}\n", text.trim_end()))
 }
@@ -90,6 +99,42 @@ fn table(card: &Card) -> String {
         .collect();
     if !failed.is_empty() {
         let _ = writeln!(s, "not run:\n{}", failed.join("\n"));
+    }
+    s
+}
+
+/// The tornado as text: per claim and parameter, the value at the default, at each value
+/// tried, and the range; widest first.
+fn sensitivity_table(card: &Card) -> String {
+    if card.sensitivity.is_empty() {
+        return String::new();
+    }
+    let mut s = String::from("\nsensitivity (widest first): claim — parameter (default): ours at the default; at each value [verdict]; range\n");
+    for t in &card.sensitivity {
+        let at: Vec<String> = t
+            .points
+            .iter()
+            .map(|p| {
+                format!(
+                    "{} {} [{}]",
+                    p.label,
+                    show(p.ours, &t.unit),
+                    p.verdict.label()
+                )
+            })
+            .collect();
+        let _ = writeln!(
+            s,
+            "  {}.{} — {} ({}): {}; {}; {} – {}",
+            t.paper,
+            t.claim,
+            t.parameter,
+            t.default_label,
+            show(t.default, &t.unit),
+            at.join(", "),
+            show(t.low, &t.unit),
+            show(t.high, &t.unit)
+        );
     }
     s
 }

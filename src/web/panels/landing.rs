@@ -168,7 +168,7 @@ pub fn linked_view(fragment: &str) -> Option<LinkedView> {
             what: format!("the KKOR preset {preset} ({seeds} seeds)"),
             needs: None,
         },
-        FamilyRequest::Reproduce { papers, trace } => LinkedView {
+        FamilyRequest::Reproduce { papers, trace, .. } => LinkedView {
             view: View::Paper,
             what: if papers.is_empty() {
                 "the report card of the five papers".into()

@@ -19,12 +19,14 @@ use crate::web::format::json_num;
 
 const ABOUT: &str = "Each paper's headline claims — every table value and every figure trend its text states — beside Gridscope's number, run live in this tab. The verdict follows the tolerance written beside each claim: reproduced (within it, or the stated direction holds), trend (outside it but on the paper's side), not reproduced, not modelled, or not run (a trace is missing). Where the paper leaves a parameter open, a second column runs the documented reading of it (docs say which and why); the defaults are never retuned. The claims are data (src/reproduce/claims/<paper>.json); `gridscope reproduce --json` prints the same card (docs/reproduce.md).";
 const TRACE_HELP: &str = "Optional: SDSC-SP2-1998-4.2-cln.swf.gz from the Parallel Workloads Archive, which the SCJG runs read (as `gridscope run --preset scjg-*`). Without it those rows say \"not run\". The SOB real-log rows read three logs (SDSC-BLUE, Sandia Ross, HPC2N) and run in the CLI: `gridscope reproduce sob`. The file never leaves this machine.";
+const SENSITIVITY_HELP: &str = "Each parameter a paper leaves open (ε and latency for SOB, c_k, S and L for KKOR, the reading of SF's \"load 0.05\" and of how a batch is split, SCJG's local policy and window, SES's arrival rate), tried at a few values on the claim it bears on: a tornado of how far our value moves, widest first, so a reader sees which conclusions are robust. About 40 more runs (`gridscope reproduce --sensitivity`).";
 const VERDICT_HELP: &str = "reproduced: |ours − paper| within the tolerance (±% of the paper's value or ± an absolute amount), or, for a claim stated only as a direction, the direction holds. trend: outside the tolerance but on the paper's side (e.g. a gain above 1 where the paper's is larger). not reproduced: neither. not modelled: Gridscope has no run for it. not run: the run failed or needs a trace that is not loaded (hover for which).";
 
 pub enum PaperMsg {
     Worker(Delivery),
     Paper(usize),
     Filter(usize),
+    Sensitivity(bool),
     File(Option<web_sys::File>),
     Run,
     Cancel,
@@ -37,6 +39,8 @@ pub struct PaperPanel {
     paper: usize,
     /// 0: every row; 1: rows not reproduced at the defaults.
     filter: usize,
+    /// Also the sensitivity sweeps (more runs).
+    sensitivity: bool,
     file: Option<web_sys::File>,
     wanted_trace: Option<String>,
     card: Option<Rc<Card>>,
@@ -53,6 +57,7 @@ impl PaperPanel {
         };
         FamilyRequest::Reproduce {
             papers,
+            sensitivity: self.sensitivity,
             trace: self
                 .file
                 .as_ref()
@@ -85,11 +90,18 @@ impl Component for PaperPanel {
             runner: Runner::default(),
             paper: 0,
             filter: 0,
+            sensitivity: false,
             file: None,
             wanted_trace: None,
             card: None,
         };
-        if let Ok(Some(FamilyRequest::Reproduce { papers, trace })) = linked_request() {
+        if let Ok(Some(FamilyRequest::Reproduce {
+            papers,
+            trace,
+            sensitivity,
+        })) = linked_request()
+        {
+            panel.sensitivity = sensitivity;
             panel.paper = papers
                 .first()
                 .and_then(|p| PAPERS.iter().position(|q| q.0 == p))
@@ -115,6 +127,7 @@ impl Component for PaperPanel {
             },
             PaperMsg::Paper(i) => self.paper = i.min(PAPERS.len()),
             PaperMsg::Filter(i) => self.filter = i.min(1),
+            PaperMsg::Sensitivity(on) => self.sensitivity = on,
             PaperMsg::File(f) => {
                 self.file = f;
                 if self.wanted_trace.take().is_some() && self.file.is_some() {
@@ -152,6 +165,12 @@ impl Component for PaperPanel {
                         <input id="paper-trace" type="file" data-testid="paper-trace" accept=".swf,.gz" onchange={on_file} />
                         <span class="help">{TRACE_HELP}</span>
                     </div>
+                    <div class="field">
+                        <label><input type="checkbox" data-testid="paper-sensitivity" checked={self.sensitivity}
+                            onchange={link.callback(|e: Event| PaperMsg::Sensitivity(e.target_unchecked_into::<HtmlInputElement>().checked()))} />
+                            {" With the sensitivity sweeps"}</label>
+                        <span class="help">{SENSITIVITY_HELP}</span>
+                    </div>
                     <label>{"Show "}
                         <select data-testid="paper-filter" onchange={link.callback(|e: Event| PaperMsg::Filter(select_index(&e)))}>
                             <option value="0" selected={self.filter == 0}>{"every claim"}</option>
@@ -188,6 +207,64 @@ fn view_card(card: &Card, only_gaps: bool) -> Html {
                 </tr></thead>
                 <tbody>
                 { for card.rows.iter().filter(|r| !only_gaps || r.default.verdict > Verdict::Reproduced).map(view_row) }
+                </tbody>
+            </table>
+            </div>
+            if !card.sensitivity.is_empty() {
+                { view_tornado(card) }
+            }
+        </>
+    }
+}
+
+const BAR_W: f64 = 240.0;
+
+/// The tornado: per claim and parameter, a bar from the lowest to the highest value over
+/// the values tried, as a change relative to the value at the default (one scale for all
+/// rows, the centre line = the default), widest first; the values in words beside it.
+fn view_tornado(card: &Card) -> Html {
+    let rel = |v: Option<f64>, d: Option<f64>| match (v, d) {
+        (Some(v), Some(d)) if d != 0.0 => Some(v / d - 1.0),
+        _ => None,
+    };
+    let reach = card
+        .sensitivity
+        .iter()
+        .flat_map(|t| [rel(t.low, t.default), rel(t.high, t.default)])
+        .flatten()
+        .fold(0.1_f64, |m, r| m.max(r.abs()));
+    let x = |r: f64| BAR_W / 2.0 + (r / reach).clamp(-1.0, 1.0) * BAR_W / 2.0;
+    html! {
+        <>
+            <h3>{"Sensitivity to the parameters the papers leave open"}</h3>
+            <p class="help">{format!("Bars: how far each claim's value moves over the values tried, as a change from its value at the default (centre line); the scale runs from −{0:.0} % to +{0:.0} %. Widest first.", reach * 100.0)}</p>
+            <div class="table-wrap">
+            <table class="metrics card" data-testid="paper-tornado">
+                <thead><tr><th>{"claim"}</th><th>{"parameter (default)"}</th><th>{"range"}</th><th>{"at the default"}</th><th>{"at each value"}</th></tr></thead>
+                <tbody>
+                { for card.sensitivity.iter().map(|t| {
+                    let lo = rel(t.low, t.default);
+                    let hi = rel(t.high, t.default);
+                    let at: Vec<String> = t.points.iter().map(|p| format!("{}: {} ({})", p.label, show(p.ours, &t.unit), p.verdict.label())).collect();
+                    html! {
+                        <tr data-id={format!("{}.{}", t.paper, t.claim)} data-parameter={t.parameter.clone()}
+                            data-low={t.low.map(json_num).unwrap_or_default()} data-high={t.high.map(json_num).unwrap_or_default()}>
+                            <th scope="row">{format!("{} ({})", t.claim_text, t.paper)}</th>
+                            <td>{format!("{} ({})", t.parameter, t.default_label)}</td>
+                            <td>
+                                <svg class="tornado" width={BAR_W.to_string()} height="14" role="img"
+                                    aria-label={format!("from {} to {}", show(t.low, &t.unit), show(t.high, &t.unit))}>
+                                    if let (Some(lo), Some(hi)) = (lo, hi) {
+                                        <rect class="bar" x={format!("{:.1}", x(lo))} y="2" width={format!("{:.1}", (x(hi) - x(lo)).max(1.0))} height="10" />
+                                    }
+                                    <line class="axis" x1={(BAR_W / 2.0).to_string()} x2={(BAR_W / 2.0).to_string()} y1="0" y2="14" />
+                                </svg>
+                            </td>
+                            <td>{show(t.default, &t.unit)}</td>
+                            <td class="values">{at.join("; ")}</td>
+                        </tr>
+                    }
+                }) }
                 </tbody>
             </table>
             </div>
