@@ -197,6 +197,13 @@ pub struct Claim {
     pub reading: Option<String>,
     #[serde(default)]
     pub ours: Option<Expr>,
+    /// The measure under the reading, when the reading changes what is measured (the paper's
+    /// own way of computing it) rather than the run; `ours` otherwise.
+    #[serde(default)]
+    pub reading_ours: Option<Expr>,
+    /// What the reading is, in words, when `reading_ours` is given.
+    #[serde(default)]
+    pub reading_text: String,
     #[serde(default)]
     pub tolerance: Tolerance,
     /// "×", "%", "s" or "" — how values print (a share prints as a percentage with "%").
@@ -262,6 +269,9 @@ pub struct Row {
     /// Under the documented reading, when the claim has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reading: Option<Reading>,
+    /// What the reading measures differently, when it does (else its run says it).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub reading_text: String,
     /// docs/<file>#<anchor>.
     pub doc: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
@@ -378,16 +388,17 @@ pub fn card(
     let mut rows = Vec::new();
     for file in files {
         for c in &file.claims {
-            let mut read =
-                |key: &Option<String>| key.as_ref().map(|k| reading(file, c, k, reports));
-            let default = read(&c.run).unwrap_or(Reading {
+            let mut read = |key: &Option<String>, e: Option<&Expr>| {
+                key.as_ref().map(|k| reading(file, c, k, e, reports))
+            };
+            let default = read(&c.run, c.ours.as_ref()).unwrap_or(Reading {
                 run: String::new(),
                 command: String::new(),
                 ours: None,
                 verdict: Verdict::NotModelled,
                 error: String::new(),
             });
-            let reading = read(&c.reading);
+            let reading = read(&c.reading, c.reading_ours.as_ref().or(c.ours.as_ref()));
             rows.push(Row {
                 paper: file.paper.clone(),
                 id: c.id.clone(),
@@ -405,6 +416,7 @@ pub fn card(
                 tolerance: c.tolerance.describe(c.paper, &c.unit),
                 default,
                 reading,
+                reading_text: c.reading_text.clone(),
                 doc: format!("{}#{}", file.doc, c.doc),
                 note: c.note.clone(),
             });
@@ -430,10 +442,11 @@ fn reading(
     file: &ClaimFile,
     c: &Claim,
     key: &str,
+    measure: Option<&Expr>,
     reports: &mut dyn FnMut(&ClaimFile, &str) -> Result<Value, String>,
 ) -> Reading {
     let command = file.runs.get(key).map(RunSpec::command).unwrap_or_default();
-    let value = reports(file, key).and_then(|report| match &c.ours {
+    let value = reports(file, key).and_then(|report| match measure {
         Some(e) => e.eval(&report),
         None => Err("no measure".into()),
     });

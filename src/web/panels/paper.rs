@@ -306,6 +306,7 @@ fn view_row(r: &Row) -> Html {
             <td>{&r.paper_text}</td>
             { cell(r, &r.default, "ours") }
             { match &r.reading {
+                Some(x) if !r.reading_text.is_empty() => cell(r, &Reading { command: format!("{} — {}", r.reading_text, x.command), ..x.clone() }, "reading"),
                 Some(x) => cell(r, x, "reading"),
                 None => html! { <><td></td><td></td></> },
             } }
