@@ -78,6 +78,8 @@ fn choose_source(s: &mut Scenario, v: &str) {
         s.workload = WorkloadSpec::Swf {
             file: f.to_string(),
             strict: false,
+            format: Default::default(),
+            utc_offset_min: 0,
         };
     }
 }
