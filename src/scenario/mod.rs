@@ -613,13 +613,7 @@ fn load_unchecked(
                 utc_offset_min: *utc_offset_min,
             };
             let mut w = read_as(load, file, *strict, &trace)?;
-            if w.report.sites.len() > 1 {
-                w.report.warnings.push(format!(
-                    "{} origin sites (OrigSiteID) run on one machine; the workload kind origin_sites keeps one site per origin",
-                    w.report.sites.len()
-                ));
-                w.jobs.iter_mut().for_each(|j| j.home = 0);
-            }
+            w.on_one_site();
             Ok(w)
         }
         WorkloadSpec::OriginSites {

@@ -52,6 +52,20 @@ impl Workload {
     }
 }
 
+impl Workload {
+    /// Every job on site 0: a trace with several origin sites (GWF) run on one machine.
+    /// The report says so; a single-site trace is unchanged.
+    pub fn on_one_site(&mut self) {
+        if self.report.sites.len() > 1 {
+            self.report.warnings.push(format!(
+                "{} origin sites (OrigSiteID) run on one machine; the workload kind origin_sites keeps one site per origin",
+                self.report.sites.len()
+            ));
+            self.jobs.iter_mut().for_each(|j| j.home = 0);
+        }
+    }
+}
+
 /// How several traces (one per site) share a clock.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]

@@ -112,6 +112,9 @@ fn body(app: &AppContext) -> Html {
         WorkloadSpec::SwfPartitions { file, .. } => html! {
             <p class="help" data-testid="workload-detail">{format!("{file}, split into one site per partition (SWF field 16), partitions in increasing order.")}</p>
         },
+        WorkloadSpec::OriginSites { file, .. } => html! {
+            <p class="help" data-testid="workload-detail">{format!("{file}, one site per origin (GWF OrigSiteID, in increasing order), in platform order.")}</p>
+        },
         WorkloadSpec::HyperErlang { sites } => html! {
             <p class="help" data-testid="workload-detail">{format!(
                 "One hyper-Erlang generator of common order per site ({} sites, SOB §4.2, Tables 2–4): arrivals, run times and processor counts from the paper's fitted models, each site with its own stream seeded from the scenario seed.",
