@@ -55,10 +55,11 @@ pub fn read_batsim_json(file: &str, bytes: &[u8], opts: &SwfOptions) -> Result<W
     rows.jobs.reserve(jobs.len().min(opts.limits.jobs as usize));
     let mut line = Liner::new(bytes);
     let mut numbered = 0u64;
+    let delays = delays(&doc.profiles);
     for (k, raw) in jobs.iter().enumerate() {
         let offset = raw.get().as_ptr() as usize - bytes.as_ptr() as usize;
         rows.line_no = line.at(offset);
-        job(&mut rows, &doc.profiles, k, raw, &mut numbered)?;
+        job(&mut rows, &delays, k, raw, &mut numbered)?;
     }
     let mut w = rows.finish();
     if numbered > 0 {
@@ -122,55 +123,132 @@ fn seconds_ms(v: Option<&Value>) -> Option<i64> {
     (ms.is_finite() && ms.abs() <= 1e15).then_some(ms as i64)
 }
 
-fn job(
-    rows: &mut Rows,
-    profiles: &BTreeMap<String, Value>,
-    k: usize,
-    raw: &RawValue,
-    numbered: &mut u64,
-) -> Result<(), SwfError> {
+/// A job's fields as the usual workload writes them (read without building a JSON value
+/// tree: most of the import's time otherwise); anything else goes through [`slow_fields`],
+/// which says what is wrong.
+#[derive(Deserialize)]
+struct FastJob<'a> {
+    #[serde(borrow, default)]
+    id: Option<&'a RawValue>,
+    subtime: f64,
+    #[serde(default)]
+    walltime: Option<f64>,
+    res: u64,
+    #[serde(borrow)]
+    profile: &'a RawValue,
+}
+
+/// A string or number's text: `"w0!3"` → `w0!3`, `17` → `17`; `None` for a string with
+/// escapes or another JSON value (the slow path reads those).
+fn plain(v: &RawValue) -> Option<&str> {
+    let t = v.get();
+    match t.as_bytes().first()? {
+        b'"' => {
+            let inner = t.strip_prefix('"')?.strip_suffix('"')?;
+            (!inner.contains('\\')).then_some(inner)
+        }
+        b'0'..=b'9' => Some(t),
+        _ => None,
+    }
+}
+
+fn id_number(text: &str) -> Option<u64> {
+    text.rsplit('!').next().and_then(|t| t.parse().ok())
+}
+
+/// (id, submit ms, walltime ms or -1, res, profile name), or why the job cannot be read.
+type Fields = (Option<u64>, i64, i64, u64, String);
+
+fn slow_fields(raw: &RawValue, k: usize) -> Result<Fields, (&'static str, String)> {
     let Ok(Value::Object(j)) = serde_json::from_str::<Value>(raw.get()) else {
-        return rows.malformed(
+        return Err((
             "job not an object",
             format!("job {} is not an object", k + 1),
-        );
+        ));
     };
-    let Some(submit) = seconds_ms(j.get("subtime")) else {
-        return rows.malformed(
-            "bad subtime",
-            format!("job {}: subtime missing or not a number", k + 1),
-        );
-    };
-    let Some(res) = j.get("res").and_then(Value::as_u64) else {
-        return rows.malformed(
-            "bad res",
-            format!("job {}: res missing or not a whole number", k + 1),
-        );
-    };
-    let profile_name = match j.get("profile") {
+    let submit = seconds_ms(j.get("subtime")).ok_or((
+        "bad subtime",
+        format!("job {}: subtime missing or not a number", k + 1),
+    ))?;
+    let res = j.get("res").and_then(Value::as_u64).ok_or((
+        "bad res",
+        format!("job {}: res missing or not a whole number", k + 1),
+    ))?;
+    let profile = match j.get("profile") {
         Some(Value::String(s)) => s.clone(),
         Some(Value::Number(n)) => n.to_string(),
-        _ => return rows.malformed("bad profile", format!("job {}: profile missing", k + 1)),
+        _ => return Err(("bad profile", format!("job {}: profile missing", k + 1))),
     };
-    rows.record()?;
     let id = match j.get("id") {
         Some(Value::Number(n)) => n.as_u64(),
         Some(Value::String(s)) => s.rsplit('!').next().and_then(|t| t.parse().ok()),
         _ => None,
     };
+    let walltime = seconds_ms(j.get("walltime")).unwrap_or(-1);
+    Ok((id, submit, walltime, res, profile))
+}
+
+fn fields(raw: &RawValue, k: usize) -> Result<Fields, (&'static str, String)> {
+    match serde_json::from_str::<FastJob>(raw.get()) {
+        Ok(j) => {
+            let ms = |s: f64| {
+                let m = (s * 1000.0).round();
+                (m.is_finite() && m.abs() <= 1e15).then_some(m as i64)
+            };
+            let id = match j.id {
+                None => Some(None),
+                Some(v) => plain(v).map(id_number),
+            };
+            match (ms(j.subtime), plain(j.profile), id) {
+                (Some(submit), Some(profile), Some(id)) => Ok((
+                    id,
+                    submit,
+                    j.walltime.and_then(ms).unwrap_or(-1),
+                    j.res,
+                    profile.to_string(),
+                )),
+                _ => slow_fields(raw, k),
+            }
+        }
+        Err(_) => slow_fields(raw, k),
+    }
+}
+
+/// Each profile's fixed duration in milliseconds (`delay` profiles), `None` for the others.
+fn delays(profiles: &BTreeMap<String, Value>) -> BTreeMap<&str, Option<i64>> {
+    profiles
+        .iter()
+        .map(|(name, p)| {
+            let delay = match p.get("type").and_then(Value::as_str) {
+                Some("delay") => seconds_ms(p.get("delay")),
+                _ => None,
+            };
+            (name.as_str(), delay)
+        })
+        .collect()
+}
+
+fn job(
+    rows: &mut Rows,
+    delays: &BTreeMap<&str, Option<i64>>,
+    k: usize,
+    raw: &RawValue,
+    numbered: &mut u64,
+) -> Result<(), SwfError> {
+    let (id, submit, walltime, res, profile) = match fields(raw, k) {
+        Ok(f) => f,
+        Err((reason, message)) => return rows.malformed(reason, message),
+    };
+    rows.record()?;
     let id = id.unwrap_or_else(|| {
         *numbered += 1;
         k as u64 + 1
     });
-    let Some(profile) = profiles.get(&profile_name) else {
+    let Some(delay) = delays.get(profile.as_str()) else {
         rows.skip("profile not in \"profiles\"");
         return Ok(());
     };
-    let delay = match profile.get("type").and_then(Value::as_str) {
-        Some("delay") => seconds_ms(profile.get("delay")),
-        _ => None,
-    };
-    let Some(runtime) = delay else {
+    let Some(runtime) = *delay else {
         rows.skip("profile without a fixed delay (not type delay)");
         return Ok(());
     };
@@ -191,7 +269,7 @@ fn job(
         id,
         submit: ticks(submit),
         runtime: ticks(runtime),
-        estimate: ticks(seconds_ms(j.get("walltime")).unwrap_or(-1)),
+        estimate: ticks(walltime),
         procs: res.min(u32::MAX as u64) as u32,
         home: 0,
         user: -1,
