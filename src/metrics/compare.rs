@@ -21,7 +21,7 @@
 //! Times are read as decimal seconds and kept as integer milliseconds, so sums and ranks
 //! are exact and the answer is the same bytes on every machine.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::rng::SimRng;
 
@@ -110,7 +110,7 @@ fn seconds_ms(s: &str) -> Option<i64> {
 }
 
 /// One job's waits under A and B.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct JobDiff {
     pub job_id: u64,
     pub wait_a_s: f64,
@@ -145,9 +145,9 @@ pub fn pair(a: &JobWaits, b: &JobWaits) -> (Vec<(u64, i64, i64)>, u64, u64) {
 }
 
 /// The per-job Wilcoxon signed-rank test and the mean difference's normal interval.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct PerJobTest {
-    pub test: &'static str,
+    pub test: String,
     /// Jobs with a nonzero difference (the test's n).
     pub n_nonzero: u64,
     pub w_plus: f64,
@@ -159,9 +159,9 @@ pub struct PerJobTest {
 }
 
 /// The over-seeds test of the per-pair mean differences.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct SeedTest {
-    pub test: &'static str,
+    pub test: String,
     pub pairs: u64,
     /// Each pair's mean difference (seconds), in the order given.
     pub mean_diffs_s: Vec<f64>,
@@ -175,8 +175,29 @@ pub struct SeedTest {
     pub exact: bool,
 }
 
+/// One run's jobs that ran, for [`compare`]: ids and waits from the engine's outcomes (the
+/// page's runs; the CLI reads the same from the `--jobs` files).
+pub fn waits_of(
+    name: &str,
+    jobs: &[crate::model::Job],
+    outcomes: &[crate::engine::Outcome],
+) -> JobWaits {
+    let mut w = JobWaits {
+        name: name.to_string(),
+        ..Default::default()
+    };
+    for (j, o) in jobs.iter().zip(outcomes) {
+        if o.ran() {
+            w.ids.push(j.id);
+            w.waits_ms
+                .push((o.start - j.submit).0 * (1000 / crate::time::TICKS_PER_SEC));
+        }
+    }
+    w
+}
+
 /// Everything `gridscope compare` reports.
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct Comparison {
     pub a: String,
     pub b: String,
@@ -342,7 +363,8 @@ pub fn wilcoxon(diffs: &[i64]) -> PerJobTest {
         (0.0, 1.0)
     };
     PerJobTest {
-        test: "Wilcoxon signed-rank (normal approximation, tie-corrected, continuity-corrected)",
+        test: "Wilcoxon signed-rank (normal approximation, tie-corrected, continuity-corrected)"
+            .into(),
         n_nonzero: n as u64,
         w_plus,
         z,
@@ -408,7 +430,7 @@ pub fn seed_test(means: &[f64], resamples: u32, seed: u64) -> SeedTest {
         (hits + 1, resamples as u64 + 1)
     };
     SeedTest {
-        test: "seed pairs: percentile bootstrap of the mean difference (95 % interval); sign-flip permutation test (two-sided p)",
+        test: "seed pairs: percentile bootstrap of the mean difference (95 % interval); sign-flip permutation test (two-sided p)".into(),
         pairs: n as u64,
         mean_diffs_s: means.to_vec(),
         mean_diff_s: mean,

@@ -66,6 +66,8 @@ struct State {
     last: Option<Report>,
     last_platforms: Vec<Arc<Platform>>,
     last_header: SwfHeader,
+    /// The options the last scenario ran with (Batsim's requested_time follows them).
+    last_options: crate::engine::RunConfig,
     /// (file, CPUs per node, workload) of the last fit's synthetic draw, for its SWF export.
     synthetic: Option<(String, u32, Synthetic)>,
 }
@@ -307,6 +309,10 @@ fn handle(st: &mut State, msg: ToWorker, file: Option<web_sys::Blob>) {
                 }
             }
         }
+        ToWorker::Compare { a, b } => match exports::compare_runs(st, a, b) {
+            Ok(d) => post(&FromWorker::Compared(Box::new(d))),
+            Err(message) => post(&FromWorker::Failed { message }),
+        },
         ToWorker::Export { what, run } => match exports::export(st, what, run) {
             Some((filename, mime, text)) => post(&FromWorker::Export {
                 filename,
