@@ -304,7 +304,8 @@ fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
 /// milliseconds as written, and the zone's offset in milliseconds when one is given.
 pub fn parse_timestamp(v: &[u8]) -> Option<(i64, Option<i64>)> {
     let s = std::str::from_utf8(v).ok()?;
-    if s.len() < 19 || !s.is_char_boundary(19) {
+    // Only ASCII is sliced below (a multi-byte character could not be cut at a fixed byte).
+    if s.len() < 19 || !s.is_ascii() {
         return None;
     }
     let (dt, rest) = s.split_at(19);
@@ -415,6 +416,11 @@ mod tests {
         );
         assert_eq!(parse_timestamp(b"2000-13-01T00:00:00"), None);
         assert_eq!(parse_timestamp(b"Unknown"), None);
+        assert_eq!(parse_timestamp("20€4-01-01T00:00:00".as_bytes()), None);
+        assert_eq!(
+            parse_timestamp("2024-01-01T00:00:00+0é:00".as_bytes()),
+            None
+        );
         assert_eq!(
             parse_duration_ms(b"1-02:03:04"),
             Some((86_400 + 7384) * 1000)

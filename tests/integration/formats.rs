@@ -444,3 +444,66 @@ fn compare_a_hand_made_pair() {
     );
     let _ = std::fs::remove_dir_all(dir);
 }
+
+/// Mutated fixtures (bytes flipped, inserted from a set of troublemakers — separators,
+/// multi-byte characters, quotes, braces — and cut short) through every reader, lenient and
+/// strict: an answer every time, never a panic; in lenient mode the counts add up.
+#[test]
+fn mutated_inputs_never_panic_in_any_reader() {
+    let mut rng = gridscope::rng::SimRng::new(29);
+    let pieces: [&[u8]; 12] = [
+        b"|",
+        b"\t",
+        b"\n",
+        b"{",
+        b"}",
+        b"\"",
+        "é".as_bytes(),
+        "€".as_bytes(),
+        b"-1",
+        b"99999999999999999999",
+        b":",
+        b"T",
+    ];
+    for name in ["small.gwf", "small.sacct", "small_batsim.json"] {
+        let (_, base) = fixture(name);
+        for i in 0..1500 {
+            let mut b = base.clone();
+            for _ in 0..rng.range_u64(1, 6) {
+                let at = rng.range_u64(0, b.len() as u64) as usize;
+                match rng.range_u64(0, 2) {
+                    0 if at < b.len() => b[at] = rng.range_u64(0, 255) as u8,
+                    1 => {
+                        let p = pieces[rng.range_u64(0, pieces.len() as u64 - 1) as usize];
+                        b.splice(at..at, p.iter().copied());
+                    }
+                    _ => b.truncate(at),
+                }
+            }
+            for format in TraceFormat::ALL {
+                let trace = TraceOptions {
+                    format,
+                    utc_offset_min: 0,
+                };
+                for strict in [false, true] {
+                    let opts = SwfOptions {
+                        strict,
+                        ..Default::default()
+                    };
+                    if let Ok(w) = read_trace(name, &b, &opts, &trace) {
+                        let r = &w.report;
+                        assert_eq!(r.jobs, w.jobs.len() as u64, "{name} #{i}");
+                        if !strict && !r.format.is_empty() {
+                            assert_eq!(
+                                r.records,
+                                r.jobs + r.skipped_total,
+                                "{name} #{i} {format:?}"
+                            );
+                            assert_eq!(r.malformed, r.malformed_by_reason.values().sum::<u64>());
+                        }
+                    }
+                }
+            }
+        }
+    }
+}

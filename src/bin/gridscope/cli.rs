@@ -514,6 +514,9 @@ pub fn parse_utc_offset(s: &str) -> Result<i32, String> {
         _ => (1, t),
     };
     let digits: String = rest.chars().filter(|&c| c != ':').collect();
+    if !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err("must be ±HH:MM east of UTC, e.g. +01:00 or -05:00".to_string());
+    }
     let ok = |h: i32, m: i32| {
         (h <= 18 && m < 60 && h * 60 + m <= 18 * 60).then_some(sign * (h * 60 + m))
     };
