@@ -8,6 +8,8 @@ cargo bench --bench throughput -- "$@"
 cargo bench --bench scjg
 # Each limit: the largest real trace's distance from it, and what an input at it costs.
 cargo bench --bench limits
+# Import speed of SWF, GWF, sacct and Batsim JSON on the same 100,000 generated jobs (issue #29).
+cargo bench --bench formats
 # Time and bytes per job from 10^4 to 5·10^6 generated jobs under every local policy.
 scripts/bench_scale.sh
 # Every local policy on every shared trace, whole process (TRACE_LIMIT seconds per case).

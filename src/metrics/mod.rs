@@ -108,6 +108,7 @@ fn dense_transfers(
 
 pub mod batsim;
 pub mod cdf;
+pub mod compare;
 pub use cdf::{empirical_cdf, workload_cdfs, WorkloadCdfs};
 
 use crate::engine::{wallclock_limit, JobOutcome, Outcome, RunConfig, SimTime};

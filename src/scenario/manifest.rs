@@ -228,7 +228,9 @@ fn from_link(link: &str) -> Result<Scenario, ManifestError> {
 /// The workload files a scenario reads, in its order.
 pub fn workload_files(s: &Scenario) -> Vec<String> {
     match &s.workload {
-        WorkloadSpec::Swf { file, .. } | WorkloadSpec::SwfPartitions { file, .. } => {
+        WorkloadSpec::Swf { file, .. }
+        | WorkloadSpec::SwfPartitions { file, .. }
+        | WorkloadSpec::OriginSites { file, .. } => {
             vec![file.clone()]
         }
         WorkloadSpec::SwfSites { files, .. } => files.clone(),
@@ -247,7 +249,9 @@ fn rebase_files(s: &mut Scenario, dir: &str) {
         }
     };
     match &mut s.workload {
-        WorkloadSpec::Swf { file, .. } | WorkloadSpec::SwfPartitions { file, .. } => rebase(file),
+        WorkloadSpec::Swf { file, .. }
+        | WorkloadSpec::SwfPartitions { file, .. }
+        | WorkloadSpec::OriginSites { file, .. } => rebase(file),
         WorkloadSpec::SwfSites { files, .. } => files.iter_mut().for_each(rebase),
         _ => {}
     }

@@ -29,8 +29,8 @@ use crate::policy::grid::{GridParams, GridScheme, IdealDiscipline};
 use crate::policy::local::LocalPolicyKind;
 use crate::workload::hyper_erlang::HyperErlangWorkload;
 use crate::workload::{
-    merge_sites, read_swf, split_by_partition, Align, ImportReport, Lublin, SesPoisson, SwfError,
-    SwfOptions, Window, Workload,
+    merge_sites, read_trace, split_by_partition, Align, ImportReport, Lublin, SesPoisson, SwfError,
+    SwfOptions, TraceFormat, TraceOptions, Window, Workload,
 };
 
 /// The scenario format written now. Version 2 (2026-11) made `conservative` mean
@@ -132,12 +132,29 @@ pub enum PlatformSpec {
 #[serde(tag = "kind", rename_all = "snake_case")]
 #[serde(deny_unknown_fields)]
 pub enum WorkloadSpec {
-    /// An SWF file (plain or gzip). `file` is resolved by the caller's loader: a path for the
-    /// CLI, a dropped file's name for the web app.
+    /// A trace file (plain or gzip): SWF, or GWF, Batsim JSON or sacct (issue #29), the
+    /// format told by the content unless `format` says. `file` is resolved by the caller's
+    /// loader: a path for the CLI, a dropped file's name for the web app. A GWF trace's
+    /// origin sites all go to the one machine (`origin_sites` keeps them apart).
     Swf {
         file: String,
         #[serde(default)]
         strict: bool,
+        #[serde(default, skip_serializing_if = "TraceFormat::is_auto")]
+        format: TraceFormat,
+        /// Minutes east of UTC of zone-less timestamps (sacct); 0 = UTC.
+        #[serde(default, skip_serializing_if = "is_zero")]
+        utc_offset_min: i32,
+    },
+    /// One trace with a site per origin (GWF OrigSiteID, in increasing order), in platform
+    /// order: the Grid Workloads Archive's multi-site logs on SOB's grids. A trace without
+    /// origins is one site.
+    OriginSites {
+        file: String,
+        #[serde(default)]
+        strict: bool,
+        #[serde(default, skip_serializing_if = "TraceFormat::is_auto")]
+        format: TraceFormat,
     },
     SesPoisson(SesPoisson),
     /// The Lublin–Feitelson (2003) model of rigid parallel jobs (docs/workload-models.md).
@@ -529,7 +546,9 @@ impl Scenario {
             WorkloadSpec::Lublin(g) => {
                 limits.check(Limit::Jobs, g.jobs as u64, "the Lublin workload")
             }
-            WorkloadSpec::Swf { .. } | WorkloadSpec::SwfPartitions { .. } => Ok(()),
+            WorkloadSpec::Swf { .. }
+            | WorkloadSpec::SwfPartitions { .. }
+            | WorkloadSpec::OriginSites { .. } => Ok(()),
         }
     }
 
@@ -565,7 +584,10 @@ fn load_unchecked(
     limits: &Limits,
     load: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>,
 ) -> Result<Workload, ScenarioError> {
-    let read = |load: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>, file: &str, strict: bool| {
+    let read_as = |load: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>,
+                   file: &str,
+                   strict: bool,
+                   trace: &TraceOptions| {
         let bytes = load(file).map_err(|reason| ScenarioError::Load {
             file: file.to_string(),
             reason,
@@ -574,10 +596,37 @@ fn load_unchecked(
             strict,
             limits: *limits,
         };
-        read_swf(file, &bytes, &opts).map_err(ScenarioError::Swf)
+        read_trace(file, &bytes, &opts, trace).map_err(ScenarioError::Swf)
+    };
+    let read = |load: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>, file: &str, strict: bool| {
+        read_as(load, file, strict, &TraceOptions::default())
     };
     match &scenario.workload {
-        WorkloadSpec::Swf { file, strict } => read(load, file, *strict),
+        WorkloadSpec::Swf {
+            file,
+            strict,
+            format,
+            utc_offset_min,
+        } => {
+            let trace = TraceOptions {
+                format: *format,
+                utc_offset_min: *utc_offset_min,
+            };
+            let mut w = read_as(load, file, *strict, &trace)?;
+            w.on_one_site();
+            Ok(w)
+        }
+        WorkloadSpec::OriginSites {
+            file,
+            strict,
+            format,
+        } => {
+            let trace = TraceOptions {
+                format: *format,
+                utc_offset_min: 0,
+            };
+            read_as(load, file, *strict, &trace)
+        }
         WorkloadSpec::SesPoisson(g) => g
             .generate(scenario.seed)
             .map_err(|reason| ScenarioError::InvalidGenerator { reason }),
@@ -780,3 +829,8 @@ fn csv_field(s: &str) -> String {
 
 #[cfg(test)]
 mod tests;
+
+/// Serde's test for leaving a default number out of a scenario file.
+fn is_zero(v: &i32) -> bool {
+    *v == 0
+}

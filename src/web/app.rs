@@ -176,6 +176,7 @@ impl Component for App {
                                 <WaitCdfPanel />
                                 <TimelinePanel />
                             </div>
+                            <AbPanel />
                             <MetricHelp />
                             <StepPanel />
                         </section>

@@ -15,7 +15,7 @@ use crate::scenario::ses::{
 use crate::scjg::inspect::{inspect, Inspection};
 use crate::scjg::presets::{PresetOptions, ScjgPresetResult};
 use crate::workload::SesPoisson;
-use crate::workload::{read_swf, SwfOptions};
+use crate::workload::{read_trace, SwfOptions, TraceOptions};
 
 /// What to run: the same flags as `gridscope run --preset …` (`--seeds`, and for SES
 /// `--load`, and for the crossover `--x`).
@@ -131,7 +131,13 @@ pub fn compute_scjg(
     if *seeds == 0 || *seeds > 1000 {
         return Err("seeds must be 1..1000".into());
     }
-    let w = read_swf(trace, bytes, &SwfOptions::default()).map_err(|e| e.to_string())?;
+    let w = read_trace(
+        trace,
+        bytes,
+        &SwfOptions::default(),
+        &TraceOptions::default(),
+    )
+    .map_err(|e| e.to_string())?;
     let mut options = PresetOptions {
         seeds: *seeds,
         ..PresetOptions::default()

@@ -68,6 +68,11 @@ pub enum ToWorker {
         what: ExportKind,
         run: usize,
     },
+    /// Per-job A/B of two runs of the last result (`metrics::compare`, issue #29).
+    Compare {
+        a: usize,
+        b: usize,
+    },
     /// Fits the SOB hyper-Erlang model to a loaded file (`hyper_erlang::fit_classes`).
     Fit {
         name: String,
@@ -117,6 +122,10 @@ pub enum ExportKind {
     WorkloadSwf,
     /// The synthetic workload drawn from the last hyper-Erlang fit, as SWF (`run` unused).
     SyntheticSwf,
+    /// One run's jobs in Batsim's jobs.csv schema, which evalys reads (issue #29).
+    BatsimJobsCsv,
+    /// The workload of the last run as a Batsim JSON workload (`run` unused).
+    WorkloadBatsimJson,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -173,6 +182,8 @@ pub enum FromWorker {
         message: String,
     },
     Gantt(Box<GanttData>),
+    /// The answer to `Compare`.
+    Compared(Box<AbData>),
     Export {
         filename: String,
         mime: String,
@@ -325,6 +336,20 @@ pub struct GanttData {
     /// More jobs fell in the window than were drawn.
     pub truncated: bool,
 }
+
+/// Two runs compared job by job: the comparison and, for the scatter, each paired job's
+/// waits (at most [`AB_POINTS`], evenly spaced in A's order when there are more).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct AbData {
+    pub a: usize,
+    pub b: usize,
+    pub comparison: crate::metrics::compare::Comparison,
+    /// (job id, wait under A s, wait under B s).
+    pub points: Vec<(u64, f64, f64)>,
+}
+
+/// Jobs drawn in the A/B scatter at most.
+pub const AB_POINTS: usize = 5000;
 
 impl RunResult {
     /// The run's label as the results show it.

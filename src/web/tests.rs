@@ -79,6 +79,8 @@ fn share_fragment_round_trips() {
     s.workload = WorkloadSpec::Swf {
         file: "SDSC-SP2-1998-4.2-cln.swf.gz".into(),
         strict: false,
+        format: Default::default(),
+        utc_offset_min: 0,
     };
     s.platform = PlatformSpec::FromTrace { procs: Some(96) };
     let shared = Shared {

@@ -1,15 +1,21 @@
 //! Workloads: the SWF reader and writer, and the synthetic generators. Everything here takes
 //! bytes or parameters and returns `Result`; nothing reads files (the edges do).
 
+pub mod batsim_json;
 pub mod fit_quality;
+pub mod gwf;
 pub mod hyper_erlang;
 pub mod lublin;
+pub mod sacct;
 mod ses;
 pub mod swf;
+pub mod trace;
 
+pub use batsim_json::write_batsim_json;
 pub use lublin::Lublin;
 pub use ses::{SesPoisson, SES_PROCESSOR_TABLE};
 pub use swf::{read_swf, write_swf, ImportReport, SwfError, SwfHeader, SwfOptions};
+pub use trace::{read_trace, TraceFormat, TraceOptions};
 
 use crate::model::Job;
 use crate::time::SimTime;
@@ -42,6 +48,20 @@ impl Workload {
             jobs,
             origin: SimTime::ZERO,
             report,
+        }
+    }
+}
+
+impl Workload {
+    /// Every job on site 0: a trace with several origin sites (GWF) run on one machine.
+    /// The report says so; a single-site trace is unchanged.
+    pub fn on_one_site(&mut self) {
+        if self.report.sites.len() > 1 {
+            self.report.warnings.push(format!(
+                "{} origin sites (OrigSiteID) run on one machine; the workload kind origin_sites keeps one site per origin",
+                self.report.sites.len()
+            ));
+            self.jobs.iter_mut().for_each(|j| j.home = 0);
         }
     }
 }
@@ -134,6 +154,12 @@ pub fn merge_sites(
         report.procs_from_requested += r.procs_from_requested;
         report.wider_than_max_procs += r.wider_than_max_procs;
         report.out_of_order += r.out_of_order;
+        for (why, n) in &r.skipped_by_reason {
+            *report.skipped_by_reason.entry(why.clone()).or_insert(0) += n;
+        }
+        for (why, n) in &r.malformed_by_reason {
+            *report.malformed_by_reason.entry(why.clone()).or_insert(0) += n;
+        }
         warnings.extend(r.warnings.iter().map(|m| format!("{}: {m}", w.name)));
         for (seq, mut j) in w.jobs.into_iter().enumerate() {
             j.submit = SimTime(j.submit.0 + off - base);
@@ -172,7 +198,8 @@ pub fn merge_sites(
         .collect();
     report.jobs = jobs.len() as u64;
     report.outside_window = outside;
-    report.skipped_total = report.skipped.total() + outside;
+    report.skipped_total =
+        report.skipped.total() + report.skipped_by_reason.values().sum::<u64>() + outside;
     report.warnings = warnings;
     Ok(Workload {
         name: report.file.clone(),

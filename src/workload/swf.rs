@@ -209,6 +209,19 @@ pub struct ImportReport {
     pub header: SwfHeader,
     /// Things worth knowing that are not counts (truncation, format doubts).
     pub warnings: Vec<String>,
+    /// The format read when it is not SWF: `gwf`, `batsim-json`, `sacct` (issue #29).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub format: String,
+    /// The other formats' skipped records by reason (SWF keeps its own fields in `skipped`);
+    /// part of `skipped_total`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub skipped_by_reason: BTreeMap<String, u64>,
+    /// The other formats' malformed rows by reason; they sum to `malformed`.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub malformed_by_reason: BTreeMap<String, u64>,
+    /// GWF: the OrigSiteID of each site, in site order (a job's `home` indexes it).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub sites: Vec<String>,
 }
 
 impl ImportReport {
@@ -220,13 +233,18 @@ impl ImportReport {
             s.push('\n');
         };
         line(format!(
-            "{}: {} lines ({} header, {} blank), {} job records{}",
+            "{}: {} lines ({} header, {} blank), {} job records{}{}",
             self.file,
             self.lines,
             self.header_lines,
             self.blank_lines,
             self.records,
-            if self.gzip { ", gzip" } else { "" }
+            if self.gzip { ", gzip" } else { "" },
+            if self.format.is_empty() {
+                String::new()
+            } else {
+                format!(", read as {}", self.format)
+            }
         ));
         line(format!("  {:<31}{}", "accepted jobs:", self.jobs));
         let k = &self.skipped;
@@ -246,6 +264,19 @@ impl ImportReport {
             if n > 0 {
                 line(format!("  {what:<31}{n}"));
             }
+        }
+        for (why, n) in &self.skipped_by_reason {
+            line(format!("  {:<30} {n}", format!("skipped, {why}:")));
+        }
+        for (why, n) in &self.malformed_by_reason {
+            line(format!("  {:<30} {n}", format!("malformed, {why}:")));
+        }
+        if !self.sites.is_empty() {
+            line(format!(
+                "  {:<31}{}",
+                "sites (OrigSiteID):",
+                self.sites.join(", ")
+            ));
         }
         for e in &self.malformed_examples {
             line(format!("  {e}"));
@@ -284,7 +315,7 @@ struct Reader<'a> {
 pub const MAX_FIELD: i64 = 1_000_000_000_000;
 
 /// A field in thousandths (times become milliseconds), if it is a number within ±MAX_FIELD.
-fn parse_milli(tok: &[u8]) -> Option<i64> {
+pub(super) fn parse_milli(tok: &[u8]) -> Option<i64> {
     parse_milli_unbounded(tok).filter(|m| m.abs() <= MAX_FIELD * 1000)
 }
 

@@ -416,6 +416,8 @@ fn swf_scenario(file: &str) -> Scenario {
         workload: WorkloadSpec::Swf {
             file: file.into(),
             strict: false,
+            format: Default::default(),
+            utc_offset_min: 0,
         },
         algorithms: gridscope::policy::local::LocalPolicyKind::ALL
             .iter()

@@ -43,6 +43,8 @@ fn render_one(fixture: &str, bytes: &[u8], event_order: EventOrder, text: &mut S
             workload: WorkloadSpec::Swf {
                 file: fixture.into(),
                 strict: false,
+                format: Default::default(),
+                utc_offset_min: 0,
             },
             algorithms: LocalPolicyKind::EVERY
                 .iter()

@@ -5,6 +5,7 @@ mod cli;
 mod cluster;
 mod differential;
 mod explain;
+mod formats;
 mod fuzz;
 mod golden;
 mod grid;

@@ -264,6 +264,8 @@ fn the_step_view_explains_each_start() {
         workload: WorkloadSpec::Swf {
             file: "backfill.swf".into(),
             strict: false,
+            format: Default::default(),
+            utc_offset_min: 0,
         },
         algorithms: vec![AlgorithmSpec::local(LocalPolicyKind::Easy)],
         options: RunConfig::default(),

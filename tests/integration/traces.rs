@@ -50,6 +50,8 @@ fn scenario(name: &str, policies: &[LocalPolicyKind]) -> Scenario {
         workload: WorkloadSpec::Swf {
             file: name.into(),
             strict: false,
+            format: Default::default(),
+            utc_offset_min: 0,
         },
         algorithms: policies.iter().map(|&k| AlgorithmSpec::local(k)).collect(),
         options: Default::default(),

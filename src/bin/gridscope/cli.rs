@@ -10,6 +10,7 @@ use gridscope::allocation::sweep::{parse_numbers, parse_policies, Vary};
 use gridscope::allocation::{AllocationPolicy, Dispatch};
 use gridscope::policy::local::LocalPolicyKind;
 use gridscope::workload::hyper_erlang::FitMethod;
+use gridscope::workload::{TraceFormat, TraceOptions};
 
 /// The `gridscope help TOPIC` topics (not clap's help: each prints a reference table).
 pub const TOPICS: [&str; 8] = [
@@ -76,6 +77,13 @@ pub enum Command {
     /// run). The claims are data: src/reproduce/claims/<paper>.json.
     #[command(verbatim_doc_comment, args_override_self = true)]
     Reproduce(ReproduceArgs),
+    /// Convert a trace (SWF, GWF, Batsim JSON, sacct) to SWF or a Batsim JSON workload
+    #[command(args_override_self = true)]
+    Convert(ConvertArgs),
+    /// Per-job A/B: which jobs gained or lost wait between two --jobs CSV files, and a
+    /// paired test of the difference
+    #[command(args_override_self = true)]
+    Compare(CompareArgs),
     /// Sweeps over a manifest's axes, sharded over a cluster: plan, run, status, merge, slurm
     ///
     /// A manifest (JSON: a base scenario and axes over its fields) becomes cases in DIR;
@@ -104,6 +112,8 @@ impl Command {
             Command::Fit(_) => "fit",
             Command::Explain(_) => "explain",
             Command::Reproduce(_) => "reproduce",
+            Command::Convert(_) => "convert",
+            Command::Compare(_) => "compare",
             Command::Sweep(_) => "sweep",
             Command::Help(_) => "help",
             Command::Completions(_) => "completions",
@@ -129,12 +139,34 @@ pub struct ReportArgs {
     /// before the extension.
     #[arg(long, value_name = "OUT.csv", value_hint = ValueHint::FilePath, verbatim_doc_comment)]
     pub jobs: Option<PathBuf>,
+    /// The schema of the --jobs files: gridscope or batsim [default: gridscope]
+    ///
+    /// gridscope: the columns above. batsim: Batsim's jobs.csv (job_id, workload_name,
+    /// profile, submission_time, requested_number_of_resources, requested_time, success,
+    /// final_state, starting_time, execution_time, finish_time, waiting_time,
+    /// turnaround_time, stretch, allocated_resources), which evalys and Batsim tooling read.
+    #[arg(long, value_name = "SCHEMA", value_enum, default_value_t = JobsFormat::Gridscope, verbatim_doc_comment)]
+    pub jobs_format: JobsFormat,
     /// Runs at once, one per thread [default: the available cores]
     ///
     /// The runs of a comparison (several policies or schemes) are independent; the report is
     /// the same bytes whatever N is. 1 runs them one after another.
     #[arg(long, value_name = "N", value_parser = parse_threads, verbatim_doc_comment)]
     pub threads: Option<usize>,
+}
+
+/// The schema of the per-job CSV files (`--jobs-format`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum JobsFormat {
+    Gridscope,
+    Batsim,
+}
+
+/// What `convert` writes (`--to`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ConvertTo {
+    Swf,
+    BatsimJson,
 }
 
 fn parse_threads(s: &str) -> Result<usize, String> {
@@ -146,9 +178,11 @@ fn parse_threads(s: &str) -> Result<usize, String> {
 
 #[derive(Args, Debug)]
 pub struct SimulateArgs {
-    /// The SWF trace (plain or gzip)
+    /// The trace (plain or gzip): SWF, GWF, Batsim JSON or sacct --parsable2
     #[arg(value_name = "TRACE", value_hint = ValueHint::FilePath)]
     pub trace: String,
+    #[command(flatten)]
+    pub format: FormatArgs,
     /// fcfs, easy, conservative, sjf, firstfit, conservative-rebuild, a comma list, or all
     /// (the first five)
     ///
@@ -212,9 +246,11 @@ pub struct ReproduceArgs {
 
 #[derive(Args, Debug)]
 pub struct ExplainArgs {
-    /// The SWF trace (plain or gzip)
+    /// The trace (plain or gzip): SWF, GWF, Batsim JSON or sacct --parsable2
     #[arg(value_name = "TRACE", value_hint = ValueHint::FilePath)]
     pub trace: String,
+    #[command(flatten)]
+    pub format: FormatArgs,
     /// The local policy the job ran under (one of `gridscope help policies`)
     #[arg(long, value_name = "POLICY")]
     pub policy: LocalPolicyKind,
@@ -244,10 +280,64 @@ pub struct ExplainArgs {
 }
 
 #[derive(Args, Debug)]
-pub struct LintArgs {
-    /// The SWF trace (plain or gzip)
+pub struct ConvertArgs {
+    /// The trace (plain or gzip): SWF, GWF, Batsim JSON or sacct --parsable2
     #[arg(value_name = "TRACE", value_hint = ValueHint::FilePath)]
     pub trace: String,
+    #[command(flatten)]
+    pub format: FormatArgs,
+    /// What to write: swf or batsim-json
+    ///
+    /// swf: the 18 SWF fields of every accepted job (the header keeps what the import
+    /// learnt: UnixStartTime, MaxProcs). batsim-json: {"nb_res", "jobs", "profiles"} with one
+    /// delay profile per distinct runtime; nb_res from --nb-res, else MaxProcs, else the
+    /// widest job.
+    #[arg(long, value_name = "FORMAT", value_enum, verbatim_doc_comment)]
+    pub to: ConvertTo,
+    /// The output file (never one of the inputs)
+    #[arg(long, value_name = "OUT", value_hint = ValueHint::FilePath)]
+    pub out: PathBuf,
+    /// Batsim JSON: the platform's size (nb_res)
+    #[arg(long, value_name = "N")]
+    pub nb_res: Option<u64>,
+    /// Fail on the first malformed line instead of counting it
+    #[arg(long)]
+    pub strict: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// Run A's per-job CSV (`--jobs`), or several runs of A (one per seed) comma-separated
+    #[arg(value_name = "A.csv")]
+    pub a: String,
+    /// Run B's per-job CSV, or as many runs as A (seed for seed) comma-separated
+    #[arg(value_name = "B.csv")]
+    pub b: String,
+    /// Jobs listed among the top gainers and losers [default: 10]
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub top: usize,
+    /// Bootstrap resamples of the paired test [default: 10000]
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    pub resamples: u32,
+    /// The bootstrap's seed (the test is deterministic for a given seed) [default: 1]
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Print the comparison as JSON
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct LintArgs {
+    /// The trace (plain or gzip): SWF, GWF, Batsim JSON or sacct --parsable2
+    #[arg(value_name = "TRACE", value_hint = ValueHint::FilePath)]
+    pub trace: String,
+    #[command(flatten)]
+    pub format: FormatArgs,
     /// Print the report as JSON
     #[arg(long)]
     pub json: bool,
@@ -387,9 +477,11 @@ pub struct AllocateArgs {
 
 #[derive(Args, Debug)]
 pub struct FitArgs {
-    /// The SWF trace (plain or gzip)
+    /// The trace (plain or gzip): SWF, GWF, Batsim JSON or sacct --parsable2
     #[arg(value_name = "TRACE", value_hint = ValueHint::FilePath)]
     pub trace: String,
+    #[command(flatten)]
+    pub format: FormatArgs,
     /// The machine's CPUs per node: size classes are multiples of it (SOB §3.1)
     #[arg(long, value_name = "C", value_parser = parse_positive_u32)]
     pub cpus_per_node: u32,
@@ -412,6 +504,64 @@ pub struct FitArgs {
     pub strict: bool,
     #[command(flatten)]
     pub limits: LimitArgs,
+}
+
+/// How a TRACE is read: its format (told by the content unless given) and the time zone
+/// of timestamps that carry none (issue #29).
+#[derive(Args, Debug, Default, Clone)]
+pub struct FormatArgs {
+    /// The trace's format: auto, swf, gwf, batsim-json or sacct [default: auto]
+    ///
+    /// auto tells them apart by the content: `{` first is Batsim JSON, `|`-separated lines
+    /// are sacct --parsable2, 29 fields or a `#` header naming OrigSiteID is GWF, anything
+    /// else SWF. docs/formats.md has what each field becomes.
+    #[arg(long, value_name = "FORMAT", value_parser = parse_trace_format, verbatim_doc_comment)]
+    pub format: Option<TraceFormat>,
+    /// The zone of sacct timestamps without one, as ±HH:MM east of UTC [default: UTC]
+    ///
+    /// sacct prints the cluster's local time with no zone; the import report says which
+    /// zone they were read in.
+    #[arg(long, value_name = "±HH:MM", allow_hyphen_values = true, value_parser = parse_utc_offset, verbatim_doc_comment)]
+    pub utc_offset: Option<i32>,
+}
+
+impl FormatArgs {
+    pub fn trace_options(&self) -> TraceOptions {
+        TraceOptions {
+            format: self.format.unwrap_or_default(),
+            utc_offset_min: self.utc_offset.unwrap_or(0),
+        }
+    }
+}
+
+fn parse_trace_format(s: &str) -> Result<TraceFormat, String> {
+    s.parse()
+}
+
+/// `+01:00`, `-0530`, `2` (hours) → minutes east of UTC, within ±18 hours.
+pub fn parse_utc_offset(s: &str) -> Result<i32, String> {
+    let t = s.trim();
+    let (sign, rest) = match t.as_bytes().first() {
+        Some(b'-') => (-1, &t[1..]),
+        Some(b'+') => (1, &t[1..]),
+        _ => (1, t),
+    };
+    let digits: String = rest.chars().filter(|&c| c != ':').collect();
+    if !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err("must be ±HH:MM east of UTC, e.g. +01:00 or -05:00".to_string());
+    }
+    let ok = |h: i32, m: i32| {
+        (h <= 18 && m < 60 && h * 60 + m <= 18 * 60).then_some(sign * (h * 60 + m))
+    };
+    let parsed = match digits.len() {
+        1 | 2 => digits.parse().ok().and_then(|h| ok(h, 0)),
+        4 => match (digits[..2].parse(), digits[2..].parse()) {
+            (Ok(h), Ok(m)) => ok(h, m),
+            _ => None,
+        },
+        _ => None,
+    };
+    parsed.ok_or_else(|| "must be ±HH:MM east of UTC, e.g. +01:00 or -05:00".to_string())
 }
 
 /// The resource limits (`gridscope help limits`): each flag raises or lowers one.
@@ -666,6 +816,8 @@ fn help_topics() -> clap::builder::PossibleValuesParser {
         "run",
         "allocate",
         "fit",
+        "convert",
+        "compare",
         "sweep",
         "completions",
     ];

@@ -19,9 +19,10 @@ pub fn explain(a: &ExplainArgs) -> Result<(), CliError> {
             no_kill: a.no_kill,
             event_order: a.event_order,
             strict: a.strict,
+            format: a.format.clone(),
         },
     );
-    let mut workload = read_trace(&a.trace, a.strict, &limits)?;
+    let mut workload = read_trace(&a.trace, a.strict, &limits, &a.format)?;
     // The same checks and platform as `simulate` (jobs wider than the machine rejected).
     prepare(&scenario, &mut workload, &limits).map_err(CliError::failed)?;
     let e = explain_job(&scenario, workload, 0, a.job).map_err(|e| match e {

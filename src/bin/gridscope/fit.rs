@@ -22,7 +22,7 @@ pub fn fit(a: &FitArgs) -> Result<(), CliError> {
         inputs.add(Path::new(path));
         inputs.check(out, "--out")?;
     }
-    let w = read_trace(path, a.strict, &a.limits.limits())?;
+    let w = read_trace(path, a.strict, &a.limits.limits(), &a.format)?;
     if w.jobs.is_empty() {
         return Err(CliError::Failed(format!("{path}: no runnable job to fit")));
     }

@@ -7,6 +7,8 @@
 mod allocate;
 mod cli;
 mod cluster;
+mod compare;
+mod convert;
 mod explain;
 mod fit;
 mod kkor;
@@ -63,6 +65,8 @@ fn dispatch(command: &Command) -> Result<(), CliError> {
         Command::Simulate(a) => run::simulate(a),
         Command::Explain(a) => explain::explain(a),
         Command::Reproduce(a) => reproduce::reproduce(a),
+        Command::Convert(a) => convert::convert(a),
+        Command::Compare(a) => compare::compare(a),
         Command::Lint(a) => run::lint(a),
         Command::Run(a) => run::run(a),
         Command::Allocate(a) => allocate::allocate(a),

@@ -4,9 +4,11 @@
 use std::fmt::Write;
 use std::path::PathBuf;
 
+use gridscope::engine::RunConfig;
+use gridscope::metrics::batsim::batsim_jobs_csv;
 use gridscope::scenario::{jobs_csv, Report};
 
-use crate::cli::ReportArgs;
+use crate::cli::{JobsFormat, ReportArgs};
 use crate::{output, CliError};
 
 /// Adds the series, writes each run's jobs to `jobs_files` (one per run, or none) and prints
@@ -15,6 +17,7 @@ pub fn finish(
     args: &ReportArgs,
     report: &mut Report,
     jobs_files: &[PathBuf],
+    cfg: &RunConfig,
 ) -> Result<(), CliError> {
     if let Some(buckets) = args.series {
         for run in &mut report.runs {
@@ -27,7 +30,18 @@ pub fn finish(
         }
     }
     for (run, path) in report.runs.iter().zip(jobs_files) {
-        output::write_file(path, jobs_csv(report, run).as_bytes())?;
+        let text = match args.jobs_format {
+            JobsFormat::Gridscope => jobs_csv(report, run),
+            JobsFormat::Batsim => batsim_jobs_csv(
+                &report.platform,
+                &report.workload.jobs,
+                &run.outcomes,
+                cfg,
+                &report.workload.name,
+            )
+            .map_err(CliError::Failed)?,
+        };
+        output::write_file(path, text.as_bytes())?;
     }
     if args.json {
         output::stdout(&format!("{}\n", json(report)))

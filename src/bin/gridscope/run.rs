@@ -11,9 +11,11 @@ use gridscope::scenario::{
     load_workload, resolve_platform, run_loaded_on, AlgorithmSpec, PlatformSpec, Scenario,
     WorkloadSpec, SCENARIO_PRESETS, SCENARIO_VERSION,
 };
-use gridscope::workload::{read_swf, SwfOptions, Workload};
+use gridscope::workload::{self, SwfOptions, Workload};
 
-use crate::cli::{Estimates, EventOrderArg, LintArgs, ReportArgs, RunArgs, SimulateArgs};
+use crate::cli::{
+    Estimates, EventOrderArg, FormatArgs, LintArgs, ReportArgs, RunArgs, SimulateArgs,
+};
 use crate::output::Inputs;
 use crate::progress::Progress;
 use crate::{output, report, sweep, CliError};
@@ -29,14 +31,20 @@ pub fn read_file(path: &Path, limits: &Limits) -> Result<Vec<u8>, String> {
     read_bounded(file, &path.display().to_string(), limits)
 }
 
-/// Reads the SWF file at `path`.
-pub fn read_trace(path: &str, strict: bool, limits: &Limits) -> Result<Workload, CliError> {
+/// Reads the trace at `path` (SWF, GWF, Batsim JSON or sacct: `format` says or the
+/// content tells).
+pub fn read_trace(
+    path: &str,
+    strict: bool,
+    limits: &Limits,
+    format: &FormatArgs,
+) -> Result<Workload, CliError> {
     let bytes = read_file(Path::new(path), limits).map_err(CliError::Failed)?;
     let opts = SwfOptions {
         strict,
         limits: *limits,
     };
-    read_swf(path, &bytes, &opts).map_err(CliError::failed)
+    workload::read_trace(path, &bytes, &opts, &format.trace_options()).map_err(CliError::failed)
 }
 
 /// Where a scenario's workload files may come from.
@@ -66,7 +74,7 @@ fn confined_path(base: &Path, file: &str, files: Files) -> Result<PathBuf, Strin
 }
 
 pub fn lint(a: &LintArgs) -> Result<(), CliError> {
-    let w = read_trace(&a.trace, a.strict, &a.limits.limits())?;
+    let w = read_trace(&a.trace, a.strict, &a.limits.limits(), &a.format)?;
     if a.json {
         output::stdout(&format!("{}\n", report::json(&w.report)))
     } else {
@@ -84,6 +92,7 @@ pub fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
             no_kill: a.no_kill,
             event_order: a.event_order,
             strict: a.strict,
+            format: a.format.clone(),
         },
     );
     let mut inputs = Inputs::default();
@@ -103,6 +112,7 @@ pub struct TraceOptions {
     pub no_kill: bool,
     pub event_order: EventOrderArg,
     pub strict: bool,
+    pub format: FormatArgs,
 }
 
 /// The scenario `simulate TRACE --policy …` runs: the trace on a machine sized from it.
@@ -115,6 +125,8 @@ pub fn trace_scenario(trace: &str, policies: &[LocalPolicyKind], o: TraceOptions
         workload: WorkloadSpec::Swf {
             file: trace.to_string(),
             strict: o.strict,
+            format: o.format.format.unwrap_or_default(),
+            utc_offset_min: o.format.utc_offset.unwrap_or(0),
         },
         algorithms: policies.iter().copied().map(AlgorithmSpec::local).collect(),
         options: RunConfig {
@@ -351,7 +363,7 @@ fn run_scenario(
     )
     .map_err(CliError::failed)?;
     drop(progress);
-    report::finish(args, &mut report, &jobs_files)
+    report::finish(args, &mut report, &jobs_files, &scenario.options)
 }
 
 /// Workloads smaller than this get no backlog note.

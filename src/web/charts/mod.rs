@@ -6,6 +6,7 @@
 //! A new chart is a type implementing [`Plot`] (in its own file here) and a variant of
 //! [`Chart`].
 
+mod ab;
 mod backend;
 mod families;
 mod family_plots;
@@ -27,6 +28,7 @@ use std::rc::Rc;
 
 use web_sys::HtmlCanvasElement;
 
+pub use ab::AbScatter;
 pub use families::{FamilyChart, SesFigure, KKOR_CHART_METRICS};
 pub use fit::{FitCdf, FitKind};
 pub use gantt::Gantt;
@@ -90,6 +92,7 @@ pub enum Chart {
     Scjg(ScjgChart),
     /// The step-through view's picture of one instant.
     Step(Rc<StepPicture>),
+    Ab(Rc<AbScatter>),
 }
 
 impl Chart {
@@ -109,6 +112,7 @@ impl Chart {
             Chart::Family(p) => p,
             Chart::Scjg(p) => p,
             Chart::Step(p) => p.as_ref(),
+            Chart::Ab(p) => p.as_ref(),
         }
     }
 }

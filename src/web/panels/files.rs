@@ -26,8 +26,8 @@ pub fn FilesPanel() -> Html {
         <>
             <h2>{"Workload"}</h2>
             <div class="drop">
-                <p>{"Drop one or several "}<code>{".swf"}</code>{" / "}<code>{".swf.gz"}</code>{" files anywhere on the page, or "}</p>
-                <label>{"pick files: "}<input type="file" multiple=true accept=".swf,.gz,.swf.gz" data-testid="file-input" onchange={on_pick} /></label>
+                <p>{"Drop one or several traces anywhere on the page — SWF ("}<code>{".swf"}</code>{", "}<code>{".swf.gz"}</code>{"), GWF of the Grid Workloads Archive, Batsim JSON workloads or Slurm "}<code>{"sacct --parsable2"}</code>{" output, plain or gzip; the format is told from the content (docs/formats.md) — or "}</p>
+                <label>{"pick files: "}<input type="file" multiple=true accept=".swf,.gz,.swf.gz,.gwf,.json,.txt,.sacct,.csv,.log" data-testid="file-input" onchange={on_pick} /></label>
             </div>
             { needed(&app) }
             if !app.files.is_empty() {

@@ -3,6 +3,7 @@
 //! and subscribes to the engine worker for the answers it asked for. A new panel is a new
 //! file here, listed in `app.rs`'s layout.
 
+mod ab;
 mod algorithms;
 mod bars;
 mod calculator;
@@ -29,6 +30,7 @@ mod wait_cdf;
 mod widths;
 mod workload;
 
+pub use ab::AbPanel;
 pub use algorithms::AlgorithmsPanel;
 pub use bars::BarsPanel;
 pub use calculator::AllocationCalculator;

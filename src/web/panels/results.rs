@@ -247,7 +247,9 @@ fn reports(app: &AppContext) -> Html {
             <div class="exports">
                 <button onclick={app.callback(|_: MouseEvent| AppAction::ExportJson)} disabled={!r.done()}>{"Export metrics JSON"}</button>
                 <button onclick={export(ExportKind::JobsCsv)} disabled={!r.done()}>{format!("Export per-job CSV ({selected})")}</button>
+                <button onclick={export(ExportKind::BatsimJobsCsv)} disabled={!r.done()} title="Batsim's jobs.csv schema, which evalys reads (docs/formats.md)">{format!("Export Batsim jobs.csv ({selected})")}</button>
                 <button onclick={export(ExportKind::WorkloadSwf)} disabled={!r.done()}>{"Export workload as SWF"}</button>
+                <button onclick={export(ExportKind::WorkloadBatsimJson)} disabled={!r.done()}>{"Export workload as Batsim JSON"}</button>
             </div>
         </>
     }

@@ -78,6 +78,8 @@ fn choose_source(s: &mut Scenario, v: &str) {
         s.workload = WorkloadSpec::Swf {
             file: f.to_string(),
             strict: false,
+            format: Default::default(),
+            utc_offset_min: 0,
         };
     }
 }
@@ -109,6 +111,9 @@ fn body(app: &AppContext) -> Html {
         },
         WorkloadSpec::SwfPartitions { file, .. } => html! {
             <p class="help" data-testid="workload-detail">{format!("{file}, split into one site per partition (SWF field 16), partitions in increasing order.")}</p>
+        },
+        WorkloadSpec::OriginSites { file, .. } => html! {
+            <p class="help" data-testid="workload-detail">{format!("{file}, one site per origin (GWF OrigSiteID, in increasing order), in platform order.")}</p>
         },
         WorkloadSpec::HyperErlang { sites } => html! {
             <p class="help" data-testid="workload-detail">{format!(

@@ -89,6 +89,8 @@ impl AppState {
         self.scenario.workload = WorkloadSpec::Swf {
             file: name.clone(),
             strict: false,
+            format: Default::default(),
+            utc_offset_min: 0,
         };
         self.scenario.name = format!("{name}, one site sized from the trace");
         self.start_run(hub);

@@ -236,7 +236,9 @@ pub fn use_app() -> AppContext {
 /// Files a workload reads, by name (empty for generators).
 pub fn workload_files(w: &WorkloadSpec) -> Vec<String> {
     match w {
-        WorkloadSpec::Swf { file, .. } | WorkloadSpec::SwfPartitions { file, .. } => {
+        WorkloadSpec::Swf { file, .. }
+        | WorkloadSpec::SwfPartitions { file, .. }
+        | WorkloadSpec::OriginSites { file, .. } => {
             vec![file.clone()]
         }
         WorkloadSpec::SwfSites { files, .. } => files.clone(),

@@ -49,6 +49,28 @@ pub(super) fn export(
                 write_swf(&r.workload, &st.last_header),
             ))
         }
+        ExportKind::BatsimJobsCsv => {
+            let r = st.last.as_ref()?;
+            let rr = r.runs.get(run)?;
+            let platform = st.last_platforms.get(run).map_or(&r.platform, |p| &**p);
+            let text = crate::metrics::batsim::batsim_jobs_csv(
+                platform,
+                &r.workload.jobs,
+                &rr.outcomes,
+                &st.last_options,
+                &r.workload.name,
+            )
+            .ok()?;
+            Some((format!("jobs.{}.batsim.csv", rr.label), "text/csv", text))
+        }
+        ExportKind::WorkloadBatsimJson => {
+            let r = st.last.as_ref()?;
+            Some((
+                format!("{}.batsim.json", safe_base(&r.workload.name)),
+                "application/json",
+                crate::workload::write_batsim_json(&r.workload, st.last_header.max_procs),
+            ))
+        }
         ExportKind::SyntheticSwf => {
             let (name, cpn, s) = st.synthetic.as_ref()?;
             // The CLI's `fit --out` writes the same text (default header).
@@ -59,6 +81,36 @@ pub(super) fn export(
             ))
         }
     }
+}
+
+/// Runs `a` and `b` of the last result compared job by job (issue #29): the per-job test
+/// and tables, and the scatter's points.
+pub(super) fn compare_runs(st: &State, a: usize, b: usize) -> Result<AbData, String> {
+    use crate::metrics::compare::{compare, pair, waits_of};
+    let r = st
+        .last
+        .as_ref()
+        .ok_or("no result to compare: run a scenario first")?;
+    let (ra, rb) = match (r.runs.get(a), r.runs.get(b)) {
+        (Some(x), Some(y)) => (x, y),
+        _ => return Err(format!("runs {a} and {b}: the result has {}", r.runs.len())),
+    };
+    let wa = waits_of(&ra.label, &r.workload.jobs, &ra.outcomes);
+    let wb = waits_of(&rb.label, &r.workload.jobs, &rb.outcomes);
+    let (pairs, ..) = pair(&wa, &wb);
+    let step = pairs.len().div_ceil(AB_POINTS).max(1);
+    let points = pairs
+        .iter()
+        .step_by(step)
+        .map(|&(id, x, y)| (id, x as f64 / 1000.0, y as f64 / 1000.0))
+        .collect();
+    let comparison = compare(&[(wa, wb)], 10, 1000, 1)?;
+    Ok(AbData {
+        a,
+        b,
+        comparison,
+        points,
+    })
 }
 
 /// SOB §3.1 end to end: the fitted classes drawn over the trace's span with the CLI's seed

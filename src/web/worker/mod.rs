@@ -22,7 +22,7 @@ use super::protocol::*;
 use crate::model::Platform;
 use crate::scenario::{load_workload, Report, Scenario, WorkloadSpec};
 use crate::workload::hyper_erlang::Synthetic;
-use crate::workload::{read_swf, SwfHeader, SwfOptions, Workload};
+use crate::workload::{read_trace, SwfHeader, SwfOptions, TraceOptions, Workload};
 
 pub use exports::{fit_compare, gantt, sweep_part};
 pub use pool::{
@@ -66,6 +66,8 @@ struct State {
     last: Option<Report>,
     last_platforms: Vec<Arc<Platform>>,
     last_header: SwfHeader,
+    /// The options the last scenario ran with (Batsim's requested_time follows them).
+    last_options: crate::engine::RunConfig,
     /// (file, CPUs per node, workload) of the last fit's synthetic draw, for its SWF export.
     synthetic: Option<(String, u32, Synthetic)>,
 }
@@ -165,10 +167,16 @@ pub fn import(name: &str, bytes: Vec<u8>) -> Result<(FileInfo, LoadedFileView), 
         size: bytes.len() as u64,
         sha256,
     };
-    let w = read_swf(name, &bytes, &SwfOptions::default()).map_err(|e| e.to_string())?;
+    // Any format Gridscope reads, told from the content (issue #29).
+    let w = read_trace(
+        name,
+        &bytes,
+        &SwfOptions::default(),
+        &TraceOptions::default(),
+    )
+    .map_err(|e| e.to_string())?;
     if w.jobs.is_empty() {
-        let mut msg =
-            format!("{name}: no job could be read, so this is not a usable SWF workload.\n");
+        let mut msg = format!("{name}: no job could be read, so this is not a usable workload.\n");
         msg.push_str(&w.report.summary());
         return Err(msg);
     }
@@ -301,6 +309,10 @@ fn handle(st: &mut State, msg: ToWorker, file: Option<web_sys::Blob>) {
                 }
             }
         }
+        ToWorker::Compare { a, b } => match exports::compare_runs(st, a, b) {
+            Ok(d) => post(&FromWorker::Compared(Box::new(d))),
+            Err(message) => post(&FromWorker::Failed { message }),
+        },
         ToWorker::Export { what, run } => match exports::export(st, what, run) {
             Some((filename, mime, text)) => post(&FromWorker::Export {
                 filename,
@@ -389,24 +401,30 @@ fn fit(
 /// Loads the scenario's workload from the imported files (or its generator).
 fn workload_for(st: &State, scenario: &Scenario) -> Result<(Workload, SwfHeader), String> {
     match &scenario.workload {
-        WorkloadSpec::Swf { file, strict } => {
+        WorkloadSpec::Swf {
+            file,
+            strict,
+            format,
+            utc_offset_min,
+        } => {
             let f = st.files.get(file).ok_or_else(|| {
                 format!("the workload file '{file}' has not been loaded: drop it on the page or pick it")
             })?;
-            if *strict {
-                let w = read_swf(
-                    file,
-                    &f.bytes,
-                    &SwfOptions {
-                        strict: true,
-                        ..Default::default()
-                    },
-                )
-                .map_err(|e| e.to_string())?;
-                Ok((w, f.header.clone()))
+            let mut w = if *strict || !format.is_auto() || *utc_offset_min != 0 {
+                let trace = TraceOptions {
+                    format: *format,
+                    utc_offset_min: *utc_offset_min,
+                };
+                let opts = SwfOptions {
+                    strict: *strict,
+                    ..Default::default()
+                };
+                read_trace(file, &f.bytes, &opts, &trace).map_err(|e| e.to_string())?
             } else {
-                Ok((f.workload.clone(), f.header.clone()))
-            }
+                f.workload.clone()
+            };
+            w.on_one_site();
+            Ok((w, f.header.clone()))
         }
         // Generators and multi-site workloads: files by name from the loaded ones.
         _ => {

@@ -47,6 +47,7 @@ pub(super) fn start(st: &mut State, scenario: &Scenario, cores: u32) -> Result<(
         return Err("choose at least one algorithm to run".into());
     }
     let (workload, header) = workload_for(st, scenario)?;
+    st.last_options = scenario.options;
     st.last_header = header;
     let run = SlicedRun::new(scenario, workload).map_err(|e| e.to_string())?;
     post(&FromWorker::Started {

@@ -1,0 +1,438 @@
+//! Slurm accounting as `sacct --parsable2 --allocations
+//! --format=JobID,Submit,Start,End,Elapsed,Timelimit,NCPUS,NNodes,State,Partition,User,Account`
+//! prints it: `|`-separated, a header line naming the columns (read by name, so any order and
+//! extra columns do; without a header the order above is assumed).
+//!
+//! - runtime = End − Start (Elapsed when either is missing); processors = NCPUS;
+//!   estimate = Timelimit (`[D-]HH:MM:SS`, `MM:SS`, `MM`; UNLIMITED / Partition_Limit → the
+//!   runtime, counted as a missing estimate);
+//! - **never dropped silently**: a pending job, a job cancelled before it started, one still
+//!   running (no End) and a job step (`123.batch`: the output lacked `--allocations`) are
+//!   records skipped under their reason; so is a runtime of 0;
+//! - **time zone**: sacct prints local time without a zone. A timestamp with `Z` or `±HH:MM`
+//!   is read in that zone; one without in the zone given (`--utc-offset`, default UTC), and
+//!   the report says which. Users and partitions are numbered in order of first appearance
+//!   (the partitions' names go to the SWF header's notes).
+
+use super::swf::{SwfError, SwfOptions};
+use super::trace::{quote, Names, Rows};
+use super::Workload;
+use crate::model::Job;
+use crate::time::{SimTime, TICKS_PER_SEC};
+
+/// The columns this reader uses, in the order the documented `--format` prints them.
+const COLUMNS: [&str; 12] = [
+    "JobID",
+    "Submit",
+    "Start",
+    "End",
+    "Elapsed",
+    "Timelimit",
+    "NCPUS",
+    "NNodes",
+    "State",
+    "Partition",
+    "User",
+    "Account",
+];
+const JOBID: usize = 0;
+const SUBMIT: usize = 1;
+const START: usize = 2;
+const END: usize = 3;
+const ELAPSED: usize = 4;
+const TIMELIMIT: usize = 5;
+const NCPUS: usize = 6;
+const STATE: usize = 8;
+const PARTITION: usize = 9;
+const USER: usize = 10;
+
+/// Reads sacct text (already inflated). Zone-less timestamps are `utc_offset_min` minutes
+/// east of UTC.
+pub fn read_sacct(
+    file: &str,
+    bytes: &[u8],
+    opts: &SwfOptions,
+    utc_offset_min: i32,
+) -> Result<Workload, SwfError> {
+    let mut s = Sacct {
+        cols: [None; 12],
+        header_seen: false,
+        decided: false,
+        users: Names::default(),
+        partitions: Names::default(),
+        zoneless: 0,
+        offset_ms: utc_offset_min as i64 * 60_000,
+    };
+    let mut rows = Rows::new(file, "sacct", opts);
+    rows.jobs
+        .reserve((bytes.len() / 120).min(opts.limits.jobs as usize));
+    rows.lines(bytes, |rows, line| s.line(rows, line))?;
+    if !s.header_seen {
+        rows.report.warnings.push(format!(
+            "no header line: columns read in the order {}",
+            COLUMNS.join("|")
+        ));
+    }
+    let mut w = rows.finish();
+    let zone = match utc_offset_min {
+        0 => "UTC".to_string(),
+        m => format!(
+            "UTC{}{:02}:{:02}",
+            if m < 0 { '-' } else { '+' },
+            m.abs() / 60,
+            m.abs() % 60
+        ),
+    };
+    if s.zoneless > 0 {
+        w.report.warnings.push(format!(
+            "{} timestamps have no time zone (sacct prints the cluster's local time): read as {zone}{}",
+            s.zoneless,
+            if utc_offset_min == 0 { "; --utc-offset sets the cluster's zone" } else { "" }
+        ));
+    }
+    let start_s = w.origin.0.div_euclid(TICKS_PER_SEC);
+    w.origin = SimTime(w.origin.0 - start_s * TICKS_PER_SEC);
+    let h = &mut w.report.header;
+    h.unix_start_time = Some(start_s);
+    h.time_zone_string = Some("UTC".into());
+    h.fields.push(("Version".into(), "2.2".into()));
+    h.fields.push((
+        "Note".into(),
+        format!(
+            "converted by gridscope from sacct {file}; timestamps without a zone read as {zone}"
+        ),
+    ));
+    h.fields.push(("UnixStartTime".into(), start_s.to_string()));
+    h.fields.push(("TimeZoneString".into(), "UTC".into()));
+    for (i, p) in s.partitions.names.iter().enumerate() {
+        let note = format!("partition {i} = {p}");
+        h.fields.push(("Note".into(), note.clone()));
+        h.notes.push(note);
+    }
+    Ok(w)
+}
+
+struct Sacct {
+    /// Where each of [`COLUMNS`] is in a row (from the header).
+    cols: [Option<usize>; 12],
+    header_seen: bool,
+    /// The first line was looked at (a header or not).
+    decided: bool,
+    users: Names,
+    partitions: Names,
+    zoneless: u64,
+    offset_ms: i64,
+}
+
+impl Sacct {
+    fn line(&mut self, rows: &mut Rows, line: &[u8]) -> Result<(), SwfError> {
+        let fields: Vec<&[u8]> = line.split(|&b| b == b'|').map(|f| f.trim_ascii()).collect();
+        if !self.decided {
+            self.decided = true;
+            if fields
+                .first()
+                .is_some_and(|f| f.eq_ignore_ascii_case(b"JobID"))
+            {
+                return self.header(rows, &fields);
+            }
+            // No header (`sacct --noheader`): the documented column order.
+            for (c, slot) in self.cols.iter_mut().enumerate() {
+                *slot = Some(c);
+            }
+        }
+        self.row(rows, &fields)
+    }
+
+    fn header(&mut self, rows: &mut Rows, fields: &[&[u8]]) -> Result<(), SwfError> {
+        for (c, name) in COLUMNS.iter().enumerate() {
+            self.cols[c] = fields
+                .iter()
+                .position(|f| f.eq_ignore_ascii_case(name.as_bytes()));
+        }
+        self.header_seen = true;
+        rows.report.header_lines += 1;
+        let mut missing: Vec<&str> = [JOBID, SUBMIT, START, NCPUS, STATE]
+            .iter()
+            .filter(|&&c| self.cols[c].is_none())
+            .map(|&c| COLUMNS[c])
+            .collect();
+        if self.cols[END].is_none() && self.cols[ELAPSED].is_none() {
+            missing.push("End or Elapsed");
+        }
+        if missing.is_empty() {
+            return Ok(());
+        }
+        Err(SwfError::Malformed {
+            file: rows.file.to_string(),
+            line: rows.line_no,
+            message: format!(
+                "the sacct header lacks {} (needed: JobID, Submit, Start, End or Elapsed, NCPUS, State)",
+                missing.join(", ")
+            ),
+        })
+    }
+
+    fn row(&mut self, rows: &mut Rows, f: &[&[u8]]) -> Result<(), SwfError> {
+        let cols = self.cols;
+        let get = |c: usize| cols[c].and_then(|i| f.get(i).copied());
+        let needed = self.cols.iter().flatten().max().map_or(0, |m| m + 1);
+        if f.len() < needed {
+            return rows.malformed(
+                "too few fields",
+                format!("expected {needed} '|'-separated fields, found {}", f.len()),
+            );
+        }
+        let id = get(JOBID).unwrap_or_default();
+        if id.contains(&b'.') {
+            rows.record()?;
+            rows.skip("job step (sacct without --allocations)");
+            return Ok(());
+        }
+        let state = get(STATE).unwrap_or_default();
+        let state_word = state.split(|&b| b == b' ').next().unwrap_or_default();
+        let submit = match self.time(get(SUBMIT)) {
+            Ok(Some(t)) => t,
+            Ok(None) => return rows.malformed("bad time", "Submit is missing".into()),
+            Err(m) => return rows.malformed("bad time", m),
+        };
+        let start = match self.time(get(START)) {
+            Ok(t) => t,
+            Err(m) => return rows.malformed("bad time", m),
+        };
+        let end = match self.time(get(END)) {
+            Ok(t) => t,
+            Err(m) => return rows.malformed("bad time", m),
+        };
+        let procs = match get(NCPUS).map(parse_u64) {
+            Some(Some(n)) => n,
+            _ => {
+                let v = quote(get(NCPUS).unwrap_or_default());
+                return rows.malformed("bad NCPUS", format!("NCPUS is '{v}', not a whole number"));
+            }
+        };
+        let elapsed = get(ELAPSED).and_then(parse_duration_ms);
+        let estimate = get(TIMELIMIT).and_then(parse_duration_ms).unwrap_or(0);
+        rows.record()?;
+        let Some(start) = start else {
+            rows.skip(match state_word {
+                b"PENDING" | b"REQUEUED" | b"SUSPENDED" => "pending, never started",
+                s if s.starts_with(b"CANCELLED") => "cancelled before start",
+                _ => "never started (no Start)",
+            });
+            return Ok(());
+        };
+        let runtime = match (end, elapsed) {
+            (Some(e), _) => e - start,
+            (None, Some(el)) if state_word != b"RUNNING" => el,
+            _ => {
+                rows.skip("still running (no End)");
+                return Ok(());
+            }
+        };
+        if runtime <= 0 {
+            rows.skip(if state_word.starts_with(b"CANCELLED") {
+                "cancelled at start (runtime 0)"
+            } else {
+                "runtime <= 0"
+            });
+            return Ok(());
+        }
+        if procs == 0 {
+            rows.skip("processors 0");
+            return Ok(());
+        }
+        let numeric_id: u64 = id
+            .iter()
+            .take_while(|b| b.is_ascii_digit())
+            .fold(0u64, |a, &d| {
+                a.saturating_mul(10).saturating_add((d - b'0') as u64)
+            });
+        let user = get(USER).map_or(-1, |u| self.users.id(u) as i32);
+        let partition = get(PARTITION)
+            .filter(|p| !p.is_empty())
+            .map_or(-1, |p| self.partitions.id(p) as i32);
+        let ticks = |ms: i64| SimTime(ms / (1000 / TICKS_PER_SEC));
+        rows.push(Job {
+            id: numeric_id,
+            submit: ticks(submit),
+            runtime: ticks(runtime),
+            estimate: ticks(estimate),
+            procs: procs.min(u32::MAX as u64) as u32,
+            home: 0,
+            user,
+            partition,
+        });
+        Ok(())
+    }
+
+    /// A timestamp in Unix milliseconds; `None` for Unknown / None / empty (not started,
+    /// not ended).
+    fn time(&mut self, v: Option<&[u8]>) -> Result<Option<i64>, String> {
+        let v = v.unwrap_or_default();
+        if v.is_empty() || v == b"Unknown" || v == b"None" {
+            return Ok(None);
+        }
+        match parse_timestamp(v) {
+            Some((ms, Some(zone_ms))) => Ok(Some(ms - zone_ms)),
+            Some((ms, None)) => {
+                self.zoneless += 1;
+                Ok(Some(ms - self.offset_ms))
+            }
+            None => Err(format!(
+                "'{}' is not a time (YYYY-MM-DDTHH:MM:SS, optionally with Z or ±HH:MM)",
+                quote(v)
+            )),
+        }
+    }
+}
+
+fn parse_u64(v: &[u8]) -> Option<u64> {
+    std::str::from_utf8(v).ok()?.parse().ok()
+}
+
+/// Days from 1970-01-01 to a proleptic Gregorian date (Howard Hinnant's algorithm).
+fn days_from_civil(y: i64, m: i64, d: i64) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y - era * 400;
+    let doy = (153 * (if m > 2 { m - 3 } else { m + 9 }) + 2) / 5 + d - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
+/// `YYYY-MM-DDTHH:MM:SS[.fff][Z|±HH:MM|±HHMM]` (a space may stand for `T`): Unix
+/// milliseconds as written, and the zone's offset in milliseconds when one is given.
+pub fn parse_timestamp(v: &[u8]) -> Option<(i64, Option<i64>)> {
+    let s = std::str::from_utf8(v).ok()?;
+    // Only ASCII is sliced below (a multi-byte character could not be cut at a fixed byte).
+    if s.len() < 19 || !s.is_ascii() {
+        return None;
+    }
+    let (dt, rest) = s.split_at(19);
+    let b = dt.as_bytes();
+    if b[4] != b'-'
+        || b[7] != b'-'
+        || !(b[10] == b'T' || b[10] == b' ')
+        || b[13] != b':'
+        || b[16] != b':'
+    {
+        return None;
+    }
+    let num = |r: std::ops::Range<usize>| -> Option<i64> {
+        let t = &dt[r];
+        t.bytes()
+            .all(|c| c.is_ascii_digit())
+            .then(|| t.parse().ok())?
+    };
+    let (y, mo, d) = (num(0..4)?, num(5..7)?, num(8..10)?);
+    let (h, mi, se) = (num(11..13)?, num(14..16)?, num(17..19)?);
+    if !(1..=12).contains(&mo) || !(1..=31).contains(&d) || h > 23 || mi > 59 || se > 60 {
+        return None;
+    }
+    let mut rest = rest;
+    let mut frac = 0i64;
+    if let Some(r) = rest.strip_prefix('.') {
+        let digits = r.bytes().take_while(|c| c.is_ascii_digit()).count();
+        if digits == 0 {
+            return None;
+        }
+        let mut scale = 100;
+        for c in r[..digits].bytes() {
+            frac += (c - b'0') as i64 * scale;
+            scale /= 10;
+        }
+        rest = &r[digits..];
+    }
+    let ms = ((days_from_civil(y, mo, d) * 24 + h) * 60 + mi) * 60_000 + se * 1000 + frac;
+    let zone = match rest {
+        "" => None,
+        "Z" | "z" => Some(0),
+        z if z.starts_with('+') || z.starts_with('-') => {
+            let sign = if z.starts_with('-') { -1 } else { 1 };
+            let digits: String = z[1..].chars().filter(|&c| c != ':').collect();
+            if digits.len() != 4 || !digits.bytes().all(|c| c.is_ascii_digit()) {
+                return None;
+            }
+            let (hh, mm): (i64, i64) = (digits[..2].parse().ok()?, digits[2..].parse().ok()?);
+            Some(sign * (hh * 60 + mm) * 60_000)
+        }
+        _ => return None,
+    };
+    Some((ms, zone))
+}
+
+/// A Slurm duration in milliseconds: `[D-]HH:MM:SS`, `MM:SS`, `MM` (minutes, as Slurm's
+/// time limits are written), with optional `.fff`; `None` for UNLIMITED, Partition_Limit,
+/// INVALID and anything else.
+pub fn parse_duration_ms(v: &[u8]) -> Option<i64> {
+    let s = std::str::from_utf8(v).ok()?.trim();
+    let (days, hms) = match s.split_once('-') {
+        Some((d, r)) => (d.parse::<i64>().ok()?, r),
+        None => (0, s),
+    };
+    let (hms, frac) = match hms.split_once('.') {
+        Some((a, f)) => {
+            let f3: String = f.chars().chain("000".chars()).take(3).collect();
+            (a, f3.parse::<i64>().ok()?)
+        }
+        None => (hms, 0),
+    };
+    let parts: Vec<i64> = hms
+        .split(':')
+        .map(|p| {
+            (!p.is_empty() && p.bytes().all(|c| c.is_ascii_digit()))
+                .then(|| p.parse::<i64>().ok())
+                .flatten()
+        })
+        .collect::<Option<Vec<_>>>()?;
+    let secs = match (parts.as_slice(), s.contains('-')) {
+        ([h, m, sec], _) => h * 3600 + m * 60 + sec,
+        ([m, sec], false) => m * 60 + sec,
+        ([h, m], true) => h * 3600 + m * 60,
+        ([m], false) => m * 60,
+        ([h], true) => h * 3600,
+        _ => return None,
+    };
+    if days > 1_000_000 || secs > 1_000_000_000 {
+        return None;
+    }
+    Some((days * 86_400 + secs) * 1000 + frac)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn timestamps_and_durations() {
+        assert_eq!(parse_timestamp(b"1970-01-01T00:00:00"), Some((0, None)));
+        assert_eq!(
+            parse_timestamp(b"2000-03-01T00:00:01Z"),
+            Some((951_868_801_000, Some(0)))
+        );
+        assert_eq!(
+            parse_timestamp(b"2000-03-01T01:00:01+01:00"),
+            Some((951_868_801_000 + 3_600_000, Some(3_600_000)))
+        );
+        assert_eq!(parse_timestamp(b"2000-13-01T00:00:00"), None);
+        assert_eq!(parse_timestamp(b"Unknown"), None);
+        assert_eq!(parse_timestamp("20€4-01-01T00:00:00".as_bytes()), None);
+        assert_eq!(
+            parse_timestamp("2024-01-01T00:00:00+0é:00".as_bytes()),
+            None
+        );
+        assert_eq!(
+            parse_duration_ms(b"1-02:03:04"),
+            Some((86_400 + 7384) * 1000)
+        );
+        assert_eq!(parse_duration_ms(b"02:03:04"), Some(7384 * 1000));
+        assert_eq!(parse_duration_ms(b"30:00"), Some(1_800_000));
+        assert_eq!(parse_duration_ms(b"5"), Some(300_000));
+        assert_eq!(
+            parse_duration_ms(b"2-12"),
+            Some((2 * 86_400 + 12 * 3600) * 1000)
+        );
+        assert_eq!(parse_duration_ms(b"UNLIMITED"), None);
+        assert_eq!(parse_duration_ms(b"Partition_Limit"), None);
+    }
+}

@@ -1,0 +1,416 @@
+//! Every trace format Gridscope reads, behind one entry point (issue #29): [`read_trace`]
+//! detects the format from the bytes (or takes the one it is told) and hands them to its
+//! reader — SWF ([`super::swf`]), GWF of the Grid Workloads Archive ([`super::gwf`]), Batsim
+//! JSON workloads ([`super::batsim_json`]) and Slurm `sacct --parsable2` ([`super::sacct`]).
+//! Each returns the same [`Workload`] with an [`ImportReport`] whose counts add up
+//! (`records = jobs + skipped_total`), within the same [`Limits`], naming file and line
+//! for every malformed row.
+//!
+//! The line-based readers share [`Rows`]: counting by reason, strict mode, the job limit,
+//! sorting and shifting to the first submit exactly as the SWF reader does.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+use std::io::Read;
+
+use super::swf::{read_swf, SwfError, SwfOptions};
+use super::{ImportReport, Workload};
+use crate::limits::{Limit, LimitExceeded, Limits};
+use crate::model::Job;
+use crate::time::SimTime;
+
+/// A trace format. `Auto` looks at the content (see [`detect`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum TraceFormat {
+    #[default]
+    Auto,
+    Swf,
+    Gwf,
+    BatsimJson,
+    Sacct,
+}
+
+impl TraceFormat {
+    pub const ALL: [TraceFormat; 5] = [
+        TraceFormat::Auto,
+        TraceFormat::Swf,
+        TraceFormat::Gwf,
+        TraceFormat::BatsimJson,
+        TraceFormat::Sacct,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            TraceFormat::Auto => "auto",
+            TraceFormat::Swf => "swf",
+            TraceFormat::Gwf => "gwf",
+            TraceFormat::BatsimJson => "batsim-json",
+            TraceFormat::Sacct => "sacct",
+        }
+    }
+
+    pub fn is_auto(&self) -> bool {
+        *self == TraceFormat::Auto
+    }
+}
+
+impl std::str::FromStr for TraceFormat {
+    type Err = String;
+    fn from_str(s: &str) -> Result<TraceFormat, String> {
+        TraceFormat::ALL
+            .into_iter()
+            .find(|f| f.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| {
+                format!("unknown trace format '{s}' (one of: auto, swf, gwf, batsim-json, sacct)")
+            })
+    }
+}
+
+/// What a trace is read with besides the SWF options (strictness, limits).
+#[derive(Clone, Debug, Default)]
+pub struct TraceOptions {
+    pub format: TraceFormat,
+    /// Minutes east of UTC that zone-less timestamps (sacct) are read in; 0 = UTC.
+    pub utc_offset_min: i32,
+}
+
+/// Reads a trace of any supported format (plain or gzip). SWF goes through [`read_swf`]
+/// unchanged, so an SWF file gives the same workload, report and errors as before.
+pub fn read_trace(
+    file: &str,
+    bytes: &[u8],
+    opts: &SwfOptions,
+    trace: &TraceOptions,
+) -> Result<Workload, SwfError> {
+    let gzip = bytes.starts_with(&[0x1f, 0x8b]);
+    let format = match trace.format {
+        TraceFormat::Auto => {
+            let head = if gzip {
+                Cow::Owned(inflate_head(bytes))
+            } else {
+                Cow::Borrowed(bytes)
+            };
+            detect(&head)
+        }
+        f => f,
+    };
+    if format == TraceFormat::Swf {
+        return read_swf(file, bytes, opts);
+    }
+    let text = if gzip {
+        Cow::Owned(inflate(file, bytes, &opts.limits)?)
+    } else {
+        Cow::Borrowed(bytes)
+    };
+    let mut w = match format {
+        TraceFormat::Gwf => super::gwf::read_gwf(file, &text, opts)?,
+        TraceFormat::BatsimJson => super::batsim_json::read_batsim_json(file, &text, opts)?,
+        _ => super::sacct::read_sacct(file, &text, opts, trace.utc_offset_min)?,
+    };
+    w.report.gzip = gzip;
+    Ok(w)
+}
+
+/// The format of a trace from its first lines: `{` first → Batsim JSON; a first data line
+/// with `|` separators (sacct's header `JobID|Submit|…`) → sacct; a `#` header naming
+/// OrigSiteID, or a first data line of 29 fields → GWF; anything else → SWF (whose reader
+/// says what is wrong with a file that is none of them).
+pub fn detect(bytes: &[u8]) -> TraceFormat {
+    let head = &bytes[..bytes.len().min(1 << 16)];
+    let head = head.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(head);
+    if head.trim_ascii_start().first() == Some(&b'{') {
+        return TraceFormat::BatsimJson;
+    }
+    for line in head.split(|&b| b == b'\n').take(200) {
+        let line = line.trim_ascii();
+        match line.first() {
+            None => continue,
+            Some(b';') => return TraceFormat::Swf,
+            Some(b'#') => {
+                if memchr::memmem::find(line, b"OrigSiteID").is_some() {
+                    return TraceFormat::Gwf;
+                }
+                continue;
+            }
+            _ => {}
+        }
+        if line.contains(&b'|') {
+            return TraceFormat::Sacct;
+        }
+        let fields = line.split(|&b| b <= b' ').filter(|t| !t.is_empty()).count();
+        return if fields == super::gwf::GWF_FIELDS {
+            TraceFormat::Gwf
+        } else {
+            TraceFormat::Swf
+        };
+    }
+    TraceFormat::Swf
+}
+
+/// The first 64 KiB a gzip file inflates to (for [`detect`]); what inflates before damage.
+fn inflate_head(bytes: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    let _ = flate2::read::MultiGzDecoder::new(bytes)
+        .take(1 << 16)
+        .read_to_end(&mut out);
+    out
+}
+
+/// A whole gzip file inflated, at most the inflated-bytes limit of it.
+fn inflate(file: &str, bytes: &[u8], limits: &Limits) -> Result<Vec<u8>, SwfError> {
+    let mut out = Vec::new();
+    let max = limits.inflated_bytes;
+    flate2::read::MultiGzDecoder::new(bytes)
+        .take(max.saturating_add(1))
+        .read_to_end(&mut out)
+        .map_err(|e| SwfError::Gzip {
+            file: file.to_string(),
+            after_line: 0,
+            message: e.to_string(),
+        })?;
+    if out.len() as u64 > max {
+        return Err(SwfError::Limit(LimitExceeded {
+            limit: Limit::InflatedBytes,
+            max,
+            context: file.to_string(),
+        }));
+    }
+    Ok(out)
+}
+
+/// How many malformed rows are quoted in the report.
+const EXAMPLES: usize = 5;
+
+/// `tok`, or its first 40 characters and how long it was (a huge field is not echoed).
+pub(super) fn quote(tok: &[u8]) -> String {
+    let s = String::from_utf8_lossy(tok);
+    match s.char_indices().nth(40) {
+        None => s.into_owned(),
+        Some((end, _)) => format!("{}… ({} bytes)", &s[..end], s.len()),
+    }
+}
+
+/// The bookkeeping every non-SWF reader shares: lines and their numbers, records, jobs,
+/// skipped and malformed rows by reason, and the finish (sort, shift to the first submit).
+pub(super) struct Rows<'a> {
+    pub file: &'a str,
+    pub strict: bool,
+    pub limits: Limits,
+    pub report: ImportReport,
+    pub jobs: Vec<Job>,
+    /// The current line (1-based) or, for JSON, the job's position.
+    pub line_no: u64,
+    /// Absolute submit times in milliseconds; shifted to the first at `finish`.
+    last_submit: i64,
+}
+
+impl<'a> Rows<'a> {
+    pub fn new(file: &'a str, format: &str, opts: &SwfOptions) -> Rows<'a> {
+        Rows {
+            file,
+            strict: opts.strict,
+            limits: opts.limits,
+            report: ImportReport {
+                file: file.to_string(),
+                format: format.to_string(),
+                ..Default::default()
+            },
+            jobs: Vec::new(),
+            line_no: 0,
+            last_submit: i64::MIN,
+        }
+    }
+
+    /// Calls `row` with every line (without its `\r`, a first line without its BOM) that is
+    /// not blank; counts lines, blank lines, and lines over the line limit as malformed.
+    pub fn lines(
+        &mut self,
+        bytes: &[u8],
+        mut row: impl FnMut(&mut Self, &[u8]) -> Result<(), SwfError>,
+    ) -> Result<(), SwfError> {
+        for raw in bytes.split(|&b| b == b'\n') {
+            self.line_no += 1;
+            self.report.lines += 1;
+            let line = raw.strip_suffix(b"\r").unwrap_or(raw);
+            let line = if self.line_no == 1 {
+                line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line)
+            } else {
+                line
+            };
+            if line.len() as u64 > self.limits.line_bytes {
+                let msg = format!(
+                    "line longer than {} bytes ({} raises the limit)",
+                    self.limits.line_bytes,
+                    Limit::LineBytes.flag()
+                );
+                self.malformed("line too long", msg)?;
+                continue;
+            }
+            if line.trim_ascii().is_empty() {
+                self.report.blank_lines += 1;
+                continue;
+            }
+            row(self, line)?;
+        }
+        // The split yields an empty piece after a final newline: not a line of the file.
+        if bytes.ends_with(b"\n") || bytes.is_empty() {
+            self.line_no -= 1;
+            self.report.lines -= 1;
+            self.report.blank_lines -= 1;
+        }
+        Ok(())
+    }
+
+    /// A row that cannot be read: an error in strict mode, else counted under `reason`
+    /// (and quoted, for the first few, with file and line).
+    pub fn malformed(&mut self, reason: &str, message: String) -> Result<(), SwfError> {
+        if self.strict {
+            return Err(SwfError::Malformed {
+                file: self.file.to_string(),
+                line: self.line_no,
+                message,
+            });
+        }
+        self.report.malformed += 1;
+        *self
+            .report
+            .malformed_by_reason
+            .entry(reason.to_string())
+            .or_insert(0) += 1;
+        if self.report.malformed_examples.len() < EXAMPLES {
+            self.report
+                .malformed_examples
+                .push(format!("{}:{}: {message}", self.file, self.line_no));
+        }
+        Ok(())
+    }
+
+    /// A well-formed record, counted against the job limit.
+    pub fn record(&mut self) -> Result<(), SwfError> {
+        self.report.records += 1;
+        if self.report.records > self.limits.jobs {
+            return Err(SwfError::Limit(LimitExceeded {
+                limit: Limit::Jobs,
+                max: self.limits.jobs,
+                context: format!("{} (line {})", self.file, self.line_no),
+            }));
+        }
+        Ok(())
+    }
+
+    /// A record left out of the simulation, counted under `reason`.
+    pub fn skip(&mut self, reason: &str) {
+        *self
+            .report
+            .skipped_by_reason
+            .entry(reason.to_string())
+            .or_insert(0) += 1;
+    }
+
+    /// A job to simulate; `submit` is absolute (milliseconds after the format's zero).
+    /// Runtime and estimate are at least one tick; a missing estimate (≤ 0) is the runtime.
+    pub fn push(&mut self, mut job: Job) {
+        if job.estimate.0 <= 0 {
+            self.report.estimate_missing += 1;
+            job.estimate = job.runtime;
+        }
+        job.runtime = job.runtime.max(SimTime(1));
+        job.estimate = job.estimate.max(SimTime(1));
+        if job.runtime > job.estimate {
+            self.report.runtime_above_estimate += 1;
+        }
+        if job.submit.0 < self.last_submit {
+            self.report.out_of_order += 1;
+        }
+        self.last_submit = self.last_submit.max(job.submit.0);
+        self.jobs.push(job);
+    }
+
+    /// The workload: jobs sorted by submit (stable: file order among equals), shifted so the
+    /// first is at 0 (`origin` keeps the shift), and the report's totals.
+    pub fn finish(mut self) -> Workload {
+        let r = &mut self.report;
+        r.jobs = self.jobs.len() as u64;
+        r.skipped_total = r.skipped_by_reason.values().sum();
+        if r.malformed > 0 {
+            r.warnings.push(format!(
+                "{} malformed rows were left out; the rest was read",
+                r.malformed
+            ));
+        }
+        if r.jobs == 0 {
+            r.warnings.push("no runnable job in this file".to_string());
+        }
+        if r.out_of_order > 0 {
+            self.jobs.sort_by_key(|j| j.submit);
+        }
+        let origin = self.jobs.first().map(|j| j.submit).unwrap_or_default();
+        for j in &mut self.jobs {
+            j.submit = j.submit - origin;
+        }
+        Workload {
+            name: self.file.to_string(),
+            jobs: self.jobs,
+            origin,
+            report: self.report,
+        }
+    }
+}
+
+/// Names (users, partitions, sites) numbered in order of first appearance; deterministic
+/// because files are read in order. A `BTreeMap` so no hash order can leak anywhere.
+#[derive(Default)]
+pub(super) struct Names {
+    index: BTreeMap<Vec<u8>, u32>,
+    pub names: Vec<String>,
+}
+
+impl Names {
+    pub fn id(&mut self, name: &[u8]) -> u32 {
+        if let Some(&i) = self.index.get(name) {
+            return i;
+        }
+        let i = self.names.len() as u32;
+        self.index.insert(name.to_vec(), i);
+        self.names.push(String::from_utf8_lossy(name).into_owned());
+        i
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats_are_told_apart_by_content() {
+        assert_eq!(
+            detect(b"; Version: 2.2\n1 0 0 5 1 -1 -1 1 5 -1 1 1 1 1 1 1 -1 -1\n"),
+            TraceFormat::Swf
+        );
+        assert_eq!(
+            detect(b"1 0 0 5 1 -1 -1 1 5 -1 1 1 1 1 1 1 -1 -1\n"),
+            TraceFormat::Swf
+        );
+        assert_eq!(
+            detect(b"  {\"nb_res\": 4, \"jobs\": []}"),
+            TraceFormat::BatsimJson
+        );
+        assert_eq!(
+            detect(b"JobID|Submit|Start|End|Elapsed|Timelimit|NCPUS|NNodes|State\n"),
+            TraceFormat::Sacct
+        );
+        assert_eq!(
+            detect(b"# JobID SubmitTime WaitTime RunTime NProcs OrigSiteID\n"),
+            TraceFormat::Gwf
+        );
+        let gwf_line = vec!["1"; 29].join("\t");
+        assert_eq!(detect(gwf_line.as_bytes()), TraceFormat::Gwf);
+        assert_eq!(detect(b""), TraceFormat::Swf);
+        assert_eq!(
+            "Batsim-JSON".parse::<TraceFormat>(),
+            Ok(TraceFormat::BatsimJson)
+        );
+        assert!("csv".parse::<TraceFormat>().is_err());
+    }
+}
