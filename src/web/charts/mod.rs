@@ -13,6 +13,7 @@ mod fit;
 mod gantt;
 mod geom;
 mod kkor_gantt;
+mod merged;
 pub mod plots;
 mod runs;
 mod scjg;
@@ -30,6 +31,7 @@ use web_sys::HtmlCanvasElement;
 pub use families::{FamilyChart, SesFigure, KKOR_CHART_METRICS};
 pub use fit::{FitCdf, FitKind};
 pub use gantt::Gantt;
+pub use merged::MergedChart;
 pub use plots::Geom;
 pub use runs::{Bars, SeriesChart, SiteUtil, WaitCdf};
 pub use scjg::{ScjgChart, SCJG_CHART_METRICS};
@@ -90,6 +92,8 @@ pub enum Chart {
     Scjg(ScjgChart),
     /// The step-through view's picture of one instant.
     Step(Rc<StepPicture>),
+    /// A cluster sweep's merged table (`gridscope sweep merge`), dropped on the page.
+    Merged(MergedChart),
 }
 
 impl Chart {
@@ -109,6 +113,7 @@ impl Chart {
             Chart::Family(p) => p,
             Chart::Scjg(p) => p,
             Chart::Step(p) => p.as_ref(),
+            Chart::Merged(p) => p,
         }
     }
 }

@@ -19,16 +19,19 @@ pub enum View {
     Scjg,
     Ses,
     Kkor,
+    /// Cluster sweeps: a shared manifest (`#m1=`) and merged tables dropped on the page.
+    Cluster,
 }
 
 impl View {
     /// In the order of the tabs.
-    pub const ALL: [View; 5] = [
+    pub const ALL: [View; 6] = [
         View::Scheduling,
         View::Sf,
         View::Scjg,
         View::Ses,
         View::Kkor,
+        View::Cluster,
     ];
 
     /// The view's route, the address fragment that opens it.
@@ -39,6 +42,7 @@ impl View {
             View::Scjg => "#/scjg",
             View::Ses => "#/ses",
             View::Kkor => "#/kkor",
+            View::Cluster => "#/cluster",
         }
     }
 
@@ -50,6 +54,7 @@ impl View {
             View::Scjg => "SCJG reservations",
             View::Ses => "SES node groups",
             View::Kkor => "KKOR grids",
+            View::Cluster => "Cluster sweeps",
         }
     }
 
@@ -61,6 +66,7 @@ impl View {
             View::Scjg => "SCJG: metajobs co-allocated with advance reservations against lock-down",
             View::Ses => "SES: choosing node groups for parallel jobs on a heterogeneous cluster",
             View::Kkor => "KKOR: centralized against decentralized grid scheduling, with migration",
+            View::Cluster => "Sweeps run on a cluster with gridscope sweep: a shared manifest, and merged tables plotted with their bands",
         }
     }
 
@@ -72,6 +78,7 @@ impl View {
             View::Scjg => "scjg",
             View::Ses => "ses",
             View::Kkor => "kkor",
+            View::Cluster => "cluster",
         }
     }
 
@@ -83,6 +90,7 @@ impl View {
             View::Scjg => "view-scjg",
             View::Ses => "view-ses",
             View::Kkor => "view-kkor",
+            View::Cluster => "view-cluster",
         }
     }
 
@@ -98,6 +106,9 @@ impl View {
         }
         if f.starts_with(share::PREFIX) {
             return Some(View::Scheduling);
+        }
+        if f.starts_with(crate::scenario::manifest::LINK_PREFIX) {
+            return Some(View::Cluster);
         }
         linked_view(f).map(|l| l.view)
     }

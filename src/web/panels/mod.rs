@@ -6,6 +6,7 @@
 mod algorithms;
 mod bars;
 mod calculator;
+mod cluster;
 mod doc_link;
 mod family;
 mod files;
@@ -31,6 +32,7 @@ mod workload;
 pub use algorithms::AlgorithmsPanel;
 pub use bars::BarsPanel;
 pub use calculator::AllocationCalculator;
+pub use cluster::{is_merged_table_name, not_exportable, ClusterPanel, ExportForCluster};
 pub use doc_link::{doc_href, with_doc_links};
 pub use files::FilesPanel;
 pub use fit::FitPanel;

@@ -249,6 +249,9 @@ fn reports(app: &AppContext) -> Html {
                 <button onclick={export(ExportKind::JobsCsv)} disabled={!r.done()}>{format!("Export per-job CSV ({selected})")}</button>
                 <button onclick={export(ExportKind::WorkloadSwf)} disabled={!r.done()}>{"Export workload as SWF"}</button>
             </div>
+            if let (true, Some(s)) = (r.done(), &r.scenario) {
+                <super::ExportForCluster scenario={s.clone()} />
+            }
         </>
     }
 }
