@@ -99,6 +99,30 @@ impl Plot for MergedChart {
         })
     }
 
+    /// The lines' medians and bands as drawn (JSON), for tests and copying.
+    fn data_attrs(&self) -> Vec<(&'static str, String)> {
+        let l = &self.lines;
+        let lines: Vec<serde_json::Value> = l
+            .lines
+            .iter()
+            .map(|s| {
+                let nums = |v: &[f64]| {
+                    v.iter()
+                        .map(|x| serde_json::Number::from_f64(*x).map_or(serde_json::Value::Null, serde_json::Value::Number))
+                        .collect::<Vec<_>>()
+                };
+                serde_json::json!({"line": s.policy, "median": nums(&s.median), "lo": nums(&s.lo), "hi": nums(&s.hi)})
+            })
+            .collect();
+        vec![
+            (
+                "data-x",
+                serde_json::to_string(&l.x_text).unwrap_or_default(),
+            ),
+            ("data-lines", serde_json::Value::Array(lines).to_string()),
+        ]
+    }
+
     fn name(&self) -> String {
         let stem = self.file.split('.').next().unwrap_or("merged");
         format!("gridscope-{stem}-{}", self.metric)
