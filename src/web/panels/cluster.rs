@@ -83,7 +83,9 @@ pub fn ExportForCluster(props: &ExportProps) -> Html {
     };
     let share_link = {
         let (m, link) = (m.clone(), link.clone());
-        Callback::from(move |_: MouseEvent| link.set(Some(share::link(&manifest::to_link(&m)))))
+        Callback::from(move |_: MouseEvent| {
+            link.set(Some(share::link(&share::encode_manifest(&m))))
+        })
     };
     let files = manifest::workload_files(&props.scenario);
     let where_files = if files.is_empty() {
@@ -187,7 +189,7 @@ fn files_of(list: Option<web_sys::FileList>) -> Vec<web_sys::File> {
 
 fn read_shared() -> Option<Result<Shared, String>> {
     let hash = location_hash();
-    let m = match manifest::from_link_fragment(&hash) {
+    let m = match share::decode_manifest(&hash) {
         Ok(Some(m)) => m,
         Ok(None) => return None,
         Err(e) => return Some(Err(e)),

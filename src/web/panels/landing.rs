@@ -107,7 +107,7 @@ impl View {
         if f.starts_with(share::PREFIX) {
             return Some(View::Scheduling);
         }
-        if f.starts_with(crate::scenario::manifest::LINK_PREFIX) {
+        if f.starts_with(share::MANIFEST_PREFIX) {
             return Some(View::Cluster);
         }
         linked_view(f).map(|l| l.view)
