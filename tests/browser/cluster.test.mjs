@@ -107,6 +107,7 @@ test('a merged table dropped on the page is drawn with the CLI\'s medians and ba
   await dropFiles(page, [{ name: 'points.csv', bytes: fs.readFileSync(path.join(dir, 'merged', 'points.csv')) }]);
   await assertOnView(page, 'cluster');
   await page.selectOption('[data-testid=cluster-metric]', 'avg_wait_s');
+  assert.match(await page.textContent('[data-testid=cluster-metric-help]'), /^mean over jobs that ran of \(start − submit\), seconds — SOB §3\.2$/);
   const check = async () => {
     const drawn = await drawnLines(page);
     assert.deepEqual(drawn.x, ['300', '600']);

@@ -410,7 +410,7 @@ impl ClusterPanel {
                     <select id="cluster-metric" data-testid="cluster-metric" onchange={on_metric}>
                         { for t.metrics().into_iter().map(|m| html! { <option selected={m == self.metric} value={m.clone()}>{m.clone()}</option> }) }
                     </select>
-                    <span class="help">{"a metric of gridscope help metrics (the Results table's columns)"}</span>
+                    <span class="help" data-testid="cluster-metric-help">{metric_help(&self.metric)}</span>
                 </div>
                 if !t.axes.is_empty() {
                     <div class="field">
@@ -424,6 +424,15 @@ impl ClusterPanel {
                 <ChartView chart={Some(chart)} testid="chart-merged" width={640} height={320} />
             </div>
         }
+    }
+}
+
+/// The metric's formula and source (`gridscope help metrics`), as the Results table says.
+fn metric_help(key: &str) -> Html {
+    match crate::metrics::METRIC_HELP.iter().find(|m| m.key == key) {
+        Some(m) if m.source.is_empty() => html! { {m.formula} },
+        Some(m) => html! { <>{m.formula}{" — "}{ super::with_doc_links(m.source) }</> },
+        None => html! { {"a metric of the merged table (gridscope help metrics lists them)"} },
     }
 }
 
