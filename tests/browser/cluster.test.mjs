@@ -154,6 +154,11 @@ test('files that are not merged tables are refused with what is wrong', async ()
   await dropFiles(page, [{ name: 'points.csv', bytes: Buffer.from('; SWF\n1 0 10 100 4\n') }]);
   await page.waitForFunction(() => /^points\.csv: line 1: not a merged table/.test(document.querySelector('[data-testid=cluster-error]')?.textContent ?? ''));
   assert.equal(await page.$('[data-testid=error]'), null, 'the workload drop saw it too');
+  // The family views have no manifest yet, and say so where the export would be.
+  for (const [view, family] of [['sf', 'SF allocation sweeps'], ['ses', 'SES'], ['kkor', 'KKOR'], ['scjg', 'SCJG']]) {
+    const note = await page.textContent(`#view-${view} [data-testid=cluster-not-exportable]`);
+    assert.match(note, new RegExp(`^Export for a cluster: not for ${family} yet — .*gridscope run --preset ${view}-…`));
+  }
 });
 
 test('a manifest travels as a #m1= link: its summary, its download, its cases', async () => {

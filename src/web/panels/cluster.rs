@@ -101,9 +101,9 @@ pub fn ExportForCluster(props: &ExportProps) -> Html {
             <button data-testid="cluster-export" onclick={download}
                 title="The sweep manifest of the scenario these results came from (gridscope sweep plan takes it; docs/cluster.md)">{"Export for a cluster"}</button>
             <button data-testid="cluster-export-link" onclick={share_link}>{"Manifest link"}</button>
-            <p class="help" data-testid="cluster-export-help">{format!(
+            <p class="help" data-testid="cluster-export-help">{super::with_doc_links(&format!(
                 "The manifest reproduces these results: the scenario as run as its base and one axis, seed = {}; each run above is a row of the merged table (`gridscope sweep plan M --out DIR`, `sweep run DIR --shard 0/1` or `sweep slurm DIR --tasks N`, `sweep merge DIR`; docs/cluster.md). Add axes (seeds, policies, sizes, traces) in the file to widen it. {where_files}",
-                props.scenario.seed)}</p>
+                props.scenario.seed))}</p>
             if let Some(url) = &*link {
                 <p class="help">{"Manifest link (opens its summary in the Cluster sweeps view): "}
                     <output data-testid="cluster-export-url" class="share-url">{url}</output>
@@ -120,9 +120,9 @@ pub fn ExportForCluster(props: &ExportProps) -> Html {
 /// scheduling scenarios only, so these sweeps have no manifest yet (no button that lies).
 pub fn not_exportable(family: &str, cli: &str) -> Html {
     html! {
-        <p class="help cluster-note" data-testid="cluster-not-exportable">{format!(
+        <p class="help cluster-note" data-testid="cluster-not-exportable">{super::with_doc_links(&format!(
             "Export for a cluster: not for {family} yet — a sweep manifest's cases are scheduling scenarios, and {family}'s runs are not. On one machine, `{cli}` runs the same on every core; the Share link carries this run (docs/cluster.md)."
-        )}</p>
+        ))}</p>
     }
 }
 
@@ -300,7 +300,7 @@ impl Component for ClusterPanel {
         html! {
             <section class="panel cluster" aria-label="Cluster sweeps">
                 <h2>{"Cluster sweeps"}</h2>
-                <p class="help">{"A study that outgrows one machine runs as a sweep manifest on a cluster: `gridscope sweep plan` expands it into cases, `sweep run --shard I/N` (or a Slurm array from `sweep slurm`) runs them, `sweep merge` writes the medians and confidence intervals across seeds. The scheduling view's Export for a cluster writes the manifest of its results; a manifest link opens here; the merged table comes back here. See docs/cluster.md."}</p>
+                <p class="help">{ super::with_doc_links("A study that outgrows one machine runs as a sweep manifest on a cluster: `gridscope sweep plan` expands it into cases, `sweep run --shard I/N` (or a Slurm array from `sweep slurm`) runs them, `sweep merge` writes the medians and confidence intervals across seeds. The scheduling view's Export for a cluster writes the manifest of its results; a manifest link opens here; the merged table comes back here. See docs/cluster.md.") }</p>
                 { self.view_shared(ctx) }
                 <h3>{"Merged table"}</h3>
                 <div class={classes!("drop", "cluster-drop", self.dragging.then_some("dragging"))} data-testid="cluster-drop"
