@@ -701,12 +701,23 @@ pub struct Overview {
 }
 
 /// Expands `m` with no file system: a `base.file` or a glob axis is an error saying so.
-pub fn overview(m: &Manifest, max_cases: usize) -> Result<Overview, ManifestError> {
+/// At most `max_cases` cases and about `max_bytes` of scenarios in all (each case is a copy
+/// of the base: a 500 KB base scenario from a link may not be copied 10,000 times); the base
+/// is checked against the default limits first.
+pub fn overview(
+    m: &Manifest,
+    max_cases: usize,
+    max_bytes: usize,
+) -> Result<Overview, ManifestError> {
     let base = base_scenario(m, &mut |f| {
         Err(format!(
             "the page cannot read {f}: plan this manifest with `gridscope sweep plan` (or give the base as a scenario or a link)"
         ))
     })?;
+    base.check_limits(&crate::limits::Limits::default())
+        .map_err(|e| err("base", e.to_string()))?;
+    let size = serde_json::to_string(&base).map_or(usize::MAX, |t| t.len().max(1));
+    let max_cases = max_cases.min((max_bytes / size).max(1));
     let expansion = expand(m, &base, max_cases, &mut |g| {
         Err(format!(
             "the page cannot list {g}: plan this manifest with `gridscope sweep plan`"
@@ -784,7 +795,7 @@ mod tests {
         // Text of the manifest reads back as the same manifest.
         let text = serde_json::to_string_pretty(&m).unwrap_or_default();
         assert_eq!(Manifest::from_json(&text), Ok(m.clone()));
-        let o = overview(&m, 100).unwrap_or_else(|e| panic!("{e}"));
+        let o = overview(&m, 100, 1 << 20).unwrap_or_else(|e| panic!("{e}"));
         assert_eq!(o.expansion.cases.len(), 1);
         assert_eq!(o.expansion.cases[0].scenario, s);
         assert_eq!(o.expansion.seed_axis, Some(0));
@@ -801,7 +812,7 @@ mod tests {
             r#"{"base": {"file": "base.json"}, "axes": [{"path": "seed", "values": [1]}]}"#,
         )
         .unwrap_or_else(|e| panic!("{e}"));
-        let e = overview(&m, 10)
+        let e = overview(&m, 10, 1 << 20)
             .err()
             .map(|e| e.to_string())
             .unwrap_or_default();
@@ -813,10 +824,24 @@ mod tests {
             r#"{"base": {"preset": "demo"}, "axes": [{"path": "workload.file", "glob": "t/*.swf"}]}"#,
         )
         .unwrap_or_else(|e| panic!("{e}"));
-        let e = overview(&m, 10)
+        let e = overview(&m, 10, 1 << 20)
             .err()
             .map(|e| e.to_string())
             .unwrap_or_default();
         assert!(e.contains("cannot list t/*.swf"), "{e}");
+        // Copies of the base are bounded by bytes as well as by count.
+        let m = Manifest::from_json(
+            r#"{"base": {"preset": "demo"}, "axes": [{"path": "seed", "range": {"from": 1, "to": 1000}}]}"#,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert!(overview(&m, 10_000, 1 << 20).is_ok());
+        let e = overview(&m, 10_000, 100_000)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            e.starts_with("axes[0].range: 1000 values, more than"),
+            "{e}"
+        );
     }
 }

@@ -29,8 +29,10 @@ pub fn is_merged_table_name(name: &str) -> bool {
     matches!(name, "merged.json" | "points.csv" | "cases.csv")
 }
 
-/// Cases a shared manifest may expand to in the page (its summary lists them).
+/// Cases a shared manifest may expand to in the page (its summary lists them), and the
+/// bytes of their scenarios in all: a link's manifest is a few KB, its cases are copies.
 const MAX_PAGE_CASES: usize = 100_000;
+const MAX_PAGE_CASE_BYTES: usize = 64 << 20;
 /// Cases listed with an "open" link.
 const LISTED_CASES: usize = 20;
 
@@ -194,7 +196,8 @@ fn read_shared() -> Option<Result<Shared, String>> {
         Ok(None) => return None,
         Err(e) => return Some(Err(e)),
     };
-    let overview = manifest::overview(&m, MAX_PAGE_CASES).map_err(|e| e.to_string());
+    let overview =
+        manifest::overview(&m, MAX_PAGE_CASES, MAX_PAGE_CASE_BYTES).map_err(|e| e.to_string());
     Some(Ok(Shared {
         manifest: m,
         overview,
