@@ -655,6 +655,98 @@ fn build_case(
     })
 }
 
+/// The share-link prefix of a manifest (`#m1=` + base64url(deflate(JSON)), the encoding of
+/// every share link, `link.rs`); the digit is the link format's version.
+pub const LINK_PREFIX: &str = "m1=";
+
+/// The fragment (without `#`) that carries `m`.
+pub fn to_link(m: &Manifest) -> String {
+    super::link::pack(LINK_PREFIX, m)
+}
+
+/// Reads a manifest link's fragment (with or without `#`): `Ok(None)` when it is not one.
+pub fn from_link_fragment(fragment: &str) -> Result<Option<Manifest>, String> {
+    let f = fragment.strip_prefix('#').unwrap_or(fragment);
+    super::link::unpack(LINK_PREFIX, f, "sweep manifest")
+}
+
+/// The manifest that re-runs `s` as it is: the scenario inline as the base and one axis,
+/// its seed, with its one value (a manifest needs an axis; the seed is the field every
+/// scenario has). Its workload files are named as in the scenario, so they are looked up
+/// beside the manifest (or under a `traces` folder set afterwards).
+pub fn for_scenario(s: &Scenario) -> Manifest {
+    Manifest {
+        name: if s.name.is_empty() {
+            "exported from the page".into()
+        } else {
+            s.name.clone()
+        },
+        base: Base::Scenario(Box::new(s.clone())),
+        traces: None,
+        axes: vec![Axis {
+            name: None,
+            path: "seed".into(),
+            values: Some(vec![Value::from(s.seed)]),
+            range: None,
+            glob: None,
+        }],
+        zip: Vec::new(),
+        seed_axis: None,
+    }
+}
+
+/// What a manifest holds without reading a file (the page's view of a shared manifest):
+/// its expansion and the job-runs, when every case's jobs are known before reading a trace.
+pub struct Overview {
+    pub expansion: Expansion,
+    pub job_runs: Option<f64>,
+    /// The workload files the cases read (each once, in first-use order).
+    pub files: Vec<String>,
+}
+
+/// Expands `m` with no file system: a `base.file` or a glob axis is an error saying so.
+/// At most `max_cases` cases and about `max_bytes` of scenarios in all (each case is a copy
+/// of the base: a 500 KB base scenario from a link may not be copied 10,000 times); the base
+/// is checked against the default limits first.
+pub fn overview(
+    m: &Manifest,
+    max_cases: usize,
+    max_bytes: usize,
+) -> Result<Overview, ManifestError> {
+    let base = base_scenario(m, &mut |f| {
+        Err(format!(
+            "the page cannot read {f}: plan this manifest with `gridscope sweep plan` (or give the base as a scenario or a link)"
+        ))
+    })?;
+    base.check_limits(&crate::limits::Limits::default())
+        .map_err(|e| err("base", e.to_string()))?;
+    let size = serde_json::to_string(&base).map_or(usize::MAX, |t| t.len().max(1));
+    let max_cases = max_cases.min((max_bytes / size).max(1));
+    let expansion = expand(m, &base, max_cases, &mut |g| {
+        Err(format!(
+            "the page cannot list {g}: plan this manifest with `gridscope sweep plan`"
+        ))
+    })?;
+    let mut files: Vec<String> = Vec::new();
+    let mut job_runs = Some(0.0);
+    for c in &expansion.cases {
+        for f in workload_files(&c.scenario) {
+            if !files.contains(&f) {
+                files.push(f);
+            }
+        }
+        job_runs = match (job_runs, c.scenario.expected_job_runs()) {
+            (Some(a), Some(b)) => Some(a + b),
+            _ => None,
+        };
+    }
+    Ok(Overview {
+        expansion,
+        job_runs,
+        files,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -693,5 +785,67 @@ mod tests {
         assert_eq!(e, "a.b[5] does not exist (the list has 2)");
         assert!(set_path(&mut v, "a..b", Value::Null).is_err());
         assert!(set_path(&mut v, "a.b[x]", Value::Null).is_err());
+    }
+
+    #[test]
+    fn a_scenario_exports_as_one_case_and_travels_as_a_link() {
+        let mut s = Scenario::demo();
+        s.seed = 7;
+        let m = for_scenario(&s);
+        let link = to_link(&m);
+        assert!(link.starts_with(LINK_PREFIX));
+        let back = from_link_fragment(&format!("#{link}"));
+        assert_eq!(back, Ok(Some(m.clone())));
+        // Text of the manifest reads back as the same manifest.
+        let text = serde_json::to_string_pretty(&m).unwrap_or_default();
+        assert_eq!(Manifest::from_json(&text), Ok(m.clone()));
+        let o = overview(&m, 100, 1 << 20).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(o.expansion.cases.len(), 1);
+        assert_eq!(o.expansion.cases[0].scenario, s);
+        assert_eq!(o.expansion.seed_axis, Some(0));
+        assert_eq!(o.job_runs, s.expected_job_runs());
+        assert!(o.files.is_empty());
+        // Other links are not manifests; a damaged one says so.
+        assert_eq!(from_link_fragment("#s1=abc"), Ok(None));
+        assert!(from_link_fragment("#m1=!!").is_err());
+    }
+
+    #[test]
+    fn the_page_overview_refuses_what_needs_files() {
+        let m = Manifest::from_json(
+            r#"{"base": {"file": "base.json"}, "axes": [{"path": "seed", "values": [1]}]}"#,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let e = overview(&m, 10, 1 << 20)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            e.starts_with("base.file: the page cannot read base.json"),
+            "{e}"
+        );
+        let m = Manifest::from_json(
+            r#"{"base": {"preset": "demo"}, "axes": [{"path": "workload.file", "glob": "t/*.swf"}]}"#,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        let e = overview(&m, 10, 1 << 20)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(e.contains("cannot list t/*.swf"), "{e}");
+        // Copies of the base are bounded by bytes as well as by count.
+        let m = Manifest::from_json(
+            r#"{"base": {"preset": "demo"}, "axes": [{"path": "seed", "range": {"from": 1, "to": 1000}}]}"#,
+        )
+        .unwrap_or_else(|e| panic!("{e}"));
+        assert!(overview(&m, 10_000, 1 << 20).is_ok());
+        let e = overview(&m, 10_000, 100_000)
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(
+            e.starts_with("axes[0].range: 1000 values, more than"),
+            "{e}"
+        );
     }
 }

@@ -6,6 +6,7 @@
 pub mod explain;
 pub mod link;
 pub mod manifest;
+pub mod merged;
 #[cfg(not(target_arch = "wasm32"))]
 mod parallel;
 mod presets;

@@ -82,7 +82,9 @@ fn window_listeners(link: &yew::html::Scope<App>) -> Vec<Listener> {
         listen("drop", move |e| {
             e.prevent_default();
             drop.send_message(Msg::Dragging(false));
-            let files = dropped_files(&e);
+            let mut files = dropped_files(&e);
+            // Merged tables of cluster sweeps go to their own view (panels/cluster.rs).
+            files.retain(|f| !is_merged_table_name(&f.name()));
             if !files.is_empty() {
                 drop.send_message(Msg::Action(AppAction::Files(files)));
             }
@@ -186,6 +188,7 @@ impl Component for App {
                       <div id={View::Ses.id()} class="view" hidden={self.view != View::Ses}><SesPanel /></div>
                       <div id={View::Kkor.id()} class="view" hidden={self.view != View::Kkor}><KkorPanel /></div>
                       <div id={View::Paper.id()} class="view" hidden={self.view != View::Paper}><PaperPanel /></div>
+                      <div id={View::Cluster.id()} class="view" hidden={self.view != View::Cluster}><ClusterPanel /></div>
                     </main>
                     <div class="dropzone" aria-hidden="true">{"Drop SWF files to load them"}</div>
                 </div>

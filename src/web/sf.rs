@@ -620,6 +620,7 @@ impl SfPanel {
                         <output data-testid="sf-share-url" class="share-url">{url}</output>
                         {" "}<super::panels::CopyButton text={url.clone()} testid="sf-share-copy" /></p>
                 }
+                { super::panels::not_exportable("SF allocation sweeps", "gridscope run --preset sf-…") }
             </>
         }
     }

@@ -101,3 +101,18 @@ pub fn decode_family(fragment: &str) -> Result<Option<super::families::FamilyReq
     let f = fragment.strip_prefix('#').unwrap_or(fragment);
     unpack(FAMILY_PREFIX, f, "preset run")
 }
+
+/// Sweep manifests (`gridscope sweep`, docs/cluster.md): `#m1=` + the same encoding, holding
+/// the manifest as its JSON file has it; they open the Cluster sweeps view.
+pub use crate::scenario::manifest::LINK_PREFIX as MANIFEST_PREFIX;
+
+pub fn encode_manifest(m: &crate::scenario::manifest::Manifest) -> String {
+    crate::scenario::manifest::to_link(m)
+}
+
+/// `Ok(None)` when the fragment is not a manifest link.
+pub fn decode_manifest(
+    fragment: &str,
+) -> Result<Option<crate::scenario::manifest::Manifest>, String> {
+    crate::scenario::manifest::from_link_fragment(fragment)
+}

@@ -667,3 +667,22 @@ fn part_outcomes() -> Vec<crate::engine::Outcome> {
         at(1, 2, 3, JobOutcome::Rejected(RejectReason::NoSuchSite)),
     ]
 }
+
+#[wasm_bindgen_test]
+fn manifest_links_round_trip_and_open_the_cluster_view() {
+    use crate::scenario::manifest::for_scenario;
+    use crate::web::panels::View;
+    let m = for_scenario(&Scenario::demo());
+    let f = share::encode_manifest(&m);
+    assert!(f.starts_with("m1="));
+    assert_eq!(share::decode_manifest(&format!("#{f}")), Ok(Some(m)));
+    assert_eq!(View::of_fragment(&format!("#{f}")), Some(View::Cluster));
+    assert_eq!(View::of_fragment("#/cluster"), Some(View::Cluster));
+    // The older kinds still open where they did; a manifest decoder leaves them alone.
+    let s = share::encode(&share::Shared {
+        scenario: Scenario::demo(),
+        files: vec![],
+    });
+    assert_eq!(View::of_fragment(&format!("#{s}")), Some(View::Scheduling));
+    assert_eq!(share::decode_manifest(&s), Ok(None));
+}

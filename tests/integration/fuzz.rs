@@ -600,3 +600,34 @@ fn fuzz_allocation_inputs() {
     };
     fuzz("allocation", seeds, &check);
 }
+
+/// Merged tables dropped on the page and manifests from `#m1=` links: whatever the bytes,
+/// an answer (a table, lines, an overview or an error), never a panic.
+#[test]
+fn fuzz_merged_tables_and_manifests() {
+    use gridscope::scenario::manifest::{overview, Manifest};
+    use gridscope::scenario::merged::parse;
+    let seeds: Vec<Vec<u8>> = [
+        "order,jobs,label,metric,n,median,ci_low,ci_high,coverage\ngridscope,300,fcfs,avg_wait_s,3,10,5,20,0.75\npyss,\"3,0\",easy,avg_wait_s,3,1,0.5,2,0.75\n",
+        r#"{"name": "x", "axes": [{"name": "jobs", "path": "workload.jobs", "values": 2}, {"name": "seed", "path": "seed", "values": 3}], "seed_axis": "seed", "points": [{"point": ["300"], "label": "fcfs", "metric": "avg_wait_s", "n": 3, "median": 1.5, "ci_low": 1, "ci_high": 2, "coverage": 0.75}]}"#,
+        r#"{"name": "m", "base": {"preset": "demo"}, "axes": [{"path": "seed", "range": {"from": 1, "to": 3}}, {"name": "o", "path": "options.event_order", "values": ["pyss", "cqsim"]}], "zip": [], "seed_axis": "seed"}"#,
+    ]
+    .iter()
+    .map(|s| s.as_bytes().to_vec())
+    .collect();
+    let check = |input: &[u8]| -> Result<(), String> {
+        if let Ok(t) = parse("f", input) {
+            for m in t.metrics() {
+                let l = t.lines(&m, t.default_x_axis());
+                if l.lines.iter().any(|s| s.median.len() != l.x.len()) {
+                    return Err("a line without one value per x".into());
+                }
+            }
+        }
+        if let Ok(m) = Manifest::from_json(std::str::from_utf8(input).unwrap_or_default()) {
+            let _ = overview(&m, 1_000, 1 << 20);
+        }
+        Ok(())
+    };
+    fuzz_with("merged", seeds, &mutate_json, &check);
+}

@@ -14,6 +14,7 @@ mod fit;
 mod gantt;
 mod geom;
 mod kkor_gantt;
+mod merged;
 pub mod plots;
 mod runs;
 mod scjg;
@@ -32,6 +33,7 @@ pub use ab::AbScatter;
 pub use families::{FamilyChart, SesFigure, KKOR_CHART_METRICS};
 pub use fit::{FitCdf, FitKind};
 pub use gantt::Gantt;
+pub use merged::MergedChart;
 pub use plots::Geom;
 pub use runs::{Bars, SeriesChart, SiteUtil, WaitCdf};
 pub use scjg::{ScjgChart, SCJG_CHART_METRICS};
@@ -93,6 +95,8 @@ pub enum Chart {
     /// The step-through view's picture of one instant.
     Step(Rc<StepPicture>),
     Ab(Rc<AbScatter>),
+    /// A cluster sweep's merged table (`gridscope sweep merge`), dropped on the page.
+    Merged(MergedChart),
 }
 
 impl Chart {
@@ -113,6 +117,7 @@ impl Chart {
             Chart::Scjg(p) => p,
             Chart::Step(p) => p.as_ref(),
             Chart::Ab(p) => p.as_ref(),
+            Chart::Merged(p) => p,
         }
     }
 }

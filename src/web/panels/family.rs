@@ -196,6 +196,7 @@ impl Runner {
                         <output data-testid={tid("share-url")} class="share-url">{url}</output>
                         {" "}<crate::web::panels::CopyButton text={url.clone()} testid={tid("share-copy")} /></p>
                 }
+                { crate::web::panels::not_exportable(&id.to_uppercase(), &format!("gridscope run --preset {id}-…")) }
             </>
         }
     }

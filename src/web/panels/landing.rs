@@ -21,17 +21,20 @@ pub enum View {
     Kkor,
     /// The report card: every paper's claims beside Gridscope's numbers.
     Paper,
+    /// Cluster sweeps: a shared manifest (`#m1=`) and merged tables dropped on the page.
+    Cluster,
 }
 
 impl View {
     /// In the order of the tabs.
-    pub const ALL: [View; 6] = [
+    pub const ALL: [View; 7] = [
         View::Scheduling,
         View::Sf,
         View::Scjg,
         View::Ses,
         View::Kkor,
         View::Paper,
+        View::Cluster,
     ];
 
     /// The view's route, the address fragment that opens it.
@@ -43,6 +46,7 @@ impl View {
             View::Ses => "#/ses",
             View::Kkor => "#/kkor",
             View::Paper => "#/paper",
+            View::Cluster => "#/cluster",
         }
     }
 
@@ -55,6 +59,7 @@ impl View {
             View::Ses => "SES node groups",
             View::Kkor => "KKOR grids",
             View::Paper => "Paper vs Gridscope",
+            View::Cluster => "Cluster sweeps",
         }
     }
 
@@ -67,6 +72,7 @@ impl View {
             View::Ses => "SES: choosing node groups for parallel jobs on a heterogeneous cluster",
             View::Kkor => "KKOR: centralized against decentralized grid scheduling, with migration",
             View::Paper => "The report card: each paper's headline claims beside Gridscope's numbers, run live, with a verdict",
+            View::Cluster => "Sweeps run on a cluster with gridscope sweep: a shared manifest, and merged tables plotted with their bands",
         }
     }
 
@@ -79,6 +85,7 @@ impl View {
             View::Ses => "ses",
             View::Kkor => "kkor",
             View::Paper => "reproduce",
+            View::Cluster => "cluster",
         }
     }
 
@@ -91,6 +98,7 @@ impl View {
             View::Ses => "view-ses",
             View::Kkor => "view-kkor",
             View::Paper => "view-paper",
+            View::Cluster => "view-cluster",
         }
     }
 
@@ -106,6 +114,9 @@ impl View {
         }
         if f.starts_with(share::PREFIX) {
             return Some(View::Scheduling);
+        }
+        if f.starts_with(share::MANIFEST_PREFIX) {
+            return Some(View::Cluster);
         }
         linked_view(f).map(|l| l.view)
     }

@@ -251,6 +251,9 @@ fn reports(app: &AppContext) -> Html {
                 <button onclick={export(ExportKind::WorkloadSwf)} disabled={!r.done()}>{"Export workload as SWF"}</button>
                 <button onclick={export(ExportKind::WorkloadBatsimJson)} disabled={!r.done()}>{"Export workload as Batsim JSON"}</button>
             </div>
+            if let (true, Some(s)) = (r.done(), &r.scenario) {
+                <super::ExportForCluster scenario={s.clone()} />
+            }
         </>
     }
 }
