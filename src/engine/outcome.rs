@@ -172,9 +172,9 @@ pub enum SimError {
     /// The jobs are not sorted by submit time: `job` comes after `after`.
     Unsorted {
         /// The job out of order.
-        job: u64,
+        job: i64,
         /// The job before it, submitted later.
-        after: u64,
+        after: i64,
     },
     /// More jobs than the engine's 32-bit job index can name.
     TooManyJobs {

@@ -24,7 +24,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::{EstimateSource, EventOrder, RunConfig, SimError};
 use crate::limits::{Limit, LimitExceeded, Limits};
 use crate::metrics::Metrics;
-use crate::model::{Platform, Site};
+use crate::model::{Platform, Site, MAX_SITE_UNITS};
 use crate::policy::grid::{GridParams, GridScheme, IdealDiscipline};
 use crate::policy::local::LocalPolicyKind;
 use crate::workload::hyper_erlang::HyperErlangWorkload;
@@ -667,19 +667,29 @@ pub fn resolve_platform(
         ),
         PlatformSpec::FromTrace { procs } => {
             let h = &workload.report.header;
-            let widest = workload.jobs.iter().map(|j| j.procs).max().unwrap_or(1);
+            // A job clamped on import (it asked for more than 2³² − 1 processors) is wider
+            // than any site can be: it does not size the platform, it is rejected.
+            let widest = workload
+                .jobs
+                .iter()
+                .map(|j| j.procs)
+                .filter(|&p| p <= MAX_SITE_UNITS)
+                .max()
+                .unwrap_or(1);
+            let clamp = |n: u64| n.min(u64::from(MAX_SITE_UNITS)) as u32;
+            let clamped = |n: u64| match n > u64::from(MAX_SITE_UNITS) {
+                true => format!(" ({n}, clamped to {MAX_SITE_UNITS}: the most a site can have)"),
+                false => String::new(),
+            };
             let (n, why) = match (procs, h.max_procs, h.max_nodes) {
                 (Some(p), _, _) => (
                     *p,
                     "the size given (--procs or the scenario's procs)".to_string(),
                 ),
-                (None, Some(p), _) => (
-                    p.min(u32::MAX as u64) as u32,
-                    "the header's MaxProcs".into(),
-                ),
+                (None, Some(p), _) => (clamp(p), format!("the header's MaxProcs{}", clamped(p))),
                 (None, None, Some(n)) => (
-                    n.min(u32::MAX as u64) as u32,
-                    "the header's MaxNodes (no MaxProcs)".into(),
+                    clamp(n),
+                    format!("the header's MaxNodes (no MaxProcs){}", clamped(n)),
                 ),
                 (None, None, None) => (
                     widest,

@@ -106,7 +106,7 @@ pub struct ScjgSweepResult {
 /// A metajob's path through the metascheduler, for the retry timeline.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct TimelineEntry {
-    pub id: u64,
+    pub id: i64,
     pub scheduler: u32,
     pub submit_s: f64,
     /// The common start, `None` when it failed or was rejected.

@@ -104,7 +104,7 @@ pub enum ToWorker {
     Explain {
         scenario: Scenario,
         algorithm: usize,
-        job: u64,
+        job: i64,
     },
 }
 
@@ -321,7 +321,7 @@ pub struct GanttData {
     pub capacity: u32,
     pub unit: String,
     /// (job id, start s, end s, first unit, units): one rectangle per contiguous block.
-    pub rects: Vec<(u64, f64, f64, u32, u32)>,
+    pub rects: Vec<(i64, f64, f64, u32, u32)>,
     /// More jobs fell in the window than were drawn.
     pub truncated: bool,
 }

@@ -541,7 +541,7 @@ impl HyperErlangWorkload {
             .map(|(i, &(submit_s, _, _, runtime_s, procs))| {
                 let estimate_s = libm::ceil(runtime_s as f64 * self.estimate_factor) as i64;
                 Job {
-                    id: i as u64 + 1,
+                    id: i as i64 + 1,
                     submit: SimTime::from_secs(submit_s),
                     runtime: SimTime::from_secs(runtime_s),
                     estimate: SimTime::from_secs(estimate_s.max(runtime_s)),
@@ -1138,7 +1138,7 @@ mod tests {
         assert_eq!(w.report.jobs, w.jobs.len() as u64);
         assert!(!w.jobs.is_empty());
         for (i, j) in w.jobs.iter().enumerate() {
-            assert_eq!(j.id, i as u64 + 1);
+            assert_eq!(j.id, i as i64 + 1);
             assert!(j.runtime >= SimTime::from_secs(1));
             assert!(j.estimate >= j.runtime);
             assert!(j.submit < SimTime::from_secs(TWO_WEEKS_S as i64));
@@ -1241,7 +1241,7 @@ mod tests {
         assert!(rel(he.mean(), 3.0) < 1e-12);
     }
 
-    fn job(id: u64, submit_s: i64, runtime_s: i64, procs: u32) -> Job {
+    fn job(id: i64, submit_s: i64, runtime_s: i64, procs: u32) -> Job {
         Job {
             id,
             submit: SimTime::from_secs(submit_s),
@@ -1260,7 +1260,7 @@ mod tests {
         let mut jobs = Vec::new();
         let mut add = |n: usize, procs: u32| {
             for _ in 0..n {
-                let id = jobs.len() as u64 + 1;
+                let id = jobs.len() as i64 + 1;
                 jobs.push(job(
                     id,
                     id as i64 * 60 + (id * id % 7) as i64,

@@ -49,7 +49,7 @@ struct Case {
     jobs: Vec<Job>,
 }
 
-fn job(id: u64, submit: SimTime, runtime: SimTime, estimate: SimTime, procs: u32) -> Job {
+fn job(id: i64, submit: SimTime, runtime: SimTime, estimate: SimTime, procs: u32) -> Job {
     Job {
         id,
         submit,
@@ -120,7 +120,7 @@ fn gen_case(seed: u64) -> Case {
     }
     jobs.sort_by_key(|j| j.submit); // stable
     for (i, j) in jobs.iter_mut().enumerate() {
-        j.id = i as u64 + 1;
+        j.id = i as i64 + 1;
     }
     Case { capacity, jobs }
 }
@@ -331,7 +331,7 @@ const PLAIN: RunConfig = RunConfig {
 fn simple_jobs(spec: &[(i64, i64, u32)]) -> Vec<Job> {
     spec.iter()
         .enumerate()
-        .map(|(i, &(sub, rt, p))| job(i as u64 + 1, secs(sub), secs(rt), secs(rt), p))
+        .map(|(i, &(sub, rt, p))| job(i as i64 + 1, secs(sub), secs(rt), secs(rt), p))
         .collect()
 }
 
@@ -540,7 +540,7 @@ fn scjg_starts(
         .iter()
         .enumerate()
         .map(|(i, &(from, to, units))| Metajob {
-            id: 1000 + i as u64,
+            id: 1000 + i as i64,
             submit: SimTime::ZERO,
             runtime: to - from,
             wallclock: to - from,
@@ -755,7 +755,7 @@ fn gen_instants_case(seed: u64) -> (Platform, Vec<Job>) {
         .collect();
     jobs.sort_by_key(|j| j.submit);
     for (i, j) in jobs.iter_mut().enumerate() {
-        j.id = i as u64 + 1;
+        j.id = i as i64 + 1;
     }
     (platform, jobs)
 }

@@ -11,7 +11,7 @@ use gridscope::policy::grid::{GridParams, GridScheme, IdealDiscipline};
 const PS: IdealDiscipline = IdealDiscipline::ProcessorSharing;
 use gridscope::policy::local::LocalPolicyKind;
 
-fn job(id: u64, submit: i64, run: i64, procs: u32, home: u32) -> Job {
+fn job(id: i64, submit: i64, run: i64, procs: u32, home: u32) -> Job {
     Job {
         id,
         submit: SimTime::from_secs(submit),

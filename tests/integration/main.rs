@@ -8,6 +8,7 @@ mod explain;
 mod fuzz;
 mod golden;
 mod grid;
+mod hardening;
 mod kkor;
 mod limits;
 mod reference;

@@ -186,8 +186,8 @@ pub struct ExplainArgs {
     #[arg(long, value_name = "POLICY")]
     pub policy: LocalPolicyKind,
     /// The job's id (SWF field 1)
-    #[arg(long, value_name = "ID")]
-    pub job: u64,
+    #[arg(long, value_name = "ID", allow_negative_numbers = true)]
+    pub job: i64,
     /// Processors of the machine [default: from the trace]
     #[arg(long, value_name = "N", value_parser = parse_positive_u32)]
     pub procs: Option<u32>,

@@ -150,7 +150,7 @@ pub fn decode_jobs(bytes: &[u8]) -> Result<Vec<Job>, String> {
     Ok(bytes
         .chunks_exact(JOB_BYTES)
         .map(|r| Job {
-            id: u64::from_le_bytes(b8(r, 0)),
+            id: i64::from_le_bytes(b8(r, 0)),
             submit: SimTime(i64::from_le_bytes(b8(r, 8))),
             runtime: SimTime(i64::from_le_bytes(b8(r, 16))),
             estimate: SimTime(i64::from_le_bytes(b8(r, 24))),
