@@ -150,12 +150,7 @@ fn group_schemes_run_on_any_platform_and_keep_the_invariants() {
     let jobs: Vec<Job> = (0..200)
         .map(|i| Job {
             home: (i % 3) as u32,
-            ..job(
-                i,
-                i as i64 * 30,
-                500 + (i as i64 * 37) % 900,
-                1 + (i as u32 * 7) % 64,
-            )
+            ..job(i, i * 30, 500 + (i * 37) % 900, 1 + (i as u32 * 7) % 64)
         })
         .collect();
     for scheme in [GridScheme::GroupsRandom, GridScheme::GroupsMna] {
