@@ -89,7 +89,7 @@ fn share_fragment_round_trips() {
             sha256: "ab".repeat(32),
         }],
     };
-    let frag = share::encode(&shared);
+    let frag = share::encode(&shared).unwrap();
     assert!(frag.starts_with(share::PREFIX));
     assert!(frag.len() < 1200, "fragment too long: {}", frag.len());
     assert!(frag
@@ -104,7 +104,10 @@ fn share_fragment_round_trips() {
         scenario: Scenario::demo(),
         files: vec![],
     };
-    assert_eq!(share::decode(&share::encode(&demo)).unwrap(), Some(demo));
+    assert_eq!(
+        share::decode(&share::encode(&demo).unwrap()).unwrap(),
+        Some(demo)
+    );
 }
 
 #[wasm_bindgen_test]
@@ -120,7 +123,7 @@ fn bad_fragments_give_messages_not_panics() {
         seeds: 3,
         batches: 1234,
     };
-    let frag = share::encode_sweep(&sweep);
+    let frag = share::encode_sweep(&sweep).unwrap();
     assert!(frag.starts_with(share::SWEEP_PREFIX));
     assert_eq!(share::decode(&frag).unwrap(), None);
     assert_eq!(
@@ -162,7 +165,8 @@ fn bad_fragments_give_messages_not_panics() {
             scenario: old,
             files: Vec::new(),
         },
-    );
+    )
+    .unwrap();
     let opened = share::decode(&old_link).unwrap().unwrap().scenario;
     assert_eq!(opened.version, crate::scenario::SCENARIO_VERSION);
     let cbf = opened
@@ -180,7 +184,8 @@ fn bad_fragments_give_messages_not_panics() {
     let f = share::encode(&Shared {
         scenario: s,
         files: vec![],
-    });
+    })
+    .unwrap();
     assert!(share::decode(&f).unwrap_err().contains("version 99"));
 }
 

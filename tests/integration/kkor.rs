@@ -46,7 +46,7 @@ fn real_preset() -> presets::KkorRunsResult {
 
 /// Prints the presets at their defaults with wall times (run with `--ignored --nocapture`).
 #[test]
-#[ignore]
+#[ignore = "an experiment printer: the KKOR presets at their defaults with wall times, docs/kkor.md (run with --ignored --nocapture)"]
 fn print_presets() {
     for (name, _) in presets::KKOR_PRESETS {
         let t0 = std::time::Instant::now();
