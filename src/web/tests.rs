@@ -583,7 +583,7 @@ fn pool_workers_get_the_same_jobs() {
     .unwrap()
     .jobs;
     jobs.push(crate::model::Job {
-        id: u64::MAX,
+        id: i64::MIN,
         submit: crate::time::SimTime(i64::MIN),
         runtime: crate::time::SimTime(i64::MAX),
         estimate: crate::time::SimTime(1),
