@@ -98,7 +98,7 @@ fn backlog(n: usize) -> Vec<Job> {
         .map(|i| {
             let run = rng.range_u64(1, 3600) as i64;
             Job {
-                id: i as u64 + 1,
+                id: i as i64 + 1,
                 submit: SimTime::ZERO,
                 runtime: SimTime::from_secs(run),
                 estimate: SimTime::from_secs(2 * run),

@@ -19,16 +19,22 @@ pub enum Limit {
     Jobs,
     Sites,
     SweepJobs,
+    SeriesPoints,
+    GeneratorDraws,
+    PlanWork,
 }
 
 impl Limit {
-    pub const ALL: [Limit; 6] = [
+    pub const ALL: [Limit; 9] = [
         Limit::FileBytes,
         Limit::InflatedBytes,
         Limit::LineBytes,
         Limit::Jobs,
         Limit::Sites,
         Limit::SweepJobs,
+        Limit::SeriesPoints,
+        Limit::GeneratorDraws,
+        Limit::PlanWork,
     ];
 
     /// The CLI flag that raises it.
@@ -40,6 +46,9 @@ impl Limit {
             Limit::Jobs => "--max-jobs",
             Limit::Sites => "--max-sites",
             Limit::SweepJobs => "--max-sweep-jobs",
+            Limit::SeriesPoints => "--max-series-points",
+            Limit::GeneratorDraws => "--max-generator-draws",
+            Limit::PlanWork => "--max-plan-work",
         }
     }
 
@@ -56,6 +65,15 @@ impl Limit {
             Limit::SweepJobs => {
                 "jobs an SF sweep simulates in all (points × policies × seeds × batches × k)"
             }
+            Limit::SeriesPoints => {
+                "time-series points a report holds (--series buckets × sites × runs; two numbers each)"
+            }
+            Limit::GeneratorDraws => {
+                "exponential draws a hyper-Erlang workload takes (expected jobs × the two Erlang orders; the time it takes grows with them)"
+            }
+            Limit::PlanWork => {
+                "steps of work conservative backfilling may spend on its plans in one run (a job looked at, or a plan's length for each placement or move; a backlog of N jobs costs about N³)"
+            }
         }
     }
 
@@ -68,9 +86,22 @@ impl Limit {
             Limit::Jobs => "447,794 (RICC-2010-2)",
             Limit::Sites => "6 (the sob-6 platform)",
             Limit::SweepJobs => "1.67·10⁸ (sf-batch at its defaults)",
+            Limit::SeriesPoints => {
+                "3.6·10⁶ (--series 100000 on sob-synthetic-heavy: 6 sites × 6 runs)"
+            }
+            Limit::GeneratorDraws => "4.3·10⁴ (sob-table6-light)",
+            Limit::PlanWork => "1.06·10¹¹ (RICC-2010-2, conservative)",
         }
     }
 }
+
+/// Plan work conservative backfilling may spend in one run by default (see
+/// [`Limit::PlanWork`]). Measured (issue #30): RICC-2010-2, the costliest shared trace,
+/// spends 1.06·10¹¹ (30 s on an idle core, 148 s on the shared build machine); a
+/// same-instant backlog of 2,500 jobs 4.5·10⁹ (5 s), of 5,000 about 3.6·10¹⁰, so at this
+/// bound a backlog of 10,000 or more stops after about a minute of an idle core instead
+/// of running for hours, and every shared trace runs.
+pub const PLAN_WORK_DEFAULT: u64 = 200_000_000_000;
 
 /// Every limit's value. `Limits::default()` is what the page and the CLI use unless a flag
 /// raises one.
@@ -82,6 +113,9 @@ pub struct Limits {
     pub jobs: u64,
     pub sites: u64,
     pub sweep_jobs: u64,
+    pub series_points: u64,
+    pub generator_draws: u64,
+    pub plan_work: u64,
 }
 
 impl Default for Limits {
@@ -93,6 +127,9 @@ impl Default for Limits {
             jobs: 10_000_000,
             sites: 4096,
             sweep_jobs: 1_000_000_000,
+            series_points: 4_000_000,
+            generator_draws: 1_000_000_000,
+            plan_work: PLAN_WORK_DEFAULT,
         }
     }
 }
@@ -106,6 +143,9 @@ impl Limits {
             Limit::Jobs => self.jobs,
             Limit::Sites => self.sites,
             Limit::SweepJobs => self.sweep_jobs,
+            Limit::SeriesPoints => self.series_points,
+            Limit::GeneratorDraws => self.generator_draws,
+            Limit::PlanWork => self.plan_work,
         }
     }
 
@@ -117,6 +157,9 @@ impl Limits {
             Limit::Jobs => &mut self.jobs,
             Limit::Sites => &mut self.sites,
             Limit::SweepJobs => &mut self.sweep_jobs,
+            Limit::SeriesPoints => &mut self.series_points,
+            Limit::GeneratorDraws => &mut self.generator_draws,
+            Limit::PlanWork => &mut self.plan_work,
         };
         *slot = value;
     }

@@ -15,7 +15,7 @@ enum Data {
 
 struct Column {
     name: &'static str,
-    /// The Arrow type: `u64`, `u32`, `i32`, `f64`, `bool` (one byte each, converted in
+    /// The Arrow type: `u64`, `i64`, `u32`, `i32`, `f64`, `bool` (one byte each, converted in
     /// Python) or `dict` (strings).
     kind: &'static str,
     data: Data,
@@ -40,8 +40,9 @@ impl Columns {
         });
     }
 
-    pub(crate) fn u64(&mut self, name: &'static str, it: impl Iterator<Item = u64>) {
-        self.fixed(name, "u64", it.flat_map(u64::to_le_bytes).collect());
+    /// Job ids: SWF job numbers may be negative and are kept as read.
+    pub(crate) fn i64(&mut self, name: &'static str, it: impl Iterator<Item = i64>) {
+        self.fixed(name, "i64", it.flat_map(i64::to_le_bytes).collect());
     }
 
     pub(crate) fn u32(&mut self, name: &'static str, it: impl Iterator<Item = u32>) {

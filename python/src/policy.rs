@@ -32,7 +32,7 @@ pub struct QueuedJob {
     /// Its index in the workload: what `schedule` returns to start it.
     pub(crate) idx: u32,
     /// Its number in the trace (SWF field 1), as in the job tables.
-    pub(crate) job_id: u64,
+    pub(crate) job_id: i64,
     /// Allocation units it needs here (processors, or nodes on a node-exclusive site).
     pub(crate) units: u32,
     /// The estimate the scheduler plans with (s), scaled to this site's speed.
@@ -60,7 +60,7 @@ impl QueuedJob {
 #[pyclass(frozen, get_all, module = "gridscope._gridscope")]
 pub struct RunningJob {
     idx: u32,
-    job_id: u64,
+    job_id: i64,
     units: u32,
     predicted_end: f64,
     /// The predicted end in integer milliseconds (exact).

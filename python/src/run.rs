@@ -94,7 +94,7 @@ impl Report {
         let outs = &run.outcomes;
         let ran = |o: &gridscope::engine::Outcome| o.ran();
         let mut c = Columns::default();
-        c.u64("job_id", jobs.iter().map(|j| j.id));
+        c.i64("job_id", jobs.iter().map(|j| j.id));
         c.secs("submit", jobs.iter().map(|j| Some(j.submit)));
         c.secs("start", outs.iter().map(|o| ran(o).then_some(o.start)));
         c.secs("end", outs.iter().map(|o| ran(o).then_some(o.end)));

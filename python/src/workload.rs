@@ -42,7 +42,7 @@ impl Workload {
     fn columns<'py>(&self, py: Python<'py>) -> PyResult<Bound<'py, PyDict>> {
         let jobs = &self.inner.jobs;
         let mut c = Columns::default();
-        c.u64("job_id", jobs.iter().map(|j| j.id));
+        c.i64("job_id", jobs.iter().map(|j| j.id));
         c.secs("submit", jobs.iter().map(|j| Some(j.submit)));
         c.secs("runtime", jobs.iter().map(|j| Some(j.runtime)));
         c.secs("estimate", jobs.iter().map(|j| Some(j.estimate)));

@@ -183,13 +183,33 @@ fn rate_at(sys: &BatchSystem, changes: &[RateChange], i: usize, t: i64) -> f64 {
     r
 }
 
+/// The largest inter-arrival CV a run accepts. Beyond about 10⁸ the short branch of the
+/// hyper-exponential takes all but 1/(2c²) of the arrivals, which f64 no longer tells from
+/// none: a larger CV would not give a larger variation, only the same run under a bigger
+/// number (and past 1.3·10¹⁵⁴, c² is infinite). 10⁹ is far beyond SF's Fig. 8 (CV ≤ 10).
+pub const MAX_ARRIVAL_CV: f64 = 1e9;
+
+/// The check both the run and the sweep spec make on an arrival CV.
+pub fn check_arrival_cv(cv: f64) -> Result<(), String> {
+    if !(cv.is_finite() && cv >= 1.0) {
+        return Err(format!("the arrival CV must be at least 1 (got {cv})"));
+    }
+    if cv > MAX_ARRIVAL_CV {
+        return Err(format!(
+            "the arrival CV must be at most 10⁹ (got {cv:e}): beyond 10⁸ the hyper-exponential's variation no longer grows in f64, and past 1.3·10¹⁵⁴ its c² is infinite"
+        ));
+    }
+    Ok(())
+}
+
 /// Inter-arrival sampler: exponential, or balanced two-stage hyper-exponential of a given CV.
 fn interarrival(rng: &mut SimRng, mean: f64, cv: f64) -> f64 {
     if cv <= 1.0 {
         return rng.exponential(mean);
     }
-    let c2 = cv * cv;
-    let p1 = 0.5 * (1.0 + libm::sqrt((c2 - 1.0) / (c2 + 1.0)));
+    // (c² − 1)/(c² + 1) written with 1/c², which cannot overflow (c² does past 1.3·10¹⁵⁴).
+    let inv = 1.0 / (cv * cv);
+    let p1 = 0.5 * (1.0 + libm::sqrt((1.0 - inv) / (1.0 + inv)));
     // Balanced means: p1/λ1 = p2/λ2 = mean/2.
     if rng.uniform() < p1 {
         rng.exponential(mean / (2.0 * p1))
@@ -206,12 +226,7 @@ fn too_long() -> String {
 /// The checks a run starts with: the system, the arrival CV, the warm-up, the rate changes.
 fn check_run(sys: &BatchSystem, batches: u64, warmup: u64) -> Result<(), String> {
     validate(&sys.rates, sys.lambda, sys.batch_size)?;
-    if !(sys.arrival_cv.is_finite() && sys.arrival_cv >= 1.0) {
-        return Err(format!(
-            "arrival CV must be at least 1 (got {})",
-            sys.arrival_cv
-        ));
-    }
+    check_arrival_cv(sys.arrival_cv)?;
     if warmup >= batches {
         return Err(format!(
             "warm-up ({warmup}) must be shorter than the run ({batches} batches)"

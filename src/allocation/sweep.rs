@@ -131,7 +131,7 @@ pub const SWEEP_PARAM_HELP: &[(&str, &str)] = &[
     ("lambda", "λ: batches per second (Poisson, or hyper-exponential when the CV > 1); the system must not saturate: λ·k < Σμ (SF §III)"),
     ("load", "instead of λ: the load ρ = λ·k / Σμ, held fixed as the rates or k change (λ = ρ·Σμ/k)"),
     ("batch_size", "k: jobs per batch; every job of a batch arrives at once (SF §III)"),
-    ("arrival_cv", "coefficient of variation of the batch inter-arrival times: 1 is Poisson, above 1 a two-stage hyper-exponential with balanced means, p₁ = ½(1 + √((c²−1)/(c²+1))) (SF §V-E)"),
+    ("arrival_cv", "coefficient of variation of the batch inter-arrival times: 1 is Poisson, above 1 a two-stage hyper-exponential with balanced means, p₁ = ½(1 + √((c²−1)/(c²+1))) (SF §V-E); at most 10⁹, beyond which the variation no longer grows in f64"),
     ("policies", "the policies compared, comma-separated: ww (α_i = μ_i/Σμ, SF eq. 2), owa (SF eq. 11 with the Fig. 2 elimination loop), dll (each job to the least (queue + 1)/μ_i, the dynamic bound), hybrid (OWA recomputed before each batch from estimated rates, SF §VI); the gap is 1 − median(2nd)/median(1st)"),
     ("dispatch", "how a batch is split given fractions α: random (each job picks resource i with probability α_i) or rounded (each resource earns α_i·k credit per batch, each job goes to the most credit)"),
     ("seeds", "independent runs per point and policy, the same seeds for every policy; the line is the median of their mean response times and the band the order statistics x(i)..x(n+1−i) covering the median with ≥ 95 % (SF: 10 runs)"),
@@ -205,9 +205,7 @@ impl SweepSpec {
             c.at_s = batches as f64 / 2.0 / lambda;
         }
         validate(&rates, lambda, k).map_err(|e| at(&e))?;
-        if !(cv.is_finite() && cv >= 1.0) {
-            return Err(at(&format!("the arrival CV must be at least 1 (got {cv})")));
-        }
+        super::sim::check_arrival_cv(cv).map_err(|e| at(&e))?;
         if !(report.is_finite() && (0.0..=1e9).contains(&report)) {
             return Err(at(&format!(
                 "DLL's report interval must be 0..10⁹ s (got {report})"

@@ -188,7 +188,7 @@ mod tests {
     use crate::model::{Job, Site};
     use crate::policy::local::LocalPolicyKind;
 
-    fn job(id: u64, submit: i64, run: i64, procs: u32) -> Job {
+    fn job(id: i64, submit: i64, run: i64, procs: u32) -> Job {
         Job {
             id,
             submit: SimTime::from_secs(submit),

@@ -172,15 +172,18 @@ pub enum SimError {
     /// The jobs are not sorted by submit time: `job` comes after `after`.
     Unsorted {
         /// The job out of order.
-        job: u64,
+        job: i64,
         /// The job before it, submitted later.
-        after: u64,
+        after: i64,
     },
     /// More jobs than the engine's 32-bit job index can name.
     TooManyJobs {
         /// How many were given.
         jobs: usize,
     },
+    /// The run passed one of the [`crate::limits::Limits`] (a conservative queue too long
+    /// to re-plan in reasonable time); the message names it and its flag.
+    Limit(crate::limits::LimitExceeded),
     /// Even run one after another on the slowest site the jobs could end past the clock.
     ClockOverflow {
         /// The last submit time, seconds.
@@ -203,6 +206,7 @@ impl std::fmt::Display for SimError {
                 "jobs must be sorted by submit time (job {job} comes after job {after})"
             ),
             SimError::TooManyJobs { .. } => f.write_str("more than 4 billion jobs"),
+            SimError::Limit(e) => e.fmt(f),
             SimError::ClockOverflow { last_submit_s, work_s } => write!(
                 f,
                 "the workload could run past the simulated clock (about 146 million years in milliseconds): last submit {last_submit_s} s, {work_s} s of run time in all"

@@ -120,7 +120,7 @@ pub fn generate(
     let slowest = clusters.iter().map(|c| c.inv_speed).fold(0.0, f64::max);
     let mut now = 0.0f64;
     let mut jobs = Vec::with_capacity(params.jobs as usize);
-    for id in 0..u64::from(params.jobs) {
+    for id in 0..i64::from(params.jobs) {
         now += rng.exponential(1.0 / total);
         if now > MAX_UNITS {
             return Err(format!(

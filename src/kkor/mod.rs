@@ -85,7 +85,7 @@ pub fn paper_clusters() -> Vec<Cluster> {
 /// One job of the KKOR model; times in ticks.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct KkorJob {
-    pub id: u64,
+    pub id: i64,
     /// The organization that produced it (index into the clusters).
     pub org: usize,
     /// q: processors, all on one cluster.

@@ -100,7 +100,7 @@ pub struct KkorRunSummary {
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct KkorSchedule {
     /// `(id, processors, origin organization)` per job, in the order of `placements`.
-    pub jobs: Vec<(u64, u32, usize)>,
+    pub jobs: Vec<(i64, u32, usize)>,
     pub placements: Vec<super::Placement>,
     pub batches: Vec<super::BatchWindow>,
 }

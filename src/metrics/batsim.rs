@@ -175,7 +175,7 @@ mod tests {
     use crate::model::Site;
     use crate::policy::local::LocalPolicyKind;
 
-    fn job(id: u64, submit: i64, runtime: i64, estimate: i64, procs: u32) -> Job {
+    fn job(id: i64, submit: i64, runtime: i64, estimate: i64, procs: u32) -> Job {
         Job {
             id,
             submit: SimTime::from_secs(submit),

@@ -29,7 +29,7 @@ use crate::rng::SimRng;
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct JobWaits {
     pub name: String,
-    pub ids: Vec<u64>,
+    pub ids: Vec<i64>,
     pub waits_ms: Vec<i64>,
 }
 
@@ -72,7 +72,7 @@ pub fn parse_jobs_csv(name: &str, bytes: &[u8]) -> Result<JobWaits, String> {
                 .map(|s| s.as_str())
                 .ok_or_else(|| format!("{name}:{}: no {what} column", i + 1))
         };
-        let job: u64 = get(id, "job_id")?
+        let job: i64 = get(id, "job_id")?
             .trim()
             .rsplit('!')
             .next()
@@ -112,7 +112,7 @@ fn seconds_ms(s: &str) -> Option<i64> {
 /// One job's waits under A and B.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct JobDiff {
-    pub job_id: u64,
+    pub job_id: i64,
     pub wait_a_s: f64,
     pub wait_b_s: f64,
     /// wait_b − wait_a: negative = gained under B.
@@ -120,12 +120,12 @@ pub struct JobDiff {
 }
 
 /// The jobs of two runs paired by id: `(job id, wait A, wait B)` in A's order.
-pub fn pair(a: &JobWaits, b: &JobWaits) -> (Vec<(u64, i64, i64)>, u64, u64) {
+pub fn pair(a: &JobWaits, b: &JobWaits) -> (Vec<(i64, i64, i64)>, u64, u64) {
     // The k-th row of an id in A with the k-th of that id in B: sort B's rows by (id, row).
-    let mut bs: Vec<(u64, usize)> = b.ids.iter().copied().zip(0..).collect();
+    let mut bs: Vec<(i64, usize)> = b.ids.iter().copied().zip(0..).collect();
     bs.sort_unstable();
     let mut used = vec![false; bs.len()];
-    let mut seen: std::collections::BTreeMap<u64, usize> = Default::default();
+    let mut seen: std::collections::BTreeMap<i64, usize> = Default::default();
     let mut pairs = Vec::with_capacity(a.ids.len());
     let mut only_a = 0u64;
     for (&id, &wa) in a.ids.iter().zip(&a.waits_ms) {
@@ -242,13 +242,13 @@ pub fn compare(
         ));
     }
     let n = pairs.len() as f64;
-    let sum = |f: &dyn Fn(&(u64, i64, i64)) -> i64| {
+    let sum = |f: &dyn Fn(&(i64, i64, i64)) -> i64| {
         pairs.iter().map(|p| f(p) as i128).sum::<i128>() as f64
     };
     let mean_a = sum(&|p| p.1) / n;
     let mean_b = sum(&|p| p.2) / n;
     let mut diffs: Vec<i64> = pairs.iter().map(|p| p.2 - p.1).collect();
-    let job = |&(id, wa, wb): &(u64, i64, i64)| JobDiff {
+    let job = |&(id, wa, wb): &(i64, i64, i64)| JobDiff {
         job_id: id,
         wait_a_s: secs(wa as f64),
         wait_b_s: secs(wb as f64),
@@ -508,7 +508,7 @@ impl Comparison {
 mod tests {
     use super::*;
 
-    fn run(name: &str, rows: &[(u64, i64)]) -> JobWaits {
+    fn run(name: &str, rows: &[(i64, i64)]) -> JobWaits {
         JobWaits {
             name: name.into(),
             ids: rows.iter().map(|r| r.0).collect(),

@@ -6,8 +6,9 @@ pub type JobIdx = u32;
 /// One batch job as the simulator sees it. 48 bytes, so a 450k-job trace costs ~21 MB.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Job {
-    /// The job number from the workload (SWF field 1); printed in every output.
-    pub id: u64,
+    /// The job number from the workload (SWF field 1), negative or not (some logs number
+    /// jobs below zero); printed as read in every output, so ids round-trip.
+    pub id: i64,
     /// Submit time, relative to the workload's origin (its first submit).
     pub submit: SimTime,
     /// Actual run time on the job's home site.

@@ -6,4 +6,4 @@ pub mod packing;
 mod platform;
 
 pub use job::{Job, JobIdx};
-pub use platform::{Allocation, NodeGroup, Platform, Site};
+pub use platform::{Allocation, NodeGroup, Platform, Site, MAX_SITE_UNITS};

@@ -9,7 +9,7 @@ use std::collections::BinaryHeap;
 use crate::time::SimTime;
 
 /// One job to place: `(id, start, end, units)`.
-pub type Interval = (u64, SimTime, SimTime, u32);
+pub type Interval = (i64, SimTime, SimTime, u32);
 
 /// One rectangle drawn: `(index into the input, first unit, units)`.
 pub type Placed = (usize, u32, u32);

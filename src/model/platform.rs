@@ -22,6 +22,11 @@ pub struct NodeGroup {
     pub cpus_per_node: u32,
 }
 
+/// The most processors a site can have: one less than 2³² − 1, which is what a job asking
+/// for more than 2³² − 1 processors is clamped to on import, so such a job fits no site and
+/// is rejected as too wide instead of running.
+pub const MAX_SITE_UNITS: u32 = u32::MAX - 1;
+
 /// A machine, cluster or organization.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -88,6 +93,13 @@ impl Site {
 
     /// Checks the description makes sense; the message says what to change.
     pub fn validate(&self) -> Result<(), String> {
+        if self.cpus() > u64::from(MAX_SITE_UNITS) {
+            return Err(format!(
+                "site '{}' has {} processors (nodes × cpus_per_node); a site can have at most {MAX_SITE_UNITS}",
+                self.name,
+                self.cpus()
+            ));
+        }
         if self.nodes == 0 || self.cpus_per_node == 0 {
             return Err(format!(
                 "site '{}' has no processors (nodes = {}, cpus_per_node = {})",

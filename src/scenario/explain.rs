@@ -32,19 +32,19 @@ pub enum WaitReason {
     TooFewUnits {
         needs: u32,
         free: u32,
-        held_by: Vec<(u64, u32, f64)>,
+        held_by: Vec<(i64, u32, f64)>,
     },
     /// It fits now, but starting it would push back the head's reservation (EASY): it ends
     /// by its estimate after the head's shadow time and needs more than the extra units.
     WouldDelayHead {
-        head: u64,
+        head: i64,
         shadow_s: f64,
         ends_s: f64,
         needs: u32,
         extra: u32,
     },
     /// It fits now, but the policy starts jobs only in its queue's order (FCFS, SJF).
-    QueueOrder { ahead_of_it: u64, position: usize },
+    QueueOrder { ahead_of_it: i64, position: usize },
     /// It fits now and the policy chose not to start it (conservative: its place in the
     /// plan is later, because starting it now would delay a reservation made before it).
     PlannedLater { position: usize },
@@ -109,7 +109,7 @@ pub struct WaitSpan {
 /// One job's wait, explained.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Explanation {
-    pub job: u64,
+    pub job: i64,
     pub algorithm: String,
     pub procs: u32,
     pub estimate_s: f64,
@@ -171,7 +171,7 @@ pub fn explain(
     scenario: &Scenario,
     mut workload: Workload,
     alg: usize,
-    job_id: u64,
+    job_id: i64,
 ) -> Result<Explanation, ScenarioError> {
     let spec = scenario
         .algorithms

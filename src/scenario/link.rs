@@ -12,13 +12,17 @@ pub const MAX_FRAGMENT: usize = 32 * 1024;
 /// Longest inflated JSON accepted (guards against deflate bombs).
 pub const MAX_JSON: u64 = 512 * 1024;
 
-/// `prefix` + base64url(deflate(JSON)).
-pub fn pack<T: Serialize>(prefix: &str, value: &T) -> String {
-    let json = serde_json::to_vec(value).unwrap_or_default();
+/// `prefix` + base64url(deflate(JSON)). A value that cannot be written (a map with
+/// non-string keys, say) or compressed is an error the caller shows, never an empty link
+/// that would open as nothing.
+pub fn pack<T: Serialize>(prefix: &str, value: &T) -> Result<String, String> {
+    let json =
+        serde_json::to_vec(value).map_err(|e| format!("cannot write the share link: {e}"))?;
     let mut enc = flate2::write::DeflateEncoder::new(Vec::new(), flate2::Compression::best());
-    let _ = enc.write_all(&json);
-    let bytes = enc.finish().unwrap_or_default();
-    format!("{prefix}{}", b64url_encode(&bytes))
+    enc.write_all(&json)
+        .and_then(|_| enc.finish())
+        .map(|bytes| format!("{prefix}{}", b64url_encode(&bytes)))
+        .map_err(|e| format!("cannot compress the share link: {e}"))
 }
 
 /// The inverse of [`pack`], with size limits; `what` names the payload in errors.
@@ -88,4 +92,22 @@ pub fn b64url_decode(text: &str) -> Option<Vec<u8>> {
         return None;
     }
     Some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_value_that_cannot_be_written_is_an_error_not_an_empty_link() {
+        // JSON object keys must be strings: a map keyed by pairs cannot be written.
+        let bad: std::collections::BTreeMap<(u8, u8), u8> = [((1, 2), 3)].into();
+        let e = pack("s1=", &bad).unwrap_err();
+        assert!(e.contains("cannot write the share link"), "{e}");
+        let good = pack("s1=", &serde_json::json!({"a": 1})).unwrap();
+        assert_eq!(
+            unpack::<serde_json::Value>("s1=", &good, "test").unwrap(),
+            Some(serde_json::json!({"a": 1}))
+        );
+    }
 }

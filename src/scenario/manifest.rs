@@ -660,7 +660,7 @@ fn build_case(
 pub const LINK_PREFIX: &str = "m1=";
 
 /// The fragment (without `#`) that carries `m`.
-pub fn to_link(m: &Manifest) -> String {
+pub fn to_link(m: &Manifest) -> Result<String, String> {
     super::link::pack(LINK_PREFIX, m)
 }
 
@@ -792,7 +792,7 @@ mod tests {
         let mut s = Scenario::demo();
         s.seed = 7;
         let m = for_scenario(&s);
-        let link = to_link(&m);
+        let link = to_link(&m).unwrap();
         assert!(link.starts_with(LINK_PREFIX));
         let back = from_link_fragment(&format!("#{link}"));
         assert_eq!(back, Ok(Some(m.clone())));

@@ -25,7 +25,7 @@ use serde::{Deserialize, Serialize};
 use crate::engine::{EstimateSource, EventOrder, RunConfig, SimError};
 use crate::limits::{Limit, LimitExceeded, Limits};
 use crate::metrics::Metrics;
-use crate::model::{Platform, Site};
+use crate::model::{Platform, Site, MAX_SITE_UNITS};
 use crate::policy::grid::{GridParams, GridScheme, IdealDiscipline};
 use crate::policy::local::LocalPolicyKind;
 use crate::workload::hyper_erlang::HyperErlangWorkload;
@@ -531,11 +531,14 @@ impl Scenario {
             )?;
         }
         match &self.workload {
-            WorkloadSpec::HyperErlang { sites } => limits.check(
-                Limit::Sites,
-                sites.len() as u64,
-                "the hyper-Erlang workload",
-            ),
+            WorkloadSpec::HyperErlang { sites } => {
+                limits.check(
+                    Limit::Sites,
+                    sites.len() as u64,
+                    "the hyper-Erlang workload",
+                )?;
+                check_draws(sites, limits)
+            }
             WorkloadSpec::SwfSites { files, .. } => limits.check(
                 Limit::Sites,
                 files.len() as u64,
@@ -560,6 +563,24 @@ impl Scenario {
         }
         presets::sob_scenario(name)
     }
+}
+
+/// A hyper-Erlang workload's expected draws (jobs × Erlang orders) against the limit:
+/// an order-1000 model drawing 5 M jobs ran 80 s unasked. Parameters that do not resolve
+/// pass here; generating reports them.
+fn check_draws(sites: &[HyperErlangWorkload], limits: &Limits) -> Result<(), LimitExceeded> {
+    let draws: f64 = sites
+        .iter()
+        .map(|g| g.expected_draws().unwrap_or(0.0))
+        .sum();
+    if draws.is_nan() || draws > limits.generator_draws as f64 {
+        return Err(LimitExceeded {
+            limit: Limit::GeneratorDraws,
+            max: limits.generator_draws,
+            context: format!("the hyper-Erlang workload (about {draws:.2e} draws expected)"),
+        });
+    }
+    Ok(())
 }
 
 /// Loads the workload the scenario names. `load(file)` returns a file's bytes. Files are
@@ -680,6 +701,7 @@ fn load_unchecked(
                     ),
                 }));
             }
+            check_draws(sites, limits).map_err(ScenarioError::Limit)?;
             let parts = sites
                 .iter()
                 .enumerate()
@@ -717,19 +739,29 @@ pub fn resolve_platform(
         ),
         PlatformSpec::FromTrace { procs } => {
             let h = &workload.report.header;
-            let widest = workload.jobs.iter().map(|j| j.procs).max().unwrap_or(1);
+            // A job clamped on import (it asked for more than 2³² − 1 processors) is wider
+            // than any site can be: it does not size the platform, it is rejected.
+            let widest = workload
+                .jobs
+                .iter()
+                .map(|j| j.procs)
+                .filter(|&p| p <= MAX_SITE_UNITS)
+                .max()
+                .unwrap_or(1);
+            let clamp = |n: u64| n.min(u64::from(MAX_SITE_UNITS)) as u32;
+            let clamped = |n: u64| match n > u64::from(MAX_SITE_UNITS) {
+                true => format!(" ({n}, clamped to {MAX_SITE_UNITS}: the most a site can have)"),
+                false => String::new(),
+            };
             let (n, why) = match (procs, h.max_procs, h.max_nodes) {
                 (Some(p), _, _) => (
                     *p,
                     "the size given (--procs or the scenario's procs)".to_string(),
                 ),
-                (None, Some(p), _) => (
-                    p.min(u32::MAX as u64) as u32,
-                    "the header's MaxProcs".into(),
-                ),
+                (None, Some(p), _) => (clamp(p), format!("the header's MaxProcs{}", clamped(p))),
                 (None, None, Some(n)) => (
-                    n.min(u32::MAX as u64) as u32,
-                    "the header's MaxNodes (no MaxProcs)".into(),
+                    clamp(n),
+                    format!("the header's MaxNodes (no MaxProcs){}", clamped(n)),
                 ),
                 (None, None, None) => (
                     widest,

@@ -148,6 +148,8 @@ pub(super) struct RunInputs<'a> {
     jobs: &'a [Job],
     cfg: RunConfig,
     import: &'a ImportReport,
+    /// Bounds a conservative run's plan work ([`Limits::plan_work`]).
+    work_limit: u64,
 }
 
 /// Runs every algorithm of the scenario on an already loaded workload, one after another,
@@ -179,6 +181,7 @@ pub fn run_loaded_on(
         jobs: &workload.jobs,
         cfg,
         import: &workload.report,
+        work_limit: limits.plan_work,
     };
     let runs = run_all(&inputs, threads, progress)?;
     Ok(Report {
@@ -259,7 +262,10 @@ pub(super) fn run_one(
     };
     let platform = expanded.as_ref().unwrap_or(inputs.platform);
     let out = Simulation::new(platform, jobs, alg.local, alg.grid, &alg.grid_params, &cfg)
-        .map(|sim| sim.with_seed(scenario.seed))
+        .map(|sim| {
+            sim.with_seed(scenario.seed)
+                .with_work_limit(inputs.work_limit)
+        })
         .and_then(|sim| sim.run(progress))
         // The engine checked the run's invariants before returning it.
         .map_err(ScenarioError::Sim)?;

@@ -24,13 +24,13 @@ pub struct StepFrame {
     pub capacity: u32,
     pub free: u32,
     /// (job id, units, predicted end s), soonest predicted end first.
-    pub running: Vec<(u64, u32, f64)>,
+    pub running: Vec<(i64, u32, f64)>,
     /// (job id, units, estimate s) in the policy's order.
-    pub queue: Vec<(u64, u32, f64)>,
+    pub queue: Vec<(i64, u32, f64)>,
     /// (from s, free units): the running jobs' profile by estimates.
     pub profile: Vec<(f64, u32)>,
     /// The head's reservation (job id, shadow time s, extra units), for EASY.
-    pub head: Option<(u64, f64, u32)>,
+    pub head: Option<(i64, f64, u32)>,
     /// The jobs started at this instant at the site, in order.
     #[serde(default)]
     pub started: Vec<StartedJob>,
@@ -39,7 +39,7 @@ pub struct StepFrame {
 /// A job started at a frame's instant.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct StartedJob {
-    pub job: u64,
+    pub job: i64,
     pub units: u32,
     /// Started out of order around the head's reservation (EASY), not from the head.
     pub backfilled: bool,

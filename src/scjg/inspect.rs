@@ -24,9 +24,9 @@ pub struct SiteGantt {
     pub name: String,
     pub capacity: u32,
     /// `(job id, start s, end s, first unit, units, is a metajob component)`.
-    pub rects: Vec<(u64, f64, f64, u32, u32, bool)>,
+    pub rects: Vec<(i64, f64, f64, u32, u32, bool)>,
     /// Metajob reservations: `(metajob id, start s, end s = start + wallclock, units)`.
-    pub reservations: Vec<(u64, f64, f64, u32)>,
+    pub reservations: Vec<(i64, f64, f64, u32)>,
     /// Lock-down windows `(start s, end s)` and the block's units.
     pub windows: Vec<(f64, f64)>,
     pub block_units: u32,
@@ -48,7 +48,7 @@ pub struct QuerySite {
 /// SCJG Fig. 2 for one metajob.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct QueryView {
-    pub metajob: u64,
+    pub metajob: i64,
     pub at_s: f64,
     pub from_s: f64,
     pub wallclock_s: f64,

@@ -57,7 +57,7 @@ impl Request {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Metajob {
     /// Its number in the source workload.
-    pub id: u64,
+    pub id: i64,
     pub submit: SimTime,
     /// How long its components really run (each is killed at `wallclock`).
     pub runtime: SimTime,

@@ -106,7 +106,7 @@ pub struct ScjgSweepResult {
 /// A metajob's path through the metascheduler, for the retry timeline.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct TimelineEntry {
-    pub id: u64,
+    pub id: i64,
     pub scheduler: u32,
     pub submit_s: f64,
     /// The common start, `None` when it failed or was rejected.
@@ -550,7 +550,7 @@ fn run_livelock(
     let mut runs = Vec::new();
     for (r, &(label, _, _)) in LIVELOCK_RUNS.iter().enumerate() {
         let chunk = &mut results[r * seeds..(r + 1) * seeds];
-        let metrics = median_metrics(chunk.iter().map(|x| &x.0).collect());
+        let metrics = median_metrics(chunk.iter().map(|x| &x.0).collect())?;
         runs.push(ScjgRunSummary {
             label: label.to_string(),
             metrics,
@@ -567,13 +567,15 @@ fn run_livelock(
 }
 
 /// The median of every number over the seeds (field by field, through the serde shape).
-fn median_metrics(v: Vec<&ScjgMetrics>) -> ScjgMetrics {
+/// A step that fails is an error: a run of all-zero metrics would look like a result.
+fn median_metrics(v: Vec<&ScjgMetrics>) -> Result<ScjgMetrics, String> {
+    let failed = |e: serde_json::Error| format!("the median of the SCJG metrics failed: {e}");
     let values: Vec<serde_json::Value> = v
         .iter()
-        .map(|m| serde_json::to_value(m).unwrap_or_default())
-        .collect();
+        .map(|m| serde_json::to_value(m).map_err(failed))
+        .collect::<Result<_, _>>()?;
     let Some(serde_json::Value::Object(first)) = values.first() else {
-        return ScjgMetrics::default();
+        return Err("the median of the SCJG metrics failed: no seed ran".into());
     };
     let mut out = serde_json::Map::new();
     for key in first.keys() {
@@ -590,5 +592,26 @@ fn median_metrics(v: Vec<&ScjgMetrics>) -> ScjgMetrics {
         };
         out.insert(key.clone(), value);
     }
-    serde_json::from_value(serde_json::Value::Object(out)).unwrap_or_default()
+    serde_json::from_value(serde_json::Value::Object(out)).map_err(failed)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_median_of_metrics_is_taken_field_by_field() {
+        let m = |u: f64, n: u64| ScjgMetrics {
+            utilization: u,
+            metajobs: n,
+            ..ScjgMetrics::default()
+        };
+        let (a, b, c) = (m(0.5, 7), m(0.25, 9), m(0.75, 8));
+        let got = median_metrics(vec![&a, &b, &c]).unwrap();
+        assert_eq!((got.utilization, got.metajobs), (0.5, 8));
+        // A NaN has no median: an error, not a run of zeros.
+        let nan = m(f64::NAN, 1);
+        assert!(median_metrics(vec![&nan]).is_err());
+        assert!(median_metrics(vec![]).is_err());
+    }
 }

@@ -89,7 +89,7 @@ mod tests {
     fn jobs(n: u64) -> Vec<Job> {
         (0..n)
             .map(|i| Job {
-                id: i + 1,
+                id: i as i64 + 1,
                 submit: SimTime::from_secs(i as i64),
                 runtime: SimTime::from_secs(50),
                 estimate: SimTime::from_secs(100),
@@ -107,7 +107,7 @@ mod tests {
         let (l1, m1) = split_metajobs(&all, 1.0, 7, Shape::Single, 2);
         let (l5, m5) = split_metajobs(&all, 5.0, 7, Shape::Single, 2);
         assert_eq!((l1.len(), m1.len(), l5.len(), m5.len()), (990, 10, 950, 50));
-        let ids5: Vec<u64> = m5.iter().map(|m| m.id).collect();
+        let ids5: Vec<i64> = m5.iter().map(|m| m.id).collect();
         assert!(m1.iter().all(|m| ids5.contains(&m.id)), "1 % ⊂ 5 %");
         assert_eq!(split_metajobs(&all, 5.0, 7, Shape::Single, 2).1, m5);
         assert_ne!(split_metajobs(&all, 5.0, 8, Shape::Single, 2).1, m5);

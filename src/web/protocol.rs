@@ -109,7 +109,7 @@ pub enum ToWorker {
     Explain {
         scenario: Scenario,
         algorithm: usize,
-        job: u64,
+        job: i64,
     },
 }
 
@@ -332,7 +332,7 @@ pub struct GanttData {
     pub capacity: u32,
     pub unit: String,
     /// (job id, start s, end s, first unit, units): one rectangle per contiguous block.
-    pub rects: Vec<(u64, f64, f64, u32, u32)>,
+    pub rects: Vec<(i64, f64, f64, u32, u32)>,
     /// More jobs fell in the window than were drawn.
     pub truncated: bool,
 }
@@ -345,7 +345,7 @@ pub struct AbData {
     pub b: usize,
     pub comparison: crate::metrics::compare::Comparison,
     /// (job id, wait under A s, wait under B s).
-    pub points: Vec<(u64, f64, f64)>,
+    pub points: Vec<(i64, f64, f64)>,
 }
 
 /// Jobs drawn in the A/B scatter at most.

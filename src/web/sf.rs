@@ -432,10 +432,13 @@ impl SfPanel {
     }
 
     fn share(&mut self) {
-        match self.sweep_to_share() {
+        match self
+            .sweep_to_share()
+            .and_then(|s| share::encode_sweep(&s).map(|f| (s, f)))
+        {
             Err(e) => self.error = Some(e),
-            Ok(shared) => {
-                self.share_url = Some(share::link(&share::encode_sweep(&shared)));
+            Ok((shared, frag)) => {
+                self.share_url = Some(share::link(&frag));
                 self.shared = Some(shared);
             }
         }

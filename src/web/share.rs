@@ -36,7 +36,7 @@ pub fn link(fragment: &str) -> String {
 }
 
 /// The fragment (without `#`) for a scenario.
-pub fn encode(shared: &Shared) -> String {
+pub fn encode(shared: &Shared) -> Result<String, String> {
     pack(PREFIX, shared)
 }
 
@@ -78,7 +78,7 @@ pub struct SharedSweep {
     pub batches: u64,
 }
 
-pub fn encode_sweep(s: &SharedSweep) -> String {
+pub fn encode_sweep(s: &SharedSweep) -> Result<String, String> {
     pack(SWEEP_PREFIX, s)
 }
 
@@ -92,7 +92,7 @@ pub fn decode_sweep(fragment: &str) -> Result<Option<SharedSweep>, String> {
 /// (family, preset, seeds and the preset's parameters), so the link re-runs it.
 pub const FAMILY_PREFIX: &str = "f1=";
 
-pub fn encode_family(r: &super::families::FamilyRequest) -> String {
+pub fn encode_family(r: &super::families::FamilyRequest) -> Result<String, String> {
     pack(FAMILY_PREFIX, r)
 }
 
@@ -106,7 +106,7 @@ pub fn decode_family(fragment: &str) -> Result<Option<super::families::FamilyReq
 /// the manifest as its JSON file has it; they open the Cluster sweeps view.
 pub use crate::scenario::manifest::LINK_PREFIX as MANIFEST_PREFIX;
 
-pub fn encode_manifest(m: &crate::scenario::manifest::Manifest) -> String {
+pub fn encode_manifest(m: &crate::scenario::manifest::Manifest) -> Result<String, String> {
     crate::scenario::manifest::to_link(m)
 }
 

@@ -91,7 +91,7 @@ fn share_fragment_round_trips() {
             sha256: "ab".repeat(32),
         }],
     };
-    let frag = share::encode(&shared);
+    let frag = share::encode(&shared).unwrap();
     assert!(frag.starts_with(share::PREFIX));
     assert!(frag.len() < 1200, "fragment too long: {}", frag.len());
     assert!(frag
@@ -106,7 +106,10 @@ fn share_fragment_round_trips() {
         scenario: Scenario::demo(),
         files: vec![],
     };
-    assert_eq!(share::decode(&share::encode(&demo)).unwrap(), Some(demo));
+    assert_eq!(
+        share::decode(&share::encode(&demo).unwrap()).unwrap(),
+        Some(demo)
+    );
 }
 
 #[wasm_bindgen_test]
@@ -122,7 +125,7 @@ fn bad_fragments_give_messages_not_panics() {
         seeds: 3,
         batches: 1234,
     };
-    let frag = share::encode_sweep(&sweep);
+    let frag = share::encode_sweep(&sweep).unwrap();
     assert!(frag.starts_with(share::SWEEP_PREFIX));
     assert_eq!(share::decode(&frag).unwrap(), None);
     assert_eq!(
@@ -164,7 +167,8 @@ fn bad_fragments_give_messages_not_panics() {
             scenario: old,
             files: Vec::new(),
         },
-    );
+    )
+    .unwrap();
     let opened = share::decode(&old_link).unwrap().unwrap().scenario;
     assert_eq!(opened.version, crate::scenario::SCENARIO_VERSION);
     let cbf = opened
@@ -182,7 +186,8 @@ fn bad_fragments_give_messages_not_panics() {
     let f = share::encode(&Shared {
         scenario: s,
         files: vec![],
-    });
+    })
+    .unwrap();
     assert!(share::decode(&f).unwrap_err().contains("version 99"));
 }
 
@@ -580,7 +585,7 @@ fn pool_workers_get_the_same_jobs() {
     .unwrap()
     .jobs;
     jobs.push(crate::model::Job {
-        id: u64::MAX,
+        id: i64::MIN,
         submit: crate::time::SimTime(i64::MIN),
         runtime: crate::time::SimTime(i64::MAX),
         estimate: crate::time::SimTime(1),
@@ -673,7 +678,7 @@ fn manifest_links_round_trip_and_open_the_cluster_view() {
     use crate::scenario::manifest::for_scenario;
     use crate::web::panels::View;
     let m = for_scenario(&Scenario::demo());
-    let f = share::encode_manifest(&m);
+    let f = share::encode_manifest(&m).unwrap();
     assert!(f.starts_with("m1="));
     assert_eq!(share::decode_manifest(&format!("#{f}")), Ok(Some(m)));
     assert_eq!(View::of_fragment(&format!("#{f}")), Some(View::Cluster));

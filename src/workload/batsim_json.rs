@@ -152,12 +152,12 @@ fn plain(v: &RawValue) -> Option<&str> {
     }
 }
 
-fn id_number(text: &str) -> Option<u64> {
+fn id_number(text: &str) -> Option<i64> {
     text.rsplit('!').next().and_then(|t| t.parse().ok())
 }
 
 /// (id, submit ms, walltime ms or -1, res, profile name), or why the job cannot be read.
-type Fields = (Option<u64>, i64, i64, u64, String);
+type Fields = (Option<i64>, i64, i64, u64, String);
 
 fn slow_fields(raw: &RawValue, k: usize) -> Result<Fields, (&'static str, String)> {
     let Ok(Value::Object(j)) = serde_json::from_str::<Value>(raw.get()) else {
@@ -180,7 +180,7 @@ fn slow_fields(raw: &RawValue, k: usize) -> Result<Fields, (&'static str, String
         _ => return Err(("bad profile", format!("job {}: profile missing", k + 1))),
     };
     let id = match j.get("id") {
-        Some(Value::Number(n)) => n.as_u64(),
+        Some(Value::Number(n)) => n.as_i64(),
         Some(Value::String(s)) => s.rsplit('!').next().and_then(|t| t.parse().ok()),
         _ => None,
     };
@@ -242,7 +242,7 @@ fn job(
     rows.record()?;
     let id = id.unwrap_or_else(|| {
         *numbered += 1;
-        k as u64 + 1
+        k as i64 + 1
     });
     let Some(delay) = delays.get(profile.as_str()) else {
         rows.skip("profile not in \"profiles\"");
@@ -354,7 +354,7 @@ mod tests {
             r.malformed_examples,
             vec!["w.json:6: job 4: subtime missing or not a number"]
         );
-        let got: Vec<(u64, i64, i64, i64, u32)> = w
+        let got: Vec<(i64, i64, i64, i64, u32)> = w
             .jobs
             .iter()
             .map(|j| (j.id, j.submit.0, j.runtime.0, j.estimate.0, j.procs))

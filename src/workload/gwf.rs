@@ -136,7 +136,7 @@ fn row(rows: &mut Rows, line: &[u8], users: &mut Names, sites: &mut Names) -> Re
     };
     let to_ticks = |milli: i64| SimTime(milli / (1000 / TICKS_PER_SEC));
     rows.push(Job {
-        id: (num[0] / 1000).max(0) as u64,
+        id: num[0] / 1000,
         submit: to_ticks(submit),
         runtime: to_ticks(runtime),
         estimate: to_ticks(estimate),
@@ -185,7 +185,7 @@ mod tests {
         assert_eq!(r.skipped_by_reason["runtime <= 0"], 1);
         assert_eq!(r.skipped_by_reason["processors unknown or 0"], 1);
         assert_eq!(r.malformed_by_reason["too few fields"], 1);
-        let ids: Vec<(u64, u32, i64)> = w.jobs.iter().map(|j| (j.id, j.home, j.submit.0)).collect();
+        let ids: Vec<(i64, u32, i64)> = w.jobs.iter().map(|j| (j.id, j.home, j.submit.0)).collect();
         assert_eq!(ids, vec![(1, 1, 0), (3, 0, 3000)]);
         assert_eq!(r.estimate_missing, 1);
         assert_eq!(r.header.unix_start_time, Some(1_000_000));

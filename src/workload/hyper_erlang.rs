@@ -410,6 +410,20 @@ impl HyperErlangWorkload {
             .sum())
     }
 
+    /// Expected exponential draws: each job costs its class's inter-arrival order plus its
+    /// service order (an Erlang of order n is n draws), so order 1000 × 5 M jobs is 10¹⁰
+    /// draws, over a minute. The scenario layer holds it to [`crate::limits::Limits`].
+    pub fn expected_draws(&self) -> Result<f64, String> {
+        Ok(self
+            .resolved_classes()?
+            .iter()
+            .map(|c| {
+                let jobs = self.horizon_s * self.arrival_rate_factor / c.interarrival.mean();
+                jobs * f64::from(c.interarrival.n + c.service.n)
+            })
+            .sum())
+    }
+
     pub fn validate(&self) -> Result<(), String> {
         let pos = |v: f64| v.is_finite() && v > 0.0;
         if !pos(self.horizon_s) {
@@ -541,7 +555,7 @@ impl HyperErlangWorkload {
             .map(|(i, &(submit_s, _, _, runtime_s, procs))| {
                 let estimate_s = libm::ceil(runtime_s as f64 * self.estimate_factor) as i64;
                 Job {
-                    id: i as u64 + 1,
+                    id: i as i64 + 1,
                     submit: SimTime::from_secs(submit_s),
                     runtime: SimTime::from_secs(runtime_s),
                     estimate: SimTime::from_secs(estimate_s.max(runtime_s)),
@@ -1138,7 +1152,7 @@ mod tests {
         assert_eq!(w.report.jobs, w.jobs.len() as u64);
         assert!(!w.jobs.is_empty());
         for (i, j) in w.jobs.iter().enumerate() {
-            assert_eq!(j.id, i as u64 + 1);
+            assert_eq!(j.id, i as i64 + 1);
             assert!(j.runtime >= SimTime::from_secs(1));
             assert!(j.estimate >= j.runtime);
             assert!(j.submit < SimTime::from_secs(TWO_WEEKS_S as i64));
@@ -1241,7 +1255,7 @@ mod tests {
         assert!(rel(he.mean(), 3.0) < 1e-12);
     }
 
-    fn job(id: u64, submit_s: i64, runtime_s: i64, procs: u32) -> Job {
+    fn job(id: i64, submit_s: i64, runtime_s: i64, procs: u32) -> Job {
         Job {
             id,
             submit: SimTime::from_secs(submit_s),
@@ -1260,13 +1274,8 @@ mod tests {
         let mut jobs = Vec::new();
         let mut add = |n: usize, procs: u32| {
             for _ in 0..n {
-                let id = jobs.len() as u64 + 1;
-                jobs.push(job(
-                    id,
-                    id as i64 * 60 + (id * id % 7) as i64,
-                    100 + id as i64,
-                    procs,
-                ));
+                let id = jobs.len() as i64 + 1;
+                jobs.push(job(id, id * 60 + (id * id % 7), 100 + id, procs));
             }
         };
         add(50, 3);
@@ -1291,15 +1300,13 @@ mod tests {
         // Tie: a 1-job class between two 49-job classes merges into the lower one.
         let mut jobs = Vec::new();
         for i in 0..49 {
-            jobs.push(job(i, i as i64, 10, 1));
-            jobs.push(job(100 + i, i as i64, 10, 9));
+            jobs.push(job(i, i, 10, 1));
+            jobs.push(job(100 + i, i, 10, 9));
         }
         jobs.push(job(999, 5, 10, 5));
         assert_eq!(merge_classes(&jobs, 4), vec![(1, 8, 50), (9, 12, 49)]);
         // Everything below 2 % collapses to one class in the end.
-        let jobs: Vec<Job> = (0..60)
-            .map(|i| job(i, i as i64, 10, i as u32 + 1))
-            .collect();
+        let jobs: Vec<Job> = (0..60).map(|i| job(i, i, 10, i as u32 + 1)).collect();
         let m = merge_classes(&jobs, 1);
         assert!(m.iter().all(|c| c.2 as f64 >= 0.02 * 60.0));
         assert_eq!(m.iter().map(|c| c.2).sum::<u64>(), 60);

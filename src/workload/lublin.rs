@@ -231,7 +231,7 @@ impl Lublin {
             let runtime_s = draw_runtime(&c, procs, &mut rng);
             let estimate_s = (runtime_s as f64 * self.estimate_factor).ceil() as i64;
             jobs.push(Job {
-                id: i as u64 + 1,
+                id: i as i64 + 1,
                 submit: SimTime::from_secs(submit.floor() as i64),
                 runtime: SimTime::from_secs(runtime_s),
                 estimate: SimTime::from_secs(estimate_s.max(1)),

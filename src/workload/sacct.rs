@@ -241,11 +241,11 @@ impl Sacct {
             rows.skip("processors 0");
             return Ok(());
         }
-        let numeric_id: u64 = id
+        let numeric_id: i64 = id
             .iter()
             .take_while(|b| b.is_ascii_digit())
-            .fold(0u64, |a, &d| {
-                a.saturating_mul(10).saturating_add((d - b'0') as u64)
+            .fold(0i64, |a, &d| {
+                a.saturating_mul(10).saturating_add((d - b'0') as i64)
             });
         let user = get(USER).map_or(-1, |u| self.users.id(u) as i32);
         let partition = get(PARTITION)

@@ -137,7 +137,7 @@ impl SesPoisson {
             let runtime = SimTime::from_secs(runtime_s as i64);
             let estimate = SimTime::from_secs((runtime_s * self.estimate_factor).ceil() as i64);
             jobs.push(Job {
-                id: i as u64 + 1,
+                id: i as i64 + 1,
                 submit: SimTime::from_secs(t.floor() as i64),
                 runtime,
                 estimate,

@@ -20,7 +20,7 @@ use serde::Serialize;
 
 use super::Workload;
 use crate::limits::{Limit, LimitExceeded, Limits};
-use crate::model::Job;
+use crate::model::{Job, MAX_SITE_UNITS};
 use crate::time::{SimTime, TICKS_PER_SEC};
 
 /// How strictly to read.
@@ -126,10 +126,20 @@ impl SwfHeader {
                     "maxjobs" => self.max_jobs = positive,
                     _ => self.max_records = positive,
                 }
-                positive
-                    .is_none()
-                    .then(|| bad("a positive whole number"))
-                    .flatten()
+                if positive.is_none() {
+                    bad("a positive whole number")
+                } else if matches!(lower.as_str(), "maxnodes" | "maxprocs")
+                    && positive > Some(u64::from(MAX_SITE_UNITS))
+                {
+                    // A platform sized from the header cannot hold this many units: say so
+                    // here rather than let the platform shrink it without a word.
+                    Some(format!(
+                        "header {key}: {} is above {MAX_SITE_UNITS}, the most units a site can have; a platform sized from the header is clamped to that",
+                        positive.unwrap_or(0)
+                    ))
+                } else {
+                    None
+                }
             }
             "unixstarttime" => {
                 // The same bound as every job field: beyond it the clock would wrap.
@@ -202,6 +212,10 @@ pub struct ImportReport {
     /// Jobs wider than the header's MaxProcs: kept, and rejected by a run on a machine that
     /// small.
     pub wider_than_max_procs: u64,
+    /// Jobs whose job number (field 1) an earlier job already had: kept under that number
+    /// (outputs list jobs in submit order, so each row is still one job), and warned about.
+    #[serde(default)]
+    pub duplicate_ids: u64,
     /// Jobs whose submit time was earlier than the line before: the jobs were sorted.
     pub out_of_order: u64,
     /// Jobs left out by a time window (multi-site runs); included in `skipped_total`.
@@ -258,6 +272,7 @@ impl ImportReport {
             (self.runtime_above_estimate, "runtime above estimate:"),
             (self.procs_from_requested, "processors from field 8:"),
             (self.wider_than_max_procs, "wider than MaxProcs:"),
+            (self.duplicate_ids, "job number seen before:"),
             (self.out_of_order, "out of submit order (sorted):"),
             (self.outside_window, "outside the time window:"),
         ] {
@@ -302,7 +317,7 @@ struct Reader<'a> {
     last_submit: i64,
     field_counts: BTreeMap<usize, u64>,
     /// Jobs whose processor count passed 2³² − 1 (clamped to it), and jobs with a negative id
-    /// (written as 0): said in the report's warnings.
+    /// (kept as read): said in the report's warnings.
     procs_clamped: u64,
     negative_ids: u64,
 }
@@ -591,7 +606,7 @@ impl Reader<'_> {
         self.procs_clamped += u64::from(procs > u32::MAX as i64);
         self.negative_ids += u64::from(id < 0);
         self.jobs.push(Job {
-            id: id.max(0) as u64,
+            id,
             submit: to_ticks(submit),
             runtime: to_ticks(runtime).max(SimTime(1)),
             estimate: to_ticks(estimate).max(SimTime(1)),
@@ -667,6 +682,7 @@ impl Reader<'_> {
             self.report.wider_than_max_procs =
                 self.jobs.iter().filter(|j| j.procs as u64 > max).count() as u64;
         }
+        self.report.duplicate_ids = duplicate_ids(&self.jobs);
         if self.report.out_of_order > 0 {
             self.jobs.sort_by_key(|j| j.submit);
         }
@@ -729,20 +745,37 @@ impl Reader<'_> {
         }
         if self.procs_clamped > 0 {
             r.warnings.push(format!(
-                "{} jobs ask for more than 4,294,967,295 processors: clamped to that (and rejected by any real machine)",
+                "{} jobs ask for more than 4,294,967,295 processors: clamped to that, wider than any site can be, so every run rejects them as too wide",
                 self.procs_clamped
             ));
         }
         if self.negative_ids > 0 {
             r.warnings.push(format!(
-                "{} jobs have a negative job number (field 1): written as 0 in outputs",
+                "{} jobs have a negative job number (field 1): kept as read in every output",
                 self.negative_ids
+            ));
+        }
+        if r.duplicate_ids > 0 {
+            r.warnings.push(format!(
+                "{} jobs reuse a job number (field 1) an earlier job has: kept under it, so an output row names such a job by number and submit time",
+                r.duplicate_ids
             ));
         }
         if r.jobs == 0 {
             r.warnings.push("no runnable job in this file".to_string());
         }
     }
+}
+
+/// How many jobs carry a job number an earlier job already has. Logs number jobs in
+/// increasing order, so that case costs one pass; any other is sorted (a copy of the ids).
+fn duplicate_ids(jobs: &[Job]) -> u64 {
+    if jobs.windows(2).all(|w| w[0].id < w[1].id) {
+        return 0;
+    }
+    let mut ids: Vec<i64> = jobs.iter().map(|j| j.id).collect();
+    ids.sort_unstable();
+    ids.windows(2).filter(|w| w[0] == w[1]).count() as u64
 }
 
 /// Reads SWF text handed over in pieces of any size (a gzip decoder's output): every `\n`

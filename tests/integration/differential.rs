@@ -49,7 +49,7 @@ struct Case {
     jobs: Vec<Job>,
 }
 
-fn job(id: u64, submit: SimTime, runtime: SimTime, estimate: SimTime, procs: u32) -> Job {
+fn job(id: i64, submit: SimTime, runtime: SimTime, estimate: SimTime, procs: u32) -> Job {
     Job {
         id,
         submit,
@@ -120,7 +120,7 @@ fn gen_case(seed: u64) -> Case {
     }
     jobs.sort_by_key(|j| j.submit); // stable
     for (i, j) in jobs.iter_mut().enumerate() {
-        j.id = i as u64 + 1;
+        j.id = i as i64 + 1;
     }
     Case { capacity, jobs }
 }
@@ -331,7 +331,7 @@ const PLAIN: RunConfig = RunConfig {
 fn simple_jobs(spec: &[(i64, i64, u32)]) -> Vec<Job> {
     spec.iter()
         .enumerate()
-        .map(|(i, &(sub, rt, p))| job(i as u64 + 1, secs(sub), secs(rt), secs(rt), p))
+        .map(|(i, &(sub, rt, p))| job(i as i64 + 1, secs(sub), secs(rt), secs(rt), p))
         .collect()
 }
 
@@ -540,7 +540,7 @@ fn scjg_starts(
         .iter()
         .enumerate()
         .map(|(i, &(from, to, units))| Metajob {
-            id: 1000 + i as u64,
+            id: 1000 + i as i64,
             submit: SimTime::ZERO,
             runtime: to - from,
             wallclock: to - from,
@@ -755,7 +755,7 @@ fn gen_instants_case(seed: u64) -> (Platform, Vec<Job>) {
         .collect();
     jobs.sort_by_key(|j| j.submit);
     for (i, j) in jobs.iter_mut().enumerate() {
-        j.id = i as u64 + 1;
+        j.id = i as i64 + 1;
     }
     (platform, jobs)
 }
@@ -813,4 +813,103 @@ fn every_policy_under_every_event_order_keeps_its_invariants() {
         }
     }
     println!("invariants held in {runs} runs");
+}
+
+/// Several sites of different speeds, some node-exclusive, under the local scheme: every
+/// job runs at its home site, so each site's schedule must be the reference's on that
+/// site's jobs alone, in allocation units (a node-exclusive job holds ⌈procs / cpus per
+/// node⌉ nodes) — and a site's speed must change nothing for jobs run at home. (The
+/// random cases above are one flat site; issue #30.)
+#[test]
+fn differential_several_sites_with_speeds_and_node_exclusive() {
+    use gridscope::model::Allocation;
+    const CASES: u64 = 150;
+    let t0 = Instant::now();
+    let mut checked = 0u64;
+    for kind in LocalPolicyKind::ALL {
+        for (c, cfg) in CONFIGS.iter().enumerate() {
+            for k in 0..CASES {
+                let seed = 7_000_000 + (c as u64) * 1_000_000 + k;
+                let mut rng = SimRng::new(seed);
+                let n_sites = rng.range_u64(2, 3) as usize;
+                let mut sites = Vec::new();
+                let mut jobs: Vec<Job> = Vec::new();
+                for s in 0..n_sites {
+                    let node = rng.uniform() < 0.5;
+                    let cpn = if node { rng.range_u64(2, 4) as u32 } else { 1 };
+                    let nodes = rng.range_u64(1, 8) as u32;
+                    let speed = [1.0, 2.0, 0.5, 375.0][rng.range_u64(0, 3) as usize];
+                    sites.push(Site {
+                        name: format!("s{s}"),
+                        nodes,
+                        cpus_per_node: cpn,
+                        speed,
+                        allocation: if node {
+                            Allocation::Node
+                        } else {
+                            Allocation::Processor
+                        },
+                        groups: vec![],
+                    });
+                    // A flat case on as many CPUs, its jobs homed here.
+                    let mut case = gen_case(seed * 10 + s as u64);
+                    for j in &mut case.jobs {
+                        j.procs = (j.procs * (nodes * cpn)).div_ceil(case.capacity.max(1));
+                        j.procs = j.procs.max(1);
+                        j.home = s as u32;
+                    }
+                    jobs.extend(case.jobs);
+                }
+                jobs.sort_by_key(|j| j.submit); // stable
+                for (i, j) in jobs.iter_mut().enumerate() {
+                    j.id = i as i64 + 1;
+                }
+                let platform = Platform {
+                    name: "multi".into(),
+                    sites: sites.clone(),
+                };
+                let got = match simulate(&platform, &jobs, kind, cfg, &mut |_, _| true) {
+                    Ok(out) => actual(&out.outcomes),
+                    Err(e) => panic!("engine error: {e}, {kind:?} {cfg:?} seed {seed}"),
+                };
+                for (s, site) in sites.iter().enumerate() {
+                    let mine: Vec<usize> = (0..jobs.len())
+                        .filter(|&i| jobs[i].home == s as u32)
+                        .collect();
+                    // Units worked out here, not by the model's own `units_for`.
+                    let node = site.allocation == Allocation::Node;
+                    let cpn = site.cpus_per_node;
+                    let units: Vec<Job> = mine
+                        .iter()
+                        .map(|&i| Job {
+                            procs: if node {
+                                jobs[i].procs.div_ceil(cpn)
+                            } else {
+                                jobs[i].procs
+                            },
+                            ..jobs[i].clone()
+                        })
+                        .collect();
+                    let capacity = if node { site.nodes } else { site.nodes * cpn };
+                    let want = expected(capacity, &units, kind, cfg);
+                    for (w, &i) in want.iter().zip(&mine) {
+                        assert_eq!(
+                            Some(*w),
+                            got[i],
+                            "job {} at site {s} ({site:?}) differs: reference {} | engine {}\n{}",
+                            jobs[i].id,
+                            show(Some(*w)),
+                            show(got[i]),
+                            describe_case(kind, cfg, Some(seed), capacity, &units)
+                        );
+                    }
+                }
+                checked += 1;
+            }
+        }
+    }
+    println!(
+        "differential, several sites: {checked} cases, {:.2?}",
+        t0.elapsed()
+    );
 }

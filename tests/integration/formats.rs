@@ -38,7 +38,7 @@ fn scratch(name: &str) -> std::path::PathBuf {
 }
 
 /// The fields every format carries, homes left out (SWF has no origin site).
-fn shape(w: &Workload) -> Vec<(u64, i64, i64, i64, u32)> {
+fn shape(w: &Workload) -> Vec<(i64, i64, i64, i64, u32)> {
     w.jobs
         .iter()
         .map(|j: &Job| {
@@ -68,7 +68,7 @@ fn gwf_fixture_counts_and_sites() {
     assert_eq!(r.estimate_missing, 1);
     // OrigSiteIDs 3 and 1: site 0 is origin 1, site 1 origin 3.
     assert_eq!(r.sites, vec!["1", "3"]);
-    let homes: Vec<(u64, u32)> = w.jobs.iter().map(|j| (j.id, j.home)).collect();
+    let homes: Vec<(i64, u32)> = w.jobs.iter().map(|j| (j.id, j.home)).collect();
     assert_eq!(homes, vec![(1, 1), (2, 0), (3, 1), (5, 0), (6, 1), (8, 0)]);
     assert_eq!(r.header.unix_start_time, Some(1_100_000_000));
     assert_eq!(
@@ -204,7 +204,7 @@ fn round_trip_per_format_through_swf_and_batsim_json() {
         );
         let json = write_batsim_json(&w, None);
         let again = read_batsim_json("back.json", json.as_bytes(), &SwfOptions::default()).unwrap();
-        let rel = |w: &Workload| -> Vec<(u64, i64, i64, i64, u32)> {
+        let rel = |w: &Workload| -> Vec<(i64, i64, i64, i64, u32)> {
             w.jobs
                 .iter()
                 .map(|j| (j.id, j.submit.0, j.runtime.0, j.estimate.0, j.procs))

@@ -307,7 +307,10 @@ fn fuzz_with(
     mutator: &Mutator,
     check: &dyn Fn(&[u8]) -> Result<(), String>,
 ) -> u64 {
-    let mut rng = SimRng::new(seed());
+    let seed = seed();
+    // Printed first, so a run that hangs or is killed can still be replayed.
+    eprintln!("fuzz {target}: GRIDSCOPE_FUZZ_SEED={seed}");
+    let mut rng = SimRng::new(seed);
     let replay = corpus(target);
     let deadline = Instant::now() + budget();
     let mut n = 0u64;
@@ -343,15 +346,20 @@ fn fuzz_with(
         let _ = std::fs::create_dir_all(&dir);
         let path = dir.join(format!("{target}-{n}"));
         let _ = std::fs::write(&path, &input);
-        panic!("fuzz target {target} crashed on input {} ({why}); replay: add it to tests/fuzz_corpus/{target}/", path.display());
+        panic!("fuzz target {target} crashed on input {} ({why}); replay with GRIDSCOPE_FUZZ_SEED={seed}, and add it to tests/fuzz_corpus/{target}/", path.display());
     }
-    eprintln!("fuzz {target}: {n} inputs in {:?}", budget());
+    eprintln!(
+        "fuzz {target}: {n} inputs in {:?} (GRIDSCOPE_FUZZ_SEED={seed})",
+        budget()
+    );
     n
 }
 
-/// The first `lines` lines of a shared trace (the whole fixtures are small).
+/// The first `lines` lines of a shared trace (the whole fixtures are small). A missing
+/// trace fails the test (`crate::trace`): the seeds would silently shrink otherwise.
 fn head(path: &Path, lines: usize) -> Option<Vec<u8>> {
-    let bytes = std::fs::read(path).ok()?;
+    let bytes = std::fs::read(path)
+        .unwrap_or_else(|e| panic!("{}: {e} (the fuzz seeds need it)", path.display()));
     let w = if bytes.starts_with(&[0x1f, 0x8b]) {
         use std::io::Read;
         let mut s = Vec::new();
@@ -390,7 +398,7 @@ fn swf_seeds() -> Vec<Vec<u8>> {
         "LCG.swf.gz",
         "DAS2-fs1-2003-1.swf.gz",
     ] {
-        if let Some(h) = head(&crate::traces_dir().join(t), 60) {
+        if let Some(h) = head(&crate::trace(t), 60) {
             seeds.push(h);
         }
     }
@@ -518,6 +526,7 @@ fn fuzz_share_links() {
                 "s1=",
                 &serde_json::from_slice::<serde_json::Value>(j).unwrap(),
             )
+            .unwrap()
             .into_bytes()
         })
         .collect();
@@ -548,7 +557,8 @@ fn fuzz_share_links() {
             Ok(Some(v)) => {
                 let json = mutate_json(rng, &serde_json::to_vec(&v).unwrap_or_default(), &[]);
                 let v: serde_json::Value = serde_json::from_slice(&json).unwrap_or_default();
-                pack("s1=", &v).into_bytes()
+                // A JSON value always serializes: pack cannot fail on it.
+                pack("s1=", &v).unwrap_or_default().into_bytes()
             }
             _ => mutate(rng, base, seeds),
         }

@@ -46,7 +46,7 @@ fn real_preset() -> presets::KkorRunsResult {
 
 /// Prints the presets at their defaults with wall times (run with `--ignored --nocapture`).
 #[test]
-#[ignore]
+#[ignore = "an experiment printer: the KKOR presets at their defaults with wall times, docs/kkor.md (run with --ignored --nocapture)"]
 fn print_presets() {
     for (name, _) in presets::KKOR_PRESETS {
         let t0 = std::time::Instant::now();
@@ -114,7 +114,7 @@ fn every_policy_runs_at_light_and_heavy_load() {
 
 const U: i64 = gridscope::kkor::TICKS_PER_UNIT;
 
-fn job(id: u64, org: usize, procs: u32, p: i64, r: i64, d: i64) -> KkorJob {
+fn job(id: i64, org: usize, procs: u32, p: i64, r: i64, d: i64) -> KkorJob {
     KkorJob {
         id,
         org,
@@ -582,7 +582,7 @@ fn bad_inputs_are_errors_not_panics() {
 fn swf_jobs_get_due_dates_by_the_slack_rule() {
     use gridscope::model::Job;
     let cl = two(4, 8);
-    let sj = |id: u64, submit_s: i64, run_s: i64, procs: u32, home: u32| Job {
+    let sj = |id: i64, submit_s: i64, run_s: i64, procs: u32, home: u32| Job {
         id,
         submit: SimTime::from_secs(submit_s),
         runtime: SimTime::from_secs(run_s),
@@ -601,7 +601,7 @@ fn swf_jobs_get_due_dates_by_the_slack_rule() {
     // One time unit = 60 s; slack 3: d = r + 3p.
     let c = from_swf_jobs(&swf, &cl, 3.0, 60.0).unwrap();
     assert_eq!(c.skipped_too_wide, 1);
-    let got: Vec<(u64, usize, u32, i64, i64, i64)> = c
+    let got: Vec<(i64, usize, u32, i64, i64, i64)> = c
         .jobs
         .iter()
         .map(|j| (j.id, j.org, j.procs, j.length, j.release, j.due))

@@ -140,7 +140,7 @@ fn the_cli_names_each_limit_and_its_flag() {
 }
 
 /// A scenario of `n` four-CPU sites whose jobs all start at site 0.
-fn many_sites(n: usize) -> String {
+pub(crate) fn many_sites(n: usize) -> String {
     let sites: Vec<String> = (0..n)
         .map(|i| format!(r#"{{"name":"s{i}","nodes":4,"cpus_per_node":1}}"#))
         .collect();

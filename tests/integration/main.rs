@@ -9,6 +9,7 @@ mod formats;
 mod fuzz;
 mod golden;
 mod grid;
+mod hardening;
 mod kkor;
 mod limits;
 mod reference;

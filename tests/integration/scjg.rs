@@ -228,7 +228,7 @@ fn range_lists_match_a_brute_force_scan() {
     }
 }
 
-fn job(id: u64, submit: i64, run: i64, est: i64, procs: u32) -> Job {
+fn job(id: i64, submit: i64, run: i64, est: i64, procs: u32) -> Job {
     Job {
         id,
         submit: s(submit),
@@ -241,7 +241,7 @@ fn job(id: u64, submit: i64, run: i64, est: i64, procs: u32) -> Job {
     }
 }
 
-fn meta(id: u64, submit: i64, run: i64, wallclock: i64, request: Request, k: u32) -> Metajob {
+fn meta(id: i64, submit: i64, run: i64, wallclock: i64, request: Request, k: u32) -> Metajob {
     Metajob {
         id,
         submit: s(submit),

@@ -18,7 +18,7 @@ fn lattice() -> Platform {
     group_platform(&platform_preset("ses-lattice").unwrap()).unwrap()
 }
 
-fn job(id: u64, submit: i64, run: i64, procs: u32) -> Job {
+fn job(id: i64, submit: i64, run: i64, procs: u32) -> Job {
     Job {
         id,
         submit: SimTime::from_secs(submit),
@@ -121,7 +121,7 @@ fn mna_picks_the_group_with_most_free_nodes() {
 fn random_draws_groups_in_proportion_to_their_nodes() {
     // 4-CPU jobs arriving far apart (each alone on the cluster): A, B, C with 36, 20, 1 nodes.
     let n = 5700u64;
-    let jobs: Vec<Job> = (0..n).map(|i| job(i, i as i64 * 10, 1, 4)).collect();
+    let jobs: Vec<Job> = (0..n).map(|i| job(i as i64, i as i64 * 10, 1, 4)).collect();
     let g = groups_of(&jobs, GridScheme::GroupsRandom, false, 42);
     let observed = [0, 1, 2].map(|k| g.iter().filter(|&&s| s == k).count() as f64);
     let expected = [36.0, 20.0, 1.0].map(|w| w / 57.0 * n as f64);
@@ -150,12 +150,7 @@ fn group_schemes_run_on_any_platform_and_keep_the_invariants() {
     let jobs: Vec<Job> = (0..200)
         .map(|i| Job {
             home: (i % 3) as u32,
-            ..job(
-                i,
-                i as i64 * 30,
-                500 + (i as i64 * 37) % 900,
-                1 + (i as u32 * 7) % 64,
-            )
+            ..job(i, i * 30, 500 + (i * 37) % 900, 1 + (i as u32 * 7) % 64)
         })
         .collect();
     for scheme in [GridScheme::GroupsRandom, GridScheme::GroupsMna] {

@@ -10,7 +10,7 @@ use gridscope::policy::grid::{GridParams, GridScheme};
 use gridscope::policy::local::LocalPolicyKind;
 use gridscope::rng::SimRng;
 
-fn job(id: u64, submit: i64, run: i64, est: i64, procs: u32) -> Job {
+fn job(id: i64, submit: i64, run: i64, est: i64, procs: u32) -> Job {
     Job {
         id,
         submit: SimTime::from_secs(submit),
@@ -26,7 +26,7 @@ fn job(id: u64, submit: i64, run: i64, est: i64, procs: u32) -> Job {
 fn random_jobs(seed: u64, n: usize, width: u32) -> Vec<Job> {
     let mut rng = SimRng::new(seed);
     let mut t = 0;
-    (0..n as u64)
+    (0..n as i64)
         .map(|id| {
             t += rng.range_u64(0, 30 - 1) as i64;
             let run = 1 + rng.range_u64(0, 200 - 1) as i64;

@@ -464,7 +464,7 @@ def _scenario_text(scenario, traces, base) -> tuple:
 # --------------------------------------------------------------------------- Arrow
 
 
-_ARROW_TYPES = {"u64": ("uint64", 8), "u32": ("uint32", 4), "i32": ("int32", 4),
+_ARROW_TYPES = {"u64": ("uint64", 8), "i64": ("int64", 8), "u32": ("uint32", 4), "i32": ("int32", 4),
                 "f64": ("float64", 8), "bool": ("uint8", 1)}
 
 

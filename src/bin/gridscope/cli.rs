@@ -255,8 +255,8 @@ pub struct ExplainArgs {
     #[arg(long, value_name = "POLICY")]
     pub policy: LocalPolicyKind,
     /// The job's id (SWF field 1)
-    #[arg(long, value_name = "ID")]
-    pub job: u64,
+    #[arg(long, value_name = "ID", allow_negative_numbers = true)]
+    pub job: i64,
     /// Processors of the machine [default: from the trace]
     #[arg(long, value_name = "N", value_parser = parse_positive_u32)]
     pub procs: Option<u32>,
@@ -588,6 +588,15 @@ pub struct LimitArgs {
     /// Jobs an SF sweep simulates in all [default: 1,000,000,000]
     #[arg(long, value_name = "N", value_parser = parse_limit)]
     pub max_sweep_jobs: Option<u64>,
+    /// Time-series points a report holds (--series N × sites × runs) [default: 4,000,000]
+    #[arg(long, value_name = "N", value_parser = parse_limit)]
+    pub max_series_points: Option<u64>,
+    /// Exponential draws a hyper-Erlang workload takes (jobs × orders) [default: 1,000,000,000]
+    #[arg(long, value_name = "N", value_parser = parse_limit)]
+    pub max_generator_draws: Option<u64>,
+    /// Steps of plan work conservative backfilling may spend in one run [default: 2·10¹¹]
+    #[arg(long, value_name = "N", value_parser = parse_limit)]
+    pub max_plan_work: Option<u64>,
     /// Read scenario workload files outside the scenario's folder
     ///
     /// By default a scenario may name files only in its own folder or below it (a shared
@@ -608,6 +617,9 @@ impl LimitArgs {
             (Limit::Jobs, self.max_jobs),
             (Limit::Sites, self.max_sites),
             (Limit::SweepJobs, self.max_sweep_jobs),
+            (Limit::SeriesPoints, self.max_series_points),
+            (Limit::GeneratorDraws, self.max_generator_draws),
+            (Limit::PlanWork, self.max_plan_work),
         ] {
             if let Some(v) = v {
                 l.set(limit, v);

@@ -5,6 +5,7 @@ use std::fmt::Write;
 use std::path::PathBuf;
 
 use gridscope::engine::RunConfig;
+use gridscope::limits::{Limit, Limits};
 use gridscope::metrics::batsim::batsim_jobs_csv;
 use gridscope::scenario::{jobs_csv, Report};
 
@@ -18,8 +19,15 @@ pub fn finish(
     report: &mut Report,
     jobs_files: &[PathBuf],
     cfg: &RunConfig,
+    limits: &Limits,
 ) -> Result<(), CliError> {
     if let Some(buckets) = args.series {
+        check_series(
+            limits,
+            buckets,
+            report.platform.sites.len(),
+            report.runs.len(),
+        )?;
         for run in &mut report.runs {
             run.series = Some(gridscope::metrics::series(
                 &report.platform,
@@ -48,6 +56,27 @@ pub fn finish(
     } else {
         output::stdout(&table(report))
     }
+}
+
+/// `--series N` holds N points per site and run, two numbers each: 100,000 buckets on a
+/// 1,000-site platform were 4 GiB and an aborted process. Checked before the run where the
+/// scenario names its sites, and again before the series are made.
+pub fn check_series(
+    limits: &Limits,
+    buckets: usize,
+    sites: usize,
+    runs: usize,
+) -> Result<(), CliError> {
+    let points = (buckets as u64)
+        .saturating_mul(sites as u64)
+        .saturating_mul(runs as u64);
+    limits
+        .check(
+            Limit::SeriesPoints,
+            points,
+            &format!("--series {buckets} on {sites} sites × {runs} runs"),
+        )
+        .map_err(CliError::failed)
 }
 
 /// Pretty JSON (serialization of these types cannot fail; say so if it ever does).

@@ -353,6 +353,9 @@ fn run_scenario(
         None => vec![],
     };
     warn_of_backlog(scenario, &workload);
+    if let (Some(buckets), PlatformSpec::Sites { sites, .. }) = (args.series, &scenario.platform) {
+        report::check_series(&place.limits, buckets, sites.len(), labels.len())?;
+    }
     let threads = threads(args);
     let mut report = run_loaded_on(
         scenario,
@@ -363,7 +366,13 @@ fn run_scenario(
     )
     .map_err(CliError::failed)?;
     drop(progress);
-    report::finish(args, &mut report, &jobs_files, &scenario.options)
+    report::finish(
+        args,
+        &mut report,
+        &jobs_files,
+        &scenario.options,
+        &place.limits,
+    )
 }
 
 /// Workloads smaller than this get no backlog note.

@@ -26,6 +26,7 @@ use super::outcome::{planned_and_effective, scale, EventOrder};
 use super::{
     EventQueue, JobOutcome, Outcome, RejectReason, RunConfig, RunOutput, SimError, SimTime,
 };
+use crate::limits::{Limit, LimitExceeded};
 use crate::model::{Job, JobIdx, Platform};
 use crate::policy::grid::{GridAction, GridMsg, GridParams, GridPolicy, GridScheme};
 use crate::policy::local::{LocalPolicy, LocalPolicyKind, Projection, QueuedJob, SiteView};
@@ -135,6 +136,10 @@ pub struct Simulation<'a> {
     /// Keep each site's queue projection between approximate-wait queries (see
     /// [`SiteState::projection`]); off only to test that it changes nothing.
     cache_projections: bool,
+    /// The most plan work ([`LocalPolicy::plan_work`]) one site's policy may spend: a
+    /// same-instant backlog of N costs conservative backfilling about N³
+    /// (`with_work_limit`; none by default).
+    work_limit: u64,
     /// The idealized scheme is not event-stepped: its whole run is computed at the first step.
     ideal: Option<RunOutput>,
 }
@@ -209,6 +214,7 @@ impl<'a> Simulation<'a> {
             log: StepLog::default(),
             record_passes: false,
             cache_projections: true,
+            work_limit: u64::MAX,
             ideal: None,
         })
     }
@@ -226,6 +232,15 @@ impl<'a> Simulation<'a> {
     /// (for the test that the kept projection changes nothing).
     pub fn without_projection_cache(mut self) -> Self {
         self.cache_projections = false;
+        self
+    }
+
+    /// Stops the run with [`SimError::Limit`] ([`Limit::PlanWork`]) once a site's policy
+    /// has spent more than `limit` steps of plan work ([`LocalPolicy::plan_work`]):
+    /// conservative backfilling's grows as the cube of a backlog, so a backlog of 50,000
+    /// would run for hours. Policies that count none are not held to it.
+    pub fn with_work_limit(mut self, limit: u64) -> Self {
+        self.work_limit = limit;
         self
     }
 
@@ -737,6 +752,19 @@ impl<'a> Simulation<'a> {
             self.log.started.push((s, idx));
         }
         self.max_queue = self.max_queue.max(policy.queue_len());
+        if policy.plan_work() > self.work_limit {
+            return Err(SimError::Limit(LimitExceeded {
+                limit: Limit::PlanWork,
+                max: self.work_limit,
+                context: format!(
+                    "{} at site '{}' by t = {} s, {} jobs waiting",
+                    policy.name(),
+                    self.platform.sites[s as usize].name,
+                    now,
+                    policy.queue_len()
+                ),
+            }));
+        }
         if self.record_passes && !self.starts.is_empty() {
             self.log.passes.push(PassLog {
                 site: s,

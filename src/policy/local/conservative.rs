@@ -58,6 +58,8 @@ pub struct Conservative {
     /// Room was given back since the last pass (an early end, a withdrawal): a pass that
     /// sees the engine's `plan_invalidated` without this has missed a notice and rebuilds.
     released_since_pass: bool,
+    /// Plan work so far ([`LocalPolicy::plan_work`]): the engine's bound on a backlog.
+    work: u64,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -267,6 +269,8 @@ impl Conservative {
             e.checked = stamp;
             self.by_start.insert((s, seq));
         }
+        let steps = profile.steps().len() as u64;
+        self.work = (self.work).saturating_add(self.queue.len() as u64 * steps);
         self.profile = Some(profile);
         self.rebuild_pending = false;
         self.compress_pending = false;
@@ -306,6 +310,7 @@ impl Conservative {
             }
             let since = e.checked;
             e.checked = self.freed.now();
+            self.work += 1;
             let released = match asked {
                 Some((stamp, answer)) if stamp == since => answer,
                 _ => {
@@ -350,6 +355,7 @@ impl Conservative {
             };
             profile.release(start, estimate, units);
             profile.reserve(sooner, estimate, units);
+            self.work = self.work.saturating_add(profile.steps().len() as u64);
             e.start = Some(sooner);
             e.checked = self.freed.now() + 1;
             // Its old slot, where it no longer overlaps the new one, is free again. The most
@@ -388,12 +394,16 @@ impl Conservative {
             self.floors_valid = true;
         }
         let stamp = self.freed.now();
+        let mut placed = 0u64;
         for (&seq, e) in self.queue.range_mut(first_new..) {
             let s = place(profile, &mut self.floors, now, &e.job);
             e.start = Some(s);
             e.checked = stamp;
             self.by_start.insert((s, seq));
+            placed += 1;
         }
+        let steps = profile.steps().len() as u64;
+        self.work = self.work.saturating_add(placed * steps);
     }
 
     /// Brings the plan up to date for a pass at `site.now` without starting anything.
@@ -460,6 +470,7 @@ impl Conservative {
             compress_pending: self.compress_pending,
             rebuild_pending: self.rebuild_pending,
             released_since_pass: self.released_since_pass,
+            work: self.work,
         }
     }
 }
@@ -486,6 +497,10 @@ impl LocalPolicy for Conservative {
 
     fn queue_len(&self) -> usize {
         self.queue.len()
+    }
+
+    fn plan_work(&self) -> u64 {
+        self.work
     }
 
     /// Drops the job and gives its reservation back; the next pass compresses.

@@ -40,6 +40,8 @@ pub struct ConservativeRebuild {
     /// Lower bounds for placing jobs into `profile`; valid until the next rebuild.
     floors: Floors,
     arrivals: u64,
+    /// Plan work so far ([`LocalPolicy::plan_work`]): the engine's bound on a backlog.
+    work: u64,
 }
 
 impl ConservativeRebuild {
@@ -56,6 +58,8 @@ impl ConservativeRebuild {
             by_start.push(Reverse((s, seq, job.idx)));
         }
         self.by_start = BinaryHeap::from(by_start);
+        let steps = profile.steps().len() as u64;
+        self.work = self.work.saturating_add(self.queue.len() as u64 * steps);
         self.profile = Some(profile);
     }
 }
@@ -128,6 +132,10 @@ impl LocalPolicy for ConservativeRebuild {
 
     fn queue_len(&self) -> usize {
         self.queue.len()
+    }
+
+    fn plan_work(&self) -> u64 {
+        self.work
     }
 
     /// Drops the job and its reservation; the plan is rebuilt at the next pass (the engine

@@ -400,6 +400,14 @@ pub trait LocalPolicy {
     /// Jobs waiting.
     fn queue_len(&self) -> usize;
 
+    /// Steps of work spent on the plan so far, for policies whose cost grows faster than
+    /// their queue (conservative backfilling re-examines its plan at every early end: a
+    /// backlog of N costs about N³): each job looked at counts 1, each placement or move the
+    /// plan's length. The engine holds it to a limit (`Simulation::with_work_limit`).
+    fn plan_work(&self) -> u64 {
+        0
+    }
+
     /// The queue in this policy's priority order.
     fn queued(&self) -> Vec<QueuedJob>;
 

@@ -29,9 +29,9 @@ impl AbScatter {
     }
 
     /// The job nearest (x, y) in hours, within 3 % of the axis span.
-    fn nearest(&self, x: f64, y: f64) -> Option<&(u64, f64, f64)> {
+    fn nearest(&self, x: f64, y: f64) -> Option<&(i64, f64, f64)> {
         let span = self.top();
-        let d = |p: &&(u64, f64, f64)| ((p.1 / H - x).powi(2) + (p.2 / H - y).powi(2)).sqrt();
+        let d = |p: &&(i64, f64, f64)| ((p.1 / H - x).powi(2) + (p.2 / H - y).powi(2)).sqrt();
         self.data
             .points
             .iter()
@@ -96,7 +96,7 @@ impl Plot for AbScatter {
         }
     }
 
-    fn pick(&self, x: f64, y: f64) -> Option<u64> {
+    fn pick(&self, x: f64, y: f64) -> Option<i64> {
         self.nearest(x, y).map(|p| p.0)
     }
 

@@ -49,7 +49,7 @@ impl Plot for Gantt {
         }
     }
 
-    fn pick(&self, x: f64, y: f64) -> Option<u64> {
+    fn pick(&self, x: f64, y: f64) -> Option<i64> {
         let (t, u) = (x * 3600.0, y.floor().max(0.0) as u32);
         self.data
             .rects

@@ -15,7 +15,7 @@ use crate::time::SimTime;
 const UNIT: f64 = 1000.0;
 
 /// `(job id, start, end, first processor, processors, origin, migrated)` on `cluster`.
-type Rect = (u64, f64, f64, u32, u32, usize, bool);
+type Rect = (i64, f64, f64, u32, u32, usize, bool);
 
 fn rects(r: &KkorRunsResult, run: usize, cluster: usize) -> Option<(Vec<Rect>, f64, f64)> {
     let s = r.runs.get(run)?.schedule.as_ref()?;

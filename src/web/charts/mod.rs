@@ -54,7 +54,7 @@ pub trait Plot {
     fn name(&self) -> String;
     /// The job at data coordinates (x, y), for charts whose marks are jobs (a click asks
     /// why it waited).
-    fn pick(&self, _x: f64, _y: f64) -> Option<u64> {
+    fn pick(&self, _x: f64, _y: f64) -> Option<i64> {
         None
     }
     /// The chart's numbers as a table (screen readers, copying); `None` where the page

@@ -27,7 +27,7 @@ const RESERVED: RGBColor = RGBColor(204, 121, 167);
 
 impl StepPicture {
     /// (job, units, from s, to s, started now, backfilled) per running job, stacked.
-    fn blocks(&self) -> Vec<(u64, u32, u32, f64, f64, bool, bool)> {
+    fn blocks(&self) -> Vec<(i64, u32, u32, f64, f64, bool, bool)> {
         let f = &self.frame;
         let mut lo = 0;
         f.running
@@ -51,7 +51,7 @@ impl StepPicture {
 
     /// The head's reservation: (job, from s, to s, units) — it starts at its shadow time
     /// and takes the units above those still running then.
-    fn reservation(&self) -> Option<(u64, f64, f64, u32, u32)> {
+    fn reservation(&self) -> Option<(i64, f64, f64, u32, u32)> {
         let f = &self.frame;
         let (job, shadow, _extra) = f.head?;
         let (_, units, estimate) = f.queue.iter().find(|q| q.0 == job)?;
@@ -181,7 +181,7 @@ impl Plot for StepPicture {
             )
     }
 
-    fn pick(&self, x: f64, y: f64) -> Option<u64> {
+    fn pick(&self, x: f64, y: f64) -> Option<i64> {
         let (x, u) = (x * self.per(), y.floor().max(0.0) as u32);
         if let Some((job, from, to, lo, units)) = self.reservation() {
             if from <= x && x < to && lo <= u && u < lo + units {

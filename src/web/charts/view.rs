@@ -31,7 +31,7 @@ pub struct ChartProps {
     pub wide: bool,
     /// Called with the job under a click, on charts whose marks are jobs.
     #[prop_or_default]
-    pub onpick: Option<Callback<u64>>,
+    pub onpick: Option<Callback<i64>>,
 }
 
 #[function_component]
@@ -171,7 +171,7 @@ fn pick_handler(
     canvas: NodeRef,
     geom: Rc<RefCell<Option<Geom>>>,
     chart: Option<Chart>,
-    pick: Option<Callback<u64>>,
+    pick: Option<Callback<i64>>,
 ) -> Callback<MouseEvent> {
     Callback::from(move |e: MouseEvent| {
         let (Some(c), Some(g), Some(chart), Some(pick)) = (

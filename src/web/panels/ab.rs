@@ -72,7 +72,7 @@ fn result(app: &AppContext, d: Rc<AbData>, labels: &[String]) -> Html {
         label_b: lb.clone(),
     }));
     let (app2, run_b) = (app.clone(), d.b);
-    let pick = Callback::from(move |job: u64| {
+    let pick = Callback::from(move |job: i64| {
         app2.send(AppAction::SelectRun(run_b));
         app2.send(AppAction::ExplainJob(job));
     });
@@ -99,7 +99,7 @@ fn result(app: &AppContext, d: Rc<AbData>, labels: &[String]) -> Html {
 /// Top gainers or losers; each job's buttons select its run and explain its wait in the
 /// step-through (below the charts), where the Gantt chart of that run is also shown.
 fn table(app: &AppContext, title: &str, jobs: &[JobDiff], d: &AbData, testid: &str) -> Html {
-    let why = |run: usize, job: u64, text: &str| {
+    let why = |run: usize, job: i64, text: &str| {
         let app = app.clone();
         let onclick = Callback::from(move |_: MouseEvent| {
             app.send(AppAction::SelectRun(run));

@@ -85,8 +85,10 @@ pub fn ExportForCluster(props: &ExportProps) -> Html {
     };
     let share_link = {
         let (m, link) = (m.clone(), link.clone());
-        Callback::from(move |_: MouseEvent| {
-            link.set(Some(share::link(&share::encode_manifest(&m))))
+        let error = error.clone();
+        Callback::from(move |_: MouseEvent| match share::encode_manifest(&m) {
+            Ok(fragment) => link.set(Some(share::link(&fragment))),
+            Err(e) => error.set(Some(e)),
         })
     };
     let files = manifest::workload_files(&props.scenario);
@@ -472,9 +474,12 @@ fn view_overview(m: &Manifest, o: &Overview) -> Html {
             <p class="help">{"The page runs one case at a time: open a case in the scheduling view (it asks for its trace files by name); the whole sweep runs with gridscope sweep on one machine or a cluster."}</p>
             <ol class="cluster-cases" data-testid="cluster-cases">
                 { for e.cases.iter().take(LISTED_CASES).map(|c| {
-                    let href = format!("#{}", share::encode(&share::Shared { scenario: c.scenario.clone(), files: vec![] }));
                     let point: Vec<String> = e.axes.iter().zip(&c.point).map(|(a, v)| format!("{}={v}", a.name)).collect();
-                    html! { <li><a href={href} data-testid="cluster-case">{"open"}</a>{format!(" {}", point.join(", "))}</li> }
+                    // A case that cannot be packed says why instead of linking nowhere.
+                    match share::encode(&share::Shared { scenario: c.scenario.clone(), files: vec![] }) {
+                        Ok(fragment) => html! { <li><a href={format!("#{fragment}")} data-testid="cluster-case">{"open"}</a>{format!(" {}", point.join(", "))}</li> },
+                        Err(err) => html! { <li>{format!("{} — cannot make its link: {err}", point.join(", "))}</li> },
+                    }
                 }) }
             </ol>
             if e.cases.len() > LISTED_CASES {

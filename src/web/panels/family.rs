@@ -136,9 +136,9 @@ impl Runner {
     }
 
     pub fn share(&mut self, request: Result<FamilyRequest, String>) {
-        match request {
-            Ok(r) => {
-                self.share_url = Some(share::link(&share::encode_family(&r)));
+        match request.and_then(|r| share::encode_family(&r).map(|f| (r, f))) {
+            Ok((r, frag)) => {
+                self.share_url = Some(share::link(&frag));
                 self.shared = Some(r);
             }
             Err(e) => self.error = Some(e),

@@ -55,8 +55,8 @@ enum StepMsg {
     Go(isize),
     To(String),
     /// The next frame (after the current one) that passes the test.
-    Next(fn(&StepFrame, u64) -> bool),
-    Explaining(u64),
+    Next(fn(&StepFrame, i64) -> bool),
+    Explaining(i64),
     Worker(WorkerEvent),
     Toggle(bool),
 }
@@ -79,7 +79,7 @@ impl Reducible for StepState {
             StepMsg::Go(d) => s.at = s.at.saturating_add_signed(d).min(last),
             StepMsg::To(v) => s.at = v.parse::<usize>().unwrap_or(0).min(last),
             StepMsg::Next(test) => {
-                let job = s.job.trim().parse::<u64>().unwrap_or(u64::MAX);
+                let job = s.job.trim().parse::<i64>().unwrap_or(i64::MAX);
                 match s.frames.iter().skip(s.at + 1).position(|f| test(f, job)) {
                     Some(k) => {
                         s.at += 1 + k;
@@ -137,15 +137,15 @@ impl Reducible for StepState {
     }
 }
 
-fn any_start(f: &StepFrame, _: u64) -> bool {
+fn any_start(f: &StepFrame, _: i64) -> bool {
     !f.started.is_empty()
 }
 
-fn backfill(f: &StepFrame, _: u64) -> bool {
+fn backfill(f: &StepFrame, _: i64) -> bool {
     f.started.iter().any(|s| s.backfilled)
 }
 
-fn start_of(f: &StepFrame, job: u64) -> bool {
+fn start_of(f: &StepFrame, job: i64) -> bool {
     f.started.iter().any(|s| s.job == job)
 }
 
@@ -290,7 +290,7 @@ fn navigation(state: &UseReducerHandle<StepState>, site_name: &str) -> Html {
             <ChartView chart={Some(Chart::Step(Rc::new(StepPicture { frame: frame.clone(), site: site_name.to_string() })))}
                 testid="chart-step" width={720} height={300} onpick={{
                     let d = state.dispatcher();
-                    Callback::from(move |job: u64| d.dispatch(StepMsg::Job(job.to_string())))
+                    Callback::from(move |job: i64| d.dispatch(StepMsg::Job(job.to_string())))
                 }} />
             { frame_view(frame) }
         </>
@@ -342,7 +342,7 @@ fn ask_why(
     job: String,
 ) -> Callback<MouseEvent> {
     let app = app.clone();
-    Callback::from(move |_: MouseEvent| match job.trim().parse::<u64>() {
+    Callback::from(move |_: MouseEvent| match job.trim().parse::<i64>() {
         Ok(id) => {
             d.dispatch(StepMsg::Explaining(id));
             app.to_worker(ToWorker::Explain {

@@ -307,10 +307,13 @@ impl AppState {
                     .chain(self.needed.iter().filter(|n| n.name == file).cloned()),
             );
         }
-        let frag = share::encode(&Shared {
+        let frag = match share::encode(&Shared {
             scenario: self.scenario.clone(),
             files,
-        });
+        }) {
+            Ok(frag) => frag,
+            Err(e) => return self.errors.push(e),
+        };
         let url = share::link(&frag);
         format::replace_url(Some(&url));
         self.share_url = Some(url);

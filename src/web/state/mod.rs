@@ -44,7 +44,7 @@ pub enum AppAction {
     /// The run the per-run charts and the per-job export show.
     SelectRun(usize),
     /// Why did this job of the selected run wait? (a click on a job in a chart)
-    ExplainJob(u64),
+    ExplainJob(i64),
     Error(String),
     DismissError,
     ExportJson,
@@ -154,7 +154,7 @@ pub struct AppState {
     pub cancelling: u32,
     /// The last "why did this job wait?" asked from a chart: (run, job id, a count that
     /// makes the same question asked again a new one).
-    pub explain: Option<(usize, u64, u32)>,
+    pub explain: Option<(usize, i64, u32)>,
 }
 
 /// How long the worker has to answer a cancel (it does between two slices, or after a

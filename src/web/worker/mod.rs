@@ -212,7 +212,7 @@ fn steps(
 }
 
 /// Why one job of one run waited (`scenario::explain`).
-fn explain(st: &mut State, scenario: &Scenario, algorithm: usize, job: u64) {
+fn explain(st: &mut State, scenario: &Scenario, algorithm: usize, job: i64) {
     let explained = workload_for(st, scenario).and_then(|(w, _)| {
         crate::scenario::explain::explain(scenario, w, algorithm, job).map_err(|e| e.to_string())
     });

@@ -150,7 +150,7 @@ pub fn decode_jobs(bytes: &[u8]) -> Result<Vec<Job>, String> {
     Ok(bytes
         .chunks_exact(JOB_BYTES)
         .map(|r| Job {
-            id: u64::from_le_bytes(b8(r, 0)),
+            id: i64::from_le_bytes(b8(r, 0)),
             submit: SimTime(i64::from_le_bytes(b8(r, 8))),
             runtime: SimTime(i64::from_le_bytes(b8(r, 16))),
             estimate: SimTime(i64::from_le_bytes(b8(r, 24))),
@@ -195,6 +195,17 @@ impl PoolWorker {
             return Ok(());
         }
         self.worker.send(msg, file.as_ref())
+    }
+
+    /// Sends a control message (pause, resume, cancel); a worker that cannot be told is
+    /// terminated, so it never runs on while the page says it stopped. `false` then.
+    fn control(&mut self, msg: &ToWorker) -> bool {
+        if self.send(msg, None).is_ok() {
+            return true;
+        }
+        self.dead = true;
+        self.worker.terminate();
+        false
     }
 }
 
@@ -436,9 +447,12 @@ pub(super) fn pause(st: &mut State) {
         return;
     };
     r.paused = true;
-    for w in st.pool.workers.iter_mut().filter(|w| w.busy.is_some()) {
-        let _ = w.send(&ToWorker::Pause, None);
+    if !control_busy(&mut st.pool.workers, &ToWorker::Pause) {
+        return fail_control(st, "paused");
     }
+    let Some(r) = st.pool.run.as_mut() else {
+        return;
+    };
     let (done, total) = r.jobs_done();
     post(&FromWorker::Paused {
         run: r.run.finished(),
@@ -455,14 +469,35 @@ pub(super) fn resume(st: &mut State) {
         return;
     }
     r.paused = false;
-    for w in st.pool.workers.iter_mut().filter(|w| w.busy.is_some()) {
-        let _ = w.send(&ToWorker::Resume, None);
+    if !control_busy(&mut st.pool.workers, &ToWorker::Resume) {
+        return fail_control(st, "resumed");
     }
     post(&FromWorker::Resumed);
     if let Err(message) = feed(&mut st.pool) {
         cancel(st);
         post(&FromWorker::Failed { message });
     }
+}
+
+/// Sends `msg` to every busy pool worker; `false` when one could not be told (it was
+/// terminated: its part of the run is lost).
+fn control_busy(workers: &mut [PoolWorker], msg: &ToWorker) -> bool {
+    let mut all = true;
+    for w in workers.iter_mut().filter(|w| w.busy.is_some() && !w.dead) {
+        all &= w.control(msg);
+    }
+    all
+}
+
+/// A pool worker could not be paused or resumed: the run cannot go on as the page would
+/// show it, so it stops, and the page says why (rather than "paused" while a part runs).
+fn fail_control(st: &mut State, what: &str) {
+    cancel(st);
+    post(&FromWorker::Failed {
+        message: format!(
+            "a pool worker could not be {what} (its message channel failed); it was stopped, and the run with it — run again"
+        ),
+    });
 }
 
 /// Drops the pooled run (its workers drop their runs and stay); returns the runs that had
@@ -483,7 +518,9 @@ fn release(pool: &mut Pool) {
         let busy = w.busy.take().is_some();
         let held = w.base_tag.take().is_some();
         if (busy || held) && !w.dead {
-            let _ = w.send(&ToWorker::Cancel, None);
+            // One that cannot be told to cancel is terminated (`control`): either way it
+            // runs no more once the page says "cancelled".
+            w.control(&ToWorker::Cancel);
         }
     }
 }

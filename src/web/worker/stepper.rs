@@ -259,7 +259,10 @@ impl SlicedRun {
             &self.cfg,
         )
         .map_err(ScenarioError::Sim)?
-        .with_seed(self.scenario.seed);
+        .with_seed(self.scenario.seed)
+        // The page keeps to the default limits: a conservative backlog too long to re-plan
+        // ends the run with the limit's message instead of running for hours.
+        .with_work_limit(crate::limits::Limits::default().plan_work);
         Ok(Current {
             index,
             platform,
