@@ -79,6 +79,25 @@ pub struct SensitivityPoint {
     pub error: String,
 }
 
+impl Sensitivity {
+    /// "label: value (verdict)" for each value tried, joined by `sep` (the CLI, the docs'
+    /// Markdown and the page print the same words).
+    pub fn values_text(&self, sep: &str) -> String {
+        self.points
+            .iter()
+            .map(|p| {
+                format!(
+                    "{}: {} ({})",
+                    p.label,
+                    show(p.ours, &self.unit),
+                    p.verdict.label()
+                )
+            })
+            .collect::<Vec<_>>()
+            .join(sep)
+    }
+}
+
 /// A bar of the tornado: how far a claim's value moves over a parameter's values.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Sensitivity {
@@ -588,18 +607,6 @@ pub fn sensitivity_markdown(card: &Card) -> String {
         "| claim | parameter (default) | ours at the default | at each value | range |\n|---|---|---|---|---|\n",
     );
     for t in &card.sensitivity {
-        let at: Vec<String> = t
-            .points
-            .iter()
-            .map(|p| {
-                format!(
-                    "{}: {} ({})",
-                    p.label,
-                    show(p.ours, &t.unit),
-                    p.verdict.label()
-                )
-            })
-            .collect();
         s += &format!(
             "| {} ({}) | {} ({}) | {} | {} | {} – {} |\n",
             t.claim_text,
@@ -607,7 +614,7 @@ pub fn sensitivity_markdown(card: &Card) -> String {
             t.parameter,
             t.default_label,
             show(t.default, &t.unit),
-            at.join("; "),
+            t.values_text("; "),
             show(t.low, &t.unit),
             show(t.high, &t.unit)
         );

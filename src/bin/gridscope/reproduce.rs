@@ -111,18 +111,6 @@ fn sensitivity_table(card: &Card) -> String {
     }
     let mut s = String::from("\nsensitivity (widest first): claim — parameter (default): ours at the default; at each value [verdict]; range\n");
     for t in &card.sensitivity {
-        let at: Vec<String> = t
-            .points
-            .iter()
-            .map(|p| {
-                format!(
-                    "{} {} [{}]",
-                    p.label,
-                    show(p.ours, &t.unit),
-                    p.verdict.label()
-                )
-            })
-            .collect();
         let _ = writeln!(
             s,
             "  {}.{} — {} ({}): {}; {}; {} – {}",
@@ -131,7 +119,7 @@ fn sensitivity_table(card: &Card) -> String {
             t.parameter,
             t.default_label,
             show(t.default, &t.unit),
-            at.join(", "),
+            t.values_text(", "),
             show(t.low, &t.unit),
             show(t.high, &t.unit)
         );

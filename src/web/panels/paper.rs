@@ -245,7 +245,6 @@ fn view_tornado(card: &Card) -> Html {
                 { for card.sensitivity.iter().map(|t| {
                     let lo = rel(t.low, t.default);
                     let hi = rel(t.high, t.default);
-                    let at: Vec<String> = t.points.iter().map(|p| format!("{}: {} ({})", p.label, show(p.ours, &t.unit), p.verdict.label())).collect();
                     html! {
                         <tr data-id={format!("{}.{}", t.paper, t.claim)} data-parameter={t.parameter.clone()}
                             data-low={t.low.map(json_num).unwrap_or_default()} data-high={t.high.map(json_num).unwrap_or_default()}>
@@ -261,7 +260,7 @@ fn view_tornado(card: &Card) -> Html {
                                 </svg>
                             </td>
                             <td>{show(t.default, &t.unit)}</td>
-                            <td class="values">{at.join("; ")}</td>
+                            <td class="values">{t.values_text("; ")}</td>
                         </tr>
                     }
                 }) }
