@@ -687,7 +687,8 @@ fn manifest_links_round_trip_and_open_the_cluster_view() {
     let s = share::encode(&share::Shared {
         scenario: Scenario::demo(),
         files: vec![],
-    });
+    })
+    .unwrap();
     assert_eq!(View::of_fragment(&format!("#{s}")), Some(View::Scheduling));
     assert_eq!(share::decode_manifest(&s), Ok(None));
 }
