@@ -190,7 +190,7 @@ impl Component for App {
                       <div id={View::Paper.id()} class="view" hidden={self.view != View::Paper}><PaperPanel /></div>
                       <div id={View::Cluster.id()} class="view" hidden={self.view != View::Cluster}><ClusterPanel /></div>
                     </main>
-                    <div class="dropzone" aria-hidden="true">{"Drop SWF files to load them"}</div>
+                    <div class="dropzone" aria-hidden="true">{"Drop traces to load them (SWF, GWF, Batsim JSON, sacct; plain or .gz) or a merged sweep table"}</div>
                 </div>
             </ContextProvider<AppContext>>
         }
