@@ -41,6 +41,7 @@ fn _gridscope(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<policy::RunningJob>()?;
     m.add_class::<stepper::Stepper>()?;
     m.add_function(wrap_pyfunction!(workload::read_swf, m)?)?;
+    m.add_function(wrap_pyfunction!(workload::read_trace, m)?)?;
     m.add_function(wrap_pyfunction!(workload::lublin, m)?)?;
     m.add_function(wrap_pyfunction!(workload::fit_and_synthesize, m)?)?;
     m.add_function(wrap_pyfunction!(run::run_scenario, m)?)?;

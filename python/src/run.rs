@@ -16,7 +16,7 @@ use gridscope::model::Job;
 use gridscope::policy::local::LocalPolicy;
 use gridscope::scenario::{
     self as sc, conventions, load_workload, prepare, run_loaded_on, run_report, Scenario,
-    SCENARIO_PRESETS,
+    WorkloadSpec, SCENARIO_PRESETS,
 };
 
 use crate::columns::Columns;
@@ -171,7 +171,15 @@ fn scenario_and_workload(
         .map_err(engine_err)?;
     let w = match workload {
         // Cloned because `prepare` sets every home to 0 on a single site, in place.
-        Some(w) => (*w.inner).clone(),
+        Some(w) => {
+            let mut w = (*w.inner).clone();
+            // A trace read on its own (`swf` kind) runs on one machine, as the scenario
+            // loader does it: the report says so when the trace had several origin sites.
+            if matches!(scenario.workload, WorkloadSpec::Swf { .. }) {
+                w.on_one_site();
+            }
+            w
+        }
         None => {
             let mut load = file_loader(base.map(PathBuf::from).unwrap_or_default());
             py.detach(|| load_workload(&scenario, &Limits::default(), &mut load))

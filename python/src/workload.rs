@@ -1,4 +1,4 @@
-//! Workloads: the SWF reader, the Lublin–Feitelson model and the hyper-Erlang fit, each the
+//! Workloads: the trace readers (SWF and every other imported format), the Lublin–Feitelson model and the hyper-Erlang fit, each the
 //! library's own function; a `Workload` is shared (an `Arc`), never copied per call.
 
 use std::sync::Arc;
@@ -8,6 +8,7 @@ use pyo3::types::PyDict;
 
 use gridscope::limits::Limits;
 use gridscope::workload::hyper_erlang::{fit_classes_with, synthesize, FitMethod};
+use gridscope::workload::trace::{TraceFormat, TraceOptions};
 use gridscope::workload::{self as wl, Lublin, SwfOptions};
 
 use crate::columns::Columns;
@@ -92,6 +93,33 @@ pub fn read_swf(py: Python<'_>, name: &str, data: &[u8], strict: bool) -> PyResu
     // Parsing a large trace takes a moment: other Python threads run meanwhile.
     let w = py
         .detach(|| wl::read_swf(name, data, &opts))
+        .map_err(engine_err)?;
+    Ok(Workload { inner: Arc::new(w) })
+}
+
+/// Reads a trace of any format Gridscope imports (SWF, GWF, Batsim JSON, Slurm `sacct
+/// --parsable2`; plain or gzip), the format told from the content unless `format` names it:
+/// the same reader as `gridscope simulate --format F --utc-offset M`.
+#[pyfunction]
+#[pyo3(signature = (name, data, format = "auto", utc_offset_min = 0, strict = false))]
+pub fn read_trace(
+    py: Python<'_>,
+    name: &str,
+    data: &[u8],
+    format: &str,
+    utc_offset_min: i32,
+    strict: bool,
+) -> PyResult<Workload> {
+    let opts = SwfOptions {
+        strict,
+        limits: Limits::default(),
+    };
+    let trace = TraceOptions {
+        format: format.parse::<TraceFormat>().map_err(engine_err)?,
+        utc_offset_min,
+    };
+    let w = py
+        .detach(|| wl::trace::read_trace(name, data, &opts, &trace))
         .map_err(engine_err)?;
     Ok(Workload { inner: Arc::new(w) })
 }

@@ -126,3 +126,30 @@ def test_family_presets_match_cli(cli, name, flags):
     assert text + "\n" == stdout
     if batches is None:  # run() takes a family preset by name too (with the CLI's batches)
         assert gridscope.run(name, seeds=seeds, traces=TRACES) == json.loads(stdout)
+
+
+FORMATS = __import__("pathlib").Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "formats"
+
+
+@pytest.mark.parametrize("name,fmt", [("small.gwf", "gwf"), ("small.sacct", "sacct"),
+                                      ("small_batsim.json", "batsim-json")])
+def test_read_trace_matches_cli_for_every_format(cli, name, fmt):
+    """Every imported format reads as the CLI reads it: the same import report, and the same
+    run's JSON byte for byte, told from the content or named."""
+    trace = FORMATS / name
+    stdout = cli("simulate", trace, "--policy", "easy,fcfs", "--json", "--utc-offset=+01:00")
+    lint = json.loads(cli("lint", trace, "--json", "--utc-offset=+01:00"))
+    for given in ("auto", fmt):
+        w = gridscope.read_trace(str(trace), format=given, utc_offset_min=60)
+        assert w.report == lint
+        res = gridscope.simulate(w, policies=["easy", "fcfs"])
+        assert res.to_json() + "\n" == stdout
+    # A path given to simulate is read as the CLI reads it: the format from the content.
+    if fmt != "sacct":  # sacct's timestamps need the zone, which a path alone does not give
+        plain = cli("simulate", trace, "--policy", "easy,fcfs", "--json")
+        assert gridscope.simulate(str(trace), policies=["easy", "fcfs"]).to_json() + "\n" == plain
+
+
+def test_read_trace_refuses_an_unknown_format():
+    with pytest.raises(gridscope.GridscopeError, match="unknown trace format 'xls'"):
+        gridscope.read_trace(b"1 0 0 1 1\n", format="xls")

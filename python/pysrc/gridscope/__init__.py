@@ -35,6 +35,8 @@ __all__ = [
     "QueuedJob",
     "RunningJob",
     "read_swf",
+    "read_trace",
+    "TRACE_FORMATS",
     "lublin",
     "fit",
     "synthesize",
@@ -101,20 +103,39 @@ class Workload:
         return Workload(self._w.window(int(start), int(count)))
 
 
+#: The trace formats :func:`read_trace` takes (the CLI's ``--format`` values).
+TRACE_FORMATS = ("auto", "swf", "gwf", "batsim-json", "sacct")
+
+
+def _source_bytes(source: Union[PathLike, bytes, bytearray, memoryview],
+                  name: Optional[str]) -> "tuple[bytes, str]":
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return bytes(source), name or "<bytes>"
+    path = os.fspath(source)
+    with open(path, "rb") as f:
+        return f.read(), name or path
+
+
+def read_trace(source: Union[PathLike, bytes, bytearray, memoryview], *, format: str = "auto",
+               utc_offset_min: int = 0, strict: bool = False,
+               name: Optional[str] = None) -> Workload:
+    """Reads a trace of any format Gridscope imports, plain or gzip, from a path or bytes:
+    SWF, GWF (Grid Workloads Archive), Batsim JSON, or Slurm ``sacct --parsable2``
+    (docs/formats.md). ``format="auto"`` tells the format from the content; otherwise one of
+    :data:`TRACE_FORMATS`. ``utc_offset_min`` is the zone (minutes east of UTC) that sacct's
+    zone-less timestamps are read in. The same reader and report as ``gridscope simulate
+    TRACE --format F --utc-offset M``."""
+    data, label = _source_bytes(source, name)
+    return Workload(_g.read_trace(label, data, str(format), int(utc_offset_min), strict))
+
+
 def read_swf(source: Union[PathLike, bytes, bytearray, memoryview], *, strict: bool = False,
              name: Optional[str] = None) -> Workload:
     """Reads a Standard Workload Format trace (plain or gzip) from a path or from bytes.
 
     Lenient by default: bad lines are skipped and counted in ``.report`` (``strict=True``
     makes the first one an error naming its line)."""
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        data = bytes(source)
-        label = name or "<bytes>"
-    else:
-        path = os.fspath(source)
-        with open(path, "rb") as f:
-            data = f.read()
-        label = name or path
+    data, label = _source_bytes(source, name)
     return Workload(_g.read_swf(label, data, strict))
 
 
@@ -336,7 +357,7 @@ def simulate(workload: Union[Workload, PathLike, bytes], policies: Iterable = ("
     ``platform`` object. The same call as ``gridscope simulate TRACE --policy …`` gives the
     CLI's JSON byte for byte (``result.to_json()``)."""
     if not isinstance(workload, Workload):
-        workload = read_swf(workload)
+        workload = read_trace(workload)
     if isinstance(policies, (str, bytes)) or not isinstance(policies, Iterable):
         policies = [policies]
     policies = [p() if isinstance(p, type) else p for p in policies]

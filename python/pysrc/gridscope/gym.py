@@ -36,7 +36,7 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from . import Workload, _g, lublin, read_swf
+from . import Workload, _g, lublin, read_trace
 
 __all__ = ["SchedulingEnv", "PolicyAgent", "ENV_ID"]
 
@@ -63,7 +63,7 @@ class SchedulingEnv(gym.Env):
         ``procs``: the machine (default: the trace header's MaxProcs, or the model's nodes)."""
         super().__init__()
         if isinstance(workload, str):
-            workload = read_swf(workload)
+            workload = read_trace(workload)
         self.workload = workload
         self.window = int(window)
         if self.window < 1:
