@@ -12,8 +12,10 @@
 use std::fmt::Write;
 use std::time::Instant;
 
+use gridscope::engine::SimTime;
+use gridscope::model::Job;
 use gridscope::rng::SimRng;
-use gridscope::workload::{read_trace, SwfOptions, TraceOptions};
+use gridscope::workload::{read_trace, write_batsim_json, SwfOptions, TraceOptions, Workload};
 
 const JOBS: usize = 100_000;
 
@@ -161,34 +163,27 @@ fn sacct(jobs: &[Sample]) -> String {
     out
 }
 
+/// The jobs that ran, through the crate's own Batsim writer (what `gridscope export
+/// --format batsim-json` writes): ids as numbers, a delay profile per distinct runtime.
 fn batsim(jobs: &[Sample]) -> String {
-    let mut out = String::from("{\n  \"nb_res\": 256,\n  \"jobs\": [");
-    let ran: Vec<&Sample> = jobs.iter().filter(|j| j.state == 0).collect();
-    for (i, j) in ran.iter().enumerate() {
-        let _ = write!(
-            out,
-            "{}\n    {{\"id\": \"w0!{}\", \"subtime\": {}, \"walltime\": {}, \"res\": {}, \"profile\": \"{}\"}}",
-            if i == 0 { "" } else { "," },
-            j.id,
-            j.submit - 1_700_000_000,
-            j.limit,
-            j.procs,
-            j.runtime
-        );
-    }
-    out.push_str("\n  ],\n  \"profiles\": {");
-    let mut runtimes: Vec<i64> = ran.iter().map(|j| j.runtime).collect();
-    runtimes.sort_unstable();
-    runtimes.dedup();
-    for (i, r) in runtimes.iter().enumerate() {
-        let _ = write!(
-            out,
-            "{}\n    \"{r}\": {{\"type\": \"delay\", \"delay\": {r}}}",
-            if i == 0 { "" } else { "," }
-        );
-    }
-    out.push_str("\n  }\n}\n");
-    out
+    let ran: Vec<Job> = jobs
+        .iter()
+        .filter(|j| j.state == 0)
+        .map(|j| Job {
+            id: j.id as i64,
+            submit: SimTime::from_secs(j.submit - 1_700_000_000),
+            runtime: SimTime::from_secs(j.runtime),
+            estimate: SimTime::from_secs(j.limit),
+            procs: j.procs as u32,
+            home: 0,
+            user: j.user as i32,
+            partition: -1,
+        })
+        .collect();
+    write_batsim_json(
+        &Workload::generated("sample".into(), ran, Vec::new()),
+        Some(256),
+    )
 }
 
 fn main() {

@@ -72,7 +72,7 @@ impl Limit {
                 "exponential draws a hyper-Erlang workload takes (expected jobs × the two Erlang orders; the time it takes grows with them)"
             }
             Limit::PlanWork => {
-                "steps of work conservative backfilling may spend on its plans in one run (a job looked at, or a plan's length for each placement or move; a backlog of N jobs costs about N³)"
+                "steps of work conservative backfilling may spend on its plans in one run (a job looked at, each step a compression search goes over, and a plan's length for each placement or move; a backlog of N jobs costs about N³)"
             }
         }
     }
@@ -90,17 +90,18 @@ impl Limit {
                 "3.6·10⁶ (--series 100000 on sob-synthetic-heavy: 6 sites × 6 runs)"
             }
             Limit::GeneratorDraws => "4.3·10⁴ (sob-table6-light)",
-            Limit::PlanWork => "1.06·10¹¹ (RICC-2010-2, conservative)",
+            Limit::PlanWork => "1.15·10¹¹ (RICC-2010-2, conservative)",
         }
     }
 }
 
 /// Plan work conservative backfilling may spend in one run by default (see
-/// [`Limit::PlanWork`]). Measured (issue #30): RICC-2010-2, the costliest shared trace,
-/// spends 1.06·10¹¹ (30 s on an idle core, 148 s on the shared build machine); a
-/// same-instant backlog of 2,500 jobs 4.5·10⁹ (5 s), of 5,000 about 3.6·10¹⁰, so at this
-/// bound a backlog of 10,000 or more stops after about a minute of an idle core instead
-/// of running for hours, and every shared trace runs.
+/// [`Limit::PlanWork`]). Measured (issue #30), counting the steps compression's searches go
+/// over too (three quarters of a backlog's time, `perf`; uncounted before): RICC-2010-2, the
+/// costliest shared trace, spends 1.15·10¹¹ (31 s of a core), METACENTRUM-2009-2 4.1·10⁹
+/// (1.7 s); a same-instant backlog of 2,500 jobs 7.0·10⁹ (3.2 s), of 5,000 6.1·10¹⁰ (27 s),
+/// so at this bound a backlog of 10,000 stops after about 100 s of a core (174 s when
+/// searches were not counted) instead of running for hours, and every shared trace runs.
 pub const PLAN_WORK_DEFAULT: u64 = 200_000_000_000;
 
 /// Every limit's value. `Limits::default()` is what the page and the CLI use unless a flag

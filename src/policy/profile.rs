@@ -359,19 +359,47 @@ impl Profile {
         reserved_at: SimTime,
         start_before: SimTime,
     ) -> Option<SimTime> {
+        self.earliest_before_counted(
+            not_before,
+            units,
+            duration,
+            reserved_at,
+            start_before,
+            &mut 0,
+        )
+    }
+
+    /// [`Profile::earliest_before`], adding to `scanned` the steps the search went over (the
+    /// cost of a search, which the plan-work bound counts: issue #30).
+    pub fn earliest_before_counted(
+        &self,
+        not_before: SimTime,
+        units: u32,
+        duration: SimTime,
+        reserved_at: SimTime,
+        start_before: SimTime,
+        scanned: &mut u64,
+    ) -> Option<SimTime> {
         let start_before = start_before.min(reserved_at);
         if not_before >= start_before {
             return None;
         }
-        let mut i = self.step_at(not_before);
+        let first = self.step_at(not_before);
+        let mut i = first;
         // The steps that begin before `start_before`: no window starts in a later one.
         let last = i + self.times[i..].partition_point(|&s| s < start_before);
         loop {
-            let k = first_with_room(&self.frees[..last], i, units)?;
+            let Some(k) = first_with_room(&self.frees[..last], i, units) else {
+                *scanned += (last - first) as u64;
+                return None;
+            };
             let start = self.times[k].max(not_before);
             let end = (start + duration).min(reserved_at);
             match first_blocking(&self.times, &self.frees, k + 1, end, units) {
-                Ok(_) => return Some(start),
+                Ok(j) => {
+                    *scanned += (j - first) as u64;
+                    return Some(start);
+                }
                 Err(j) => i = j + 1,
             }
         }

@@ -844,41 +844,102 @@ fn em_order(xs: &[f64], n: u32, sum_ln: f64) -> Option<(HyperErlang, f64)> {
 /// Initial classes have width `cpus_per_node` (1..=c, c+1..=2c, …, up to the class of the
 /// widest job). While some class holds less than 2 % of the jobs, the one with the fewest jobs
 /// (tie: the lowest) is merged into its neighbour with fewer jobs (tie: the lower neighbour).
+///
+/// Only the classes that hold a job are built (a job 2³¹ CPUs wide made 2³¹ classes, 32 GiB,
+/// issue #30's fuzzing): the empty ones have the fewest jobs, so they go first, lowest first,
+/// and where each ends up is known without building it (see [`absorb_empty_classes`]). The
+/// merges that follow take the smallest class from an ordered set: O(k log k) for k widths.
 pub fn merge_classes(jobs: &[Job], cpus_per_node: u32) -> Vec<(u32, u32, u64)> {
     let c = cpus_per_node.max(1);
     if jobs.is_empty() {
         return Vec::new();
     }
-    let widest = jobs.iter().map(|j| j.procs.max(1)).max().unwrap_or(1);
-    let nclasses = widest.div_ceil(c) as usize;
-    let mut classes: Vec<(u32, u32, u64)> = (0..nclasses)
-        .map(|k| (k as u32 * c + 1, (k as u32 + 1).saturating_mul(c), 0))
-        .collect();
+    let mut counts: std::collections::BTreeMap<u32, u64> = std::collections::BTreeMap::new();
     for j in jobs {
-        classes[((j.procs.max(1) - 1) / c) as usize].2 += 1;
+        *counts.entry((j.procs.max(1) - 1) / c).or_default() += 1;
     }
-    let total = jobs.len() as f64;
-    while classes.len() > 1 {
-        let small = classes
-            .iter()
-            .enumerate()
-            .filter(|(_, cl)| (cl.2 as f64) * 100.0 < MERGE_THRESHOLD_PCT * total)
-            .min_by_key(|(i, cl)| (cl.2, *i))
-            .map(|(i, _)| i);
-        let Some(i) = small else { break };
-        let target = if i == 0 {
-            1
-        } else if i + 1 == classes.len() || classes[i - 1].2 <= classes[i + 1].2 {
-            i - 1
-        } else {
-            i + 1
+    let classes = absorb_empty_classes(&counts, c);
+    merge_small_classes(classes, jobs.len() as f64)
+}
+
+/// The classes left once every empty class is merged, as the merge rule does it: the lowest
+/// empty class goes first; a run of empty classes at the bottom joins the first class with
+/// jobs (class 0 merges into class 1), a run between two classes with jobs merges into
+/// itself (its right neighbour is empty, with fewer jobs than its left) until one class is
+/// left, which joins the neighbour with fewer jobs (tie: the lower). No class with jobs
+/// changes its count meanwhile, so each run's fate depends on its two neighbours alone.
+fn absorb_empty_classes(
+    counts: &std::collections::BTreeMap<u32, u64>,
+    c: u32,
+) -> Vec<(u32, u32, u64)> {
+    let lo = |k: u32| k.saturating_mul(c).saturating_add(1);
+    let hi = |k: u32| (k.saturating_add(1)).saturating_mul(c);
+    let nonempty: Vec<(u32, u64)> = counts.iter().map(|(&k, &n)| (k, n)).collect();
+    // (first class, last class, jobs) of each class with jobs, grown by the runs it absorbs.
+    let mut spans: Vec<(u32, u32, u64)> = nonempty.iter().map(|&(k, n)| (k, k, n)).collect();
+    spans[0].0 = 0;
+    for i in 1..nonempty.len() {
+        let (left, right) = (nonempty[i - 1], nonempty[i]);
+        if right.0 > left.0 + 1 {
+            if left.1 <= right.1 {
+                spans[i - 1].1 = right.0 - 1;
+            } else {
+                spans[i].0 = left.0 + 1;
+            }
+        }
+    }
+    spans
+        .into_iter()
+        .map(|(a, b, n)| (lo(a), hi(b), n))
+        .collect()
+}
+
+/// The 2 % rule on classes that all hold jobs: while some class holds less than 2 % of the
+/// jobs, the one with the fewest (tie: the lowest) merges into its neighbour with fewer jobs
+/// (tie: the lower neighbour).
+fn merge_small_classes(mut classes: Vec<(u32, u32, u64)>, total: f64) -> Vec<(u32, u32, u64)> {
+    use std::collections::BTreeSet;
+    let n = classes.len();
+    let small = |count: u64| (count as f64) * 100.0 < MERGE_THRESHOLD_PCT * total;
+    // Neighbours among the classes still there; positions keep their order, so the lowest
+    // position is the lowest class.
+    let mut prev: Vec<Option<usize>> = (0..n).map(|i| i.checked_sub(1)).collect();
+    let mut next: Vec<Option<usize>> = (0..n).map(|i| (i + 1 < n).then_some(i + 1)).collect();
+    let mut alive = vec![true; n];
+    let mut queue: BTreeSet<(u64, usize)> = (0..n)
+        .filter(|&i| small(classes[i].2))
+        .map(|i| (classes[i].2, i))
+        .collect();
+    let mut left = n;
+    while left > 1 {
+        let Some((_, i)) = queue.pop_first() else {
+            break;
+        };
+        let target = match (prev[i], next[i]) {
+            (None, Some(r)) => r,
+            (Some(l), None) => l,
+            (Some(l), Some(r)) if classes[l].2 <= classes[r].2 => l,
+            (Some(_), Some(r)) => r,
+            (None, None) => break,
         };
         let (a, b) = (i.min(target), i.max(target));
-        let merged = (classes[a].0, classes[b].1, classes[a].2 + classes[b].2);
-        classes[a] = merged;
-        classes.remove(b);
+        queue.remove(&(classes[target].2, target));
+        classes[a] = (classes[a].0, classes[b].1, classes[a].2 + classes[b].2);
+        alive[b] = false;
+        next[a] = next[b];
+        if let Some(r) = next[b] {
+            prev[r] = Some(a);
+        }
+        left -= 1;
+        if small(classes[a].2) {
+            queue.insert((classes[a].2, a));
+        }
     }
     classes
+        .into_iter()
+        .zip(alive)
+        .filter_map(|(cl, keep)| keep.then_some(cl))
+        .collect()
 }
 
 /// SOB §3.1: classes from `cpus_per_node` with the 2 % merge rule, then per class the first
@@ -989,6 +1050,70 @@ pub fn synthesize(jobs: &[Job], fitted: &[FittedClass], seed: u64) -> Result<Syn
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The rule as first written: every class built, the smallest found by a scan.
+    fn merge_classes_naive(jobs: &[Job], c: u32) -> Vec<(u32, u32, u64)> {
+        let widest = jobs.iter().map(|j| j.procs.max(1)).max().unwrap_or(1);
+        let mut classes: Vec<(u32, u32, u64)> = (0..widest.div_ceil(c) as usize)
+            .map(|k| (k as u32 * c + 1, (k as u32 + 1).saturating_mul(c), 0))
+            .collect();
+        for j in jobs {
+            classes[((j.procs.max(1) - 1) / c) as usize].2 += 1;
+        }
+        let total = jobs.len() as f64;
+        while classes.len() > 1 {
+            let small = classes
+                .iter()
+                .enumerate()
+                .filter(|(_, cl)| (cl.2 as f64) * 100.0 < MERGE_THRESHOLD_PCT * total)
+                .min_by_key(|(i, cl)| (cl.2, *i))
+                .map(|(i, _)| i);
+            let Some(i) = small else { break };
+            let target = if i == 0 {
+                1
+            } else if i + 1 == classes.len() || classes[i - 1].2 <= classes[i + 1].2 {
+                i - 1
+            } else {
+                i + 1
+            };
+            let (a, b) = (i.min(target), i.max(target));
+            classes[a] = (classes[a].0, classes[b].1, classes[a].2 + classes[b].2);
+            classes.remove(b);
+        }
+        classes
+    }
+
+    #[test]
+    fn merge_classes_equals_the_rule_as_first_written() {
+        let mut rng = crate::rng::SimRng::new(30);
+        for case in 0..3000 {
+            let c = rng.range_u64(1, 8) as u32;
+            let widest = [4, 16, 64, 300][rng.range_u64(0, 3) as usize];
+            let n = rng.range_u64(1, 200);
+            let jobs: Vec<Job> = (0..n)
+                .map(|i| {
+                    let p = if rng.uniform() < 0.5 {
+                        rng.range_u64(0, 4) as u32
+                    } else {
+                        rng.range_u64(0, widest) as u32
+                    };
+                    job(i as i64, i as i64, 10, p)
+                })
+                .collect();
+            assert_eq!(
+                merge_classes(&jobs, c),
+                merge_classes_naive(&jobs, c),
+                "case {case}, c {c}"
+            );
+        }
+        // A job 2^32 - 1 CPUs wide: two classes' worth of work, not 2^31 classes (the empty
+        // ones between join the lower, as wide in jobs).
+        let jobs = vec![job(1, 0, 10, 1), job(2, 1, 10, u32::MAX)];
+        assert_eq!(
+            merge_classes(&jobs, 2),
+            vec![(1, u32::MAX - 1, 1), (u32::MAX, u32::MAX, 1)]
+        );
+    }
 
     /// The processor factor scales only the widths: the same seed gives the same jobs,
     /// submits and run times, each width × 3 rounded and clamped to `max_procs`; a factor

@@ -13,7 +13,7 @@ use std::borrow::Cow;
 use std::collections::BTreeMap;
 use std::io::Read;
 
-use super::swf::{read_swf, SwfError, SwfOptions};
+use super::swf::{malformed_row, read_swf, SwfError, SwfOptions};
 use super::{ImportReport, Workload};
 use crate::limits::{Limit, LimitExceeded, Limits};
 use crate::model::Job;
@@ -179,9 +179,6 @@ fn inflate(file: &str, bytes: &[u8], limits: &Limits) -> Result<Vec<u8>, SwfErro
     Ok(out)
 }
 
-/// How many malformed rows are quoted in the report.
-const EXAMPLES: usize = 5;
-
 /// `tok`, or its first 40 characters and how long it was (a huge field is not echoed).
 pub(super) fn quote(tok: &[u8]) -> String {
     let s = String::from_utf8_lossy(tok);
@@ -265,24 +262,18 @@ impl<'a> Rows<'a> {
     /// A row that cannot be read: an error in strict mode, else counted under `reason`
     /// (and quoted, for the first few, with file and line).
     pub fn malformed(&mut self, reason: &str, message: String) -> Result<(), SwfError> {
-        if self.strict {
-            return Err(SwfError::Malformed {
-                file: self.file.to_string(),
-                line: self.line_no,
-                message,
-            });
-        }
-        self.report.malformed += 1;
+        malformed_row(
+            &mut self.report,
+            self.strict,
+            self.file,
+            self.line_no,
+            message,
+        )?;
         *self
             .report
             .malformed_by_reason
             .entry(reason.to_string())
             .or_insert(0) += 1;
-        if self.report.malformed_examples.len() < EXAMPLES {
-            self.report
-                .malformed_examples
-                .push(format!("{}:{}: {message}", self.file, self.line_no));
-        }
         Ok(())
     }
 

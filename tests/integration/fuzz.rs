@@ -641,3 +641,191 @@ fn fuzz_merged_tables_and_manifests() {
     };
     fuzz_with("merged", seeds, &mutate_json, &check);
 }
+
+/// Sweep manifests as `gridscope sweep plan` reads them (issue #30): `Manifest::from_json`,
+/// the base scenario through a reader that hands back a small scenario for any file name,
+/// and `expand` with a glob that lists two traces. Every case must come back as a
+/// scenario whose JSON reads back (what a shard runs) and the limits check must answer.
+#[test]
+fn fuzz_sweep_manifests() {
+    use gridscope::scenario::manifest::{base_scenario, expand, Manifest};
+    let base_file = serde_json::to_string(&Scenario::demo()).unwrap();
+    let seeds: Vec<Vec<u8>> = [
+        r#"{"name": "fixtures", "base": {"scenario": {"platform": {"kind": "from_trace"}, "workload": {"kind": "swf", "file": ""}, "algorithms": [{"local": "easy"}]}}, "axes": [{"name": "policy", "path": "algorithms[0].local", "values": ["fcfs", "easy", "conservative"]}, {"name": "trace", "path": "workload.file", "glob": "traces/*.swf"}, {"path": "seed", "range": {"from": 1, "to": 4}}]}"#,
+        r#"{"name": "p x t x s", "base": {"file": "base.json"}, "axes": [{"name": "policy", "path": "algorithms[0].local", "values": ["fcfs", "easy", "conservative"]}, {"name": "cpus", "path": "platform.procs", "values": [64, 128, 256]}, {"path": "seed", "range": {"from": 1, "to": 20, "step": 3}}], "zip": [], "seed_axis": "seed"}"#,
+        r#"{"name": "m", "base": {"preset": "demo"}, "axes": [{"path": "seed", "range": {"from": 1, "to": 3}}, {"name": "o", "path": "options.event_order", "values": ["pyss", "cqsim"]}, {"name": "e", "path": "options.estimates", "values": ["exact", "trace"]}], "zip": [["o", "e"]], "seed_axis": "seed"}"#,
+        r#"{"base": {"file": "dir/base.json"}, "traces": "t", "axes": [{"name": "a", "path": "algorithms", "values": [[{"local": "sjf"}], [{"local": "firstfit", "grid": "sender"}]]}, {"name": "n", "path": "platform.sites[0].nodes", "values": [1, 2]}, {"path": "workload.jobs", "range": {"from": 10, "to": 30, "step": 10}}]}"#,
+    ]
+    .iter()
+    .map(|s| s.as_bytes().to_vec())
+    .collect();
+    let check = |input: &[u8]| -> Result<(), String> {
+        let Ok(m) = Manifest::from_json(std::str::from_utf8(input).unwrap_or_default()) else {
+            return Ok(());
+        };
+        let Ok(base) = base_scenario(&m, &mut |_| Ok(base_file.clone())) else {
+            return Ok(());
+        };
+        let mut glob = |g: &str| -> Result<Vec<String>, String> {
+            if g.contains("none") {
+                Ok(Vec::new())
+            } else {
+                Ok(vec!["traces/a.swf".into(), "traces/b.swf.gz".into()])
+            }
+        };
+        let Ok(x) = expand(&m, &base, 500, &mut glob) else {
+            return Ok(());
+        };
+        if x.cases.len() > 500 {
+            return Err(format!("{} cases past the bound of 500", x.cases.len()));
+        }
+        for case in &x.cases {
+            if case.point.len() != x.axes.len() {
+                return Err(format!(
+                    "case {} has {} values for {} axes",
+                    case.index,
+                    case.point.len(),
+                    x.axes.len()
+                ));
+            }
+            let json = case.scenario.to_json();
+            if let Err(e) = Scenario::from_json(&json) {
+                return Err(format!(
+                    "case {} does not read back: {e}\n{json}",
+                    case.index
+                ));
+            }
+            let _ = case.scenario.check_limits(&Default::default());
+        }
+        Ok(())
+    };
+    fuzz_with("manifest", seeds, &mutate_json, &check);
+}
+
+/// What the Python package calls in the crate (python/src: `normalize_scenario`,
+/// `decode_share_link`, `lublin`, `read_swf` then `fit_and_synthesize`, `run_scenario`),
+/// without the interpreter: the first byte picks the entry point, the rest is its text.
+/// `normalize_scenario` must be idempotent (its output is a current-version scenario).
+#[test]
+fn fuzz_python_entry_points() {
+    use gridscope::limits::{Limit, Limits};
+    use gridscope::scenario::run_loaded_on;
+    use gridscope::workload::hyper_erlang::{fit_classes_with, synthesize, FitMethod};
+    use gridscope::workload::Lublin;
+    let trace = std::fs::read(root().join("tests/fixtures/backfill.swf")).unwrap();
+    let mut seeds: Vec<Vec<u8>> = scenario_seeds()
+        .into_iter()
+        .map(|s| [b"n".to_vec(), s].concat())
+        .collect();
+    let link = format!(
+        "https://x/#{}",
+        pack(
+            "s1=",
+            &serde_json::json!({"scenario": Scenario::demo(), "files": [{"name": "a.swf"}]})
+        )
+        .unwrap()
+    );
+    seeds.push([b"l", link.as_bytes()].concat());
+    seeds.push(br#"L{"jobs": 300, "nodes": 64, "job_types": true, "load_factor": 1.5, "estimate_factor": 2.0, "start_hour": 5}"#.to_vec());
+    seeds.push(br#"L{"jobs": 50}"#.to_vec());
+    seeds.push([b"w".to_vec(), trace.clone()].concat());
+    seeds.push([b"m".to_vec(), trace.clone()].concat());
+    let check = |input: &[u8]| -> Result<(), String> {
+        let Some((&which, rest)) = input.split_first() else {
+            return Ok(());
+        };
+        let text = std::str::from_utf8(rest).unwrap_or_default();
+        match which {
+            b'n' => {
+                let Ok(s) = Scenario::from_json(text) else {
+                    return Ok(());
+                };
+                if s.check_limits(&Limits::default()).is_err() {
+                    return Ok(());
+                }
+                let once = s.to_json();
+                let again = Scenario::from_json(&once)
+                    .map_err(|e| format!("normalized scenario does not read back: {e}\n{once}"))?
+                    .to_json();
+                if again != once {
+                    return Err(format!("normalize is not idempotent:\n{once}\n{again}"));
+                }
+                // run_scenario on the normalized scenario, when small.
+                if s.expected_job_runs().is_some_and(|c| c > 20_000.0) {
+                    return Ok(());
+                }
+                let Ok(w) = load_workload(&s, &Limits::default(), &mut |_| Ok(trace.clone()))
+                else {
+                    return Ok(());
+                };
+                if w.jobs.len() > 2000 {
+                    return Ok(());
+                }
+                not_a_bug(run_loaded_on(
+                    &s,
+                    w,
+                    1,
+                    &Limits::default(),
+                    &mut |_, _, _| true,
+                ))
+            }
+            b'l' => {
+                #[derive(serde::Deserialize)]
+                struct Shared {
+                    scenario: Scenario,
+                }
+                let fragment = text.rsplit_once('#').map_or(text, |(_, f)| f);
+                if let Ok(Some(shared)) = unpack::<Shared>("s1=", fragment, "scenario") {
+                    let _ = Scenario::from_json(&shared.scenario.to_json());
+                }
+                Ok(())
+            }
+            b'L' => {
+                let Ok(g) = serde_json::from_str::<Lublin>(text) else {
+                    return Ok(());
+                };
+                if Limits::default()
+                    .check(Limit::Jobs, g.jobs as u64, "l")
+                    .is_err()
+                    || g.jobs > 3000
+                {
+                    return Ok(());
+                }
+                if let Ok(w) = g.generate(7) {
+                    if w.jobs.windows(2).any(|p| p[0].submit > p[1].submit) {
+                        return Err("Lublin jobs out of submit order".into());
+                    }
+                }
+                Ok(())
+            }
+            b'w' | b'm' => {
+                let opts = SwfOptions {
+                    strict: which == b'm',
+                    limits: Limits::default(),
+                };
+                let Ok(w) = read_swf("t.swf", rest, &opts) else {
+                    return Ok(());
+                };
+                if w.jobs.is_empty() || w.jobs.len() > 5000 {
+                    return Ok(());
+                }
+                for method in [FitMethod::Moments, FitMethod::MaxLikelihood] {
+                    let fitted = fit_classes_with(&w.jobs, 2, method);
+                    if let Ok(s) = synthesize(&w.jobs, &fitted, 3) {
+                        // A synthetic workload is a workload: in submit order, runnable.
+                        let jobs = &s.workload.jobs;
+                        if jobs.windows(2).any(|p| p[0].submit > p[1].submit) {
+                            return Err("synthetic jobs out of submit order".into());
+                        }
+                        if jobs.iter().any(|j| j.procs == 0 || j.runtime.0 < 0) {
+                            return Err("a synthetic job with no CPU or a negative run time".into());
+                        }
+                    }
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    };
+    fuzz_with("python", seeds, &mutate, &check);
+}

@@ -15,10 +15,13 @@
 //! - A running job's predicted end is `s + planned`, except for a job that outlives its
 //!   estimate (kills off): from the instant `s + planned` on, it is its real end.
 //! - Event instants are submits, real ends and (kills off) estimate expiries of overrunning
-//!   jobs. At each: ending jobs release their units, submitted jobs join the queue in input
-//!   order (rejected if wider than the site), then exactly one scheduling pass runs.
+//!   jobs. At each, under the default order: ending jobs release their units, submitted jobs
+//!   join the queue in input order (rejected if wider than the site), then exactly one
+//!   scheduling pass runs. The pyss and cqsim orders take the same happenings one at a time
+//!   with a pass after each ([`reference_starts`] says in which order); ends and expiries of
+//!   one instant come in the order their jobs started.
 
-use gridscope::engine::{EstimateSource, RunConfig, SimTime};
+use gridscope::engine::{EstimateSource, EventOrder, RunConfig, SimTime};
 use gridscope::model::Job;
 use gridscope::policy::local::LocalPolicyKind;
 
@@ -56,20 +59,52 @@ struct Running {
     predicted_end: SimTime,
 }
 
-/// What the scheduler believes about a started job at time `t`.
-fn predicted_end(job: &Job, cfg: &RunConfig, start: SimTime, t: SimTime) -> SimTime {
-    let planned_end = start + planned(job, cfg);
-    if overruns(job, cfg) && t >= planned_end {
-        start + effective(job, cfg)
-    } else {
-        planned_end
-    }
+/// One thing that happens at an instant, as the event orders see it: a job's real end, an
+/// overrunning job's estimate expiring (kills off), a job's submission.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Happening {
+    End(usize),
+    Expiry(usize),
+    Submit(usize),
+}
+
+/// What the reference knows between passes.
+struct State<'a> {
+    jobs: &'a [Job],
+    cfg: &'a RunConfig,
+    capacity: u32,
+    start: Vec<Option<SimTime>>,
+    /// The order jobs were started in (the instant's events of two jobs come in this order).
+    started_as: Vec<usize>,
+    /// The job's end has been handled: its units are free.
+    ended: Vec<bool>,
+    /// Its estimate expired (kills off): the scheduler predicts its real end from then on.
+    expired: Vec<bool>,
+    /// Waiting jobs, as indices into `jobs`, in arrival (input) order.
+    queue: Vec<usize>,
+    /// Conservative (compression): each queued job's reservation, kept from pass to pass.
+    reserved: Vec<Option<SimTime>>,
+    /// Since the last pass: something changed at the site (a pass is due), a job's end was
+    /// told to the scheduler (compression), an estimate expired (a rebuild).
+    touched: bool,
+    replan: Replan,
 }
 
 /// Per-job start times under `kind` on one flat site of `capacity` units; `None` for a job
 /// wider than the site (rejected). `jobs` must be sorted by submit time.
 ///
-/// This is the scheduling spec written the naive way; see the module documentation.
+/// This is the scheduling spec written the naive way; see the module documentation. The
+/// instant's happenings are taken in `cfg.event_order`'s order (docs/local-policies.md,
+/// "Event order at one instant"):
+/// - `gridscope`: every end and expiry (in the order their jobs started), every submission
+///   (input order), then one pass;
+/// - `cqsim`: each end or expiry with a pass after it, then each submission with a pass;
+/// - `pyss`: every job ending at or after its predicted end is freed first without a word to
+///   the scheduler; each submission with a pass; then each end or expiry in start order with
+///   a pass after it — a freed job's end is told to the scheduler there.
+///
+/// A pass runs only when something reached the site since the last one (a job too wide is
+/// rejected without one).
 pub fn reference_starts(
     capacity: u32,
     jobs: &[Job],
@@ -77,20 +112,30 @@ pub fn reference_starts(
     cfg: &RunConfig,
 ) -> Vec<Option<SimTime>> {
     let n = jobs.len();
-    let mut start: Vec<Option<SimTime>> = vec![None; n];
-    // Waiting jobs, as indices into `jobs`, in arrival (input) order.
-    let mut queue: Vec<usize> = Vec::new();
+    let mut st = State {
+        jobs,
+        cfg,
+        capacity,
+        start: vec![None; n],
+        started_as: Vec::new(),
+        ended: vec![false; n],
+        expired: vec![false; n],
+        queue: Vec::new(),
+        reserved: vec![None; n],
+        touched: false,
+        replan: Replan {
+            compress: false,
+            rebuild: false,
+        },
+    };
     let mut last: Option<SimTime> = None;
-    // Conservative (compression): each queued job's reservation, kept from pass to pass.
-    let mut reserved: Vec<Option<SimTime>> = vec![None; n];
-
     loop {
         // The next event instant: the smallest of every submit, real end and estimate
         // expiry that is later than the previous instant.
         let mut next: Option<SimTime> = None;
         for (i, job) in jobs.iter().enumerate() {
             let mut instants = vec![job.submit];
-            if let Some(s) = start[i] {
+            if let Some(s) = st.start[i] {
                 instants.push(s + effective(job, cfg));
                 if overruns(job, cfg) {
                     instants.push(s + planned(job, cfg));
@@ -105,67 +150,187 @@ pub fn reference_starts(
         let Some(t) = next else { break };
         last = Some(t);
 
-        // (1) Jobs ending at t release their units: `running` is recomputed from scratch
-        // and only holds jobs whose real end is after t.
-        let mut running: Vec<Running> = Vec::new();
-        for (i, job) in jobs.iter().enumerate() {
-            if let Some(s) = start[i] {
-                if s + effective(job, cfg) > t {
-                    running.push(Running {
-                        procs: job.procs,
-                        predicted_end: predicted_end(job, cfg, s, t),
-                    });
+        // Ends and expiries due now, in the order their jobs started; submissions in input
+        // order.
+        let mut due: Vec<Happening> = Vec::new();
+        for &i in &st.started_as {
+            let s = st.start[i].expect("started");
+            if s + effective(&jobs[i], cfg) == t {
+                due.push(Happening::End(i));
+            } else if overruns(&jobs[i], cfg) && s + planned(&jobs[i], cfg) == t {
+                due.push(Happening::Expiry(i));
+            }
+        }
+        let submits: Vec<Happening> = (0..n)
+            .filter(|&i| jobs[i].submit == t)
+            .map(Happening::Submit)
+            .collect();
+
+        match cfg.event_order {
+            EventOrder::Gridscope => {
+                for &h in due.iter().chain(&submits) {
+                    st.happen(h, true);
+                }
+                st.pass(kind, t);
+            }
+            EventOrder::Cqsim => {
+                for &h in due.iter().chain(&submits) {
+                    st.happen(h, true);
+                    st.pass(kind, t);
+                }
+            }
+            EventOrder::Pyss => {
+                // Ends at (or, overrunning, past) the predicted end: free now, told later.
+                let freed_first = |h: &Happening| match *h {
+                    Happening::End(i) => effective(&jobs[i], cfg) >= planned(&jobs[i], cfg),
+                    _ => false,
+                };
+                for h in due.iter().filter(|h| freed_first(h)) {
+                    st.happen(*h, false);
+                }
+                for &h in &submits {
+                    st.happen(h, true);
+                    st.pass(kind, t);
+                }
+                for h in &due {
+                    if freed_first(h) {
+                        st.replan.compress = true;
+                        st.touched = true;
+                    } else {
+                        st.happen(*h, true);
+                    }
+                    st.pass(kind, t);
                 }
             }
         }
-        let used: u32 = running.iter().map(|r| r.procs).sum();
-        assert!(used <= capacity, "reference over capacity at {t:?}");
+    }
+    assert!(
+        st.queue.is_empty(),
+        "reference left jobs queued: {:?}",
+        st.queue
+    );
+    st.start
+}
 
-        // (2) Jobs submitted at t join the queue in input order; too-wide ones never do.
-        for (i, job) in jobs.iter().enumerate() {
-            if job.submit == t && job.procs <= capacity {
-                queue.push(i);
+impl State<'_> {
+    /// One happening at the site; `tell` = the scheduler hears of an end now.
+    fn happen(&mut self, h: Happening, tell: bool) {
+        match h {
+            Happening::End(i) => {
+                self.ended[i] = true;
+                self.touched = true;
+                if tell {
+                    self.replan.compress = true;
+                }
+            }
+            Happening::Expiry(i) => {
+                self.expired[i] = true;
+                self.touched = true;
+                self.replan.rebuild = true;
+            }
+            Happening::Submit(i) => {
+                // Too wide: rejected on arrival, the site never sees it.
+                if self.jobs[i].procs <= self.capacity {
+                    self.queue.push(i);
+                    self.touched = true;
+                }
             }
         }
+    }
 
-        // (3) One scheduling pass.
+    /// The jobs holding units now (started, end not yet handled) as the scheduler predicts
+    /// them: start + planned, or the real end once the estimate expired.
+    fn running(&self) -> Vec<Running> {
+        (0..self.jobs.len())
+            .filter(|&i| self.start[i].is_some() && !self.ended[i])
+            .map(|i| {
+                let s = self.start[i].expect("started");
+                let job = &self.jobs[i];
+                Running {
+                    procs: job.procs,
+                    predicted_end: if self.expired[i] {
+                        s + effective(job, self.cfg)
+                    } else {
+                        s + planned(job, self.cfg)
+                    },
+                }
+            })
+            .collect()
+    }
+
+    /// One scheduling pass at `t`, if anything reached the site since the last one.
+    fn pass(&mut self, kind: LocalPolicyKind, t: SimTime) {
+        if !self.touched {
+            return;
+        }
+        self.touched = false;
+        let running = self.running();
+        let used: u32 = running.iter().map(|r| r.procs).sum();
+        assert!(used <= self.capacity, "reference over capacity at {t:?}");
+        let replan = std::mem::replace(
+            &mut self.replan,
+            Replan {
+                compress: false,
+                rebuild: false,
+            },
+        );
         let started = if kind == LocalPolicyKind::Conservative {
-            let ended = jobs
-                .iter()
-                .enumerate()
-                .any(|(i, job)| start[i].is_some_and(|s| s + effective(job, cfg) == t));
-            let overran = jobs.iter().enumerate().any(|(i, job)| {
-                overruns(job, cfg) && start[i].is_some_and(|s| s + planned(job, cfg) == t)
-            });
             let plan: Vec<(u32, SimTime, SimTime)> = running
                 .iter()
                 .map(|r| (r.procs, t, r.predicted_end))
                 .collect();
             compression_pass(
-                cfg,
+                self.cfg,
                 t,
-                capacity,
-                jobs,
-                &queue,
+                self.capacity,
+                self.jobs,
+                &self.queue,
                 plan,
-                &mut reserved,
-                Replan {
-                    compress: ended,
-                    rebuild: overran,
-                },
-            )
+                &mut self.reserved,
+                replan,
+            );
+            // Due jobs by reservation then arrival, each if its units are free now (under
+            // the per-event orders the plan may count a job ending now as free before its
+            // end is handled: a due job waits for it).
+            let mut due: Vec<usize> = self
+                .queue
+                .iter()
+                .copied()
+                .filter(|&i| self.reserved[i].is_some_and(|r| r <= t))
+                .collect();
+            due.sort_by_key(|&i| self.reserved[i]); // stable: arrival order within a time
+            fits_now(self.capacity - used, self.jobs, due)
         } else {
-            pass(kind, cfg, t, capacity, jobs, &queue, running)
+            pass(
+                kind,
+                self.cfg,
+                t,
+                self.capacity,
+                self.jobs,
+                &self.queue,
+                running,
+            )
         };
         for i in started {
-            assert!(start[i].is_none());
-            start[i] = Some(t);
-            queue.retain(|&q| q != i);
+            assert!(self.start[i].is_none());
+            self.start[i] = Some(t);
+            self.started_as.push(i);
+            self.queue.retain(|&q| q != i);
         }
     }
+}
 
-    assert!(queue.is_empty(), "reference left jobs queued: {queue:?}");
-    start
+/// The jobs of `due`, in its order, that fit in `free` units taken one after the other.
+fn fits_now(mut free: u32, jobs: &[Job], due: Vec<usize>) -> Vec<usize> {
+    due.into_iter()
+        .filter(|&i| {
+            let fits = jobs[i].procs <= free;
+            if fits {
+                free -= jobs[i].procs;
+            }
+            fits
+        })
+        .collect()
 }
 
 /// One scheduling pass at `t`: the jobs (indices into `jobs`) to start now.
@@ -304,6 +469,8 @@ fn pass(
                     started.push(i);
                 }
             }
+            // Reserved now, in arrival order, each if its units are free now.
+            return fits_now(free, jobs, started);
         }
     }
     started

@@ -340,7 +340,11 @@ impl Conservative {
                 Some(f) if f.covers(lowest, estimate, start, &self.freed) => f.before.max(lowest),
                 _ => lowest,
             };
-            let Some(sooner) = profile.earliest_before(from, units, estimate, start, before) else {
+            let mut scanned = 0;
+            let found =
+                profile.earliest_before_counted(from, units, estimate, start, before, &mut scanned);
+            self.work = self.work.saturating_add(scanned);
+            let Some(sooner) = found else {
                 failed.insert(
                     units,
                     Failed {

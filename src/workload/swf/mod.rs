@@ -16,12 +16,23 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::io::Read;
 
-use serde::Serialize;
-
 use super::Workload;
 use crate::limits::{Limit, LimitExceeded, Limits};
-use crate::model::{Job, MAX_SITE_UNITS};
+use crate::model::Job;
 use crate::time::{SimTime, TICKS_PER_SEC};
+
+mod fields;
+mod header;
+mod report;
+mod write;
+
+pub(crate) use fields::parse_milli;
+use fields::whole_number_fields;
+pub use fields::MAX_FIELD;
+use header::jobs_removed;
+pub use header::SwfHeader;
+pub use report::{ImportReport, Skips};
+pub use write::write_swf;
 
 /// How strictly to read.
 #[derive(Clone, Debug, Default)]
@@ -77,232 +88,6 @@ impl fmt::Display for SwfError {
 
 impl std::error::Error for SwfError {}
 
-/// The `; Key: value` lines of an SWF header, in file order, with typed views of the ones
-/// the simulator uses.
-#[derive(Clone, Debug, Default, Serialize, serde::Deserialize, PartialEq)]
-pub struct SwfHeader {
-    pub fields: Vec<(String, String)>,
-    pub max_nodes: Option<u64>,
-    pub max_procs: Option<u64>,
-    pub max_jobs: Option<u64>,
-    pub max_records: Option<u64>,
-    pub unix_start_time: Option<i64>,
-    pub time_zone_string: Option<String>,
-    pub notes: Vec<String>,
-    /// Jobs the archive's cleaning removed, summed from "(N jobs removed)" header lines:
-    /// a cleaned log holds MaxRecords minus these.
-    pub removed_by_cleaning: u64,
-}
-
-/// The N of "(N jobs removed)" in a header line of a cleaned archive log.
-fn jobs_removed(text: &str) -> u64 {
-    let Some(end) = text.find(" jobs removed)") else {
-        return 0;
-    };
-    let head = &text[..end];
-    let start = head.rfind('(').map(|i| i + 1).unwrap_or(0);
-    head[start..].trim().parse().unwrap_or(0)
-}
-
-impl SwfHeader {
-    /// Records a `Key: value` header line; a known key whose value does not parse is
-    /// ignored, and the returned warning says so (the import report shows it).
-    fn add(&mut self, key: &str, value: &str) -> Option<String> {
-        let first = value.split_whitespace().next().unwrap_or("");
-        let number = first.parse::<i64>().ok();
-        let positive = number.filter(|&v| v > 0).map(|v| v as u64);
-        let lower = key.to_ascii_lowercase();
-        let bad = |what: &str| {
-            Some(format!(
-                "header {key}: '{}' is not {what}; ignored",
-                value.chars().take(40).collect::<String>()
-            ))
-        };
-        let warning = match lower.as_str() {
-            "maxnodes" | "maxprocs" | "maxjobs" | "maxrecords" => {
-                match lower.as_str() {
-                    "maxnodes" => self.max_nodes = positive,
-                    "maxprocs" => self.max_procs = positive,
-                    "maxjobs" => self.max_jobs = positive,
-                    _ => self.max_records = positive,
-                }
-                if positive.is_none() {
-                    bad("a positive whole number")
-                } else if matches!(lower.as_str(), "maxnodes" | "maxprocs")
-                    && positive > Some(u64::from(MAX_SITE_UNITS))
-                {
-                    // A platform sized from the header cannot hold this many units: say so
-                    // here rather than let the platform shrink it without a word.
-                    Some(format!(
-                        "header {key}: {} is above {MAX_SITE_UNITS}, the most units a site can have; a platform sized from the header is clamped to that",
-                        positive.unwrap_or(0)
-                    ))
-                } else {
-                    None
-                }
-            }
-            "unixstarttime" => {
-                // The same bound as every job field: beyond it the clock would wrap.
-                self.unix_start_time = number.filter(|v| v.abs() <= MAX_FIELD);
-                self.unix_start_time
-                    .is_none()
-                    .then(|| bad("a whole number of seconds within ±10¹²"))
-                    .flatten()
-            }
-            "timezonestring" => {
-                self.time_zone_string = Some(value.to_string());
-                None
-            }
-            "note" => {
-                self.notes.push(value.to_string());
-                None
-            }
-            _ => None,
-        };
-        self.fields.push((key.to_string(), value.to_string()));
-        warning
-    }
-}
-
-/// Jobs skipped on import, by reason.
-#[derive(Clone, Debug, Default, Serialize, serde::Deserialize, PartialEq, Eq)]
-pub struct Skips {
-    /// Runtime (field 4) 0 or -1: cancelled or unknown.
-    pub runtime_not_positive: u64,
-    /// Processors 0 (field 5, or field 8 when 5 is -1).
-    pub procs_zero: u64,
-    /// Processors -1 in both field 5 and field 8.
-    pub procs_unknown: u64,
-    /// Submit time (field 2) -1.
-    pub submit_unknown: u64,
-}
-
-impl Skips {
-    pub fn total(&self) -> u64 {
-        self.runtime_not_positive + self.procs_zero + self.procs_unknown + self.submit_unknown
-    }
-}
-
-/// Everything the import decided, for the user to see. Counts add up:
-/// `records = jobs + skipped.total()`, `data lines = records + malformed`.
-#[derive(Clone, Debug, Default, Serialize, serde::Deserialize, PartialEq)]
-pub struct ImportReport {
-    pub file: String,
-    pub gzip: bool,
-    /// Decompressed size.
-    pub bytes: u64,
-    pub lines: u64,
-    pub header_lines: u64,
-    pub blank_lines: u64,
-    /// Well-formed job lines.
-    pub records: u64,
-    /// Jobs accepted for simulation.
-    pub jobs: u64,
-    pub skipped: Skips,
-    pub skipped_total: u64,
-    /// Lines that are not 18 numbers; the first few are quoted in `malformed_examples`.
-    pub malformed: u64,
-    pub malformed_examples: Vec<String>,
-    /// Estimate (field 9) missing: the runtime was used instead.
-    pub estimate_missing: u64,
-    /// Runtime above the estimate: such jobs are killed at the estimate by default.
-    pub runtime_above_estimate: u64,
-    /// Field 5 was -1 and field 8 gave the processor count.
-    pub procs_from_requested: u64,
-    /// Jobs wider than the header's MaxProcs: kept, and rejected by a run on a machine that
-    /// small.
-    pub wider_than_max_procs: u64,
-    /// Jobs whose job number (field 1) an earlier job already had: kept under that number
-    /// (outputs list jobs in submit order, so each row is still one job), and warned about.
-    #[serde(default)]
-    pub duplicate_ids: u64,
-    /// Jobs whose submit time was earlier than the line before: the jobs were sorted.
-    pub out_of_order: u64,
-    /// Jobs left out by a time window (multi-site runs); included in `skipped_total`.
-    pub outside_window: u64,
-    pub header: SwfHeader,
-    /// Things worth knowing that are not counts (truncation, format doubts).
-    pub warnings: Vec<String>,
-    /// The format read when it is not SWF: `gwf`, `batsim-json`, `sacct` (issue #29).
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    pub format: String,
-    /// The other formats' skipped records by reason (SWF keeps its own fields in `skipped`);
-    /// part of `skipped_total`.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub skipped_by_reason: BTreeMap<String, u64>,
-    /// The other formats' malformed rows by reason; they sum to `malformed`.
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub malformed_by_reason: BTreeMap<String, u64>,
-    /// GWF: the OrigSiteID of each site, in site order (a job's `home` indexes it).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub sites: Vec<String>,
-}
-
-impl ImportReport {
-    /// Human-readable summary, one fact per line.
-    pub fn summary(&self) -> String {
-        let mut s = String::new();
-        let mut line = |t: String| {
-            s.push_str(&t);
-            s.push('\n');
-        };
-        line(format!(
-            "{}: {} lines ({} header, {} blank), {} job records{}{}",
-            self.file,
-            self.lines,
-            self.header_lines,
-            self.blank_lines,
-            self.records,
-            if self.gzip { ", gzip" } else { "" },
-            if self.format.is_empty() {
-                String::new()
-            } else {
-                format!(", read as {}", self.format)
-            }
-        ));
-        line(format!("  {:<31}{}", "accepted jobs:", self.jobs));
-        let k = &self.skipped;
-        for (n, what) in [
-            (k.runtime_not_positive, "skipped, runtime <= 0:"),
-            (k.procs_zero, "skipped, processors 0:"),
-            (k.procs_unknown, "skipped, processors -1:"),
-            (k.submit_unknown, "skipped, submit -1:"),
-            (self.malformed, "malformed lines:"),
-            (self.estimate_missing, "estimate missing (= runtime):"),
-            (self.runtime_above_estimate, "runtime above estimate:"),
-            (self.procs_from_requested, "processors from field 8:"),
-            (self.wider_than_max_procs, "wider than MaxProcs:"),
-            (self.duplicate_ids, "job number seen before:"),
-            (self.out_of_order, "out of submit order (sorted):"),
-            (self.outside_window, "outside the time window:"),
-        ] {
-            if n > 0 {
-                line(format!("  {what:<31}{n}"));
-            }
-        }
-        for (why, n) in &self.skipped_by_reason {
-            line(format!("  {:<30} {n}", format!("skipped, {why}:")));
-        }
-        for (why, n) in &self.malformed_by_reason {
-            line(format!("  {:<30} {n}", format!("malformed, {why}:")));
-        }
-        if !self.sites.is_empty() {
-            line(format!(
-                "  {:<31}{}",
-                "sites (OrigSiteID):",
-                self.sites.join(", ")
-            ));
-        }
-        for e in &self.malformed_examples {
-            line(format!("  {e}"));
-        }
-        for w in &self.warnings {
-            line(format!("  warning: {w}"));
-        }
-        s
-    }
-}
-
 const FIELDS: usize = 18;
 const EXAMPLES: usize = 5;
 
@@ -322,130 +107,43 @@ struct Reader<'a> {
     negative_ids: u64,
 }
 
-/// Parses a decimal number into thousandths (ticks for times): `12` → 12000,
-/// `-1` → -1000, `3600.25` → 3600250. Exponents fall back to the float parser.
-/// Largest magnitude a field may have, in thousandths: 10¹² (seconds, about 31,700 years).
-/// Far beyond any real log, and small enough that the engine's millisecond arithmetic
-/// (submit + wait + runtime, plans, sums) can never overflow an i64.
-pub const MAX_FIELD: i64 = 1_000_000_000_000;
-
-/// A field in thousandths (times become milliseconds), if it is a number within ±MAX_FIELD.
-pub(super) fn parse_milli(tok: &[u8]) -> Option<i64> {
-    parse_milli_unbounded(tok).filter(|m| m.abs() <= MAX_FIELD * 1000)
-}
-
-fn parse_milli_unbounded(tok: &[u8]) -> Option<i64> {
-    let (neg, digits) = match tok.first()? {
-        b'-' => (true, &tok[1..]),
-        b'+' => (false, &tok[1..]),
-        _ => (false, tok),
-    };
-    if digits.is_empty() {
-        return None;
+/// A row that cannot be read, the one rule of every reader (SWF here, the others through
+/// `trace::Rows`): strict, an error naming the file and line; lenient, counted in `report`
+/// and quoted with file and line for the first few. Each reader tallies its own breakdown
+/// after it (SWF by field count, the others by reason).
+pub(crate) fn malformed_row(
+    report: &mut ImportReport,
+    strict: bool,
+    file: &str,
+    line: u64,
+    message: String,
+) -> Result<(), SwfError> {
+    if strict {
+        return Err(SwfError::Malformed {
+            file: file.to_string(),
+            line,
+            message,
+        });
     }
-    // Up to 15 integer digits cannot overflow once scaled by 1000; longer numbers take the
-    // float path (and its range check).
-    let mut int: i64 = 0;
-    let mut i = 0;
-    while i < digits.len() && digits[i].is_ascii_digit() {
-        int = int * 10 + (digits[i] - b'0') as i64;
-        i += 1;
-        if i > 15 {
-            return parse_float_milli(tok);
-        }
+    report.malformed += 1;
+    if report.malformed_examples.len() < EXAMPLES {
+        report
+            .malformed_examples
+            .push(format!("{file}:{line}: {message}"));
     }
-    let mut milli = int * 1000;
-    if i < digits.len() {
-        if digits[i] != b'.' {
-            return parse_float_milli(tok);
-        }
-        i += 1;
-        let mut scale = 100;
-        let mut frac = 0i64;
-        let mut round_up = false;
-        while i < digits.len() && digits[i].is_ascii_digit() {
-            let d = (digits[i] - b'0') as i64;
-            if scale > 0 {
-                frac += d * scale;
-                scale /= 10;
-            } else if scale == 0 {
-                round_up = d >= 5;
-                scale = -1;
-            }
-            i += 1;
-        }
-        if i < digits.len() {
-            return parse_float_milli(tok);
-        }
-        milli += frac + round_up as i64;
-    }
-    Some(if neg { -milli } else { milli })
-}
-
-/// The fields of a job line written the usual way — exactly 18 whole numbers of at most 12
-/// digits, each with an optional `-`, separated by bytes up to ' ' — in thousandths, in one
-/// pass over the bytes; `None` for anything else (decimals, `+`, longer numbers, other
-/// bytes, another field count), which the general tokenizer then reads and, if need be,
-/// reports. Both give the same fields for every line this accepts: 12 digits are below
-/// [`MAX_FIELD`], so no range check is needed. Real logs are nearly all such lines, and
-/// tokenizing then parsing each token read every byte twice.
-fn whole_number_fields(line: &[u8]) -> Option<[i64; FIELDS]> {
-    let mut f = [0i64; FIELDS];
-    let mut n = 0usize;
-    let mut i = 0usize;
-    let len = line.len();
-    while i < len {
-        if line[i] <= b' ' {
-            i += 1;
-            continue;
-        }
-        if n == FIELDS {
-            return None;
-        }
-        let neg = line[i] == b'-';
-        i += neg as usize;
-        let start = i;
-        let mut v = 0i64;
-        while i < len {
-            let d = line[i].wrapping_sub(b'0');
-            if d > 9 {
-                break;
-            }
-            v = v * 10 + d as i64;
-            i += 1;
-        }
-        let digits = i - start;
-        if digits == 0 || digits > 12 || (i < len && line[i] > b' ') {
-            return None;
-        }
-        f[n] = if neg { -v * 1000 } else { v * 1000 };
-        n += 1;
-    }
-    (n == FIELDS).then_some(f)
-}
-
-fn parse_float_milli(tok: &[u8]) -> Option<i64> {
-    let v: f64 = std::str::from_utf8(tok).ok()?.parse().ok()?;
-    let m = (v * 1000.0).round();
-    (m.is_finite() && m.abs() < 9.0e18).then_some(m as i64)
+    Ok(())
 }
 
 impl Reader<'_> {
     fn malformed(&mut self, fields: usize, message: String) -> Result<(), SwfError> {
-        if self.strict {
-            return Err(SwfError::Malformed {
-                file: self.file.to_string(),
-                line: self.line_no,
-                message,
-            });
-        }
-        self.report.malformed += 1;
+        malformed_row(
+            &mut self.report,
+            self.strict,
+            self.file,
+            self.line_no,
+            message,
+        )?;
         *self.field_counts.entry(fields).or_insert(0) += 1;
-        if self.report.malformed_examples.len() < EXAMPLES {
-            self.report
-                .malformed_examples
-                .push(format!("{}:{}: {message}", self.file, self.line_no));
-        }
         Ok(())
     }
 
@@ -1016,224 +714,5 @@ pub fn read_swf(file: &str, bytes: &[u8], opts: &SwfOptions) -> Result<Workload,
     stream.finish()
 }
 
-/// Writes jobs as SWF: the header fields (if any) then one line per job, times in seconds
-/// after `origin` is added back. What [`read_swf`] accepted reads back identically.
-pub fn write_swf(workload: &Workload, header: &SwfHeader) -> String {
-    let mut out = String::with_capacity(workload.jobs.len() * 64 + 256);
-    for (k, v) in &header.fields {
-        out.push_str(&format!("; {k}: {v}\n"));
-    }
-    if header.fields.is_empty() {
-        out.push_str("; Version: 2.2\n");
-        out.push_str(&format!(
-            "; Note: {} (written by gridscope)\n",
-            workload.name
-        ));
-    }
-    for j in &workload.jobs {
-        let submit = j.submit + workload.origin;
-        use std::fmt::Write;
-        let _ = writeln!(
-            out,
-            "{} {} -1 {} {} -1 -1 {} {} -1 1 {} -1 -1 -1 {} -1 -1",
-            j.id, submit, j.runtime, j.procs, j.procs, j.estimate, j.user, j.partition
-        );
-    }
-    out
-}
-
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// The general reading of a job line's fields: tokens split at bytes up to ' ', each
-    /// through `parse_milli`; `None` unless there are 18 and all parse.
-    fn general_fields(line: &[u8]) -> Option<[i64; FIELDS]> {
-        let toks: Vec<&[u8]> = line
-            .split(|&b| b <= b' ')
-            .filter(|t| !t.is_empty())
-            .collect();
-        if toks.len() != FIELDS {
-            return None;
-        }
-        let mut f = [0i64; FIELDS];
-        for (v, t) in f.iter_mut().zip(toks) {
-            *v = parse_milli(t)?;
-        }
-        Some(f)
-    }
-
-    /// The one-pass reader of whole-number lines never disagrees with the general reading:
-    /// on random lines of digits, signs, points, exponents, other bytes and separators,
-    /// whatever it accepts the general reading gives the same, and it accepts every line
-    /// of 18 whole numbers of up to 12 digits.
-    #[test]
-    fn whole_number_lines_read_as_the_general_path_reads_them() {
-        let mut rng = crate::rng::SimRng::new(3);
-        let pieces: [&[u8]; 14] = [
-            b"0",
-            b"7",
-            b"-1",
-            b"123456789012",
-            b"1234567890123",
-            b"-",
-            b"+5",
-            b"2.5",
-            b"1e3",
-            b"x",
-            b"\xc3\xa9",
-            b"00042",
-            b"999999999999",
-            b"-999999999999",
-        ];
-        let seps: [&[u8]; 4] = [b" ", b"   ", b"\t", b" \x0b "];
-        let (mut accepted, mut plain) = (0, 0);
-        for case in 0..20_000 {
-            let fields = if case % 2 == 0 {
-                FIELDS
-            } else {
-                rng.range_u64(0, 20) as usize
-            };
-            let whole_only = case % 4 == 0;
-            let mut line = Vec::new();
-            if rng.range_u64(0, 1) == 1 {
-                line.extend_from_slice(seps[rng.range_u64(0, 3) as usize]);
-            }
-            for i in 0..fields {
-                if i > 0 {
-                    line.extend_from_slice(seps[rng.range_u64(0, 3) as usize]);
-                }
-                // Mostly whole numbers, with one piece in ten of any kind unless whole_only.
-                let k = if whole_only || rng.range_u64(0, 9) > 0 {
-                    [0, 1, 2, 3, 11, 12, 13][rng.range_u64(0, 6) as usize]
-                } else {
-                    rng.range_u64(0, 13) as usize
-                };
-                line.extend_from_slice(pieces[k]);
-            }
-            let fast = whole_number_fields(&line);
-            if whole_only && fields == FIELDS {
-                plain += 1;
-                assert!(fast.is_some(), "{:?}", String::from_utf8_lossy(&line));
-            }
-            if let Some(f) = fast {
-                accepted += 1;
-                assert_eq!(
-                    Some(f),
-                    general_fields(&line),
-                    "{:?}",
-                    String::from_utf8_lossy(&line)
-                );
-            }
-        }
-        assert!(
-            plain > 4_000 && accepted >= plain,
-            "{plain} plain, {accepted} accepted"
-        );
-    }
-
-    #[test]
-    fn milli_parsing() {
-        assert_eq!(parse_milli(b"12"), Some(12_000));
-        assert_eq!(parse_milli(b"-1"), Some(-1_000));
-        assert_eq!(parse_milli(b"3600.25"), Some(3_600_250));
-        assert_eq!(parse_milli(b"0.0005"), Some(1));
-        assert_eq!(parse_milli(b"1e3"), Some(1_000_000));
-        assert_eq!(parse_milli(b"12a"), None);
-        assert_eq!(parse_milli(b"-"), None);
-        // Beyond ±10¹² (seconds) a field is out of range, however it is written.
-        assert_eq!(parse_milli(b"1000000000000"), Some(MAX_FIELD * 1000));
-        assert_eq!(parse_milli(b"1000000000001"), None);
-        assert_eq!(parse_milli(b"8999999999999999"), None);
-        assert_eq!(parse_milli(b"-2e12"), None);
-        let w = read_swf(
-            "big.swf",
-            b"1 0 0 10 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n2 5 0 2e12 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n",
-            &SwfOptions::default(),
-        )
-        .unwrap();
-        assert_eq!(w.jobs.len(), 1);
-        assert!(w
-            .report
-            .summary()
-            .contains("big.swf:2: field 4 is '2e12', out of range"));
-        assert_eq!(parse_milli(b"99999999999999999999"), None);
-    }
-
-    #[test]
-    fn header_values_that_do_not_parse_are_reported_and_a_bom_is_skipped() {
-        let text =
-            "\u{feff}; MaxProcs: 64\n; MaxNodes: lots\n; UnixStartTime: yesterday\n; MaxJobs: -5\n\
-                    -3 0 0 10 100000000000 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n";
-        let w = read_swf("h.swf", text.as_bytes(), &SwfOptions::default()).unwrap();
-        // The BOM did not swallow the first header line.
-        assert_eq!(w.report.header.max_procs, Some(64));
-        assert_eq!(w.report.header.max_nodes, None);
-        let warnings = w.report.warnings.join("\n");
-        for expected in [
-            "header MaxNodes: 'lots' is not a positive whole number; ignored",
-            "header UnixStartTime: 'yesterday' is not a whole number",
-            "header MaxJobs: '-5' is not a positive whole number",
-            "1 jobs ask for more than 4,294,967,295 processors",
-            "1 jobs have a negative job number",
-        ] {
-            assert!(warnings.contains(expected), "{expected}\n{warnings}");
-        }
-        // A start time near ±2⁶³ would wrap the clock: ignored, with a warning.
-        let w = read_swf(
-            "u.swf",
-            b"; UnixStartTime: 9223372036854775000\n",
-            &SwfOptions::default(),
-        )
-        .unwrap();
-        assert_eq!(w.report.header.unix_start_time, None);
-        assert!(w
-            .report
-            .warnings
-            .iter()
-            .any(|x| x.contains("UnixStartTime")));
-    }
-
-    #[test]
-    fn an_endless_line_in_gzip_is_counted_not_buffered() {
-        use std::io::Write;
-        let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-        let job = b"1 0 0 10 1 -1 -1 1 10 -1 1 1 1 1 1 1 -1 -1\n";
-        gz.write_all(job).unwrap();
-        // 3 MiB of one line, then a good line, then 2 MiB more without an end.
-        gz.write_all(&vec![b'7'; 3 << 20]).unwrap();
-        gz.write_all(b"\n").unwrap();
-        gz.write_all(job).unwrap();
-        gz.write_all(&vec![b'7'; 2 << 20]).unwrap();
-        let bytes = gz.finish().unwrap();
-        let w = read_swf("long.swf.gz", &bytes, &SwfOptions::default()).unwrap();
-        assert_eq!(w.jobs.len(), 2);
-        assert_eq!(w.report.malformed, 2);
-        assert!(w
-            .report
-            .summary()
-            .contains("line longer than 1048576 bytes"));
-        let e = read_swf(
-            "long.swf.gz",
-            &bytes,
-            &SwfOptions {
-                strict: true,
-                ..Default::default()
-            },
-        )
-        .unwrap_err();
-        assert!(
-            e.to_string().contains("long.swf.gz:2: line longer than"),
-            "{e}"
-        );
-    }
-
-    #[test]
-    fn cleaning_notes_are_summed() {
-        assert_eq!(
-            jobs_removed("user=79 and (job>=47410 and job<=58079) (6539 jobs removed)"),
-            6539
-        );
-        assert_eq!(jobs_removed("Note: nothing"), 0);
-    }
-}
+mod tests;
