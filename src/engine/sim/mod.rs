@@ -529,10 +529,15 @@ impl<'a> Simulation<'a> {
             site.plan_invalidated = true;
         }
         // Under pyss's order a job ending at its estimate is free before the arrivals, but
-        // its termination comes after them: the policy hears of it there (`Due::PassAt`).
-        if !(self.cfg.event_order == EventOrder::Pyss && now == predicted) {
-            self.sites[s].policy.released(now, units, predicted);
+        // its termination comes after them: the policy hears of it there (`Due::PassAt`),
+        // and its site is passed there or at an arrival of its own — not at another site's
+        // arrival, so on several sites each site keeps pyss's single-site order.
+        if self.cfg.event_order == EventOrder::Pyss && now == predicted {
+            self.done += 1;
+            self.log.completed.push(idx);
+            return Ok(());
         }
+        self.sites[s].policy.released(now, units, predicted);
         self.done += 1;
         self.touched.push(s as u32);
         self.log.completed.push(idx);
@@ -583,6 +588,12 @@ impl<'a> Simulation<'a> {
         if let Some(reason) = self.rejection(idx) {
             self.outcomes[idx as usize].status = JobOutcome::Rejected(reason);
             self.done += 1;
+            // Under pyss's order a submission is an event of its site with a pass after it,
+            // even one that cannot run: the jobs freed at their estimates are passed there.
+            let home = self.jobs[idx as usize].home;
+            if self.cfg.event_order == EventOrder::Pyss && (home as usize) < self.sites.len() {
+                self.touched.push(home);
+            }
             return true;
         }
         self.grid_decides(|g, v, a| g.on_arrival(idx, v, a));
