@@ -358,3 +358,84 @@ fn run_scjg(spec: &RunSpec, seed: u64, load: &mut Load) -> Result<Vec<CaseRun>, 
     }
     Ok(out)
 }
+
+/// The manifest that re-runs a family sweep as cluster cases (the page's "Export for a
+/// cluster" of a family view): `spec` as the base (with the first x and seed 1), an axis
+/// `x` over `xs` (path `x[0]`) when the sweep has an x, and an axis `seed` over 1..=seeds.
+pub fn manifest(name: &str, mut spec: RunSpec, xs: Option<Vec<f64>>, seeds: u64) -> Manifest {
+    use crate::scenario::manifest::{Axis, Base, Range};
+    spec.seeds = None;
+    spec.seed = Some(1);
+    let mut axes = Vec::new();
+    if let Some(xs) = xs.filter(|x| !x.is_empty()) {
+        spec.x = Some(vec![xs[0]]);
+        axes.push(Axis {
+            name: Some("x".into()),
+            path: "x[0]".into(),
+            // Whole numbers as integers: the merged table's x column reads "4", not "4.0".
+            values: Some(
+                xs.into_iter()
+                    .map(|x| {
+                        if x.fract() == 0.0 && x.abs() < 9.0e15 {
+                            Value::from(x as i64)
+                        } else {
+                            Value::from(x)
+                        }
+                    })
+                    .collect(),
+            ),
+            range: None,
+            glob: None,
+        });
+    }
+    axes.push(Axis {
+        name: None,
+        path: "seed".into(),
+        values: None,
+        range: Some(Range {
+            from: 1.0,
+            to: seeds.max(1) as f64,
+            step: 1.0,
+        }),
+        glob: None,
+    });
+    let traces = traces(&spec);
+    Manifest {
+        name: name.to_string(),
+        base: Base::Run(serde_json::to_value(&spec).unwrap_or(Value::Null)),
+        // SCJG reads its trace from a folder beside the manifest.
+        traces: (!traces.is_empty()).then(|| "traces".to_string()),
+        axes,
+        zip: Vec::new(),
+        seed_axis: None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_exported_sweep_expands_to_its_points_and_seeds() {
+        let spec = RunSpec {
+            preset: "sf-heterogeneity".into(),
+            batches: Some(500),
+            ..RunSpec::default()
+        };
+        let m = manifest("sf", spec, Some(vec![1.0, 4.0]), 3);
+        let text = serde_json::to_string_pretty(&m).unwrap_or_default();
+        let back = Manifest::from_json(&text).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(back, m);
+        let e = expand(&m, 100, &mut |_| Err("no glob".into())).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(e.cases.len(), 6);
+        assert_eq!(e.seed_axis, Some(1));
+        assert_eq!(e.cases[5].point, ["4", "3"]);
+        assert_eq!(e.cases[5].spec.x, Some(vec![4.0]));
+        assert_eq!(e.cases[5].spec.seed, Some(3));
+        // A case's run is the sweep's own sample: seed 2 of x = 1 alone.
+        let runs = run_case(&e.cases[1].spec, &mut |_| Err("no file".into()))
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(runs.len(), 3);
+        assert_eq!(runs[0].label, "ww");
+    }
+}
