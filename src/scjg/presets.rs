@@ -274,6 +274,9 @@ fn sweep_schemes(name: &str) -> Option<&'static [&'static str]> {
     }
 }
 
+/// A scheme and its metrics by name.
+pub type SchemeMetrics = (String, Vec<(String, f64)>);
+
 /// One seed of one point `x` of a sweep preset: per scheme its metrics by name — the
 /// samples [`run_preset`] takes medians of, so a cluster sweep of single seeds
 /// (docs/cluster.md) gives the preset's own medians.
@@ -283,7 +286,7 @@ pub fn sweep_point_seed(
     options: &PresetOptions,
     x: f64,
     seed: u64,
-) -> Result<Vec<(String, Vec<(String, f64)>)>, String> {
+) -> Result<Vec<SchemeMetrics>, String> {
     check_options(options, trace.len())?;
     let schemes = sweep_schemes(name).ok_or_else(|| {
         format!("'{name}' is not an SCJG sweep (scjg-fraction, scjg-ar-vs-lockdown, scjg-sites)")
