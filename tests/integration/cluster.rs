@@ -514,6 +514,89 @@ fn family_manifests_merge_to_the_presets_medians() {
     }
 }
 
+/// SCJG's sweeps read the shared SDSC-SP2 from the manifest's `traces` folder (locked like
+/// any trace), and SES's selection has no x: both merge to the presets' own medians; a
+/// metric one scheme lacks (ar's lock-down utilization) is no row.
+#[test]
+fn scjg_and_ses_family_manifests_merge_to_the_presets_medians() {
+    let w = workspace("family-scjg");
+    std::os::unix::fs::symlink(
+        crate::trace("SDSC-SP2-1998-4.2-cln.swf.gz"),
+        w.join("traces/SDSC-SP2-1998-4.2-cln.swf.gz"),
+    )
+    .unwrap();
+    let scjg = plan_run_merge(
+        &w,
+        r#"{ "base": { "run": { "preset": "scjg-ar-vs-lockdown", "x": [2], "seed": 1 } }, "traces": "traces",
+             "axes": [ { "name": "x", "path": "x[0]", "values": [2, 6] },
+                       { "path": "seed", "range": { "from": 1, "to": 3 } } ] }"#,
+        "scjg",
+    );
+    assert_eq!(
+        scjg["traces"][0]["file"],
+        "traces/SDSC-SP2-1998-4.2-cln.swf.gz"
+    );
+    let traces = traces_dir().display().to_string();
+    let want = native(&[
+        "run",
+        "--preset",
+        "scjg-ar-vs-lockdown",
+        "--seeds",
+        "3",
+        "--x",
+        "2,6",
+        "--traces",
+        &traces,
+        "--json",
+    ]);
+    for s in want["series"].as_array().unwrap() {
+        let (scheme, metric) = (s["policy"].as_str().unwrap(), s["metric"].as_str().unwrap());
+        for (i, x) in ["2", "6"].iter().enumerate() {
+            let expect = ["median", "lo", "hi"].map(|k| s[k][i].as_f64().unwrap());
+            assert_eq!(
+                point(&scjg, x, scheme, metric),
+                expect,
+                "scjg {x} {scheme} {metric}"
+            );
+        }
+    }
+    let rows = scjg["points"].as_array().unwrap();
+    assert!(rows.iter().all(|p| p["n"] == 3), "a row of no values");
+    let ses = plan_run_merge(
+        &w,
+        r#"{ "base": { "run": { "preset": "ses-selection", "seed": 1 } },
+             "axes": [ { "path": "seed", "range": { "from": 1, "to": 3 } } ] }"#,
+        "ses",
+    );
+    let want = native(&["run", "--preset", "ses-selection", "--seeds", "3", "--json"]);
+    let find = |label: &str, metric: &str| {
+        ses["points"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["label"] == label && p["metric"] == metric)
+            .map(|p| ["median", "ci_low", "ci_high"].map(|k| p[k].as_f64().unwrap()))
+            .unwrap_or_else(|| panic!("no {label} {metric}"))
+    };
+    for run in want["runs"].as_array().unwrap() {
+        let (label, m) = (run["label"].as_str().unwrap(), &run["metrics"]);
+        let band = ["avg_response_s", "avg_response_lo", "avg_response_hi"]
+            .map(|k| m[k].as_f64().unwrap());
+        assert_eq!(find(label, "avg_response_s"), band, "ses {label}");
+        for g in m["groups"].as_array().unwrap() {
+            let key = format!("{}.utilization", g["name"].as_str().unwrap());
+            let got = find(label, &key);
+            let want = [
+                &g["utilization"],
+                &g["lo"]["utilization"],
+                &g["hi"]["utilization"],
+            ]
+            .map(|v| v.as_f64().unwrap());
+            assert_eq!(got, want, "ses {label} {key}");
+        }
+    }
+}
+
 /// A family manifest's mistakes are named: an unknown preset, a preset with no seed sweep,
 /// a run-spec path that does not exist, a seed out of range.
 #[test]
