@@ -209,6 +209,37 @@ test('Export for a cluster on the SF view: the CLI\'s merge of the downloaded ma
   assert.ok(await canvasInk(shared, 'chart-merged') > 0.02, 'the merged chart looks blank');
 });
 
+test('Export for a cluster on the KKOR view: the merge of its manifest has the view\'s medians', async () => {
+  const page = await open();
+  await waitResults(page, 5);
+  await page.click('[data-testid=tab-kkor]');
+  await page.selectOption('[data-testid=kkor-preset]', { label: 'kkor-load' });
+  for (const [sel, v] of [['#kkor-seeds', '3'], ['#kkor-loads', '0.5,0.9']]) { await page.fill(sel, v); await page.press(sel, 'Tab'); }
+  await page.click('[data-testid=kkor-run]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=kkor-table] thead th').length === 4, null, { timeout: 60_000 });
+  const shown = await page.$$eval('[data-testid=kkor-table] tbody tr', (rows) =>
+    rows.map((r) => [r.dataset.policy, r.dataset.metric, [...r.querySelectorAll('td[data-value]')].map((td) => Number(td.dataset.value))]));
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=kkor-cluster-export]')]);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gridscope-kkor-'));
+  const manifest = path.join(tmp, download.suggestedFilename());
+  await download.saveAs(manifest);
+  assert.deepEqual(JSON.parse(fs.readFileSync(manifest, 'utf8')).base.run, { preset: 'kkor-load', x: [0.5], seed: 1 });
+  const points = readPoints(path.join(sweep(manifest), 'merged', 'points.csv'));
+  assert.equal(shown.length, 15);
+  for (const [policy, metric, medians] of shown) {
+    ['0.5', '0.9'].forEach((x, i) => {
+      const p = points.find((q) => q.point[0] === x && q.label === policy && q.metric === metric);
+      assert.ok(p, `no merged ${x} ${policy} ${metric}`);
+      assert.equal(p.median, medians[i], `${x} ${policy} ${metric}`);
+    });
+  }
+  // A preset that is no seed sweep over x says why it has no manifest.
+  await page.selectOption('[data-testid=kkor-preset]', { label: 'kkor-fairness' });
+  await page.fill('#kkor-loads', '0.3,0.3,1.1'); await page.press('#kkor-loads', 'Tab');
+  await page.click('[data-testid=kkor-run]');
+  await page.waitForFunction(() => /^Export for a cluster: not for this run — kkor-fairness is not a seed sweep over x/.test(document.querySelector('#view-kkor [data-testid=cluster-not-exportable]')?.textContent ?? ''), null, { timeout: 60_000 });
+});
+
 test('a manifest travels as a #m1= link: its summary, its download, its cases', async () => {
   const page = await open();
   await waitResults(page, 5);
@@ -239,4 +270,4 @@ test('a manifest travels as a #m1= link: its summary, its download, its cases', 
   assert.match(await g.textContent('[data-testid=cluster-manifest-summary]'), /cannot list traces\/\*\.swf/);
 });
 
-test('no page left 127.0.0.1 or logged an error', () => assertCleanPages(pages, 9));
+test('no page left 127.0.0.1 or logged an error', () => assertCleanPages(pages, 10));
