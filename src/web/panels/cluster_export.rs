@@ -95,6 +95,17 @@ pub fn family_manifest(req: &FamilyRequest) -> Result<Manifest, String> {
             };
             Ok(case::manifest(&named(preset), spec, Some(xs), seeds))
         }
+        FamilyRequest::Scjg { preset, trace, .. }
+            if case::family(preset) == Ok(case::Family::ScjgSweep)
+                && trace != crate::scjg::presets::DEFAULT_TRACE =>
+        {
+            // The manifest's cases read the presets' trace by its name: another file would
+            // make a table of another input than the one on screen.
+            Err(format!(
+                "its cases read {} (the presets' trace) and this run read {trace}",
+                crate::scjg::presets::DEFAULT_TRACE
+            ))
+        }
         FamilyRequest::Scjg {
             preset,
             seeds,
