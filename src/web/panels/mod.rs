@@ -37,7 +37,9 @@ pub use algorithms::AlgorithmsPanel;
 pub use bars::BarsPanel;
 pub use calculator::AllocationCalculator;
 pub use cluster::{is_merged_table_name, ClusterPanel, ExportForCluster};
-pub use cluster_export::{family_export, family_manifest, sf_manifest, ExportFamily};
+#[cfg(test)]
+pub use cluster_export::family_manifest;
+pub use cluster_export::{family_export, sf_manifest, ExportFamily};
 pub use doc_link::{doc_href, with_doc_links};
 pub use files::FilesPanel;
 pub use fit::FitPanel;
