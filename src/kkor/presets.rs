@@ -347,22 +347,16 @@ pub fn load_sweep(
         if !(load.is_finite() && load > 0.0 && load <= 10.0) {
             return Err(format!("offered loads must be in (0, 10] (got {load})"));
         }
-        let g = GeneratorParams {
-            jobs,
-            ..GeneratorParams::paper(equal_rates(clusters, load))
-        };
         // samples[policy][metric][seed]
         let mut samples = vec![vec![Vec::new(); SWEEP_METRICS.len()]; 3];
         for seed in 1..=seeds {
-            let js = generate(clusters, &g, seed)?;
-            for (pi, &policy) in KkorPolicy::ALL.iter().enumerate() {
-                let r = run(clusters, &js, policy, params)?;
-                for (mi, (_, f)) in SWEEP_METRICS.iter().enumerate() {
-                    samples[pi][mi].push(f(&r.metrics));
-                }
+            let per_policy = load_point_seed(clusters, load, params, jobs, seed, &mut || {
                 done += 1;
-                if !progress(done, total) {
-                    return Err("KKOR sweep cancelled".into());
+                progress(done, total)
+            })?;
+            for (pi, values) in per_policy.into_iter().enumerate() {
+                for (mi, v) in values.into_iter().enumerate() {
+                    samples[pi][mi].push(v);
                 }
             }
         }
@@ -384,6 +378,37 @@ pub fn load_sweep(
         params: params.clone(),
         series,
     })
+}
+
+/// One seed of one load of [`load_sweep`]: per policy (in [`KkorPolicy::ALL`] order) the
+/// values of [`SWEEP_METRICS`] — the samples the sweep takes medians of, so a cluster sweep
+/// of single seeds (docs/cluster.md) gives the sweep's own medians. `tick()` after each
+/// policy's run may return false to cancel.
+pub fn load_point_seed(
+    clusters: &[Cluster],
+    load: f64,
+    params: &KkorParams,
+    jobs: u32,
+    seed: u64,
+    tick: &mut dyn FnMut() -> bool,
+) -> Result<Vec<Vec<f64>>, String> {
+    if !(load.is_finite() && load > 0.0 && load <= 10.0) {
+        return Err(format!("offered loads must be in (0, 10] (got {load})"));
+    }
+    let g = GeneratorParams {
+        jobs,
+        ..GeneratorParams::paper(equal_rates(clusters, load))
+    };
+    let js = generate(clusters, &g, seed)?;
+    let mut out = Vec::with_capacity(KkorPolicy::ALL.len());
+    for &policy in KkorPolicy::ALL.iter() {
+        let r = run(clusters, &js, policy, params)?;
+        out.push(SWEEP_METRICS.iter().map(|(_, f)| f(&r.metrics)).collect());
+        if !tick() {
+            return Err("KKOR sweep cancelled".into());
+        }
+    }
+    Ok(out)
 }
 
 /// One algorithm of a runs preset: its label, policy and c_k (empty: the default 0.25).

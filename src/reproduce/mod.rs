@@ -14,6 +14,7 @@
 //! the parameters the paper leaves open (docs/<paper>.md says which and why). The card shows
 //! both, so the defaults are never silently retuned.
 
+pub mod case;
 pub mod runs;
 pub mod select;
 

@@ -62,10 +62,17 @@ pub struct RunSpec {
     /// SES: the factor on SES's arrival rate (`--load`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub load_factor: Option<f64>,
+    /// SES `ses-selection`: one FCFS queue for the whole site (the page's option).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub site_queue: bool,
+    /// One seed of the sweep alone (1-based, as the family numbers its seeds): a case of a
+    /// cluster sweep manifest (`reproduce::case`, docs/cluster.md); `seeds` is then unused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
 }
 
 /// `base` with the fields of `changes` replaced, read back as `T`; the error names the field.
-fn merged<T: Serialize + serde::de::DeserializeOwned>(
+pub(crate) fn merged<T: Serialize + serde::de::DeserializeOwned>(
     base: &T,
     changes: &Map<String, Value>,
     what: &str,
@@ -180,6 +187,11 @@ pub fn run(
     progress: &mut dyn FnMut(u64, u64) -> bool,
 ) -> Result<Value, String> {
     let p = spec.preset.as_str();
+    if spec.seed.is_some() {
+        return Err(format!(
+            "{p}: `seed` runs one seed of a sweep: a case of a cluster sweep (`gridscope sweep`), not a whole run"
+        ));
+    }
     let value = if let Some(preset) = sweep_preset(p) {
         let mut sweep = merged(&(preset.spec)(), &spec.sweep, "the sweep")?;
         if let Some(x) = &spec.x {
@@ -219,9 +231,8 @@ pub fn run(
         gen.validate()?;
         let seeds = spec.seeds.unwrap_or(10);
         let r = match p {
-            "ses-selection" => {
-                run_selection_with(&gen, SES_DAYS, seeds, false, progress).map(serde_json::to_value)
-            }
+            "ses-selection" => run_selection_with(&gen, SES_DAYS, seeds, spec.site_queue, progress)
+                .map(serde_json::to_value),
             "ses-restriction-crossover" => {
                 let shares = spec.x.clone().unwrap_or(CROSSOVER_SHARES.to_vec());
                 run_crossover(&gen, &shares, SES_DAYS, seeds, progress).map(serde_json::to_value)

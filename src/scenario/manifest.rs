@@ -5,7 +5,8 @@
 //!
 //! ```json
 //! { "name": "policies x traces",
-//!   "base": { "file": "base.json" },            // or {"preset": "demo"}, {"link": "#s1=…"}, {"scenario": {…}}
+//!   "base": { "file": "base.json" },            // or {"preset": "demo"}, {"link": "#s1=…"}, {"scenario": {…}},
+//!                                               // or {"run": {"preset": "sf-heterogeneity", …}} (a family run)
 //!   "traces": "../shared/traces",               // where a preset's or a link's file names are
 //!   "axes": [
 //!     { "name": "policy", "path": "algorithms[0].local", "values": ["fcfs", "easy"] },
@@ -51,6 +52,11 @@ pub enum Base {
     Link(String),
     /// The scenario itself, inline.
     Scenario(Box<Scenario>),
+    /// A family preset run (SF, KKOR, SES, SCJG): the report card's run spec
+    /// (`reproduce::runs::RunSpec`: `preset`, `seeds`, `x`, `seed`, …) as JSON. The axes set
+    /// its fields by path (`seed`, `x[0]`), so each case is one (x, seed) point of the
+    /// family's sweep; this layer expands it as plain JSON (the run spec lives above it).
+    Run(Value),
 }
 
 /// One axis: a scenario field by path and its values (exactly one of `values`, `range`,
@@ -162,6 +168,14 @@ impl Manifest {
     pub fn from_json(text: &str) -> Result<Manifest, ManifestError> {
         serde_json::from_str(text).map_err(|e| err("", format!("not a sweep manifest: {e}")))
     }
+
+    /// The family run a `{"run": …}` base holds, if it is one.
+    pub fn family_run(&self) -> Option<&Value> {
+        match &self.base {
+            Base::Run(v) => Some(v),
+            _ => None,
+        }
+    }
 }
 
 /// The base scenario, its workload file names made relative to the manifest: a file's names
@@ -194,6 +208,12 @@ pub fn base_scenario(
         }
         Base::Link(l) => (from_link(l)?, m.traces.clone()),
         Base::Scenario(s) => ((**s).clone().upgrade(), m.traces.clone()),
+        Base::Run(_) => {
+            return Err(err(
+                "base.run",
+                "a family run is not a scenario: its cases are expanded by the family runner (`gridscope sweep plan`)",
+            ))
+        }
     };
     let files = workload_files(&s);
     match dir {
@@ -441,6 +461,48 @@ pub fn expand(
     max_cases: usize,
     glob: &mut dyn FnMut(&str) -> Result<Vec<String>, String>,
 ) -> Result<Expansion, ManifestError> {
+    let base_json = serde_json::to_value(base).map_err(|e| err("base", e.to_string()))?;
+    let values = expand_values(m, &base_json, max_cases, glob)?;
+    let mut cases = Vec::with_capacity(values.cases.len());
+    for c in values.cases {
+        cases.push(scenario_case(m, &values.names, &base_json, c)?);
+    }
+    Ok(Expansion {
+        axes: values.axes,
+        seed_axis: values.seed_axis,
+        cases,
+    })
+}
+
+/// A manifest expanded over a base given as JSON: each case the base with the axes' values
+/// set, not yet read as anything (a scenario, a family run).
+#[derive(Clone, Debug)]
+pub struct ValueExpansion {
+    pub axes: Vec<AxisInfo>,
+    pub seed_axis: Option<usize>,
+    /// The axes' names (`name`, else the path), in manifest order.
+    pub names: Vec<String>,
+    pub cases: Vec<ValueCase>,
+}
+
+/// One case as JSON: its place, each axis's value (as given and as text) and the base with
+/// them set.
+#[derive(Clone, Debug)]
+pub struct ValueCase {
+    pub index: usize,
+    pub values: Vec<Value>,
+    pub point: Vec<String>,
+    pub json: Value,
+}
+
+/// [`expand`] over any JSON base: the axes' values set by path into copies of `base_json`
+/// (a path that does not exist is an error naming the axis).
+pub fn expand_values(
+    m: &Manifest,
+    base_json: &Value,
+    max_cases: usize,
+    glob: &mut dyn FnMut(&str) -> Result<Vec<String>, String>,
+) -> Result<ValueExpansion, ManifestError> {
     if m.axes.is_empty() {
         return Err(err("axes", "a sweep needs at least one axis"));
     }
@@ -491,7 +553,6 @@ pub fn expand(
         ));
     };
     let seed_axis = seed_axis(m, &names)?;
-    let base_json = serde_json::to_value(base).map_err(|e| err("base", e.to_string()))?;
     let mut cases = Vec::with_capacity(count);
     for index in 0..count {
         // The mixed-radix digits of `index` over the groups, first group outermost.
@@ -504,7 +565,20 @@ pub fn expand(
             }
             rest /= len;
         }
-        cases.push(build_case(m, &names, &values, &pick, &base_json, index)?);
+        let chosen: Vec<Value> = (0..m.axes.len())
+            .map(|a| values[a][pick[a]].clone())
+            .collect();
+        let mut json = base_json.clone();
+        for (a, axis) in m.axes.iter().enumerate() {
+            set_path(&mut json, &axis.path, chosen[a].clone())
+                .map_err(|e| err(format!("axes[{a}].path"), e).near(&names[a]))?;
+        }
+        cases.push(ValueCase {
+            index,
+            point: chosen.iter().map(value_text).collect(),
+            values: chosen,
+            json,
+        });
     }
     let axes = m
         .axes
@@ -517,11 +591,51 @@ pub fn expand(
             values: v.len(),
         })
         .collect();
-    Ok(Expansion {
+    Ok(ValueExpansion {
         axes,
         seed_axis,
+        names,
         cases,
     })
+}
+
+/// The error for a case `read` refuses (`e`): the first axis whose value alone breaks the
+/// base, else the case by its point.
+pub fn blame_case(
+    m: &Manifest,
+    names: &[String],
+    base_json: &Value,
+    c: &ValueCase,
+    read: &dyn Fn(&Value) -> Result<(), String>,
+    what: &str,
+    e: &str,
+) -> ManifestError {
+    let alone = (0..m.axes.len()).find(|&a| {
+        let mut j = base_json.clone();
+        set_path(&mut j, &m.axes[a].path, c.values[a].clone()).is_err() || read(&j).is_err()
+    });
+    match alone {
+        Some(a) => err(
+            format!("axes[{a}]"),
+            format!(
+                "{} = {} does not make a valid {what}: {e}",
+                m.axes[a].path, c.point[a]
+            ),
+        )
+        .near(&names[a]),
+        None => {
+            let at: Vec<String> = names
+                .iter()
+                .zip(&c.point)
+                .map(|(n, v)| format!("{n}={v}"))
+                .collect();
+            err(
+                "axes",
+                format!("the case {} is not a valid {what}: {e}", at.join(", ")),
+            )
+            .near(&names[0])
+        }
+    }
 }
 
 /// The axes in groups: each zip group together, every other axis alone, ordered by their
@@ -600,56 +714,23 @@ fn seed_axis(m: &Manifest, names: &[String]) -> Result<Option<usize>, ManifestEr
     }
 }
 
-fn build_case(
+fn scenario_case(
     m: &Manifest,
     names: &[String],
-    values: &[Vec<Value>],
-    pick: &[usize],
     base_json: &Value,
-    index: usize,
+    c: ValueCase,
 ) -> Result<Case, ManifestError> {
-    let mut json = base_json.clone();
-    let mut point = Vec::with_capacity(m.axes.len());
-    for (a, axis) in m.axes.iter().enumerate() {
-        let v = values[a][pick[a]].clone();
-        point.push(value_text(&v));
-        set_path(&mut json, &axis.path, v)
-            .map_err(|e| err(format!("axes[{a}].path"), e).near(&names[a]))?;
-    }
-    let scenario = Scenario::from_json(&json.to_string()).map_err(|e| {
-        // Blame the first axis whose value alone breaks the base scenario, else the case.
-        let alone = (0..m.axes.len()).find(|&a| {
-            let mut j = base_json.clone();
-            set_path(&mut j, &m.axes[a].path, values[a][pick[a]].clone()).is_err()
-                || Scenario::from_json(&j.to_string()).is_err()
-        });
-        match alone {
-            Some(a) => err(
-                format!("axes[{a}]"),
-                format!(
-                    "{} = {} does not make a valid scenario: {e}",
-                    m.axes[a].path, point[a]
-                ),
-            )
-            .near(&names[a]),
-            None => {
-                let at: Vec<String> = names
-                    .iter()
-                    .zip(&point)
-                    .map(|(n, v)| format!("{n}={v}"))
-                    .collect();
-                err(
-                    "axes",
-                    format!("the case {} is not a valid scenario: {e}", at.join(", ")),
-                )
-                .near(&names[0])
-            }
-        }
-    })?;
+    let read = |j: &Value| {
+        Scenario::from_json(&j.to_string())
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    };
+    let scenario = Scenario::from_json(&c.json.to_string())
+        .map_err(|e| blame_case(m, names, base_json, &c, &read, "scenario", &e.to_string()))?;
     let canonical = serde_json::to_string(&scenario).map_err(|e| err("axes", e.to_string()))?;
     Ok(Case {
-        index,
-        point,
+        index: c.index,
+        point: c.point,
         scenario,
         canonical,
     })

@@ -181,6 +181,24 @@ fn queue_series(
         .collect())
 }
 
+/// One seed of `ses-selection`: the four variants' run of that seed's workload (what
+/// [`run_selection_with`] takes its samples from; a cluster sweep's case, docs/cluster.md).
+pub fn selection_seed(
+    gen: &SesPoisson,
+    days: f64,
+    seed: u64,
+    site_queue: bool,
+) -> Result<super::Report, ScenarioError> {
+    let scenario = Scenario {
+        algorithms: ses_algorithms_with(site_queue),
+        ..ses_scenario(gen, days, seed)
+    };
+    let workload = super::load_workload(&scenario, &crate::limits::Limits::default(), &mut |f| {
+        Err(format!("{f}: no file"))
+    })?;
+    run_loaded(&scenario, workload, &mut |_, _, _| true)
+}
+
 /// Runs the four variants on `seeds` seeds of `gen`'s workload over `days`.
 pub fn run_selection(
     gen: &SesPoisson,
@@ -214,15 +232,7 @@ pub fn run_selection_with(
     let mut names = Vec::new();
     let mut queues: Vec<Option<QueueSeries>> = vec![None; algorithms.len()];
     for seed in 1..=seeds {
-        let scenario = Scenario {
-            algorithms: algorithms.clone(),
-            ..ses_scenario(gen, days, seed)
-        };
-        let workload =
-            super::load_workload(&scenario, &crate::limits::Limits::default(), &mut |f| {
-                Err(format!("{f}: no file"))
-            })?;
-        let report = run_loaded(&scenario, workload, &mut |_, _, _| true)?;
+        let report = selection_seed(gen, days, seed, site_queue)?;
         if seed == 1 {
             queues = queue_series(&report, seed)?;
         }

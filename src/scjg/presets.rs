@@ -265,6 +265,55 @@ fn lockdown(o: &PresetOptions) -> Lockdown {
     }
 }
 
+/// The schemes a sweep preset compares (`None`: not a sweep preset).
+fn sweep_schemes(name: &str) -> Option<&'static [&'static str]> {
+    match name {
+        "scjg-fraction" | "scjg-sites" => Some(&["ar"]),
+        "scjg-ar-vs-lockdown" => Some(&["ar", "lockdown"]),
+        _ => None,
+    }
+}
+
+/// A scheme and its metrics by name.
+pub type SchemeMetrics = (String, Vec<(String, f64)>);
+
+/// One seed of one point `x` of a sweep preset: per scheme its metrics by name — the
+/// samples [`run_preset`] takes medians of, so a cluster sweep of single seeds
+/// (docs/cluster.md) gives the preset's own medians.
+pub fn sweep_point_seed(
+    name: &str,
+    trace: &[Job],
+    options: &PresetOptions,
+    x: f64,
+    seed: u64,
+) -> Result<Vec<SchemeMetrics>, String> {
+    check_options(options, trace.len())?;
+    let schemes = sweep_schemes(name).ok_or_else(|| {
+        format!("'{name}' is not an SCJG sweep (scjg-fraction, scjg-ar-vs-lockdown, scjg-sites)")
+    })?;
+    let def = SweepDef {
+        name,
+        description: "",
+        x_label: String::new(),
+        x: vec![x],
+        schemes: schemes.iter().map(|s| s.to_string()).collect(),
+    };
+    let mut out = Vec::new();
+    for scheme in schemes {
+        let m = sweep_task(&def, trace, options, x, scheme, seed)?;
+        let mut names: Vec<&str> = SWEEP_METRICS.to_vec();
+        if *scheme == "lockdown" {
+            names.push("lockdown_utilization");
+        }
+        let values = names
+            .into_iter()
+            .map(|n| (n.to_string(), metric(&m, n)))
+            .collect();
+        out.push((scheme.to_string(), values));
+    }
+    Ok(out)
+}
+
 /// Runs preset `name` on `trace` (a whole trace; the preset takes its windows) on up to
 /// `threads` threads. `progress(done, total)` may return false to cancel.
 pub fn run_preset(

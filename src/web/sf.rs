@@ -623,7 +623,10 @@ impl SfPanel {
                         <output data-testid="sf-share-url" class="share-url">{url}</output>
                         {" "}<super::panels::CopyButton text={url.clone()} testid="sf-share-copy" /></p>
                 }
-                { super::panels::not_exportable("SF allocation sweeps", "gridscope run --preset sf-…") }
+                { match self.result.as_ref().and_then(|r| super::panels::sf_manifest(r, self.preset)) {
+                    Some(m) => html! { <super::panels::ExportFamily id="sf" manifest={Rc::new(m)} /> },
+                    None => super::panels::family_export("sf", None),
+                } }
             </>
         }
     }

@@ -692,3 +692,60 @@ fn manifest_links_round_trip_and_open_the_cluster_view() {
     assert_eq!(View::of_fragment(&format!("#{s}")), Some(View::Scheduling));
     assert_eq!(share::decode_manifest(&s), Ok(None));
 }
+
+#[wasm_bindgen_test]
+fn family_views_export_their_sweep_as_a_manifest() {
+    use crate::kkor::presets::KkorOptions;
+    use crate::reproduce::case;
+    use crate::web::families::FamilyRequest;
+    use crate::web::panels::family_manifest;
+    let kkor = FamilyRequest::Kkor {
+        preset: "kkor-load".into(),
+        seeds: 4,
+        options: KkorOptions {
+            loads: vec![0.5, 0.75],
+            ..KkorOptions::default()
+        },
+    };
+    let m = family_manifest(&kkor).unwrap();
+    let e = case::expand(&m, 100, &mut |_| Err("no glob".into())).unwrap();
+    assert_eq!(e.cases.len(), 8);
+    assert_eq!(e.cases[7].spec.x, Some(vec![0.75]));
+    assert_eq!(e.cases[7].spec.seed, Some(4));
+    // The manifest travels as a link like any other.
+    let f = share::encode_manifest(&m).unwrap();
+    assert_eq!(share::decode_manifest(&format!("#{f}")), Ok(Some(m)));
+    let ses = FamilyRequest::Ses {
+        preset: "ses-selection".into(),
+        seeds: 3,
+        load_factor: 1.5,
+        shares: vec![],
+        site_queue: true,
+    };
+    let e = case::expand(&family_manifest(&ses).unwrap(), 100, &mut |_| {
+        Err("no".into())
+    })
+    .unwrap();
+    assert_eq!(e.cases.len(), 3);
+    assert_eq!(e.cases[0].spec.load_factor, Some(1.5));
+    assert!(e.cases[0].spec.site_queue);
+    // SCJG's cases read the presets' trace: a run on another file has no manifest.
+    let scjg = |trace: &str| FamilyRequest::Scjg {
+        preset: "scjg-fraction".into(),
+        seeds: 0,
+        percents: vec![],
+        trace: trace.into(),
+    };
+    let m = family_manifest(&scjg(crate::scjg::presets::DEFAULT_TRACE)).unwrap();
+    assert_eq!(m.traces.as_deref(), Some("traces"));
+    assert_eq!(m.axes[0].values.as_ref().map(Vec::len), Some(11));
+    assert!(family_manifest(&scjg("mine.swf")).is_err());
+    let fairness = FamilyRequest::Kkor {
+        preset: "kkor-fairness".into(),
+        seeds: 2,
+        options: KkorOptions::default(),
+    };
+    assert!(family_manifest(&fairness)
+        .unwrap_err()
+        .contains("not a seed sweep over x"));
+}

@@ -154,11 +154,90 @@ test('files that are not merged tables are refused with what is wrong', async ()
   await dropFiles(page, [{ name: 'points.csv', bytes: Buffer.from('; SWF\n1 0 10 100 4\n') }]);
   await page.waitForFunction(() => /^points\.csv: line 1: not a merged table/.test(document.querySelector('[data-testid=cluster-error]')?.textContent ?? ''));
   assert.equal(await page.$('[data-testid=error]'), null, 'the workload drop saw it too');
-  // The family views have no manifest yet, and say so where the export would be.
-  for (const [view, family] of [['sf', 'SF allocation sweeps'], ['ses', 'SES'], ['kkor', 'KKOR'], ['scjg', 'SCJG']]) {
-    const note = await page.textContent(`#view-${view} [data-testid=cluster-not-exportable]`);
-    assert.match(note, new RegExp(`^Export for a cluster: not for ${family} yet — .*gridscope run --preset ${view}-…`));
+  // Before a run the family views say where their export will be.
+  for (const view of ['sf', 'ses', 'kkor', 'scjg']) {
+    const note = await page.textContent(`#view-${view} [data-testid=cluster-export-after-run]`);
+    assert.match(note, /^Export for a cluster: run the sweep first; its manifest then reproduces what is on screen/);
   }
+});
+
+test('Export for a cluster on the SF view: the CLI\'s merge of the downloaded manifest gives the page\'s medians, and draws back', async () => {
+  const page = await open();
+  await waitResults(page, 5);
+  await page.click('[data-testid=tab-sf]');
+  await page.selectOption('[data-testid=sf-preset]', { label: 'sf-heterogeneity' });
+  for (const [sel, v] of [['#sf-x', '1,5,10'], ['#sf-seeds', '3'], ['#sf-batches', '1000']]) { await page.fill(sel, v); await page.press(sel, 'Tab'); }
+  await page.click('[data-testid=sf-run]');
+  await page.waitForSelector('[data-testid=sf-table]', { timeout: 60_000 });
+  const shown = Object.fromEntries(await page.$$eval('[data-testid=sf-table] tbody tr', (rows) =>
+    rows.map((r) => [r.dataset.policy, [...r.querySelectorAll('td')].map((td) => Number(td.dataset.value))])));
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=sf-cluster-export]')]);
+  assert.match(download.suggestedFilename(), /^sf-heterogeneity-exported-from-the-page\.manifest\.json$/);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gridscope-sf-'));
+  const manifest = path.join(tmp, download.suggestedFilename());
+  await download.saveAs(manifest);
+  const m = JSON.parse(fs.readFileSync(manifest, 'utf8'));
+  assert.deepEqual(m.base.run, { preset: 'sf-heterogeneity', batches: 1000, x: [1], seed: 1 });
+  assert.deepEqual(m.axes.map((a) => a.name ?? a.path), ['x', 'seed']);
+  const dir = sweep(manifest);
+  const points = readPoints(path.join(dir, 'merged', 'points.csv'));
+  assert.equal(points.length, 3 * 3);
+  for (const p of points) {
+    const i = ['1', '5', '10'].indexOf(p.point[0]);
+    assert.equal(p.metric, 'mean_response_s');
+    assert.equal(p.n, 3);
+    assert.equal(p.median, shown[p.label][i], `${p.label} x=${p.point[0]}: merged ${p.median}, page ${shown[p.label][i]}`);
+  }
+  // The manifest as a link: its summary in the Cluster sweeps view.
+  await page.click('[data-testid=sf-cluster-export-link]');
+  const url = await page.textContent('[data-testid=sf-cluster-export-url]');
+  assert.match(url, /#m1=[A-Za-z0-9_-]+$/);
+  const shared = await open(url.slice(url.indexOf('#')));
+  await assertOnView(shared, 'cluster');
+  assert.match(await shared.textContent('[data-testid=cluster-manifest-summary]'), /^9 cases; axes: x \(3 values\) × seed \(3 values, medians over it\); each case one seed of sf-heterogeneity at one point\.$/);
+  // The merged table dropped back: one line per policy over x, the page's medians.
+  await dropFiles(shared, [{ name: 'points.csv', bytes: fs.readFileSync(path.join(dir, 'merged', 'points.csv')) }]);
+  await shared.waitForSelector('[data-testid=cluster-table]');
+  assert.equal(await shared.$eval('[data-testid=cluster-metric]', (s) => s.value), 'mean_response_s');
+  assert.match(await shared.textContent('[data-testid=cluster-metric-help]'), /^SF: mean response time/);
+  const drawn = await drawnLines(shared);
+  assert.deepEqual(drawn.x, ['1', '5', '10']);
+  for (const policy of ['ww', 'owa', 'dll']) {
+    assert.ok(drawn.lines[policy], `no line ${policy}: ${Object.keys(drawn.lines)}`);
+    assert.deepEqual(drawn.lines[policy].median, shown[policy]);
+  }
+  assert.ok(await canvasInk(shared, 'chart-merged') > 0.02, 'the merged chart looks blank');
+});
+
+test('Export for a cluster on the KKOR view: the merge of its manifest has the view\'s medians', async () => {
+  const page = await open();
+  await waitResults(page, 5);
+  await page.click('[data-testid=tab-kkor]');
+  await page.selectOption('[data-testid=kkor-preset]', { label: 'kkor-load' });
+  for (const [sel, v] of [['#kkor-seeds', '3'], ['#kkor-loads', '0.5,0.9']]) { await page.fill(sel, v); await page.press(sel, 'Tab'); }
+  await page.click('[data-testid=kkor-run]');
+  await page.waitForFunction(() => document.querySelectorAll('[data-testid=kkor-table] thead th').length === 4, null, { timeout: 60_000 });
+  const shown = await page.$$eval('[data-testid=kkor-table] tbody tr', (rows) =>
+    rows.map((r) => [r.dataset.policy, r.dataset.metric, [...r.querySelectorAll('td[data-value]')].map((td) => Number(td.dataset.value))]));
+  const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=kkor-cluster-export]')]);
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'gridscope-kkor-'));
+  const manifest = path.join(tmp, download.suggestedFilename());
+  await download.saveAs(manifest);
+  assert.deepEqual(JSON.parse(fs.readFileSync(manifest, 'utf8')).base.run, { preset: 'kkor-load', x: [0.5], seed: 1 });
+  const points = readPoints(path.join(sweep(manifest), 'merged', 'points.csv'));
+  assert.equal(shown.length, 15);
+  for (const [policy, metric, medians] of shown) {
+    ['0.5', '0.9'].forEach((x, i) => {
+      const p = points.find((q) => q.point[0] === x && q.label === policy && q.metric === metric);
+      assert.ok(p, `no merged ${x} ${policy} ${metric}`);
+      assert.equal(p.median, medians[i], `${x} ${policy} ${metric}`);
+    });
+  }
+  // A preset that is no seed sweep over x says why it has no manifest.
+  await page.selectOption('[data-testid=kkor-preset]', { label: 'kkor-fairness' });
+  await page.fill('#kkor-loads', '0.3,0.3,1.1'); await page.press('#kkor-loads', 'Tab');
+  await page.click('[data-testid=kkor-run]');
+  await page.waitForFunction(() => /^Export for a cluster: not for this run — kkor-fairness is not a seed sweep over x/.test(document.querySelector('#view-kkor [data-testid=cluster-not-exportable]')?.textContent ?? ''), null, { timeout: 60_000 });
 });
 
 test('a manifest travels as a #m1= link: its summary, its download, its cases', async () => {
@@ -191,4 +270,4 @@ test('a manifest travels as a #m1= link: its summary, its download, its cases', 
   assert.match(await g.textContent('[data-testid=cluster-manifest-summary]'), /cannot list traces\/\*\.swf/);
 });
 
-test('no page left 127.0.0.1 or logged an error', () => assertCleanPages(pages, 7));
+test('no page left 127.0.0.1 or logged an error', () => assertCleanPages(pages, 10));

@@ -401,3 +401,276 @@ fn a_failed_case_is_counted_and_named() {
         "{e}"
     );
 }
+
+/// Plans `manifest` twice and runs one copy as one shard and the other as two; the merged
+/// tables must be the same bytes. Returns merged.json of the one-shard copy.
+fn plan_run_merge(w: &Path, manifest: &str, name: &str) -> serde_json::Value {
+    let m = write(w, &format!("{name}.json"), manifest);
+    let (one, two) = (w.join(format!("{name}-one")), w.join(format!("{name}-two")));
+    for d in [&one, &two] {
+        ok(&["sweep", "plan", &m, "--out", d.to_str().unwrap()]);
+    }
+    ok(&["sweep", "run", one.to_str().unwrap(), "--shard", "0/1"]);
+    for s in ["0/2", "1/2"] {
+        ok(&["sweep", "run", two.to_str().unwrap(), "--shard", s]);
+    }
+    for d in [&one, &two] {
+        ok(&["sweep", "merge", d.to_str().unwrap()]);
+    }
+    assert_eq!(
+        merged(&one),
+        merged(&two),
+        "{name}: sharding changed the merge"
+    );
+    let text = std::fs::read_to_string(one.join("merged/merged.json")).unwrap();
+    serde_json::from_str(&text).unwrap()
+}
+
+/// The merged point (x value, label, metric) as (median, ci_low, ci_high).
+fn point(merged: &serde_json::Value, x: &str, label: &str, metric: &str) -> [f64; 3] {
+    let p = merged["points"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|p| {
+            p["point"]
+                .as_array()
+                .and_then(|a| a.first())
+                .and_then(|v| v.as_str())
+                == Some(x)
+                && p["label"] == label
+                && p["metric"] == metric
+        })
+        .unwrap_or_else(|| panic!("no merged point {x} {label} {metric}"));
+    ["median", "ci_low", "ci_high"].map(|k| p[k].as_f64().unwrap())
+}
+
+fn native(args: &[&str]) -> serde_json::Value {
+    serde_json::from_str(&ok(args)).unwrap()
+}
+
+/// A family manifest (issue #26 item 5): each case one (x, seed) of SF's and KKOR's sweeps;
+/// the merge's medians and intervals are the preset's own, to the bit, however sharded.
+#[test]
+fn family_manifests_merge_to_the_presets_medians() {
+    let w = workspace("family");
+    let sf = plan_run_merge(
+        &w,
+        r#"{ "name": "sf", "base": { "run": { "preset": "sf-heterogeneity", "batches": 2000, "x": [1], "seed": 1 } },
+             "axes": [ { "name": "x", "path": "x[0]", "values": [1, 5, 10] },
+                       { "path": "seed", "range": { "from": 1, "to": 5 } } ] }"#,
+        "sf",
+    );
+    assert_eq!(sf["cases"].as_array().unwrap().len(), 15);
+    let want = native(&[
+        "run",
+        "--preset",
+        "sf-heterogeneity",
+        "--seeds",
+        "5",
+        "--batches",
+        "2000",
+        "--x",
+        "1,5,10",
+        "--json",
+    ]);
+    for s in want["series"].as_array().unwrap() {
+        let policy = s["policy"].as_str().unwrap();
+        for (i, x) in ["1", "5", "10"].iter().enumerate() {
+            let got = point(&sf, x, policy, "mean_response_s");
+            let expect = ["median", "lo", "hi"].map(|k| s[k][i].as_f64().unwrap());
+            assert_eq!(got, expect, "sf x={x} {policy}");
+        }
+    }
+    let kkor = plan_run_merge(
+        &w,
+        r#"{ "name": "kkor", "base": { "run": { "preset": "kkor-load", "x": [0.5], "seed": 1 } },
+             "axes": [ { "name": "load", "path": "x[0]", "values": [0.5, 0.8] },
+                       { "path": "seed", "range": { "from": 1, "to": 3 } } ] }"#,
+        "kkor",
+    );
+    let want = native(&[
+        "run",
+        "--preset",
+        "kkor-load",
+        "--seeds",
+        "3",
+        "--x",
+        "0.5,0.8",
+        "--json",
+    ]);
+    let series = want["series"].as_array().unwrap();
+    assert_eq!(series.len(), 15);
+    for s in series {
+        let (policy, metric) = (s["policy"].as_str().unwrap(), s["metric"].as_str().unwrap());
+        for (i, x) in ["0.5", "0.8"].iter().enumerate() {
+            let expect = ["median", "lo", "hi"].map(|k| s[k][i].as_f64().unwrap());
+            assert_eq!(
+                point(&kkor, x, policy, metric),
+                expect,
+                "kkor {x} {policy} {metric}"
+            );
+        }
+    }
+}
+
+/// SCJG's sweeps read the shared SDSC-SP2 from the manifest's `traces` folder (locked like
+/// any trace), and SES's selection has no x: both merge to the presets' own medians; a
+/// metric one scheme lacks (ar's lock-down utilization) is no row.
+#[test]
+fn scjg_and_ses_family_manifests_merge_to_the_presets_medians() {
+    let w = workspace("family-scjg");
+    std::os::unix::fs::symlink(
+        crate::trace("SDSC-SP2-1998-4.2-cln.swf.gz"),
+        w.join("traces/SDSC-SP2-1998-4.2-cln.swf.gz"),
+    )
+    .unwrap();
+    let scjg = plan_run_merge(
+        &w,
+        r#"{ "base": { "run": { "preset": "scjg-ar-vs-lockdown", "x": [2], "seed": 1 } }, "traces": "traces",
+             "axes": [ { "name": "x", "path": "x[0]", "values": [2, 6] },
+                       { "path": "seed", "range": { "from": 1, "to": 3 } } ] }"#,
+        "scjg",
+    );
+    assert_eq!(
+        scjg["traces"][0]["file"],
+        "traces/SDSC-SP2-1998-4.2-cln.swf.gz"
+    );
+    let traces = traces_dir().display().to_string();
+    let want = native(&[
+        "run",
+        "--preset",
+        "scjg-ar-vs-lockdown",
+        "--seeds",
+        "3",
+        "--x",
+        "2,6",
+        "--traces",
+        &traces,
+        "--json",
+    ]);
+    for s in want["series"].as_array().unwrap() {
+        let (scheme, metric) = (s["policy"].as_str().unwrap(), s["metric"].as_str().unwrap());
+        for (i, x) in ["2", "6"].iter().enumerate() {
+            let expect = ["median", "lo", "hi"].map(|k| s[k][i].as_f64().unwrap());
+            assert_eq!(
+                point(&scjg, x, scheme, metric),
+                expect,
+                "scjg {x} {scheme} {metric}"
+            );
+        }
+    }
+    let rows = scjg["points"].as_array().unwrap();
+    assert!(rows.iter().all(|p| p["n"] == 3), "a row of no values");
+    let ses = plan_run_merge(
+        &w,
+        r#"{ "base": { "run": { "preset": "ses-selection", "seed": 1 } },
+             "axes": [ { "path": "seed", "range": { "from": 1, "to": 3 } } ] }"#,
+        "ses",
+    );
+    let want = native(&["run", "--preset", "ses-selection", "--seeds", "3", "--json"]);
+    let find = |label: &str, metric: &str| {
+        ses["points"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["label"] == label && p["metric"] == metric)
+            .map(|p| ["median", "ci_low", "ci_high"].map(|k| p[k].as_f64().unwrap()))
+            .unwrap_or_else(|| panic!("no {label} {metric}"))
+    };
+    for run in want["runs"].as_array().unwrap() {
+        let (label, m) = (run["label"].as_str().unwrap(), &run["metrics"]);
+        let band = ["avg_response_s", "avg_response_lo", "avg_response_hi"]
+            .map(|k| m[k].as_f64().unwrap());
+        assert_eq!(find(label, "avg_response_s"), band, "ses {label}");
+        for g in m["groups"].as_array().unwrap() {
+            let key = format!("{}.utilization", g["name"].as_str().unwrap());
+            let got = find(label, &key);
+            let want = [
+                &g["utilization"],
+                &g["lo"]["utilization"],
+                &g["hi"]["utilization"],
+            ]
+            .map(|v| v.as_f64().unwrap());
+            assert_eq!(got, want, "ses {label} {key}");
+        }
+    }
+}
+
+/// A family manifest's mistakes are named: an unknown preset, a preset with no seed sweep,
+/// a run-spec path that does not exist, a seed out of range.
+#[test]
+fn bad_family_manifests_name_the_field() {
+    let w = workspace("family-bad");
+    let out = w.join("out");
+    let case = |name: &str, text: &str| {
+        let m = write(&w, name, text);
+        fails(&["sweep", "plan", &m, "--out", out.to_str().unwrap()])
+    };
+    let e = case(
+        "preset.json",
+        "{ \"base\": { \"run\": { \"preset\": \"sf-nope\", \"seed\": 1 } },\n  \"axes\": [ { \"path\": \"seed\", \"values\": [1] } ] }",
+    );
+    assert!(
+        e.contains("preset.json:1: base.run.preset: 'sf-nope' is not a preset"),
+        "{e}"
+    );
+    let e = case(
+        "fairness.json",
+        r#"{ "base": { "run": { "preset": "kkor-fairness", "seed": 1 } }, "axes": [ { "path": "seed", "values": [1] } ] }"#,
+    );
+    assert!(e.contains("'kkor-fairness' has no seed sweep"), "{e}");
+    let e = case(
+        "path.json",
+        "{ \"base\": { \"run\": { \"preset\": \"sf-size\", \"seed\": 1 } },\n  \"axes\": [\n    { \"name\": \"bogus\", \"path\": \"seedz\", \"values\": [1] } ] }",
+    );
+    assert!(
+        e.contains("path.json:3: axes[0]: seedz = 1 does not make a valid family run: unknown field `seedz`"),
+        "{e}"
+    );
+    let e = case(
+        "nested.json",
+        r#"{ "base": { "run": { "preset": "sf-size", "seed": 1 } }, "axes": [ { "path": "sweep.arrivals.load", "values": [1] } ] }"#,
+    );
+    assert!(
+        e.contains("axes[0].path: sweep does not exist (there: preset, seed)"),
+        "{e}"
+    );
+    let e = case(
+        "seed.json",
+        r#"{ "base": { "run": { "preset": "sf-size" } }, "axes": [ { "path": "seed", "values": [1, 0] } ] }"#,
+    );
+    assert!(
+        e.contains("axes[0]: seed = 0 does not make a valid family run: seed must be 1..1000"),
+        "{e}"
+    );
+    let e = case(
+        "noseed.json",
+        r#"{ "base": { "run": { "preset": "sf-size" } }, "axes": [ { "path": "batches", "values": [100] } ] }"#,
+    );
+    assert!(e.contains("no `seed`"), "{e}");
+}
+
+/// Scenario manifests plan to the case ids they had before family manifests came (the
+/// ids name result files: a changed id would rerun every finished case).
+#[test]
+fn scenario_manifests_keep_their_case_ids() {
+    let w = workspace("ids");
+    let m = write(&w, "m.json", MANIFEST);
+    let out = w.join("out");
+    ok(&["sweep", "plan", &m, "--out", out.to_str().unwrap()]);
+    let cases = std::fs::read_to_string(out.join("cases.jsonl")).unwrap();
+    let ids: Vec<String> = cases
+        .lines()
+        .map(|l| {
+            serde_json::from_str::<serde_json::Value>(l).unwrap()["id"]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect();
+    // Planned by the binary before this change (commit c7dbf22): the same file, byte for byte.
+    assert_eq!(ids[0], "ad784aa426e1965b");
+    assert_eq!(ids[35], "9a77fd61289a605e");
+    assert!(!cases.contains("\"run\""), "a scenario case has no run");
+}

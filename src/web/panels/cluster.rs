@@ -37,7 +37,7 @@ const MAX_PAGE_CASE_BYTES: usize = 64 << 20;
 const LISTED_CASES: usize = 20;
 
 /// The manifest's file name: its name made safe, `.manifest.json`.
-fn manifest_file(m: &Manifest) -> String {
+pub(super) fn manifest_file(m: &Manifest) -> String {
     let stem: String = m
         .name
         .chars()
@@ -56,7 +56,7 @@ fn manifest_file(m: &Manifest) -> String {
     format!("{stem}.manifest.json")
 }
 
-fn manifest_text(m: &Manifest) -> String {
+pub(super) fn manifest_text(m: &Manifest) -> String {
     serde_json::to_string_pretty(m).unwrap_or_default() + "\n"
 }
 
@@ -120,16 +120,6 @@ pub fn ExportForCluster(props: &ExportProps) -> Html {
     }
 }
 
-/// What a family view says where a cluster export would be: the manifest describes
-/// scheduling scenarios only, so these sweeps have no manifest yet (no button that lies).
-pub fn not_exportable(family: &str, cli: &str) -> Html {
-    html! {
-        <p class="help cluster-note" data-testid="cluster-not-exportable">{super::with_doc_links(&format!(
-            "Export for a cluster: not for {family} yet — a sweep manifest's cases are scheduling scenarios, and {family}'s runs are not. On one machine, `{cli}` runs the same on every core; the Share link carries this run (docs/cluster.md)."
-        ))}</p>
-    }
-}
-
 pub enum ClusterMsg {
     /// The address changed: a `#m1=` link opens its manifest.
     Hash,
@@ -145,7 +135,13 @@ pub enum ClusterMsg {
 /// A manifest from a link: the manifest, and its overview or why the page cannot expand it.
 struct Shared {
     manifest: Manifest,
-    overview: Result<Overview, String>,
+    overview: Result<Expanded, String>,
+}
+
+/// What a shared manifest expands to: scheduling scenarios, or seeds of a family run.
+enum Expanded {
+    Scenarios(Overview),
+    Family(crate::reproduce::case::FamilyExpansion),
 }
 
 pub struct ClusterPanel {
@@ -198,8 +194,17 @@ fn read_shared() -> Option<Result<Shared, String>> {
         Ok(None) => return None,
         Err(e) => return Some(Err(e)),
     };
-    let overview =
-        manifest::overview(&m, MAX_PAGE_CASES, MAX_PAGE_CASE_BYTES).map_err(|e| e.to_string());
+    let overview = if m.family_run().is_some() {
+        crate::reproduce::case::expand(&m, MAX_PAGE_CASES, &mut |g| {
+            Err(format!(
+                "the page cannot list {g}: plan this manifest with `gridscope sweep plan`"
+            ))
+        })
+        .map(Expanded::Family)
+    } else {
+        manifest::overview(&m, MAX_PAGE_CASES, MAX_PAGE_CASE_BYTES).map(Expanded::Scenarios)
+    }
+    .map_err(|e| e.to_string());
     Some(Ok(Shared {
         manifest: m,
         overview,
@@ -254,12 +259,18 @@ impl Component for ClusterPanel {
                         self.x_axis = t.default_x_axis();
                         let metrics = t.metrics();
                         if !metrics.contains(&self.metric) {
-                            self.metric = ["avg_wait_s", "mean_response_s", "avg_response_s"]
-                                .into_iter()
-                                .find(|m| metrics.iter().any(|x| x == m))
-                                .map(str::to_string)
-                                .or_else(|| metrics.first().cloned())
-                                .unwrap_or_default();
+                            self.metric = [
+                                "avg_wait_s",
+                                "mean_response_s",
+                                "avg_response_s",
+                                "mean_flow_time",
+                                "utilization",
+                            ]
+                            .into_iter()
+                            .find(|m| metrics.iter().any(|x| x == m))
+                            .map(str::to_string)
+                            .or_else(|| metrics.first().cloned())
+                            .unwrap_or_default();
                         }
                         self.table = Some((name, Rc::new(t)));
                         self.error = None;
@@ -378,7 +389,8 @@ impl ClusterPanel {
                 <button data-testid="cluster-manifest-download" onclick={download}>{"Download the manifest"}</button>
                 <span class="help">{format!(" {} — then `gridscope sweep plan {} --out DIR` (docs/cluster.md)", manifest_file(m), manifest_file(m))}</span>
                 { match &s.overview {
-                    Ok(o) => view_overview(m, o),
+                    Ok(Expanded::Scenarios(o)) => view_overview(m, o),
+                    Ok(Expanded::Family(e)) => view_family(e),
                     Err(e) => html! { <p class="help" data-testid="cluster-manifest-summary">{format!("The page cannot expand it: {e}. `gridscope sweep plan` can.")}</p> },
                 } }
             </div>
@@ -437,25 +449,64 @@ fn metric_help(key: &str) -> Html {
     match crate::metrics::METRIC_HELP.iter().find(|m| m.key == key) {
         Some(m) if m.source.is_empty() => html! { {m.formula} },
         Some(m) => html! { <>{m.formula}{" — "}{ super::with_doc_links(m.source) }</> },
-        None => html! { {"a metric of the merged table (gridscope help metrics lists them)"} },
+        None => family_metric_help(key),
     }
 }
 
-fn view_overview(m: &Manifest, o: &Overview) -> Html {
-    let e = &o.expansion;
-    let axes: Vec<String> = e
-        .axes
-        .iter()
+/// A family sweep's metric (a family manifest's merged table): its name and where it is
+/// defined.
+fn family_metric_help(key: &str) -> Html {
+    let (group, what) = match key.split_once('.') {
+        // SES's per-group figures: "A.utilization".
+        Some((g, w)) => (Some(g), w),
+        None => (None, key),
+    };
+    let text = match (group, what) {
+        (None, "mean_response_s") => "SF: mean response time of a run's jobs (arrival of its batch → completion), seconds; the median over seeds is the SF sweep's line — docs/sf.md".to_string(),
+        (Some(g), "avg_queue_delay_s") => format!("SES: mean wait (submit → start) of the jobs group {g} ran, seconds — docs/ses.md"),
+        (Some(g), "jobs") => format!("SES: jobs group {g} ran — docs/ses.md"),
+        (Some(g), "utilization") => format!("SES: group {g}'s CPU-time held over its CPUs × makespan — docs/ses.md"),
+        _ => match crate::web::family_metric::describe(what) {
+            (name, _) if name != what => format!("{}: a KKOR or SCJG sweep metric — docs/kkor.md, docs/scjg.md", crate::web::family_metric::heading(what)),
+            _ => "a metric of the merged table (gridscope help metrics lists them)".to_string(),
+        },
+    };
+    html! { { super::with_doc_links(&text) } }
+}
+
+/// The axes as the summaries list them: name (values, and which the medians are over).
+fn axes_text(axes: &[manifest::AxisInfo], seed_axis: Option<usize>) -> String {
+    axes.iter()
         .enumerate()
         .map(|(i, a)| {
-            let seed = if e.seed_axis == Some(i) {
+            let seed = if seed_axis == Some(i) {
                 ", medians over it"
             } else {
                 ""
             };
             format!("{} ({} values{seed})", a.name, a.values)
         })
-        .collect();
+        .collect::<Vec<_>>()
+        .join(" × ")
+}
+
+/// A family manifest: its cases are seeds of a family run, which the family's own view runs
+/// whole on this page.
+fn view_family(e: &crate::reproduce::case::FamilyExpansion) -> Html {
+    let preset = e.cases.first().map_or("", |c| c.spec.preset.as_str());
+    html! {
+        <>
+            <p class="help" data-testid="cluster-manifest-summary">{format!(
+                "{} cases; axes: {}; each case one seed of {preset} at one point.",
+                e.cases.len(), axes_text(&e.axes, e.seed_axis))}</p>
+            <p class="help">{format!("The page runs the whole sweep in the {} view; gridscope sweep runs these cases on one machine or a cluster, and the merged table drops back here.", preset.split('-').next().unwrap_or("").to_uppercase())}</p>
+        </>
+    }
+}
+
+fn view_overview(m: &Manifest, o: &Overview) -> Html {
+    let e = &o.expansion;
+    let axes = axes_text(&e.axes, e.seed_axis);
     let work = o.job_runs.map_or_else(
         || {
             format!(
@@ -469,7 +520,7 @@ fn view_overview(m: &Manifest, o: &Overview) -> Html {
         <>
             <p class="help" data-testid="cluster-manifest-summary">{format!(
                 "{} cases; axes: {}{}; work: {work}.",
-                e.cases.len(), axes.join(" × "),
+                e.cases.len(), axes,
                 if m.zip.is_empty() { String::new() } else { format!(" (zipped: {})", m.zip.iter().map(|z| z.join("+")).collect::<Vec<_>>().join(", ")) })}</p>
             <p class="help">{"The page runs one case at a time: open a case in the scheduling view (it asks for its trace files by name); the whole sweep runs with gridscope sweep on one machine or a cluster."}</p>
             <ol class="cluster-cases" data-testid="cluster-cases">

@@ -29,6 +29,10 @@ pub struct Runner {
     pub shared: Option<FamilyRequest>,
     /// Worker time of the last finished run.
     pub elapsed_ms: Option<f64>,
+    /// The request sent to the worker, and the one whose result is on screen (its cluster
+    /// export reproduces it).
+    sent: Option<FamilyRequest>,
+    pub ran: Option<FamilyRequest>,
 }
 
 /// Seeds as typed: a whole number in 1..1000.
@@ -97,6 +101,7 @@ impl Runner {
             }
             Ok(FromWorker::Ready) => {
                 let request = self.pending.take()?;
+                self.sent = Some(request.clone());
                 let msg = ToWorker::Family { request };
                 let file = self.pending_file.take();
                 if let Some(Err(e)) = self.worker.as_ref().map(|w| w.send(&msg, file.as_deref())) {
@@ -110,6 +115,7 @@ impl Runner {
             }
             Ok(FromWorker::FamilyDone { result, elapsed_ms }) => {
                 self.stop();
+                self.ran = self.sent.take();
                 self.elapsed_ms = Some(elapsed_ms);
                 self.done = self.total.max(1);
                 self.total = self.done;
@@ -196,7 +202,9 @@ impl Runner {
                         <output data-testid={tid("share-url")} class="share-url">{url}</output>
                         {" "}<crate::web::panels::CopyButton text={url.clone()} testid={tid("share-copy")} /></p>
                 }
-                { crate::web::panels::not_exportable(&id.to_uppercase(), &format!("gridscope run --preset {id}-…")) }
+                if !self.running {
+                    { crate::web::panels::family_export(id, self.ran.as_ref()) }
+                }
             </>
         }
     }

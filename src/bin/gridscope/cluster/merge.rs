@@ -274,6 +274,11 @@ fn points(
         };
         for (k, m) in metrics.iter().enumerate() {
             let xs = &mut per_metric[k];
+            // A metric this label's runs do not have (SCJG's ar scheme has no lock-down
+            // block) is no row, rather than a median of 0 from no values.
+            if xs.is_empty() {
+                continue;
+            }
             let (lo_index, coverage) = median_band(xs.len());
             let (median, ci_low, ci_high) = median_and_band(xs, lo_index);
             out.push(Point {

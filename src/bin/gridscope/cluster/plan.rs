@@ -5,6 +5,7 @@
 use std::path::Path;
 
 use gridscope::limits::Limits;
+use gridscope::reproduce::case;
 use gridscope::scenario::manifest::{self, base_scenario, expand, workload_files, Manifest};
 use gridscope::workload::{read_swf, SwfOptions};
 
@@ -30,29 +31,33 @@ pub fn plan(a: &PlanArgs) -> Result<(), CliError> {
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_default();
+    if m.family_run().is_some() {
+        return plan_family(a, &m, root, &at);
+    }
     let base = base_scenario(&m, &mut |f| {
         let bytes = read_file(&root.join(f), &limits)?;
         String::from_utf8(bytes).map_err(|_| format!("{f} is not UTF-8 text"))
     })
     .map_err(at)?;
     let expansion = expand(&m, &base, a.max_cases, &mut |g| glob(&root, g)).map_err(at)?;
-    let traces = lock_traces(&m, &expansion, &root, &limits).map_err(|e| match e {
-        CliError::Failed(msg) => CliError::Failed(format!("{}: {msg}", a.manifest)),
-        other => other,
-    })?;
+    let mut files: std::collections::BTreeMap<String, String> = Default::default();
+    for c in &expansion.cases {
+        for f in workload_files(&c.scenario) {
+            files.entry(f.clone()).or_insert_with(|| {
+                m.axes
+                    .iter()
+                    .enumerate()
+                    .find(|(i, _)| c.point[*i] == f)
+                    .map_or("the base scenario's workload".to_string(), |(i, _)| {
+                        format!("axes[{i}] ({})", expansion.axes[i].name)
+                    })
+            });
+        }
+    }
+    let traces = lock_traces(&files, &root, &limits).map_err(|e| in_manifest(a, e))?;
     let jobs_of = |f: &str| traces.iter().find(|t| t.file == f).map_or(0, |t| t.jobs) as f64;
     let mut cases = Vec::with_capacity(expansion.cases.len());
-    let mut ids = std::collections::BTreeMap::new();
     for c in &expansion.cases {
-        let id = case_id(&c.canonical);
-        if let Some(other) = ids.insert(id.clone(), c.index) {
-            return Err(CliError::Failed(format!(
-                "{}: cases {other} and {} are the same scenario ({}); an axis repeats a value or a zip pairs the same values twice",
-                a.manifest,
-                c.index,
-                c.point.join(", ")
-            )));
-        }
         let files = workload_files(&c.scenario);
         let jobs = if files.is_empty() {
             c.scenario.expected_job_runs().unwrap_or(0.0)
@@ -62,20 +67,111 @@ pub fn plan(a: &PlanArgs) -> Result<(), CliError> {
         };
         cases.push(CaseLine {
             index: c.index,
-            id,
+            id: case_id(&c.canonical),
             point: c.point.clone(),
             work: jobs * c.scenario.algorithms.len() as f64,
-            scenario: c.scenario.clone(),
+            scenario: Some(c.scenario.clone()),
+            run: None,
         });
+    }
+    finish(
+        a,
+        &m,
+        root,
+        &expansion.axes,
+        expansion.seed_axis,
+        cases,
+        traces,
+    )
+}
+
+fn in_manifest(a: &PlanArgs, e: CliError) -> CliError {
+    match e {
+        CliError::Failed(msg) => CliError::Failed(format!("{}: {msg}", a.manifest)),
+        other => other,
+    }
+}
+
+/// A family manifest (`{"run": …}`): each case one seed of the family's run
+/// (`reproduce::case`); its traces (SCJG's) under the manifest's `traces` folder.
+fn plan_family(
+    a: &PlanArgs,
+    m: &Manifest,
+    root: std::path::PathBuf,
+    at: &dyn Fn(manifest::ManifestError) -> CliError,
+) -> Result<(), CliError> {
+    let limits = a.limits.limits();
+    let expansion = case::expand(m, a.max_cases, &mut |g| glob(&root, g)).map_err(at)?;
+    let dir = m.traces.clone().unwrap_or_default();
+    let rebase = |f: &str| {
+        if dir.is_empty() {
+            f.to_string()
+        } else {
+            format!("{}/{f}", dir.trim_end_matches('/'))
+        }
+    };
+    let mut files: std::collections::BTreeMap<String, String> = Default::default();
+    for c in &expansion.cases {
+        for f in case::traces(&c.spec) {
+            files
+                .entry(rebase(&f))
+                .or_insert_with(|| format!("{} (set \"traces\" to its folder)", c.spec.preset));
+        }
+    }
+    let traces = lock_traces(&files, &root, &limits).map_err(|e| in_manifest(a, e))?;
+    let cases = expansion
+        .cases
+        .iter()
+        .map(|c| CaseLine {
+            index: c.index,
+            id: case_id(&c.canonical),
+            point: c.point.clone(),
+            work: case::work(&c.spec),
+            scenario: None,
+            run: Some(c.spec.clone()),
+        })
+        .collect();
+    finish(
+        a,
+        m,
+        root,
+        &expansion.axes,
+        expansion.seed_axis,
+        cases,
+        traces,
+    )
+}
+
+/// Checks the ids, writes the plan and says what it holds.
+fn finish(
+    a: &PlanArgs,
+    m: &Manifest,
+    root: std::path::PathBuf,
+    axes: &[manifest::AxisInfo],
+    seed_axis: Option<usize>,
+    cases: Vec<CaseLine>,
+    traces: Vec<TraceLock>,
+) -> Result<(), CliError> {
+    let mut ids = std::collections::BTreeMap::new();
+    for c in &cases {
+        if let Some(other) = ids.insert(c.id.clone(), c.index) {
+            return Err(CliError::Failed(format!(
+                "{}: cases {other} and {} are the same {} ({}); an axis repeats a value or a zip pairs the same values twice",
+                a.manifest,
+                c.index,
+                if c.run.is_some() { "run" } else { "scenario" },
+                c.point.join(", ")
+            )));
+        }
     }
     let plan = Plan {
         format: FORMAT,
         gridscope: VERSION.into(),
         name: m.name.clone(),
         root,
-        manifest: serde_json::to_value(&m).unwrap_or_default(),
-        axes: expansion.axes.clone(),
-        seed_axis: expansion.seed_axis,
+        manifest: serde_json::to_value(m).unwrap_or_default(),
+        axes: axes.to_vec(),
+        seed_axis,
         cases: cases.len(),
         job_runs: cases.iter().map(|c| c.work).sum(),
     };
@@ -136,30 +232,15 @@ fn pretty<T: serde::Serialize>(v: &T) -> String {
     serde_json::to_string_pretty(v).unwrap_or_default() + "\n"
 }
 
-/// Every trace the cases read: it must exist; its SHA-256, size and job count.
+/// Every trace the cases read (`files`: name → where it comes from): it must exist; its
+/// SHA-256, size and job count.
 fn lock_traces(
-    m: &Manifest,
-    expansion: &manifest::Expansion,
+    files: &std::collections::BTreeMap<String, String>,
     root: &Path,
     limits: &Limits,
 ) -> Result<Vec<TraceLock>, CliError> {
-    let mut files: std::collections::BTreeMap<String, usize> = Default::default();
-    for c in &expansion.cases {
-        for f in workload_files(&c.scenario) {
-            files.entry(f).or_insert(c.index);
-        }
-    }
-    for (f, &case) in &files {
+    for (f, from) in files {
         if !root.join(f).is_file() {
-            let c = &expansion.cases[case];
-            let from = m
-                .axes
-                .iter()
-                .enumerate()
-                .find(|(i, _)| c.point[*i] == *f)
-                .map_or("the base scenario's workload".to_string(), |(i, _)| {
-                    format!("axes[{i}] ({})", expansion.axes[i].name)
-                });
             return Err(CliError::Failed(format!(
                 "trace {f} (from {from}) does not exist: {} is not a file",
                 root.join(f).display()

@@ -8,11 +8,10 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use gridscope::limits::Limits;
-use gridscope::scenario::manifest::workload_files;
 use gridscope::scenario::{load_workload, run_loaded_on};
 
+use super::store::{family_trace, Dir, Lock, Plan, RunResult, FORMAT, VERSION};
 use super::store::{read_result, result_text, write_atomic, Bad, CaseLine, CaseResult};
-use super::store::{Dir, Lock, Plan, RunResult, FORMAT, VERSION};
 use crate::cli::ShardRunArgs;
 use crate::progress::Progress;
 use crate::run::read_file;
@@ -245,7 +244,7 @@ fn check_traces(
 ) -> Result<(), CliError> {
     let mut files = std::collections::BTreeSet::new();
     for c in mine {
-        files.extend(workload_files(&c.scenario));
+        files.extend(c.files(plan));
     }
     for f in files {
         let Some(locked) = lock.traces.iter().find(|t| t.file == f) else {
@@ -311,13 +310,8 @@ fn run_case(
 }
 
 fn simulate(plan: &Plan, lock: &Lock, c: &CaseLine, limits: &Limits) -> Result<CaseResult, String> {
-    let workload = load_workload(&c.scenario, limits, &mut |f| {
-        read_file(&plan.root.join(f), limits)
-    })
-    .map_err(|e| e.to_string())?;
-    let report = run_loaded_on(&c.scenario, workload, 1, limits, &mut |_, _, _| true)
-        .map_err(|e| e.to_string())?;
-    let traces = workload_files(&c.scenario)
+    let traces = c
+        .files(plan)
         .into_iter()
         .map(|f| {
             let sum = lock
@@ -328,6 +322,15 @@ fn simulate(plan: &Plan, lock: &Lock, c: &CaseLine, limits: &Limits) -> Result<C
             (f, sum.unwrap_or_default())
         })
         .collect();
+    let (Some(scenario), None) = (&c.scenario, &c.run) else {
+        return simulate_family(plan, c, traces, limits);
+    };
+    let workload = load_workload(scenario, limits, &mut |f| {
+        read_file(&plan.root.join(f), limits)
+    })
+    .map_err(|e| e.to_string())?;
+    let report = run_loaded_on(scenario, workload, 1, limits, &mut |_, _, _| true)
+        .map_err(|e| e.to_string())?;
     Ok(CaseResult {
         format: FORMAT,
         gridscope: VERSION.into(),
@@ -344,6 +347,41 @@ fn simulate(plan: &Plan, lock: &Lock, c: &CaseLine, limits: &Limits) -> Result<C
                 metrics: serde_json::to_value(&r.metrics).unwrap_or_default(),
                 events: r.events,
                 max_queue: r.max_queue,
+            })
+            .collect(),
+    })
+}
+
+/// One seed of a family run (`reproduce::case`): its lines as runs of the result, with no
+/// events or queue (the families' own simulations do not count them).
+fn simulate_family(
+    plan: &Plan,
+    c: &CaseLine,
+    traces: Vec<(String, String)>,
+    limits: &Limits,
+) -> Result<CaseResult, String> {
+    let spec = c
+        .run
+        .as_ref()
+        .ok_or("the case has neither a scenario nor a run")?;
+    let runs = gridscope::reproduce::case::run_case(spec, &mut |name| {
+        read_file(&plan.root.join(family_trace(plan, name)), limits)
+    })?;
+    Ok(CaseResult {
+        format: FORMAT,
+        gridscope: VERSION.into(),
+        id: c.id.clone(),
+        index: c.index,
+        traces,
+        offered_load: None,
+        runs: runs
+            .into_iter()
+            .map(|r| RunResult {
+                label: r.label,
+                algorithm: r.algorithm,
+                metrics: serde_json::Value::Object(r.metrics),
+                events: 0,
+                max_queue: 0,
             })
             .collect(),
     })

@@ -18,7 +18,9 @@
 use std::io::Write;
 use std::path::{Path, PathBuf};
 
-use gridscope::scenario::manifest::AxisInfo;
+use gridscope::reproduce::case;
+use gridscope::reproduce::runs::RunSpec;
+use gridscope::scenario::manifest::{workload_files, AxisInfo};
 use gridscope::scenario::Scenario;
 use serde::{Deserialize, Serialize};
 use sha2::{Digest, Sha256};
@@ -46,6 +48,8 @@ pub struct Plan {
     pub job_runs: f64,
 }
 
+/// One case: a scenario (a scenario manifest's) or one seed of a family run (a family
+/// manifest's, `{"run": …}`); exactly one of the two.
 #[derive(Serialize, Deserialize, Debug, Clone)]
 pub struct CaseLine {
     pub index: usize,
@@ -53,7 +57,46 @@ pub struct CaseLine {
     pub point: Vec<String>,
     /// Jobs × runs: how shards are balanced.
     pub work: f64,
-    pub scenario: Scenario,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub scenario: Option<Scenario>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub run: Option<RunSpec>,
+}
+
+impl CaseLine {
+    /// The JSON its id hashes: the scenario's, or the run spec's.
+    pub fn canonical(&self) -> String {
+        match (&self.scenario, &self.run) {
+            (Some(s), _) => serde_json::to_string(s).unwrap_or_default(),
+            (None, Some(r)) => serde_json::to_string(r).unwrap_or_default(),
+            (None, None) => String::new(),
+        }
+    }
+
+    /// The trace files the case reads, as the lock names them (relative to the plan's root):
+    /// a scenario's workload files; a family run's traces under the manifest's `traces`.
+    pub fn files(&self, plan: &Plan) -> Vec<String> {
+        match (&self.scenario, &self.run) {
+            (Some(s), _) => workload_files(s),
+            (None, Some(r)) => case::traces(r)
+                .into_iter()
+                .map(|f| family_trace(plan, &f))
+                .collect(),
+            (None, None) => Vec::new(),
+        }
+    }
+}
+
+/// A family run's trace `name` as the lock names it: under the manifest's `traces` folder.
+pub fn family_trace(plan: &Plan, name: &str) -> String {
+    match plan
+        .manifest
+        .get("traces")
+        .and_then(serde_json::Value::as_str)
+    {
+        Some(dir) if !dir.is_empty() => format!("{}/{name}", dir.trim_end_matches('/')),
+        _ => name.to_string(),
+    }
 }
 
 #[derive(Serialize, Deserialize, Debug, Clone, PartialEq)]
@@ -187,8 +230,8 @@ impl Dir {
             .collect::<Result<_, _>>()?;
         // The ids are the cases' identity: one that does not hash to its scenario was edited.
         for (i, c) in cases.iter().enumerate() {
-            let canonical = serde_json::to_string(&c.scenario).unwrap_or_default();
-            if c.index != i || case_id(&canonical) != c.id {
+            let one = c.scenario.is_some() != c.run.is_some();
+            if !one || c.index != i || case_id(&c.canonical()) != c.id {
                 return Err(CliError::Failed(format!(
                     "{}:{}: case {} does not match its scenario (the file was edited): plan the sweep again",
                     path.display(),

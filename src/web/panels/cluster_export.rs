@@ -1,0 +1,226 @@
+//! "Export for a cluster" of the family views (issue #26 item 5): the sweep on screen as a
+//! family manifest (`reproduce::case::manifest`: the run as the base, an axis over its x
+//! values and one over its seeds), downloaded or carried by a `#m1=` link. `gridscope sweep
+//! plan / run / merge` then gives, per x and line, the median and band the view shows.
+
+use std::rc::Rc;
+
+use serde_json::{Map, Value};
+use yew::prelude::*;
+
+use super::cluster::{manifest_file, manifest_text};
+use super::{Alert, CopyButton};
+use crate::allocation::sweep::{sweep_preset, SweepResult, SWEEP_PRESETS};
+use crate::reproduce::case;
+use crate::reproduce::runs::RunSpec;
+use crate::scenario::manifest::Manifest;
+use crate::web::families::FamilyRequest;
+use crate::web::format::download_text;
+use crate::web::share;
+
+/// The manifest of an SF sweep's result: its preset (the panel's `preset` when the result
+/// is custom) with the fields of the spec that differ from it, its batches, x and seeds.
+pub fn sf_manifest(r: &SweepResult, preset: usize) -> Option<Manifest> {
+    let name = if sweep_preset(&r.preset).is_some() {
+        r.preset.clone()
+    } else {
+        SWEEP_PRESETS.get(preset)?.name.to_string()
+    };
+    let base = serde_json::to_value((sweep_preset(&name)?.spec)()).ok()?;
+    let mut sweep = Map::new();
+    if let (Some(Value::Object(now)), Value::Object(base)) = (
+        r.spec.as_ref().and_then(|s| serde_json::to_value(s).ok()),
+        base,
+    ) {
+        for (k, v) in now {
+            if k != "x" && base.get(&k) != Some(&v) {
+                sweep.insert(k, v);
+            }
+        }
+    }
+    let spec = RunSpec {
+        preset: name.clone(),
+        batches: Some(r.batches),
+        sweep,
+        ..RunSpec::default()
+    };
+    Some(case::manifest(
+        &format!("{name} exported from the page"),
+        spec,
+        Some(r.x.clone()),
+        r.seeds,
+    ))
+}
+
+/// The manifest of a family view's finished run, or why it has none (what the text says).
+pub fn family_manifest(req: &FamilyRequest) -> Result<Manifest, String> {
+    let named = |p: &str| format!("{p} exported from the page");
+    match req {
+        FamilyRequest::Ses {
+            preset,
+            seeds,
+            load_factor,
+            site_queue,
+            ..
+        } if preset == "ses-selection" => {
+            let spec = RunSpec {
+                preset: preset.clone(),
+                load_factor: Some(*load_factor).filter(|&l| l != 1.0),
+                site_queue: *site_queue,
+                ..RunSpec::default()
+            };
+            Ok(case::manifest(&named(preset), spec, None, *seeds))
+        }
+        FamilyRequest::Kkor {
+            preset,
+            seeds,
+            options,
+        } if preset == "kkor-load" => {
+            let spec = RunSpec {
+                preset: preset.clone(),
+                coefficients: Some(options.coefficients.clone()).filter(|c| !c.is_empty()),
+                batch_jobs: options.batch_jobs,
+                batch_length: options.batch_length,
+                ..RunSpec::default()
+            };
+            let xs = if options.loads.is_empty() {
+                crate::kkor::presets::LOAD_POINTS.to_vec()
+            } else {
+                options.loads.clone()
+            };
+            let seeds = if *seeds == 0 {
+                crate::kkor::presets::DEFAULT_SEEDS
+            } else {
+                *seeds
+            };
+            Ok(case::manifest(&named(preset), spec, Some(xs), seeds))
+        }
+        FamilyRequest::Scjg { preset, trace, .. }
+            if case::family(preset) == Ok(case::Family::ScjgSweep)
+                && trace != crate::scjg::presets::DEFAULT_TRACE =>
+        {
+            // The manifest's cases read the presets' trace by its name: another file would
+            // make a table of another input than the one on screen.
+            Err(format!(
+                "its cases read {} (the presets' trace) and this run read {trace}",
+                crate::scjg::presets::DEFAULT_TRACE
+            ))
+        }
+        FamilyRequest::Scjg {
+            preset,
+            seeds,
+            percents,
+            ..
+        } if case::family(preset) == Ok(case::Family::ScjgSweep) => {
+            let xs = match preset.as_str() {
+                "scjg-sites" => vec![1.0, 2.0, 3.0, 4.0],
+                _ if percents.is_empty() => crate::scjg::presets::PresetOptions::default().percents,
+                _ => percents.clone(),
+            };
+            let seeds = if *seeds == 0 {
+                crate::scjg::presets::DEFAULT_SEEDS
+            } else {
+                *seeds
+            };
+            let spec = RunSpec {
+                preset: preset.clone(),
+                ..RunSpec::default()
+            };
+            Ok(case::manifest(&named(preset), spec, Some(xs), seeds))
+        }
+        FamilyRequest::Ses { preset, .. }
+        | FamilyRequest::Kkor { preset, .. }
+        | FamilyRequest::Scjg { preset, .. } => Err(format!(
+            "{preset} is not a seed sweep over x (the manifest's family presets: {})",
+            case::SPLITTABLE
+        )),
+        FamilyRequest::Reproduce { .. } => Err("the report card is not a sweep".into()),
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ExportFamilyProps {
+    /// The view's id (`sf`, `kkor`, …): test ids are `{id}-cluster-export`, `-link`, `-url`.
+    pub id: AttrValue,
+    pub manifest: Rc<Manifest>,
+}
+
+/// The download and link buttons of a family manifest, with what to do with it.
+#[function_component]
+pub fn ExportFamily(props: &ExportFamilyProps) -> Html {
+    let link = use_state(|| None::<String>);
+    let error = use_state(|| None::<String>);
+    let m = props.manifest.clone();
+    let download = {
+        let (m, error) = (m.clone(), error.clone());
+        Callback::from(move |_: MouseEvent| {
+            if let Err(e) =
+                download_text(&manifest_file(&m), "application/json", &manifest_text(&m))
+            {
+                error.set(Some(e));
+            }
+        })
+    };
+    let share_link = {
+        let (m, link, error) = (m.clone(), link.clone(), error.clone());
+        Callback::from(move |_: MouseEvent| match share::encode_manifest(&m) {
+            Ok(fragment) => link.set(Some(share::link(&fragment))),
+            Err(e) => error.set(Some(e)),
+        })
+    };
+    let tid = |s: &str| format!("{}-{s}", props.id);
+    let axes: Vec<String> = m
+        .axes
+        .iter()
+        .map(|a| {
+            let n = a.values.as_ref().map_or_else(
+                || a.range.as_ref().map_or(0.0, |r| r.to - r.from + 1.0),
+                |v| v.len() as f64,
+            );
+            format!("{} ({n} values)", a.name.as_deref().unwrap_or(&a.path))
+        })
+        .collect();
+    let traces = if m.traces.is_some() {
+        format!(
+            " It reads {} from a folder traces/ beside the manifest.",
+            crate::scjg::presets::DEFAULT_TRACE
+        )
+    } else {
+        String::new()
+    };
+    html! {
+        <div class="exports cluster-export">
+            <button data-testid={tid("cluster-export")} onclick={download}
+                title="The sweep manifest of the results on screen: each case one x and one seed (gridscope sweep plan takes it; docs/cluster.md)">{"Export for a cluster"}</button>
+            <button data-testid={tid("cluster-export-link")} onclick={share_link}>{"Manifest link"}</button>
+            <p class="help" data-testid={tid("cluster-export-help")}>{super::with_doc_links(&format!(
+                "The manifest reproduces the sweep on screen as cluster cases, one per {}: `gridscope sweep plan M --out DIR`, `sweep run DIR --shard 0/1` (or `sweep slurm DIR --tasks N`), `sweep merge DIR` gives per x and line the median and band above, to the last digit; drop its merged/points.csv on the Cluster sweeps view to draw it.{traces} (docs/cluster.md)",
+                axes.join(" × ")))}</p>
+            if let Some(url) = &*link {
+                <p class="help">{"Manifest link (opens its summary in the Cluster sweeps view): "}
+                    <output data-testid={tid("cluster-export-url")} class="share-url">{url}</output>
+                    {" "}<CopyButton text={url.clone()} testid={tid("cluster-export-copy")} /></p>
+            }
+            if let Some(e) = &*error {
+                <Alert testid={tid("cluster-export-error")} text={e.clone()} />
+            }
+        </div>
+    }
+}
+
+/// A family view's export after a run (`ran`: what ran), or the note saying why not.
+pub fn family_export(id: &str, ran: Option<&FamilyRequest>) -> Html {
+    match ran.map(family_manifest) {
+        Some(Ok(m)) => html! { <ExportFamily id={id.to_string()} manifest={Rc::new(m)} /> },
+        Some(Err(why)) => html! {
+            <p class="help cluster-note" data-testid="cluster-not-exportable">{format!(
+                "Export for a cluster: not for this run — {why}. The Share link carries it."
+            )}</p>
+        },
+        None => html! {
+            <p class="help cluster-note" data-testid="cluster-export-after-run">{
+                "Export for a cluster: run the sweep first; its manifest then reproduces what is on screen (docs/cluster.md)."
+            }</p>
+        },
+    }
+}
