@@ -47,6 +47,8 @@ pub enum AppAction {
     ExplainJob(i64),
     Error(String),
     DismissError,
+    /// After a worker died: runs the last scenario that ran to the end again.
+    ReloadLastGood,
     ExportJson,
 }
 
@@ -155,6 +157,12 @@ pub struct AppState {
     /// The last "why did this job wait?" asked from a chart: (run, job id, a count that
     /// makes the same question asked again a new one).
     pub explain: Option<(usize, i64, u32)>,
+    /// Why the engine worker died, in words ([`crate::web::engine_worker::why_it_died`]);
+    /// shown with an offer to reload [`AppState::last_good`].
+    pub died: Option<String>,
+    /// The last scenario whose runs all finished: what a visitor goes back to after a
+    /// worker died on another one.
+    pub last_good: Option<Rc<Scenario>>,
 }
 
 /// How long the worker has to answer a cancel (it does between two slices, or after a
@@ -179,6 +187,8 @@ impl Default for AppState {
             share_url: None,
             cancelling: 0,
             explain: None,
+            died: None,
+            last_good: None,
         }
     }
 }
