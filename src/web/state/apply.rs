@@ -143,8 +143,9 @@ impl AppState {
                 file,
                 jobs,
                 summary,
+                site,
                 ..
-            } => self.on_loaded(hub, file.clone(), *jobs, summary.clone()),
+            } => self.on_loaded(hub, file.clone(), *jobs, summary.clone(), site.clone()),
             FromWorker::LoadFailed { name, error } => {
                 self.set_status(name, FileStatus::Failed(error.clone()));
                 self.errors.push(format!(

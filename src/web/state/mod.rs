@@ -59,6 +59,8 @@ pub enum FileStatus {
         info: FileInfo,
         jobs: u64,
         summary: String,
+        /// The one site the file alone would run on (several files: a site each).
+        site: Option<crate::model::Site>,
     },
     Failed(String),
 }
@@ -163,6 +165,8 @@ pub struct AppState {
     /// The last scenario whose runs all finished: what a visitor goes back to after a
     /// worker died on another one.
     pub last_good: Option<Rc<Scenario>>,
+    /// The files of the last drop or pick, in order: several become several sites.
+    pub dropped_together: Vec<String>,
 }
 
 /// How long the worker has to answer a cancel (it does between two slices, or after a
@@ -189,6 +193,7 @@ impl Default for AppState {
             explain: None,
             died: None,
             last_good: None,
+            dropped_together: vec![],
         }
     }
 }
