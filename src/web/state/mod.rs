@@ -169,10 +169,12 @@ pub struct AppState {
     pub dropped_together: Vec<String>,
 }
 
-/// How long the worker has to answer a cancel (it does between two slices, or after a
-/// step that cannot be sliced: reading a workload, the idealized scheme) before the page
-/// restarts it.
-pub const CANCEL_GRACE_MS: u32 = 5_000;
+/// How long the worker has to answer a cancel (it does between two slices of ~30 ms, but
+/// not inside one step that cannot be sliced: reading a workload, the idealized scheme, or
+/// one conservative pass over a backlog of tens of thousands of jobs, which takes seconds)
+/// before the page terminates it and starts a fresh one: Cancel stops any run within a
+/// second (issue #30; the fresh worker reads the files again in the background).
+pub const CANCEL_GRACE_MS: u32 = 500;
 
 impl Default for AppState {
     fn default() -> Self {
