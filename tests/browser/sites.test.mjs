@@ -25,7 +25,8 @@ test('two traces dropped together run as two sites, one per file, to the CLI num
   await waitResults(page, 5);
   await dropFiles(page, TRACES.map((name) => ({ name, bytes: fs.readFileSync(path.join(traces, name)) })));
   await page.waitForFunction(() => /2 files as 2 sites/.test(document.querySelector('[data-testid=notice]')?.textContent ?? ''), null, { timeout: 60_000 });
-  assert.doesNotMatch(await page.textContent('body'), /come later/);
+  assert.doesNotMatch(await page.textContent('body'), /several files as several sites come later/);
+  assert.match(await page.textContent('[data-testid=workload-detail]'), /each shifted to start at t = 0/);
   const t0 = Date.now();
   const rows = await waitResults(page, 5, 300_000);
   const pageMs = Date.now() - t0;
