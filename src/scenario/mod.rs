@@ -3,6 +3,7 @@
 //! app puts it in its share URLs; both run it through [`run_scenario`], so the same scenario
 //! gives the same bytes everywhere.
 
+mod cost;
 pub mod explain;
 pub mod link;
 pub mod manifest;
@@ -14,6 +15,7 @@ mod run;
 pub mod ses;
 pub mod steps;
 
+pub use cost::CONFIRM_ABOVE_PLAN_WORK;
 pub use presets::{platform_preset, PLATFORM_PRESETS, SCENARIO_PRESETS};
 pub use run::{
     check_algorithm, conventions, hand_out_order, prepare, run_loaded, run_loaded_on, run_report,

@@ -190,6 +190,7 @@ impl Component for App {
                       <div id={View::Paper.id()} class="view" hidden={self.view != View::Paper}><PaperPanel /></div>
                       <div id={View::Cluster.id()} class="view" hidden={self.view != View::Cluster}><ClusterPanel /></div>
                     </main>
+                    <LimitsHelp />
                     <div class="dropzone" aria-hidden="true">{"Drop traces to load them (SWF, GWF, Batsim JSON, sacct; plain or .gz) or a merged sweep table"}</div>
                 </div>
             </ContextProvider<AppContext>>
@@ -265,6 +266,15 @@ fn messages(app: &AppContext) -> Html {
                 <Alert testid="error" text={app.errors.join("\n")}>
                     <button onclick={app.callback(|_: MouseEvent| AppAction::DismissError)}>{"Dismiss"}</button>
                 </Alert>
+            }
+            if let Some(why) = &app.died {
+                <div class="notice died" role="alert" data-testid="worker-died">
+                    <p>{why}</p>
+                    if let Some(good) = &app.last_good {
+                        <button class="primary" data-testid="reload-last-good" onclick={app.callback(|_: MouseEvent| AppAction::ReloadLastGood)}>{format!("Reload the last good scenario ({})", good.name)}</button>
+                    }
+                    <button onclick={app.callback(|_: MouseEvent| AppAction::DismissError)}>{"Dismiss"}</button>
+                </div>
             }
             if let Some(n) = &app.notice {
                 <div class="notice" role="status" data-testid="notice">{n}</div>

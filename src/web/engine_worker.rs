@@ -26,6 +26,10 @@ pub fn cores() -> usize {
     (n as usize).clamp(1, MAX_WORKERS)
 }
 
+/// How a worker's death starts when it reaches the page (its own worker's, or a pool
+/// worker's passed on in `FromWorker::Failed`): [`why_it_died`] puts it in words.
+pub const DEATH: &str = "the engine worker failed: ";
+
 /// A running engine worker; dropping it terminates the worker.
 pub struct EngineWorker {
     worker: web_sys::Worker,
@@ -103,10 +107,7 @@ pub fn spawn_with_bytes(
     });
     let on_error = Closure::<dyn FnMut(web_sys::ErrorEvent)>::new(move |e: web_sys::ErrorEvent| {
         e.prevent_default();
-        deliver(
-            Err(format!("the engine worker failed: {}", e.message())),
-            None,
-        );
+        deliver(Err(format!("{DEATH}{}", e.message())), None);
     });
     worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     worker.set_onerror(Some(on_error.as_ref().unchecked_ref()));
@@ -115,4 +116,37 @@ pub fn spawn_with_bytes(
         _on_message: on_message,
         _on_error: on_error,
     })
+}
+
+/// A worker's death in words a page visitor can act on (issue #30): `raw` is what the
+/// browser's `error` event said ("Uncaught RuntimeError: unreachable" for a Rust panic or
+/// a failed allocation: both end in a WebAssembly trap; an empty message when the worker
+/// could not even load).
+pub fn why_it_died(raw: &str) -> String {
+    let l = raw.to_ascii_lowercase();
+    let why = if [
+        "out of memory",
+        "allocation failed",
+        "could not allocate",
+        "memory.grow",
+    ]
+    .iter()
+    .any(|w| l.contains(w))
+    {
+        "it ran out of memory — the browser would not give it more (a WebAssembly engine has at most 4 GiB, and the tab may have less)"
+    } else if l.contains("unreachable") {
+        "it stopped on an internal error — a WebAssembly trap, which is how a Rust panic or a failed memory allocation ends (the browser console says which); a bug in Gridscope, or a tab out of memory"
+    } else if l.contains("call stack") || l.contains("stack overflow") {
+        "it ran out of stack (a bug in Gridscope)"
+    } else if l.contains("out of bounds") {
+        "it stopped on an invalid memory access (a bug in Gridscope)"
+    } else if raw.trim().trim_end_matches(':').ends_with("failed") || raw.trim().is_empty() {
+        "the browser stopped it without saying why (it could not load its script, or it was killed)"
+    } else {
+        "it stopped on an uncaught error"
+    };
+    format!(
+        "The engine worker died: {why}. The browser said: “{}”. A fresh worker was started; the run that was going on is lost.",
+        raw.trim()
+    )
 }

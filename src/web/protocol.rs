@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::Platform;
+use crate::model::{Platform, Site};
 use crate::scenario::{RunReport, Scenario};
 use crate::workload::ImportReport;
 
@@ -137,6 +137,12 @@ pub enum FromWorker {
         jobs: u64,
         summary: String,
         report: Box<ImportReport>,
+        /// The one site this trace alone would run on (`PlatformSpec::FromTrace`: the
+        /// header's MaxProcs, else MaxNodes, else the widest job): several files dropped
+        /// together become a platform of these, one per file. Added later, hence the
+        /// default.
+        #[serde(default)]
+        site: Option<Site>,
     },
     LoadFailed {
         name: String,

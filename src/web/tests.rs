@@ -400,6 +400,7 @@ fn loaded_files_carry_their_typed_import_report() {
         jobs: 1,
         summary: report.summary(),
         report: Box::new(report.clone()),
+        site: Some(crate::model::Site::flat("t", 4)),
     };
     let text = serde_json::to_string(&msg).unwrap();
     assert_eq!(serde_json::from_str::<FromWorker>(&text).unwrap(), msg);

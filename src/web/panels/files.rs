@@ -76,6 +76,7 @@ fn file(app: &AppContext, f: &FileEntry) -> Html {
             info,
             jobs,
             summary,
+            ..
         } => (
             "ok",
             html! {

@@ -140,6 +140,7 @@ pub fn view_tabs(shown: View) -> Html {
                     {" · "}<a href={super::doc_href("sob")} target="_blank" rel="noopener">{"docs/sob.md"}</a>
                 }
                 {" · "}<a href={super::doc_href("README")} target="_blank" rel="noopener" data-testid="all-docs">{"all docs"}</a>
+                {" · "}<a href="#limits" data-testid="limits-link" onclick={Callback::from(super::open_limits)}>{"limits"}</a>
             </p>
         </nav>
     }

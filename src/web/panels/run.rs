@@ -40,13 +40,15 @@ pub fn RunPanel() -> Html {
     } else {
         String::new()
     };
+    // `data-cancelling`: cancels the worker has not confirmed yet (a page test times Cancel
+    // to the worker's answer, not to the button's).
     html! {
         <div class="run">
             <button class="primary" data-testid="run" onclick={app.callback(|_: MouseEvent| AppAction::Run)}>{"Run"}</button>
             <button data-testid="pause" disabled={!r.running} aria-pressed={(r.running && r.paused).to_string()} onclick={app.callback(|_: MouseEvent| AppAction::TogglePause)}>{ if r.running && r.paused { "Resume" } else { "Pause" } }</button>
             <button data-testid="cancel" disabled={!r.running} onclick={app.callback(|_: MouseEvent| AppAction::Cancel)}>{"Cancel"}</button>
             <progress data-testid="progress" max="1" value={frac.to_string()} aria-label="run progress"></progress>
-            <span class="status" data-testid="status">{status}</span>
+            <span class="status" data-testid="status" data-cancelling={app.cancelling.to_string()}>{status}</span>
         </div>
     }
 }

@@ -102,10 +102,19 @@ fn body(app: &AppContext) -> Html {
                     {" strict import"}<span class="help">{" — stop at the first malformed line instead of counting and skipping it."}</span></label>
             }
         }
-        WorkloadSpec::SwfSites { files, window, .. } => html! {
+        WorkloadSpec::SwfSites {
+            files,
+            window,
+            align,
+            ..
+        } => html! {
             <p class="help" data-testid="workload-detail">{format!(
-                "One SWF log per site, in platform order: {}; aligned by their UnixStartTime{}. Choose another source to edit a single workload.",
+                "One SWF log per site, in platform order: {}; {}{}. Choose another source to edit a single workload.",
                 files.join(", "),
+                match align {
+                    crate::workload::Align::Unix => "aligned by their UnixStartTime",
+                    crate::workload::Align::Zero => "each shifted to start at t = 0",
+                },
                 if window.is_some() { ", cut to a time window" } else { "" }
             )}</p>
         },

@@ -5,7 +5,10 @@ use std::rc::Rc;
 
 use super::{workload_files, AppAction, AppState, FileStatus, Results, RunState};
 use crate::limits::Limits;
-use crate::scenario::{Scenario, CONFIRM_ABOVE_JOB_RUNS, SCENARIO_PRESETS};
+use crate::scenario::{
+    Scenario, CONFIRM_ABOVE_JOB_RUNS, CONFIRM_ABOVE_PLAN_WORK, SCENARIO_PRESETS,
+};
+use crate::web::engine_worker::{why_it_died, DEATH};
 use crate::web::format;
 use crate::web::hub::{Hub, WorkerEvent};
 use crate::web::protocol::{FileInfo, FromWorker, ToWorker};
@@ -31,7 +34,7 @@ impl AppState {
         match action {
             AppAction::Worker(WorkerEvent::Message(m)) => return self.on_message(&m, hub),
             AppAction::Worker(WorkerEvent::Failed(m)) => {
-                self.errors.push(m);
+                self.died = Some(why_it_died(&m));
                 self.run.running = false;
                 self.run.paused = false;
                 self.restart(hub);
@@ -70,7 +73,11 @@ impl AppState {
                 let asked = self.explain.map_or(0, |e| e.2.wrapping_add(1));
                 self.explain = Some((self.selected_run, job, asked));
             }
-            AppAction::DismissError => self.errors.clear(),
+            AppAction::DismissError => {
+                self.errors.clear();
+                self.died = None;
+            }
+            AppAction::ReloadLastGood => self.reload_last_good(hub),
             AppAction::ExportJson => {
                 if let Some(j) = self.results.report_json.clone() {
                     self.download("metrics.json", "application/json", &j);
@@ -92,18 +99,28 @@ impl AppState {
     /// A shared scenario above the cost estimate does not start by itself: the visitor
     /// sees what it would run and presses Run (a hostile link cannot tie up the tab).
     fn asks_first(&mut self) -> bool {
-        let Some(cost) = self.scenario.expected_job_runs() else {
-            return false;
-        };
-        if cost <= CONFIRM_ABOVE_JOB_RUNS {
-            return false;
-        }
-        self.confirm = Some(format!(
-            "This shared scenario asks for about {} job-runs ({} algorithm(s) on a generated workload) — more than a link starts by itself ({}). It could keep this tab busy for a while; press Run to start it (Cancel stops it at any time).",
-            format::fmt_num(cost, 0),
-            self.scenario.algorithms.len(),
-            format::fmt_num(CONFIRM_ABOVE_JOB_RUNS, 0),
-        ));
+        let runs = self
+            .scenario
+            .expected_job_runs()
+            .filter(|&c| c > CONFIRM_ABOVE_JOB_RUNS);
+        // Job-runs miss conservative backfilling's plans, which grow with a backlog's cube.
+        let plan = self
+            .scenario
+            .expected_plan_work()
+            .filter(|&w| w > CONFIRM_ABOVE_PLAN_WORK);
+        self.confirm = Some(match (runs, plan) {
+            (Some(cost), _) => format!(
+                "This shared scenario asks for about {} job-runs ({} algorithm(s) on a generated workload) — more than a link starts by itself ({}). It could keep this tab busy for a while; press Run to start it (Cancel stops it at any time).",
+                format::fmt_num(cost, 0),
+                self.scenario.algorithms.len(),
+                format::fmt_num(CONFIRM_ABOVE_JOB_RUNS, 0),
+            ),
+            (None, Some(work)) => format!(
+                "This shared scenario overloads its platform under conservative backfilling: up to about {work:.1e} steps of plan work (a backlog of N jobs costs up to about N³), more than a link starts by itself ({CONFIRM_ABOVE_PLAN_WORK:.0e}). It could keep this tab busy for minutes — the page stops a run at {:.0e} steps; press Run to start it (Cancel stops it at any time).",
+                Limits::default().plan_work as f64,
+            ),
+            (None, None) => return false,
+        });
         true
     }
 
@@ -126,8 +143,9 @@ impl AppState {
                 file,
                 jobs,
                 summary,
+                site,
                 ..
-            } => self.on_loaded(hub, file.clone(), *jobs, summary.clone()),
+            } => self.on_loaded(hub, file.clone(), *jobs, summary.clone(), site.clone()),
             FromWorker::LoadFailed { name, error } => {
                 self.set_status(name, FileStatus::Failed(error.clone()));
                 self.errors.push(format!(
@@ -176,6 +194,7 @@ impl AppState {
                 self.run.running = false;
                 let r = Rc::make_mut(&mut self.results);
                 r.report_json = Some(Rc::from(report_json.as_str()));
+                self.last_good = r.scenario.clone();
                 r.elapsed_ms = Some(*elapsed_ms);
                 if self.selected_run >= r.runs.len() {
                     self.selected_run = 0;
@@ -183,7 +202,12 @@ impl AppState {
             }
             FromWorker::Failed { message } => {
                 self.run.running = false;
-                self.errors.push(message.clone());
+                // A pool worker that died took the run with it: the same words and offer
+                // as the page's own worker.
+                match message.strip_prefix(DEATH) {
+                    Some(_) => self.died = Some(why_it_died(message)),
+                    None => self.errors.push(message.clone()),
+                }
             }
             FromWorker::Cancelled { .. } => self.cancelling = self.cancelling.saturating_sub(1),
             FromWorker::Paused { .. } => self.run.paused = self.run.running,
@@ -250,6 +274,28 @@ impl AppState {
             workers: crate::web::engine_worker::cores() as u32,
         };
         self.send(hub, msg);
+    }
+
+    /// Runs the last scenario whose runs all finished again (after a worker died).
+    fn reload_last_good(&mut self, hub: &Hub) {
+        let Some(good) = self.last_good.clone() else {
+            return;
+        };
+        self.died = None;
+        self.errors.clear();
+        self.scenario = Scenario::clone(&good);
+        self.preset = if SCENARIO_PRESETS.iter().any(|p| p.0 == self.scenario.name) {
+            self.scenario.name.clone()
+        } else {
+            String::new()
+        };
+        self.share_url = None;
+        self.needed.clear();
+        self.notice = Some(format!(
+            "Reloaded the last scenario that ran well ({}); running it.",
+            self.scenario.name
+        ));
+        self.start_run(hub);
     }
 
     /// Stops the run; the worker (and the files it holds) lives on. Its answers about the

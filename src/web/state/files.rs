@@ -2,13 +2,16 @@
 //! the ones a preset reads by name; a run starts when the last one is read.
 
 use super::{workload_files, AppState, FileEntry, FileStatus};
+use crate::model::Site;
 use crate::scenario::{PlatformSpec, WorkloadSpec};
 use crate::web::hub::Hub;
 use crate::web::protocol::{FileInfo, ToWorker};
+use crate::workload::Align;
 
 impl AppState {
     pub(super) fn add_files(&mut self, files: Vec<web_sys::File>, hub: &Hub) {
         let max = crate::limits::Limits::default().file_bytes;
+        self.dropped_together.clear();
         for file in files {
             // The file limit before the browser reads a byte (a 40 GB file would exhaust
             // the tab's memory).
@@ -30,6 +33,9 @@ impl AppState {
                 }
             }
             self.files.retain(|f| f.name != name);
+            if self.needed.is_empty() && !self.dropped_together.contains(&name) {
+                self.dropped_together.push(name.clone());
+            }
             self.files.push(FileEntry {
                 name: name.clone(),
                 file: file.clone(),
@@ -41,7 +47,14 @@ impl AppState {
         }
     }
 
-    pub(super) fn on_loaded(&mut self, hub: &Hub, info: FileInfo, jobs: u64, summary: String) {
+    pub(super) fn on_loaded(
+        &mut self,
+        hub: &Hub,
+        info: FileInfo,
+        jobs: u64,
+        summary: String,
+        site: Option<Site>,
+    ) {
         let name = info.name.clone();
         let reloaded = self
             .files
@@ -52,7 +65,7 @@ impl AppState {
             return;
         }
         if let Some(pos) = self.needed.iter().position(|n| n.name == name) {
-            return self.on_needed_loaded(hub, pos, info, jobs, summary);
+            return self.on_needed_loaded(hub, pos, info, jobs, summary, site);
         }
         self.set_status(
             &name,
@@ -60,6 +73,7 @@ impl AppState {
                 info,
                 jobs,
                 summary,
+                site,
             },
         );
         if !matches!(self.scenario.workload, WorkloadSpec::Swf { .. })
@@ -71,6 +85,9 @@ impl AppState {
             // Several files were dropped at once: run when the last one is read.
             return;
         }
+        if self.several_sites(hub) {
+            return;
+        }
         let loaded = self
             .files
             .iter()
@@ -78,7 +95,7 @@ impl AppState {
             .count();
         if loaded > 1 {
             self.notice = Some(format!(
-                "{loaded} files are loaded; a run uses one workload file for now (several files as several sites come later). Running {name}; choose another under Workload."
+                "{loaded} files are loaded; running {name} on its own site. Drop or pick several files at once to run them as several sites, one per file; choose another file under Workload."
             ));
         }
         if !matches!(self.scenario.workload, WorkloadSpec::Swf { .. })
@@ -104,6 +121,7 @@ impl AppState {
         info: FileInfo,
         jobs: u64,
         summary: String,
+        site: Option<Site>,
     ) {
         let name = info.name.clone();
         let want = &self.needed[pos];
@@ -123,12 +141,57 @@ impl AppState {
                 info,
                 jobs,
                 summary,
+                site,
             },
         );
         if self.needed.is_empty() {
             self.notice = Some("All files of the shared scenario are here; running it.".into());
             self.start_run(hub);
         }
+    }
+
+    /// Several files dropped (or picked) together and read: one site per file, in the
+    /// order given, each sized as the file alone would size its one site, every trace
+    /// shifted to start at t = 0 — the scenario file's `swf_sites` workload on explicit
+    /// sites, so the CLI runs the same (docs/formats.md). `false` (nothing done) for one
+    /// file, or when a file of the drop failed or gave no site.
+    fn several_sites(&mut self, hub: &Hub) -> bool {
+        let mut sites = vec![];
+        for name in &self.dropped_together {
+            match self
+                .files
+                .iter()
+                .find(|f| &f.name == name)
+                .map(|f| &f.status)
+            {
+                Some(FileStatus::Loaded {
+                    site: Some(site), ..
+                }) => sites.push(site.clone()),
+                _ => return false,
+            }
+        }
+        if sites.len() < 2 {
+            return false;
+        }
+        let files = self.dropped_together.clone();
+        let n = files.len();
+        self.scenario.platform = PlatformSpec::Sites {
+            name: format!("{n} dropped traces"),
+            sites,
+        };
+        self.scenario.workload = WorkloadSpec::SwfSites {
+            files,
+            align: Align::Zero,
+            window: None,
+            strict: false,
+        };
+        self.scenario.name = format!("{n} traces, one site each");
+        self.preset = String::new();
+        self.notice = Some(format!(
+            "{n} files as {n} sites, one per file in the order dropped: each site sized as its trace alone would size it, each trace shifted to start at t = 0. Under the local scheme every job runs at its own site; choose a grid scheme under Algorithms to move jobs between them."
+        ));
+        self.start_run(hub);
+        true
     }
 
     /// A file the scenario (a multi-site preset) reads by name: run when all are here.

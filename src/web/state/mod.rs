@@ -47,6 +47,8 @@ pub enum AppAction {
     ExplainJob(i64),
     Error(String),
     DismissError,
+    /// After a worker died: runs the last scenario that ran to the end again.
+    ReloadLastGood,
     ExportJson,
 }
 
@@ -57,6 +59,8 @@ pub enum FileStatus {
         info: FileInfo,
         jobs: u64,
         summary: String,
+        /// The one site the file alone would run on (several files: a site each).
+        site: Option<crate::model::Site>,
     },
     Failed(String),
 }
@@ -155,12 +159,22 @@ pub struct AppState {
     /// The last "why did this job wait?" asked from a chart: (run, job id, a count that
     /// makes the same question asked again a new one).
     pub explain: Option<(usize, i64, u32)>,
+    /// Why the engine worker died, in words ([`crate::web::engine_worker::why_it_died`]);
+    /// shown with an offer to reload [`AppState::last_good`].
+    pub died: Option<String>,
+    /// The last scenario whose runs all finished: what a visitor goes back to after a
+    /// worker died on another one.
+    pub last_good: Option<Rc<Scenario>>,
+    /// The files of the last drop or pick, in order: several become several sites.
+    pub dropped_together: Vec<String>,
 }
 
-/// How long the worker has to answer a cancel (it does between two slices, or after a
-/// step that cannot be sliced: reading a workload, the idealized scheme) before the page
-/// restarts it.
-pub const CANCEL_GRACE_MS: u32 = 5_000;
+/// How long the worker has to answer a cancel (it does between two slices of ~30 ms, but
+/// not inside one step that cannot be sliced: reading a workload, the idealized scheme, or
+/// one conservative pass over a backlog of tens of thousands of jobs, which takes seconds)
+/// before the page terminates it and starts a fresh one: Cancel stops any run within a
+/// second (issue #30; the fresh worker reads the files again in the background).
+pub const CANCEL_GRACE_MS: u32 = 500;
 
 impl Default for AppState {
     fn default() -> Self {
@@ -179,6 +193,9 @@ impl Default for AppState {
             share_url: None,
             cancelling: 0,
             explain: None,
+            died: None,
+            last_good: None,
+            dropped_together: vec![],
         }
     }
 }

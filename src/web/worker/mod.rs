@@ -342,6 +342,13 @@ fn load(st: &mut State, name: String, file: Option<web_sys::Blob>) {
             let summary = v.workload.report.summary();
             let jobs = v.workload.jobs.len() as u64;
             let header = v.workload.report.header.clone();
+            // Sized as the CLI sizes a trace's one site (several dropped files: one each).
+            let site = crate::scenario::resolve_platform(
+                &crate::scenario::PlatformSpec::FromTrace { procs: None },
+                &v.workload,
+            )
+            .ok()
+            .and_then(|(p, _)| p.sites.into_iter().next());
             st.files.insert(
                 name,
                 LoadedFile {
@@ -355,6 +362,7 @@ fn load(st: &mut State, name: String, file: Option<web_sys::Blob>) {
                 jobs,
                 summary,
                 report,
+                site,
             });
         }
         Err(error) => {
