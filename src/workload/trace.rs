@@ -159,25 +159,54 @@ fn inflate_head(bytes: &[u8]) -> Vec<u8> {
 
 /// A whole gzip file inflated, at most the inflated-bytes limit of it.
 fn inflate(file: &str, bytes: &[u8], limits: &Limits) -> Result<Vec<u8>, SwfError> {
-    let mut out = Vec::new();
     let max = limits.inflated_bytes;
-    flate2::read::MultiGzDecoder::new(bytes)
-        .take(max.saturating_add(1))
-        .read_to_end(&mut out)
-        .map_err(|e| SwfError::Gzip {
-            file: file.to_string(),
-            after_line: 0,
-            message: e.to_string(),
-        })?;
-    if out.len() as u64 > max {
-        return Err(SwfError::Limit(LimitExceeded {
-            limit: Limit::InflatedBytes,
-            max,
-            context: file.to_string(),
-        }));
+    // A format read whole must fit in memory at once: the page's wasm memory (4 GiB in all,
+    // never given back) holds at most this much of one file's text, and anywhere an
+    // allocation that fails is an error instead of an abort (a gzip bomb of GWF).
+    let hold = if cfg!(target_arch = "wasm32") {
+        max.min(WASM_HOLD_BYTES)
+    } else {
+        max
+    };
+    let gzip_error = |e: std::io::Error| SwfError::Gzip {
+        file: file.to_string(),
+        after_line: 0,
+        message: e.to_string(),
+    };
+    let mut out: Vec<u8> = Vec::new();
+    let mut decoder = flate2::read::MultiGzDecoder::new(bytes).take(max.saturating_add(1));
+    let mut chunk = vec![0u8; 1 << 16];
+    loop {
+        let n = match decoder.read(&mut chunk) {
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(gzip_error(e)),
+        };
+        if n == 0 {
+            break;
+        }
+        let would_hold = out.len() as u64 + n as u64;
+        if would_hold > max {
+            return Err(SwfError::Limit(LimitExceeded {
+                limit: Limit::InflatedBytes,
+                max,
+                context: file.to_string(),
+            }));
+        }
+        if would_hold > hold || out.try_reserve(n).is_err() {
+            return Err(SwfError::TooBigToHold {
+                file: file.to_string(),
+                bytes: out.len() as u64,
+            });
+        }
+        out.extend_from_slice(&chunk[..n]);
     }
     Ok(out)
 }
+
+/// The most text of one GWF, Batsim JSON or sacct file the page holds (1 GiB): a quarter of
+/// wasm32's whole address space, so the worker lives on to say why.
+const WASM_HOLD_BYTES: u64 = 1 << 30;
 
 /// `tok`, or its first 40 characters and how long it was (a huge field is not echoed).
 pub(super) fn quote(tok: &[u8]) -> String {

@@ -221,6 +221,25 @@ test('a dropped gzip bomb is refused by its inflated size, the page responsive a
   await demoAgain(page);
 });
 
+/** A gzip bomb of GWF text, a format read whole: a GWF header, then 18 members of 64 MiB of
+ *  blank lines (1.1 GiB inflated, under the 4 GiB limit but past what the page holds). */
+function gwfBomb() {
+  const head = zlib.gzipSync(Buffer.from('# JobID SubmitTime WaitTime RunTime NProcs AverageCPUTimeUsed Used Memory ReqNProcs ReqTime ReqMemory Status UserID GroupID ExecutableID QueueID PartitionID OrigSiteID LastRunSiteID JobStructure JobStructureParams UsedNetwork UsedLocalDiskSpace UsedResources ReqPlatform ReqNetwork ReqLocalDiskSpace ReqResources VOID ProjectID\n'));
+  const member = zlib.gzipSync(Buffer.alloc(64 * MB, '\n'), { level: 9 });
+  return Buffer.concat([head, ...Array.from({ length: 18 }, () => member)]);
+}
+
+test('a dropped gzip bomb of a format read whole is an error that names the format, not a dead worker', async () => {
+  const page = await suite.open();
+  await waitResults(page, 5);
+  await dropFiles(page, [{ name: 'bomb.gwf.gz', bytes: gwfBomb() }]);
+  await page.waitForSelector('[data-testid=error]', { timeout: 180_000 });
+  const error = await page.textContent('[data-testid=error]');
+  assert.match(error, /bomb\.gwf\.gz: inflates to more text than fits in memory at once \(stopped after 1,?073,?\d{3},?\d{3} bytes\): GWF, Batsim JSON and sacct files are read whole/);
+  assert.equal(await page.$('[data-testid=worker-died]'), null, 'the worker lived to say it');
+  await demoAgain(page);
+});
+
 test('a worker that dies says why and offers to reload the last scenario that ran well', async () => {
   const page = await suite.open();
   await waitResults(page, 5);

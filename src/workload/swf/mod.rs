@@ -63,6 +63,10 @@ pub enum SwfError {
     },
     /// The file passed one of the reader's [`Limits`] (inflated bytes, job records).
     Limit(LimitExceeded),
+    /// A gzip file of a format read whole (GWF, Batsim JSON, sacct) inflates to more text
+    /// than this process can hold at once (`bytes` read when it stopped): an error, not an
+    /// aborted process or a dead page worker.
+    TooBigToHold { file: String, bytes: u64 },
 }
 
 impl fmt::Display for SwfError {
@@ -82,6 +86,10 @@ impl fmt::Display for SwfError {
                 "{file}: gzip data is damaged or truncated after line {after_line}: {message}"
             ),
             SwfError::Limit(e) => e.fmt(f),
+            SwfError::TooBigToHold { file, bytes } => write!(
+                f,
+                "{file}: inflates to more text than fits in memory at once (stopped after {bytes} bytes): GWF, Batsim JSON and sacct files are read whole, only SWF is read as a stream; convert it to SWF (`gridscope convert FILE --to swf`) or split it"
+            ),
         }
     }
 }
