@@ -258,12 +258,7 @@ impl<'a> Rows<'a> {
         for raw in bytes.split(|&b| b == b'\n') {
             self.line_no += 1;
             self.report.lines += 1;
-            let line = raw.strip_suffix(b"\r").unwrap_or(raw);
-            let line = if self.line_no == 1 {
-                line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line)
-            } else {
-                line
-            };
+            let line = super::swf::line_text(raw, self.line_no == 1);
             if line.len() as u64 > self.limits.line_bytes {
                 let msg = format!(
                     "line longer than {} bytes ({} raises the limit)",

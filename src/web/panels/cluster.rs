@@ -15,7 +15,7 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::form::select_value;
-use super::{Alert, CopyButton};
+use super::Alert;
 use crate::scenario::manifest::{self, Manifest, Overview};
 use crate::scenario::merged::{self, MergedTable};
 use crate::scenario::Scenario;
@@ -70,27 +70,6 @@ pub struct ExportProps {
 /// scenario as run (download) and its `#m1=` link.
 #[function_component]
 pub fn ExportForCluster(props: &ExportProps) -> Html {
-    let link = use_state(|| None::<String>);
-    let error = use_state(|| None::<String>);
-    let m = manifest::for_scenario(&props.scenario);
-    let download = {
-        let (m, error) = (m.clone(), error.clone());
-        Callback::from(move |_: MouseEvent| {
-            if let Err(e) =
-                download_text(&manifest_file(&m), "application/json", &manifest_text(&m))
-            {
-                error.set(Some(e));
-            }
-        })
-    };
-    let share_link = {
-        let (m, link) = (m.clone(), link.clone());
-        let error = error.clone();
-        Callback::from(move |_: MouseEvent| match share::encode_manifest(&m) {
-            Ok(fragment) => link.set(Some(share::link(&fragment))),
-            Err(e) => error.set(Some(e)),
-        })
-    };
     let files = manifest::workload_files(&props.scenario);
     let where_files = if files.is_empty() {
         String::from("Its workload is generated from the seed: no file to bring.")
@@ -100,23 +79,13 @@ pub fn ExportForCluster(props: &ExportProps) -> Html {
             files.join(", ")
         )
     };
+    let help = format!(
+        "The manifest reproduces these results: the scenario as run as its base and one axis, seed = {}; each run above is a row of the merged table (`gridscope sweep plan M --out DIR`, `sweep run DIR --shard 0/1` or `sweep slurm DIR --tasks N`, `sweep merge DIR`; docs/cluster.md). Add axes (seeds, policies, sizes, traces) in the file to widen it. {where_files}",
+        props.scenario.seed
+    );
     html! {
-        <div class="exports cluster-export">
-            <button data-testid="cluster-export" onclick={download}
-                title="The sweep manifest of the scenario these results came from (gridscope sweep plan takes it; docs/cluster.md)">{"Export for a cluster"}</button>
-            <button data-testid="cluster-export-link" onclick={share_link}>{"Manifest link"}</button>
-            <p class="help" data-testid="cluster-export-help">{super::with_doc_links(&format!(
-                "The manifest reproduces these results: the scenario as run as its base and one axis, seed = {}; each run above is a row of the merged table (`gridscope sweep plan M --out DIR`, `sweep run DIR --shard 0/1` or `sweep slurm DIR --tasks N`, `sweep merge DIR`; docs/cluster.md). Add axes (seeds, policies, sizes, traces) in the file to widen it. {where_files}",
-                props.scenario.seed))}</p>
-            if let Some(url) = &*link {
-                <p class="help">{"Manifest link (opens its summary in the Cluster sweeps view): "}
-                    <output data-testid="cluster-export-url" class="share-url">{url}</output>
-                    {" "}<CopyButton text={url.clone()} testid="cluster-export-copy" /></p>
-            }
-            if let Some(e) = &*error {
-                <Alert testid="cluster-export-error" text={e.clone()} />
-            }
-        </div>
+        <super::ManifestExport manifest={Rc::new(manifest::for_scenario(&props.scenario))} help={help}
+            title="The sweep manifest of the scenario these results came from (gridscope sweep plan takes it; docs/cluster.md)" />
     }
 }
 

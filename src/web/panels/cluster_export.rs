@@ -139,15 +139,21 @@ pub fn family_manifest(req: &FamilyRequest) -> Result<Manifest, String> {
 }
 
 #[derive(Properties, PartialEq)]
-pub struct ExportFamilyProps {
-    /// The view's id (`sf`, `kkor`, …): test ids are `{id}-cluster-export`, `-link`, `-url`.
-    pub id: AttrValue,
+pub struct ManifestExportProps {
+    /// Prefixed to the test ids: `{prefix}cluster-export`, `-link`, `-url`, `-help`.
+    #[prop_or_default]
+    pub prefix: AttrValue,
     pub manifest: Rc<Manifest>,
+    /// The download button's hover text.
+    pub title: AttrValue,
+    /// What the manifest reproduces and what to do with it (doc names become links).
+    pub help: AttrValue,
 }
 
-/// The download and link buttons of a family manifest, with what to do with it.
+/// "Export for a cluster": a manifest's download and `#m1=` link buttons, with its help —
+/// the scheduling view's ([`super::ExportForCluster`]) and the family views'.
 #[function_component]
-pub fn ExportFamily(props: &ExportFamilyProps) -> Html {
+pub fn ManifestExport(props: &ManifestExportProps) -> Html {
     let link = use_state(|| None::<String>);
     let error = use_state(|| None::<String>);
     let m = props.manifest.clone();
@@ -168,7 +174,36 @@ pub fn ExportFamily(props: &ExportFamilyProps) -> Html {
             Err(e) => error.set(Some(e)),
         })
     };
-    let tid = |s: &str| format!("{}-{s}", props.id);
+    let tid = |s: &str| format!("{}{s}", props.prefix);
+    html! {
+        <div class="exports cluster-export">
+            <button data-testid={tid("cluster-export")} onclick={download}
+                title={props.title.clone()}>{"Export for a cluster"}</button>
+            <button data-testid={tid("cluster-export-link")} onclick={share_link}>{"Manifest link"}</button>
+            <p class="help" data-testid={tid("cluster-export-help")}>{super::with_doc_links(&props.help)}</p>
+            if let Some(url) = &*link {
+                <p class="help">{"Manifest link (opens its summary in the Cluster sweeps view): "}
+                    <output data-testid={tid("cluster-export-url")} class="share-url">{url}</output>
+                    {" "}<CopyButton text={url.clone()} testid={tid("cluster-export-copy")} /></p>
+            }
+            if let Some(e) = &*error {
+                <Alert testid={tid("cluster-export-error")} text={e.clone()} />
+            }
+        </div>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct ExportFamilyProps {
+    /// The view's id (`sf`, `kkor`, …): test ids are `{id}-cluster-export`, `-link`, `-url`.
+    pub id: AttrValue,
+    pub manifest: Rc<Manifest>,
+}
+
+/// A family manifest's export, with what to do with it.
+#[function_component]
+pub fn ExportFamily(props: &ExportFamilyProps) -> Html {
+    let m = &props.manifest;
     let axes: Vec<String> = m
         .axes
         .iter()
@@ -188,23 +223,13 @@ pub fn ExportFamily(props: &ExportFamilyProps) -> Html {
     } else {
         String::new()
     };
+    let help = format!(
+        "The manifest reproduces the sweep on screen as cluster cases, one per {}: `gridscope sweep plan M --out DIR`, `sweep run DIR --shard 0/1` (or `sweep slurm DIR --tasks N`), `sweep merge DIR` gives per x and line the median and band above, to the last digit; drop its merged/points.csv on the Cluster sweeps view to draw it.{traces} (docs/cluster.md)",
+        axes.join(" × ")
+    );
     html! {
-        <div class="exports cluster-export">
-            <button data-testid={tid("cluster-export")} onclick={download}
-                title="The sweep manifest of the results on screen: each case one x and one seed (gridscope sweep plan takes it; docs/cluster.md)">{"Export for a cluster"}</button>
-            <button data-testid={tid("cluster-export-link")} onclick={share_link}>{"Manifest link"}</button>
-            <p class="help" data-testid={tid("cluster-export-help")}>{super::with_doc_links(&format!(
-                "The manifest reproduces the sweep on screen as cluster cases, one per {}: `gridscope sweep plan M --out DIR`, `sweep run DIR --shard 0/1` (or `sweep slurm DIR --tasks N`), `sweep merge DIR` gives per x and line the median and band above, to the last digit; drop its merged/points.csv on the Cluster sweeps view to draw it.{traces} (docs/cluster.md)",
-                axes.join(" × ")))}</p>
-            if let Some(url) = &*link {
-                <p class="help">{"Manifest link (opens its summary in the Cluster sweeps view): "}
-                    <output data-testid={tid("cluster-export-url")} class="share-url">{url}</output>
-                    {" "}<CopyButton text={url.clone()} testid={tid("cluster-export-copy")} /></p>
-            }
-            if let Some(e) = &*error {
-                <Alert testid={tid("cluster-export-error")} text={e.clone()} />
-            }
-        </div>
+        <ManifestExport prefix={format!("{}-", props.id)} manifest={m.clone()} help={help}
+            title="The sweep manifest of the results on screen: each case one x and one seed (gridscope sweep plan takes it; docs/cluster.md)" />
     }
 }
 

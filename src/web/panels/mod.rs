@@ -40,7 +40,7 @@ pub use calculator::AllocationCalculator;
 pub use cluster::{is_merged_table_name, ClusterPanel, ExportForCluster};
 #[cfg(test)]
 pub use cluster_export::family_manifest;
-pub use cluster_export::{family_export, sf_manifest, ExportFamily};
+pub use cluster_export::{family_export, sf_manifest, ExportFamily, ManifestExport};
 pub use doc_link::{doc_href, with_doc_links};
 pub use files::FilesPanel;
 pub use fit::FitPanel;

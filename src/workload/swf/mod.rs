@@ -96,6 +96,17 @@ impl fmt::Display for SwfError {
 
 impl std::error::Error for SwfError {}
 
+/// A line as every reader reads it: without its `\r`, and the first line without a UTF-8
+/// byte-order mark (some editors write one; it is not part of the line).
+pub(crate) fn line_text(raw: &[u8], first: bool) -> &[u8] {
+    let line = raw.strip_suffix(b"\r").unwrap_or(raw);
+    if first {
+        line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line)
+    } else {
+        line
+    }
+}
+
 const FIELDS: usize = 18;
 const EXAMPLES: usize = 5;
 
@@ -158,13 +169,7 @@ impl Reader<'_> {
     fn line(&mut self, raw: &[u8]) -> Result<(), SwfError> {
         self.line_no += 1;
         self.report.lines += 1;
-        let line = raw.strip_suffix(b"\r").unwrap_or(raw);
-        // A UTF-8 byte-order mark (some editors write one) is not part of the first line.
-        let line = if self.line_no == 1 {
-            line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line)
-        } else {
-            line
-        };
+        let line = line_text(raw, self.line_no == 1);
         let trimmed = line.trim_ascii_start();
         match trimmed.first() {
             None => {
