@@ -38,6 +38,8 @@ const LN_MAX_RUNTIME: f64 = 12.0;
 const LN_MAX_GAP: f64 = 13.0;
 const BUCKETS: usize = 48;
 const SECONDS_IN_BUCKET: f64 = 1800.0;
+/// The smallest `load_factor` (1/1000 of the model's arrival rate).
+pub const MIN_LOAD_FACTOR: f64 = 0.001;
 /// The daily-cycle gamma is fitted to a day running from bucket 11 on (05:30).
 const CYCLIC_DAY_START: usize = 11;
 
@@ -178,9 +180,12 @@ impl Lublin {
                 self.nodes
             ));
         }
-        if !(self.load_factor.is_finite() && self.load_factor > 0.0) {
+        // Each gap is drawn in half-hour buckets, one step per bucket: below 1/1000 of the
+        // model's rate one gap would take up to 10^5 steps, and 1e-300 (found by fuzzing the
+        // Python entry points) never ends.
+        if !(self.load_factor.is_finite() && self.load_factor >= MIN_LOAD_FACTOR) {
             return Err(format!(
-                "load_factor must be positive (got {})",
+                "load_factor must be at least {MIN_LOAD_FACTOR} (got {}): a smaller one spaces arrivals by decades",
                 self.load_factor
             ));
         }
@@ -506,6 +511,11 @@ mod tests {
             },
             Lublin {
                 load_factor: f64::NAN,
+                ..Lublin::default()
+            },
+            // Fuzzing found it: each gap a loop of ~10^302 buckets.
+            Lublin {
+                load_factor: 1e-300,
                 ..Lublin::default()
             },
             Lublin {

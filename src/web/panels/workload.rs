@@ -184,7 +184,7 @@ fn lublin_fields(app: &AppContext, g: &Lublin, seed: u64) -> Html {
                     if let PlatformSpec::FromTrace { procs } = &mut s.platform { *procs = Some(n); }
                     Ok(())
                 }) }
-            { num_field(app, "lublin-load", "Load factor", "Divides every inter-arrival gap: above 1 is a heavier load on the same machine (1 = the model).", g.load_factor.to_string(), "any",
+            { num_field(app, "lublin-load", "Load factor", "Divides every inter-arrival gap: above 1 is a heavier load on the same machine (1 = the model; at least 0.001).", g.load_factor.to_string(), "any",
                 |s, v| { let n = parse::<f64>("load factor", v)?; lublin(s, |g| g.load_factor = n); Ok(()) }) }
             { num_field(app, "lublin-estf", "Estimate factor", "User estimates are the runtime times this factor (≥ 1; 1 = exact). The model has no estimates.", g.estimate_factor.to_string(), "any",
                 |s, v| { let n = parse::<f64>("estimate factor", v)?; lublin(s, |g| g.estimate_factor = n); Ok(()) }) }
