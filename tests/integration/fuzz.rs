@@ -313,6 +313,7 @@ fn fuzz_with(
     let mut rng = SimRng::new(seed);
     let replay = corpus(target);
     let deadline = Instant::now() + budget();
+    let watchdog = Watchdog::start(target, seed);
     let mut n = 0u64;
     let mut inputs = replay
         .iter()
@@ -330,6 +331,7 @@ fn fuzz_with(
             }
         };
         n += 1;
+        watchdog.now_checking(n, &input);
         let outcome = catch_unwind(AssertUnwindSafe(|| check(&input)));
         let why = match outcome {
             Ok(Ok(())) => continue,
@@ -353,6 +355,61 @@ fn fuzz_with(
         budget()
     );
     n
+}
+
+/// A hang is a crash too: an input checked for longer than [`HANG`] is written to
+/// `target/fuzz-crashes/{target}-hang` and the process stops with the seed on stderr — not a
+/// CI that runs until its time limit with the seed in captured output (a Lublin load factor
+/// of ~1e-300 did that once).
+struct Watchdog {
+    current: std::sync::Arc<std::sync::Mutex<(u64, Instant, Vec<u8>)>>,
+    stop: std::sync::Arc<std::sync::atomic::AtomicBool>,
+}
+
+const HANG: Duration = Duration::from_secs(120);
+
+impl Watchdog {
+    fn start(target: &str, seed: u64) -> Watchdog {
+        use std::sync::atomic::Ordering;
+        let current = std::sync::Arc::new(std::sync::Mutex::new((0, Instant::now(), Vec::new())));
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let (cur, halt, target) = (current.clone(), stop.clone(), target.to_string());
+        std::thread::spawn(move || {
+            while !halt.load(Ordering::Relaxed) {
+                std::thread::sleep(Duration::from_millis(500));
+                let Ok(c) = cur.lock() else { return };
+                if c.1.elapsed() > HANG {
+                    use std::io::Write;
+                    let dir = root().join("target/fuzz-crashes");
+                    let _ = std::fs::create_dir_all(&dir);
+                    let path = dir.join(format!("{target}-hang"));
+                    let _ = std::fs::write(&path, &c.2);
+                    // Straight to the process's stderr: the test harness captures eprintln!.
+                    let _ = writeln!(
+                        std::io::stderr(),
+                        "fuzz target {target} hung on input {} ({} s on input #{}); replay with GRIDSCOPE_FUZZ_SEED={seed}, and add it to tests/fuzz_corpus/{target}/",
+                        path.display(),
+                        HANG.as_secs(),
+                        c.0
+                    );
+                    std::process::exit(101);
+                }
+            }
+        });
+        Watchdog { current, stop }
+    }
+
+    fn now_checking(&self, n: u64, input: &[u8]) {
+        if let Ok(mut c) = self.current.lock() {
+            *c = (n, Instant::now(), input.to_vec());
+        }
+    }
+}
+
+impl Drop for Watchdog {
+    fn drop(&mut self) {
+        self.stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    }
 }
 
 /// The first `lines` lines of a shared trace (the whole fixtures are small). A missing
