@@ -331,25 +331,36 @@ fn simulate(plan: &Plan, lock: &Lock, c: &CaseLine, limits: &Limits) -> Result<C
     .map_err(|e| e.to_string())?;
     let report = run_loaded_on(scenario, workload, 1, limits, &mut |_, _, _| true)
         .map_err(|e| e.to_string())?;
-    Ok(CaseResult {
+    let runs = report
+        .runs
+        .iter()
+        .map(|r| RunResult {
+            label: r.label.clone(),
+            algorithm: r.algorithm.clone(),
+            metrics: serde_json::to_value(&r.metrics).unwrap_or_default(),
+            events: r.events,
+            max_queue: r.max_queue,
+        })
+        .collect();
+    Ok(case_result(c, traces, report.offered_load, runs))
+}
+
+/// A case's result file: this binary's format and version, the case, what it read and ran.
+fn case_result(
+    c: &CaseLine,
+    traces: Vec<(String, String)>,
+    offered_load: Option<f64>,
+    runs: Vec<RunResult>,
+) -> CaseResult {
+    CaseResult {
         format: FORMAT,
         gridscope: VERSION.into(),
         id: c.id.clone(),
         index: c.index,
         traces,
-        offered_load: report.offered_load,
-        runs: report
-            .runs
-            .iter()
-            .map(|r| RunResult {
-                label: r.label.clone(),
-                algorithm: r.algorithm.clone(),
-                metrics: serde_json::to_value(&r.metrics).unwrap_or_default(),
-                events: r.events,
-                max_queue: r.max_queue,
-            })
-            .collect(),
-    })
+        offered_load,
+        runs,
+    }
 }
 
 /// One seed of a family run (`reproduce::case`): its lines as runs of the result, with no
@@ -367,24 +378,17 @@ fn simulate_family(
     let runs = gridscope::reproduce::case::run_case(spec, &mut |name| {
         read_file(&plan.root.join(family_trace(plan, name)), limits)
     })?;
-    Ok(CaseResult {
-        format: FORMAT,
-        gridscope: VERSION.into(),
-        id: c.id.clone(),
-        index: c.index,
-        traces,
-        offered_load: None,
-        runs: runs
-            .into_iter()
-            .map(|r| RunResult {
-                label: r.label,
-                algorithm: r.algorithm,
-                metrics: serde_json::Value::Object(r.metrics),
-                events: 0,
-                max_queue: 0,
-            })
-            .collect(),
-    })
+    let runs = runs
+        .into_iter()
+        .map(|r| RunResult {
+            label: r.label,
+            algorithm: r.algorithm,
+            metrics: serde_json::Value::Object(r.metrics),
+            events: 0,
+            max_queue: 0,
+        })
+        .collect();
+    Ok(case_result(c, traces, None, runs))
 }
 
 /// This process's CPU time (user + system) so far, from `/proc/self/stat` (Linux; in clock
