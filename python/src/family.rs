@@ -1,27 +1,45 @@
-//! The paper families' presets (`sf-*`, `ses-*`, `kkor-*`, `scjg-*`): the library's own
-//! functions the CLI's `run --preset` calls, with the CLI's defaults, so the JSON is the
-//! CLI's `--json` output. GIL released; Ctrl-C checked in their progress callbacks.
+//! The paper families' presets (SF, SES, KKOR, SCJG) through the library's family registry,
+//! as the CLI's `run --preset` runs them, so the JSON is the CLI's `--json` output. GIL
+//! released; Ctrl-C checked in the progress callback.
 
 use pyo3::prelude::*;
+use serde::Deserialize;
 
-use gridscope::allocation::sweep::{run_sweep_within, sweep_preset};
-use gridscope::kkor::presets as kkor;
+use gridscope::allocation::sweep::Vary;
+use gridscope::allocation::{AllocationPolicy, Dispatch};
+use gridscope::family::{self, check_takes, Ctx, FamilyError, PresetArgs};
 use gridscope::limits::Limits;
-use gridscope::scenario::ses::{run_crossover, run_selection_with, CROSSOVER_SHARES, SES_DAYS};
-use gridscope::scjg::presets as scjg;
-use gridscope::workload::{read_swf, SesPoisson, SwfOptions};
 
 use crate::engine_err;
 
-fn json<T: serde::Serialize>(v: &T) -> Result<String, String> {
-    serde_json::to_string_pretty(v).map_err(|e| e.to_string())
+/// The options beyond seeds and batches, as Python's keyword arguments (JSON): the CLI's
+/// flags of the same names, `lambda_` for `--lambda`.
+#[derive(Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Options {
+    vary: Option<Vary>,
+    x: Option<Vec<f64>>,
+    rates: Option<Vec<f64>>,
+    #[serde(rename = "lambda_")]
+    lambda: Option<f64>,
+    load: Option<f64>,
+    batch_size: Option<u32>,
+    cv: Option<f64>,
+    policies: Option<Vec<AllocationPolicy>>,
+    dispatch: Option<Dispatch>,
+    dll_report: Option<f64>,
+    #[serde(default)]
+    site_queue: bool,
+    coefficients: Option<Vec<f64>>,
+    batch_jobs: Option<u32>,
+    batch_length: Option<f64>,
 }
 
-/// Runs family preset `name` with `seeds` (None: the CLI's default) and, for the SF sweeps,
-/// `batches`; the SCJG and KKOR real-trace presets read their traces from `traces`.
-/// Returns the CLI's JSON (without the final newline).
+/// Runs family preset `name` with `seeds` (None: the family's default), `batches` (the SF
+/// sweeps) and `options` (JSON of the other options by name); the presets that read traces
+/// read them from `traces`. Returns the CLI's JSON (without the final newline).
 #[pyfunction]
-#[pyo3(signature = (name, seeds = None, batches = None, traces = "../shared/traces".to_string(), threads = 1))]
+#[pyo3(signature = (name, seeds = None, batches = None, traces = "../shared/traces".to_string(), threads = 1, options = None))]
 pub fn run_family_preset(
     py: Python<'_>,
     name: &str,
@@ -29,7 +47,31 @@ pub fn run_family_preset(
     batches: Option<u64>,
     traces: String,
     threads: usize,
+    options: Option<String>,
 ) -> PyResult<String> {
+    let o: Options = match options.as_deref() {
+        Some(text) => serde_json::from_str(text).map_err(engine_err)?,
+        None => Options::default(),
+    };
+    let args = PresetArgs {
+        seeds,
+        batches,
+        vary: o.vary,
+        x: o.x,
+        rates: o.rates,
+        lambda: o.lambda,
+        load: o.load,
+        batch_size: o.batch_size,
+        cv: o.cv,
+        policies: o.policies,
+        dispatch: o.dispatch,
+        dll_report: o.dll_report,
+        site_queue: o.site_queue,
+        coefficients: o.coefficients,
+        batch_jobs: o.batch_jobs,
+        batch_length: o.batch_length,
+        traces: false,
+    };
     let mut interrupt: Option<PyErr> = None;
     let out = py.detach(|| {
         let mut progress = |_: u64, _: u64| match Python::attach(|py| py.check_signals()) {
@@ -39,7 +81,7 @@ pub fn run_family_preset(
                 false
             }
         };
-        run(name, seeds, batches, &traces, threads.max(1), &mut progress)
+        run(name, &args, &traces, threads.max(1), &mut progress)
     });
     if let Some(e) = interrupt {
         return Err(e);
@@ -47,98 +89,44 @@ pub fn run_family_preset(
     out.map_err(engine_err)
 }
 
-fn read_trace(traces: &str, file: &str) -> Result<Vec<gridscope::model::Job>, String> {
-    let path = std::path::Path::new(traces).join(file);
-    let bytes = crate::run::read_file(&path)?;
-    Ok(read_swf(file, &bytes, &SwfOptions::default())
-        .map_err(|e| e.to_string())?
-        .jobs)
-}
-
 fn run(
     name: &str,
-    seeds: Option<u64>,
-    batches: Option<u64>,
+    args: &PresetArgs,
     traces: &str,
     threads: usize,
     progress: &mut dyn FnMut(u64, u64) -> bool,
-) -> Result<String, String> {
-    if let Some(p) = sweep_preset(name) {
-        let spec = (p.spec)();
-        let r = run_sweep_within(
-            &spec,
-            seeds.unwrap_or(10),
-            batches.unwrap_or(20_000),
-            threads,
-            &Limits::default(),
-            progress,
-        )?;
-        return json(&r);
-    }
-    if batches.is_some() {
-        return Err(format!(
-            "batches applies only to the SF sweeps (sf-*), not to {name}"
+) -> Result<String, FamilyError> {
+    let Some(family) = family::find(name).filter(|f| !f.scenario_presets()) else {
+        return Err(FamilyError::invalid(
+            "name",
+            format!(
+                "unknown family preset '{name}'; known: {}",
+                family_names().join(", ")
+            ),
         ));
-    }
-    match name {
-        "ses-selection" | "ses-restriction-crossover" => {
-            let gen = SesPoisson::default();
-            let seeds = seeds.unwrap_or(10);
-            if name == "ses-selection" {
-                json(
-                    &run_selection_with(&gen, SES_DAYS, seeds, false, progress)
-                        .map_err(|e| e.to_string())?,
-                )
-            } else {
-                json(
-                    &run_crossover(&gen, &CROSSOVER_SHARES, SES_DAYS, seeds, progress)
-                        .map_err(|e| e.to_string())?,
-                )
-            }
-        }
-        n if n.starts_with("scjg-") => {
-            let jobs = read_trace(traces, scjg::DEFAULT_TRACE)?;
-            let options = scjg::PresetOptions {
-                seeds: seeds.unwrap_or(0),
-                ..scjg::PresetOptions::default()
-            };
-            json(&scjg::run_preset(name, &jobs, &options, threads, progress)?)
-        }
-        "kkor-real" => Err(
-            "kkor-real is not offered from Python yet: run `gridscope run --preset kkor-real`"
-                .into(),
-        ),
-        n if n.starts_with("kkor-") => json(&kkor::run_preset_with(
-            name,
-            seeds.unwrap_or(0),
-            &kkor::KkorOptions::default(),
+    };
+    check_takes(family, name, &args.given())?;
+    let spec = family.spec(name, args)?;
+    let mut load = |file: &str| crate::run::read_file(&std::path::Path::new(traces).join(file));
+    let report = family.run(
+        &spec,
+        &mut Ctx {
+            threads,
+            limits: Limits::default(),
+            load: &mut load,
             progress,
-        )?),
-        _ => Err(format!(
-            "unknown family preset '{name}'; known: {}",
-            family_names().join(", ")
-        )),
-    }
+        },
+    )?;
+    Ok(report.json())
 }
 
-/// Every family preset's name.
+/// Every family preset's name (the scenario presets are `scenario_presets`).
 #[pyfunction]
 pub fn family_names() -> Vec<String> {
-    let mut names: Vec<String> = gridscope::allocation::sweep::SWEEP_PRESETS
+    family::FAMILIES
         .iter()
-        .map(|p| p.name.to_string())
-        .collect();
-    names.extend(
-        gridscope::scenario::ses::SES_PRESETS
-            .iter()
-            .map(|p| p.0.to_string()),
-    );
-    names.extend(
-        kkor::KKOR_PRESETS
-            .iter()
-            .map(|p| p.0.to_string())
-            .filter(|n| n != "kkor-real"),
-    );
-    names.extend(scjg::SCJG_PRESETS.iter().map(|p| p.0.to_string()));
-    names
+        .filter(|f| !f.scenario_presets())
+        .flat_map(|f| f.presets())
+        .map(|(name, _)| name.to_string())
+        .collect()
 }

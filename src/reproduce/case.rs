@@ -7,68 +7,30 @@
 //! The manifest layer (`scenario::manifest`, below this one) expands the base as plain JSON;
 //! the run spec and the families' runners live here, above every family.
 
-use serde_json::{Map, Value};
+use serde_json::Value;
 
-use super::runs::{merged, Load, RunSpec};
-use crate::allocation::sweep::{sweep_preset, SweepPlan};
-use crate::kkor::presets::{
-    load_point_seed, KkorOptions, KKOR_PRESETS, LOAD_POINTS, SWEEP_METRICS,
-};
-use crate::kkor::{paper_clusters, KkorPolicy};
-use crate::limits::Limits;
+use super::runs::{Load, RunSpec};
+pub use crate::family::CaseRun;
+use crate::family::{find, Family};
 use crate::scenario::manifest::{
     blame_case, expand_values, AxisInfo, Manifest, ManifestError, ValueCase,
 };
-use crate::scenario::ses::{selection_seed, SES_DAYS, SES_PRESETS};
-use crate::scjg::presets::{sweep_point_seed, PresetOptions, DEFAULT_TRACE, SCJG_PRESETS};
-use crate::workload::{read_swf, SesPoisson, SwfOptions};
-
-/// The family sweeps a manifest can split into single seeds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Family {
-    /// Every `sf-*` preset: per x, per policy, `mean_response_s`.
-    Sf,
-    /// `kkor-load`: per load, per policy, KKOR's sweep metrics.
-    KkorLoad,
-    /// `ses-selection`: per variant, the overall and per-group figures (no x).
-    SesSelection,
-    /// `scjg-fraction`, `scjg-ar-vs-lockdown`, `scjg-sites`: per x, per scheme.
-    ScjgSweep,
-}
 
 /// The presets a family manifest may name, for messages.
 pub const SPLITTABLE: &str =
     "sf-*, kkor-load, ses-selection, scjg-fraction, scjg-ar-vs-lockdown, scjg-sites";
 
-/// The family of a preset, or why it cannot be split into seeds.
-pub fn family(preset: &str) -> Result<Family, String> {
-    match preset {
-        p if sweep_preset(p).is_some() => Ok(Family::Sf),
-        "kkor-load" => Ok(Family::KkorLoad),
-        "ses-selection" => Ok(Family::SesSelection),
-        "scjg-fraction" | "scjg-ar-vs-lockdown" | "scjg-sites" => Ok(Family::ScjgSweep),
-        p if [KKOR_PRESETS, SES_PRESETS, SCJG_PRESETS]
-            .iter()
-            .any(|list| list.iter().any(|(name, _)| *name == p))
-            || crate::scenario::Scenario::preset(p).is_some() =>
-        {
-            Err(format!(
-                "'{p}' has no seed sweep a manifest can split into cases (these do: {SPLITTABLE}; a scenario preset is a scenario manifest's base.preset)"
-            ))
-        }
-        p => Err(format!(
-            "'{p}' is not a preset (`gridscope help presets`; a family manifest runs {SPLITTABLE})"
+/// The family of a preset whose sweep splits into seeds, or why it cannot be split.
+pub fn family(preset: &str) -> Result<&'static dyn Family, String> {
+    match find(preset) {
+        Some(f) if f.splits(preset) => Ok(f),
+        Some(_) => Err(format!(
+            "'{preset}' has no seed sweep a manifest can split into cases (these do: {SPLITTABLE}; a scenario preset is a scenario manifest's base.preset)"
+        )),
+        None => Err(format!(
+            "'{preset}' is not a preset (`gridscope help presets`; a family manifest runs {SPLITTABLE})"
         )),
     }
-}
-
-/// What one case gives, per line of the family's chart (a policy, a scheme, a variant; with
-/// its x when the case holds more than one): the metrics by name.
-#[derive(Clone, Debug, PartialEq)]
-pub struct CaseRun {
-    pub label: String,
-    pub algorithm: String,
-    pub metrics: Map<String, Value>,
 }
 
 /// One case of a family manifest.
@@ -162,201 +124,26 @@ pub fn check(spec: &RunSpec) -> Result<(), String> {
     if spec.x.as_ref().is_some_and(Vec::is_empty) {
         return Err("x is empty".into());
     }
-    match fam {
-        Family::Sf => sf_plan(spec).map(|_| ()),
-        Family::KkorLoad => kkor_options(spec)
-            .params(paper_clusters().len())
-            .map(|_| ()),
-        Family::SesSelection => ses_generator(spec).map(|_| ()),
-        Family::ScjgSweep => {
-            merged(&PresetOptions::default(), &spec.scjg, "the SCJG options").map(|_| ())
-        }
-    }
+    fam.check_case(spec).map_err(|e| e.to_string())
 }
 
 /// The trace files a case reads, by name (SCJG's presets: the default trace).
 pub fn traces(spec: &RunSpec) -> Vec<String> {
-    match family(&spec.preset) {
-        Ok(Family::ScjgSweep) => vec![DEFAULT_TRACE.to_string()],
-        _ => Vec::new(),
-    }
+    family(&spec.preset).map_or_else(|_| Vec::new(), |f| f.traces(spec))
 }
 
-/// About the jobs × runs a case simulates (how shards are balanced; plan's estimate): SF
-/// batches × mean batch size is not known before the systems are built, so batches; KKOR
-/// 500 jobs; SES ≈ 10,000 jobs a week; SCJG ≈ 2,000 jobs a window — each × runs.
+/// About the jobs × runs a case simulates (how shards are balanced; plan's estimate).
 pub fn work(spec: &RunSpec) -> f64 {
-    let xs = spec.x.as_ref().map_or(1, Vec::len) as f64;
-    match family(&spec.preset) {
-        Ok(Family::Sf) => {
-            let policies = sf_plan(spec).map_or(2, |p| p.spec().policies.len()) as f64;
-            let xs = sf_plan(spec).map_or(xs, |p| p.spec().x.len() as f64);
-            spec.batches.unwrap_or(20_000) as f64 * xs * policies
-        }
-        Ok(Family::KkorLoad) => {
-            500.0 * 3.0 * spec.x.as_ref().map_or(LOAD_POINTS.len(), Vec::len) as f64
-        }
-        Ok(Family::SesSelection) => 10_000.0 * 4.0,
-        Ok(Family::ScjgSweep) => 2_000.0 * 2.0 * xs,
-        Err(_) => 1.0,
-    }
+    family(&spec.preset).map_or(1.0, |f| f.case_work(spec))
 }
 
 /// Runs a case's one seed. `load(name)` reads a trace (SCJG).
 pub fn run_case(spec: &RunSpec, load: &mut Load) -> Result<Vec<CaseRun>, String> {
     check(spec)?;
     let seed = spec.seed.unwrap_or(1);
-    match family(&spec.preset)? {
-        Family::Sf => run_sf(spec, seed),
-        Family::KkorLoad => run_kkor(spec, seed),
-        Family::SesSelection => run_ses(spec, seed),
-        Family::ScjgSweep => run_scjg(spec, seed, load),
-    }
-}
-
-/// A line's label: the policy alone when the case holds one x, else with its x.
-fn label(name: &str, x: f64, xs: usize) -> String {
-    if xs == 1 {
-        name.to_string()
-    } else {
-        format!("{name} x={x}")
-    }
-}
-
-fn numbers<'a>(pairs: impl IntoIterator<Item = (&'a str, f64)>) -> Map<String, Value> {
-    pairs
-        .into_iter()
-        .map(|(k, v)| (k.to_string(), Value::from(v)))
-        .collect()
-}
-
-/// The SF sweep's plan for seeds 1..=seed (task numbering is point, policy, seed).
-fn sf_plan(spec: &RunSpec) -> Result<SweepPlan, String> {
-    let preset = sweep_preset(&spec.preset).ok_or("not an SF preset")?;
-    let mut sweep = merged(&(preset.spec)(), &spec.sweep, "the sweep")?;
-    if let Some(x) = &spec.x {
-        sweep.x = x.clone();
-    }
-    SweepPlan::new(
-        &sweep,
-        spec.seed.unwrap_or(1),
-        spec.batches.unwrap_or(20_000),
-        &Limits::default(),
-    )
-}
-
-fn run_sf(spec: &RunSpec, seed: u64) -> Result<Vec<CaseRun>, String> {
-    let plan = sf_plan(spec)?;
-    let sweep = plan.spec();
-    let n_pol = sweep.policies.len() as u64;
-    let mut out = Vec::new();
-    for (xi, &x) in sweep.x.iter().enumerate() {
-        for (pi, policy) in sweep.policies.iter().enumerate() {
-            // Seed `seed` of (point xi, policy pi): what the whole sweep's task of that
-            // number runs (seed index seed − 1, RNG seed `seed`).
-            let k = (xi as u64 * n_pol + pi as u64) * seed + (seed - 1);
-            let sample = plan.run_task(k)?;
-            out.push(CaseRun {
-                label: label(policy.name(), x, sweep.x.len()),
-                algorithm: policy.name().to_string(),
-                metrics: numbers([("mean_response_s", sample.mean_response_s)]),
-            });
-        }
-    }
-    Ok(out)
-}
-
-fn kkor_options(spec: &RunSpec) -> KkorOptions {
-    KkorOptions {
-        loads: Vec::new(),
-        coefficients: spec.coefficients.clone().unwrap_or_default(),
-        batch_jobs: spec.batch_jobs,
-        batch_length: spec.batch_length,
-    }
-}
-
-fn run_kkor(spec: &RunSpec, seed: u64) -> Result<Vec<CaseRun>, String> {
-    let clusters = paper_clusters();
-    let params = kkor_options(spec).params(clusters.len())?;
-    let loads = spec.x.clone().unwrap_or(LOAD_POINTS.to_vec());
-    let mut out = Vec::new();
-    for &load in &loads {
-        // 500 jobs a run: `kkor-load`'s own (run_preset_with).
-        let per_policy = load_point_seed(&clusters, load, &params, 500, seed, &mut || true)?;
-        for (policy, values) in KkorPolicy::ALL.iter().zip(per_policy) {
-            out.push(CaseRun {
-                label: label(policy.name(), load, loads.len()),
-                algorithm: policy.name().to_string(),
-                metrics: numbers(SWEEP_METRICS.iter().map(|(n, _)| *n).zip(values)),
-            });
-        }
-    }
-    Ok(out)
-}
-
-fn ses_generator(spec: &RunSpec) -> Result<SesPoisson, String> {
-    let gen = SesPoisson {
-        load_factor: spec.load_factor.unwrap_or(1.0),
-        ..SesPoisson::default()
-    };
-    gen.validate()?;
-    Ok(gen)
-}
-
-fn run_ses(spec: &RunSpec, seed: u64) -> Result<Vec<CaseRun>, String> {
-    let gen = ses_generator(spec)?;
-    let report =
-        selection_seed(&gen, SES_DAYS, seed, spec.site_queue).map_err(|e| e.to_string())?;
-    Ok(report
-        .runs
-        .iter()
-        .map(|run| {
-            let m = &run.metrics;
-            // The figures `ses-selection` takes medians of: overall, then per group.
-            let mut metrics = numbers([
-                ("avg_response_s", m.avg_response_s),
-                ("avg_wait_s", m.avg_wait_s),
-                ("utilization", m.utilization),
-            ]);
-            for s in &m.sites {
-                let key = |what: &str| format!("{}.{what}", s.name);
-                metrics.insert(key("utilization"), Value::from(s.utilization));
-                metrics.insert(key("avg_queue_delay_s"), Value::from(s.avg_wait_s));
-                metrics.insert(key("jobs"), Value::from(s.jobs as f64));
-            }
-            CaseRun {
-                label: run.label.clone(),
-                algorithm: run.algorithm.clone(),
-                metrics,
-            }
-        })
-        .collect())
-}
-
-fn run_scjg(spec: &RunSpec, seed: u64, load: &mut Load) -> Result<Vec<CaseRun>, String> {
-    let bytes = load(DEFAULT_TRACE)?;
-    let trace =
-        read_swf(DEFAULT_TRACE, &bytes, &SwfOptions::default()).map_err(|e| e.to_string())?;
-    let mut options = merged(&PresetOptions::default(), &spec.scjg, "the SCJG options")?;
-    if let Some(x) = &spec.x {
-        options.percents = x.clone();
-    }
-    let xs = match (&spec.x, spec.preset.as_str()) {
-        (Some(x), _) => x.clone(),
-        (None, "scjg-sites") => vec![1.0, 2.0, 3.0, 4.0],
-        (None, _) => options.percents.clone(),
-    };
-    let mut out = Vec::new();
-    for &x in &xs {
-        for (scheme, values) in sweep_point_seed(&spec.preset, &trace.jobs, &options, x, seed)? {
-            out.push(CaseRun {
-                label: label(&scheme, x, xs.len()),
-                algorithm: scheme.clone(),
-                metrics: numbers(values.iter().map(|(n, v)| (n.as_str(), *v))),
-            });
-        }
-    }
-    Ok(out)
+    family(&spec.preset)?
+        .run_case(spec, seed, load)
+        .map_err(|e| e.to_string())
 }
 
 /// The manifest that re-runs a family sweep as cluster cases (the page's "Export for a

@@ -10,16 +10,13 @@ mod cluster;
 mod compare;
 mod convert;
 mod explain;
+mod family;
 mod fit;
-mod kkor;
 mod output;
 mod progress;
 mod report;
 mod reproduce;
 mod run;
-mod scjg;
-mod ses;
-mod sweep;
 mod topics;
 
 use std::io::{ErrorKind, Write};

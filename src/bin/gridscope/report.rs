@@ -236,39 +236,3 @@ fn per_site(report: &Report, s: &mut String) {
         s.push('\n');
     }
 }
-
-/// A family sweep as text: the header, then one table per metric (in the order the series
-/// first name it) with a column per policy, each cell the median and its band.
-pub fn band_table(
-    header: String,
-    x: &[f64],
-    series: &[gridscope::kkor::presets::KkorSeries],
-    decimals: usize,
-) -> String {
-    let mut s = header;
-    let mut metrics: Vec<&str> = Vec::new();
-    for l in series {
-        if !metrics.contains(&l.metric.as_str()) {
-            metrics.push(&l.metric);
-        }
-    }
-    // A cell is "median [lo, hi]": the policy names sit right-aligned above it.
-    let width = 20 + 4 * decimals;
-    for metric in metrics {
-        let lines: Vec<_> = series.iter().filter(|l| l.metric == metric).collect();
-        let _ = write!(s, "\n{metric}\n{:>8}", "x");
-        for l in &lines {
-            let _ = write!(s, "{:>width$}", l.policy);
-        }
-        s.push('\n');
-        for (i, x) in x.iter().enumerate() {
-            let _ = write!(s, "{x:>8}");
-            for l in &lines {
-                let (m, lo, hi) = (l.median[i], l.lo[i], l.hi[i]);
-                let _ = write!(s, "{m:>12.decimals$} [{lo:.decimals$}, {hi:.decimals$}]");
-            }
-            s.push('\n');
-        }
-    }
-    s
-}

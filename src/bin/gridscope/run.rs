@@ -9,7 +9,7 @@ use gridscope::metrics::offered_load;
 use gridscope::policy::local::LocalPolicyKind;
 use gridscope::scenario::{
     load_workload, resolve_platform, run_loaded_on, AlgorithmSpec, PlatformSpec, Scenario,
-    WorkloadSpec, SCENARIO_PRESETS, SCENARIO_VERSION,
+    WorkloadSpec, SCENARIO_VERSION,
 };
 use gridscope::workload::{self, SwfOptions, Workload};
 
@@ -18,10 +18,9 @@ use crate::cli::{
 };
 use crate::output::Inputs;
 use crate::progress::Progress;
-use crate::{output, report, sweep, CliError};
+use crate::{output, report, CliError};
 
-/// Where the real-trace presets look for their traces unless `--traces` says otherwise.
-const DEFAULT_TRACES: &str = "../shared/traces";
+use crate::family::DEFAULT_TRACES;
 
 /// Reads a whole file, at most `limits.file_bytes` of it (`/dev/zero` or a huge file is an
 /// error naming the limit, not an endless read).
@@ -141,45 +140,13 @@ pub fn trace_scenario(trace: &str, policies: &[LocalPolicyKind], o: TraceOptions
 }
 
 pub fn run(a: &RunArgs) -> Result<(), CliError> {
-    if let Some(preset) = a.preset.as_deref().filter(|p| p.starts_with("sf-")) {
-        if let Some(flag) = scenario_flag(a).or(a.sweep.family_flag()) {
-            return Err(CliError::Usage(format!(
-                "{flag} does not apply to a sweep preset ({preset})"
-            )));
-        }
-        return sweep::run_sweep_preset(
-            preset,
-            &a.sweep,
-            a.report.json,
-            threads(&a.report),
-            &a.limits.limits(),
-        );
-    }
-    if let Some(preset) = a.preset.as_deref().filter(|p| p.starts_with("kkor-")) {
-        return kkor_preset(a, preset);
-    }
-    if let Some(preset) = a.preset.as_deref().filter(|p| p.starts_with("scjg-")) {
-        if let Some(flag) = scenario_flag(a).filter(|f| *f != "--traces") {
-            return Err(CliError::Usage(format!(
-                "{flag} does not apply to an SCJG preset ({preset})"
-            )));
-        }
-        let traces = a.traces.clone().unwrap_or(DEFAULT_TRACES.into());
-        return crate::scjg::run_scjg_preset(
-            preset,
-            &a.sweep,
-            &traces,
-            a.report.json,
-            threads(&a.report),
-        );
-    }
-    if let Some(preset) = a.preset.as_deref().filter(|p| p.starts_with("ses-")) {
-        if let Some(flag) = scenario_flag(a) {
-            return Err(CliError::Usage(format!(
-                "{flag} does not apply to an SES preset ({preset})"
-            )));
-        }
-        return crate::ses::run_ses_preset(preset, &a.sweep, a.report.json);
+    let sweep = a.preset.as_deref().and_then(|p| {
+        gridscope::family::find(p)
+            .filter(|f| !f.scenario_presets())
+            .map(|f| (f, p))
+    });
+    if let Some((family, preset)) = sweep {
+        return crate::family::run_preset(family, preset, a, scenario_flag(a));
     }
     if let Some(flag) = a.sweep.first_given() {
         return Err(CliError::Usage(format!(
@@ -237,37 +204,6 @@ pub fn run(a: &RunArgs) -> Result<(), CliError> {
     run_scenario(&scenario, &place, inputs, &a.report)
 }
 
-/// A KKOR preset with its own flags (`--seeds`, `--x` = loads, `--coefficients`, batches).
-fn kkor_preset(a: &RunArgs, preset: &str) -> Result<(), CliError> {
-    let allowed = [
-        "--seeds",
-        "--x",
-        "--coefficients",
-        "--batch-jobs",
-        "--batch-length",
-    ];
-    if let Some(flag) = scenario_flag(a)
-        .filter(|f| *f != "--traces")
-        .or_else(|| a.sweep.first_given().filter(|f| !allowed.contains(f)))
-    {
-        return Err(CliError::Usage(format!(
-            "{flag} does not apply to a KKOR preset ({preset}; it takes --seeds, --x = the loads, --coefficients, --batch-jobs, --batch-length and --traces)"
-        )));
-    }
-    let traces = a.traces.clone().unwrap_or(DEFAULT_TRACES.into());
-    let options = gridscope::kkor::presets::KkorOptions {
-        loads: a.sweep.x.as_ref().map_or(Vec::new(), |x| x.0.clone()),
-        coefficients: a
-            .sweep
-            .coefficients
-            .as_ref()
-            .map_or(Vec::new(), |x| x.0.clone()),
-        batch_jobs: a.sweep.batch_jobs,
-        batch_length: a.sweep.batch_length,
-    };
-    crate::kkor::run_kkor_preset(preset, a.sweep.seeds, &options, &traces, a.report.json)
-}
-
 /// `--threads`, or the available cores.
 pub fn threads(args: &ReportArgs) -> usize {
     args.threads.unwrap_or_else(|| {
@@ -275,7 +211,8 @@ pub fn threads(args: &ReportArgs) -> usize {
     })
 }
 
-/// The first flag given that only a scenario run takes.
+/// The first flag given that only a scenario run takes (`--traces` aside: the families
+/// that read traces take it too).
 fn scenario_flag(a: &RunArgs) -> Option<&'static str> {
     [
         (a.seed.is_some(), "--seed"),
@@ -284,7 +221,6 @@ fn scenario_flag(a: &RunArgs) -> Option<&'static str> {
         (a.event_order.is_some(), "--event-order"),
         (a.report.series.is_some(), "--series"),
         (a.report.jobs.is_some(), "--jobs"),
-        (a.traces.is_some(), "--traces"),
     ]
     .into_iter()
     .find_map(|(given, flag)| given.then_some(flag))
@@ -294,18 +230,9 @@ fn scenario_flag(a: &RunArgs) -> Option<&'static str> {
 /// `--traces`.
 fn preset(name: &str) -> Result<Scenario, CliError> {
     Scenario::preset(name).ok_or_else(|| {
-        let mut names: Vec<&str> = SCENARIO_PRESETS.iter().map(|p| p.0).collect();
-        names.extend(
-            gridscope::allocation::sweep::SWEEP_PRESETS
-                .iter()
-                .map(|p| p.name),
-        );
-        names.extend(gridscope::scenario::ses::SES_PRESETS.iter().map(|p| p.0));
-        names.extend(gridscope::kkor::presets::KKOR_PRESETS.iter().map(|p| p.0));
-        names.extend(gridscope::scjg::presets::SCJG_PRESETS.iter().map(|p| p.0));
         CliError::Failed(format!(
             "unknown scenario preset '{name}'; known: {}",
-            names.join(", ")
+            gridscope::family::preset_names().join(", ")
         ))
     })
 }

@@ -96,8 +96,7 @@ pub fn family_manifest(req: &FamilyRequest) -> Result<Manifest, String> {
             Ok(case::manifest(&named(preset), spec, Some(xs), seeds))
         }
         FamilyRequest::Scjg { preset, trace, .. }
-            if case::family(preset) == Ok(case::Family::ScjgSweep)
-                && trace != crate::scjg::presets::DEFAULT_TRACE =>
+            if case::family(preset).is_ok() && trace != crate::scjg::presets::DEFAULT_TRACE =>
         {
             // The manifest's cases read the presets' trace by its name: another file would
             // make a table of another input than the one on screen.
@@ -111,7 +110,7 @@ pub fn family_manifest(req: &FamilyRequest) -> Result<Manifest, String> {
             seeds,
             percents,
             ..
-        } if case::family(preset) == Ok(case::Family::ScjgSweep) => {
+        } if case::family(preset).is_ok() => {
             let xs = match preset.as_str() {
                 "scjg-sites" => vec![1.0, 2.0, 3.0, 4.0],
                 _ if percents.is_empty() => crate::scjg::presets::PresetOptions::default().percents,

@@ -1,0 +1,91 @@
+//! `run --preset NAME` of a paper family's sweep (SF, SES, KKOR, SCJG): the flags become the
+//! family's options, the family registry runs it (`gridscope::family`), and its report is
+//! printed as JSON or as the family's table. Which flags a preset takes, and what it says of
+//! one it does not, is the family's to say.
+
+use std::path::Path;
+
+use gridscope::family::{check_takes, Ctx, Family, FamilyError, PresetArgs};
+use gridscope::limits::Limits;
+
+use crate::cli::{RunArgs, SweepArgs};
+use crate::progress::Progress;
+use crate::run::{read_file, threads};
+use crate::{output, CliError};
+
+/// Where the real-trace presets look for their traces unless `--traces` says otherwise.
+pub const DEFAULT_TRACES: &str = "../shared/traces";
+
+impl SweepArgs {
+    /// The family options given (`traces`: whether `--traces` was).
+    pub fn preset_args(&self, traces: bool) -> PresetArgs {
+        PresetArgs {
+            seeds: self.seeds,
+            batches: self.batches,
+            vary: self.vary,
+            x: self.x.as_ref().map(|x| x.0.clone()),
+            rates: self.rates.as_ref().map(|x| x.0.clone()),
+            lambda: self.lambda,
+            load: self.load,
+            batch_size: self.batch_size,
+            cv: self.cv,
+            policies: self.policies.as_ref().map(|p| p.0.clone()),
+            dispatch: self.dispatch,
+            dll_report: self.dll_report,
+            site_queue: self.site_queue,
+            coefficients: self.coefficients.as_ref().map(|x| x.0.clone()),
+            batch_jobs: self.batch_jobs,
+            batch_length: self.batch_length,
+            traces,
+        }
+    }
+
+    /// The first family flag given, if any (a scenario run takes none).
+    pub fn first_given(&self) -> Option<&'static str> {
+        self.preset_args(false).given().first().map(|o| o.flag())
+    }
+}
+
+/// A family error as the CLI reports it: a flag the preset does not take is a usage error.
+fn cli_error(e: FamilyError) -> CliError {
+    match e {
+        FamilyError::Usage { message } => CliError::Usage(message),
+        e => CliError::Failed(e.to_string()),
+    }
+}
+
+/// Runs `preset` of `family` with the command line's flags; `scenario_flag` is the first
+/// flag given that only a scenario run takes (other than `--traces`).
+pub fn run_preset(
+    family: &dyn Family,
+    preset: &str,
+    a: &RunArgs,
+    scenario_flag: Option<&'static str>,
+) -> Result<(), CliError> {
+    if let Some(flag) = scenario_flag {
+        return Err(CliError::Usage(family.not_taken(flag, preset)));
+    }
+    let args = a.sweep.preset_args(a.traces.is_some());
+    check_takes(family, preset, &args.given()).map_err(cli_error)?;
+    let spec = family.spec(preset, &args).map_err(cli_error)?;
+    let traces = a.traces.clone().unwrap_or(DEFAULT_TRACES.into());
+    let mut load = |name: &str| read_file(&Path::new(&traces).join(name), &Limits::default());
+    let mut progress = Progress::new();
+    let mut on_progress = |done, total| progress.sweep(done, total);
+    let result = family.run(
+        &spec,
+        &mut Ctx {
+            threads: threads(&a.report),
+            limits: a.limits.limits(),
+            load: &mut load,
+            progress: &mut on_progress,
+        },
+    );
+    drop(progress);
+    let report = result.map_err(cli_error)?;
+    if a.report.json {
+        output::stdout(&format!("{}\n", report.json()))
+    } else {
+        output::stdout(&report.text())
+    }
+}

@@ -1,0 +1,217 @@
+//! KKOR: centralized against decentralized scheduling of a grid of organizations, jobs
+//! migrating between clusters under cooperation coefficients c_k, with due dates (flow
+//! time, tardiness) — and, beyond the paper, the same on real traces (docs/kkor.md). The
+//! model is `crate::kkor`; this is the family's face to the edges.
+
+use std::fmt::Write;
+
+use super::text::{band_table, case_label, numbers, one_newline};
+use super::{CaseRun, Ctx, Family, FamilyError, FamilyReport, Opt, PresetArgs, RunSpec};
+use crate::kkor::presets::{
+    load_point_seed, real_traces, run_preset_with, KkorOptions, KkorPresetResult, KkorRunsResult,
+    KkorSweepResult, RealSite, DEFAULT_SEEDS, KKOR_PRESETS, LOAD_POINTS, REAL_JOBS_PER_SITE,
+    REAL_SLACK, REAL_TIME_UNIT_S, REAL_TRACES, SWEEP_METRICS,
+};
+use crate::kkor::{paper_clusters, KkorParams, KkorPolicy};
+use crate::workload::{read_swf, SwfOptions};
+
+/// The KKOR family.
+pub struct Kkor;
+
+const REAL: &str = "kkor-real";
+const LOAD: &str = "kkor-load";
+/// Jobs a `kkor-load` run simulates (`run_preset_with`'s own).
+const LOAD_JOBS: u32 = 500;
+
+impl Family for Kkor {
+    fn id(&self) -> &'static str {
+        "kkor"
+    }
+    fn title(&self) -> &'static str {
+        "KKOR: centralized vs decentralized grid scheduling with migration"
+    }
+    fn doc(&self) -> &'static str {
+        "docs/kkor.md"
+    }
+    fn presets(&self) -> Vec<(&'static str, &'static str)> {
+        KKOR_PRESETS.to_vec()
+    }
+    fn default_seeds(&self) -> u64 {
+        DEFAULT_SEEDS
+    }
+    fn takes(&self, preset: &str) -> Vec<Opt> {
+        if preset == REAL {
+            return vec![Opt::Seeds, Opt::Traces];
+        }
+        vec![
+            Opt::Seeds,
+            Opt::X,
+            Opt::Coefficients,
+            Opt::BatchJobs,
+            Opt::BatchLength,
+            Opt::Traces,
+        ]
+    }
+    fn not_taken(&self, flag: &str, preset: &str) -> String {
+        if preset == REAL {
+            return "kkor-real takes only --seeds and --traces (its loads are the traces')".into();
+        }
+        format!(
+            "{flag} does not apply to a KKOR preset ({preset}; it takes --seeds, --x = the loads, --coefficients, --batch-jobs, --batch-length and --traces)"
+        )
+    }
+    fn spec(&self, preset: &str, a: &PresetArgs) -> Result<RunSpec, FamilyError> {
+        Ok(RunSpec {
+            preset: preset.to_string(),
+            seeds: a.seeds,
+            x: a.x.clone(),
+            coefficients: a.coefficients.clone(),
+            batch_jobs: a.batch_jobs,
+            batch_length: a.batch_length,
+            ..RunSpec::default()
+        })
+    }
+
+    fn run(&self, spec: &RunSpec, ctx: &mut Ctx) -> Result<Box<dyn FamilyReport>, FamilyError> {
+        if spec.preset == REAL {
+            return Ok(Box::new(KkorPresetResult::Runs(real(ctx)?)));
+        }
+        let options = KkorOptions {
+            loads: spec.x.clone().unwrap_or_default(),
+            ..options(spec)
+        };
+        let r = run_preset_with(
+            &spec.preset,
+            spec.seeds.unwrap_or(0),
+            &options,
+            ctx.progress,
+        )?;
+        Ok(Box::new(r))
+    }
+
+    fn traces(&self, spec: &RunSpec) -> Vec<String> {
+        if spec.preset == REAL {
+            REAL_TRACES.iter().map(|(f, _)| f.to_string()).collect()
+        } else {
+            Vec::new()
+        }
+    }
+    fn splits(&self, preset: &str) -> bool {
+        preset == LOAD
+    }
+    fn check_case(&self, spec: &RunSpec) -> Result<(), FamilyError> {
+        options(spec).params(paper_clusters().len())?;
+        Ok(())
+    }
+    /// 500 jobs × three policies × the loads.
+    fn case_work(&self, spec: &RunSpec) -> f64 {
+        f64::from(LOAD_JOBS) * 3.0 * spec.x.as_ref().map_or(LOAD_POINTS.len(), Vec::len) as f64
+    }
+    fn run_case(
+        &self,
+        spec: &RunSpec,
+        seed: u64,
+        _load: &mut super::Load,
+    ) -> Result<Vec<CaseRun>, FamilyError> {
+        let clusters = paper_clusters();
+        let params = options(spec).params(clusters.len())?;
+        let loads = spec.x.clone().unwrap_or(LOAD_POINTS.to_vec());
+        let mut out = Vec::new();
+        for &load in &loads {
+            let per_policy =
+                load_point_seed(&clusters, load, &params, LOAD_JOBS, seed, &mut || true)?;
+            for (policy, values) in KkorPolicy::ALL.iter().zip(per_policy) {
+                out.push(CaseRun {
+                    label: case_label(policy.name(), load, loads.len()),
+                    algorithm: policy.name().to_string(),
+                    metrics: numbers(SWEEP_METRICS.iter().map(|(n, _)| *n).zip(values)),
+                });
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The spec's changes to the preset, loads aside.
+fn options(spec: &RunSpec) -> KkorOptions {
+    KkorOptions {
+        loads: Vec::new(),
+        coefficients: spec.coefficients.clone().unwrap_or_default(),
+        batch_jobs: spec.batch_jobs,
+        batch_length: spec.batch_length,
+    }
+}
+
+/// `kkor-real` on its three traces (DAS2-fs1, KTH-SP2, SDSC-SP2), read through the caller.
+fn real(ctx: &mut Ctx) -> Result<KkorRunsResult, FamilyError> {
+    let mut workloads = Vec::new();
+    for &(file, procs) in &REAL_TRACES {
+        let bytes = (ctx.load)(file).map_err(|e| FamilyError::load(file, e))?;
+        let w = read_swf(file, &bytes, &SwfOptions::default())
+            .map_err(|e| FamilyError::load(file, e))?;
+        let name = file.split('-').take(2).collect::<Vec<_>>().join("-");
+        workloads.push((name, procs, w.jobs));
+    }
+    let sites: Vec<RealSite> = workloads
+        .iter()
+        .map(|(name, procs, jobs)| RealSite {
+            name,
+            procs: *procs,
+            jobs,
+        })
+        .collect();
+    Ok(real_traces(
+        &sites,
+        REAL_JOBS_PER_SITE,
+        REAL_SLACK,
+        REAL_TIME_UNIT_S,
+        &KkorParams::default(),
+        ctx.progress,
+    )?)
+}
+
+fn sweep_table(r: &KkorSweepResult) -> String {
+    let header = format!(
+        "{}: {}\n{} seeds; medians with a {:.1} % band; x = {}\n",
+        r.preset,
+        r.description,
+        r.seeds,
+        r.confidence * 100.0,
+        r.x_label
+    );
+    band_table(header, &r.x, &r.series, 2)
+}
+
+fn runs_table(r: &KkorRunsResult) -> String {
+    let mut s = format!(
+        "{}: {}\n{} seeds (medians)\n\n{:<14} {:>10} {:>10} {:>8} {:>8} {:>10}  per organization: flow time (× its local value)\n",
+        r.preset, r.description, r.seeds, "run", "flow time", "tardiness", "late", "util", "migrations"
+    );
+    for run in &r.runs {
+        let m = &run.metrics;
+        let _ = write!(
+            s,
+            "{:<14} {:>10.2} {:>10.2} {:>8.1} {:>8.3} {:>10.1} ",
+            run.label, m.mean_flow_time, m.mean_tardiness, m.late_jobs, m.utilization, m.migrations
+        );
+        for o in &m.organizations {
+            let rel = o
+                .relative_to_local
+                .as_ref()
+                .and_then(|r| r.mean_flow_time)
+                .map_or(String::new(), |x| format!(" ({x:.2})"));
+            let _ = write!(s, " {} {:.1}{rel}", o.name, o.mean_flow_time);
+        }
+        s.push('\n');
+    }
+    s
+}
+
+fn table(r: &KkorPresetResult) -> String {
+    one_newline(match r {
+        KkorPresetResult::Sweep(s) => sweep_table(s),
+        KkorPresetResult::Runs(r) => runs_table(r),
+    })
+}
+
+super::report!(KkorPresetResult, table);

@@ -1,0 +1,210 @@
+//! The paper families: one home for each paper's experiments and the one registry every edge
+//! goes through (the CLI's `run --preset`, the page, Python, the report card and cluster
+//! manifests). A family is a [`Family`] value in [`FAMILIES`]: its presets, the options it
+//! takes, its run (the whole seed sweep) and, for sweeps a cluster can split, one seed of one
+//! point. Nothing outside this module chooses a family by its name.
+//!
+//! | family | paper | module | the experiments live in |
+//! |---|---|---|---|
+//! | SF | allocation fractions for batches of jobs on heterogeneous resources | [`sf`] | `allocation` |
+//! | SES | node-group selection on one cluster | [`ses`] | `scenario::ses`, `policy::grid::groups` |
+//! | KKOR | centralized vs decentralized grid with migration | [`kkor`] | `kkor` |
+//! | SCJG | co-allocation by advance reservation | [`scjg`] | `scjg` |
+//! | SOB | grid schemes over local schedulers (scenario presets) | [`sob`] | `engine`, `policy::grid`, `scenario` |
+//!
+//! A family's run is described by one serializable [`RunSpec`] (what claim files, manifests
+//! and share links store), answered by a [`FamilyReport`] (the CLI's JSON and table), and
+//! fails with a typed [`FamilyError`].
+
+mod args;
+mod error;
+pub mod kkor;
+pub mod scjg;
+pub mod ses;
+pub mod sf;
+pub mod sob;
+mod spec;
+pub mod text;
+
+pub use args::{Opt, PresetArgs};
+pub use error::FamilyError;
+pub use spec::{merged, Load, RunSpec};
+
+use serde_json::{Map, Value};
+
+use crate::limits::Limits;
+
+/// What a run may use from its caller: threads, the limits its inputs are held to, the
+/// trace files it reads (by name: the CLI from `--traces`, the page a dropped file, Python a
+/// folder) and a progress callback that returns false to cancel.
+pub struct Ctx<'a> {
+    pub threads: usize,
+    pub limits: Limits,
+    pub load: &'a mut dyn FnMut(&str) -> Result<Vec<u8>, String>,
+    pub progress: &'a mut dyn FnMut(u64, u64) -> bool,
+}
+
+/// A finished family run: the same value as JSON (the CLI's `--json`, Python's `raw=True`,
+/// the report card's readings) or as the CLI's text table.
+pub trait FamilyReport: Send {
+    /// Pretty JSON, exactly what `gridscope run --preset NAME --json` prints (without the
+    /// final newline).
+    fn json(&self) -> String;
+    /// The same as a JSON value (key order as in [`FamilyReport::json`] is not kept).
+    fn value(&self) -> Result<Value, FamilyError>;
+    /// The CLI's text output, ending in one newline.
+    fn text(&self) -> String;
+}
+
+/// What one seed of one point of a sweep gives, per line of the family's chart (a policy, a
+/// scheme, a variant; with its x when the case holds more than one): metrics by name.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CaseRun {
+    pub label: String,
+    pub algorithm: String,
+    pub metrics: Map<String, Value>,
+}
+
+/// A paper family. Implementations are unit structs listed in [`FAMILIES`].
+pub trait Family: Sync {
+    /// The family's short name (`sf`, `ses`, `kkor`, `scjg`, `sob`): the docs page's stem.
+    fn id(&self) -> &'static str;
+    /// The paper in a few words, for lists and help.
+    fn title(&self) -> &'static str;
+    /// The docs page (`docs/ID.md`).
+    fn doc(&self) -> &'static str;
+    /// Every preset: (name, what the paper shows and how we run it).
+    fn presets(&self) -> Vec<(&'static str, &'static str)>;
+    /// The seeds a run takes when the caller gives none.
+    fn default_seeds(&self) -> u64;
+    /// The options preset `preset` takes (the CLI's flags of the same names).
+    fn takes(&self, preset: &str) -> Vec<Opt>;
+    /// The message for `flag` given to `preset`, which does not take it.
+    fn not_taken(&self, flag: &str, preset: &str) -> String;
+    /// The run spec the caller's options ask for (already checked against [`Family::takes`]).
+    fn spec(&self, preset: &str, args: &PresetArgs) -> Result<RunSpec, FamilyError>;
+    /// Whether the presets are scenarios (one run each, the scenario runner's), not seed
+    /// sweeps: the CLI runs them with its scenario flags.
+    fn scenario_presets(&self) -> bool {
+        false
+    }
+    /// Runs the whole sweep `spec` asks for.
+    fn run(&self, spec: &RunSpec, ctx: &mut Ctx) -> Result<Box<dyn FamilyReport>, FamilyError>;
+    /// The trace files `spec`'s run reads, by name (the page says which to drop).
+    fn traces(&self, _spec: &RunSpec) -> Vec<String> {
+        Vec::new()
+    }
+    /// Whether a cluster manifest can split `preset` into one case per (x, seed).
+    fn splits(&self, _preset: &str) -> bool {
+        false
+    }
+    /// A case's options are runnable (without running anything).
+    fn check_case(&self, _spec: &RunSpec) -> Result<(), FamilyError> {
+        Ok(())
+    }
+    /// About the jobs × runs one case simulates (how shards are balanced).
+    fn case_work(&self, _spec: &RunSpec) -> f64 {
+        1.0
+    }
+    /// Runs seed `seed` of each of `spec`'s points, through the per-seed function the
+    /// family's own sweep takes its median from (so a merge gives the sweep's medians).
+    fn run_case(
+        &self,
+        spec: &RunSpec,
+        _seed: u64,
+        _load: &mut Load,
+    ) -> Result<Vec<CaseRun>, FamilyError> {
+        Err(FamilyError::invalid(
+            "base.run.preset",
+            format!("'{}' has no seed sweep to split", spec.preset),
+        ))
+    }
+}
+
+/// Every family, in the papers' order on the page.
+pub const FAMILIES: &[&dyn Family] = &[&sob::Sob, &sf::Sf, &ses::Ses, &kkor::Kkor, &scjg::Scjg];
+
+/// The family that owns preset `name`.
+pub fn find(name: &str) -> Option<&'static dyn Family> {
+    FAMILIES
+        .iter()
+        .copied()
+        .find(|f| f.presets().iter().any(|(p, _)| *p == name))
+}
+
+/// The family whose short name is `id`.
+pub fn by_id(id: &str) -> Option<&'static dyn Family> {
+    FAMILIES.iter().copied().find(|f| f.id() == id)
+}
+
+/// Every preset's name, family by family.
+pub fn preset_names() -> Vec<&'static str> {
+    FAMILIES
+        .iter()
+        .flat_map(|f| f.presets())
+        .map(|(name, _)| name)
+        .collect()
+}
+
+/// The family of `preset`, or the error naming it as unknown.
+pub fn family_of(preset: &str) -> Result<&'static dyn Family, FamilyError> {
+    find(preset).ok_or_else(|| FamilyError::UnknownPreset {
+        name: preset.to_string(),
+    })
+}
+
+/// The first option in `given` that `preset` does not take, as the family's message.
+pub fn check_takes(family: &dyn Family, preset: &str, given: &[Opt]) -> Result<(), FamilyError> {
+    let takes = family.takes(preset);
+    match given.iter().find(|o| !takes.contains(o)) {
+        Some(o) => Err(FamilyError::Usage {
+            message: family.not_taken(o.flag(), preset),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Runs `spec` through its family: the report card's and Python's entry point.
+pub fn run(spec: &RunSpec, ctx: &mut Ctx) -> Result<Box<dyn FamilyReport>, FamilyError> {
+    if spec.seed.is_some() {
+        return Err(FamilyError::invalid(
+            "seed",
+            format!(
+                "{}: `seed` runs one seed of a sweep: a case of a cluster sweep (`gridscope sweep`), not a whole run",
+                spec.preset
+            ),
+        ));
+    }
+    family_of(&spec.preset)?.run(spec, ctx)
+}
+
+/// The JSON value of a report (key order as serde_json's map keeps it).
+fn to_value<T: serde::Serialize>(v: &T) -> Result<Value, FamilyError> {
+    serde_json::to_value(v).map_err(|e| FamilyError::Run(format!("report not serializable: {e}")))
+}
+
+/// Pretty JSON, as the CLI prints it.
+fn to_json<T: serde::Serialize>(v: &T) -> String {
+    serde_json::to_string_pretty(v).unwrap_or_else(|e| format!("{{\"error\":\"{e}\"}}"))
+}
+
+/// Implements [`FamilyReport`] for a result type with its text table.
+macro_rules! report {
+    ($t:ty, $text:expr) => {
+        impl $crate::family::FamilyReport for $t {
+            fn json(&self) -> String {
+                $crate::family::to_json(self)
+            }
+            fn value(&self) -> Result<serde_json::Value, $crate::family::FamilyError> {
+                $crate::family::to_value(self)
+            }
+            fn text(&self) -> String {
+                $text(self)
+            }
+        }
+    };
+}
+pub(crate) use report;
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,178 @@
+//! SCJG: co-allocating jobs across sites by advance reservation — metajobs placed in
+//! reservations against a lock-down block, several sites, and the livelock of two
+//! metaschedulers (docs/scjg.md). The model is `crate::scjg`; this is the family's face to
+//! the edges. Every preset reads one trace (SDSC-SP2 by default) through the caller.
+
+use std::fmt::Write;
+
+use super::text::{band_table, case_label, numbers, one_newline};
+use super::{merged, CaseRun, Ctx, Family, FamilyError, FamilyReport, Opt, PresetArgs, RunSpec};
+use crate::model::Job;
+use crate::scjg::presets::{
+    run_preset, sweep_point_seed, PresetOptions, ScjgPresetResult, ScjgRunsResult, ScjgSweepResult,
+    DEFAULT_SEEDS, DEFAULT_TRACE, SCJG_PRESETS,
+};
+use crate::workload::{read_swf, SwfOptions};
+
+/// The SCJG family.
+pub struct Scjg;
+
+/// The presets whose x is the share of metajobs (`--x`).
+const SHARE_SWEEPS: [&str; 2] = ["scjg-fraction", "scjg-ar-vs-lockdown"];
+/// The presets a cluster manifest can split into (x, seed) cases.
+const SPLITTABLE: [&str; 3] = ["scjg-fraction", "scjg-ar-vs-lockdown", "scjg-sites"];
+const SITES: &str = "scjg-sites";
+
+impl Family for Scjg {
+    fn id(&self) -> &'static str {
+        "scjg"
+    }
+    fn title(&self) -> &'static str {
+        "SCJG: co-allocation by advance reservation"
+    }
+    fn doc(&self) -> &'static str {
+        "docs/scjg.md"
+    }
+    fn presets(&self) -> Vec<(&'static str, &'static str)> {
+        SCJG_PRESETS.to_vec()
+    }
+    fn default_seeds(&self) -> u64 {
+        DEFAULT_SEEDS
+    }
+    fn takes(&self, preset: &str) -> Vec<Opt> {
+        let mut takes = vec![Opt::Seeds, Opt::Traces];
+        if SHARE_SWEEPS.contains(&preset) {
+            takes.push(Opt::X);
+        }
+        takes
+    }
+    fn not_taken(&self, flag: &str, preset: &str) -> String {
+        format!(
+            "{flag} does not apply to {preset} (SCJG presets take --seeds, --traces and, for the share sweeps, --x = metajob percentages)"
+        )
+    }
+    fn spec(&self, preset: &str, a: &PresetArgs) -> Result<RunSpec, FamilyError> {
+        Ok(RunSpec {
+            preset: preset.to_string(),
+            seeds: a.seeds,
+            x: a.x.clone(),
+            ..RunSpec::default()
+        })
+    }
+
+    fn run(&self, spec: &RunSpec, ctx: &mut Ctx) -> Result<Box<dyn FamilyReport>, FamilyError> {
+        let jobs = trace(ctx.load)?;
+        let mut options = merged(&PresetOptions::default(), &spec.scjg, "the SCJG options")?;
+        options.seeds = spec.seeds.unwrap_or(0);
+        if let Some(x) = &spec.x {
+            options.percents = x.clone();
+        }
+        let r = run_preset(&spec.preset, &jobs, &options, ctx.threads, ctx.progress)?;
+        Ok(Box::new(r))
+    }
+
+    fn traces(&self, _spec: &RunSpec) -> Vec<String> {
+        vec![DEFAULT_TRACE.to_string()]
+    }
+    fn splits(&self, preset: &str) -> bool {
+        SPLITTABLE.contains(&preset)
+    }
+    fn check_case(&self, spec: &RunSpec) -> Result<(), FamilyError> {
+        merged(&PresetOptions::default(), &spec.scjg, "the SCJG options")?;
+        Ok(())
+    }
+    /// About 2,000 jobs a window × two schemes × the points.
+    fn case_work(&self, spec: &RunSpec) -> f64 {
+        2_000.0 * 2.0 * spec.x.as_ref().map_or(1, Vec::len) as f64
+    }
+    fn run_case(
+        &self,
+        spec: &RunSpec,
+        seed: u64,
+        load: &mut super::Load,
+    ) -> Result<Vec<CaseRun>, FamilyError> {
+        let jobs = trace(load)?;
+        let mut options = merged(&PresetOptions::default(), &spec.scjg, "the SCJG options")?;
+        if let Some(x) = &spec.x {
+            options.percents = x.clone();
+        }
+        let xs = match (&spec.x, spec.preset.as_str()) {
+            (Some(x), _) => x.clone(),
+            (None, SITES) => vec![1.0, 2.0, 3.0, 4.0],
+            (None, _) => options.percents.clone(),
+        };
+        let mut out = Vec::new();
+        for &x in &xs {
+            for (scheme, values) in sweep_point_seed(&spec.preset, &jobs, &options, x, seed)? {
+                out.push(CaseRun {
+                    label: case_label(&scheme, x, xs.len()),
+                    algorithm: scheme.clone(),
+                    metrics: numbers(values.iter().map(|(n, v)| (n.as_str(), *v))),
+                });
+            }
+        }
+        Ok(out)
+    }
+}
+
+/// The presets' trace, read through the caller.
+fn trace(load: &mut super::Load) -> Result<Vec<Job>, FamilyError> {
+    let bytes = load(DEFAULT_TRACE).map_err(|e| FamilyError::load(DEFAULT_TRACE, e))?;
+    let w = read_swf(DEFAULT_TRACE, &bytes, &SwfOptions::default())
+        .map_err(|e| FamilyError::load(DEFAULT_TRACE, e))?;
+    Ok(w.jobs)
+}
+
+fn sweep_table(r: &ScjgSweepResult) -> String {
+    let header = format!(
+        "{}: {}\n{} seeds; medians with a {:.1} % band; x = {}\n",
+        r.preset,
+        r.description,
+        r.seeds,
+        r.confidence * 100.0,
+        r.x_label
+    );
+    band_table(header, &r.x, &r.series, 3)
+}
+
+fn runs_table(r: &ScjgRunsResult) -> String {
+    let mut s = format!(
+        "{}: {}\n{} seeds (medians)\n\n{:<18} {:>8} {:>9} {:>9} {:>8} {:>12} {:>12} {:>10}\n",
+        r.preset,
+        r.description,
+        r.seeds,
+        "run",
+        "util",
+        "retries",
+        "max",
+        "failed",
+        "meta queue s",
+        "backoff s",
+        "lock wait"
+    );
+    for run in &r.runs {
+        let m = &run.metrics;
+        let _ = writeln!(
+            s,
+            "{:<18} {:>8.3} {:>9.2} {:>9} {:>8} {:>12.0} {:>12.0} {:>10.0}",
+            run.label,
+            m.utilization,
+            m.retries,
+            m.max_retries_seen,
+            m.metajobs_failed,
+            m.metajob_queue_s,
+            m.backoff_s,
+            m.lock_wait_s
+        );
+    }
+    s
+}
+
+fn table(r: &ScjgPresetResult) -> String {
+    one_newline(match r {
+        ScjgPresetResult::Sweep(s) => sweep_table(s),
+        ScjgPresetResult::Runs(r) => runs_table(r),
+    })
+}
+
+super::report!(ScjgPresetResult, table);
