@@ -21,7 +21,7 @@ fn json<T: serde::Serialize>(v: &T) -> Result<String, String> {
 /// `batches`; the SCJG and KKOR real-trace presets read their traces from `traces`.
 /// Returns the CLI's JSON (without the final newline).
 #[pyfunction]
-#[pyo3(signature = (name, seeds = None, batches = None, traces = "../shared/traces".to_string(), threads = 1))]
+#[pyo3(signature = (name, seeds = None, batches = None, traces = crate::DEFAULT_TRACES.to_string(), threads = 1))]
 pub fn run_family_preset(
     py: Python<'_>,
     name: &str,
