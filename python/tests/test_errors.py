@@ -144,9 +144,12 @@ def test_a_missing_library_names_its_extra(monkeypatch, kth):
             with pytest.raises(ModuleNotFoundError, match=pattern) as e:
                 get()
             assert e.value.name == "pyarrow" and isinstance(e.value.__cause__, ImportError)
-    monkeypatch.setitem(sys.modules, "pandas", None)
-    with pytest.raises(ImportError, match=r"^gridscope: Result.jobs needs pandas" + EXTRA.format("frames")):
-        res.jobs
+    with monkeypatch.context() as m:
+        m.setitem(sys.modules, "pandas", None)
+        for what, get in [("Workload.jobs", lambda: kth.jobs), ("Run.jobs", lambda: res["easy"].jobs),
+                          ("Result.jobs", lambda: res.jobs)]:
+            with pytest.raises(ImportError, match=rf"^gridscope: {what} needs pandas" + EXTRA.format("frames")):
+                get()
     monkeypatch.setitem(sys.modules, "polars", None)
     with pytest.raises(ImportError, match=r"^gridscope: Run.jobs_polars needs polars" + EXTRA.format("frames")):
         res["fcfs"].jobs_polars

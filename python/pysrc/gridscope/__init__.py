@@ -142,9 +142,9 @@ class Workload:
     @property
     def jobs(self):
         """The jobs as a pandas DataFrame (times in seconds)."""
-        table = _arrow_table(self._w.columns(), "Workload.jobs")
+        # Checked before the table is built: that work would be lost.
         _need("Workload.jobs", "pandas")
-        return table.to_pandas()
+        return _arrow_table(self._w.columns(), "Workload.jobs").to_pandas()
 
     def jobs_arrow(self):
         """The jobs as a ``pyarrow.Table``."""
@@ -273,9 +273,9 @@ class Run:
     @property
     def jobs(self):
         """The per-job table as a pandas DataFrame (categoricals for sites and status)."""
-        table = self._arrow("Run.jobs")
+        # Checked before the table is built: that work would be lost.
         _need("Run.jobs", "pandas")
-        return table.to_pandas()
+        return self._arrow("Run.jobs").to_pandas()
 
     @property
     def jobs_polars(self):
@@ -384,9 +384,9 @@ class Result:
     @property
     def jobs(self):
         """Every run's jobs as one pandas DataFrame with a ``run`` column."""
-        table = self._arrow("Result.jobs")
+        # Checked before the table is built: that work would be lost.
         _need("Result.jobs", "pandas")
-        return table.to_pandas()
+        return self._arrow("Result.jobs").to_pandas()
 
     @property
     def jobs_polars(self):
