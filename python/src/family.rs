@@ -39,7 +39,7 @@ struct Options {
 /// sweeps) and `options` (JSON of the other options by name); the presets that read traces
 /// read them from `traces`. Returns the CLI's JSON (without the final newline).
 #[pyfunction]
-#[pyo3(signature = (name, seeds = None, batches = None, traces = "../shared/traces".to_string(), threads = 1, options = None))]
+#[pyo3(signature = (name, seeds = None, batches = None, traces = crate::DEFAULT_TRACES.to_string(), threads = 1, options = None))]
 pub fn run_family_preset(
     py: Python<'_>,
     name: &str,

@@ -16,9 +16,16 @@ use pyo3::types::PyList;
 
 use gridscope::engine::SimTime;
 use gridscope::model::{Job, JobIdx};
-use gridscope::policy::local::{LocalPolicy, QueuedJob as EngineQueued, SiteView};
+use gridscope::policy::local::{LocalPolicy, LocalPolicyKind, QueuedJob as EngineQueued, SiteView};
 
 use crate::GridscopeError;
+
+/// Every built-in local policy's name, as the CLI's `--policy` takes them (the library's
+/// `LocalPolicyKind::EVERY`, older scenarios' variants included): the package's
+/// `BUILTIN_POLICIES`.
+pub fn builtin_names() -> Vec<&'static str> {
+    LocalPolicyKind::EVERY.iter().map(|k| k.name()).collect()
+}
 
 /// Engine time (ms) as seconds.
 pub(crate) fn secs(t: SimTime) -> f64 {

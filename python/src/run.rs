@@ -299,7 +299,7 @@ pub fn run_with_python_policy(
     }
     let out = sim.finish().map_err(|e| match e {
         SimError::Cancelled => GridscopeError::new_err("the run stopped before its end"),
-        e => engine_err(e),
+        e => crate::errors::python_policy_err(e),
     })?;
     let mut run = run_report(alg, &platform, &jobs, &cfg, &w.report, out).map_err(engine_err)?;
     run.algorithm = format!("python:{name}");

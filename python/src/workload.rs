@@ -13,6 +13,7 @@ use gridscope::workload::{self as wl, Lublin, SwfOptions};
 
 use crate::columns::Columns;
 use crate::engine_err;
+use crate::errors::workload_err;
 
 /// Jobs ready to simulate with the report of their import (`report_json`).
 #[pyclass(frozen, module = "gridscope._gridscope")]
@@ -155,7 +156,7 @@ pub fn fit_and_synthesize(
     let method = FitMethod::parse(method).map_err(engine_err)?;
     let jobs = &workload.inner.jobs;
     if jobs.is_empty() {
-        return Err(engine_err(format!(
+        return Err(workload_err(format!(
             "{}: no runnable job to fit",
             workload.inner.name
         )));
@@ -165,7 +166,8 @@ pub fn fit_and_synthesize(
         let synth = synthesize(jobs, &fitted, seed);
         (fitted, synth)
     });
-    let synth = synth.map_err(engine_err)?;
+    // Its one failure is a fit without a class: a workload with no job to draw from.
+    let synth = synth.map_err(workload_err)?;
     let fit = serde_json::json!({
         "method": method,
         "classes": fitted,
@@ -179,4 +181,10 @@ pub fn fit_and_synthesize(
             inner: Arc::new(synth.workload),
         },
     ))
+}
+
+/// The trace formats `read_trace` takes (the CLI's `--format` values), in the library's
+/// order: the package's `TRACE_FORMATS`.
+pub fn trace_formats() -> Vec<&'static str> {
+    TraceFormat::ALL.iter().map(|f| f.name()).collect()
 }

@@ -15,19 +15,43 @@ page. Quick tour (docs/python.md has the walkthrough)::
 
 Schedulers written in Python are objects with ``schedule(self, view) -> list of job
 indices`` (see :class:`View`); pass them in ``policies`` beside the built-in names.
+
+Every engine failure is a :class:`GridscopeError` carrying the engine's message; its
+subclasses say what to change: :class:`ScenarioError` (the scenario, an option or an
+argument), :class:`WorkloadError` (the trace or workload input), :class:`LimitExceeded` (a
+limit that guards against runaway inputs) or nothing — :class:`EngineBug` is a bug to report.
+
+The engine needs no other package; the tables, evalys and the Gymnasium environment import
+theirs when used, and say which extra installs them when missing
+(``pip install 'gridscope[frames]'``, ``[evalys]``, ``[gym]``).
 """
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
 
 from . import _gridscope as _g
-from ._gridscope import GridscopeError, QueuedJob, RunningJob, View, __version__
+from ._gridscope import (
+    EngineBug,
+    GridscopeError,
+    LimitExceeded,
+    QueuedJob,
+    RunningJob,
+    ScenarioError,
+    View,
+    WorkloadError,
+    __version__,
+)
 
 __all__ = [
     "GridscopeError",
+    "ScenarioError",
+    "WorkloadError",
+    "LimitExceeded",
+    "EngineBug",
     "Workload",
     "Result",
     "Run",
@@ -47,15 +71,40 @@ __all__ = [
     "family_preset",
     "family_presets",
     "BUILTIN_POLICIES",
+    "DEFAULT_TRACES",
     "__version__",
 ]
 
-#: The engine's local policies by name (as the CLI's ``--policy`` takes them).
-BUILTIN_POLICIES = ("fcfs", "easy", "conservative", "sjf", "firstfit", "conservative-rebuild")
+#: The engine's local policies by name (as the CLI's ``--policy`` takes them), from the
+#: engine's own list.
+BUILTIN_POLICIES = tuple(_g.BUILTIN_POLICIES)
 
-#: Where presets that name the shared traces look for them, unless ``traces=`` says otherwise
-#: (the CLI's ``--traces`` default, relative to the working directory).
-DEFAULT_TRACES = "../shared/traces"
+#: Where presets that name the shared traces look for them, unless ``traces=`` or
+#: ``$GRIDSCOPE_TRACES`` says otherwise (the CLI's ``--traces`` default, relative to the
+#: working directory).
+DEFAULT_TRACES: str = _g.DEFAULT_TRACES
+
+#: Which extra of the package installs each optional library (pyproject.toml's
+#: ``[project.optional-dependencies]``).
+_EXTRAS = {"pyarrow": "frames", "pandas": "frames", "polars": "frames", "evalys": "evalys",
+           "gymnasium": "gym", "numpy": "gym"}
+
+
+def _need(what: str, module: str):
+    """Imports optional library ``module`` (or a submodule of it) for ``what``, or raises a
+    ``ModuleNotFoundError`` naming the extra that brings it; the original error is its
+    ``__cause__``. An installed library that fails to import (it misses a module of its
+    own) raises its own error."""
+    top = module.partition(".")[0]
+    try:
+        return importlib.import_module(module)
+    except ModuleNotFoundError as e:
+        if (e.name or "").partition(".")[0] != top:
+            raise
+        raise ModuleNotFoundError(
+            f"gridscope: {what} needs {top}; install it with "
+            f"pip install 'gridscope[{_EXTRAS[top]}]'", name=top) from e
+
 
 PathLike = Union[str, "os.PathLike[str]"]
 
@@ -93,18 +142,22 @@ class Workload:
     @property
     def jobs(self):
         """The jobs as a pandas DataFrame (times in seconds)."""
-        return _arrow_table(self._w.columns()).to_pandas()
+        # Checked before the table is built: that work would be lost.
+        _need("Workload.jobs", "pandas")
+        return _arrow_table(self._w.columns(), "Workload.jobs").to_pandas()
 
     def jobs_arrow(self):
-        return _arrow_table(self._w.columns())
+        """The jobs as a ``pyarrow.Table``."""
+        return _arrow_table(self._w.columns(), "Workload.jobs_arrow()")
 
     def window(self, start: int, count: int) -> "Workload":
         """``count`` jobs from position ``start``, the first submitted at 0."""
         return Workload(self._w.window(int(start), int(count)))
 
 
-#: The trace formats :func:`read_trace` takes (the CLI's ``--format`` values).
-TRACE_FORMATS = ("auto", "swf", "gwf", "batsim-json", "sacct")
+#: The trace formats :func:`read_trace` takes (the CLI's ``--format`` values), from the
+#: engine's own list.
+TRACE_FORMATS = tuple(_g.TRACE_FORMATS)
 
 
 def _source_bytes(source: Union[PathLike, bytes, bytearray, memoryview],
@@ -212,19 +265,23 @@ class Run:
     def jobs_arrow(self):
         """The per-job table as a ``pyarrow.Table``: one row per job of the workload, in
         input order; jobs that never ran (rejected) have null start, end, wait, response."""
-        return _arrow_table(self._report.job_columns(self._index))
+        return self._arrow("Run.jobs_arrow()")
+
+    def _arrow(self, what: str):
+        return _arrow_table(self._report.job_columns(self._index), what)
 
     @property
     def jobs(self):
         """The per-job table as a pandas DataFrame (categoricals for sites and status)."""
-        return self.jobs_arrow().to_pandas()
+        # Checked before the table is built: that work would be lost.
+        _need("Run.jobs", "pandas")
+        return self._arrow("Run.jobs").to_pandas()
 
     @property
     def jobs_polars(self):
         """The per-job table as a polars DataFrame."""
-        import polars as pl
-
-        return pl.from_arrow(self.jobs_arrow())
+        table = self._arrow("Run.jobs_polars")
+        return _need("Run.jobs_polars", "polars").from_arrow(table)
 
     def series(self, buckets: int = 100) -> dict:
         """Utilization and queue length over time (the CLI's ``--series N``)."""
@@ -248,6 +305,7 @@ class Run:
         """An ``evalys.jobset.JobSet`` of this run (through Batsim's jobs.csv schema)."""
         import io
 
+        _need("Run.to_evalys()", "evalys")
         from evalys.jobset import JobSet
 
         return JobSet.from_csv(io.StringIO(self.jobs_csv()))
@@ -304,18 +362,20 @@ class Result:
         """The report exactly as ``gridscope simulate/run --json`` prints it (less the final
         newline). Only for calls run as one scenario (built-in policies)."""
         if len(self._reports) != 1:
-            raise GridscopeError(
+            raise ScenarioError(
                 "this result joins several runs (built-in and Python policies): "
                 "take each run's .metrics, or call to_json on a call of built-ins only")
         return self._reports[0].to_json()
 
     def jobs_arrow(self):
         """Every run's jobs in one Arrow table with a leading ``run`` column (the label)."""
-        import pyarrow as pa
+        return self._arrow("Result.jobs_arrow()")
 
+    def _arrow(self, what: str):
+        pa = _need(what, "pyarrow")
         tables = []
         for r in self.runs:
-            t = r.jobs_arrow()
+            t = r._arrow(what)
             run = pa.DictionaryArray.from_arrays(
                 pa.repeat(pa.scalar(0, pa.int32()), t.num_rows), pa.array([r.label], pa.string()))
             tables.append(t.add_column(0, "run", run))
@@ -324,13 +384,15 @@ class Result:
     @property
     def jobs(self):
         """Every run's jobs as one pandas DataFrame with a ``run`` column."""
-        return self.jobs_arrow().to_pandas()
+        # Checked before the table is built: that work would be lost.
+        _need("Result.jobs", "pandas")
+        return self._arrow("Result.jobs").to_pandas()
 
     @property
     def jobs_polars(self):
-        import polars as pl
-
-        return pl.from_arrow(self.jobs_arrow())
+        """Every run's jobs as one polars DataFrame with a ``run`` column."""
+        table = self._arrow("Result.jobs_polars")
+        return _need("Result.jobs_polars", "polars").from_arrow(table)
 
 
 # --------------------------------------------------------------------------- running
@@ -362,7 +424,7 @@ def simulate(workload: Union[Workload, PathLike, bytes], policies: Iterable = ("
         policies = [policies]
     policies = [p() if isinstance(p, type) else p for p in policies]
     if not policies:
-        raise GridscopeError("invalid scenario: no algorithm to run")
+        raise ScenarioError("invalid scenario: no algorithm to run")
     if platform is None or isinstance(platform, int):
         plat: dict = {"kind": "from_trace", "procs": platform}
     elif isinstance(platform, str):
@@ -420,18 +482,23 @@ def family_presets() -> list:
 
 def family_preset(name: str, *, seeds: Optional[int] = None, batches: Optional[int] = None,
                   traces: Optional[PathLike] = None, threads: Optional[int] = None,
-                  raw: bool = False):
-    """Runs a family preset as ``gridscope run --preset NAME [--seeds N] [--batches B]
+                  raw: bool = False, **options):
+    """Runs a family preset as ``gridscope run --preset NAME [--seeds N] [--batches B] …
     --json`` does (the CLI's defaults otherwise) and returns its JSON as a dict (``raw=True``:
     the text, byte for byte the CLI's without the final newline). Seeds' runs go on all
-    cores with the GIL released; the SCJG presets read their trace from ``traces``."""
+    cores with the GIL released; the SCJG and ``kkor-real`` presets read their traces from
+    ``traces``.
+
+    ``options`` are the CLI's other flags by name, each taken by the presets the CLI takes it
+    for (an option a preset does not take raises :class:`ScenarioError` naming it): ``x``,
+    ``rates``, ``coefficients`` (lists of numbers); ``lambda_``, ``load``, ``cv``,
+    ``dll_report``, ``batch_length`` (numbers); ``batch_size``, ``batch_jobs`` (ints);
+    ``site_queue`` (bool); ``vary``, ``dispatch`` (names); ``policies`` (list of names)."""
     traces = os.fspath(traces) if traces is not None else os.environ.get("GRIDSCOPE_TRACES", DEFAULT_TRACES)
     text = _g.run_family_preset(name, None if seeds is None else int(seeds),
-                                None if batches is None else int(batches), traces, _threads(threads))
+                                None if batches is None else int(batches), traces, _threads(threads),
+                                json.dumps(options) if options else None)
     return text if raw else json.loads(text)
-
-
-_FAMILY_PREFIXES = ("sf-", "ses-", "kkor-", "scjg-")
 
 
 def run(scenario: Union[Mapping, PathLike], *, seed: Optional[int] = None,
@@ -443,11 +510,11 @@ def run(scenario: Union[Mapping, PathLike], *, seed: Optional[int] = None,
 
     Files named by a dict resolve in ``base`` (default: the working directory), by a JSON
     file in its folder, by a preset or a share link in ``traces`` (default
-    ``../shared/traces``, the CLI's). ``seed`` overrides the scenario's seed; ``seeds``
-    runs it once per seed and returns a list of results. A family preset's name (``sf-*``,
+    ``$GRIDSCOPE_TRACES``, else :data:`DEFAULT_TRACES`, the CLI's). ``seed`` overrides the
+    scenario's seed; ``seeds`` runs it once per seed and returns a list of results. A family preset's name (``sf-*``,
     ``ses-*``, ``kkor-*``, ``scjg-*``) runs :func:`family_preset` (``seeds`` = how many). ``workload`` replaces the
     scenario's own; ``policy`` (a Python scheduler) replaces its first algorithm's."""
-    if isinstance(scenario, str) and scenario.startswith(_FAMILY_PREFIXES):
+    if isinstance(scenario, str) and scenario in _g.family_names():
         # A paper family's preset: its own runner; `seeds` is how many.
         return family_preset(scenario, seeds=seeds, traces=traces, threads=threads)
     text, folder = _scenario_text(scenario, traces, base)
@@ -489,9 +556,10 @@ _ARROW_TYPES = {"u64": ("uint64", 8), "i64": ("int64", 8), "u32": ("uint32", 4),
                 "f64": ("float64", 8), "bool": ("uint8", 1)}
 
 
-def _arrow_table(cols: dict):
-    """Wraps the engine's column buffers as Arrow arrays (no Python object per row)."""
-    import pyarrow as pa
+def _arrow_table(cols: dict, what: str):
+    """Wraps the engine's column buffers as Arrow arrays (no Python object per row);
+    ``what`` names the caller in the message when pyarrow is missing."""
+    pa = _need(what, "pyarrow")
 
     arrays, names = [], []
     for name, (kind, data, validity, nulls, dictionary) in cols.items():

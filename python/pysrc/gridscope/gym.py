@@ -32,11 +32,12 @@ from __future__ import annotations
 
 from typing import Callable, Optional, Union
 
-import gymnasium as gym
-import numpy as np
-from gymnasium import spaces
+from . import Workload, _g, _need, lublin, read_trace
 
-from . import Workload, _g, lublin, read_trace
+# Optional libraries: missing, the import names the extra that brings them.
+gym = _need("gridscope.gym", "gymnasium")
+np = _need("gridscope.gym", "numpy")
+spaces = _need("gridscope.gym", "gymnasium.spaces")
 
 __all__ = ["SchedulingEnv", "PolicyAgent", "ENV_ID"]
 
