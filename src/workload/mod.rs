@@ -6,6 +6,7 @@ pub mod fit_quality;
 pub mod gwf;
 pub mod hyper_erlang;
 pub mod lublin;
+mod rows;
 pub mod sacct;
 mod ses;
 pub mod swf;
