@@ -21,10 +21,11 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use super::ideal::{check_ideal, simulate_ideal};
-use super::invariants::{check_invariants, InvariantViolation};
+use super::invariants::check_invariants;
 use super::outcome::{planned_and_effective, scale, EventOrder};
 use super::{
-    EventQueue, JobOutcome, Outcome, RejectReason, RunConfig, RunOutput, SimError, SimTime,
+    EventQueue, InvariantViolation, JobOutcome, Outcome, RejectReason, RunConfig, RunOutput,
+    SimError, SimTime,
 };
 use crate::limits::{Limit, LimitExceeded};
 use crate::model::{Job, JobIdx, Platform};
