@@ -1,21 +1,9 @@
 //! Checks every run ends with. A failure is a bug in the engine or a policy, never a user
 //! error: the message says which job and which instant.
 
-use super::outcome::{planned_and_effective, scale};
+use super::outcome::{planned_and_effective, scale, InvariantViolation};
 use super::{JobOutcome, Outcome, RejectReason, RunConfig, SimTime};
 use crate::model::{Job, Platform};
-
-#[derive(Debug, Clone, PartialEq, Eq)]
-/// A broken invariant: a bug in the engine or a policy; the message names the job and instant.
-pub struct InvariantViolation(pub String);
-
-impl std::fmt::Display for InvariantViolation {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "invariant violated (a bug, please report): {}", self.0)
-    }
-}
-
-impl std::error::Error for InvariantViolation {}
 
 /// Verifies, from the outcomes alone:
 /// - every job is accounted for exactly once: finished, killed or rejected with a reason;

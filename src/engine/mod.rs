@@ -14,11 +14,11 @@ mod sim;
 /// below the model and the policies, so that they need not import the engine).
 pub use crate::time::{SimTime, TICKS_PER_SEC};
 pub use ideal::{check_ideal, ideal_capacity, ideal_work, simulate_ideal};
-pub use invariants::{check_invariants, InvariantViolation};
+pub use invariants::check_invariants;
 pub(crate) use outcome::planned_and_effective;
 pub use outcome::{
-    wallclock_limit, EstimateSource, EventOrder, JobOutcome, Outcome, RejectReason, RunConfig,
-    RunOutput, SimError,
+    wallclock_limit, EstimateSource, EventOrder, InvariantViolation, JobOutcome, Outcome,
+    RejectReason, RunConfig, RunOutput, SimError,
 };
 pub use queue::EventQueue;
 pub use sim::{simulate, simulate_grid, Input, Simulation, SiteSnapshot, StepLog};

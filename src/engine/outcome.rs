@@ -5,8 +5,6 @@
 use crate::model::{Job, Platform};
 use crate::time::SimTime;
 
-use super::invariants::InvariantViolation;
-
 /// Where the scheduler's runtime predictions come from.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum EstimateSource {
@@ -149,6 +147,18 @@ pub struct RunOutput {
     /// outcomes carry the job's home as site, but ran on the whole virtual machine).
     pub ideal_capacity: Option<f64>,
 }
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+/// A broken invariant: a bug in the engine or a policy; the message names the job and instant.
+pub struct InvariantViolation(pub String);
+
+impl std::fmt::Display for InvariantViolation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "invariant violated (a bug, please report): {}", self.0)
+    }
+}
+
+impl std::error::Error for InvariantViolation {}
 
 /// Why a run did not produce a result. Only [`SimError::Invariant`] is a bug; the others
 /// say what in the input to change.

@@ -10,14 +10,13 @@
 //! three modes, one file each under `meta/`. A metajob's components start exactly at their
 //! reservation's start on every site at once (rule 5) and are killed at their wallclock limit.
 //!
-//! The simulation is its own small event loop (`sim.rs`) over [`site::Site`]s, like KKOR's,
+//! The simulation is its own small event loop (`sim/`) over [`site::Site`]s, like KKOR's,
 //! because metajobs with components on several sites and metaschedulers with delays and
 //! back-offs do not fit the engine's one-job-one-site grid policies; it reuses the engine's
 //! event queue and the local policies unchanged. Every run ends with [`invariants::check`].
 
 pub mod inspect;
 pub mod invariants;
-pub mod lockdown;
 pub mod meta;
 pub mod metrics;
 pub mod presets;
@@ -29,7 +28,7 @@ use crate::model::Job;
 use crate::policy::local::LocalPolicyKind;
 use crate::time::SimTime;
 
-pub use sim::simulate;
+pub use sim::{lockdown, simulate};
 
 /// How a metajob asks for resources (SCJG §3's co-allocation classes).
 #[derive(Clone, Debug, PartialEq, Eq)]

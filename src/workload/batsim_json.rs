@@ -18,8 +18,8 @@ use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::Value;
 
+use super::rows::Rows;
 use super::swf::{SwfError, SwfOptions};
-use super::trace::Rows;
 use super::Workload;
 use crate::model::Job;
 use crate::time::{SimTime, TICKS_PER_SEC};

@@ -12,8 +12,8 @@
 //! scenario workload `origin_sites` keeps one site per origin for the multi-site platforms.
 //! UserID and OrigSiteID may be names (the archive writes numbers, some converters names).
 
+use super::rows::{quote, Names, Rows};
 use super::swf::{parse_milli, SwfError, SwfOptions};
-use super::trace::{quote, Names, Rows};
 use super::Workload;
 use crate::model::Job;
 use crate::time::{SimTime, TICKS_PER_SEC};

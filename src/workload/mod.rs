@@ -2,16 +2,18 @@
 //! bytes or parameters and returns `Result`; nothing reads files (the edges do).
 
 pub mod batsim_json;
-pub mod fit_quality;
 pub mod gwf;
 pub mod hyper_erlang;
 pub mod lublin;
+mod rows;
 pub mod sacct;
 mod ses;
 pub mod swf;
 pub mod trace;
 
 pub use batsim_json::write_batsim_json;
+/// Goodness of fit of the hyper-Erlang model; it lives beside the model and keeps its path.
+pub use hyper_erlang::fit_quality;
 pub use lublin::Lublin;
 pub use ses::{SesPoisson, SES_PROCESSOR_TABLE};
 pub use swf::{read_swf, write_swf, ImportReport, SwfError, SwfHeader, SwfOptions};

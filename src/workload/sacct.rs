@@ -14,8 +14,8 @@
 //!   the report says which. Users and partitions are numbered in order of first appearance
 //!   (the partitions' names go to the SWF header's notes).
 
+use super::rows::{quote, Names, Rows};
 use super::swf::{SwfError, SwfOptions};
-use super::trace::{quote, Names, Rows};
 use super::Workload;
 use crate::model::Job;
 use crate::time::{SimTime, TICKS_PER_SEC};

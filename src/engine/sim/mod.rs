@@ -16,31 +16,33 @@
 //! One [`Simulation::step`] is one instant. [`Simulation::run`] steps to the end and
 //! [`Simulation::finish`] checks the invariants, so a result never leaves the engine
 //! unchecked; the web worker steps in slices to report progress and to pause or cancel.
+//!
+//! This file holds the state, its builders and accessors, the stepping API and `finish`;
+//! `order.rs` the order of one instant, `handlers.rs` its events (completions, expiries,
+//! arrivals), `grid.rs` the grid policy's decisions, `pass.rs` the scheduling passes.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use super::ideal::{check_ideal, simulate_ideal};
-use super::invariants::{check_invariants, InvariantViolation};
-use super::outcome::{planned_and_effective, scale, EventOrder};
-use super::{
-    EventQueue, JobOutcome, Outcome, RejectReason, RunConfig, RunOutput, SimError, SimTime,
-};
-use crate::limits::{Limit, LimitExceeded};
+use super::invariants::check_invariants;
+use super::{EventQueue, InvariantViolation, Outcome, RunConfig, RunOutput, SimError, SimTime};
 use crate::model::{Job, JobIdx, Platform};
 use crate::policy::grid::{GridAction, GridMsg, GridParams, GridPolicy, GridScheme};
 use crate::policy::local::{LocalPolicy, LocalPolicyKind, Projection, QueuedJob, SiteView};
 
+mod grid;
+mod handlers;
 mod input;
 mod order;
+mod pass;
 mod steplog;
 mod validate;
 mod view;
 
 pub use input::Input;
-pub use steplog::{PassLog, SiteSnapshot, StepLog};
+pub use steplog::{SiteSnapshot, StepLog};
 use validate::validate;
-use view::EngineView;
 
 /// Progress is reported (and cancellation asked) after this many handled events.
 const PROGRESS_EVERY: u64 = 16_384;
@@ -341,13 +343,7 @@ impl<'a> Simulation<'a> {
             return Ok(false);
         };
         self.now = now;
-        // Cleared, not replaced: the log keeps its buffers from step to step.
-        self.log.time = now;
-        self.log.completed.clear();
-        self.log.arrived.clear();
-        self.log.started.clear();
-        self.log.grid_messages = 0;
-        self.log.passes.clear();
+        self.log.reset(now);
         if self.scheme == GridScheme::Ideal {
             let out = simulate_ideal(
                 &self.platform,
@@ -465,325 +461,6 @@ impl<'a> Simulation<'a> {
             max_queue: self.max_queue,
             ideal_capacity: None,
         })
-    }
-
-    /// 1. Completions, expiries and grid messages due now.
-    fn handle_due_events(&mut self) -> Result<(), SimError> {
-        while let Some((_, event)) = self.events.pop_until(self.now) {
-            self.handle_event(event)?;
-        }
-        Ok(())
-    }
-
-    fn handle_event(&mut self, event: Event) -> Result<(), SimError> {
-        self.handled += 1;
-        match event {
-            Event::Complete(idx) => {
-                self.complete(idx)?;
-                if self.grid.wants_releases() {
-                    self.grid_decides(|g, v, a| g.on_release(v, a));
-                }
-            }
-            Event::EstimateExpired(idx) => self.expire(idx)?,
-            Event::Grid(msg) => {
-                self.log.grid_messages += 1;
-                self.grid_decides(|g, v, a| g.on_message(msg, v, a));
-            }
-        }
-        Ok(())
-    }
-
-    /// When running job `idx` is predicted to end at its site: start + its (scaled)
-    /// estimate, or its real end once it overran.
-    fn predicted_end(&self, idx: JobIdx) -> SimTime {
-        let job = &self.jobs[idx as usize];
-        let out = &self.outcomes[idx as usize];
-        let site = &self.sites[out.site as usize].res;
-        let home_speed = self.platform.sites[job.home as usize].speed;
-        let (planned, _) = planned_and_effective(job, &self.cfg);
-        let estimated = out.start + scale(planned, home_speed, site.speed);
-        if self.now > estimated {
-            self.now
-        } else {
-            estimated
-        }
-    }
-
-    fn complete(&mut self, idx: JobIdx) -> Result<(), SimError> {
-        let now = self.now;
-        // An overrunning job's predicted end was moved to its real end.
-        let predicted = self.predicted_end(idx);
-        let job = &self.jobs[idx as usize];
-        let s = self.outcomes[idx as usize].site as usize;
-        // A job ending when it was predicted to leaves the profile from now on as it was: a
-        // projection in arrival order stays what a fresh one would be.
-        if now < predicted || !self.sites[s].policy.projects_in_arrival_order() {
-            self.sites[s].changed();
-        }
-        let site = &mut self.sites[s].res;
-        let units = site.running.remove(&(predicted, idx)).ok_or_else(|| {
-            InvariantViolation(format!("job {} completed but was not running", job.id))
-        })?;
-        site.free += units;
-        if now < predicted {
-            site.plan_invalidated = true;
-        }
-        // Under pyss's order a job ending at its estimate is free before the arrivals, but
-        // its termination comes after them: the policy hears of it there (`Due::PassAt`),
-        // and its site is passed there or at an arrival of its own — not at another site's
-        // arrival, so on several sites each site keeps pyss's single-site order.
-        if self.cfg.event_order == EventOrder::Pyss && now == predicted {
-            self.done += 1;
-            self.log.completed.push(idx);
-            return Ok(());
-        }
-        self.sites[s].policy.released(now, units, predicted);
-        self.done += 1;
-        self.touched.push(s as u32);
-        self.log.completed.push(idx);
-        Ok(())
-    }
-
-    fn expire(&mut self, idx: JobIdx) -> Result<(), SimError> {
-        let now = self.now;
-        let out = self.outcomes[idx as usize];
-        self.sites[out.site as usize].changed();
-        let site = &mut self.sites[out.site as usize].res;
-        let key = site
-            .running
-            .range((now, idx)..=(now, idx))
-            .next()
-            .map(|(k, v)| (*k, *v));
-        let Some((k, units)) = key else {
-            return Err(InvariantViolation(format!(
-                "estimate of job {} expired but it was not running",
-                self.jobs[idx as usize].id
-            ))
-            .into());
-        };
-        site.running.remove(&k);
-        site.running.insert((out.end, idx), units);
-        site.plan_invalidated = true;
-        self.sites[out.site as usize].policy.replan();
-        self.touched.push(out.site);
-        Ok(())
-    }
-
-    /// 2. Arrivals at `now`, in input order, through the grid policy.
-    fn handle_arrivals(&mut self) {
-        while self.handle_next_arrival() {}
-    }
-
-    /// Hands the next job submitted now to its home's grid policy (or rejects it); false
-    /// when no job is left for this instant.
-    fn handle_next_arrival(&mut self) -> bool {
-        match self.jobs.get(self.next_arrival) {
-            Some(job) if job.submit == self.now => {}
-            _ => return false,
-        }
-        let idx = self.next_arrival as JobIdx;
-        self.next_arrival += 1;
-        self.handled += 1;
-        self.log.arrived.push(idx);
-        if let Some(reason) = self.rejection(idx) {
-            self.outcomes[idx as usize].status = JobOutcome::Rejected(reason);
-            self.done += 1;
-            // Under pyss's order a submission is an event of its site with a pass after it,
-            // even one that cannot run: the jobs freed at their estimates are passed there.
-            let home = self.jobs[idx as usize].home;
-            if self.cfg.event_order == EventOrder::Pyss && (home as usize) < self.sites.len() {
-                self.touched.push(home);
-            }
-            return true;
-        }
-        self.grid_decides(|g, v, a| g.on_arrival(idx, v, a));
-        true
-    }
-
-    /// Why job `idx` can run nowhere: its home does not exist, or no site can hold it (with
-    /// its home's numbers as the reason).
-    fn rejection(&self, idx: JobIdx) -> Option<RejectReason> {
-        let job = &self.jobs[idx as usize];
-        let Some(home) = self.platform.sites.get(job.home as usize) else {
-            return Some(RejectReason::NoSuchSite);
-        };
-        let fits_somewhere = self
-            .platform
-            .sites
-            .iter()
-            .any(|s| s.units_for(job.procs) <= s.capacity_units());
-        (!fits_somewhere).then(|| RejectReason::TooWide {
-            needs: home.units_for(job.procs),
-            capacity: home.capacity_units(),
-        })
-    }
-
-    /// The grid policy decides with a read-only view of the sites; then its decisions are
-    /// carried out (jobs into local queues, messages onto the heap).
-    fn grid_decides(
-        &mut self,
-        decide: impl FnOnce(&mut dyn GridPolicy, &EngineView, &mut Vec<GridAction>),
-    ) {
-        let view = EngineView {
-            now: self.now,
-            platform: &self.platform,
-            jobs: &self.jobs,
-            cfg: &self.cfg,
-            sites: &self.sites,
-            outcomes: &self.outcomes,
-            arrivals_remaining: self.next_arrival < self.jobs.len(),
-            cache_projections: self.cache_projections,
-        };
-        decide(&mut *self.grid, &view, &mut self.actions);
-        let mut actions = std::mem::take(&mut self.actions);
-        for action in actions.drain(..) {
-            match action {
-                GridAction::After { delay, msg } => {
-                    self.events.push(self.now + delay, Event::Grid(msg))
-                }
-                GridAction::Dispatch { job, site } => self.dispatch(job, site),
-                GridAction::Move { job, from, to } => self.move_queued(job, from, to),
-            }
-        }
-        self.actions = actions;
-    }
-
-    /// Job `idx`, waiting in `from`'s local queue, moves to `to`'s (R-I and Sy-I with
-    /// `hold_at_home`). A job no longer queued at `from` stays where it is.
-    fn move_queued(&mut self, idx: JobIdx, from: u32, to: u32) {
-        let site = &mut self.sites[from as usize];
-        if self.outcomes[idx as usize].site != from || !site.policy.withdraw(idx) {
-            return;
-        }
-        site.changed();
-        // Plans around the job (conservative) are rebuilt, and the jobs behind it may start.
-        site.res.plan_invalidated = true;
-        self.touched.push(from);
-        self.dispatch(idx, to);
-    }
-
-    /// Job `idx` joins site `s`'s local queue.
-    fn dispatch(&mut self, idx: JobIdx, s: u32) {
-        let job = &self.jobs[idx as usize];
-        let units = self.platform.sites[s as usize].units_for(job.procs);
-        let site = &mut self.sites[s as usize];
-        if units > site.res.capacity {
-            // Only a non-migrating scheme sends a job to a site too small for it.
-            self.outcomes[idx as usize].status = JobOutcome::Rejected(RejectReason::TooWide {
-                needs: units,
-                capacity: site.res.capacity,
-            });
-            self.done += 1;
-            return;
-        }
-        let (planned, _) = planned_and_effective(job, &self.cfg);
-        let home_speed = self.platform.sites[job.home as usize].speed;
-        let queued = QueuedJob {
-            idx,
-            units,
-            estimate: scale(planned, home_speed, site.res.speed),
-            queued_at: self.now,
-        };
-        self.outcomes[idx as usize].site = s;
-        site.policy.enqueue(queued, &site.res.view(self.now));
-        site.queued_last(self.now, &queued);
-        self.touched.push(s);
-    }
-
-    /// 3. One scheduling pass per touched site, in site order.
-    fn schedule_touched(&mut self) -> Result<(), SimError> {
-        let mut touched = std::mem::take(&mut self.touched);
-        touched.sort_unstable();
-        touched.dedup();
-        for &s in &touched {
-            self.schedule_site(s)?;
-        }
-        touched.clear();
-        self.touched = touched;
-        Ok(())
-    }
-
-    fn schedule_site(&mut self, s: u32) -> Result<(), SimError> {
-        let now = self.now;
-        let SiteState {
-            res: site,
-            policy,
-            projection,
-        } = &mut self.sites[s as usize];
-        let replans = site.plan_invalidated;
-        self.starts.clear();
-        policy.schedule(&site.view(now), &mut self.starts);
-        site.plan_invalidated = false;
-        // A projection in arrival order reads only the queue and the running jobs: a pass
-        // that starts nothing leaves it as it was, and one that starts only jobs it placed
-        // now leaves it what a fresh one would be (`Projection::started`). Any other pass
-        // drops it.
-        let kept = projection.get_mut();
-        let keeps = !replans
-            && policy.projects_in_arrival_order()
-            && kept
-                .as_mut()
-                .is_some_and(|p| self.starts.is_empty() || p.started(now, &self.starts));
-        if !keeps {
-            *kept = None;
-        }
-        for &idx in &self.starts {
-            let job = &self.jobs[idx as usize];
-            let home_speed = self.platform.sites[job.home as usize].speed;
-            let units = self.platform.sites[s as usize].units_for(job.procs);
-            if units > site.free {
-                return Err(InvariantViolation(format!(
-                    "policy {} started job {} needing {units} units with only {} free at t={now}",
-                    policy.name(),
-                    job.id,
-                    site.free
-                ))
-                .into());
-            }
-            let out = &mut self.outcomes[idx as usize];
-            if out.status != JobOutcome::Pending || out.start != SimTime::NEVER {
-                return Err(InvariantViolation(format!("job {} started twice", job.id)).into());
-            }
-            let (planned, effective) = planned_and_effective(job, &self.cfg);
-            let est = scale(planned, home_speed, site.speed);
-            let run = scale(effective, home_speed, site.speed);
-            site.free -= units;
-            out.start = now;
-            out.end = now + run;
-            out.status = if self.cfg.kill_at_estimate && job.runtime > planned {
-                JobOutcome::Killed
-            } else {
-                JobOutcome::Finished
-            };
-            site.running.insert((now + est, idx), units);
-            self.events.push(now + run, Event::Complete(idx));
-            if run > est {
-                self.events.push(now + est, Event::EstimateExpired(idx));
-            }
-            self.log.started.push((s, idx));
-        }
-        self.max_queue = self.max_queue.max(policy.queue_len());
-        if policy.plan_work() > self.work_limit {
-            return Err(SimError::Limit(LimitExceeded {
-                limit: Limit::PlanWork,
-                max: self.work_limit,
-                context: format!(
-                    "{} at site '{}' by t = {} s, {} jobs waiting",
-                    policy.name(),
-                    self.platform.sites[s as usize].name,
-                    now,
-                    policy.queue_len()
-                ),
-            }));
-        }
-        if self.record_passes && !self.starts.is_empty() {
-            self.log.passes.push(PassLog {
-                site: s,
-                started: self.starts.clone(),
-                note: policy.last_pass(),
-            });
-        }
-        Ok(())
     }
 }
 

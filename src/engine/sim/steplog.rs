@@ -22,6 +22,19 @@ pub struct StepLog {
     pub passes: Vec<PassLog>,
 }
 
+impl StepLog {
+    /// Starts the log of the step at `now`. Cleared, not replaced: the log keeps its buffers
+    /// from step to step.
+    pub(super) fn reset(&mut self, now: SimTime) {
+        self.time = now;
+        self.completed.clear();
+        self.arrived.clear();
+        self.started.clear();
+        self.grid_messages = 0;
+        self.passes.clear();
+    }
+}
+
 /// One site's scheduling pass: the jobs it started, in order, and the policy's note on it
 /// (how many came from the head; the head reservation the others were backfilled around).
 #[derive(Clone, Debug, Default, PartialEq)]

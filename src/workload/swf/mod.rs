@@ -127,7 +127,7 @@ struct Reader<'a> {
 }
 
 /// A row that cannot be read, the one rule of every reader (SWF here, the others through
-/// `trace::Rows`): strict, an error naming the file and line; lenient, counted in `report`
+/// `rows::Rows`): strict, an error naming the file and line; lenient, counted in `report`
 /// and quoted with file and line for the first few. Each reader tallies its own breakdown
 /// after it (SWF by field count, the others by reason).
 pub(crate) fn malformed_row(

@@ -7,7 +7,8 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::hyper_erlang::{FittedClass, HyperErlang};
+use super::dist::HyperErlang;
+use super::fit::FittedClass;
 use crate::model::Job;
 use crate::time::SimTime;
 
@@ -76,7 +77,7 @@ fn sorted(mut v: Vec<f64>) -> Vec<f64> {
     v
 }
 
-/// The KS distances of `fitted` (from [`super::hyper_erlang::fit_classes`]) against `jobs`.
+/// The KS distances of `fitted` (from [`super::fit_classes`]) against `jobs`.
 pub fn fit_quality(jobs: &[Job], fitted: &[FittedClass]) -> FitQuality {
     let in_class =
         |j: &Job, f: &FittedClass| (f.class.nmin..=f.class.nmax).contains(&j.procs.max(1));

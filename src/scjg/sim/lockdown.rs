@@ -9,11 +9,12 @@
 
 use std::collections::VecDeque;
 
-use super::Lockdown;
+use super::{Ev, Run};
 use crate::policy::local::Reservation;
+use crate::scjg::{Lockdown, MetaStatus};
 use crate::time::SimTime;
 
-const DAY: SimTime = SimTime::from_secs(86_400);
+pub(super) const DAY: SimTime = SimTime::from_secs(86_400);
 
 /// Holder numbers of window reservations: `WINDOW_HOLDER + day`.
 pub const WINDOW_HOLDER: u64 = 1 << 62;
@@ -95,6 +96,74 @@ impl Block {
             self.queue.pop_front();
         }
         started
+    }
+}
+
+/// The lock-down block.
+impl Run<'_> {
+    /// Creates lock-down windows through day `last` (reservations at site 0 and events).
+    pub(super) fn add_windows(&mut self, last: i64) {
+        let Some((l, _)) = self.block.as_ref() else {
+            return;
+        };
+        let l = *l;
+        while self.next_day <= last {
+            let day = self.next_day;
+            let (open, close) = l.window(day);
+            self.sites[0].reserve(l.reservation(day));
+            self.windows.push((open, close));
+            self.events.push(open, Ev::WindowOpen);
+            self.events.push(close, Ev::WindowClose(day));
+            self.next_day += 1;
+        }
+    }
+
+    pub(super) fn work_remains(&self) -> bool {
+        self.local_submits_left > 0
+            || self.meta.iter().any(|m| m.status == MetaStatus::Waiting)
+            || self
+                .sites
+                .iter()
+                .any(|s| !s.running.is_empty() || s.policy.queue_len() > 0)
+    }
+
+    /// Starts the block's waiting metajobs if a window is open now.
+    pub(super) fn try_block(&mut self) {
+        let now = self.now;
+        let Some((l, block)) = self.block.as_mut() else {
+            return;
+        };
+        let day = now.0.div_euclid(DAY.0);
+        let Some((_, close)) = [day, day - 1]
+            .into_iter()
+            .map(|d| l.window(d))
+            .find(|&(a, b)| a <= now && now < b)
+        else {
+            return;
+        };
+        let metajobs = self.input.metajobs;
+        let started = block.start_now(now, close, |m| {
+            let mj = &metajobs[m as usize];
+            (mj.request.units(), mj.wallclock)
+        });
+        for m in started {
+            let mj = &metajobs[m as usize];
+            let end = now + mj.runtime.min(mj.wallclock);
+            self.meta[m as usize].status = MetaStatus::Ran {
+                start: now,
+                end,
+                parts: vec![(0, mj.request.units())],
+            };
+            self.events.push(end, Ev::BlockEnd(m));
+        }
+    }
+
+    pub(super) fn block_end(&mut self, m: u32) {
+        let units = self.metajob(m).request.units();
+        if let Some((_, block)) = self.block.as_mut() {
+            block.free += units;
+        }
+        self.try_block();
     }
 }
 

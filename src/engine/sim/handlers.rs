@@ -1,0 +1,161 @@
+//! The events of an instant as the engine handles them: completions and estimate expiries
+//! (resources released, the site's policy told), arrivals through the grid policy, and the
+//! jobs that can run nowhere (rejected on arrival).
+
+use super::{Event, Simulation};
+use crate::engine::outcome::{planned_and_effective, scale, EventOrder};
+use crate::engine::{InvariantViolation, JobOutcome, RejectReason, SimError, SimTime};
+use crate::model::JobIdx;
+
+impl Simulation<'_> {
+    /// 1. Completions, expiries and grid messages due now.
+    pub(super) fn handle_due_events(&mut self) -> Result<(), SimError> {
+        while let Some((_, event)) = self.events.pop_until(self.now) {
+            self.handle_event(event)?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn handle_event(&mut self, event: Event) -> Result<(), SimError> {
+        self.handled += 1;
+        match event {
+            Event::Complete(idx) => {
+                self.complete(idx)?;
+                if self.grid.wants_releases() {
+                    self.grid_decides(|g, v, a| g.on_release(v, a));
+                }
+            }
+            Event::EstimateExpired(idx) => self.expire(idx)?,
+            Event::Grid(msg) => {
+                self.log.grid_messages += 1;
+                self.grid_decides(|g, v, a| g.on_message(msg, v, a));
+            }
+        }
+        Ok(())
+    }
+
+    /// When running job `idx` is predicted to end at its site: start + its (scaled)
+    /// estimate, or its real end once it overran.
+    pub(super) fn predicted_end(&self, idx: JobIdx) -> SimTime {
+        let job = &self.jobs[idx as usize];
+        let out = &self.outcomes[idx as usize];
+        let site = &self.sites[out.site as usize].res;
+        let home_speed = self.platform.sites[job.home as usize].speed;
+        let (planned, _) = planned_and_effective(job, &self.cfg);
+        let estimated = out.start + scale(planned, home_speed, site.speed);
+        if self.now > estimated {
+            self.now
+        } else {
+            estimated
+        }
+    }
+
+    fn complete(&mut self, idx: JobIdx) -> Result<(), SimError> {
+        let now = self.now;
+        // An overrunning job's predicted end was moved to its real end.
+        let predicted = self.predicted_end(idx);
+        let job = &self.jobs[idx as usize];
+        let s = self.outcomes[idx as usize].site as usize;
+        // A job ending when it was predicted to leaves the profile from now on as it was: a
+        // projection in arrival order stays what a fresh one would be.
+        if now < predicted || !self.sites[s].policy.projects_in_arrival_order() {
+            self.sites[s].changed();
+        }
+        let site = &mut self.sites[s].res;
+        let units = site.running.remove(&(predicted, idx)).ok_or_else(|| {
+            InvariantViolation(format!("job {} completed but was not running", job.id))
+        })?;
+        site.free += units;
+        if now < predicted {
+            site.plan_invalidated = true;
+        }
+        // Under pyss's order a job ending at its estimate is free before the arrivals, but
+        // its termination comes after them: the policy hears of it there (`Due::PassAt`),
+        // and its site is passed there or at an arrival of its own — not at another site's
+        // arrival, so on several sites each site keeps pyss's single-site order.
+        if self.cfg.event_order == EventOrder::Pyss && now == predicted {
+            self.done += 1;
+            self.log.completed.push(idx);
+            return Ok(());
+        }
+        self.sites[s].policy.released(now, units, predicted);
+        self.done += 1;
+        self.touched.push(s as u32);
+        self.log.completed.push(idx);
+        Ok(())
+    }
+
+    fn expire(&mut self, idx: JobIdx) -> Result<(), SimError> {
+        let now = self.now;
+        let out = self.outcomes[idx as usize];
+        self.sites[out.site as usize].changed();
+        let site = &mut self.sites[out.site as usize].res;
+        let key = site
+            .running
+            .range((now, idx)..=(now, idx))
+            .next()
+            .map(|(k, v)| (*k, *v));
+        let Some((k, units)) = key else {
+            return Err(InvariantViolation(format!(
+                "estimate of job {} expired but it was not running",
+                self.jobs[idx as usize].id
+            ))
+            .into());
+        };
+        site.running.remove(&k);
+        site.running.insert((out.end, idx), units);
+        site.plan_invalidated = true;
+        self.sites[out.site as usize].policy.replan();
+        self.touched.push(out.site);
+        Ok(())
+    }
+
+    /// 2. Arrivals at `now`, in input order, through the grid policy.
+    pub(super) fn handle_arrivals(&mut self) {
+        while self.handle_next_arrival() {}
+    }
+
+    /// Hands the next job submitted now to its home's grid policy (or rejects it); false
+    /// when no job is left for this instant.
+    pub(super) fn handle_next_arrival(&mut self) -> bool {
+        match self.jobs.get(self.next_arrival) {
+            Some(job) if job.submit == self.now => {}
+            _ => return false,
+        }
+        let idx = self.next_arrival as JobIdx;
+        self.next_arrival += 1;
+        self.handled += 1;
+        self.log.arrived.push(idx);
+        if let Some(reason) = self.rejection(idx) {
+            self.outcomes[idx as usize].status = JobOutcome::Rejected(reason);
+            self.done += 1;
+            // Under pyss's order a submission is an event of its site with a pass after it,
+            // even one that cannot run: the jobs freed at their estimates are passed there.
+            let home = self.jobs[idx as usize].home;
+            if self.cfg.event_order == EventOrder::Pyss && (home as usize) < self.sites.len() {
+                self.touched.push(home);
+            }
+            return true;
+        }
+        self.grid_decides(|g, v, a| g.on_arrival(idx, v, a));
+        true
+    }
+
+    /// Why job `idx` can run nowhere: its home does not exist, or no site can hold it (with
+    /// its home's numbers as the reason).
+    fn rejection(&self, idx: JobIdx) -> Option<RejectReason> {
+        let job = &self.jobs[idx as usize];
+        let Some(home) = self.platform.sites.get(job.home as usize) else {
+            return Some(RejectReason::NoSuchSite);
+        };
+        let fits_somewhere = self
+            .platform
+            .sites
+            .iter()
+            .any(|s| s.units_for(job.procs) <= s.capacity_units());
+        (!fits_somewhere).then(|| RejectReason::TooWide {
+            needs: home.units_for(job.procs),
+            capacity: home.capacity_units(),
+        })
+    }
+}

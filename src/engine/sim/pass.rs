@@ -1,0 +1,107 @@
+//! The scheduling passes: one per site touched at an instant, in site order; each starts the
+//! jobs its local policy returns, after checking that they fit, and keeps or drops the
+//! site's kept queue projection.
+
+use super::steplog::PassLog;
+use super::{Event, Simulation, SiteState};
+use crate::engine::outcome::{planned_and_effective, scale};
+use crate::engine::{InvariantViolation, JobOutcome, SimError, SimTime};
+use crate::limits::{Limit, LimitExceeded};
+
+impl Simulation<'_> {
+    /// 3. One scheduling pass per touched site, in site order.
+    pub(super) fn schedule_touched(&mut self) -> Result<(), SimError> {
+        let mut touched = std::mem::take(&mut self.touched);
+        touched.sort_unstable();
+        touched.dedup();
+        for &s in &touched {
+            self.schedule_site(s)?;
+        }
+        touched.clear();
+        self.touched = touched;
+        Ok(())
+    }
+
+    pub(super) fn schedule_site(&mut self, s: u32) -> Result<(), SimError> {
+        let now = self.now;
+        let SiteState {
+            res: site,
+            policy,
+            projection,
+        } = &mut self.sites[s as usize];
+        let replans = site.plan_invalidated;
+        self.starts.clear();
+        policy.schedule(&site.view(now), &mut self.starts);
+        site.plan_invalidated = false;
+        // A projection in arrival order reads only the queue and the running jobs: a pass
+        // that starts nothing leaves it as it was, and one that starts only jobs it placed
+        // now leaves it what a fresh one would be (`Projection::started`). Any other pass
+        // drops it.
+        let kept = projection.get_mut();
+        let keeps = !replans
+            && policy.projects_in_arrival_order()
+            && kept
+                .as_mut()
+                .is_some_and(|p| self.starts.is_empty() || p.started(now, &self.starts));
+        if !keeps {
+            *kept = None;
+        }
+        for &idx in &self.starts {
+            let job = &self.jobs[idx as usize];
+            let home_speed = self.platform.sites[job.home as usize].speed;
+            let units = self.platform.sites[s as usize].units_for(job.procs);
+            if units > site.free {
+                return Err(InvariantViolation(format!(
+                    "policy {} started job {} needing {units} units with only {} free at t={now}",
+                    policy.name(),
+                    job.id,
+                    site.free
+                ))
+                .into());
+            }
+            let out = &mut self.outcomes[idx as usize];
+            if out.status != JobOutcome::Pending || out.start != SimTime::NEVER {
+                return Err(InvariantViolation(format!("job {} started twice", job.id)).into());
+            }
+            let (planned, effective) = planned_and_effective(job, &self.cfg);
+            let est = scale(planned, home_speed, site.speed);
+            let run = scale(effective, home_speed, site.speed);
+            site.free -= units;
+            out.start = now;
+            out.end = now + run;
+            out.status = if self.cfg.kill_at_estimate && job.runtime > planned {
+                JobOutcome::Killed
+            } else {
+                JobOutcome::Finished
+            };
+            site.running.insert((now + est, idx), units);
+            self.events.push(now + run, Event::Complete(idx));
+            if run > est {
+                self.events.push(now + est, Event::EstimateExpired(idx));
+            }
+            self.log.started.push((s, idx));
+        }
+        self.max_queue = self.max_queue.max(policy.queue_len());
+        if policy.plan_work() > self.work_limit {
+            return Err(SimError::Limit(LimitExceeded {
+                limit: Limit::PlanWork,
+                max: self.work_limit,
+                context: format!(
+                    "{} at site '{}' by t = {} s, {} jobs waiting",
+                    policy.name(),
+                    self.platform.sites[s as usize].name,
+                    now,
+                    policy.queue_len()
+                ),
+            }));
+        }
+        if self.record_passes && !self.starts.is_empty() {
+            self.log.passes.push(PassLog {
+                site: s,
+                started: self.starts.clone(),
+                note: policy.last_pass(),
+            });
+        }
+        Ok(())
+    }
+}
