@@ -6,9 +6,10 @@ use std::rc::Rc;
 
 use web_sys::HtmlCanvasElement;
 
-use super::family_plots::{band_bars, bar_x0, group_layout, node_groups, Banded, GroupBox};
+use super::draw::{bar_x0, Banded, GroupValues};
+use super::family_plots::{group_layout, node_groups, GroupBox};
 use super::table::lines_table;
-use super::{plots, slot, DataTable, Geom, Plot};
+use super::{draw, slot, DataTable, Geom, Plot};
 use crate::allocation::sweep::PolicySeries;
 use crate::kkor::presets::{KkorRunsResult, KkorSweepResult};
 use crate::scenario::ses::{SesCrossover, SesSelection};
@@ -207,13 +208,13 @@ impl Plot for FamilyChart {
                     r.seeds,
                     r.confidence * 100.0
                 );
-                band_bars(
+                draw::grouped_bars(
                     canvas,
                     &title,
                     y,
                     &groups,
                     &labels(&r.runs, |x| &x.label),
-                    &values,
+                    GroupValues::Banded(&values),
                 )
             }
             FamilyChart::SesCrossover(r) => ses_crossover(canvas, r),
@@ -221,7 +222,7 @@ impl Plot for FamilyChart {
             FamilyChart::SesQueue(r, run) => {
                 let (label, data) = ses_queue(r, *run).ok_or("no queue series")?;
                 let title = format!("Queue length per group: {label} (seed 1)");
-                plots::series(canvas, &title, &data, true)
+                draw::series(canvas, &title, &data, true)
             }
             FamilyChart::KkorLines(r, m) => {
                 let (_, y) = KKOR_CHART_METRICS.get(*m).ok_or("no such metric")?;
@@ -230,7 +231,7 @@ impl Plot for FamilyChart {
                     r.seeds,
                     r.confidence * 100.0
                 );
-                plots::band_lines(
+                draw::band_lines(
                     canvas,
                     &title,
                     ("offered load ρ", y),
@@ -261,13 +262,13 @@ impl Plot for FamilyChart {
                     "Mean flow time per organization (KKOR Fig. 4), median of {} seeds",
                     r.seeds
                 );
-                band_bars(
+                draw::grouped_bars(
                     canvas,
                     &title,
                     "mean flow time F̄ (time units)",
                     &orgs,
                     &labels(&r.runs, |x| &x.label),
-                    &values,
+                    GroupValues::Banded(&values),
                 )
             }
         }
@@ -429,7 +430,7 @@ fn ses_crossover(canvas: &HtmlCanvasElement, r: &SesCrossover) -> Result<Geom, S
         .fold(0.0, f64::max);
     let (unit, scale) = secs_unit(max);
     let series: Vec<_> = r.series.iter().map(|s| scaled(s, scale)).collect();
-    plots::band_lines(
+    draw::band_lines(
         canvas,
         &title,
         (&r.x_label, &format!("mean response time ({unit})")),

@@ -1,5 +1,5 @@
 //! The page's charts. A [`Chart`] holds what one chart shows and knows how to draw it
-//! (`plots`), what is under the pointer (its tooltip) and its file name; [`ChartView`]
+//! (`draw`), what is under the pointer (its tooltip) and its file name; [`ChartView`]
 //! is the canvas on the page with the hover tooltip and the PNG export. A panel renders
 //! `<ChartView chart={Some(Chart::…)} … />` and nothing else.
 //!
@@ -8,6 +8,7 @@
 
 mod ab;
 mod backend;
+pub mod draw;
 mod families;
 mod family_plots;
 mod fit;
@@ -15,7 +16,6 @@ mod gantt;
 mod geom;
 mod kkor_gantt;
 mod merged;
-pub mod plots;
 mod runs;
 mod scjg;
 mod sob;
@@ -30,11 +30,11 @@ use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
 
 pub use ab::AbScatter;
+pub use draw::Geom;
 pub use families::{FamilyChart, SesFigure, KKOR_CHART_METRICS};
 pub use fit::{FitCdf, FitKind};
 pub use gantt::Gantt;
 pub use merged::MergedChart;
-pub use plots::Geom;
 pub use runs::{Bars, SeriesChart, SiteUtil, WaitCdf};
 pub use scjg::{ScjgChart, SCJG_CHART_METRICS};
 pub use sob::{SobFigure, SOB_METRICS};

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use plotters::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use super::plots::{self, area, color, e, finish, fit_title, font, x_ticks};
+use super::draw::{self, area, color, e, finish, fit_title, font, x_ticks};
 use super::table::lines_table;
 use super::{DataTable, Geom, Plot};
 use crate::allocation::sweep::PolicySeries;
@@ -352,7 +352,7 @@ impl Plot for ScjgChart {
                     r.seeds,
                     r.confidence * 100.0
                 );
-                plots::band_lines(canvas, &title, (&r.x_label, y), &r.x, &lines(r, *m))
+                draw::band_lines(canvas, &title, (&r.x_label, y), &r.x, &lines(r, *m))
             }
             ScjgChart::Timeline(r, run) => draw_timeline(canvas, r, *run),
             ScjgChart::Gantt(i, s) => draw_gantt(canvas, i, *s),

@@ -8,7 +8,7 @@ use yew::prelude::*;
 
 use super::form::{input_value, select_value, DraftInput};
 use crate::scenario::WorkloadSpec;
-use crate::web::charts::plots::format_secs;
+use crate::web::charts::draw::format_secs;
 use crate::web::charts::{Chart, ChartView, FitCdf, FitKind};
 use crate::web::format::fmt_num;
 use crate::web::hub::WorkerEvent;
