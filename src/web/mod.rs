@@ -13,7 +13,6 @@ mod hub;
 mod metric;
 mod panels;
 pub mod protocol;
-pub(crate) mod sf;
 pub mod share;
 mod state;
 pub mod worker;

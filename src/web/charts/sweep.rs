@@ -7,10 +7,10 @@ use web_sys::HtmlCanvasElement;
 
 use super::table::lines_table;
 use super::{draw, slot, DataTable, Geom, Plot};
+use crate::allocation::fractions::Allocation;
 use crate::allocation::sweep::FractionHistory;
 use crate::web::format::fmt_num;
 use crate::web::protocol::SweepData;
-use crate::web::sf::Allocation;
 
 /// A finished sweep: one line per policy over its band. Equal when it is the same result.
 #[derive(Clone, Debug)]

@@ -6,9 +6,10 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::form::{input_value, DraftInput};
+use crate::allocation::fractions::{allocate, Allocation};
+use crate::allocation::sweep::parse_numbers;
 use crate::web::charts::{AllocationBars, Chart, ChartView};
 use crate::web::format::json_num;
-use crate::web::sf::{allocate, Allocation};
 
 fn fmt4(v: f64) -> String {
     if v.is_finite() {
@@ -16,6 +17,21 @@ fn fmt4(v: f64) -> String {
     } else {
         "–".into()
     }
+}
+
+/// Parses the calculator's fields and computes both allocations; errors are the engine's
+/// `validate()` messages (or which field is not a number).
+pub fn allocate_fields(rates: &str, lambda: &str, batch: &str) -> Result<Allocation, String> {
+    let rates = parse_numbers("rates", rates)?;
+    let lambda: f64 = lambda
+        .trim()
+        .parse()
+        .map_err(|_| format!("λ: '{}' is not a number", lambda.trim()))?;
+    let batch: u32 = batch
+        .trim()
+        .parse()
+        .map_err(|_| format!("k: '{}' is not a whole number", batch.trim()))?;
+    allocate(rates, lambda, batch)
 }
 
 #[function_component]
@@ -46,7 +62,7 @@ pub fn AllocationCalculator() -> Html {
                     <DraftInput id="alloc-k" kind="number" step="1" value={(*batch).clone()} onchange={input(&batch)} />
                 </div>
             </div>
-            { match allocate(&rates, &lambda, &batch) {
+            { match allocate_fields(&rates, &lambda, &batch) {
                 Err(e) => html!{ <div class="error" role="alert" data-testid="alloc-error"><p>{e}</p></div> },
                 Ok(a) => answer(a),
             } }
