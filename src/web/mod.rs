@@ -6,7 +6,6 @@
 mod app;
 mod charts;
 mod engine_worker;
-pub mod families;
 mod family_metric;
 mod format;
 mod hub;

@@ -698,8 +698,8 @@ fn manifest_links_round_trip_and_open_the_cluster_view() {
 fn family_views_export_their_sweep_as_a_manifest() {
     use crate::kkor::presets::KkorOptions;
     use crate::reproduce::case;
-    use crate::web::families::FamilyRequest;
     use crate::web::panels::family_manifest;
+    use crate::web::protocol::FamilyRequest;
     let kkor = FamilyRequest::Kkor {
         preset: "kkor-load".into(),
         seeds: 4,

@@ -15,9 +15,9 @@ use crate::kkor::presets::{
     KkorOptions, KkorPresetResult, KkorRunsResult, KkorSweepResult, KKOR_PRESETS,
 };
 use crate::web::charts::{Chart, ChartView, FamilyChart, KKOR_CHART_METRICS};
-use crate::web::families::{FamilyRequest, FamilyResult};
 use crate::web::family_metric;
 use crate::web::format::{fmt_num, json_num};
+use crate::web::protocol::{FamilyRequest, FamilyResult};
 
 /// The presets the page runs (`kkor-real` reads trace files: CLI only).
 const PAGE_PRESETS: [&str; 2] = ["kkor-load", "kkor-fairness"];

@@ -17,9 +17,9 @@ use crate::scjg::presets::{
     ScjgPresetResult, ScjgRunsResult, ScjgSweepResult, DEFAULT_TRACE, SCJG_PRESETS,
 };
 use crate::web::charts::{Chart, ChartView, ScjgChart, SCJG_CHART_METRICS};
-use crate::web::families::{FamilyRequest, FamilyResult};
 use crate::web::family_metric;
 use crate::web::format::json_num;
+use crate::web::protocol::{FamilyRequest, FamilyResult};
 
 const TRACE_HELP: &str = "An SWF trace (plain or .gz) of an SP-like machine; the presets take 10-day windows of it from day 270 on, on 128-node sites (the CLI uses SDSC-SP2-1998-4.2-cln.swf.gz from the Parallel Workloads Archive, 128 nodes, jobs of 1–128 nodes like SCJG's MHPCC trace). The file is read in this tab's worker and never leaves the machine.";
 const SEEDS_HELP: &str = "Each seed draws which jobs become metajobs (a seeded permutation, so a larger share keeps a smaller one's metajobs) and the metaschedulers' back-off streams. Figures are medians over the seeds with an order-statistic band. The CLI's --seeds, default 5.";

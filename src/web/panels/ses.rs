@@ -12,8 +12,8 @@ use super::form::{input_value, select_index};
 use crate::allocation::sweep::parse_numbers;
 use crate::scenario::ses::{SesCrossover, SesSelection, CROSSOVER_SHARES, SES_PRESETS};
 use crate::web::charts::{Chart, ChartView, FamilyChart, SesFigure};
-use crate::web::families::{FamilyRequest, FamilyResult};
 use crate::web::format::{fmt_duration, fmt_num, json_num};
+use crate::web::protocol::{FamilyRequest, FamilyResult};
 
 const SEEDS_HELP: &str = "Independent seven-day workloads of SES's Poisson model (SES §3.2, Tables 1 and A3: 3.125 jobs per 30 min, exponential run times of mean 496.3 min); the four variants see the same jobs of a seed. Every figure is the median over the seeds with an order-statistic band (min–max for few seeds). The CLI's --seeds, default 10.";
 const LOAD_HELP: &str = "Multiplies SES's arrival rate λ = 3.125 jobs / 30 min (SES Table 1): 1 is the paper's load, 2 doubles the arrivals. The CLI's --load.";
