@@ -1,14 +1,12 @@
 //! The SF allocation calculator: OWA (SF eq. 11) and WW fractions for given rates, arrival
 //! rate and batch size, with the predicted mean response time (eq. 7), computed on the page.
 
-use std::rc::Rc;
-
 use yew::prelude::*;
 
 use super::form::{input_value, DraftInput};
 use crate::allocation::fractions::{allocate, Allocation};
 use crate::allocation::sweep::parse_numbers;
-use crate::web::charts::{AllocationBars, Chart, ChartView};
+use crate::web::charts::{plot, AllocationBars, ChartView};
 use crate::web::format::json_num;
 
 fn fmt4(v: f64) -> String {
@@ -85,7 +83,7 @@ fn answer(a: Allocation) -> Html {
         <>
             <p data-testid="alloc-fastest">{format!("Fastest resource ({}: μ = {}) gets OWA {owa:.3}, WW {ww:.3} of the jobs.", fastest + 1, a.rates.get(fastest).copied().unwrap_or(f64::NAN))}</p>
             <p data-testid="alloc-response">{format!("Predicted mean response time (eq. 7): OWA {} s, WW {} s.", t(a.t_owa), t(a.t_ww))}</p>
-            <ChartView chart={Some(Chart::Allocation(Rc::new(AllocationBars(a.clone()))))} testid="chart-alloc" width={640} height={260} />
+            <ChartView chart={Some(plot(AllocationBars(a.clone())))} testid="chart-alloc" width={640} height={260} />
             <table class="metrics" data-testid="alloc-table">
                 <thead><tr><th>{"resource"}</th><th>{"μ"}</th><th>{"OWA α"}</th><th>{"WW α"}</th></tr></thead>
                 <tbody>

@@ -9,7 +9,7 @@ use super::fields::{param_help, SweepField};
 use super::{SfMsg, SfPanel};
 use crate::allocation::sweep::{Vary, SWEEP_PRESETS};
 use crate::allocation::Dispatch;
-use crate::web::charts::{Chart, ChartView, History, Sweep};
+use crate::web::charts::{plot, ChartView, History, Sweep};
 use crate::web::format::json_num;
 use crate::web::panels::form::{
     hold_preset_keys, input_value, select_index, select_value, DraftInput, PRESET_KEYS_HELP,
@@ -189,14 +189,14 @@ impl SfPanel {
 fn view_result(r: &Rc<SweepData>) -> Html {
     html! {
         <>
-            <ChartView chart={Some(Chart::Sweep(Sweep(r.clone())))} testid="chart-sweep" width={640} height={320} />
+            <ChartView chart={Some(plot(Sweep(r.clone())))} testid="chart-sweep" width={640} height={320} />
             <p class="help" data-testid="sf-result-description">{format!("{}: {}{}. Band coverage {:.1} %; {} warm-up batches of {} not measured.",
                 r.preset,
                 r.description,
                 if r.paper.is_empty() { String::new() } else { format!(" — the paper: {}", r.paper) },
                 r.confidence * 100.0, r.warmup, r.batches)}</p>
             if let Some(h) = &r.history {
-                <ChartView chart={Some(Chart::History(History(r.clone())))} testid="chart-history" width={640} height={280} />
+                <ChartView chart={Some(plot(History(r.clone())))} testid="chart-history" width={640} height={280} />
                 <p class="help">{format!(
                     "One run of the hybrid scheduler (seed 1, the sweep's last point x = {}): its share α for resource {} before each batch, estimated from the run times of the last {} jobs each resource completed (SF §VI, Figs. 10–12), against static OWA from the initial rates ({:.4}) and OWA for the true rates after the change ({}). The hybrid should follow the change within a few dozen batches.",
                     h.x, h.resource + 1, crate::allocation::HYBRID_WINDOW, h.static_owa,
