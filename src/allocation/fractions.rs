@@ -117,6 +117,35 @@ pub fn predicted_response(rates: &[f64], alpha: &[f64], lambda: f64, batch: u32)
     t.is_finite().then_some(t)
 }
 
+/// Both static allocations of one system with their predicted mean response times (the
+/// page's allocation calculator).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Allocation {
+    pub rates: Vec<f64>,
+    /// OWA's fractions (SF eq. 11).
+    pub owa: Vec<f64>,
+    /// WW's fractions (SF eq. 2).
+    pub ww: Vec<f64>,
+    /// SF eq. 7 under each; `None` when a resource would be saturated.
+    pub t_owa: Option<f64>,
+    pub t_ww: Option<f64>,
+}
+
+/// OWA and WW fractions for `rates`, λ and k, with the mean response time each predicts;
+/// errors are [`validate`]'s messages.
+pub fn allocate(rates: Vec<f64>, lambda: f64, batch: u32) -> Result<Allocation, String> {
+    validate(&rates, lambda, batch)?;
+    let owa = owa_batch(&rates, lambda, batch)?;
+    let ww = weighted(&rates);
+    Ok(Allocation {
+        t_owa: predicted_response(&rates, &owa, lambda, batch),
+        t_ww: predicted_response(&rates, &ww, lambda, batch),
+        rates,
+        owa,
+        ww,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -165,5 +194,36 @@ mod tests {
         assert!(owa_batch(&[1.0], 0.1, 0)
             .unwrap_err()
             .contains("batch size"));
+    }
+
+    #[test]
+    fn allocate_gives_both_fractions_and_their_predictions() {
+        let mut rates = vec![1.0; 9];
+        rates.push(16.0);
+        let a = allocate(rates.clone(), 0.1, 10).unwrap();
+        assert_eq!(a.rates, rates);
+        assert_eq!(a.owa, owa_batch(&rates, 0.1, 10).unwrap());
+        assert_eq!(a.ww, weighted(&rates));
+        assert_eq!(format!("{:.3}", a.owa[9]), "0.888");
+        assert_eq!(a.ww[9], 16.0 / 25.0);
+        assert_eq!(a.t_owa, predicted_response(&rates, &a.owa, 0.1, 10));
+        assert_eq!(a.t_ww, predicted_response(&rates, &a.ww, 0.1, 10));
+        assert!(a.t_owa.unwrap() < a.t_ww.unwrap());
+    }
+
+    #[test]
+    fn allocate_refuses_what_validate_refuses() {
+        for (rates, lambda, batch) in [
+            (vec![], 0.1, 10),
+            (vec![1.0, -2.0], 0.1, 10),
+            (vec![1.0, 1.0], 0.2, 10),
+            (vec![1.0], 0.1, 0),
+            (vec![1.0], f64::NAN, 10),
+        ] {
+            assert_eq!(
+                allocate(rates.clone(), lambda, batch).unwrap_err(),
+                validate(&rates, lambda, batch).unwrap_err()
+            );
+        }
     }
 }

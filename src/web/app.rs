@@ -9,8 +9,8 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::hub::{Hub, Subscription};
+use super::panels::sf;
 use super::panels::*;
-use super::sf;
 use super::state::{AppAction, AppContext, AppState, CANCEL_GRACE_MS};
 
 pub enum Msg {

@@ -6,14 +6,12 @@
 mod app;
 mod charts;
 mod engine_worker;
-pub mod families;
 mod family_metric;
 mod format;
 mod hub;
 mod metric;
 mod panels;
 pub mod protocol;
-pub(crate) mod sf;
 pub mod share;
 mod state;
 pub mod worker;

@@ -2,12 +2,18 @@
 //! sides are this crate: `EngineWorker::send` and the worker's `post` carry them as JSON
 //! text (engine types cross as their own serde JSON; `float_roundtrip` keeps every f64 to
 //! the bit), plus, for `Load`, the dropped `File` object itself (structured-cloned, read in
-//! the worker). Nothing on the page reads a message by string key.
+//! the worker). Nothing on the page reads a message by string key. A paper family's run (an
+//! SES, KKOR or SCJG preset, or the report card) is one [`ToWorker::Family`] carrying a
+//! [`FamilyRequest`], answered by progress and a [`FamilyResult`] (`worker::families`).
 
 use serde::{Deserialize, Serialize};
 
+use crate::kkor::presets::{KkorOptions, KkorPresetResult};
 use crate::model::{Platform, Site};
+use crate::scenario::ses::{SesCrossover, SesSelection};
 use crate::scenario::{RunReport, Scenario};
+use crate::scjg::inspect::Inspection;
+use crate::scjg::presets::ScjgPresetResult;
 use crate::workload::ImportReport;
 
 /// A dropped or picked file as the share URL records it.
@@ -91,9 +97,10 @@ pub enum ToWorker {
         worker: u64,
         of: u64,
     },
-    /// Runs an SES or KKOR preset (`families.rs`).
+    /// Runs a paper family's preset or the report card ([`FamilyRequest`], run by
+    /// `worker::families`).
     Family {
-        request: super::families::FamilyRequest,
+        request: FamilyRequest,
     },
     /// The step-by-step view of run `algorithm` at `site` (`scenario::steps::trace_steps`).
     Steps {
@@ -225,13 +232,13 @@ pub enum FromWorker {
     SweepFailed {
         message: String,
     },
-    /// An SES or KKOR preset (`families.rs`): `done` of `total` seeds or points.
+    /// A family run (`worker::families`): `done` of `total` seeds or points.
     FamilyProgress {
         done: u64,
         total: u64,
     },
     FamilyDone {
-        result: Box<super::families::FamilyResult>,
+        result: Box<FamilyResult>,
         elapsed_ms: f64,
     },
     FamilyFailed {
@@ -362,4 +369,99 @@ impl RunResult {
     pub fn label(&self) -> &str {
         &self.report.label
     }
+}
+
+/// What to run: the same flags as `gridscope run --preset …` (`--seeds`, and for SES
+/// `--load`, and for the crossover `--x`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "family", rename_all = "snake_case")]
+pub enum FamilyRequest {
+    Ses {
+        preset: String,
+        seeds: u64,
+        load_factor: f64,
+        /// Shares of jobs needing ≥ 4 CPUs (`ses-restriction-crossover` only).
+        #[serde(default)]
+        shares: Vec<f64>,
+        /// One FCFS queue for the whole site (`ses-selection`; absent in older links).
+        #[serde(default)]
+        site_queue: bool,
+    },
+    Kkor {
+        preset: String,
+        seeds: u64,
+        /// Changes to the preset (loads, c_k, S, L); absent in links made before them.
+        #[serde(default)]
+        options: KkorOptions,
+    },
+    /// An SCJG preset on a trace file the page attaches (named here; the link records the
+    /// name, the user picks the file again).
+    Scjg {
+        preset: String,
+        seeds: u64,
+        /// Metajob percentages (`scjg-fraction`, `scjg-ar-vs-lockdown`; the CLI's --x).
+        #[serde(default)]
+        percents: Vec<f64>,
+        trace: String,
+    },
+    /// The papers' report card (`gridscope reproduce`): `papers` empty for all. The runs that
+    /// read a trace get it when its file is attached (named `trace`); the others say which
+    /// trace they need.
+    Reproduce {
+        #[serde(default)]
+        papers: Vec<String>,
+        /// Also the sensitivity sweeps of the parameters the papers leave open.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        sensitivity: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        trace: Option<String>,
+    },
+}
+
+/// A linked family run of more than this many seed × point runs (the presets' defaults are
+/// 10 seeds × at most 10 points) waits for the visitor's go.
+pub const CONFIRM_ABOVE_RUNS: u64 = 200;
+
+impl FamilyRequest {
+    /// Seed × point runs the request asks for (one point when it names none).
+    pub fn runs(&self) -> u64 {
+        let (seeds, points) = match self {
+            FamilyRequest::Ses { seeds, shares, .. } => (*seeds, shares.len()),
+            FamilyRequest::Kkor { seeds, options, .. } => (*seeds, options.loads.len()),
+            FamilyRequest::Scjg {
+                seeds, percents, ..
+            } => (*seeds, percents.len()),
+            FamilyRequest::Reproduce { .. } => (1, 1),
+        };
+        seeds.saturating_mul(points.max(1) as u64)
+    }
+
+    /// What a linked request above [`CONFIRM_ABOVE_RUNS`] would run, for the notice that
+    /// asks before starting it; `None` when it may start by itself.
+    pub fn asks_first(&self) -> Option<String> {
+        let runs = self.runs();
+        (runs > CONFIRM_ABOVE_RUNS).then(|| {
+            format!(
+                "This shared link asks for {runs} runs (seeds × points) — more than a link starts by itself ({CONFIRM_ABOVE_RUNS}); press Run to start it (Cancel stops it)."
+            )
+        })
+    }
+}
+
+/// An SCJG preset's result and one of its runs inspected (`scjg::inspect`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct ScjgPage {
+    pub result: ScjgPresetResult,
+    pub inspection: Inspection,
+}
+
+/// A finished preset, in the CLI's JSON shapes.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "kind", content = "result", rename_all = "snake_case")]
+pub enum FamilyResult {
+    SesSelection(SesSelection),
+    SesCrossover(SesCrossover),
+    Kkor(KkorPresetResult),
+    Scjg(Box<ScjgPage>),
+    Reproduce(Box<crate::reproduce::Card>),
 }

@@ -92,12 +92,12 @@ pub fn decode_sweep(fragment: &str) -> Result<Option<SharedSweep>, String> {
 /// (family, preset, seeds and the preset's parameters), so the link re-runs it.
 pub const FAMILY_PREFIX: &str = "f1=";
 
-pub fn encode_family(r: &super::families::FamilyRequest) -> Result<String, String> {
+pub fn encode_family(r: &super::protocol::FamilyRequest) -> Result<String, String> {
     pack(FAMILY_PREFIX, r)
 }
 
 /// `Ok(None)` when the fragment is not a family link.
-pub fn decode_family(fragment: &str) -> Result<Option<super::families::FamilyRequest>, String> {
+pub fn decode_family(fragment: &str) -> Result<Option<super::protocol::FamilyRequest>, String> {
     let f = fragment.strip_prefix('#').unwrap_or(fragment);
     unpack(FAMILY_PREFIX, f, "preset run")
 }

@@ -273,10 +273,10 @@ fn a_file_without_jobs_is_refused_with_its_report() {
 
 #[wasm_bindgen_test]
 fn allocation_calculator_and_sweep_data() {
-    let a = super::sf::allocate("1,1,1,1,1,1,1,1,1,16", "0.1", "10").unwrap();
+    let a = super::panels::allocate_fields("1,1,1,1,1,1,1,1,1,16", "0.1", "10").unwrap();
     assert_eq!(format!("{:.3}", a.owa[9]), "0.888");
     assert_eq!(a.ww[9], 16.0 / 25.0);
-    assert!(super::sf::allocate("1,-2", "0.1", "10")
+    assert!(super::panels::allocate_fields("1,-2", "0.1", "10")
         .unwrap_err()
         .contains("positive"));
     // A sweep split over two workers crosses to the page as JSON (a NaN included) and
@@ -698,8 +698,8 @@ fn manifest_links_round_trip_and_open_the_cluster_view() {
 fn family_views_export_their_sweep_as_a_manifest() {
     use crate::kkor::presets::KkorOptions;
     use crate::reproduce::case;
-    use crate::web::families::FamilyRequest;
     use crate::web::panels::family_manifest;
+    use crate::web::protocol::FamilyRequest;
     let kkor = FamilyRequest::Kkor {
         preset: "kkor-load".into(),
         seeds: 4,

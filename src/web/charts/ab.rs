@@ -4,7 +4,7 @@
 
 use web_sys::HtmlCanvasElement;
 
-use super::plots::{area, color, e, finish, fit_title, font, x_ticks};
+use super::draw::{area, color, e, finish, fit_title, font, x_ticks};
 use super::{DataTable, Geom, Plot};
 use crate::web::protocol::AbData;
 

@@ -6,9 +6,10 @@ use std::rc::Rc;
 
 use web_sys::HtmlCanvasElement;
 
-use super::family_plots::{band_bars, bar_x0, group_layout, node_groups, Banded, GroupBox};
+use super::draw::{bar_x0, Banded, GroupValues};
+use super::family_plots::{group_layout, node_groups, GroupBox};
 use super::table::lines_table;
-use super::{plots, slot, DataTable, Geom, Plot};
+use super::{draw, slot, DataTable, Geom, Plot};
 use crate::allocation::sweep::PolicySeries;
 use crate::kkor::presets::{KkorRunsResult, KkorSweepResult};
 use crate::scenario::ses::{SesCrossover, SesSelection};
@@ -29,36 +30,35 @@ pub enum SesFigure {
     QueueDelay,
 }
 
-/// One chart of the SES or KKOR panel. Equal when it is the same result and chart.
+/// SES's node groups per variant, filled to their median utilization.
 #[derive(Clone, Debug)]
-pub enum FamilyChart {
-    SesGroups(Rc<SesSelection>),
-    SesBars(Rc<SesSelection>, SesFigure),
-    SesCrossover(Rc<SesCrossover>),
-    /// The metric is an index into [`KKOR_CHART_METRICS`].
-    KkorLines(Rc<KkorSweepResult>, usize),
-    KkorOrgs(Rc<KkorRunsResult>),
-    /// Queue length per group over the first seed's run of one variant.
-    SesQueue(Rc<SesSelection>, usize),
-    /// One cluster's schedule under one run (first seed): (result, run, cluster).
-    KkorGantt(Rc<KkorRunsResult>, usize, usize),
-}
+pub struct SesGroups(pub Rc<SesSelection>);
+/// One SES figure per group, one bar per variant with its band.
+#[derive(Clone, Debug)]
+pub struct SesBars(pub Rc<SesSelection>, pub SesFigure);
+/// SES's crossover sweep: the mean response per share.
+#[derive(Clone, Debug)]
+pub struct SesCrossoverLines(pub Rc<SesCrossover>);
+/// Queue length per group over the first seed's run of one variant.
+#[derive(Clone, Debug)]
+pub struct SesQueue(pub Rc<SesSelection>, pub usize);
+/// The KKOR load sweep's lines of one metric (an index into [`KKOR_CHART_METRICS`]).
+#[derive(Clone, Debug)]
+pub struct KkorLines(pub Rc<KkorSweepResult>, pub usize);
+/// Each organization's mean flow time per run.
+#[derive(Clone, Debug)]
+pub struct KkorOrgs(pub Rc<KkorRunsResult>);
+/// One cluster's schedule under one run (first seed): (result, run, cluster).
+#[derive(Clone, Debug)]
+pub struct KkorGantt(pub Rc<KkorRunsResult>, pub usize, pub usize);
 
-impl PartialEq for FamilyChart {
-    fn eq(&self, other: &Self) -> bool {
-        use FamilyChart::*;
-        match (self, other) {
-            (SesGroups(a), SesGroups(b)) => Rc::ptr_eq(a, b),
-            (SesBars(a, f), SesBars(b, g)) => Rc::ptr_eq(a, b) && f == g,
-            (SesCrossover(a), SesCrossover(b)) => Rc::ptr_eq(a, b),
-            (KkorLines(a, i), KkorLines(b, j)) => Rc::ptr_eq(a, b) && i == j,
-            (KkorOrgs(a), KkorOrgs(b)) => Rc::ptr_eq(a, b),
-            (SesQueue(a, i), SesQueue(b, j)) => Rc::ptr_eq(a, b) && i == j,
-            (KkorGantt(a, i, k), KkorGantt(b, j, l)) => Rc::ptr_eq(a, b) && i == j && k == l,
-            _ => false,
-        }
-    }
-}
+super::same_result!(SesGroups);
+super::same_result!(SesBars, 1);
+super::same_result!(SesCrossoverLines);
+super::same_result!(SesQueue, 1);
+super::same_result!(KkorLines, 1);
+super::same_result!(KkorOrgs);
+super::same_result!(KkorGantt, 1, 2);
 
 /// The Lattice's node groups named in `r` (sizes from the `ses-lattice` platform preset).
 pub fn ses_groups(r: &SesSelection) -> Vec<GroupBox> {
@@ -170,213 +170,268 @@ pub(super) fn metric_lines(
         .collect()
 }
 
-impl Plot for FamilyChart {
+impl Plot for SesGroups {
     fn draw(&self, canvas: &HtmlCanvasElement) -> Result<Geom, String> {
-        match self {
-            FamilyChart::SesGroups(r) => {
-                let rows = labels(&r.runs, |x| &x.label);
-                let util: Vec<Vec<f64>> = r
-                    .runs
-                    .iter()
-                    .map(|run| run.metrics.groups.iter().map(|g| g.utilization).collect())
-                    .collect();
-                let title = format!(
-                    "Node groups filled to their median utilization ({} seeds)",
-                    r.seeds
-                );
-                node_groups(canvas, &title, &rows, &ses_groups(r), &util)
-            }
-            FamilyChart::SesBars(r, f) => {
-                let groups: Vec<String> = ses_groups(r).into_iter().map(|g| g.name).collect();
-                let values: Vec<Vec<Banded>> = (0..r.runs.len())
-                    .map(|run| {
-                        (0..groups.len())
-                            .filter_map(|g| ses_value(r, *f, run, g))
-                            .collect()
-                    })
-                    .collect();
-                let (title, y) = match f {
-                    SesFigure::Utilization => ("Utilization per group (SES Fig. 1)", "utilization"),
-                    SesFigure::QueueDelay => (
-                        "Queueing delay per group (SES Fig. 2)",
-                        "mean queueing delay (min)",
-                    ),
-                };
-                let title = format!(
-                    "{title}: median of {} seeds, band {:.0} %",
-                    r.seeds,
-                    r.confidence * 100.0
-                );
-                band_bars(
-                    canvas,
-                    &title,
-                    y,
-                    &groups,
-                    &labels(&r.runs, |x| &x.label),
-                    &values,
-                )
-            }
-            FamilyChart::SesCrossover(r) => ses_crossover(canvas, r),
-            FamilyChart::KkorGantt(r, run, c) => super::kkor_gantt::draw(canvas, r, *run, *c),
-            FamilyChart::SesQueue(r, run) => {
-                let (label, data) = ses_queue(r, *run).ok_or("no queue series")?;
-                let title = format!("Queue length per group: {label} (seed 1)");
-                plots::series(canvas, &title, &data, true)
-            }
-            FamilyChart::KkorLines(r, m) => {
-                let (_, y) = KKOR_CHART_METRICS.get(*m).ok_or("no such metric")?;
-                let title = format!(
-                    "{y}: median of {} seeds, band {:.0} %",
-                    r.seeds,
-                    r.confidence * 100.0
-                );
-                plots::band_lines(
-                    canvas,
-                    &title,
-                    ("offered load ρ", y),
-                    &r.x,
-                    &kkor_lines(r, *m),
-                )
-            }
-            FamilyChart::KkorOrgs(r) => {
-                let orgs: Vec<String> = r
-                    .clusters
-                    .iter()
-                    .enumerate()
-                    .map(|(k, c)| format!("O{} ({} CPUs)", k + 1, c.procs))
-                    .collect();
-                // Medians only (the runs shape has no band): bars without whiskers.
-                let values: Vec<Vec<Banded>> = r
-                    .runs
-                    .iter()
-                    .map(|run| {
-                        run.metrics
-                            .organizations
-                            .iter()
-                            .map(|o| (o.mean_flow_time, f64::NAN, f64::NAN))
-                            .collect()
-                    })
-                    .collect();
-                let title = format!(
-                    "Mean flow time per organization (KKOR Fig. 4), median of {} seeds",
-                    r.seeds
-                );
-                band_bars(
-                    canvas,
-                    &title,
-                    "mean flow time F̄ (time units)",
-                    &orgs,
-                    &labels(&r.runs, |x| &x.label),
-                    &values,
-                )
-            }
-        }
+        let r = &self.0;
+        let rows = labels(&r.runs, |x| &x.label);
+        let util: Vec<Vec<f64>> = r
+            .runs
+            .iter()
+            .map(|run| run.metrics.groups.iter().map(|g| g.utilization).collect())
+            .collect();
+        let title = format!(
+            "Node groups filled to their median utilization ({} seeds)",
+            r.seeds
+        );
+        node_groups(canvas, &title, &rows, &ses_groups(r), &util)
     }
 
     fn describe(&self, x: f64, y: f64) -> String {
-        match self {
-            FamilyChart::SesGroups(r) => describe_groups(r, x, y),
-            FamilyChart::SesBars(r, f) => {
-                let groups = ses_groups(r);
-                let (Some(g), m) = (slot(x, groups.len()), r.runs.len()) else {
-                    return String::new();
-                };
-                let unit = match f {
-                    SesFigure::Utilization => "",
-                    SesFigure::QueueDelay => " min",
-                };
-                let parts: Vec<String> = (0..m)
-                    .filter_map(|run| {
-                        let (v, lo, hi) = ses_value(r, *f, run, g)?;
-                        let mark = if x >= bar_x0(g, run, m) && x < bar_x0(g, run + 1, m) {
-                            "▸ "
-                        } else {
-                            ""
-                        };
-                        Some(format!(
-                            "{mark}{} {}{unit} (band {} – {})",
-                            r.runs[run].label,
-                            fmt_num(v, 3),
-                            fmt_num(lo, 3),
-                            fmt_num(hi, 3)
-                        ))
-                    })
-                    .collect();
-                format!("group {}: {}", groups[g].name, parts.join(", "))
-            }
-            FamilyChart::SesCrossover(r) => describe_lines(&r.x_label, &r.x, &r.series, x, " s"),
-            FamilyChart::KkorLines(r, m) => describe_lines("ρ", &r.x, &kkor_lines(r, *m), x, ""),
-            FamilyChart::KkorGantt(r, run, c) => super::kkor_gantt::describe(r, *run, *c, x, y),
-            FamilyChart::SesQueue(r, run) => {
-                let Some((_, d)) = ses_queue(r, *run) else {
-                    return String::new();
-                };
-                let k = (x * 86_400.0 / d.bucket_s.max(1e-9)).floor().max(0.0) as usize;
-                let parts: Vec<String> = d
-                    .sites
-                    .iter()
-                    .filter_map(|g| {
-                        Some(format!(
-                            "{} {}",
-                            g.name,
-                            fmt_num(*g.queue_length.get(k)?, 2)
-                        ))
-                    })
-                    .collect();
-                format!("day {}: waiting {}", fmt_num(x, 2), parts.join(", "))
-            }
-            FamilyChart::KkorOrgs(r) => {
-                let Some(k) = slot(x, r.clusters.len()) else {
-                    return String::new();
-                };
-                let parts: Vec<String> = r
-                    .runs
-                    .iter()
-                    .filter_map(|run| {
-                        let o = run.metrics.organizations.get(k)?;
-                        let rel = o.relative_to_local.as_ref().and_then(|v| v.mean_flow_time);
-                        Some(format!(
-                            "{} {}{}",
-                            run.label,
-                            fmt_num(o.mean_flow_time, 2),
-                            rel.map_or(String::new(), |v| format!(
-                                " (×{} of local)",
-                                fmt_num(v, 3)
-                            ))
-                        ))
-                    })
-                    .collect();
-                format!("O{}: {}", k + 1, parts.join(", "))
-            }
-        }
-    }
-
-    fn table(&self) -> Option<DataTable> {
-        match self {
-            FamilyChart::KkorLines(r, m) => Some(lines_table("ρ", &r.x, &kkor_lines(r, *m), "")),
-            FamilyChart::SesCrossover(r) => Some(lines_table(&r.x_label, &r.x, &r.series, " s")),
-            // The others have their table beside them on the page.
-            _ => None,
-        }
+        describe_groups(&self.0, x, y)
     }
 
     fn name(&self) -> String {
-        match self {
-            FamilyChart::SesGroups(_) => "gridscope-ses-groups".into(),
-            FamilyChart::SesBars(_, SesFigure::Utilization) => "gridscope-ses-utilization".into(),
-            FamilyChart::SesBars(_, SesFigure::QueueDelay) => "gridscope-ses-queue-delay".into(),
-            FamilyChart::SesCrossover(_) => "gridscope-ses-crossover".into(),
-            FamilyChart::KkorLines(_, m) => format!(
-                "gridscope-kkor-load-{}",
-                KKOR_CHART_METRICS.get(*m).map_or("", |k| k.0)
+        "gridscope-ses-groups".into()
+    }
+}
+
+impl Plot for SesBars {
+    fn draw(&self, canvas: &HtmlCanvasElement) -> Result<Geom, String> {
+        let (r, f) = (&self.0, &self.1);
+        let groups: Vec<String> = ses_groups(r).into_iter().map(|g| g.name).collect();
+        let values: Vec<Vec<Banded>> = (0..r.runs.len())
+            .map(|run| {
+                (0..groups.len())
+                    .filter_map(|g| ses_value(r, *f, run, g))
+                    .collect()
+            })
+            .collect();
+        let (title, y) = match f {
+            SesFigure::Utilization => ("Utilization per group (SES Fig. 1)", "utilization"),
+            SesFigure::QueueDelay => (
+                "Queueing delay per group (SES Fig. 2)",
+                "mean queueing delay (min)",
             ),
-            FamilyChart::KkorOrgs(_) => "gridscope-kkor-fairness".into(),
-            FamilyChart::KkorGantt(_, run, c) => format!("gridscope-kkor-gantt-{run}-o{}", c + 1),
-            FamilyChart::SesQueue(r, run) => format!(
-                "gridscope-ses-queue-{}",
-                r.runs.get(*run).map_or("", |x| x.label.as_str())
-            ),
+        };
+        let title = format!(
+            "{title}: median of {} seeds, band {:.0} %",
+            r.seeds,
+            r.confidence * 100.0
+        );
+        draw::grouped_bars(
+            canvas,
+            &title,
+            y,
+            &groups,
+            &labels(&r.runs, |x| &x.label),
+            GroupValues::Banded(&values),
+        )
+    }
+
+    fn describe(&self, x: f64, _y: f64) -> String {
+        let (r, f) = (&self.0, &self.1);
+        let groups = ses_groups(r);
+        let (Some(g), m) = (slot(x, groups.len()), r.runs.len()) else {
+            return String::new();
+        };
+        let unit = match f {
+            SesFigure::Utilization => "",
+            SesFigure::QueueDelay => " min",
+        };
+        let parts: Vec<String> = (0..m)
+            .filter_map(|run| {
+                let (v, lo, hi) = ses_value(r, *f, run, g)?;
+                let mark = if x >= bar_x0(g, run, m) && x < bar_x0(g, run + 1, m) {
+                    "▸ "
+                } else {
+                    ""
+                };
+                Some(format!(
+                    "{mark}{} {}{unit} (band {} – {})",
+                    r.runs[run].label,
+                    fmt_num(v, 3),
+                    fmt_num(lo, 3),
+                    fmt_num(hi, 3)
+                ))
+            })
+            .collect();
+        format!("group {}: {}", groups[g].name, parts.join(", "))
+    }
+
+    fn name(&self) -> String {
+        match self.1 {
+            SesFigure::Utilization => "gridscope-ses-utilization".into(),
+            SesFigure::QueueDelay => "gridscope-ses-queue-delay".into(),
         }
+    }
+}
+
+impl Plot for SesCrossoverLines {
+    fn draw(&self, canvas: &HtmlCanvasElement) -> Result<Geom, String> {
+        ses_crossover(canvas, &self.0)
+    }
+
+    fn describe(&self, x: f64, _y: f64) -> String {
+        let r = &self.0;
+        describe_lines(&r.x_label, &r.x, &r.series, x, " s")
+    }
+
+    fn table(&self) -> Option<DataTable> {
+        let r = &self.0;
+        Some(lines_table(&r.x_label, &r.x, &r.series, " s"))
+    }
+
+    fn name(&self) -> String {
+        "gridscope-ses-crossover".into()
+    }
+}
+
+impl Plot for SesQueue {
+    fn draw(&self, canvas: &HtmlCanvasElement) -> Result<Geom, String> {
+        let (label, data) = ses_queue(&self.0, self.1).ok_or("no queue series")?;
+        let title = format!("Queue length per group: {label} (seed 1)");
+        draw::series(canvas, &title, &data, true)
+    }
+
+    fn describe(&self, x: f64, _y: f64) -> String {
+        let Some((_, d)) = ses_queue(&self.0, self.1) else {
+            return String::new();
+        };
+        let k = (x * 86_400.0 / d.bucket_s.max(1e-9)).floor().max(0.0) as usize;
+        let parts: Vec<String> = d
+            .sites
+            .iter()
+            .filter_map(|g| {
+                Some(format!(
+                    "{} {}",
+                    g.name,
+                    fmt_num(*g.queue_length.get(k)?, 2)
+                ))
+            })
+            .collect();
+        format!("day {}: waiting {}", fmt_num(x, 2), parts.join(", "))
+    }
+
+    fn name(&self) -> String {
+        format!(
+            "gridscope-ses-queue-{}",
+            self.0.runs.get(self.1).map_or("", |x| x.label.as_str())
+        )
+    }
+}
+
+impl Plot for KkorLines {
+    fn draw(&self, canvas: &HtmlCanvasElement) -> Result<Geom, String> {
+        let (r, m) = (&self.0, self.1);
+        let (_, y) = KKOR_CHART_METRICS.get(m).ok_or("no such metric")?;
+        let title = format!(
+            "{y}: median of {} seeds, band {:.0} %",
+            r.seeds,
+            r.confidence * 100.0
+        );
+        draw::band_lines(
+            canvas,
+            &title,
+            ("offered load ρ", y),
+            &r.x,
+            &kkor_lines(r, m),
+        )
+    }
+
+    fn describe(&self, x: f64, _y: f64) -> String {
+        describe_lines("ρ", &self.0.x, &kkor_lines(&self.0, self.1), x, "")
+    }
+
+    fn table(&self) -> Option<DataTable> {
+        Some(lines_table(
+            "ρ",
+            &self.0.x,
+            &kkor_lines(&self.0, self.1),
+            "",
+        ))
+    }
+
+    fn name(&self) -> String {
+        format!(
+            "gridscope-kkor-load-{}",
+            KKOR_CHART_METRICS.get(self.1).map_or("", |k| k.0)
+        )
+    }
+}
+
+impl Plot for KkorOrgs {
+    fn draw(&self, canvas: &HtmlCanvasElement) -> Result<Geom, String> {
+        let r = &self.0;
+        let orgs: Vec<String> = r
+            .clusters
+            .iter()
+            .enumerate()
+            .map(|(k, c)| format!("O{} ({} CPUs)", k + 1, c.procs))
+            .collect();
+        // Medians only (the runs shape has no band): bars without whiskers.
+        let values: Vec<Vec<Banded>> = r
+            .runs
+            .iter()
+            .map(|run| {
+                run.metrics
+                    .organizations
+                    .iter()
+                    .map(|o| (o.mean_flow_time, f64::NAN, f64::NAN))
+                    .collect()
+            })
+            .collect();
+        let title = format!(
+            "Mean flow time per organization (KKOR Fig. 4), median of {} seeds",
+            r.seeds
+        );
+        draw::grouped_bars(
+            canvas,
+            &title,
+            "mean flow time F̄ (time units)",
+            &orgs,
+            &labels(&r.runs, |x| &x.label),
+            GroupValues::Banded(&values),
+        )
+    }
+
+    fn describe(&self, x: f64, _y: f64) -> String {
+        let r = &self.0;
+        let Some(k) = slot(x, r.clusters.len()) else {
+            return String::new();
+        };
+        let parts: Vec<String> = r
+            .runs
+            .iter()
+            .filter_map(|run| {
+                let o = run.metrics.organizations.get(k)?;
+                let rel = o.relative_to_local.as_ref().and_then(|v| v.mean_flow_time);
+                Some(format!(
+                    "{} {}{}",
+                    run.label,
+                    fmt_num(o.mean_flow_time, 2),
+                    rel.map_or(String::new(), |v| format!(" (×{} of local)", fmt_num(v, 3)))
+                ))
+            })
+            .collect();
+        format!("O{}: {}", k + 1, parts.join(", "))
+    }
+
+    fn name(&self) -> String {
+        "gridscope-kkor-fairness".into()
+    }
+}
+
+impl Plot for KkorGantt {
+    fn draw(&self, canvas: &HtmlCanvasElement) -> Result<Geom, String> {
+        super::kkor_gantt::draw(canvas, &self.0, self.1, self.2)
+    }
+
+    fn describe(&self, x: f64, y: f64) -> String {
+        super::kkor_gantt::describe(&self.0, self.1, self.2, x, y)
+    }
+
+    fn name(&self) -> String {
+        format!("gridscope-kkor-gantt-{}-o{}", self.1, self.2 + 1)
     }
 }
 
@@ -429,7 +484,7 @@ fn ses_crossover(canvas: &HtmlCanvasElement, r: &SesCrossover) -> Result<Geom, S
         .fold(0.0, f64::max);
     let (unit, scale) = secs_unit(max);
     let series: Vec<_> = r.series.iter().map(|s| scaled(s, scale)).collect();
-    plots::band_lines(
+    draw::band_lines(
         canvas,
         &title,
         (&r.x_label, &format!("mean response time ({unit})")),

@@ -1,18 +1,14 @@
-//! Drawings of the SES and KKOR panels that `plots` has no shape for: grouped bars with a
-//! band on each bar, and SES's node groups as boxes sized by their nodes and filled to their
-//! utilization.
+//! The SES panel's drawing that `draw` has no shape for: its node groups as boxes sized by
+//! their nodes and filled to their utilization.
 
 use super::backend::Sharp;
 use plotters::element::{DynElement, IntoDynElement};
 use plotters::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use super::plots::{area, color, e, finish, fit_title, font, x_ticks, Geom};
+use super::draw::{area, color, e, finish, fit_title, font, Geom};
 
 type Res = Result<Geom, String>;
-
-/// (median, lo, hi) of one bar.
-pub type Banded = (f64, f64, f64);
 
 fn finite(v: f64) -> f64 {
     if v.is_finite() {
@@ -20,91 +16,6 @@ fn finite(v: f64) -> f64 {
     } else {
         0.0
     }
-}
-
-/// Left edge of bar `si` of `m` in group `g` (bars of width 0.8 / m).
-pub fn bar_x0(g: usize, si: usize, m: usize) -> f64 {
-    g as f64 - 0.4 + si as f64 * 0.8 / m.max(1) as f64
-}
-
-/// Grouped bars (`values[series][group]`) with a whisker from lo to hi on each bar (none
-/// where lo or hi is NaN); the legend sits upper left.
-pub fn band_bars(
-    canvas: &HtmlCanvasElement,
-    title: &str,
-    y_desc: &str,
-    groups: &[String],
-    series: &[String],
-    values: &[Vec<Banded>],
-) -> Res {
-    let root = area(canvas)?;
-    let (n, m) = (groups.len(), series.len());
-    if n == 0 || m == 0 {
-        return Err("nothing to draw".into());
-    }
-    let ymax = values
-        .iter()
-        .flatten()
-        .flat_map(|&(v, lo, hi)| [v, lo, hi])
-        .filter(|v| v.is_finite())
-        .fold(0.0f64, f64::max)
-        .max(1e-9)
-        * 1.15;
-    let x = (-0.5, n as f64 - 0.5);
-    let mut chart = ChartBuilder::on(&root)
-        .caption(fit_title(&root, title), font(15))
-        .margin(8)
-        .x_label_area_size(28)
-        .y_label_area_size(56)
-        .build_cartesian_2d(x.0..x.1, 0f64..ymax)
-        .map_err(e)?;
-    chart
-        .configure_mesh()
-        .x_labels(x_ticks(&root))
-        .disable_x_mesh()
-        .x_labels(n.min(24))
-        .y_desc(y_desc)
-        .x_label_formatter(&|v| {
-            let r = v.round();
-            if (v - r).abs() < 1e-6 && r >= 0.0 {
-                groups.get(r as usize).cloned().unwrap_or_default()
-            } else {
-                String::new()
-            }
-        })
-        .draw()
-        .map_err(e)?;
-    let w = 0.8 / m as f64;
-    for (si, name) in series.iter().enumerate() {
-        let c = color(si);
-        let vals = values.get(si).cloned().unwrap_or_default();
-        chart
-            .draw_series(vals.iter().enumerate().map(move |(g, &(v, _, _))| {
-                let x0 = bar_x0(g, si, m);
-                Rectangle::new([(x0, 0.0), (x0 + w * 0.92, finite(v))], c.filled())
-            }))
-            .map_err(e)?
-            .label(name.clone())
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.filled()));
-        chart
-            .draw_series(vals.iter().enumerate().flat_map(move |(g, &(_, lo, hi))| {
-                let x0 = bar_x0(g, si, m);
-                let (xc, cap) = (x0 + w * 0.46, w * 0.2);
-                // No band (NaN), no whisker.
-                let band = lo.is_finite() && hi.is_finite();
-                let (lo, hi) = (finite(lo), finite(hi));
-                band.then_some([
-                    PathElement::new(vec![(xc, lo), (xc, hi)], BLACK.stroke_width(1)),
-                    PathElement::new(vec![(xc - cap, lo), (xc + cap, lo)], BLACK.stroke_width(1)),
-                    PathElement::new(vec![(xc - cap, hi), (xc + cap, hi)], BLACK.stroke_width(1)),
-                ])
-                .into_iter()
-                .flatten()
-            }))
-            .map_err(e)?;
-    }
-    let legend = (m > 1).then_some(SeriesLabelPosition::UpperLeft);
-    finish(&root, &mut chart, legend, x, (0.0, ymax), false)
 }
 
 /// A node group as the picture draws it.

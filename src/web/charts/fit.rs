@@ -5,8 +5,8 @@ use std::rc::Rc;
 
 use web_sys::HtmlCanvasElement;
 
-use super::plots::XUnit;
-use super::{cdf_at, plots, Geom, Plot};
+use super::draw::XUnit;
+use super::{cdf_at, draw, Geom, Plot};
 use crate::metrics::WorkloadCdfs;
 use crate::web::format::fmt_num;
 use crate::web::protocol::FitCompare;
@@ -79,7 +79,7 @@ impl Plot for FitCdf {
                 k.pick(&c.synthetic),
             ));
         }
-        plots::step_cdfs(canvas, k.title(), k.x_axis(), &lines, true)
+        draw::step_cdfs(canvas, k.title(), k.x_axis(), &lines, true)
     }
 
     fn describe(&self, x: f64, _y: f64) -> String {
@@ -87,7 +87,7 @@ impl Plot for FitCdf {
         let at = if k == FitKind::Procs {
             format!("{x:.0} processors")
         } else {
-            plots::format_secs(x)
+            draw::format_secs(x)
         };
         let share = |w: &WorkloadCdfs| cdf_at(k.pick(w), x) * 100.0;
         let mut text = format!("at most {at}: trace {:.1} %", share(&c.original));

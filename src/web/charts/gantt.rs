@@ -4,7 +4,7 @@ use std::rc::Rc;
 
 use web_sys::HtmlCanvasElement;
 
-use super::{plots, Geom, Plot};
+use super::{draw, Geom, Plot};
 use crate::web::protocol::GanttData;
 
 #[derive(Clone, Debug, PartialEq)]
@@ -23,7 +23,7 @@ impl Plot for Gantt {
             ""
         };
         let title = format!("Gantt chart: {}, {}{more}", self.site, self.run);
-        plots::gantt(canvas, &title, &self.data)
+        draw::gantt(canvas, &title, &self.data)
     }
 
     fn describe(&self, x: f64, y: f64) -> String {
@@ -40,7 +40,7 @@ impl Plot for Gantt {
                 r.0,
                 r.1 / 3600.0,
                 r.2 / 3600.0,
-                plots::format_secs(r.2 - r.1),
+                draw::format_secs(r.2 - r.1),
                 g.unit,
                 r.3,
                 r.3 + r.4 - 1

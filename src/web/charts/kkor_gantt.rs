@@ -6,7 +6,7 @@
 use plotters::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use super::plots::{area, color, e, finish, fit_title, font, x_ticks};
+use super::draw::{area, color, e, finish, fit_title, font, x_ticks};
 use super::Geom;
 use crate::kkor::presets::KkorRunsResult;
 use crate::model::packing::{pack_units, Interval};

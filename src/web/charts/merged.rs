@@ -6,7 +6,7 @@ use std::rc::Rc;
 
 use web_sys::HtmlCanvasElement;
 
-use super::{plots, DataTable, Geom, Plot};
+use super::{draw, DataTable, Geom, Plot};
 use crate::scenario::merged::MergedLines;
 use crate::web::format::fmt_num;
 
@@ -43,7 +43,7 @@ impl Plot for MergedChart {
             self.file,
             l.coverage * 100.0
         );
-        plots::band_lines(canvas, &title, (&l.x_label, &self.metric), &l.x, &l.lines)
+        draw::band_lines(canvas, &title, (&l.x_label, &self.metric), &l.x, &l.lines)
     }
 
     fn describe(&self, x: f64, _y: f64) -> String {

@@ -1,13 +1,26 @@
-//! The page's charts. A [`Chart`] holds what one chart shows and knows how to draw it
-//! (`plots`), what is under the pointer (its tooltip) and its file name; [`ChartView`]
-//! is the canvas on the page with the hover tooltip and the PNG export. A panel renders
-//! `<ChartView chart={Some(Chart::…)} … />` and nothing else.
+//! The page's charts. Each chart is a type implementing [`Plot`]: what it shows, how to
+//! draw it (`draw`), what is under the pointer (its tooltip) and its file name;
+//! [`ChartView`] is the canvas on the page with the hover tooltip and the PNG export. A
+//! panel renders `<ChartView chart={Some(plot(…))} … />` and nothing else.
 //!
-//! A new chart is a type implementing [`Plot`] (in its own file here) and a variant of
-//! [`Chart`].
+//! A new chart is a type implementing [`Plot`] and `PartialEq`, in its own file here.
+
+/// `PartialEq` for a chart of a shared result: the same result (`Rc::ptr_eq` on field 0,
+/// never a walk through it) and equal other fields.
+macro_rules! same_result {
+    ($t:ident $(, $f:tt)*) => {
+        impl PartialEq for $t {
+            fn eq(&self, other: &Self) -> bool {
+                std::rc::Rc::ptr_eq(&self.0, &other.0) $(&& self.$f == other.$f)*
+            }
+        }
+    };
+}
+pub(crate) use same_result;
 
 mod ab;
 mod backend;
+pub mod draw;
 mod families;
 mod family_plots;
 mod fit;
@@ -15,7 +28,6 @@ mod gantt;
 mod geom;
 mod kkor_gantt;
 mod merged;
-pub mod plots;
 mod runs;
 mod scjg;
 mod sob;
@@ -25,18 +37,22 @@ mod table;
 mod view;
 mod widths;
 
+use std::any::Any;
 use std::rc::Rc;
 
 use web_sys::HtmlCanvasElement;
 
 pub use ab::AbScatter;
-pub use families::{FamilyChart, SesFigure, KKOR_CHART_METRICS};
+pub use draw::Geom;
+pub use families::{
+    KkorGantt, KkorLines, KkorOrgs, SesBars, SesCrossoverLines, SesFigure, SesGroups, SesQueue,
+    KKOR_CHART_METRICS,
+};
 pub use fit::{FitCdf, FitKind};
 pub use gantt::Gantt;
 pub use merged::MergedChart;
-pub use plots::Geom;
 pub use runs::{Bars, SeriesChart, SiteUtil, WaitCdf};
-pub use scjg::{ScjgChart, SCJG_CHART_METRICS};
+pub use scjg::{ScjgGantt, ScjgLines, ScjgQuery, ScjgTimeline, SCJG_CHART_METRICS};
 pub use sob::{SobFigure, SOB_METRICS};
 pub use step::StepPicture;
 pub use sweep::{AllocationBars, History, Sweep};
@@ -45,7 +61,7 @@ pub use view::ChartView;
 pub use widths::WidthWaits;
 
 /// One kind of chart: its drawing, its tooltip text and its name.
-pub trait Plot {
+pub trait Plot: SamePlot {
     /// Draws the whole chart into `canvas`; the geometry maps canvas pixels to data.
     fn draw(&self, canvas: &HtmlCanvasElement) -> Result<Geom, String>;
     /// What is at data coordinates (x, y), in words; empty for nothing.
@@ -68,58 +84,35 @@ pub trait Plot {
     }
 }
 
-/// Every chart of the page.
-#[derive(Clone, PartialEq)]
-pub enum Chart {
-    /// One metric of every run relative to a baseline run.
-    Bars(Rc<Bars>),
-    WaitCdf(Rc<WaitCdf>),
-    /// Utilization or queue length per site over one run.
-    Series(Rc<SeriesChart>),
-    SiteUtil(Rc<SiteUtil>),
-    /// Mean wait per job-width class and run.
-    WidthWaits(Rc<WidthWaits>),
-    /// SOB Figures 3/4.
-    Sob(Rc<SobFigure>),
-    Gantt(Rc<Gantt>),
-    /// A trace against its fitted hyper-Erlang model.
-    FitCdf(Rc<FitCdf>),
-    /// SF sweeps: medians and bands, the hybrid's share, the calculator's fractions.
-    Sweep(Sweep),
-    History(History),
-    Allocation(Rc<AllocationBars>),
-    /// The SES and KKOR panels' charts.
-    Family(FamilyChart),
-    /// The SCJG panel's charts.
-    Scjg(ScjgChart),
-    /// The step-through view's picture of one instant.
-    Step(Rc<StepPicture>),
-    Ab(Rc<AbScatter>),
-    /// A cluster sweep's merged table (`gridscope sweep merge`), dropped on the page.
-    Merged(MergedChart),
+/// Whether two charts are the same, for [`ChartView`]'s redraws: by the chart type's own
+/// `PartialEq` (a chart of another type is never the same). Every `Plot + PartialEq` type
+/// has it.
+pub trait SamePlot {
+    fn as_any(&self) -> &dyn Any;
+    fn same(&self, other: &dyn Any) -> bool;
 }
 
-impl Chart {
-    pub fn plot(&self) -> &dyn Plot {
-        match self {
-            Chart::Bars(p) => p.as_ref(),
-            Chart::WaitCdf(p) => p.as_ref(),
-            Chart::Series(p) => p.as_ref(),
-            Chart::SiteUtil(p) => p.as_ref(),
-            Chart::WidthWaits(p) => p.as_ref(),
-            Chart::Sob(p) => p.as_ref(),
-            Chart::Gantt(p) => p.as_ref(),
-            Chart::FitCdf(p) => p.as_ref(),
-            Chart::Sweep(p) => p,
-            Chart::History(p) => p,
-            Chart::Allocation(p) => p.as_ref(),
-            Chart::Family(p) => p,
-            Chart::Scjg(p) => p,
-            Chart::Step(p) => p.as_ref(),
-            Chart::Ab(p) => p.as_ref(),
-            Chart::Merged(p) => p,
-        }
+impl<T: Plot + PartialEq + 'static> SamePlot for T {
+    fn as_any(&self) -> &dyn Any {
+        self
     }
+
+    fn same(&self, other: &dyn Any) -> bool {
+        other.downcast_ref::<T>() == Some(self)
+    }
+}
+
+/// Charts compare as their types do, so a panel that builds its chart again at every render
+/// does not redraw the canvas unless the numbers changed.
+impl PartialEq for dyn Plot {
+    fn eq(&self, other: &Self) -> bool {
+        SamePlot::same(self, SamePlot::as_any(other))
+    }
+}
+
+/// A chart as [`ChartView`] takes it.
+pub fn plot(p: impl Plot + 'static) -> Rc<dyn Plot> {
+    Rc::new(p)
 }
 
 /// Share of `pts` (an ascending empirical CDF) at or below `x`, drawn on a log axis where

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use web_sys::HtmlCanvasElement;
 
-use super::{cdf_at, plots, slot, DataTable, Geom, Plot};
+use super::{cdf_at, draw, slot, DataTable, Geom, Plot};
 use crate::web::format::fmt_num;
 use crate::web::metric::Metric;
 use crate::web::protocol::RunResult;
@@ -34,7 +34,7 @@ impl Plot for Bars {
     fn draw(&self, canvas: &HtmlCanvasElement) -> Result<Geom, String> {
         let base = self.labels.get(self.baseline).cloned().unwrap_or_default();
         let title = format!("{} relative to {base}", self.metric.title());
-        plots::bars(canvas, &title, &self.labels, &self.values, self.baseline)
+        draw::bars(canvas, &title, &self.labels, &self.values, self.baseline)
     }
 
     fn describe(&self, x: f64, _y: f64) -> String {
@@ -99,7 +99,7 @@ impl Plot for WaitCdf {
             .iter()
             .map(|r| (r.label().to_string(), r.wait_cdf.as_slice()))
             .collect();
-        plots::cdf(canvas, &lines)
+        draw::cdf(canvas, &lines)
     }
 
     fn describe(&self, x: f64, _y: f64) -> String {
@@ -110,7 +110,7 @@ impl Plot for WaitCdf {
             .collect();
         format!(
             "waiting at most {}: {}",
-            plots::format_secs(x),
+            draw::format_secs(x),
             parts.join(", ")
         )
     }
@@ -124,7 +124,7 @@ impl Plot for WaitCdf {
         let within = |pts: &[(f64, f64)], share: f64| {
             pts.iter()
                 .find(|p| p.1 >= share)
-                .map_or("–".into(), |p| plots::format_secs(p.0))
+                .map_or("–".into(), |p| draw::format_secs(p.0))
         };
         Some(DataTable {
             head: [
@@ -169,7 +169,7 @@ impl Plot for SeriesChart {
             "Utilization"
         };
         let title = format!("{what} per site ({})", self.run.label());
-        plots::series(canvas, &title, &self.run.series, self.queue)
+        draw::series(canvas, &title, &self.run.series, self.queue)
     }
 
     fn describe(&self, x: f64, _y: f64) -> String {
@@ -228,13 +228,13 @@ impl SiteUtil {
 
 impl Plot for SiteUtil {
     fn draw(&self, canvas: &HtmlCanvasElement) -> Result<Geom, String> {
-        plots::grouped_bars(
+        draw::grouped_bars(
             canvas,
             "Utilization per site and run (each site's own span)",
             "busy CPUs / CPUs",
             &self.runs,
             &self.sites,
-            &self.values,
+            draw::GroupValues::Plain(&self.values),
         )
     }
 

@@ -7,7 +7,7 @@ use std::rc::Rc;
 use plotters::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use super::plots::{self, area, color, e, finish, fit_title, font, x_ticks};
+use super::draw::{self, area, color, e, finish, fit_title, font, x_ticks};
 use super::table::lines_table;
 use super::{DataTable, Geom, Plot};
 use crate::allocation::sweep::PolicySeries;
@@ -28,30 +28,23 @@ pub const SCJG_CHART_METRICS: [(&str, &str, &str); 8] = [
     ("lockdown_utilization", "lock-down block utilization", "Block metajobs' work / (block nodes × open window time), inside the arrival window (lock-down only; SCJG Fig. 7's block, whose utilization the paper assigned)."),
 ];
 
+/// A sweep's metric (index into [`SCJG_CHART_METRICS`]).
 #[derive(Clone, Debug)]
-pub enum ScjgChart {
-    /// A sweep's metric (index into [`SCJG_CHART_METRICS`]).
-    Lines(Rc<ScjgSweepResult>, usize),
-    /// The retry timeline of one run of `scjg-livelock`.
-    Timeline(Rc<ScjgRunsResult>, usize),
-    /// One site of the inspected run.
-    Gantt(Rc<Inspection>, usize),
-    /// Fig. 2: every site's range list for the probed metajob.
-    Query(Rc<Inspection>),
-}
+pub struct ScjgLines(pub Rc<ScjgSweepResult>, pub usize);
+/// The retry timeline of one run of `scjg-livelock`.
+#[derive(Clone, Debug)]
+pub struct ScjgTimeline(pub Rc<ScjgRunsResult>, pub usize);
+/// One site of the inspected run.
+#[derive(Clone, Debug)]
+pub struct ScjgGantt(pub Rc<Inspection>, pub usize);
+/// Fig. 2: every site's range list for the probed metajob.
+#[derive(Clone, Debug)]
+pub struct ScjgQuery(pub Rc<Inspection>);
 
-impl PartialEq for ScjgChart {
-    fn eq(&self, other: &Self) -> bool {
-        use ScjgChart::*;
-        match (self, other) {
-            (Lines(a, i), Lines(b, j)) => Rc::ptr_eq(a, b) && i == j,
-            (Timeline(a, i), Timeline(b, j)) => Rc::ptr_eq(a, b) && i == j,
-            (Gantt(a, i), Gantt(b, j)) => Rc::ptr_eq(a, b) && i == j,
-            (Query(a), Query(b)) => Rc::ptr_eq(a, b),
-            _ => false,
-        }
-    }
-}
+super::same_result!(ScjgLines, 1);
+super::same_result!(ScjgTimeline, 1);
+super::same_result!(ScjgGantt, 1);
+super::same_result!(ScjgQuery);
 
 fn lines(r: &ScjgSweepResult, metric: usize) -> Vec<PolicySeries> {
     let key = SCJG_CHART_METRICS.get(metric).map_or("", |m| m.0);
@@ -342,104 +335,123 @@ fn describe_gantt(i: &Inspection, site: usize, x: f64, y: f64) -> String {
     }
 }
 
-impl Plot for ScjgChart {
+impl Plot for ScjgLines {
     fn draw(&self, canvas: &HtmlCanvasElement) -> Result<Geom, String> {
-        match self {
-            ScjgChart::Lines(r, m) => {
-                let (_, y, _) = SCJG_CHART_METRICS.get(*m).ok_or("no such metric")?;
-                let title = format!(
-                    "{y}: median of {} seeds, band {:.0} %",
-                    r.seeds,
-                    r.confidence * 100.0
-                );
-                plots::band_lines(canvas, &title, (&r.x_label, y), &r.x, &lines(r, *m))
-            }
-            ScjgChart::Timeline(r, run) => draw_timeline(canvas, r, *run),
-            ScjgChart::Gantt(i, s) => draw_gantt(canvas, i, *s),
-            ScjgChart::Query(i) => draw_query(canvas, i),
-        }
+        let (r, m) = (&self.0, self.1);
+        let (_, y, _) = SCJG_CHART_METRICS.get(m).ok_or("no such metric")?;
+        let title = format!(
+            "{y}: median of {} seeds, band {:.0} %",
+            r.seeds,
+            r.confidence * 100.0
+        );
+        draw::band_lines(canvas, &title, (&r.x_label, y), &r.x, &lines(r, m))
     }
 
-    fn describe(&self, x: f64, y: f64) -> String {
-        match self {
-            ScjgChart::Lines(r, m) => {
-                let Some(i) =
-                    r.x.iter()
-                        .enumerate()
-                        .min_by(|a, b| (a.1 - x).abs().total_cmp(&(b.1 - x).abs()))
-                        .map(|p| p.0)
-                else {
-                    return String::new();
-                };
-                let parts: Vec<String> = lines(r, *m)
-                    .iter()
-                    .map(|s| {
-                        format!(
-                            "{} {} (band {} – {})",
-                            s.policy,
-                            fmt_num(s.median[i], 4),
-                            fmt_num(s.lo[i], 4),
-                            fmt_num(s.hi[i], 4)
-                        )
-                    })
-                    .collect();
-                format!("{} = {}: {}", r.x_label, r.x[i], parts.join(", "))
-            }
-            ScjgChart::Timeline(r, run) => {
-                let rows = timeline_rows(r, *run);
-                match rows.get((y + 0.5).floor().max(0.0) as usize) {
-                    Some(t) => format!(
-                        "metajob {} (metascheduler {}): submitted {:.2} h, {} failed round(s), {}",
-                        t.id,
-                        t.scheduler + 1,
-                        t.submit_s / H,
-                        t.retries,
-                        t.start_s
-                            .map_or("never ran".into(), |s| format!("started {:.2} h", s / H))
-                    ),
-                    None => String::new(),
-                }
-            }
-            ScjgChart::Gantt(i, s) => describe_gantt(i, *s, x, y),
-            ScjgChart::Query(i) => {
-                let Some(q) = &i.query else {
-                    return String::new();
-                };
-                let k = y.floor().max(0.0) as usize;
-                match q.sites.get(k) {
-                    Some(s) => format!(
-                        "{}, {} node(s): {}; {} range(s)",
-                        s.name,
-                        s.units,
-                        if s.yes {
-                            "yes at the proposed start"
-                        } else {
-                            "no at the proposed start"
-                        },
-                        s.ranges.len()
-                    ),
-                    None => format!("result: {} common range(s)", q.common.len()),
-                }
-            }
-        }
+    fn describe(&self, x: f64, _y: f64) -> String {
+        let (r, m) = (&self.0, self.1);
+        let Some(i) =
+            r.x.iter()
+                .enumerate()
+                .min_by(|a, b| (a.1 - x).abs().total_cmp(&(b.1 - x).abs()))
+                .map(|p| p.0)
+        else {
+            return String::new();
+        };
+        let parts: Vec<String> = lines(r, m)
+            .iter()
+            .map(|s| {
+                format!(
+                    "{} {} (band {} – {})",
+                    s.policy,
+                    fmt_num(s.median[i], 4),
+                    fmt_num(s.lo[i], 4),
+                    fmt_num(s.hi[i], 4)
+                )
+            })
+            .collect();
+        format!("{} = {}: {}", r.x_label, r.x[i], parts.join(", "))
     }
 
     fn table(&self) -> Option<DataTable> {
-        match self {
-            ScjgChart::Lines(r, m) => Some(lines_table(&r.x_label, &r.x, &lines(r, *m), "")),
-            _ => None,
+        let r = &self.0;
+        Some(lines_table(&r.x_label, &r.x, &lines(r, self.1), ""))
+    }
+
+    fn name(&self) -> String {
+        format!(
+            "gridscope-scjg-{}",
+            SCJG_CHART_METRICS.get(self.1).map_or("", |k| k.0)
+        )
+    }
+}
+
+impl Plot for ScjgTimeline {
+    fn draw(&self, canvas: &HtmlCanvasElement) -> Result<Geom, String> {
+        draw_timeline(canvas, &self.0, self.1)
+    }
+
+    fn describe(&self, _x: f64, y: f64) -> String {
+        let rows = timeline_rows(&self.0, self.1);
+        match rows.get((y + 0.5).floor().max(0.0) as usize) {
+            Some(t) => format!(
+                "metajob {} (metascheduler {}): submitted {:.2} h, {} failed round(s), {}",
+                t.id,
+                t.scheduler + 1,
+                t.submit_s / H,
+                t.retries,
+                t.start_s
+                    .map_or("never ran".into(), |s| format!("started {:.2} h", s / H))
+            ),
+            None => String::new(),
         }
     }
 
     fn name(&self) -> String {
-        match self {
-            ScjgChart::Lines(_, m) => format!(
-                "gridscope-scjg-{}",
-                SCJG_CHART_METRICS.get(*m).map_or("", |k| k.0)
+        format!("gridscope-scjg-timeline-{}", self.1)
+    }
+}
+
+impl Plot for ScjgGantt {
+    fn draw(&self, canvas: &HtmlCanvasElement) -> Result<Geom, String> {
+        draw_gantt(canvas, &self.0, self.1)
+    }
+
+    fn describe(&self, x: f64, y: f64) -> String {
+        describe_gantt(&self.0, self.1, x, y)
+    }
+
+    fn name(&self) -> String {
+        format!("gridscope-scjg-gantt-site{}", self.1 + 1)
+    }
+}
+
+impl Plot for ScjgQuery {
+    fn draw(&self, canvas: &HtmlCanvasElement) -> Result<Geom, String> {
+        draw_query(canvas, &self.0)
+    }
+
+    fn describe(&self, _x: f64, y: f64) -> String {
+        let Some(q) = &self.0.query else {
+            return String::new();
+        };
+        let k = y.floor().max(0.0) as usize;
+        match q.sites.get(k) {
+            Some(s) => format!(
+                "{}, {} node(s): {}; {} range(s)",
+                s.name,
+                s.units,
+                if s.yes {
+                    "yes at the proposed start"
+                } else {
+                    "no at the proposed start"
+                },
+                s.ranges.len()
             ),
-            ScjgChart::Timeline(_, run) => format!("gridscope-scjg-timeline-{run}"),
-            ScjgChart::Gantt(_, s) => format!("gridscope-scjg-gantt-site{}", s + 1),
-            ScjgChart::Query(_) => "gridscope-scjg-query".into(),
+            None => format!("result: {} common range(s)", q.common.len()),
         }
+    }
+
+    fn name(&self) -> String {
+        "gridscope-scjg-query".into()
     }
 }

@@ -4,7 +4,7 @@ use std::rc::Rc;
 
 use web_sys::HtmlCanvasElement;
 
-use super::{plots, DataTable, Geom, Plot};
+use super::{draw, DataTable, Geom, Plot};
 use crate::web::format::secs_unit;
 use crate::web::metric::Metric;
 use crate::web::protocol::RunResult;
@@ -114,17 +114,17 @@ impl Plot for SobFigure {
             "grid efficiency (%)".to_string(),
             "jobs transferred (%)".to_string(),
         ];
-        let panels: Vec<plots::Panel> = self
+        let panels: Vec<draw::Panel> = self
             .drawn()
             .into_iter()
-            .map(|k| plots::Panel {
+            .map(|k| draw::Panel {
                 title: &titles[k],
                 values: &cols[k],
                 decimals: if k < 2 { 2 } else { 0 },
                 unit_line: k < 2,
             })
             .collect();
-        plots::panels(canvas, &self.labels, &panels)
+        draw::panels(canvas, &self.labels, &panels)
     }
 
     fn describe(&self, x: f64, _y: f64) -> String {
@@ -149,7 +149,7 @@ impl Plot for SobFigure {
                 let v = row[k];
                 let t = match k {
                     0 | 1 => format!("{v:.3}"),
-                    2 => plots::format_secs(v),
+                    2 => draw::format_secs(v),
                     _ => format!("{:.1} %", v * 100.0),
                 };
                 format!("{label} {t}")
@@ -182,7 +182,7 @@ impl Plot for SobFigure {
                         l.clone(),
                         crate::web::format::fmt_num(v[0], 3),
                         crate::web::format::fmt_num(v[1], 3),
-                        plots::format_secs(v[2]),
+                        draw::format_secs(v[2]),
                         format!("{} %", crate::web::format::fmt_num(v[3] * 100.0, 1)),
                         format!("{} %", crate::web::format::fmt_num(v[4] * 100.0, 1)),
                     ]

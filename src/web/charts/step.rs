@@ -8,7 +8,7 @@ use web_sys::HtmlCanvasElement;
 
 use plotters::prelude::*;
 
-use super::plots::{area, e, finish, fit_title, font, format_secs, x_ticks};
+use super::draw::{area, e, finish, fit_title, font, format_secs, x_ticks};
 use super::{Geom, Plot};
 use crate::scenario::steps::StepFrame;
 use crate::web::format::secs_unit;

@@ -6,11 +6,11 @@ use std::rc::Rc;
 use web_sys::HtmlCanvasElement;
 
 use super::table::lines_table;
-use super::{plots, slot, DataTable, Geom, Plot};
+use super::{draw, slot, DataTable, Geom, Plot};
+use crate::allocation::fractions::Allocation;
 use crate::allocation::sweep::FractionHistory;
 use crate::web::format::fmt_num;
 use crate::web::protocol::SweepData;
-use crate::web::sf::Allocation;
 
 /// A finished sweep: one line per policy over its band. Equal when it is the same result.
 #[derive(Clone, Debug)]
@@ -31,7 +31,7 @@ impl Plot for Sweep {
             r.seeds,
             r.confidence * 100.0
         );
-        plots::band_lines(
+        draw::band_lines(
             canvas,
             &title,
             (&r.x_label, "mean response time (s)"),
@@ -105,7 +105,7 @@ impl Plot for History {
             h.resource + 1,
             h.x
         );
-        plots::fraction_history(canvas, &title, h)
+        draw::fraction_history(canvas, &title, h)
     }
 
     fn describe(&self, x: f64, _y: f64) -> String {
@@ -162,13 +162,13 @@ impl Plot for AllocationBars {
             .map(|(i, r)| format!("{}: μ={r}", i + 1))
             .collect();
         let series = ["OWA (eq. 11)".to_string(), "WW (μ/Σμ)".to_string()];
-        plots::grouped_bars(
+        draw::grouped_bars(
             canvas,
             "Share of the jobs per resource",
             "fraction α",
             &groups,
             &series,
-            &[a.owa.clone(), a.ww.clone()],
+            draw::GroupValues::Plain(&[a.owa.clone(), a.ww.clone()]),
         )
     }
 

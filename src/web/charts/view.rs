@@ -1,5 +1,5 @@
 //! A chart on the page: its canvas, sized to its box and the screen's pixel ratio
-//! ([`backend::fit`]) and drawn again whenever its [`Chart`] or its box's width changes (a
+//! ([`backend::fit`]) and drawn again whenever its [`Plot`] or its box's width changes (a
 //! `ResizeObserver`: a window resized, a hidden view shown); a tooltip that follows the
 //! pointer with the values under it; a button that saves it as PNG.
 //!
@@ -16,13 +16,13 @@ use yew::prelude::*;
 use yew::virtual_dom::VTag;
 
 use super::backend::{self, css_size};
-use super::{Chart, Geom};
+use super::{Geom, Plot};
 use crate::web::format;
 
 #[derive(Properties, PartialEq)]
 pub struct ChartProps {
     /// `None` leaves the canvas as it is (its data is on the way).
-    pub chart: Option<Chart>,
+    pub chart: Option<Rc<dyn Plot>>,
     pub testid: AttrValue,
     pub width: u32,
     pub height: u32,
@@ -40,7 +40,7 @@ pub fn ChartView(p: &ChartProps) -> Html {
     let tip = use_node_ref();
     let geom: Rc<RefCell<Option<Geom>>> = use_mut_ref(|| None);
     // The chart drawn last, for the redraws the resize observer asks for.
-    let shown: Rc<RefCell<Option<Chart>>> = use_mut_ref(|| None);
+    let shown: Rc<RefCell<Option<Rc<dyn Plot>>>> = use_mut_ref(|| None);
     let want = (p.width, p.height);
     {
         let (canvas, geom, shown) = (canvas.clone(), geom.clone(), shown.clone());
@@ -107,7 +107,7 @@ pub fn ChartView(p: &ChartProps) -> Html {
     let onpng = {
         let (canvas, chart) = (canvas.clone(), p.chart.clone());
         Callback::from(move |_: MouseEvent| {
-            let name = chart.as_ref().map_or("chart".into(), |c| c.plot().name());
+            let name = chart.as_ref().map_or("chart".into(), |c| c.name());
             if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
                 save_png(&c, &name);
             }
@@ -124,13 +124,13 @@ pub fn ChartView(p: &ChartProps) -> Html {
         "aria-label",
         p.chart
             .as_ref()
-            .map_or(String::from("chart"), |c| c.plot().name().replace('-', " ")),
+            .map_or(String::from("chart"), |c| c.name().replace('-', " ")),
     );
     tag.add_attribute("data-testid", p.testid.clone());
     if p.onpick.is_some() {
         tag.add_attribute("title", "Click a job: why did it wait?");
     }
-    for (k, v) in p.chart.iter().flat_map(|c| c.plot().data_attrs()) {
+    for (k, v) in p.chart.iter().flat_map(|c| c.data_attrs()) {
         tag.add_attribute(k, v);
     }
     html! {
@@ -138,7 +138,7 @@ pub fn ChartView(p: &ChartProps) -> Html {
             { Html::from(tag) }
             <div class="chart-tip" role="tooltip" ref={tip} data-testid={format!("{}-hover", p.testid)}></div>
             <button class="small chart-png" data-testid={format!("{}-png", p.testid)} title="Save this chart as a PNG image" onclick={onpng}>{"PNG"}</button>
-            if let Some(t) = p.chart.as_ref().and_then(|c| c.plot().table()) {
+            if let Some(t) = p.chart.as_ref().and_then(|c| c.table()) {
                 { data_table(&t, &p.testid) }
             }
         </figure>
@@ -170,7 +170,7 @@ fn data_table(t: &super::DataTable, testid: &str) -> Html {
 fn pick_handler(
     canvas: NodeRef,
     geom: Rc<RefCell<Option<Geom>>>,
-    chart: Option<Chart>,
+    chart: Option<Rc<dyn Plot>>,
     pick: Option<Callback<i64>>,
 ) -> Callback<MouseEvent> {
     Callback::from(move |e: MouseEvent| {
@@ -182,7 +182,7 @@ fn pick_handler(
         ) else {
             return;
         };
-        if let Some(job) = data_at(&e, &c, g).and_then(|(x, y)| chart.plot().pick(x, y)) {
+        if let Some(job) = data_at(&e, &c, g).and_then(|(x, y)| chart.pick(x, y)) {
             pick.emit(job);
         }
     })
@@ -191,16 +191,16 @@ fn pick_handler(
 /// Draws the chart shown last (if any) into `canvas`; keeps its geometry for the tooltip.
 fn redraw(
     canvas: &HtmlCanvasElement,
-    shown: &RefCell<Option<Chart>>,
+    shown: &RefCell<Option<Rc<dyn Plot>>>,
     geom: &RefCell<Option<Geom>>,
 ) {
     if let Some(chart) = shown.borrow().as_ref() {
-        *geom.borrow_mut() = draw(chart, canvas);
+        *geom.borrow_mut() = draw(chart.as_ref(), canvas);
     }
 }
 
-fn draw(chart: &Chart, canvas: &HtmlCanvasElement) -> Option<Geom> {
-    match chart.plot().draw(canvas) {
+fn draw(chart: &dyn Plot, canvas: &HtmlCanvasElement) -> Option<Geom> {
+    match chart.draw(canvas) {
         Ok(g) => Some(g),
         Err(e) => {
             web_sys::console::warn_1(&JsValue::from_str(&format!("chart: {e}")));
@@ -216,7 +216,7 @@ fn hover(
     canvas: &HtmlCanvasElement,
     tip: &HtmlElement,
     geom: Option<Geom>,
-    chart: Option<&Chart>,
+    chart: Option<&Rc<dyn Plot>>,
 ) {
     let r = canvas.get_bounding_client_rect();
     let (cx, cy) = (
@@ -224,7 +224,7 @@ fn hover(
         e.client_y() as f64 - r.top(),
     );
     let text = match (geom.and_then(|g| data_at(e, canvas, g)), chart) {
-        (Some((x, y)), Some(chart)) => chart.plot().describe(x, y),
+        (Some((x, y)), Some(chart)) => chart.describe(x, y),
         _ => String::new(),
     };
     tip.set_text_content((!text.is_empty()).then_some(text.as_str()));

@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use web_sys::HtmlCanvasElement;
 
-use super::{plots, slot, DataTable, Geom, Plot};
+use super::{draw, slot, DataTable, Geom, Plot};
 use crate::web::protocol::RunResult;
 
 /// `values[class][run]`: mean wait in hours of the classes that have jobs.
@@ -62,13 +62,13 @@ impl WidthWaits {
 
 impl Plot for WidthWaits {
     fn draw(&self, canvas: &HtmlCanvasElement) -> Result<Geom, String> {
-        plots::grouped_bars(
+        draw::grouped_bars(
             canvas,
             "Mean wait by job width (CPUs requested), per run",
             "mean wait (h)",
             &self.runs,
             &self.classes,
-            &self.values,
+            draw::GroupValues::Plain(&self.values),
         )
     }
 

@@ -9,7 +9,7 @@ use yew::prelude::*;
 
 use super::bars::index_select;
 use crate::metrics::compare::JobDiff;
-use crate::web::charts::{AbScatter, Chart, ChartView};
+use crate::web::charts::{plot, AbScatter, ChartView};
 use crate::web::hub::WorkerEvent;
 use crate::web::protocol::{AbData, FromWorker, ToWorker};
 use crate::web::state::{use_app, use_worker_events, AppAction, AppContext};
@@ -66,11 +66,11 @@ fn result(app: &AppContext, d: Rc<AbData>, labels: &[String]) -> Html {
     let c = &d.comparison;
     let (la, lb) = (labels[d.a].clone(), labels[d.b].clone());
     let t = &c.per_job;
-    let chart = Chart::Ab(Rc::new(AbScatter {
+    let chart = plot(AbScatter {
         data: (*d).clone(),
         label_a: la.clone(),
         label_b: lb.clone(),
-    }));
+    });
     let (app2, run_b) = (app.clone(), d.b);
     let pick = Callback::from(move |job: i64| {
         app2.send(AppAction::SelectRun(run_b));

@@ -1,11 +1,9 @@
 //! The head of the charts: one metric of every run relative to a baseline run.
 
-use std::rc::Rc;
-
 use yew::prelude::*;
 
 use super::form::select_index;
-use crate::web::charts::{Bars, Chart, ChartView};
+use crate::web::charts::{plot, Bars, ChartView};
 use crate::web::metric::Metric;
 use crate::web::state::use_app;
 
@@ -46,7 +44,7 @@ pub fn BarsPanel() -> Html {
                 { index_select("metric", &names, *metric, Callback::from(move |i| set_metric.set(i))) }
                 { index_select("baseline", &app.results.labels(), base, Callback::from(move |i| set_baseline.set(i))) }
             </div>
-            <ChartView chart={Some(Chart::Bars(Rc::new(Bars::of(runs, m, base))))} testid="chart-bars" width={640} height={300} />
+            <ChartView chart={Some(plot(Bars::of(runs, m, base)))} testid="chart-bars" width={640} height={300} />
         </>
     }
 }

@@ -1,14 +1,13 @@
 //! The SF allocation calculator: OWA (SF eq. 11) and WW fractions for given rates, arrival
 //! rate and batch size, with the predicted mean response time (eq. 7), computed on the page.
 
-use std::rc::Rc;
-
 use yew::prelude::*;
 
 use super::form::{input_value, DraftInput};
-use crate::web::charts::{AllocationBars, Chart, ChartView};
+use crate::allocation::fractions::{allocate, Allocation};
+use crate::allocation::sweep::parse_numbers;
+use crate::web::charts::{plot, AllocationBars, ChartView};
 use crate::web::format::json_num;
-use crate::web::sf::{allocate, Allocation};
 
 fn fmt4(v: f64) -> String {
     if v.is_finite() {
@@ -16,6 +15,21 @@ fn fmt4(v: f64) -> String {
     } else {
         "–".into()
     }
+}
+
+/// Parses the calculator's fields and computes both allocations; errors are the engine's
+/// `validate()` messages (or which field is not a number).
+pub fn allocate_fields(rates: &str, lambda: &str, batch: &str) -> Result<Allocation, String> {
+    let rates = parse_numbers("rates", rates)?;
+    let lambda: f64 = lambda
+        .trim()
+        .parse()
+        .map_err(|_| format!("λ: '{}' is not a number", lambda.trim()))?;
+    let batch: u32 = batch
+        .trim()
+        .parse()
+        .map_err(|_| format!("k: '{}' is not a whole number", batch.trim()))?;
+    allocate(rates, lambda, batch)
 }
 
 #[function_component]
@@ -46,7 +60,7 @@ pub fn AllocationCalculator() -> Html {
                     <DraftInput id="alloc-k" kind="number" step="1" value={(*batch).clone()} onchange={input(&batch)} />
                 </div>
             </div>
-            { match allocate(&rates, &lambda, &batch) {
+            { match allocate_fields(&rates, &lambda, &batch) {
                 Err(e) => html!{ <div class="error" role="alert" data-testid="alloc-error"><p>{e}</p></div> },
                 Ok(a) => answer(a),
             } }
@@ -69,7 +83,7 @@ fn answer(a: Allocation) -> Html {
         <>
             <p data-testid="alloc-fastest">{format!("Fastest resource ({}: μ = {}) gets OWA {owa:.3}, WW {ww:.3} of the jobs.", fastest + 1, a.rates.get(fastest).copied().unwrap_or(f64::NAN))}</p>
             <p data-testid="alloc-response">{format!("Predicted mean response time (eq. 7): OWA {} s, WW {} s.", t(a.t_owa), t(a.t_ww))}</p>
-            <ChartView chart={Some(Chart::Allocation(Rc::new(AllocationBars(a.clone()))))} testid="chart-alloc" width={640} height={260} />
+            <ChartView chart={Some(plot(AllocationBars(a.clone())))} testid="chart-alloc" width={640} height={260} />
             <table class="metrics" data-testid="alloc-table">
                 <thead><tr><th>{"resource"}</th><th>{"μ"}</th><th>{"OWA α"}</th><th>{"WW α"}</th></tr></thead>
                 <tbody>

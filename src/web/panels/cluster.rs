@@ -19,7 +19,7 @@ use super::Alert;
 use crate::scenario::manifest::{self, Manifest, Overview};
 use crate::scenario::merged::{self, MergedTable};
 use crate::scenario::Scenario;
-use crate::web::charts::{Chart, ChartView, MergedChart};
+use crate::web::charts::{plot, ChartView, MergedChart};
 use crate::web::format::{download_text, fmt_num, location_hash};
 use crate::web::share;
 
@@ -371,7 +371,7 @@ impl ClusterPanel {
             return html! {};
         };
         let lines = Rc::new(t.lines(&self.metric, self.x_axis));
-        let chart = Chart::Merged(MergedChart {
+        let chart = plot(MergedChart {
             file: file.clone(),
             metric: self.metric.clone(),
             lines: lines.clone(),

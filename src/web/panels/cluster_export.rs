@@ -14,8 +14,8 @@ use crate::allocation::sweep::{sweep_preset, SweepResult, SWEEP_PRESETS};
 use crate::reproduce::case;
 use crate::reproduce::runs::RunSpec;
 use crate::scenario::manifest::Manifest;
-use crate::web::families::FamilyRequest;
 use crate::web::format::download_text;
+use crate::web::protocol::FamilyRequest;
 use crate::web::share;
 
 /// The manifest of an SF sweep's result: its preset (the panel's `preset` when the result

@@ -5,8 +5,7 @@ use yew::prelude::*;
 
 use super::form::DraftInput;
 use crate::web::engine_worker::{self, EngineWorker};
-use crate::web::families::{FamilyRequest, FamilyResult};
-use crate::web::protocol::{FromWorker, ToWorker};
+use crate::web::protocol::{FamilyRequest, FamilyResult, FromWorker, ToWorker};
 use crate::web::share;
 
 /// A worker's message (or failure), tagged with the run it belongs to.

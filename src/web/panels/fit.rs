@@ -8,8 +8,8 @@ use yew::prelude::*;
 
 use super::form::{input_value, select_value, DraftInput};
 use crate::scenario::WorkloadSpec;
-use crate::web::charts::plots::format_secs;
-use crate::web::charts::{Chart, ChartView, FitCdf, FitKind};
+use crate::web::charts::draw::format_secs;
+use crate::web::charts::{plot, ChartView, FitCdf, FitKind};
 use crate::web::format::fmt_num;
 use crate::web::hub::WorkerEvent;
 use crate::web::protocol::{ExportKind, FitCompare, FromWorker, ToWorker};
@@ -264,7 +264,7 @@ fn compare(app: &AppContext, cmp: &Rc<FitCompare>) -> Html {
             <p class="help" data-testid="fit-counts" data-original={o.to_string()} data-synthetic={n.to_string()} data-seed={cmp.seed.to_string()} data-horizon={cmp.horizon_s.to_string()}>{counts}</p>
             if let Some(e) = &cmp.error { <p class="error" data-testid="fit-synthetic-error">{e}</p> }
             { for FitKind::ALL.iter().map(|&kind| html!{
-                <ChartView chart={Some(Chart::FitCdf(Rc::new(FitCdf { kind, cmp: cmp.clone() })))} testid={kind.testid()} width={420} height={250} />
+                <ChartView chart={Some(plot(FitCdf { kind, cmp: cmp.clone() }))} testid={kind.testid()} width={420} height={250} />
             }) }
             <p class="help">{"What was fitted (SOB §3.1): jobs grouped into classes by nodes (processors ÷ CPUs per node), a class under 2 % of the jobs merged into its smaller neighbour; per class, the first three moments μ1, μ2, μ3 of its inter-arrival times (between its own submits) and of its run times matched by a hyper-Erlang of common order. The synthetic workload draws each class as its own stream with processors uniform inside the class; these CDFs pool all classes, so they check the model as a whole, beyond the matched moments."}</p>
             <button class="small" data-testid="fit-download" disabled={cmp.error.is_some()} onclick={download}>{"Download synthetic SWF"}</button>

@@ -14,10 +14,10 @@ use crate::allocation::sweep::parse_numbers;
 use crate::kkor::presets::{
     KkorOptions, KkorPresetResult, KkorRunsResult, KkorSweepResult, KKOR_PRESETS,
 };
-use crate::web::charts::{Chart, ChartView, FamilyChart, KKOR_CHART_METRICS};
-use crate::web::families::{FamilyRequest, FamilyResult};
+use crate::web::charts::{plot, ChartView, KkorGantt, KkorLines, KkorOrgs, KKOR_CHART_METRICS};
 use crate::web::family_metric;
 use crate::web::format::{fmt_num, json_num};
+use crate::web::protocol::{FamilyRequest, FamilyResult};
 
 /// The presets the page runs (`kkor-real` reads trace files: CLI only).
 const PAGE_PRESETS: [&str; 2] = ["kkor-load", "kkor-fairness"];
@@ -271,7 +271,7 @@ fn view_sweep(r: &Rc<KkorSweepResult>) -> Html {
             <div class="charts">
             { for KKOR_CHART_METRICS.iter().enumerate().map(|(i, (key, _))| html! {
                 <div>
-                    <ChartView chart={Some(Chart::Family(FamilyChart::KkorLines(r.clone(), i)))} testid={format!("chart-kkor-{key}")} width={560} height={300} />
+                    <ChartView chart={Some(plot(KkorLines(r.clone(), i)))} testid={format!("chart-kkor-{key}")} width={560} height={300} />
                     <p class="help">{METRIC_HELP[i]}</p>
                 </div>
             }) }
@@ -311,7 +311,7 @@ impl KkorPanel {
         let chosen = r.runs.get(self.migration_run);
         html! {
             <>
-                <ChartView chart={Some(Chart::Family(FamilyChart::KkorOrgs(r.clone())))} testid="chart-kkor-orgs" width={640} height={320} />
+                <ChartView chart={Some(plot(KkorOrgs(r.clone())))} testid="chart-kkor-orgs" width={640} height={320} />
                 <p class="help">{FAIRNESS_HELP}</p>
                 <p class="help">{format!("λ per organization (jobs per time unit): {}; {} seeds.", r.rates.iter().map(|v| fmt_num(*v, 4)).collect::<Vec<_>>().join(", "), r.seeds)}</p>
                 <div class="table-wrap">
@@ -351,7 +351,7 @@ impl KkorPanel {
                 if chosen.is_some_and(|c| c.schedule.is_some()) {
                     <div class="charts">
                     { for (0..r.clusters.len()).map(|k| html! {
-                        <ChartView chart={Some(Chart::Family(FamilyChart::KkorGantt(r.clone(), self.migration_run, k)))} testid={format!("chart-kkor-gantt-o{}", k + 1)} width={480} height={240} />
+                        <ChartView chart={Some(plot(KkorGantt(r.clone(), self.migration_run, k)))} testid={format!("chart-kkor-gantt-o{}", k + 1)} width={480} height={240} />
                     }) }
                     </div>
                     <p class="help">{"The chosen run's schedule on each cluster for the first seed: jobs over (time units, processors), each in its producing organization's colour, migrated jobs dark; vertical lines mark batch boundaries — the grid scheduler's batches for centralized (closed at S jobs or L time units, KKOR §2.2), each cluster's local batches (computed at t0) for decentralized and local (§2.3)."}</p>

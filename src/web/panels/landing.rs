@@ -8,7 +8,7 @@
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::web::families::FamilyRequest;
+use crate::web::protocol::FamilyRequest;
 use crate::web::share;
 
 /// One view of the page: a paper family's panels.

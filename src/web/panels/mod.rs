@@ -25,6 +25,7 @@ mod run;
 mod scenario;
 mod scjg;
 mod ses;
+pub(crate) mod sf;
 mod sites;
 mod sob_figure;
 mod steps;
@@ -36,6 +37,8 @@ mod workload;
 pub use ab::AbPanel;
 pub use algorithms::AlgorithmsPanel;
 pub use bars::BarsPanel;
+#[cfg(test)]
+pub use calculator::allocate_fields;
 pub use calculator::AllocationCalculator;
 pub use cluster::{is_merged_table_name, ClusterPanel, ExportForCluster};
 #[cfg(test)]

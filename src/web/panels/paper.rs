@@ -14,8 +14,8 @@ use super::family::{linked_request, Delivery, Runner};
 use super::form::select_index;
 use crate::reproduce::{show, Card, Reading, Row, Verdict, PAPERS};
 use crate::scjg::presets::DEFAULT_TRACE;
-use crate::web::families::{FamilyRequest, FamilyResult};
 use crate::web::format::json_num;
+use crate::web::protocol::{FamilyRequest, FamilyResult};
 
 const ABOUT: &str = "Each paper's headline claims — every table value and every figure trend its text states — beside Gridscope's number, run live in this tab. The verdict follows the tolerance written beside each claim: reproduced (within it, or the stated direction holds), trend (outside it but on the paper's side), not reproduced, not modelled, or not run (a trace is missing). Where the paper leaves a parameter open, a second column runs the documented reading of it (docs say which and why); the defaults are never retuned. The claims are data (src/reproduce/claims/<paper>.json); `gridscope reproduce --json` prints the same card (docs/reproduce.md).";
 const TRACE_HELP: &str = "Optional: SDSC-SP2-1998-4.2-cln.swf.gz from the Parallel Workloads Archive, which the SCJG runs read (as `gridscope run --preset scjg-*`). Without it those rows say \"not run\". The SOB real-log rows read three logs (SDSC-BLUE, Sandia Ross, HPC2N) and run in the CLI: `gridscope reproduce sob`. The file never leaves this machine.";

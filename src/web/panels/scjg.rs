@@ -16,10 +16,12 @@ use crate::scjg::inspect::Inspection;
 use crate::scjg::presets::{
     ScjgPresetResult, ScjgRunsResult, ScjgSweepResult, DEFAULT_TRACE, SCJG_PRESETS,
 };
-use crate::web::charts::{Chart, ChartView, ScjgChart, SCJG_CHART_METRICS};
-use crate::web::families::{FamilyRequest, FamilyResult};
+use crate::web::charts::{
+    plot, ChartView, ScjgGantt, ScjgLines, ScjgQuery, ScjgTimeline, SCJG_CHART_METRICS,
+};
 use crate::web::family_metric;
 use crate::web::format::json_num;
+use crate::web::protocol::{FamilyRequest, FamilyResult};
 
 const TRACE_HELP: &str = "An SWF trace (plain or .gz) of an SP-like machine; the presets take 10-day windows of it from day 270 on, on 128-node sites (the CLI uses SDSC-SP2-1998-4.2-cln.swf.gz from the Parallel Workloads Archive, 128 nodes, jobs of 1–128 nodes like SCJG's MHPCC trace). The file is read in this tab's worker and never leaves the machine.";
 const SEEDS_HELP: &str = "Each seed draws which jobs become metajobs (a seeded permutation, so a larger share keeps a smaller one's metajobs) and the metaschedulers' back-off streams. Figures are medians over the seeds with an order-statistic band. The CLI's --seeds, default 5.";
@@ -250,7 +252,7 @@ fn view_sweep(r: &Rc<ScjgSweepResult>) -> Html {
             <div class="charts">
             { for shown.iter().map(|&m| html! {
                 <div>
-                    <ChartView chart={Some(Chart::Scjg(ScjgChart::Lines(r.clone(), m)))} testid={format!("chart-scjg-{}", SCJG_CHART_METRICS[m].0)} width={560} height={300} />
+                    <ChartView chart={Some(plot(ScjgLines(r.clone(), m)))} testid={format!("chart-scjg-{}", SCJG_CHART_METRICS[m].0)} width={560} height={300} />
                     <p class="help">{SCJG_CHART_METRICS[m].2}</p>
                 </div>
             }) }
@@ -320,7 +322,7 @@ impl ScjgPanel {
                         }) }
                     </select>
                 </label>
-                <ChartView chart={Some(Chart::Scjg(ScjgChart::Timeline(r.clone(), run)))} testid="chart-scjg-timeline" width={640} height={320} />
+                <ChartView chart={Some(plot(ScjgTimeline(r.clone(), run)))} testid="chart-scjg-timeline" width={640} height={320} />
                 <p class="help">{"One row per metajob that collided (the first seed): a line from submission to its common start, a red cross at each failed round with the back-off drawn after it; colour = its metascheduler."}</p>
             </>
         }
@@ -338,10 +340,10 @@ impl ScjgPanel {
                         }) }
                     </select>
                 </label>
-                <ChartView chart={Some(Chart::Scjg(ScjgChart::Gantt(i.clone(), site)))} testid="chart-scjg-gantt" width={720} height={340} />
+                <ChartView chart={Some(plot(ScjgGantt(i.clone(), site)))} testid="chart-scjg-gantt" width={720} height={340} />
                 <p class="help">{GANTT_HELP}</p>
                 if i.query.is_some() {
-                    <ChartView chart={Some(Chart::Scjg(ScjgChart::Query(i.clone())))} testid="chart-scjg-query" width={720} height={260} />
+                    <ChartView chart={Some(plot(ScjgQuery(i.clone())))} testid="chart-scjg-query" width={720} height={260} />
                     <p class="help">{QUERY_HELP}</p>
                     { query_table(i) }
                 }

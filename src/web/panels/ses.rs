@@ -11,9 +11,11 @@ use super::family::{field, linked_request, parse_seeds, Delivery, Runner};
 use super::form::{input_value, select_index};
 use crate::allocation::sweep::parse_numbers;
 use crate::scenario::ses::{SesCrossover, SesSelection, CROSSOVER_SHARES, SES_PRESETS};
-use crate::web::charts::{Chart, ChartView, FamilyChart, SesFigure};
-use crate::web::families::{FamilyRequest, FamilyResult};
+use crate::web::charts::{
+    plot, ChartView, Plot, SesBars, SesCrossoverLines, SesFigure, SesGroups, SesQueue,
+};
 use crate::web::format::{fmt_duration, fmt_num, json_num};
+use crate::web::protocol::{FamilyRequest, FamilyResult};
 
 const SEEDS_HELP: &str = "Independent seven-day workloads of SES's Poisson model (SES §3.2, Tables 1 and A3: 3.125 jobs per 30 min, exponential run times of mean 496.3 min); the four variants see the same jobs of a seed. Every figure is the median over the seeds with an order-statistic band (min–max for few seeds). The CLI's --seeds, default 10.";
 const LOAD_HELP: &str = "Multiplies SES's arrival rate λ = 3.125 jobs / 30 min (SES Table 1): 1 is the paper's load, 2 doubles the arrivals. The CLI's --load.";
@@ -223,8 +225,8 @@ impl Component for SesPanel {
     }
 }
 
-fn chart(c: FamilyChart, testid: &'static str, height: u32) -> Html {
-    html! { <ChartView chart={Some(Chart::Family(c))} {testid} width={640} {height} /> }
+fn chart(c: impl Plot + 'static, testid: &'static str, height: u32) -> Html {
+    html! { <ChartView chart={Some(plot(c))} {testid} width={640} {height} /> }
 }
 
 fn banded(v: f64, lo: Option<f64>, hi: Option<f64>, d: usize) -> Html {
@@ -242,13 +244,13 @@ fn banded_duration(v: f64, lo: Option<f64>, hi: Option<f64>) -> Html {
 fn view_selection(r: &Rc<SesSelection>) -> Html {
     html! {
         <>
-            { chart(FamilyChart::SesGroups(r.clone()), "chart-ses-groups", 300) }
-            { chart(FamilyChart::SesBars(r.clone(), SesFigure::Utilization), "chart-ses-util", 300) }
-            { chart(FamilyChart::SesBars(r.clone(), SesFigure::QueueDelay), "chart-ses-delay", 300) }
+            { chart(SesGroups(r.clone()), "chart-ses-groups", 300) }
+            { chart(SesBars(r.clone(), SesFigure::Utilization), "chart-ses-util", 300) }
+            { chart(SesBars(r.clone(), SesFigure::QueueDelay), "chart-ses-delay", 300) }
             <p class="help">{METRICS_HELP}</p>
             <div class="charts">
             { for r.runs.iter().enumerate().filter(|(_, run)| run.queue_series.is_some()).map(|(i, run)| html! {
-                <ChartView chart={Some(Chart::Family(FamilyChart::SesQueue(r.clone(), i)))} testid={format!("chart-ses-queue-{}", run.label)} width={440} height={240} />
+                <ChartView chart={Some(plot(SesQueue(r.clone(), i)))} testid={format!("chart-ses-queue-{}", run.label)} width={440} height={240} />
             }) }
             </div>
             <p class="help">{QUEUE_HELP}</p>
@@ -301,7 +303,7 @@ fn view_crossover(r: &Rc<SesCrossover>) -> Html {
         .collect();
     html! {
         <>
-            { chart(FamilyChart::SesCrossover(r.clone()), "chart-ses-crossover", 320) }
+            { chart(SesCrossoverLines(r.clone()), "chart-ses-crossover", 320) }
             <p class="help" data-testid="ses-crossover-found">{format!("{}. Each point: {} seeds of {} days; band coverage {:.1} %.", found.join("; "), r.seeds, r.days, r.confidence * 100.0)}</p>
             <div class="table-wrap">
             <table class="metrics" data-testid="ses-crossover-table">

@@ -1,11 +1,9 @@
 //! Multi-site runs: each site's utilization per run and the transfer matrix of one run.
 
-use std::rc::Rc;
-
 use yew::prelude::*;
 
 use super::form::select_index;
-use crate::web::charts::{Chart, ChartView, SiteUtil};
+use crate::web::charts::{plot, ChartView, SiteUtil};
 use crate::web::format::fmt_num;
 use crate::web::protocol::RunResult;
 use crate::web::state::use_app;
@@ -20,7 +18,7 @@ pub fn SitesPanel() -> Html {
     if runs.is_empty() || sites.len() < 2 {
         return html! {};
     }
-    let chart = Chart::SiteUtil(Rc::new(SiteUtil::of(runs, sites.clone())));
+    let chart = plot(SiteUtil::of(runs, sites.clone()));
     // Runs with a matrix (not the idealized scheme).
     let with: Vec<(usize, &RunResult)> = runs
         .iter()

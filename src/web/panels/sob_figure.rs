@@ -5,7 +5,7 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use crate::web::charts::{Chart, ChartView, SobFigure, SOB_METRICS};
+use crate::web::charts::{ChartView, Plot, SobFigure, SOB_METRICS};
 use crate::web::format::{fmt_num, json_num};
 use crate::web::protocol::RunResult;
 use crate::web::state::use_app;
@@ -33,7 +33,7 @@ pub fn SobFigurePanel() -> Html {
     };
     html! {
         <div class="sob-figure">
-            <ChartView chart={Some(Chart::Sob(fig.clone()))} testid="chart-sob" width={960} height={320} wide=true />
+            <ChartView chart={Some(fig.clone() as Rc<dyn Plot>)} testid="chart-sob" width={960} height={320} wide=true />
             <div class="table-wrap">
             <table class="metrics" data-testid="sob-figure" data-baseline={base.clone()}>
                 <caption>{format!("SOB §3.2, Fig. 3/4: the five metrics per run; {baseline_note}.")}</caption>

@@ -15,7 +15,7 @@ use yew::prelude::*;
 use super::form::{input_value, select_value, DraftInput};
 use crate::scenario::explain::Explanation;
 use crate::scenario::steps::StepFrame;
-use crate::web::charts::{Chart, ChartView, StepPicture};
+use crate::web::charts::{plot, ChartView, StepPicture};
 use crate::web::format::{fmt_duration, fmt_num};
 use crate::web::hub::WorkerEvent;
 use crate::web::protocol::{FromWorker, ToWorker};
@@ -287,7 +287,7 @@ fn navigation(state: &UseReducerHandle<StepState>, site_name: &str) -> Html {
                 } />
                 <span data-testid="steps-position">{format!(" instant {} of {n}", state.at + 1)}</span>
             </div>
-            <ChartView chart={Some(Chart::Step(Rc::new(StepPicture { frame: frame.clone(), site: site_name.to_string() })))}
+            <ChartView chart={Some(plot(StepPicture { frame: frame.clone(), site: site_name.to_string() }))}
                 testid="chart-step" width={720} height={300} onpick={{
                     let d = state.dispatcher();
                     Callback::from(move |job: i64| d.dispatch(StepMsg::Job(job.to_string())))

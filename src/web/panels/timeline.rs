@@ -6,7 +6,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::bars::index_select;
-use crate::web::charts::{Chart, ChartView, Gantt, SeriesChart};
+use crate::web::charts::{plot, ChartView, Gantt, SeriesChart};
 use crate::web::hub::WorkerEvent;
 use crate::web::protocol::{FromWorker, GanttData, ToWorker};
 use crate::web::state::{use_app, use_worker_events, AppAction, AppContext};
@@ -90,14 +90,14 @@ pub fn TimelinePanel() -> Html {
             .get(data.run)
             .map(|r| r.label().to_string())
             .unwrap_or_default();
-        Chart::Gantt(Rc::new(Gantt { data, site, run }))
+        plot(Gantt { data, site, run })
     });
     let series = |queue| {
         run.map(|run| {
-            Chart::Series(Rc::new(SeriesChart {
+            plot(SeriesChart {
                 run: run.clone(),
                 queue,
-            }))
+            })
         })
     };
     html! {

@@ -1,10 +1,8 @@
 //! Wait-time CDFs of every run.
 
-use std::rc::Rc;
-
 use yew::prelude::*;
 
-use crate::web::charts::{Chart, ChartView, WaitCdf};
+use crate::web::charts::{plot, ChartView, WaitCdf};
 use crate::web::state::use_app;
 
 #[function_component]
@@ -14,6 +12,6 @@ pub fn WaitCdfPanel() -> Html {
     if runs.is_empty() {
         return html! {};
     }
-    let chart = Chart::WaitCdf(Rc::new(WaitCdf { runs: runs.clone() }));
+    let chart = plot(WaitCdf { runs: runs.clone() });
     html! { <ChartView chart={Some(chart)} testid="chart-cdf" width={640} height={300} /> }
 }

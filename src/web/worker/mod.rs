@@ -4,6 +4,7 @@
 //! rest (`exports`) answers at once.
 
 mod exports;
+mod families;
 mod pool;
 mod run;
 mod stepper;
@@ -245,7 +246,7 @@ fn handle(st: &mut State, msg: ToWorker, file: Option<web_sys::Blob>) {
             of,
         } => post(&sweep_part(&spec, seeds, batches, worker, of)),
         ToWorker::Family { request } => {
-            crate::web::families::run(&request, file.as_ref().map(read_blob).transpose())
+            families::run(&request, file.as_ref().map(read_blob).transpose())
         }
         ToWorker::Steps {
             scenario,

@@ -1,120 +1,21 @@
-//! The SES and KKOR presets in an engine worker (docs/ses.md, docs/kkor.md): the request a
-//! panel sends, the result it gets back, and the worker side that runs them with progress.
-//! The page's panels are `panels::ses` and `panels::kkor`; each starts its own worker, as the
-//! SF panel does, so cancelling one is dropping it.
+//! The worker side of a paper family's run (docs/ses.md, docs/kkor.md, docs/scjg.md,
+//! docs/reproduce.md): runs a [`FamilyRequest`] — an SES, KKOR or SCJG preset, or the
+//! report card — with progress, and posts its [`FamilyResult`]. The panels
+//! (`panels::{ses, kkor, scjg, paper}`) each start their own worker, so cancelling one is
+//! dropping it.
 
-use serde::{Deserialize, Serialize};
-use wasm_bindgen::prelude::*;
-use wasm_bindgen::JsCast;
-
-use super::protocol::FromWorker;
-use crate::kkor::presets::{run_preset_with, KkorOptions, KkorPresetResult};
-use crate::scenario::ses::{
-    run_crossover, run_selection_with, SesCrossover, SesSelection, SES_DAYS,
-};
-use crate::scjg::inspect::{inspect, Inspection};
-use crate::scjg::presets::{PresetOptions, ScjgPresetResult};
+use super::post;
+use crate::kkor::presets::run_preset_with;
+use crate::scenario::ses::{run_crossover, run_selection_with, SES_DAYS};
+use crate::scjg::inspect::inspect;
+use crate::scjg::presets::PresetOptions;
+use crate::web::protocol::{FamilyRequest, FamilyResult, FromWorker, ScjgPage};
 use crate::workload::SesPoisson;
 use crate::workload::{read_trace, SwfOptions, TraceOptions};
 
-/// What to run: the same flags as `gridscope run --preset …` (`--seeds`, and for SES
-/// `--load`, and for the crossover `--x`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "family", rename_all = "snake_case")]
-pub enum FamilyRequest {
-    Ses {
-        preset: String,
-        seeds: u64,
-        load_factor: f64,
-        /// Shares of jobs needing ≥ 4 CPUs (`ses-restriction-crossover` only).
-        #[serde(default)]
-        shares: Vec<f64>,
-        /// One FCFS queue for the whole site (`ses-selection`; absent in older links).
-        #[serde(default)]
-        site_queue: bool,
-    },
-    Kkor {
-        preset: String,
-        seeds: u64,
-        /// Changes to the preset (loads, c_k, S, L); absent in links made before them.
-        #[serde(default)]
-        options: KkorOptions,
-    },
-    /// An SCJG preset on a trace file the page attaches (named here; the link records the
-    /// name, the user picks the file again).
-    Scjg {
-        preset: String,
-        seeds: u64,
-        /// Metajob percentages (`scjg-fraction`, `scjg-ar-vs-lockdown`; the CLI's --x).
-        #[serde(default)]
-        percents: Vec<f64>,
-        trace: String,
-    },
-    /// The papers' report card (`gridscope reproduce`): `papers` empty for all. The runs that
-    /// read a trace get it when its file is attached (named `trace`); the others say which
-    /// trace they need.
-    Reproduce {
-        #[serde(default)]
-        papers: Vec<String>,
-        /// Also the sensitivity sweeps of the parameters the papers leave open.
-        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-        sensitivity: bool,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        trace: Option<String>,
-    },
-}
-
-/// A linked family run of more than this many seed × point runs (the presets' defaults are
-/// 10 seeds × at most 10 points) waits for the visitor's go.
-pub const CONFIRM_ABOVE_RUNS: u64 = 200;
-
-impl FamilyRequest {
-    /// Seed × point runs the request asks for (one point when it names none).
-    pub fn runs(&self) -> u64 {
-        let (seeds, points) = match self {
-            FamilyRequest::Ses { seeds, shares, .. } => (*seeds, shares.len()),
-            FamilyRequest::Kkor { seeds, options, .. } => (*seeds, options.loads.len()),
-            FamilyRequest::Scjg {
-                seeds, percents, ..
-            } => (*seeds, percents.len()),
-            FamilyRequest::Reproduce { .. } => (1, 1),
-        };
-        seeds.saturating_mul(points.max(1) as u64)
-    }
-
-    /// What a linked request above [`CONFIRM_ABOVE_RUNS`] would run, for the notice that
-    /// asks before starting it; `None` when it may start by itself.
-    pub fn asks_first(&self) -> Option<String> {
-        let runs = self.runs();
-        (runs > CONFIRM_ABOVE_RUNS).then(|| {
-            format!(
-                "This shared link asks for {runs} runs (seeds × points) — more than a link starts by itself ({CONFIRM_ABOVE_RUNS}); press Run to start it (Cancel stops it)."
-            )
-        })
-    }
-}
-
-/// An SCJG preset's result and one of its runs inspected (`scjg::inspect`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ScjgPage {
-    pub result: ScjgPresetResult,
-    pub inspection: Inspection,
-}
-
-/// A finished preset, in the CLI's JSON shapes.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", content = "result", rename_all = "snake_case")]
-pub enum FamilyResult {
-    SesSelection(SesSelection),
-    SesCrossover(SesCrossover),
-    Kkor(KkorPresetResult),
-    Scjg(Box<ScjgPage>),
-    Reproduce(Box<crate::reproduce::Card>),
-}
-
 /// Runs an SCJG preset on the trace `bytes`, as `gridscope run --preset` (one thread), and
 /// inspects one of its runs.
-pub fn compute_scjg(
+fn compute_scjg(
     request: &FamilyRequest,
     bytes: &[u8],
     progress: &mut dyn FnMut(u64, u64) -> bool,
@@ -154,7 +55,7 @@ pub fn compute_scjg(
 }
 
 /// Runs `request`; `progress(done, total)` returns false to stop.
-pub fn compute(
+fn compute(
     request: &FamilyRequest,
     progress: &mut dyn FnMut(u64, u64) -> bool,
 ) -> Result<FamilyResult, String> {
@@ -209,7 +110,7 @@ pub fn compute(
 
 /// The report card, one run at a time (the page has one thread per worker); `trace` is the
 /// attached file's name and bytes. A run that reads another trace is "not run", naming it.
-pub fn reproduce(
+fn reproduce(
     papers: &[String],
     sensitivity: bool,
     trace: Option<(&str, &[u8])>,
@@ -226,14 +127,6 @@ pub fn reproduce(
         progress(d as u64, t as u64)
     });
     Ok(FamilyResult::Reproduce(Box::new(card)))
-}
-
-fn post(msg: &FromWorker) {
-    let text = serde_json::to_string(msg).unwrap_or_else(|e| {
-        format!("{{\"ev\":\"family_failed\",\"message\":\"cannot encode a message: {e}\"}}")
-    });
-    let scope: web_sys::DedicatedWorkerGlobalScope = js_sys::global().unchecked_into();
-    let _ = scope.post_message(&JsValue::from_str(&text));
 }
 
 /// The worker side: runs the preset (on the attached trace's bytes for SCJG), posting

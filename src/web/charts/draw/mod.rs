@@ -1,0 +1,17 @@
+//! Canvas charts drawn with plotters-canvas. Each function draws one whole chart into a
+//! `<canvas>` and returns its plotting area's geometry; errors are returned as text for the
+//! page to show, never panics. `kit` holds what they share (palette, fonts, the common
+//! ending); the drawings are grouped by shape: bars, lines, time, and SOB's panels.
+
+mod bars;
+mod kit;
+mod lines;
+mod panels;
+mod time;
+
+pub use bars::{bar_x0, bars, grouped_bars, Banded, GroupValues};
+pub(super) use kit::{area, color, e, finish, fit_title, font, x_ticks};
+pub use kit::{format_secs, Geom};
+pub use lines::{band_lines, cdf, step_cdfs, XUnit};
+pub use panels::{panels, Panel};
+pub use time::{fraction_history, gantt, series};

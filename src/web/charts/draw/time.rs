@@ -1,0 +1,198 @@
+//! Drawings over time: utilization or queue length per site, one site's Gantt chart, and the
+//! SF hybrid scheduler's share over one run.
+
+use plotters::prelude::*;
+use web_sys::HtmlCanvasElement;
+
+use super::kit::{area, color, e, finish, fit_title, font, line_key, x_ticks, Res};
+use crate::allocation::sweep::FractionHistory;
+use crate::web::protocol::{GanttData, SeriesData, SiteSeriesData};
+
+/// Utilization (`queue == false`) or queue length over time, one line per site.
+pub fn series(canvas: &HtmlCanvasElement, title: &str, s: &SeriesData, queue: bool) -> Res {
+    let root = area(canvas)?;
+    let days = s.bucket_s / 86400.0;
+    let len = s.sites.first().map(|x| x.utilization.len()).unwrap_or(0);
+    let xmax = (len as f64 * days).max(1e-9);
+    let vals = |x: &SiteSeriesData| -> Vec<f64> {
+        if queue {
+            x.queue_length.clone()
+        } else {
+            x.utilization.clone()
+        }
+    };
+    let ymax = if queue {
+        s.sites.iter().flat_map(vals).fold(1.0f64, f64::max) * 1.1
+    } else {
+        1.05
+    };
+    let mut chart = ChartBuilder::on(&root)
+        .caption(fit_title(&root, title), font(15))
+        .margin(8)
+        .x_label_area_size(32)
+        .y_label_area_size(48)
+        .build_cartesian_2d(0f64..xmax, 0f64..ymax)
+        .map_err(e)?;
+    chart
+        .configure_mesh()
+        .x_labels(x_ticks(&root))
+        .x_desc("days from first submit")
+        .y_desc(if queue {
+            "jobs waiting"
+        } else {
+            "busy CPUs / CPUs"
+        })
+        .draw()
+        .map_err(e)?;
+    for (i, site) in s.sites.iter().enumerate() {
+        let c = color(i);
+        let v = vals(site);
+        chart
+            .draw_series(LineSeries::new(
+                v.iter()
+                    .enumerate()
+                    .map(|(k, y)| ((k as f64 + 0.5) * days, *y)),
+                c.stroke_width(2),
+            ))
+            .map_err(e)?
+            .label(site.name.clone())
+            .legend(line_key(c));
+    }
+    finish(
+        &root,
+        &mut chart,
+        Some(SeriesLabelPosition::UpperRight),
+        (0.0, xmax),
+        (0.0, ymax),
+        false,
+    )
+}
+
+/// One site's jobs as rectangles over (time, allocation units).
+pub fn gantt(canvas: &HtmlCanvasElement, title: &str, g: &GanttData) -> Res {
+    let root = area(canvas)?;
+    let h = 3600.0;
+    let (x0, x1) = (g.from_s / h, (g.to_s / h).max(g.from_s / h + 1e-6));
+    let mut chart = ChartBuilder::on(&root)
+        .caption(fit_title(&root, title), font(15))
+        .margin(8)
+        .x_label_area_size(32)
+        .y_label_area_size(48)
+        .build_cartesian_2d(x0..x1, 0f64..g.capacity.max(1) as f64)
+        .map_err(e)?;
+    chart
+        .configure_mesh()
+        .x_labels(x_ticks(&root))
+        .disable_mesh()
+        .x_desc("hours from first submit")
+        .y_desc(g.unit.as_str())
+        .draw()
+        .map_err(e)?;
+    let plot = chart.plotting_area();
+    for &(id, st, en, lo, n) in &g.rects {
+        let c = color((id as usize).wrapping_mul(2654435761) >> 7);
+        let r = Rectangle::new(
+            [
+                ((st / h).max(x0), lo as f64),
+                ((en / h).min(x1), (lo + n) as f64),
+            ],
+            c.mix(0.85).filled(),
+        );
+        plot.draw(&r).map_err(e)?;
+    }
+    let y = (0.0, g.capacity.max(1) as f64);
+    finish(&root, &mut chart, None, (x0, x1), y, false)
+}
+
+/// The hybrid scheduler's share for the degrading resource over one run, against static
+/// OWA's share (initial rates) and OWA's share for the true rates after the change.
+pub fn fraction_history(canvas: &HtmlCanvasElement, title: &str, h: &FractionHistory) -> Res {
+    let root = area(canvas)?;
+    if h.batch.is_empty() {
+        return Err("nothing to draw".into());
+    }
+    let xmax = h
+        .batch
+        .last()
+        .copied()
+        .unwrap_or(1)
+        .max(h.change_batch)
+        .max(1) as f64;
+    let ymax = h
+        .hybrid
+        .iter()
+        .chain([&h.static_owa])
+        .chain(h.owa_after.as_ref())
+        .filter(|v| v.is_finite())
+        .fold(0.0f64, |a, &b| a.max(b))
+        .max(1e-6)
+        * 1.1;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(fit_title(&root, title), font(15))
+        .margin(8)
+        .x_label_area_size(36)
+        .y_label_area_size(52)
+        .build_cartesian_2d(0f64..xmax, 0f64..ymax)
+        .map_err(e)?;
+    chart
+        .configure_mesh()
+        .x_labels(x_ticks(&root))
+        .x_desc("batch")
+        .y_desc(format!("share α of resource {}", h.resource + 1))
+        .draw()
+        .map_err(e)?;
+    let change = h.change_batch as f64;
+    chart
+        .draw_series(std::iter::once(PathElement::new(
+            vec![(change, 0.0), (change, ymax)],
+            BLACK.mix(0.4).stroke_width(1),
+        )))
+        .map_err(e)?
+        .label(format!("rate changes (batch ≈ {})", h.change_batch))
+        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], BLACK.mix(0.4)));
+    type Line = (&'static str, RGBColor, Vec<(f64, f64)>);
+    let lines: [Line; 3] = [
+        (
+            "hybrid (estimated rates)",
+            color(1),
+            h.batch
+                .iter()
+                .map(|&b| b as f64)
+                .zip(h.hybrid.iter().cloned())
+                .collect(),
+        ),
+        (
+            "static OWA (initial rates)",
+            color(0),
+            vec![(0.0, h.static_owa), (xmax, h.static_owa)],
+        ),
+        (
+            "OWA for the true rates",
+            color(2),
+            match h.owa_after {
+                Some(a) => vec![
+                    (0.0, h.static_owa),
+                    (change, h.static_owa),
+                    (change, a),
+                    (xmax, a),
+                ],
+                None => vec![(0.0, h.static_owa), (change, h.static_owa)],
+            },
+        ),
+    ];
+    for (name, c, pts) in lines {
+        chart
+            .draw_series(LineSeries::new(pts, c.stroke_width(2)))
+            .map_err(e)?
+            .label(name)
+            .legend(line_key(c));
+    }
+    finish(
+        &root,
+        &mut chart,
+        Some(SeriesLabelPosition::UpperRight),
+        (0.0, xmax),
+        (0.0, ymax),
+        false,
+    )
+}
