@@ -25,6 +25,7 @@ pub mod reproduce;
 pub mod rng;
 pub mod scenario;
 pub mod scjg;
+pub mod stats;
 pub mod time;
 pub mod workload;
 

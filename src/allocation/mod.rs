@@ -3,7 +3,7 @@
 //! hybrid adaptive scheduler, and the paper's sweeps.
 
 pub mod fractions;
-mod sim;
+pub(crate) mod sim;
 pub mod sweep;
 
 pub use sim::{

@@ -5,7 +5,7 @@
 //!
 //! | layer | modules | may use |
 //! |---|---|---|
-//! | 0 | `time`, `rng`, `par`, `limits` | nothing of the crate |
+//! | 0 | `time`, `rng`, `par`, `limits`, `stats` | nothing of the crate |
 //! | 1 | `model` | time, rng |
 //! | 2 | `policy`, `workload`, `allocation` | model and below |
 //! | 3 | `engine`, `kkor` | policy, workload, allocation and below |
@@ -26,6 +26,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("rng", 0),
     ("par", 0),
     ("limits", 0),
+    ("stats", 0),
     ("model", 1),
     ("policy", 2),
     ("workload", 2),
