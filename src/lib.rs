@@ -1,14 +1,24 @@
 //! Gridscope: a grid and HPC batch-job scheduling simulator.
 //!
-//! The crate is one deterministic engine shared by the native CLI (`src/bin/gridscope/`)
-//! and the browser app. Read ARCHITECTURE.md for the map; in short:
-//! - [`engine`]: integer time, the event queue, the simulation loop and its invariant checks;
+//! The crate is one deterministic engine shared by the native CLI (`src/bin/gridscope/`),
+//! the browser app and the Python package (`python/`). Read ARCHITECTURE.md for the map.
+//! Modules, from the ground up (`tests/integration/tidy.rs` keeps the layers):
+//! - [`time`], [`rng`], [`par`], [`limits`], [`stats`]: integer simulated time, the seeded
+//!   portable RNG, a scoped thread pool, the input limits, the median and its band;
 //! - [`model`]: jobs, sites and platforms (plain data);
-//! - [`policy`]: local schedulers (one file each) and the availability profile;
-//! - [`workload`]: SWF reader/writer with its import report, and generators (bytes in,
-//!   `Result` out, no file system);
+//! - [`policy`]: local schedulers (one file each), grid schemes and the availability profile;
+//! - [`workload`]: the trace readers (SWF, GWF, Batsim JSON, sacct) with their import
+//!   reports, and the workload generators (bytes in, `Result` out, no file system);
+//! - [`allocation`]: SF's batch-allocation model and its sweeps;
+//! - [`engine`]: the event queue, the steppable simulation loop and its invariant checks;
+//! - [`kkor`], [`scjg`]: the KKOR and SCJG models, each with its own event loop;
 //! - [`metrics`]: per-job records, aggregates and time series;
-//! - [`scenario`]: the serializable description of an experiment and its presets.
+//! - [`scenario`]: the serializable description of an experiment, its presets, and the
+//!   runner every edge drives;
+//! - [`family`]: the paper families (SF, SES, KKOR, SCJG, SOB) and the one registry the
+//!   CLI, the page, Python, the report card and cluster manifests go through;
+//! - [`reproduce`]: the report card (the papers' claims against our runs);
+//! - `web` (wasm32 only): the Yew page, its charts and its Web Workers.
 
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 

@@ -193,27 +193,11 @@ fn the_layer_check_catches_a_broken_tree() {
     assert_eq!(
         v,
         vec![
-            "engine/bad.rs:4: `engine` (layer 3) uses `web` (layer 7)".to_string(),
+            "engine/bad.rs:4: `engine` (layer 3) uses `web` (layer 8)".to_string(),
             "engine/bad.rs:5: `engine` uses `web_sys`".to_string(),
             "engine/bad.rs:7: `engine` uses `std::fs`".to_string(),
         ]
     );
-}
-
-/// No file in `src/web` runs over 800 lines: a panel that grows that much is two panels.
-#[test]
-fn no_web_file_is_longer_than_800_lines() {
-    let long: Vec<String> = rust_files(&crate::root().join("src/web"))
-        .into_iter()
-        .filter_map(|f| {
-            let n = std::fs::read_to_string(&f)
-                .unwrap_or_default()
-                .lines()
-                .count();
-            (n > 800).then(|| format!("{}: {n} lines", f.display()))
-        })
-        .collect();
-    assert!(long.is_empty(), "{long:?}");
 }
 
 /// No function in `src/` runs over 120 lines (counted from its `fn` line to the closing
@@ -255,5 +239,337 @@ fn no_function_is_longer_than_120_lines() {
         long.is_empty(),
         "functions over 120 lines:\n{}",
         long.join("\n")
+    );
+}
+
+/// The source trees the file rules cover: the crate (`src/`, its library and binaries) and
+/// the Python extension (`python/src`).
+fn rule_trees() -> Vec<PathBuf> {
+    vec![crate::root().join("src"), crate::root().join("python/src")]
+}
+
+/// A file of tests only (`tests.rs`, or under a `tests/` folder): the size rule spares them.
+fn is_test_file(path: &Path) -> bool {
+    let rel = path.strip_prefix(crate::root()).unwrap_or(path);
+    rel.file_name().is_some_and(|n| n == "tests.rs")
+        || rel.components().any(|c| c.as_os_str() == "tests")
+}
+
+/// No source file runs over 800 lines (tests aside, in their own `tests.rs`): a file that
+/// grows that much holds two concerns.
+#[test]
+fn no_source_file_is_longer_than_800_lines() {
+    let mut long = Vec::new();
+    for tree in rule_trees() {
+        for f in rust_files(&tree) {
+            if is_test_file(&f) {
+                continue;
+            }
+            let n = std::fs::read_to_string(&f)
+                .unwrap_or_default()
+                .lines()
+                .count();
+            if n > 800 {
+                let rel = f.strip_prefix(crate::root()).unwrap_or(&f);
+                long.push(format!("{}: {n} lines", rel.display()));
+            }
+        }
+    }
+    assert!(
+        long.is_empty(),
+        "files over 800 lines:\n{}",
+        long.join("\n")
+    );
+}
+
+/// The module path of `file` in the crate rooted at `root` (`lib.rs` or `main.rs`): its
+/// folders and stem, `mod.rs` naming its folder.
+fn module_path(root: &Path, file: &Path) -> Vec<String> {
+    let dir = root.parent().unwrap_or(root);
+    let rel = file.strip_prefix(dir).unwrap_or(file);
+    let mut parts: Vec<String> = rel
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if let Some(last) = parts.pop() {
+        let stem = last.trim_end_matches(".rs");
+        if file != root && stem != "mod" {
+            parts.push(stem.to_string());
+        }
+    }
+    parts
+}
+
+/// The paths a line of code names from `crate::`, `super::` or `self::`, groups expanded:
+/// `crate::a::{b, c::d}` gives `crate::a::b` and `crate::a::c::d`.
+fn named_paths(code: &str) -> Vec<Vec<String>> {
+    fn segments(s: &str, prefix: Vec<String>, out: &mut Vec<Vec<String>>) {
+        let mut path = prefix;
+        let mut rest = s;
+        loop {
+            let name: String = rest
+                .chars()
+                .take_while(|c| c.is_alphanumeric() || *c == '_')
+                .collect();
+            if name.is_empty() {
+                if let Some(group) = rest.strip_prefix('{') {
+                    // Split the group at its top-level commas.
+                    let (mut depth, mut start) = (0, 0);
+                    for (i, c) in group.char_indices() {
+                        match c {
+                            '{' => depth += 1,
+                            '}' if depth == 0 => {
+                                segments(group[start..i].trim(), path.clone(), out);
+                                return;
+                            }
+                            '}' => depth -= 1,
+                            ',' if depth == 0 => {
+                                segments(group[start..i].trim(), path.clone(), out);
+                                start = i + 1;
+                            }
+                            _ => {}
+                        }
+                    }
+                }
+                out.push(path);
+                return;
+            }
+            rest = &rest[name.len()..];
+            path.push(name);
+            match rest.strip_prefix("::") {
+                Some(r) => rest = r,
+                None => {
+                    out.push(path);
+                    return;
+                }
+            }
+        }
+    }
+    let mut out = Vec::new();
+    for start in ["crate::", "super::", "self::"] {
+        let mut from = 0;
+        while let Some(i) = code[from..].find(start) {
+            let at = from + i;
+            from = at + start.len();
+            let before = code[..at].chars().last();
+            if before.is_some_and(|c| c.is_alphanumeric() || c == '_' || c == ':') {
+                continue; // `super::super::x` is read from its first `super`
+            }
+            let mut head = vec![start.trim_end_matches("::").to_string()];
+            let mut rest = &code[from..];
+            while let Some(r) = rest.strip_prefix("super::") {
+                head.push("super".into());
+                rest = r;
+            }
+            segments(rest, head, &mut out);
+        }
+    }
+    out
+}
+
+/// File-level import edges of the crate rooted at `root` (`src/lib.rs`, a binary's
+/// `main.rs`, `python/src/lib.rs`): file → the file of the deepest module it names. A file
+/// naming its own module's ancestors, or a module root naming its own children, is not an
+/// edge: a parent and its children are one room.
+fn import_edges(root: &Path, files: &[PathBuf]) -> Vec<(PathBuf, PathBuf)> {
+    let modules: Vec<(Vec<String>, &PathBuf)> =
+        files.iter().map(|f| (module_path(root, f), f)).collect();
+    let file_of = |path: &[String]| {
+        (0..=path.len()).rev().find_map(|n| {
+            modules
+                .iter()
+                .find(|(m, _)| m[..] == path[..n])
+                .map(|(_, f)| *f)
+        })
+    };
+    let mut edges = Vec::new();
+    for (own, file) in &modules {
+        let text = std::fs::read_to_string(file).unwrap_or_default();
+        let mut in_tests = false;
+        for line in text.lines() {
+            if line.trim_start().starts_with("#[cfg(test)]") {
+                in_tests = true; // a file's test module comes last
+            }
+            if in_tests {
+                break;
+            }
+            let code = line.split("//").next().unwrap_or("");
+            for p in named_paths(code) {
+                let mut abs: Vec<String> = match p[0].as_str() {
+                    "crate" => Vec::new(),
+                    _ => {
+                        // `self` is the file's module; each `super` one level up (a
+                        // `mod.rs`'s module is its folder).
+                        let mut m = own.clone();
+                        for s in &p {
+                            if s == "super" {
+                                m.pop();
+                            } else if s != "self" {
+                                break;
+                            }
+                        }
+                        m
+                    }
+                };
+                abs.extend(
+                    p.iter()
+                        .skip_while(|s| ["crate", "self", "super"].contains(&s.as_str()))
+                        .cloned(),
+                );
+                let Some(target) = file_of(&abs) else {
+                    continue;
+                };
+                let theirs = module_path(root, target);
+                let related = own.starts_with(&theirs) || theirs.starts_with(own);
+                if target != *file && !related {
+                    edges.push(((*file).clone(), target.clone()));
+                }
+            }
+        }
+    }
+    edges.sort();
+    edges.dedup();
+    edges
+}
+
+/// The groups of files that import each other, directly or around a circle (strongly
+/// connected components of more than one file), each sorted.
+fn import_circles(edges: &[(PathBuf, PathBuf)]) -> Vec<Vec<PathBuf>> {
+    let mut nodes: Vec<&PathBuf> = edges.iter().flat_map(|(a, b)| [a, b]).collect();
+    nodes.sort();
+    nodes.dedup();
+    let index = |p: &PathBuf| nodes.iter().position(|n| *n == p).unwrap_or(0);
+    let mut next: Vec<Vec<usize>> = vec![Vec::new(); nodes.len()];
+    for (a, b) in edges {
+        next[index(a)].push(index(b));
+    }
+    // Reachability by repeated search: the trees are a few hundred files.
+    let reach = |from: usize| {
+        let mut seen = vec![false; nodes.len()];
+        let mut stack = vec![from];
+        while let Some(n) = stack.pop() {
+            for &m in &next[n] {
+                if !seen[m] {
+                    seen[m] = true;
+                    stack.push(m);
+                }
+            }
+        }
+        seen
+    };
+    let reachable: Vec<Vec<bool>> = (0..nodes.len()).map(reach).collect();
+    let mut done = vec![false; nodes.len()];
+    let mut circles = Vec::new();
+    for a in 0..nodes.len() {
+        if done[a] {
+            continue;
+        }
+        let group: Vec<usize> = (0..nodes.len())
+            .filter(|&b| b == a || (reachable[a][b] && reachable[b][a]))
+            .collect();
+        for &b in &group {
+            done[b] = true;
+        }
+        if group.len() > 1 {
+            circles.push(group.iter().map(|&i| nodes[i].clone()).collect());
+        }
+    }
+    circles
+}
+
+/// The crates the file rules read: (root file, its files).
+fn crates() -> Vec<(PathBuf, Vec<PathBuf>)> {
+    let src = crate::root().join("src");
+    let bin = src.join("bin");
+    let mut lib: Vec<PathBuf> = rust_files(&src)
+        .into_iter()
+        .filter(|f| !f.starts_with(&bin))
+        .collect();
+    lib.retain(|f| !is_test_file(f));
+    let mut out = vec![(src.join("lib.rs"), lib)];
+    out.push((
+        bin.join("gridscope/main.rs"),
+        rust_files(&bin.join("gridscope")),
+    ));
+    let py = crate::root().join("python/src");
+    out.push((py.join("lib.rs"), rust_files(&py)));
+    out
+}
+
+/// No two files import each other, directly or around a circle: each circle has a one-move
+/// cut (a shared piece moved below both), and a tree without them reads bottom-up.
+#[test]
+fn no_files_import_each_other() {
+    let mut found = Vec::new();
+    for (root, files) in crates() {
+        for circle in import_circles(&import_edges(&root, &files)) {
+            let names: Vec<String> = circle
+                .iter()
+                .map(|f| {
+                    f.strip_prefix(crate::root())
+                        .unwrap_or(f)
+                        .display()
+                        .to_string()
+                })
+                .collect();
+            found.push(names.join(" <-> "));
+        }
+    }
+    assert!(found.is_empty(), "import circles:\n{}", found.join("\n"));
+}
+
+#[test]
+fn the_circle_check_catches_two_files_that_import_each_other() {
+    let dir = crate::root().join("tests/fixtures/circles/src");
+    let files = rust_files(&dir);
+    let circles = import_circles(&import_edges(&dir.join("lib.rs"), &files));
+    let names: Vec<Vec<String>> = circles
+        .iter()
+        .map(|c| {
+            c.iter()
+                .map(|f| f.strip_prefix(&dir).unwrap_or(f).display().to_string())
+                .collect()
+        })
+        .collect();
+    assert_eq!(
+        names,
+        vec![vec!["a/one.rs".to_string(), "a/two.rs".to_string()]]
+    );
+}
+
+/// Nothing outside the family registry (`src/family/`) chooses a family by its presets'
+/// names: a new family is then one registry entry, not a switch at every edge.
+#[test]
+fn only_the_registry_tells_families_apart_by_name() {
+    let prefixes = ["sf-", "ses-", "kkor-", "scjg-", "sob-"];
+    let mut found = Vec::new();
+    let trees = [crate::root().join("src"), crate::root().join("python/src")];
+    for tree in trees {
+        for f in rust_files(&tree) {
+            if f.starts_with(crate::root().join("src/family")) || is_test_file(&f) {
+                continue;
+            }
+            let text = std::fs::read_to_string(&f).unwrap_or_default();
+            for (n, line) in text.lines().enumerate() {
+                let code = line.split("//").next().unwrap_or("");
+                if prefixes
+                    .iter()
+                    .any(|p| code.contains(&format!("starts_with(\"{p}\")")))
+                {
+                    let rel = f.strip_prefix(crate::root()).unwrap_or(&f);
+                    found.push(format!("{}:{}: {}", rel.display(), n + 1, line.trim()));
+                }
+            }
+        }
+    }
+    let py = crate::root().join("python/pysrc/gridscope/__init__.py");
+    let text = std::fs::read_to_string(&py).unwrap_or_default();
+    if prefixes.iter().any(|p| text.contains(&format!("\"{p}\","))) {
+        found.push(format!("{}: a tuple of family prefixes", py.display()));
+    }
+    assert!(
+        found.is_empty(),
+        "family dispatch by name:\n{}",
+        found.join("\n")
     );
 }

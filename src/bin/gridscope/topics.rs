@@ -5,11 +5,11 @@ use std::fmt::Write;
 use std::io::IsTerminal;
 
 use clap::CommandFactory;
-use gridscope::allocation::sweep::{SWEEP_PARAM_HELP, SWEEP_PRESETS};
+use gridscope::allocation::sweep::SWEEP_PARAM_HELP;
 use gridscope::metrics::METRIC_HELP;
 use gridscope::policy::grid::GridScheme;
 use gridscope::policy::local::LocalPolicyKind;
-use gridscope::scenario::{PLATFORM_PRESETS, SCENARIO_PRESETS};
+use gridscope::scenario::PLATFORM_PRESETS;
 
 use crate::cli::Cli;
 use crate::{output, CliError};
@@ -29,20 +29,10 @@ pub fn help(topic: Option<&str>) -> Result<(), CliError> {
             );
         }
         Some("presets") => {
-            for (n, d) in SCENARIO_PRESETS {
-                let _ = writeln!(s, "{n:<22} {d}");
-            }
-            for p in SWEEP_PRESETS {
-                let _ = writeln!(s, "{:<22} {}", p.name, p.description);
-            }
-            for (n, d) in gridscope::scenario::ses::SES_PRESETS {
-                let _ = writeln!(s, "{n:<22} {d}");
-            }
-            for (n, d) in gridscope::kkor::presets::KKOR_PRESETS {
-                let _ = writeln!(s, "{n:<22} {d}");
-            }
-            for (n, d) in gridscope::scjg::presets::SCJG_PRESETS {
-                let _ = writeln!(s, "{n:<22} {d}");
+            for family in gridscope::family::FAMILIES {
+                for (n, d) in family.presets() {
+                    let _ = writeln!(s, "{n:<22} {d}");
+                }
             }
         }
         Some("sweeps") => {
