@@ -11,8 +11,8 @@ use gridscope::kkor::presets::{
 use gridscope::kkor::KkorParams;
 use gridscope::workload::{read_swf, SwfOptions};
 
+use crate::io::read_file;
 use crate::progress::Progress;
-use crate::run::read_file;
 use crate::{output, report, CliError};
 
 /// `options`: `--x` (the offered loads of `kkor-load` or each organization's of

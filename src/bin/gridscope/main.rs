@@ -11,6 +11,7 @@ mod compare;
 mod convert;
 mod explain;
 mod fit;
+mod io;
 mod kkor;
 mod output;
 mod progress;

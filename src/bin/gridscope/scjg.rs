@@ -10,8 +10,8 @@ use gridscope::scjg::presets::{
 use gridscope::workload::{read_swf, SwfOptions};
 
 use crate::cli::SweepArgs;
+use crate::io::read_file;
 use crate::progress::Progress;
-use crate::run::read_file;
 use crate::{output, report, CliError};
 
 /// The flags an SCJG preset takes: `--seeds`, `--x` (metajob percentages of the share
