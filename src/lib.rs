@@ -14,6 +14,7 @@
 
 pub mod allocation;
 pub mod engine;
+pub mod json_path;
 pub mod kkor;
 pub mod limits;
 pub mod metrics;

@@ -25,6 +25,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("rng", 0),
     ("par", 0),
     ("limits", 0),
+    ("json_path", 0),
     ("model", 1),
     ("policy", 2),
     ("workload", 2),
