@@ -3,8 +3,9 @@
 //! The crate is one deterministic engine shared by the native CLI (`src/bin/gridscope/`),
 //! the browser app and the Python package (`python/`). Read ARCHITECTURE.md for the map.
 //! Modules, from the ground up (`tests/integration/tidy.rs` keeps the layers):
-//! - [`time`], [`rng`], [`par`], [`limits`], [`stats`]: integer simulated time, the seeded
-//!   portable RNG, a scoped thread pool, the input limits, the median and its band;
+//! - [`time`], [`rng`], [`par`], [`limits`], [`stats`], [`json_path`]: integer simulated time, the seeded
+//!   portable RNG, a scoped thread pool, the input limits, the median and its band, the
+//!   JSON paths of manifests and claims;
 //! - [`model`]: jobs, sites and platforms (plain data);
 //! - [`policy`]: local schedulers (one file each), grid schemes and the availability profile;
 //! - [`workload`]: the trace readers (SWF, GWF, Batsim JSON, sacct) with their import
@@ -25,6 +26,7 @@
 pub mod allocation;
 pub mod engine;
 pub mod family;
+pub mod json_path;
 pub mod kkor;
 pub mod limits;
 pub mod metrics;

@@ -10,6 +10,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::{merged, Ctx, Family, FamilyError, FamilyReport, Opt, PresetArgs, RunSpec};
+use crate::json_path;
 use crate::scenario::manifest::{set_path, workload_files};
 use crate::scenario::{load_workload, run_loaded_on, Report, Scenario, SCENARIO_PRESETS};
 
@@ -95,7 +96,10 @@ fn scenario_with(
     for (path, x) in set {
         let paths: Vec<String> = match path.split_once("[*]") {
             Some((list, rest)) => {
-                let n = list_len(&v, list).map_err(|e| FamilyError::invalid(path, e))?;
+                let n = json_path::get(&v, list)
+                    .map_err(|e| FamilyError::invalid(path, e))?
+                    .as_array()
+                    .map_or(0, Vec::len);
                 (0..n).map(|i| format!("{list}[{i}]{rest}")).collect()
             }
             None => vec![path.clone()],
@@ -105,29 +109,6 @@ fn scenario_with(
         }
     }
     serde_json::from_value(v).map_err(|e| FamilyError::invalid("set", format!("set: {e}")))
-}
-
-/// The length of the list at `path` (`a.b[2].c`; 0 when it is not a list).
-fn list_len(v: &Value, path: &str) -> Result<usize, String> {
-    let mut at = v;
-    for part in path.split('.') {
-        let (key, indexes) = part.split_once('[').map_or((part, ""), |(k, i)| (k, i));
-        if !key.is_empty() {
-            at = at
-                .get(key)
-                .ok_or_else(|| format!("no field '{key}' in {path}"))?;
-        }
-        for index in indexes.split('[').filter(|s| !s.is_empty()) {
-            let i: usize = index
-                .trim_end_matches(']')
-                .parse()
-                .map_err(|_| format!("'{index}' is not a list index in {path}"))?;
-            at = at
-                .get(i)
-                .ok_or_else(|| format!("no element {i} in {path}"))?;
-        }
-    }
-    Ok(at.as_array().map_or(0, Vec::len))
 }
 
 fn table(r: &Report) -> String {

@@ -13,6 +13,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
+use super::csv::field as csv_field;
 use crate::engine::{wallclock_limit, JobOutcome, Outcome, RunConfig, SimTime};
 use crate::model::{Job, Platform};
 
@@ -158,14 +159,6 @@ fn give_back(free: &mut BTreeMap<u64, u64>, mut lo: u64, mut hi: u64) {
         hi = nhi;
     }
     free.insert(lo, hi);
-}
-
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
-    }
 }
 
 #[cfg(test)]

@@ -109,6 +109,7 @@ fn dense_transfers(
 pub mod batsim;
 pub mod cdf;
 pub mod compare;
+pub mod csv;
 pub use cdf::{empirical_cdf, workload_cdfs, WorkloadCdfs};
 
 use crate::engine::{wallclock_limit, JobOutcome, Outcome, RunConfig, SimTime};

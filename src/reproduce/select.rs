@@ -1,5 +1,6 @@
-//! What a claim measures, read out of a preset's JSON report: a small path language and
-//! arithmetic over paths, so that a claim is data (one entry in `claims/*.json`), not code.
+//! What a claim measures, read out of a preset's JSON report: paths (the language of
+//! [`crate::json_path`], shared with the sweep manifests) and arithmetic over them, so that a
+//! claim is data (one entry in `claims/*.json`), not code.
 //!
 //! A path is dot-separated keys, each followed by any number of brackets:
 //! `runs[label=sender].metrics.avg_wait_s`, `series[policy=owa].median[-1]`, `gap[8]`.
@@ -101,61 +102,9 @@ fn number(v: &Value, path: &str) -> Result<f64, String> {
         .ok_or_else(|| format!("{path}: not a number ({v})"))
 }
 
-/// The value at `path` in `report`.
+/// The value at `path` in `report` (the path language is [`crate::json_path`]'s).
 pub fn select<'a>(report: &'a Value, path: &str) -> Result<&'a Value, String> {
-    let mut at = report;
-    for step in path.split('.') {
-        let (key, brackets) = match step.find('[') {
-            Some(i) => step.split_at(i),
-            None => (step, ""),
-        };
-        if !key.is_empty() {
-            at = at
-                .get(key)
-                .ok_or_else(|| format!("{path}: no field '{key}'"))?;
-        }
-        let mut rest = brackets;
-        while let Some(inner) = rest.strip_prefix('[') {
-            let end = inner
-                .find(']')
-                .ok_or_else(|| format!("{path}: unclosed '['"))?;
-            at = pick(at, &inner[..end], path)?;
-            rest = &inner[end + 1..];
-        }
-        if !rest.is_empty() {
-            return Err(format!("{path}: unexpected '{rest}'"));
-        }
-    }
-    Ok(at)
-}
-
-fn pick<'a>(at: &'a Value, inside: &str, path: &str) -> Result<&'a Value, String> {
-    let items = at
-        .as_array()
-        .ok_or_else(|| format!("{path}: [{inside}] on something that is not an array"))?;
-    if let Ok(i) = inside.trim().parse::<i64>() {
-        let n = items.len() as i64;
-        let index = if i < 0 { n + i } else { i };
-        return usize::try_from(index)
-            .ok()
-            .and_then(|i| items.get(i))
-            .ok_or_else(|| format!("{path}: index {i} out of {n}"));
-    }
-    let wanted: Vec<(&str, &str)> = inside
-        .split(',')
-        .map(|kv| kv.split_once('=').map(|(k, v)| (k.trim(), v.trim())))
-        .collect::<Option<_>>()
-        .ok_or_else(|| format!("{path}: [{inside}] is neither an index nor key=value pairs"))?;
-    items
-        .iter()
-        .find(|item| {
-            wanted.iter().all(|(k, v)| match item.get(*k) {
-                Some(Value::String(s)) => s == v,
-                Some(other) => other.to_string().as_str() == *v,
-                None => false,
-            })
-        })
-        .ok_or_else(|| format!("{path}: no element with {inside}"))
+    crate::json_path::get(report, path)
 }
 
 #[cfg(test)]

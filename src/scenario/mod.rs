@@ -2,21 +2,34 @@
 //! options and seed — as one serializable value. The CLI reads it from JSON files, the web
 //! app puts it in its share URLs; both run it through [`run_scenario`], so the same scenario
 //! gives the same bytes everywhere.
+//!
+//! This file holds the value, its specs and its reading (the version upgrade); beside it,
+//! `serde_engine.rs` the serde forms of the engine's options, `error.rs` [`ScenarioError`],
+//! `load.rs` the workload, `platform.rs` the platform and `report.rs` what a run produced.
 
 mod cost;
+mod error;
 pub mod explain;
 pub mod link;
+mod load;
 pub mod manifest;
 pub mod merged;
 #[cfg(not(target_arch = "wasm32"))]
 mod parallel;
+mod platform;
 mod presets;
+mod report;
 mod run;
+mod serde_engine;
 pub mod ses;
 pub mod steps;
 
 pub use cost::CONFIRM_ABOVE_PLAN_WORK;
+pub use error::ScenarioError;
+pub use load::load_workload;
+pub use platform::{group_platform, resolve_platform};
 pub use presets::{platform_preset, PLATFORM_PRESETS, SCENARIO_PRESETS};
+pub use report::{jobs_csv, Conventions, Report, RunReport};
 pub use run::{
     check_algorithm, conventions, hand_out_order, prepare, run_loaded, run_loaded_on, run_report,
     run_scenario,
@@ -24,17 +37,16 @@ pub use run::{
 
 use serde::{Deserialize, Serialize};
 
-use crate::engine::{EstimateSource, EventOrder, RunConfig, SimError};
+use crate::engine::RunConfig;
 use crate::limits::{Limit, LimitExceeded, Limits};
-use crate::metrics::Metrics;
-use crate::model::{Platform, Site, MAX_SITE_UNITS};
+use crate::model::Site;
 use crate::policy::grid::{GridParams, GridScheme, IdealDiscipline};
 use crate::policy::local::LocalPolicyKind;
 use crate::workload::hyper_erlang::HyperErlangWorkload;
-use crate::workload::{
-    merge_sites, read_trace, split_by_partition, Align, ImportReport, Lublin, SesPoisson, SwfError,
-    SwfOptions, TraceFormat, TraceOptions, Window, Workload,
-};
+use crate::workload::{Align, Lublin, SesPoisson, TraceFormat, Window};
+use error::with_suggestion;
+use load::check_draws;
+use serde_engine::RunConfigDef;
 
 /// The scenario format written now. Version 2 (2026-11) made `conservative` mean
 /// compression; a version-1 file or link is read as it ran then (see [`Scenario::upgrade`]).
@@ -56,55 +68,6 @@ pub struct Scenario {
     pub algorithms: Vec<AlgorithmSpec>,
     #[serde(default, with = "RunConfigDef")]
     pub options: RunConfig,
-}
-
-/// The serde form of the engine's [`RunConfig`] (the engine has no serde): the scenario
-/// file's `options`, `{"estimates": "trace"|"exact", "kill_at_estimate": bool,
-/// "event_order": "gridscope"|"pyss"|"cqsim"}` (the last added later: absent reads as
-/// `gridscope`, and `gridscope` is left out, so older files and links are the same bytes).
-/// Any field left out takes its default (`trace`, `true`, `gridscope`).
-#[derive(Serialize, Deserialize)]
-#[serde(remote = "RunConfig")]
-#[serde(deny_unknown_fields)]
-struct RunConfigDef {
-    // A field left out reads as its default, like a missing `options` object.
-    #[serde(with = "EstimateSourceDef", default = "default_estimates")]
-    estimates: EstimateSource,
-    #[serde(default = "default_kill")]
-    kill_at_estimate: bool,
-    #[serde(
-        default,
-        with = "EventOrderDef",
-        skip_serializing_if = "is_gridscope_order"
-    )]
-    event_order: EventOrder,
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(remote = "EventOrder", rename_all = "snake_case")]
-enum EventOrderDef {
-    Gridscope,
-    Pyss,
-    Cqsim,
-}
-
-fn default_estimates() -> EstimateSource {
-    RunConfig::default().estimates
-}
-
-fn default_kill() -> bool {
-    RunConfig::default().kill_at_estimate
-}
-
-fn is_gridscope_order(o: &EventOrder) -> bool {
-    *o == EventOrder::Gridscope
-}
-
-#[derive(Serialize, Deserialize)]
-#[serde(remote = "EstimateSource", rename_all = "snake_case")]
-enum EstimateSourceDef {
-    Trace,
-    Exact,
 }
 
 fn current_version() -> u32 {
@@ -252,179 +215,6 @@ impl AlgorithmSpec {
     }
 }
 
-/// Everything a scenario run produced.
-#[derive(Clone, Debug, Serialize)]
-pub struct Report {
-    pub scenario: String,
-    pub platform: Platform,
-    /// How the platform was chosen (for `from_trace`).
-    pub platform_note: String,
-    /// The workload's offered load on the platform ([`crate::metrics::offered_load`]);
-    /// `null` without an arrival span.
-    pub offered_load: Option<f64>,
-    pub conventions: Conventions,
-    pub runs: Vec<RunReport>,
-    pub import: ImportReport,
-    #[serde(skip)]
-    pub workload: Workload,
-}
-
-#[derive(Clone, Debug, Serialize)]
-pub struct Conventions {
-    pub estimates: &'static str,
-    pub kill_at_estimate: bool,
-    pub time_unit: &'static str,
-    pub same_instant_order: &'static str,
-}
-
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct RunReport {
-    pub label: String,
-    pub algorithm: String,
-    pub metrics: Metrics,
-    /// Rejected jobs with their reasons (the first 20; `metrics.jobs_rejected` counts all).
-    pub rejected: Vec<String>,
-    pub events: u64,
-    pub max_queue: usize,
-    /// Utilization and queue length over time, when asked for (`--series N`).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub series: Option<crate::metrics::Series>,
-    #[serde(skip)]
-    pub outcomes: Vec<crate::engine::Outcome>,
-}
-
-/// What can go wrong running a scenario, each variant with what to do about it. The CLI and
-/// the page both print it through `Display`.
-#[derive(Debug, Clone, PartialEq)]
-#[non_exhaustive]
-pub enum ScenarioError {
-    /// The scenario JSON does not parse (serde's message names the line and column).
-    Json { detail: String },
-    /// A scenario file of another format version.
-    UnsupportedVersion { found: u32, supported: u32 },
-    /// The scenario lists no algorithm.
-    NoAlgorithms,
-    /// `platform.kind = preset` names no preset.
-    UnknownPlatformPreset { name: String, known: Vec<String> },
-    /// The platform cannot be simulated (no site, a site with no units, a bad speed).
-    InvalidPlatform { reason: String },
-    /// An algorithm's grid parameters are out of range.
-    InvalidGridParams { label: String, reason: String },
-    /// The workload names more sites than the platform has.
-    TooFewSites {
-        workload_sites: usize,
-        platform: String,
-        platform_sites: usize,
-    },
-    /// A workload generator's parameters are out of range.
-    InvalidGenerator { reason: String },
-    /// Per-site workloads could not be merged (alignment, window).
-    Merge { reason: String },
-    /// A workload file could not be had (the loader's reason: missing, not dropped, unreadable).
-    Load { file: String, reason: String },
-    /// A workload file is not valid SWF (strict mode, or a broken gzip stream).
-    Swf(SwfError),
-    /// The scenario passed one of the [`Limits`] (sites, generated jobs).
-    Limit(LimitExceeded),
-    /// Nothing runnable was left after the import.
-    EmptyWorkload { name: String, summary: String },
-    /// The engine refused the input or the run failed (see [`SimError`]).
-    Sim(SimError),
-    /// Anything else wrong with the scenario (presets and parameters of the edges).
-    Invalid(String),
-}
-
-impl std::fmt::Display for ScenarioError {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let invalid = |f: &mut std::fmt::Formatter<'_>, m: &dyn std::fmt::Display| {
-            write!(f, "invalid scenario: {m}")
-        };
-        match self {
-            ScenarioError::Json { detail } => invalid(f, &format_args!("scenario JSON: {detail}")),
-            ScenarioError::UnsupportedVersion { found, supported } => invalid(
-                f,
-                &format_args!("scenario version {found} is not supported (this build reads version {supported})"),
-            ),
-            ScenarioError::NoAlgorithms => invalid(f, &"no algorithm to run"),
-            ScenarioError::UnknownPlatformPreset { name, known } => invalid(
-                f,
-                &format_args!("unknown platform preset '{name}'; known: {}", known.join(", ")),
-            ),
-            ScenarioError::InvalidPlatform { reason }
-            | ScenarioError::InvalidGenerator { reason }
-            | ScenarioError::Merge { reason } => invalid(f, reason),
-            ScenarioError::InvalidGridParams { label, reason } => {
-                invalid(f, &format_args!("{label}: {reason}"))
-            }
-            ScenarioError::TooFewSites {
-                workload_sites,
-                platform,
-                platform_sites,
-            } => invalid(
-                f,
-                &format_args!("the workload has {workload_sites} sites but the platform '{platform}' only {platform_sites}"),
-            ),
-            ScenarioError::Load { reason, .. } => f.write_str(reason),
-            ScenarioError::Swf(e) => e.fmt(f),
-            ScenarioError::Limit(e) => e.fmt(f),
-            ScenarioError::EmptyWorkload { name, summary } => {
-                write!(f, "{name}: no runnable job to simulate\n{summary}")
-            }
-            ScenarioError::Sim(e) => e.fmt(f),
-            ScenarioError::Invalid(m) => invalid(f, m),
-        }
-    }
-}
-
-impl std::error::Error for ScenarioError {
-    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
-        match self {
-            ScenarioError::Swf(e) => Some(e),
-            ScenarioError::Sim(e) => Some(e),
-            _ => None,
-        }
-    }
-}
-
-/// serde says "unknown field `option`, expected one of `version`, …": add the nearest valid
-/// name ("did you mean `options`?") when one is close (edit distance ≤ 3).
-fn with_suggestion(message: String) -> String {
-    let Some(rest) = message.strip_prefix("unknown field `") else {
-        return message;
-    };
-    let Some((unknown, expected)) = rest.split_once('`') else {
-        return message;
-    };
-    let nearest = expected
-        .split('`')
-        .skip(1)
-        .step_by(2)
-        .map(|name| (edit_distance(unknown, name), name))
-        .min();
-    match nearest {
-        Some((d, name)) if d <= 3 && d < unknown.len() => {
-            format!("{message} — did you mean `{name}`?")
-        }
-        _ => message,
-    }
-}
-
-/// Levenshtein distance (small strings: field names).
-fn edit_distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut prev = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let cur = row[j + 1];
-            row[j + 1] = (prev + usize::from(ca != cb)).min(row[j] + 1).min(cur + 1);
-            prev = cur;
-        }
-    }
-    row[b.len()]
-}
-
 impl Scenario {
     pub fn from_json(text: &str) -> Result<Scenario, ScenarioError> {
         // The version first: a file of another version should say so, not which of this
@@ -564,301 +354,6 @@ impl Scenario {
             return Some(Scenario::demo());
         }
         presets::sob_scenario(name)
-    }
-}
-
-/// A hyper-Erlang workload's expected draws (jobs × Erlang orders) against the limit:
-/// an order-1000 model drawing 5 M jobs ran 80 s unasked. Parameters that do not resolve
-/// pass here; generating reports them.
-fn check_draws(sites: &[HyperErlangWorkload], limits: &Limits) -> Result<(), LimitExceeded> {
-    let draws: f64 = sites
-        .iter()
-        .map(|g| g.expected_draws().unwrap_or(0.0))
-        .sum();
-    if draws.is_nan() || draws > limits.generator_draws as f64 {
-        return Err(LimitExceeded {
-            limit: Limit::GeneratorDraws,
-            max: limits.generator_draws,
-            context: format!("the hyper-Erlang workload (about {draws:.2e} draws expected)"),
-        });
-    }
-    Ok(())
-}
-
-/// Loads the workload the scenario names. `load(file)` returns a file's bytes. Files are
-/// read within `limits`; a generated workload is held to the same job limit.
-pub fn load_workload(
-    scenario: &Scenario,
-    limits: &Limits,
-    load: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>,
-) -> Result<Workload, ScenarioError> {
-    let w = load_unchecked(scenario, limits, load)?;
-    limits
-        .check(
-            Limit::Jobs,
-            w.jobs.len() as u64,
-            &format!("workload '{}'", w.name),
-        )
-        .map_err(ScenarioError::Limit)?;
-    Ok(w)
-}
-
-fn load_unchecked(
-    scenario: &Scenario,
-    limits: &Limits,
-    load: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>,
-) -> Result<Workload, ScenarioError> {
-    let read_as = |load: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>,
-                   file: &str,
-                   strict: bool,
-                   trace: &TraceOptions| {
-        let bytes = load(file).map_err(|reason| ScenarioError::Load {
-            file: file.to_string(),
-            reason,
-        })?;
-        let opts = SwfOptions {
-            strict,
-            limits: *limits,
-        };
-        read_trace(file, &bytes, &opts, trace).map_err(ScenarioError::Swf)
-    };
-    let read = |load: &mut dyn FnMut(&str) -> Result<Vec<u8>, String>, file: &str, strict: bool| {
-        read_as(load, file, strict, &TraceOptions::default())
-    };
-    match &scenario.workload {
-        WorkloadSpec::Swf {
-            file,
-            strict,
-            format,
-            utc_offset_min,
-        } => {
-            let trace = TraceOptions {
-                format: *format,
-                utc_offset_min: *utc_offset_min,
-            };
-            let mut w = read_as(load, file, *strict, &trace)?;
-            w.on_one_site();
-            Ok(w)
-        }
-        WorkloadSpec::OriginSites {
-            file,
-            strict,
-            format,
-        } => {
-            let trace = TraceOptions {
-                format: *format,
-                utc_offset_min: 0,
-            };
-            read_as(load, file, *strict, &trace)
-        }
-        WorkloadSpec::SesPoisson(g) => g
-            .generate(scenario.seed)
-            .map_err(|reason| ScenarioError::InvalidGenerator { reason }),
-        WorkloadSpec::Lublin(g) => {
-            // Checked before drawing: a link asking for a billion jobs is refused unallocated.
-            limits
-                .check(Limit::Jobs, g.jobs as u64, "the Lublin–Feitelson workload")
-                .map_err(ScenarioError::Limit)?;
-            g.generate(scenario.seed)
-                .map_err(|reason| ScenarioError::InvalidGenerator { reason })
-        }
-        WorkloadSpec::SwfSites {
-            files,
-            align,
-            window,
-            strict,
-        } => {
-            let parts = files
-                .iter()
-                .map(|f| read(load, f, *strict))
-                .collect::<Result<Vec<_>, _>>()?;
-            merge_sites(parts, *align, *window).map_err(|reason| ScenarioError::Merge { reason })
-        }
-        WorkloadSpec::SwfPartitions { file, strict } => {
-            let (w, _) = split_by_partition(read(load, file, *strict)?);
-            Ok(w)
-        }
-        WorkloadSpec::HyperErlang { sites } => {
-            // Checked before drawing: a link asking for thousands of sites of millions of
-            // jobs is refused without allocating them.
-            limits
-                .check(
-                    Limit::Sites,
-                    sites.len() as u64,
-                    "the hyper-Erlang workload",
-                )
-                .map_err(ScenarioError::Limit)?;
-            let mut expected = 0f64;
-            for g in sites {
-                expected += g
-                    .expected_jobs()
-                    .map_err(|reason| ScenarioError::InvalidGenerator { reason })?;
-            }
-            if expected.is_nan() || expected > limits.jobs as f64 {
-                return Err(ScenarioError::Limit(LimitExceeded {
-                    limit: Limit::Jobs,
-                    max: limits.jobs,
-                    context: format!(
-                        "the hyper-Erlang workload (about {expected:.0} jobs expected)"
-                    ),
-                }));
-            }
-            check_draws(sites, limits).map_err(ScenarioError::Limit)?;
-            let parts = sites
-                .iter()
-                .enumerate()
-                .map(|(i, g)| {
-                    // Each site's own stream: the scenario seed and the site index.
-                    let seed = scenario.seed.wrapping_mul(1_000_003).wrapping_add(i as u64);
-                    g.generate(seed)
-                        .map_err(|reason| ScenarioError::InvalidGenerator { reason })
-                })
-                .collect::<Result<Vec<_>, _>>()?;
-            merge_sites(parts, Align::Zero, None).map_err(|reason| ScenarioError::Merge { reason })
-        }
-    }
-}
-
-/// Resolves the platform for a workload.
-pub fn resolve_platform(
-    spec: &PlatformSpec,
-    workload: &Workload,
-) -> Result<(Platform, String), ScenarioError> {
-    let platform = match spec {
-        PlatformSpec::Preset { name } => {
-            let p = platform_preset(name).ok_or_else(|| ScenarioError::UnknownPlatformPreset {
-                name: name.clone(),
-                known: PLATFORM_PRESETS.iter().map(|p| p.0.to_string()).collect(),
-            })?;
-            (p, format!("preset {name}"))
-        }
-        PlatformSpec::Sites { name, sites } => (
-            Platform {
-                name: name.clone(),
-                sites: sites.clone(),
-            },
-            "explicit sites".into(),
-        ),
-        PlatformSpec::FromTrace { procs } => {
-            let h = &workload.report.header;
-            // A job clamped on import (it asked for more than 2³² − 1 processors) is wider
-            // than any site can be: it does not size the platform, it is rejected.
-            let widest = workload
-                .jobs
-                .iter()
-                .map(|j| j.procs)
-                .filter(|&p| p <= MAX_SITE_UNITS)
-                .max()
-                .unwrap_or(1);
-            let clamp = |n: u64| n.min(u64::from(MAX_SITE_UNITS)) as u32;
-            let clamped = |n: u64| match n > u64::from(MAX_SITE_UNITS) {
-                true => format!(" ({n}, clamped to {MAX_SITE_UNITS}: the most a site can have)"),
-                false => String::new(),
-            };
-            let (n, why) = match (procs, h.max_procs, h.max_nodes) {
-                (Some(p), _, _) => (
-                    *p,
-                    "the size given (--procs or the scenario's procs)".to_string(),
-                ),
-                (None, Some(p), _) => (clamp(p), format!("the header's MaxProcs{}", clamped(p))),
-                (None, None, Some(n)) => (
-                    clamp(n),
-                    format!("the header's MaxNodes (no MaxProcs){}", clamped(n)),
-                ),
-                (None, None, None) => (
-                    widest,
-                    "the widest job (the header gives neither MaxProcs nor MaxNodes)".into(),
-                ),
-            };
-            let site_name = workload
-                .name
-                .rsplit('/')
-                .next()
-                .unwrap_or("site")
-                .trim_end_matches(".gz")
-                .trim_end_matches(".swf")
-                .to_string();
-            (
-                Platform::single(Site::flat(site_name, n)),
-                format!("one site of {n} processors from {why}"),
-            )
-        }
-    };
-    platform
-        .0
-        .validate()
-        .map_err(|reason| ScenarioError::InvalidPlatform { reason })?;
-    Ok(platform)
-}
-
-/// The platform SES's node-group selection runs on: each node group of the one site becomes
-/// a node-exclusive site of its own (name, nodes, CPUs per node; the site's speed). A
-/// platform of several sites, or of one without groups, is taken as it is: its sites are the
-/// groups.
-pub fn group_platform(platform: &Platform) -> Result<Platform, ScenarioError> {
-    let [site] = platform.sites.as_slice() else {
-        return Ok(platform.clone());
-    };
-    if site.groups.is_empty() {
-        return Ok(platform.clone());
-    }
-    let sites = site
-        .groups
-        .iter()
-        .map(|g| Site {
-            name: g.name.clone(),
-            nodes: g.nodes,
-            cpus_per_node: g.cpus_per_node,
-            speed: site.speed,
-            allocation: crate::model::Allocation::Node,
-            groups: Vec::new(),
-        })
-        .collect();
-    let expanded = Platform {
-        name: format!("{} (node groups)", platform.name),
-        sites,
-    };
-    expanded
-        .validate()
-        .map_err(|reason| ScenarioError::InvalidPlatform { reason })?;
-    Ok(expanded)
-}
-
-/// The per-job CSV: `job_id,home,site,submit,start,end,procs`, one row per job that ran,
-/// times in seconds from the first submit (integers when exact).
-pub fn jobs_csv(report: &Report, run: &RunReport) -> String {
-    use std::fmt::Write;
-    let mut out = String::with_capacity(run.outcomes.len() * 40 + 64);
-    out.push_str("job_id,home,site,submit,start,end,procs\n");
-    let name = |i: u32| csv_field(&report.platform.sites[i as usize].name);
-    let names: Vec<String> = (0..report.platform.sites.len() as u32).map(name).collect();
-    for (j, o) in report.workload.jobs.iter().zip(&run.outcomes) {
-        if !o.ran() {
-            continue;
-        }
-        let _ = writeln!(
-            out,
-            "{},{},{},{},{},{},{}",
-            j.id,
-            names
-                .get(j.home as usize)
-                .map(String::as_str)
-                .unwrap_or("?"),
-            names[o.site as usize],
-            j.submit,
-            o.start,
-            o.end,
-            j.procs
-        );
-    }
-    out
-}
-
-fn csv_field(s: &str) -> String {
-    if s.contains([',', '"', '\n']) {
-        format!("\"{}\"", s.replace('"', "\"\""))
-    } else {
-        s.to_string()
     }
 }
 

@@ -3,6 +3,7 @@
 
 mod unknown_fields {
     use super::super::*;
+    use crate::engine::EventOrder;
 
     fn scenario_with(key: &str, value: &str) -> String {
         let mut doc: serde_json::Value = serde_json::from_str(

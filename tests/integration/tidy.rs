@@ -5,7 +5,7 @@
 //!
 //! | layer | modules | may use |
 //! |---|---|---|
-//! | 0 | `time`, `rng`, `par`, `limits`, `stats` | nothing of the crate |
+//! | 0 | `time`, `rng`, `par`, `limits`, `stats`, `json_path` | nothing of the crate |
 //! | 1 | `model` | time, rng |
 //! | 2 | `policy`, `workload`, `allocation` | model and below |
 //! | 3 | `engine`, `kkor` | policy, workload, allocation and below |
@@ -27,6 +27,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("par", 0),
     ("limits", 0),
     ("stats", 0),
+    ("json_path", 0),
     ("model", 1),
     ("policy", 2),
     ("workload", 2),

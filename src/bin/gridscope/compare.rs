@@ -6,7 +6,7 @@ use std::path::Path;
 use gridscope::metrics::compare::{compare as compare_runs, parse_jobs_csv, JobWaits};
 
 use crate::cli::CompareArgs;
-use crate::run::read_file;
+use crate::io::read_file;
 use crate::{output, report, CliError};
 
 pub fn compare(a: &CompareArgs) -> Result<(), CliError> {

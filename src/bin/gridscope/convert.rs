@@ -6,8 +6,8 @@ use std::path::Path;
 use gridscope::workload::{write_batsim_json, write_swf};
 
 use crate::cli::{ConvertArgs, ConvertTo};
+use crate::io::read_trace;
 use crate::output::Inputs;
-use crate::run::read_trace;
 use crate::{output, CliError};
 
 pub fn convert(a: &ConvertArgs) -> Result<(), CliError> {

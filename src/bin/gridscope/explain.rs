@@ -5,7 +5,8 @@ use gridscope::scenario::explain::explain as explain_job;
 use gridscope::scenario::{prepare, ScenarioError};
 
 use crate::cli::ExplainArgs;
-use crate::run::{read_trace, trace_scenario, TraceOptions};
+use crate::io::read_trace;
+use crate::run::{trace_scenario, TraceOptions};
 use crate::{output, CliError};
 
 pub fn explain(a: &ExplainArgs) -> Result<(), CliError> {

@@ -9,8 +9,9 @@ use gridscope::family::{check_takes, Ctx, Family, FamilyError, PresetArgs};
 use gridscope::limits::Limits;
 
 use crate::cli::{RunArgs, SweepArgs};
+use crate::io::read_file;
 use crate::progress::Progress;
-use crate::run::{read_file, threads};
+use crate::run::threads;
 use crate::{output, CliError};
 
 /// Where the real-trace presets look for their traces unless `--traces` says otherwise.

@@ -10,8 +10,8 @@ use gridscope::workload::hyper_erlang::{
 };
 
 use crate::cli::FitArgs;
+use crate::io::read_trace;
 use crate::output::Inputs;
-use crate::run::read_trace;
 use crate::{output, report, CliError};
 
 pub fn fit(a: &FitArgs) -> Result<(), CliError> {

@@ -12,6 +12,7 @@ mod convert;
 mod explain;
 mod family;
 mod fit;
+mod io;
 mod output;
 mod progress;
 mod report;

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use gridscope::reproduce::{self, show, Card, Row};
 
 use crate::cli::ReproduceArgs;
+use crate::io::read_file;
 use crate::progress::Progress;
-use crate::run::read_file;
 use crate::{output, report, CliError};
 
 pub fn reproduce(a: &ReproduceArgs) -> Result<(), CliError> {

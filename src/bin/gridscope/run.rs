@@ -4,73 +4,24 @@
 use std::path::{Path, PathBuf};
 
 use gridscope::engine::{EstimateSource, RunConfig};
-use gridscope::limits::{read_bounded, Limits};
+use gridscope::limits::Limits;
 use gridscope::metrics::offered_load;
 use gridscope::policy::local::LocalPolicyKind;
 use gridscope::scenario::{
     load_workload, resolve_platform, run_loaded_on, AlgorithmSpec, PlatformSpec, Scenario,
     WorkloadSpec, SCENARIO_VERSION,
 };
-use gridscope::workload::{self, SwfOptions, Workload};
+use gridscope::workload::Workload;
 
 use crate::cli::{
     Estimates, EventOrderArg, FormatArgs, LintArgs, ReportArgs, RunArgs, SimulateArgs,
 };
+use crate::io::{confined_path, read_file, read_trace, Files};
 use crate::output::Inputs;
 use crate::progress::Progress;
 use crate::{output, report, CliError};
 
 use crate::family::DEFAULT_TRACES;
-
-/// Reads a whole file, at most `limits.file_bytes` of it (`/dev/zero` or a huge file is an
-/// error naming the limit, not an endless read).
-pub fn read_file(path: &Path, limits: &Limits) -> Result<Vec<u8>, String> {
-    let file =
-        std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    read_bounded(file, &path.display().to_string(), limits)
-}
-
-/// Reads the trace at `path` (SWF, GWF, Batsim JSON or sacct: `format` says or the
-/// content tells).
-pub fn read_trace(
-    path: &str,
-    strict: bool,
-    limits: &Limits,
-    format: &FormatArgs,
-) -> Result<Workload, CliError> {
-    let bytes = read_file(Path::new(path), limits).map_err(CliError::Failed)?;
-    let opts = SwfOptions {
-        strict,
-        limits: *limits,
-    };
-    workload::read_trace(path, &bytes, &opts, &format.trace_options()).map_err(CliError::failed)
-}
-
-/// Where a scenario's workload files may come from.
-#[derive(Clone, Copy)]
-enum Files {
-    /// Any path (a trace named on the command line).
-    Anywhere,
-    /// Only the scenario's folder and below, unless `--allow-any-path`.
-    Confined,
-}
-
-/// `file` joined to `base`, refused when confined and it leaves `base` (an absolute path or
-/// a `..`). The check is on the path's text: a symbolic link inside the folder is followed.
-fn confined_path(base: &Path, file: &str, files: Files) -> Result<PathBuf, String> {
-    use std::path::Component;
-    let escapes = Path::new(file)
-        .components()
-        .any(|c| !matches!(c, Component::Normal(_) | Component::CurDir));
-    if escapes && matches!(files, Files::Confined) {
-        return Err(format!(
-            "the scenario names '{file}', outside its own folder: a scenario may read only files in \
-             its folder or below (so a shared scenario cannot read your other files); move the file \
-             there or pass --allow-any-path"
-        ));
-    }
-    Ok(base.join(file))
-}
 
 pub fn lint(a: &LintArgs) -> Result<(), CliError> {
     let w = read_trace(&a.trace, a.strict, &a.limits.limits(), &a.format)?;

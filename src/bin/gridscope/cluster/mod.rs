@@ -1,6 +1,6 @@
 //! `gridscope sweep plan|run|status|merge|slurm`: sweeps over a manifest's axes that outgrow
 //! one machine, run as shards (a Slurm job array's tasks), resumable, merged with medians and
-//! intervals across seeds (docs/cluster.md). `src/scenario/manifest.rs` expands a manifest;
+//! intervals across seeds (docs/cluster.md). `src/scenario/manifest/` expands a manifest;
 //! this module is the file-system side: one file per command, `store.rs` the folder layout.
 //!
 //! Named `cluster` here because `sweep.rs` already runs the SF allocation sweeps (`run

@@ -12,8 +12,8 @@ use gridscope::workload::{read_swf, SwfOptions};
 use super::store::{case_id, sha256_hex, write_atomic, CaseLine, Dir, Lock, Plan, TraceLock};
 use super::store::{FORMAT, VERSION};
 use crate::cli::PlanArgs;
+use crate::io::read_file;
 use crate::progress::Progress;
-use crate::run::read_file;
 use crate::{output, CliError};
 
 pub fn plan(a: &PlanArgs) -> Result<(), CliError> {

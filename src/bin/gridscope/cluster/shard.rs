@@ -3,7 +3,6 @@
 //! pre-empted task resumes where it stopped; a corrupt result is rerun.
 
 use std::io::Write;
-use std::str::FromStr;
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -12,43 +11,10 @@ use gridscope::scenario::{load_workload, run_loaded_on};
 
 use super::store::{family_trace, Dir, Lock, Plan, RunResult, FORMAT, VERSION};
 use super::store::{read_result, result_text, write_atomic, Bad, CaseLine, CaseResult};
-use crate::cli::ShardRunArgs;
+use crate::cli::{Shard, ShardRunArgs, ShardSpec};
+use crate::io::{hostname, read_file};
 use crate::progress::Progress;
-use crate::run::read_file;
 use crate::{output, CliError};
-
-/// Shard `index` of `count` (0-based): a share of the cases fixed by the plan alone.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Shard {
-    pub index: usize,
-    pub count: usize,
-}
-
-/// `--shard`: `I/N`, or `slurm` (the index from `SLURM_ARRAY_TASK_ID`).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ShardSpec {
-    Fixed(Shard),
-    Slurm,
-}
-
-impl FromStr for ShardSpec {
-    type Err = String;
-    fn from_str(s: &str) -> Result<ShardSpec, String> {
-        if s == "slurm" {
-            return Ok(ShardSpec::Slurm);
-        }
-        let bad = || format!("'{s}' is not I/N (0 ≤ I < N, e.g. 0/4) or slurm");
-        let (i, n) = s.split_once('/').ok_or_else(bad)?;
-        let (index, count) = (
-            i.trim().parse::<usize>().map_err(|_| bad())?,
-            n.trim().parse::<usize>().map_err(|_| bad())?,
-        );
-        if count == 0 || index >= count {
-            return Err(bad());
-        }
-        Ok(ShardSpec::Fixed(Shard { index, count }))
-    }
-}
 
 /// The shard a `--shard slurm` task is: its array index of `--of N`, else of
 /// `SLURM_ARRAY_TASK_COUNT` (the generated script always passes `--of`: an array resubmitted
@@ -401,13 +367,6 @@ fn cpu_seconds() -> Option<f64> {
     let ticks = |i: usize| fields.get(i)?.parse::<u64>().ok();
     // utime and stime: fields 14 and 15 of the line, 11 and 12 counted from the state (0).
     Some((ticks(11)? + ticks(12)?) as f64 / 100.0)
-}
-
-pub fn hostname() -> String {
-    std::fs::read_to_string("/proc/sys/kernel/hostname")
-        .or_else(|_| std::fs::read_to_string("/etc/hostname"))
-        .map(|h| h.trim().to_string())
-        .unwrap_or_else(|_| "unknown".into())
 }
 
 /// This process's log, `DIR/log/HOST-PID.log`: a line per case (id, seconds) and at the

@@ -1,8 +1,9 @@
 //! `gridscope sweep status DIR`: per shard, the cases done, running, failed and missing.
 
-use super::shard::{done, hostname, shard_of, Done};
+use super::shard::{done, shard_of, Done};
 use super::store::Dir;
 use crate::cli::StatusArgs;
+use crate::io::hostname;
 use crate::{output, CliError};
 
 #[derive(Default, Clone, serde::Serialize)]

@@ -146,7 +146,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
     // killed task can be told from one being written (`remove_stale_temporaries`).
     let tmp = path.with_file_name(format!(
         ".{name}.{}.{}.tmp",
-        crate::cluster::shard::hostname(),
+        crate::io::hostname(),
         std::process::id()
     ));
     let mut f = std::fs::File::create(&tmp).map_err(cannot(&tmp))?;

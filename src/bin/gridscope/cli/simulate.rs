@@ -1,0 +1,237 @@
+//! The arguments of the one-shot commands: `simulate`, `lint`, `explain`, `convert` and `fit`
+//! (each reads one TRACE), `compare` (two runs' per-job CSVs) and `reproduce` (the papers'
+//! claims).
+
+use std::path::PathBuf;
+
+use clap::{Args, ValueEnum, ValueHint};
+use gridscope::policy::local::LocalPolicyKind;
+use gridscope::workload::hyper_erlang::FitMethod;
+
+use super::common::{
+    parse_positive_u32, Estimates, EventOrderArg, FormatArgs, LimitArgs, ReportArgs,
+};
+
+#[derive(Args, Debug)]
+pub struct SimulateArgs {
+    /// The trace (plain or gzip): SWF, GWF, Batsim JSON or sacct --parsable2
+    #[arg(value_name = "TRACE", value_hint = ValueHint::FilePath)]
+    pub trace: String,
+    #[command(flatten)]
+    pub format: FormatArgs,
+    /// fcfs, easy, conservative, sjf, firstfit, conservative-rebuild, a comma list, or all
+    /// (the first five)
+    ///
+    /// `gridscope help policies` describes each.
+    #[arg(long, value_name = "POLICY", value_parser = parse_local_policies, verbatim_doc_comment)]
+    pub policy: LocalPolicies,
+    /// Processors of the machine [default: from the trace]
+    ///
+    /// By default the header's MaxProcs, else MaxNodes, else the widest job; the output says
+    /// which. Jobs wider than the machine are rejected with a reason, never dropped.
+    #[arg(long, value_name = "N", value_parser = parse_positive_u32, verbatim_doc_comment)]
+    pub procs: Option<u32>,
+    /// Run-time estimates: the trace's or the exact runtime
+    ///
+    /// trace: SWF field 9 (the runtime when missing); exact: the real runtime.
+    #[arg(long, value_name = "SOURCE", value_enum, default_value_t = Estimates::Trace, verbatim_doc_comment)]
+    pub estimates: Estimates,
+    /// Let jobs outlive their estimate (default: killed at it)
+    #[arg(long)]
+    pub no_kill: bool,
+    /// The order of the events of one instant: gridscope, pyss or cqsim
+    ///
+    /// gridscope (default): every completion, then every arrival, then one scheduling pass.
+    /// pyss: jobs ending exactly at their estimate are free first, then each arrival and
+    /// each other completion with a pass after it. cqsim: each completion, then each
+    /// arrival, with a pass after each. For comparing schedules with those simulators job
+    /// for job (docs/local-policies.md).
+    #[arg(long, value_name = "ORDER", value_enum, default_value_t = EventOrderArg::Gridscope, verbatim_doc_comment)]
+    pub event_order: EventOrderArg,
+    #[command(flatten)]
+    pub report: ReportArgs,
+    /// Fail on the first malformed line instead of counting it
+    #[arg(long)]
+    pub strict: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct LintArgs {
+    /// The trace (plain or gzip): SWF, GWF, Batsim JSON or sacct --parsable2
+    #[arg(value_name = "TRACE", value_hint = ValueHint::FilePath)]
+    pub trace: String,
+    #[command(flatten)]
+    pub format: FormatArgs,
+    /// Print the report as JSON
+    #[arg(long)]
+    pub json: bool,
+    /// Fail on the first malformed line instead of counting it
+    #[arg(long)]
+    pub strict: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct ExplainArgs {
+    /// The trace (plain or gzip): SWF, GWF, Batsim JSON or sacct --parsable2
+    #[arg(value_name = "TRACE", value_hint = ValueHint::FilePath)]
+    pub trace: String,
+    #[command(flatten)]
+    pub format: FormatArgs,
+    /// The local policy the job ran under (one of `gridscope help policies`)
+    #[arg(long, value_name = "POLICY")]
+    pub policy: LocalPolicyKind,
+    /// The job's id (SWF field 1)
+    #[arg(long, value_name = "ID", allow_negative_numbers = true)]
+    pub job: i64,
+    /// Processors of the machine [default: from the trace]
+    #[arg(long, value_name = "N", value_parser = parse_positive_u32)]
+    pub procs: Option<u32>,
+    /// Run-time estimates: the trace's or the exact runtime
+    #[arg(long, value_name = "SOURCE", value_enum, default_value_t = Estimates::Trace)]
+    pub estimates: Estimates,
+    /// Let jobs outlive their estimate (default: killed at it)
+    #[arg(long)]
+    pub no_kill: bool,
+    /// The order of the events of one instant: gridscope, pyss or cqsim
+    #[arg(long, value_name = "ORDER", value_enum, default_value_t = EventOrderArg::Gridscope)]
+    pub event_order: EventOrderArg,
+    /// Print the explanation as JSON
+    #[arg(long)]
+    pub json: bool,
+    /// Fail on the first malformed line instead of counting it
+    #[arg(long)]
+    pub strict: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct ConvertArgs {
+    /// The trace (plain or gzip): SWF, GWF, Batsim JSON or sacct --parsable2
+    #[arg(value_name = "TRACE", value_hint = ValueHint::FilePath)]
+    pub trace: String,
+    #[command(flatten)]
+    pub format: FormatArgs,
+    /// What to write: swf or batsim-json
+    ///
+    /// swf: the 18 SWF fields of every accepted job (the header keeps what the import
+    /// learnt: UnixStartTime, MaxProcs). batsim-json: {"nb_res", "jobs", "profiles"} with one
+    /// delay profile per distinct runtime; nb_res from --nb-res, else MaxProcs, else the
+    /// widest job.
+    #[arg(long, value_name = "FORMAT", value_enum, verbatim_doc_comment)]
+    pub to: ConvertTo,
+    /// The output file (never one of the inputs)
+    #[arg(long, value_name = "OUT", value_hint = ValueHint::FilePath)]
+    pub out: PathBuf,
+    /// Batsim JSON: the platform's size (nb_res)
+    #[arg(long, value_name = "N")]
+    pub nb_res: Option<u64>,
+    /// Fail on the first malformed line instead of counting it
+    #[arg(long)]
+    pub strict: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+/// What `convert` writes (`--to`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum ConvertTo {
+    Swf,
+    BatsimJson,
+}
+
+#[derive(Args, Debug)]
+pub struct FitArgs {
+    /// The trace (plain or gzip): SWF, GWF, Batsim JSON or sacct --parsable2
+    #[arg(value_name = "TRACE", value_hint = ValueHint::FilePath)]
+    pub trace: String,
+    #[command(flatten)]
+    pub format: FormatArgs,
+    /// The machine's CPUs per node: size classes are multiples of it (SOB §3.1)
+    #[arg(long, value_name = "C", value_parser = parse_positive_u32)]
+    pub cpus_per_node: u32,
+    /// The synthetic workload's seed [default: the app's, 1]
+    #[arg(long, value_name = "S")]
+    pub seed: Option<u64>,
+    /// How each distribution is fitted: moments (SOB §3.1, the paper's: the first three
+    /// moments matched exactly) or max_likelihood (EM over the same hyper-Erlang family:
+    /// follows the bulk of the samples; see the goodness of fit) [default: moments]
+    #[arg(long, value_name = "METHOD", value_parser = FitMethod::parse)]
+    pub method: Option<FitMethod>,
+    /// Write the synthetic workload drawn from the fit as SWF
+    #[arg(long, value_name = "SYNTH.swf", value_hint = ValueHint::FilePath)]
+    pub out: Option<PathBuf>,
+    /// Print the fit as JSON
+    #[arg(long)]
+    pub json: bool,
+    /// Fail on the first malformed line instead of counting it
+    #[arg(long)]
+    pub strict: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct CompareArgs {
+    /// Run A's per-job CSV (`--jobs`), or several runs of A (one per seed) comma-separated
+    #[arg(value_name = "A.csv")]
+    pub a: String,
+    /// Run B's per-job CSV, or as many runs as A (seed for seed) comma-separated
+    #[arg(value_name = "B.csv")]
+    pub b: String,
+    /// Jobs listed among the top gainers and losers [default: 10]
+    #[arg(long, value_name = "N", default_value_t = 10)]
+    pub top: usize,
+    /// Bootstrap resamples of the paired test [default: 10000]
+    #[arg(long, value_name = "N", default_value_t = 10_000)]
+    pub resamples: u32,
+    /// The bootstrap's seed (the test is deterministic for a given seed) [default: 1]
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    pub seed: u64,
+    /// Print the comparison as JSON
+    #[arg(long)]
+    pub json: bool,
+    #[command(flatten)]
+    pub limits: LimitArgs,
+}
+
+#[derive(Args, Debug)]
+pub struct ReproduceArgs {
+    /// Which paper: sob, sf, scjg, ses, kkor, or all
+    #[arg(value_name = "PAPER", default_value = "all")]
+    pub paper: String,
+    /// Print the card as JSON (every claim: paper value, ours, verdict, tolerance)
+    #[arg(long, conflicts_with = "markdown")]
+    pub json: bool,
+    /// Print the card as Markdown tables, one per paper (what docs/<paper>.md ends with)
+    #[arg(long)]
+    pub markdown: bool,
+    /// Also run the sensitivity sweeps: each parameter a paper leaves open, at a few values,
+    /// and how the claim it bears on moves (widest first)
+    #[arg(long)]
+    pub sensitivity: bool,
+    /// Where the real-trace runs find their traces [default: ../shared/traces]
+    #[arg(long, value_name = "DIR", value_hint = ValueHint::DirPath)]
+    pub traces: Option<PathBuf>,
+    /// Runs at once (default: every core); the card is the same whatever it is
+    #[arg(long, value_name = "N")]
+    pub threads: Option<usize>,
+}
+
+/// `--policy` of `simulate`: one or more local policies.
+#[derive(Clone, Debug)]
+pub struct LocalPolicies(pub Vec<LocalPolicyKind>);
+
+fn parse_local_policies(s: &str) -> Result<LocalPolicies, String> {
+    if s == "all" {
+        return Ok(LocalPolicies(LocalPolicyKind::ALL.to_vec()));
+    }
+    s.split(',')
+        .map(str::parse)
+        .collect::<Result<_, _>>()
+        .map(LocalPolicies)
+}

@@ -1,0 +1,79 @@
+//! What a scenario run produced: the [`Report`] of its runs, and its per-job CSV.
+
+use serde::{Deserialize, Serialize};
+
+use crate::metrics::csv::field as csv_field;
+use crate::metrics::Metrics;
+use crate::model::Platform;
+use crate::workload::{ImportReport, Workload};
+
+/// Everything a scenario run produced.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub scenario: String,
+    pub platform: Platform,
+    /// How the platform was chosen (for `from_trace`).
+    pub platform_note: String,
+    /// The workload's offered load on the platform ([`crate::metrics::offered_load`]);
+    /// `null` without an arrival span.
+    pub offered_load: Option<f64>,
+    pub conventions: Conventions,
+    pub runs: Vec<RunReport>,
+    pub import: ImportReport,
+    #[serde(skip)]
+    pub workload: Workload,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct Conventions {
+    pub estimates: &'static str,
+    pub kill_at_estimate: bool,
+    pub time_unit: &'static str,
+    pub same_instant_order: &'static str,
+}
+
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunReport {
+    pub label: String,
+    pub algorithm: String,
+    pub metrics: Metrics,
+    /// Rejected jobs with their reasons (the first 20; `metrics.jobs_rejected` counts all).
+    pub rejected: Vec<String>,
+    pub events: u64,
+    pub max_queue: usize,
+    /// Utilization and queue length over time, when asked for (`--series N`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub series: Option<crate::metrics::Series>,
+    #[serde(skip)]
+    pub outcomes: Vec<crate::engine::Outcome>,
+}
+
+/// The per-job CSV: `job_id,home,site,submit,start,end,procs`, one row per job that ran,
+/// times in seconds from the first submit (integers when exact).
+pub fn jobs_csv(report: &Report, run: &RunReport) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(run.outcomes.len() * 40 + 64);
+    out.push_str("job_id,home,site,submit,start,end,procs\n");
+    let name = |i: u32| csv_field(&report.platform.sites[i as usize].name);
+    let names: Vec<String> = (0..report.platform.sites.len() as u32).map(name).collect();
+    for (j, o) in report.workload.jobs.iter().zip(&run.outcomes) {
+        if !o.ran() {
+            continue;
+        }
+        let _ = writeln!(
+            out,
+            "{},{},{},{},{},{},{}",
+            j.id,
+            names
+                .get(j.home as usize)
+                .map(String::as_str)
+                .unwrap_or("?"),
+            names[o.site as usize],
+            j.submit,
+            o.start,
+            o.end,
+            j.procs
+        );
+    }
+    out
+}
