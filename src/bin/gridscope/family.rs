@@ -11,7 +11,6 @@ use gridscope::limits::Limits;
 use crate::cli::{RunArgs, SweepArgs};
 use crate::io::read_file;
 use crate::progress::Progress;
-use crate::run::threads;
 use crate::{output, CliError};
 
 /// Where the real-trace presets look for their traces unless `--traces` says otherwise.
@@ -76,7 +75,7 @@ pub fn run_preset(
     let result = family.run(
         &spec,
         &mut Ctx {
-            threads: threads(&a.report),
+            threads: a.report.thread_count(),
             limits: a.limits.limits(),
             load: &mut load,
             progress: &mut on_progress,

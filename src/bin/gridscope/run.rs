@@ -155,13 +155,6 @@ pub fn run(a: &RunArgs) -> Result<(), CliError> {
     run_scenario(&scenario, &place, inputs, &a.report)
 }
 
-/// `--threads`, or the available cores.
-pub fn threads(args: &ReportArgs) -> usize {
-    args.threads.unwrap_or_else(|| {
-        std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
-    })
-}
-
 /// The first flag given that only a scenario run takes (`--traces` aside: the families
 /// that read traces take it too).
 fn scenario_flag(a: &RunArgs) -> Option<&'static str> {
@@ -234,7 +227,7 @@ fn run_scenario(
     if let (Some(buckets), PlatformSpec::Sites { sites, .. }) = (args.series, &scenario.platform) {
         report::check_series(&place.limits, buckets, sites.len(), labels.len())?;
     }
-    let threads = threads(args);
+    let threads = args.thread_count();
     let mut report = run_loaded_on(
         scenario,
         workload,

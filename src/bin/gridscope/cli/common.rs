@@ -67,6 +67,15 @@ pub struct FormatArgs {
     pub utc_offset: Option<i32>,
 }
 
+impl ReportArgs {
+    /// `--threads`, or the available cores.
+    pub fn thread_count(&self) -> usize {
+        self.threads.unwrap_or_else(|| {
+            std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
+        })
+    }
+}
+
 impl FormatArgs {
     pub fn trace_options(&self) -> TraceOptions {
         TraceOptions {
