@@ -8,18 +8,18 @@ pub mod explain;
 pub mod link;
 pub mod manifest;
 pub mod merged;
-#[cfg(not(target_arch = "wasm32"))]
-mod parallel;
 mod presets;
 mod run;
+mod runner;
 pub mod ses;
 pub mod steps;
 
 pub use cost::CONFIRM_ABOVE_PLAN_WORK;
 pub use presets::{platform_preset, PLATFORM_PRESETS, SCENARIO_PRESETS};
-pub use run::{
-    check_algorithm, conventions, hand_out_order, prepare, run_loaded, run_loaded_on, run_report,
-    run_scenario,
+pub use run::{hand_out_order, run_loaded, run_loaded_on, run_scenario};
+pub use runner::{
+    check_algorithm, conventions, prepare, run_report, PolicyFactory, PreparedScenario,
+    ScenarioRun, Slice,
 };
 
 use serde::{Deserialize, Serialize};
