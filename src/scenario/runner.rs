@@ -552,3 +552,145 @@ impl ScenarioRun {
         (report, self.run_platforms)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::ses::{ses_scenario, SES_DAYS};
+    use crate::scenario::{load_workload, run_loaded_on};
+    use crate::workload::SesPoisson;
+
+    fn load(scenario: &Scenario) -> Workload {
+        load_workload(scenario, &Limits::default(), &mut |f| {
+            Err(format!("no {f}"))
+        })
+        .unwrap()
+    }
+
+    /// The demo (five local policies) and SES's node-group selection (runs on the groups).
+    fn scenarios() -> [Scenario; 2] {
+        [
+            Scenario::demo(),
+            ses_scenario(&SesPoisson::default(), SES_DAYS / 7.0, 3),
+        ]
+    }
+
+    fn json(report: &Report) -> String {
+        serde_json::to_string_pretty(report).unwrap()
+    }
+
+    /// Sliced, stepped an instant at a time, each run to its end, on threads, one run per
+    /// share adopted back: the same report, byte for byte, and the same outcomes.
+    #[test]
+    fn every_way_of_driving_the_runner_gives_the_same_report() {
+        for scenario in scenarios() {
+            let (whole, _) = {
+                let mut run = ScenarioRun::new(&scenario, load(&scenario)).unwrap();
+                run.run_to_end(&mut |_, _, _| true).unwrap();
+                run.finish()
+            };
+            let want = json(&whole);
+            let mut sliced = ScenarioRun::new(&scenario, load(&scenario)).unwrap();
+            while sliced.slice(97).unwrap() != Slice::AllDone {}
+            let mut stepped = ScenarioRun::new(&scenario, load(&scenario)).unwrap();
+            while stepped.step().unwrap() != Slice::AllDone {}
+            let mut adopted = ScenarioRun::new(&scenario, load(&scenario)).unwrap();
+            for i in 0..adopted.algorithms() {
+                let mut part = adopted.fresh().only(i).unwrap();
+                part.run_to_end(&mut |_, _, _| true).unwrap();
+                adopted.adopt(i, part.take_last_run().unwrap()).unwrap();
+            }
+            let threads = run_loaded_on(
+                &scenario,
+                load(&scenario),
+                3,
+                &Limits::default(),
+                &mut |_, _, _| true,
+            )
+            .unwrap();
+            for (how, got) in [
+                ("sliced", sliced.finish()),
+                ("stepped", stepped.finish()),
+                ("adopted", adopted.finish()),
+                ("threads", (threads, Vec::new())),
+            ] {
+                assert_eq!(json(&got.0), want, "{how}");
+                for (a, b) in got.0.runs.iter().zip(&whole.runs) {
+                    assert_eq!(a.outcomes, b.outcomes, "{how}: {}", a.label);
+                }
+            }
+        }
+    }
+
+    /// SES's selection runs on the cluster's node groups, every other scheme on the
+    /// scenario's platform.
+    #[test]
+    fn group_selection_runs_on_the_node_groups() {
+        let [demo, ses] = scenarios();
+        let mut run = ScenarioRun::new(&ses, load(&ses)).unwrap();
+        run.run_to_end(&mut |_, _, _| true).unwrap();
+        let (report, platforms) = run.finish();
+        assert_eq!(report.platform.sites.len(), 1);
+        assert!(
+            platforms.iter().all(|p| p.sites.len() == 4),
+            "{platforms:?}"
+        );
+        let mut run = ScenarioRun::new(&demo, load(&demo)).unwrap();
+        run.run_to_end(&mut |_, _, _| true).unwrap();
+        let (report, platforms) = run.finish();
+        assert!(platforms.iter().all(|p| **p == report.platform));
+    }
+
+    /// Policies from a factory run in place of the algorithm's own: the same policy built
+    /// by the factory gives the same report.
+    #[test]
+    fn a_policy_factory_replaces_the_local_policy() {
+        let mut scenario = Scenario::demo();
+        scenario.algorithms.truncate(2);
+        let mut own = ScenarioRun::new(&scenario, load(&scenario)).unwrap();
+        own.run_to_end(&mut |_, _, _| true).unwrap();
+        let (want, _) = own.finish();
+        let mut built = ScenarioRun::new(&scenario, load(&scenario))
+            .unwrap()
+            .only(1)
+            .unwrap()
+            .with_policies(Box::new(|_| scenario_local(1)));
+        while built.step().unwrap() != Slice::AllDone {}
+        let (got, _) = built.finish();
+        assert_eq!(got.runs.len(), 1);
+        assert_eq!(
+            serde_json::to_string(&got.runs[0]).unwrap(),
+            serde_json::to_string(&want.runs[1]).unwrap()
+        );
+        assert_eq!(got.runs[0].outcomes, want.runs[1].outcomes);
+    }
+
+    /// The demo's algorithm `i`'s local policy.
+    fn scenario_local(i: usize) -> Box<dyn LocalPolicy> {
+        Scenario::demo().algorithms[i].local.build()
+    }
+
+    /// A cancel from the progress callback stops the runs, on one thread or several.
+    #[test]
+    fn a_cancel_stops_every_run() {
+        // Long enough for a progress call before the end (every few thousand events).
+        let scenario = Scenario {
+            workload: crate::scenario::WorkloadSpec::SesPoisson(SesPoisson {
+                jobs: 20_000,
+                ..SesPoisson::default()
+            }),
+            algorithms: Scenario::demo().algorithms[..2].to_vec(),
+            ..Scenario::demo()
+        };
+        for threads in [1, 3] {
+            let err = run_loaded_on(
+                &scenario,
+                load(&scenario),
+                threads,
+                &Limits::default(),
+                &mut |_, _, _| false,
+            );
+            assert_eq!(err.err(), Some(ScenarioError::Sim(SimError::Cancelled)));
+        }
+    }
+}
