@@ -1,5 +1,6 @@
 //! Scenarios in, reports out: the library's `run_loaded_on` (the CLI's own path, so the
-//! JSON is the CLI's bytes) with the GIL released, and a run under a Python scheduler.
+//! JSON is the CLI's bytes) with the GIL released, and a run under a Python scheduler (the
+//! same runner, `ScenarioRun`, with the scheduler as every site's local policy).
 
 use std::cell::RefCell;
 use std::path::PathBuf;
@@ -9,13 +10,12 @@ use std::sync::Arc;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
-use gridscope::engine::{JobOutcome, RunConfig, SimError, Simulation};
+use gridscope::engine::{JobOutcome, RunConfig, SimError};
 use gridscope::limits::{read_bounded, Limits};
 use gridscope::metrics::batsim::batsim_jobs_csv;
-use gridscope::model::Job;
 use gridscope::policy::local::LocalPolicy;
 use gridscope::scenario::{
-    self as sc, conventions, load_workload, prepare, run_loaded_on, run_report, Scenario,
+    self as sc, load_workload, run_loaded_on, Scenario, ScenarioError, ScenarioRun, Slice,
     WorkloadSpec, SCENARIO_PRESETS,
 };
 
@@ -238,8 +238,10 @@ pub fn run_scenario(
 }
 
 /// Runs the scenario's first algorithm with every site's local policy replaced by `policy`,
-/// a Python object with `schedule(view) -> list of job indices`. The GIL stays held (each
-/// pass calls Python); Ctrl-C is checked every 256 instants and inside the callbacks.
+/// a Python object with `schedule(view) -> list of job indices`: the library's
+/// `ScenarioRun` (the CLI's runner) with a policy factory, stepped an instant at a time.
+/// The GIL stays held (each pass calls Python); Ctrl-C is checked every 256 instants and
+/// inside the callbacks.
 #[pyfunction]
 #[pyo3(signature = (scenario_json, policy, name, base = None, workload = None))]
 pub fn run_with_python_policy(
@@ -250,73 +252,56 @@ pub fn run_with_python_policy(
     base: Option<String>,
     workload: Option<&Workload>,
 ) -> PyResult<Report> {
-    let (scenario, mut w) = scenario_and_workload(py, scenario_json, base, workload)?;
-    let limits = Limits::default();
-    let (platform, platform_note) = prepare(&scenario, &mut w, &limits).map_err(engine_err)?;
-    let alg = scenario
-        .algorithms
-        .first()
-        .ok_or_else(|| engine_err("the scenario lists no algorithm"))?;
-    sc::check_algorithm(alg).map_err(engine_err)?;
-    let cfg = scenario.options;
-    let jobs: Arc<[Job]> = w.jobs.clone().into();
+    let (scenario, w) = scenario_and_workload(py, scenario_json, base, workload)?;
+    let run = ScenarioRun::new(&scenario, w)
+        .and_then(|run| run.only(0))
+        .map_err(engine_err)?;
     let error: Rc<RefCell<Option<PyErr>>> = Rc::new(RefCell::new(None));
-    let mut build = |site: usize| -> Box<dyn LocalPolicy> {
+    let (jobs, cell, policy_name) = (run.shared_jobs(), error.clone(), name.clone());
+    let mut run = run.with_policies(Box::new(move |site| -> Box<dyn LocalPolicy> {
         Box::new(PyPolicy::new(
-            policy.clone_ref(py),
-            name.clone(),
+            Python::attach(|py| policy.clone_ref(py)),
+            policy_name.clone(),
             site,
             jobs.clone(),
-            error.clone(),
+            cell.clone(),
         ))
-    };
-    let mut sim = Simulation::with_local_policies(
-        &platform,
-        jobs.clone(),
-        &mut build,
-        alg.grid,
-        &alg.grid_params,
-        &cfg,
-    )
-    .map_err(engine_err)?
-    .with_seed(scenario.seed);
+    }));
     let mut instants: u64 = 0;
     loop {
-        let more = sim.step();
+        let slice = run.step();
         // The policy's own error (it raised, or broke a rule) is the cause of anything else.
         if let Some(e) = error.borrow_mut().take() {
             return Err(e);
         }
-        match more {
-            Ok(true) => {}
-            Ok(false) => break,
+        let over = match slice {
+            Ok(Slice::Running) => false,
+            Ok(_) => true,
+            Err(ScenarioError::Sim(SimError::Cancelled)) => {
+                return Err(GridscopeError::new_err("the run stopped before its end"))
+            }
+            // An invariant that fails at the end (jobs still queued) is most likely the
+            // scheduler's doing: the base class, as its other broken rules are.
+            Err(ScenarioError::Sim(e)) => return Err(crate::errors::python_policy_err(e)),
             Err(e) => return Err(engine_err(e)),
-        }
+        };
         instants += 1;
         if instants.is_multiple_of(256) {
             py.check_signals()?;
         }
+        if over {
+            break;
+        }
     }
-    let out = sim.finish().map_err(|e| match e {
-        SimError::Cancelled => GridscopeError::new_err("the run stopped before its end"),
-        e => crate::errors::python_policy_err(e),
-    })?;
-    let mut run = run_report(alg, &platform, &jobs, &cfg, &w.report, out).map_err(engine_err)?;
-    run.algorithm = format!("python:{name}");
-    run.label = alg.label.clone().unwrap_or_else(|| name.clone());
-    let report = sc::Report {
-        scenario: scenario.name.clone(),
-        offered_load: gridscope::metrics::offered_load(&platform, &jobs, &cfg),
-        platform,
-        platform_note,
-        conventions: conventions(&cfg),
-        runs: vec![run],
-        import: w.report.clone(),
-        workload: w,
-    };
+    let (mut report, _) = run.finish();
+    let alg = &scenario.algorithms[0];
+    for run in &mut report.runs {
+        run.algorithm = format!("python:{name}");
+        run.label = alg.label.clone().unwrap_or_else(|| name.clone());
+    }
     Ok(Report {
         inner: Arc::new(report),
-        cfg,
+        cfg: scenario.options,
     })
 }
 

@@ -14,12 +14,11 @@ pub mod link;
 mod load;
 pub mod manifest;
 pub mod merged;
-#[cfg(not(target_arch = "wasm32"))]
-mod parallel;
 mod platform;
 mod presets;
 mod report;
 mod run;
+mod runner;
 mod serde_engine;
 pub mod ses;
 pub mod steps;
@@ -30,9 +29,10 @@ pub use load::load_workload;
 pub use platform::{group_platform, resolve_platform};
 pub use presets::{platform_preset, PLATFORM_PRESETS, SCENARIO_PRESETS};
 pub use report::{jobs_csv, Conventions, Report, RunReport};
-pub use run::{
-    check_algorithm, conventions, hand_out_order, prepare, run_loaded, run_loaded_on, run_report,
-    run_scenario,
+pub use run::{hand_out_order, run_loaded, run_loaded_on, run_scenario};
+pub use runner::{
+    check_algorithm, conventions, prepare, run_report, PolicyFactory, PreparedScenario,
+    ScenarioRun, Slice,
 };
 
 use serde::{Deserialize, Serialize};

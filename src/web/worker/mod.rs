@@ -1,13 +1,14 @@
 //! The engine side: runs in a dedicated Web Worker, never on the page's thread. It keeps the
 //! imported files and the last run's report, and answers the page's [`ToWorker`] messages.
-//! A run goes in slices (`run`, `stepper`) so the worker answers the page during it; the
-//! rest (`exports`) answers at once.
+//! A run goes in slices (`run`, driving `scenario::ScenarioRun`; `pool` spreads a big one
+//! over workers) so the worker answers the page during it; the rest (`exports`) answers at
+//! once.
 
 mod exports;
 mod families;
 mod pool;
+mod prepared;
 mod run;
-mod stepper;
 
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -21,16 +22,17 @@ use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
 use super::protocol::*;
 use crate::model::Platform;
-use crate::scenario::{load_workload, Report, Scenario, WorkloadSpec};
+use crate::scenario::{load_workload, Report, Scenario, ScenarioRun, WorkloadSpec};
 use crate::workload::hyper_erlang::Synthetic;
 use crate::workload::{read_trace, SwfHeader, SwfOptions, TraceOptions, Workload};
 
+/// The runner under the name the worker's tests know it by.
+pub use crate::scenario::{ScenarioRun as SlicedRun, Slice};
 pub use exports::{fit_compare, gantt, sweep_part};
 pub use pool::{
     decode_jobs, decode_outcomes, encode_jobs, encode_outcomes, pool_size, POOL_ABOVE_JOB_RUNS,
 };
 pub use run::{run_result, series};
-pub use stepper::{Slice, SlicedRun};
 
 /// Buckets of the utilization and queue-length series.
 const SERIES_BUCKETS: usize = 240;
@@ -55,7 +57,7 @@ struct State {
     /// The workers a big run is spread over, and that run.
     pool: pool::Pool,
     /// A pool worker's prepared scenario for the runs of the pooled run `tag`.
-    part_base: Option<(u64, SlicedRun)>,
+    part_base: Option<(u64, ScenarioRun)>,
     /// This state, for the pool workers' message handlers.
     me: Weak<RefCell<State>>,
     paused: bool,
@@ -106,6 +108,19 @@ fn post_with_bytes(msg: &FromWorker, bytes: Vec<u8>) {
 
 fn now_ms() -> f64 {
     js_sys::Date::now()
+}
+
+/// The scenario started at `t0` (ms) has every run in `run`, here or from the pool: its
+/// report is kept for exports and Gantt charts, and the page gets `Done`.
+fn finish_scenario(st: &mut State, run: ScenarioRun, t0: f64) {
+    let (report, platforms) = run.finish();
+    let report_json = serde_json::to_string_pretty(&report).unwrap_or_default();
+    st.last = Some(report);
+    st.last_platforms = platforms;
+    post(&FromWorker::Done {
+        report_json,
+        elapsed_ms: now_ms() - t0,
+    });
 }
 
 pub fn start() {
@@ -272,7 +287,7 @@ fn handle(st: &mut State, msg: ToWorker, file: Option<web_sys::Blob>) {
                 .and_then(|f| read_blob(&f))
                 .and_then(|bytes| pool::decode_jobs(&bytes));
             match jobs {
-                Ok(jobs) => st.part_base = Some((tag, SlicedRun::from_prepared(*base, jobs))),
+                Ok(jobs) => st.part_base = Some((tag, ScenarioRun::from_prepared(*base, jobs))),
                 Err(message) => {
                     st.part_base = None;
                     post(&FromWorker::PartFailed {

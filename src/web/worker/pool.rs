@@ -1,7 +1,7 @@
 //! Spreading a scenario's runs over a pool of engine workers, started by this worker (the
-//! coordinator): each pool worker simulates one run at a time ([`super::run::start_part`]),
+//! coordinator): each pool worker simulates one run at a time (`run::start_part`),
 //! the next run goes to the first worker free, and the coordinator takes the finished runs
-//! back in run order ([`SlicedRun::adopt`]). The runs are independent and each is the same
+//! back in run order ([`ScenarioRun::adopt`]). The runs are independent and each is the same
 //! simulation it would be here, so the report — and every message the page sees — is the
 //! same as running them one after the other (a wasm test checks the bytes); only the order
 //! in which runs finish, and the time, differ.
@@ -17,12 +17,10 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::rc::Weak;
 
-use super::run::finish_scenario;
-use super::stepper::SlicedRun;
-use super::{now_ms, post, State};
+use super::{finish_scenario, now_ms, post, State};
 use crate::engine::{JobOutcome, Outcome, RejectReason};
 use crate::model::Job;
-use crate::scenario::{RunReport, Scenario};
+use crate::scenario::{RunReport, Scenario, ScenarioRun};
 use crate::time::SimTime;
 use crate::web::engine_worker::{spawn_with_bytes, EngineWorker};
 use crate::web::protocol::*;
@@ -37,7 +35,7 @@ pub const MAX_POOL: usize = 8;
 
 /// Workers the run of `run` is spread over, given the page's core count: 1 (this worker
 /// alone) for small runs, one core, or one algorithm.
-pub fn pool_size(cores: u32, run: &SlicedRun) -> usize {
+pub fn pool_size(cores: u32, run: &ScenarioRun) -> usize {
     let job_runs = run.jobs().len() as u64 * run.algorithms() as u64;
     if job_runs < POOL_ABOVE_JOB_RUNS {
         return 1;
@@ -211,7 +209,7 @@ impl PoolWorker {
 
 /// The run spread over the pool.
 pub(super) struct PooledRun {
-    run: SlicedRun,
+    run: ScenarioRun,
     tag: u64,
     /// The prepared run ([`ToWorker::RunBase`]) and its jobs as bytes, for each pool worker.
     base: ToWorker,
@@ -252,7 +250,7 @@ impl PooledRun {
 /// run).
 pub(super) fn start(
     st: &mut State,
-    run: SlicedRun,
+    run: ScenarioRun,
     scenario: &Scenario,
     size: usize,
 ) -> Result<(), String> {

@@ -1,4 +1,4 @@
-//! The page's runs: one scenario at a time, simulated in slices of events ([`SlicedRun`])
+//! The page's runs: one scenario at a time, simulated in slices of events ([`ScenarioRun`])
 //! with the worker's event loop between them, so the page's pause, resume and cancel are
 //! read at once and the worker lives on (its files and its last report stay). Progress is
 //! posted after each slice; each algorithm's result as soon as it ends. A big scenario's
@@ -8,11 +8,12 @@
 use wasm_bindgen::prelude::*;
 
 use super::pool::{self, encode_outcomes, pool_size};
-use super::stepper::{Slice, SlicedRun};
-use super::{now_ms, post, post_with_bytes, workload_for, State, CDF_POINTS, SERIES_BUCKETS};
+use super::{
+    finish_scenario, now_ms, post, post_with_bytes, workload_for, State, CDF_POINTS, SERIES_BUCKETS,
+};
 use crate::engine::Outcome;
 use crate::model::{Job, Platform};
-use crate::scenario::{RunReport, Scenario};
+use crate::scenario::{RunReport, Scenario, ScenarioRun, Slice};
 use crate::time::SimTime;
 use crate::web::protocol::*;
 
@@ -24,7 +25,7 @@ const FIRST_BUDGET: u64 = 4096;
 
 /// The scenario being run.
 pub(super) struct Active {
-    run: SlicedRun,
+    run: ScenarioRun,
     /// When the scenario and the current algorithm started (ms).
     t0: f64,
     t_run: f64,
@@ -49,7 +50,7 @@ pub(super) fn start(st: &mut State, scenario: &Scenario, cores: u32) -> Result<(
     let (workload, header) = workload_for(st, scenario)?;
     st.last_options = scenario.options;
     st.last_header = header;
-    let run = SlicedRun::new(scenario, workload).map_err(|e| e.to_string())?;
+    let run = ScenarioRun::new(scenario, workload).map_err(|e| e.to_string())?;
     post(&FromWorker::Started {
         platform: run.platform().clone(),
         platform_note: run.platform_note().to_string(),
@@ -68,7 +69,7 @@ pub(super) fn start(st: &mut State, scenario: &Scenario, cores: u32) -> Result<(
 
 /// Makes `run` the run going on (a pool worker's share when `part` says which) and asks
 /// for its first slice.
-fn activate(st: &mut State, run: SlicedRun, part: Option<(u64, usize)>) {
+fn activate(st: &mut State, run: ScenarioRun, part: Option<(u64, usize)>) {
     let now = now_ms();
     st.active = Some(Active {
         run,
@@ -218,19 +219,6 @@ pub(super) fn slice(st: &mut State) {
 fn finish(st: &mut State) {
     let Some(a) = st.active.take() else { return };
     finish_scenario(st, a.run, a.t0);
-}
-
-/// The scenario started at `t0` (ms) has every run in `run`, here or from the pool: its
-/// report is kept for exports and Gantt charts, and the page gets `Done`.
-pub(super) fn finish_scenario(st: &mut State, run: SlicedRun, t0: f64) {
-    let (report, platforms) = run.finish();
-    let report_json = serde_json::to_string_pretty(&report).unwrap_or_default();
-    st.last = Some(report);
-    st.last_platforms = platforms;
-    post(&FromWorker::Done {
-        report_json,
-        elapsed_ms: now_ms() - t0,
-    });
 }
 
 /// The next slice's budget, scaled so it takes about [`SLICE_MS`].
