@@ -675,6 +675,23 @@ fn part_outcomes() -> Vec<crate::engine::Outcome> {
 }
 
 #[wasm_bindgen_test]
+fn every_view_has_its_own_row_and_route() {
+    use crate::web::panels::View;
+    let routes: Vec<&str> = View::ALL.iter().map(|v| v.route()).collect();
+    assert_eq!(routes[0], "#/scheduling");
+    for v in View::ALL {
+        // Each view finds its own row (the table is in the enum's order) and its route
+        // opens it again.
+        assert_eq!(View::of_fragment(v.route()), Some(v));
+        assert_eq!(
+            v.id(),
+            format!("view-{}", v.route().trim_start_matches("#/"))
+        );
+        assert!(!v.title().is_empty() && !v.about().is_empty() && !v.doc().is_empty());
+    }
+}
+
+#[wasm_bindgen_test]
 fn manifest_links_round_trip_and_open_the_cluster_view() {
     use crate::scenario::manifest::for_scenario;
     use crate::web::panels::View;

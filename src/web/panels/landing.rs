@@ -25,81 +25,120 @@ pub enum View {
     Cluster,
 }
 
+/// What the page says of a view: one row per view, in the order of the tabs.
+struct ViewInfo {
+    view: View,
+    /// The address fragment that opens it.
+    route: &'static str,
+    /// The tab's label.
+    title: &'static str,
+    /// The tab's tooltip: the paper family and what it compares.
+    about: &'static str,
+    /// The doc that explains its algorithms (docs/NAME.md).
+    doc: &'static str,
+    /// The element id of its container.
+    id: &'static str,
+}
+
+const VIEWS: [ViewInfo; 7] = [
+    ViewInfo {
+        view: View::Scheduling,
+        route: "#/scheduling",
+        title: "Scheduling & SOB",
+        about: "Local batch scheduling (FCFS, EASY, conservative, …) on one site or a grid, and the SOB grid schemes",
+        doc: "local-policies",
+        id: "view-scheduling",
+    },
+    ViewInfo {
+        view: View::Sf,
+        route: "#/sf",
+        title: "SF allocation",
+        about: "SF: allocating a workload over heterogeneous resources (batches, OWA, DLL, hybrid)",
+        doc: "sf",
+        id: "view-sf",
+    },
+    ViewInfo {
+        view: View::Scjg,
+        route: "#/scjg",
+        title: "SCJG reservations",
+        about: "SCJG: metajobs co-allocated with advance reservations against lock-down",
+        doc: "scjg",
+        id: "view-scjg",
+    },
+    ViewInfo {
+        view: View::Ses,
+        route: "#/ses",
+        title: "SES node groups",
+        about: "SES: choosing node groups for parallel jobs on a heterogeneous cluster",
+        doc: "ses",
+        id: "view-ses",
+    },
+    ViewInfo {
+        view: View::Kkor,
+        route: "#/kkor",
+        title: "KKOR grids",
+        about: "KKOR: centralized against decentralized grid scheduling, with migration",
+        doc: "kkor",
+        id: "view-kkor",
+    },
+    ViewInfo {
+        view: View::Paper,
+        route: "#/paper",
+        title: "Paper vs Gridscope",
+        about: "The report card: each paper's headline claims beside Gridscope's numbers, run live, with a verdict",
+        doc: "reproduce",
+        id: "view-paper",
+    },
+    ViewInfo {
+        view: View::Cluster,
+        route: "#/cluster",
+        title: "Cluster sweeps",
+        about: "Sweeps run on a cluster with gridscope sweep: a shared manifest, and merged tables plotted with their bands",
+        doc: "cluster",
+        id: "view-cluster",
+    },
+];
+
 impl View {
     /// In the order of the tabs.
     pub const ALL: [View; 7] = [
-        View::Scheduling,
-        View::Sf,
-        View::Scjg,
-        View::Ses,
-        View::Kkor,
-        View::Paper,
-        View::Cluster,
+        VIEWS[0].view,
+        VIEWS[1].view,
+        VIEWS[2].view,
+        VIEWS[3].view,
+        VIEWS[4].view,
+        VIEWS[5].view,
+        VIEWS[6].view,
     ];
+
+    fn info(self) -> &'static ViewInfo {
+        // Every view has its row (the table lists them all, in `ALL`'s order).
+        &VIEWS[self as usize]
+    }
 
     /// The view's route, the address fragment that opens it.
     pub fn route(self) -> &'static str {
-        match self {
-            View::Scheduling => "#/scheduling",
-            View::Sf => "#/sf",
-            View::Scjg => "#/scjg",
-            View::Ses => "#/ses",
-            View::Kkor => "#/kkor",
-            View::Paper => "#/paper",
-            View::Cluster => "#/cluster",
-        }
+        self.info().route
     }
 
     /// The tab's label.
     pub fn title(self) -> &'static str {
-        match self {
-            View::Scheduling => "Scheduling & SOB",
-            View::Sf => "SF allocation",
-            View::Scjg => "SCJG reservations",
-            View::Ses => "SES node groups",
-            View::Kkor => "KKOR grids",
-            View::Paper => "Paper vs Gridscope",
-            View::Cluster => "Cluster sweeps",
-        }
+        self.info().title
     }
 
     /// What the tab's tooltip says: the paper family and what it compares.
     pub fn about(self) -> &'static str {
-        match self {
-            View::Scheduling => "Local batch scheduling (FCFS, EASY, conservative, …) on one site or a grid, and the SOB grid schemes",
-            View::Sf => "SF: allocating a workload over heterogeneous resources (batches, OWA, DLL, hybrid)",
-            View::Scjg => "SCJG: metajobs co-allocated with advance reservations against lock-down",
-            View::Ses => "SES: choosing node groups for parallel jobs on a heterogeneous cluster",
-            View::Kkor => "KKOR: centralized against decentralized grid scheduling, with migration",
-            View::Paper => "The report card: each paper's headline claims beside Gridscope's numbers, run live, with a verdict",
-            View::Cluster => "Sweeps run on a cluster with gridscope sweep: a shared manifest, and merged tables plotted with their bands",
-        }
+        self.info().about
     }
 
     /// The doc that explains the view's algorithms (docs/NAME.md).
     pub fn doc(self) -> &'static str {
-        match self {
-            View::Scheduling => "local-policies",
-            View::Sf => "sf",
-            View::Scjg => "scjg",
-            View::Ses => "ses",
-            View::Kkor => "kkor",
-            View::Paper => "reproduce",
-            View::Cluster => "cluster",
-        }
+        self.info().doc
     }
 
     /// The element id of the view's container.
     pub fn id(self) -> &'static str {
-        match self {
-            View::Scheduling => "view-scheduling",
-            View::Sf => "view-sf",
-            View::Scjg => "view-scjg",
-            View::Ses => "view-ses",
-            View::Kkor => "view-kkor",
-            View::Paper => "view-paper",
-            View::Cluster => "view-cluster",
-        }
+        self.info().id
     }
 
     /// The view an address fragment opens: a route, or the view a share link runs in;
