@@ -153,3 +153,15 @@ def test_read_trace_matches_cli_for_every_format(cli, name, fmt):
 def test_read_trace_refuses_an_unknown_format():
     with pytest.raises(gridscope.GridscopeError, match="unknown trace format 'xls'"):
         gridscope.read_trace(b"1 0 0 1 1\n", format="xls")
+
+
+def test_family_options_match_the_cli_flags(cli):
+    """The CLI's other family flags are family_preset's keyword arguments, byte for byte."""
+    stdout = cli("run", "--preset", "kkor-load", "--seeds", "1", "--x", "0.5,0.8",
+                 "--batch-jobs", "10", "--json")
+    text = gridscope.family_preset("kkor-load", seeds=1, x=[0.5, 0.8], batch_jobs=10, raw=True)
+    assert text + "\n" == stdout
+    stdout = cli("run", "--preset", "sf-batch", "--seeds", "2", "--batches", "300", "--cv", "2",
+                 "--dll-report", "1", "--json")
+    text = gridscope.family_preset("sf-batch", seeds=2, batches=300, cv=2, dll_report=1, raw=True)
+    assert text + "\n" == stdout
