@@ -6,7 +6,9 @@
 use std::fmt::Write;
 
 use super::text::{band_table, case_label, numbers, one_newline};
-use super::{CaseRun, Ctx, Family, FamilyError, FamilyReport, Opt, PresetArgs, RunSpec};
+use super::{
+    CaseRun, Ctx, Family, FamilyError, FamilyInfo, FamilyReport, Opt, PresetArgs, RunSpec,
+};
 use crate::kkor::presets::{
     load_point_seed, real_traces, run_preset_with, KkorOptions, KkorPresetResult, KkorRunsResult,
     KkorSweepResult, RealSite, DEFAULT_SEEDS, KKOR_PRESETS, LOAD_POINTS, REAL_JOBS_PER_SITE,
@@ -23,21 +25,20 @@ const LOAD: &str = "kkor-load";
 /// Jobs a `kkor-load` run simulates (`run_preset_with`'s own).
 const LOAD_JOBS: u32 = 500;
 
+/// What the registry and the edges say of the family.
+const INFO: FamilyInfo = FamilyInfo {
+    id: "kkor",
+    title: "KKOR: centralized vs decentralized grid scheduling with migration",
+    doc: "docs/kkor.md",
+    default_seeds: DEFAULT_SEEDS,
+};
+
 impl Family for Kkor {
-    fn id(&self) -> &'static str {
-        "kkor"
-    }
-    fn title(&self) -> &'static str {
-        "KKOR: centralized vs decentralized grid scheduling with migration"
-    }
-    fn doc(&self) -> &'static str {
-        "docs/kkor.md"
+    fn info(&self) -> &'static FamilyInfo {
+        &INFO
     }
     fn presets(&self) -> Vec<(&'static str, &'static str)> {
         KKOR_PRESETS.to_vec()
-    }
-    fn default_seeds(&self) -> u64 {
-        DEFAULT_SEEDS
     }
     fn takes(&self, preset: &str) -> Vec<Opt> {
         if preset == REAL {

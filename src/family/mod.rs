@@ -65,18 +65,38 @@ pub struct CaseRun {
     pub metrics: Map<String, Value>,
 }
 
+/// What the registry and the edges say of a family.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct FamilyInfo {
+    pub id: &'static str,
+    pub title: &'static str,
+    pub doc: &'static str,
+    pub default_seeds: u64,
+}
+
 /// A paper family. Implementations are unit structs listed in [`FAMILIES`].
 pub trait Family: Sync {
+    /// Its name, title, docs page and default seeds.
+    fn info(&self) -> &'static FamilyInfo;
     /// The family's short name (`sf`, `ses`, `kkor`, `scjg`, `sob`): the docs page's stem.
-    fn id(&self) -> &'static str;
+    fn id(&self) -> &'static str {
+        self.info().id
+    }
     /// The paper in a few words, for lists and help.
-    fn title(&self) -> &'static str;
+    fn title(&self) -> &'static str {
+        self.info().title
+    }
     /// The docs page (`docs/ID.md`).
-    fn doc(&self) -> &'static str;
+    fn doc(&self) -> &'static str {
+        self.info().doc
+    }
+    /// The seeds a run takes when the caller gives none (1 for the scenario presets: a
+    /// scenario has its own seed).
+    fn default_seeds(&self) -> u64 {
+        self.info().default_seeds
+    }
     /// Every preset: (name, what the paper shows and how we run it).
     fn presets(&self) -> Vec<(&'static str, &'static str)>;
-    /// The seeds a run takes when the caller gives none.
-    fn default_seeds(&self) -> u64;
     /// The options preset `preset` takes (the CLI's flags of the same names).
     fn takes(&self, preset: &str) -> Vec<Opt>;
     /// The message for `flag` given to `preset`, which does not take it.

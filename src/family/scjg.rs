@@ -6,7 +6,9 @@
 use std::fmt::Write;
 
 use super::text::{band_table, case_label, numbers, one_newline};
-use super::{merged, CaseRun, Ctx, Family, FamilyError, FamilyReport, Opt, PresetArgs, RunSpec};
+use super::{
+    merged, CaseRun, Ctx, Family, FamilyError, FamilyInfo, FamilyReport, Opt, PresetArgs, RunSpec,
+};
 use crate::model::Job;
 use crate::scjg::presets::{
     run_preset, sweep_point_seed, PresetOptions, ScjgPresetResult, ScjgRunsResult, ScjgSweepResult,
@@ -23,21 +25,20 @@ const SHARE_SWEEPS: [&str; 2] = ["scjg-fraction", "scjg-ar-vs-lockdown"];
 const SPLITTABLE: [&str; 3] = ["scjg-fraction", "scjg-ar-vs-lockdown", "scjg-sites"];
 const SITES: &str = "scjg-sites";
 
+/// What the registry and the edges say of the family.
+const INFO: FamilyInfo = FamilyInfo {
+    id: "scjg",
+    title: "SCJG: co-allocation by advance reservation",
+    doc: "docs/scjg.md",
+    default_seeds: DEFAULT_SEEDS,
+};
+
 impl Family for Scjg {
-    fn id(&self) -> &'static str {
-        "scjg"
-    }
-    fn title(&self) -> &'static str {
-        "SCJG: co-allocation by advance reservation"
-    }
-    fn doc(&self) -> &'static str {
-        "docs/scjg.md"
+    fn info(&self) -> &'static FamilyInfo {
+        &INFO
     }
     fn presets(&self) -> Vec<(&'static str, &'static str)> {
         SCJG_PRESETS.to_vec()
-    }
-    fn default_seeds(&self) -> u64 {
-        DEFAULT_SEEDS
     }
     fn takes(&self, preset: &str) -> Vec<Opt> {
         let mut takes = vec![Opt::Seeds, Opt::Traces];

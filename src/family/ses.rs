@@ -8,7 +8,9 @@ use std::fmt::Write;
 use serde_json::Value;
 
 use super::text::numbers;
-use super::{CaseRun, Ctx, Family, FamilyError, FamilyReport, Opt, PresetArgs, RunSpec};
+use super::{
+    CaseRun, Ctx, Family, FamilyError, FamilyInfo, FamilyReport, Opt, PresetArgs, RunSpec,
+};
 use crate::scenario::ses::{
     run_crossover, run_selection_with, selection_seed, SesCrossover, SesSelection,
     CROSSOVER_SHARES, SES_DAYS, SES_PRESETS,
@@ -23,21 +25,20 @@ pub struct Ses;
 
 const SELECTION: &str = "ses-selection";
 
+/// What the registry and the edges say of the family.
+const INFO: FamilyInfo = FamilyInfo {
+    id: "ses",
+    title: "SES: node-group selection on one heterogeneous cluster",
+    doc: "docs/ses.md",
+    default_seeds: DEFAULT_SEEDS,
+};
+
 impl Family for Ses {
-    fn id(&self) -> &'static str {
-        "ses"
-    }
-    fn title(&self) -> &'static str {
-        "SES: node-group selection on one heterogeneous cluster"
-    }
-    fn doc(&self) -> &'static str {
-        "docs/ses.md"
+    fn info(&self) -> &'static FamilyInfo {
+        &INFO
     }
     fn presets(&self) -> Vec<(&'static str, &'static str)> {
         SES_PRESETS.to_vec()
-    }
-    fn default_seeds(&self) -> u64 {
-        DEFAULT_SEEDS
     }
     fn takes(&self, preset: &str) -> Vec<Opt> {
         let mut takes = vec![Opt::Seeds, Opt::Load];

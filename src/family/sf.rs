@@ -7,7 +7,9 @@ use std::fmt::Write;
 
 use serde_json::{Map, Value};
 
-use super::{merged, CaseRun, Ctx, Family, FamilyError, FamilyReport, Opt, PresetArgs, RunSpec};
+use super::{
+    merged, CaseRun, Ctx, Family, FamilyError, FamilyInfo, FamilyReport, Opt, PresetArgs, RunSpec,
+};
 use crate::allocation::sweep::{
     run_sweep_within, sweep_preset, SweepPlan, SweepResult, SweepSpec, SWEEP_PRESETS,
 };
@@ -21,24 +23,24 @@ pub const DEFAULT_BATCHES: u64 = 20_000;
 /// The SF family.
 pub struct Sf;
 
+/// What the registry and the edges say of the family.
+const INFO: FamilyInfo = FamilyInfo {
+    id: "sf",
+    title:
+        "SF: static fractions vs dynamic allocation of batches of jobs on heterogeneous resources",
+    doc: "docs/sf.md",
+    default_seeds: DEFAULT_SEEDS,
+};
+
 impl Family for Sf {
-    fn id(&self) -> &'static str {
-        "sf"
-    }
-    fn title(&self) -> &'static str {
-        "SF: static fractions vs dynamic allocation of batches of jobs on heterogeneous resources"
-    }
-    fn doc(&self) -> &'static str {
-        "docs/sf.md"
+    fn info(&self) -> &'static FamilyInfo {
+        &INFO
     }
     fn presets(&self) -> Vec<(&'static str, &'static str)> {
         SWEEP_PRESETS
             .iter()
             .map(|p| (p.name, p.description))
             .collect()
-    }
-    fn default_seeds(&self) -> u64 {
-        DEFAULT_SEEDS
     }
     fn takes(&self, _preset: &str) -> Vec<Opt> {
         vec![

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use super::{merged, Ctx, Family, FamilyError, FamilyReport, Opt, PresetArgs, RunSpec};
+use super::{merged, Ctx, Family, FamilyError, FamilyInfo, FamilyReport, Opt, PresetArgs, RunSpec};
 use crate::json_path;
 use crate::scenario::manifest::{set_path, workload_files};
 use crate::scenario::{load_workload, run_loaded_on, Report, Scenario, SCENARIO_PRESETS};
@@ -17,22 +17,20 @@ use crate::scenario::{load_workload, run_loaded_on, Report, Scenario, SCENARIO_P
 /// The SOB family: the scenario presets.
 pub struct Sob;
 
+/// What the registry and the edges say of the family.
+const INFO: FamilyInfo = FamilyInfo {
+    id: "sob",
+    title: "SOB: grid schemes over local schedulers on several sites",
+    doc: "docs/sob.md",
+    default_seeds: 1,
+};
+
 impl Family for Sob {
-    fn id(&self) -> &'static str {
-        "sob"
-    }
-    fn title(&self) -> &'static str {
-        "SOB: grid schemes over local schedulers on several sites"
-    }
-    fn doc(&self) -> &'static str {
-        "docs/sob.md"
+    fn info(&self) -> &'static FamilyInfo {
+        &INFO
     }
     fn presets(&self) -> Vec<(&'static str, &'static str)> {
         SCENARIO_PRESETS.to_vec()
-    }
-    /// One run: a scenario has its own seed.
-    fn default_seeds(&self) -> u64 {
-        1
     }
     fn takes(&self, _preset: &str) -> Vec<Opt> {
         vec![Opt::Traces]
