@@ -173,7 +173,9 @@ pub struct PreparedScenario {
     platform: Arc<Platform>,
     platform_note: String,
     jobs: Arc<[Job]>,
-    /// The workload without its jobs (they are in `jobs` while the runs go on).
+    /// The workload: with its jobs when prepared here (the report hands them back at
+    /// [`ScenarioRun::finish`] without a second copy), without them when prepared elsewhere
+    /// ([`ScenarioRun::from_parts`]: the runs read `jobs`).
     workload: Workload,
     /// Bounds a conservative run's plan work ([`Limits::plan_work`]).
     work_limit: u64,
@@ -293,7 +295,8 @@ impl ScenarioRun {
         limits: &Limits,
     ) -> Result<ScenarioRun, ScenarioError> {
         let (platform, platform_note) = prepare(scenario, &mut workload, limits)?;
-        let jobs: Arc<[Job]> = Arc::from(std::mem::take(&mut workload.jobs));
+        // The runs share a copy; the workload keeps its own for the report.
+        let jobs: Arc<[Job]> = Arc::from(workload.jobs.as_slice());
         Ok(ScenarioRun::from_base(PreparedScenario {
             scenario: scenario.clone(),
             platform: Arc::new(platform),
@@ -415,7 +418,7 @@ impl ScenarioRun {
         self.base.jobs.clone()
     }
 
-    /// The workload without its jobs (name, origin, import report).
+    /// The workload (its name, origin and import report; the jobs are [`ScenarioRun::jobs`]).
     pub fn workload(&self) -> &Workload {
         &self.base.workload
     }
@@ -538,7 +541,9 @@ impl ScenarioRun {
             ..
         } = self.base;
         let cfg = scenario.options;
-        workload.jobs = jobs.to_vec();
+        if workload.jobs.len() != jobs.len() {
+            workload.jobs = jobs.to_vec();
+        }
         let report = Report {
             scenario: scenario.name,
             offered_load: crate::metrics::offered_load(&platform, &jobs, &cfg),
