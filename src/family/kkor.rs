@@ -5,7 +5,7 @@
 
 use std::fmt::Write;
 
-use super::text::{band_table, case_label, numbers, one_newline};
+use super::text::{band_table, case_label, numbers, one_newline, sweep_header};
 use super::{
     CaseRun, Ctx, Family, FamilyError, FamilyInfo, FamilyReport, Opt, PresetArgs, RunSpec,
 };
@@ -172,14 +172,7 @@ fn real(ctx: &mut Ctx) -> Result<KkorRunsResult, FamilyError> {
 }
 
 fn sweep_table(r: &KkorSweepResult) -> String {
-    let header = format!(
-        "{}: {}\n{} seeds; medians with a {:.1} % band; x = {}\n",
-        r.preset,
-        r.description,
-        r.seeds,
-        r.confidence * 100.0,
-        r.x_label
-    );
+    let header = sweep_header(&r.preset, &r.description, r.seeds, r.confidence, &r.x_label);
     band_table(header, &r.x, &r.series, 2)
 }
 

@@ -37,6 +37,20 @@ pub fn band_table(header: String, x: &[f64], series: &[KkorSeries], decimals: us
     s
 }
 
+/// A seed sweep's header: the preset and what it shows, the seeds and band, the x axis.
+pub fn sweep_header(
+    preset: &str,
+    description: &str,
+    seeds: u64,
+    confidence: f64,
+    x_label: &str,
+) -> String {
+    format!(
+        "{preset}: {description}\n{seeds} seeds; medians with a {:.1} % band; x = {x_label}\n",
+        confidence * 100.0
+    )
+}
+
 /// `s` with its trailing whitespace replaced by one newline (how the CLI prints a table).
 pub fn one_newline(s: String) -> String {
     format!("{}\n", s.trim_end())
