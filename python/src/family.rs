@@ -7,7 +7,7 @@ use serde::Deserialize;
 
 use gridscope::allocation::sweep::Vary;
 use gridscope::allocation::{AllocationPolicy, Dispatch};
-use gridscope::family::{self, check_takes, Ctx, FamilyError, PresetArgs};
+use gridscope::family::{self, Ctx, FamilyError, PresetArgs};
 use gridscope::limits::Limits;
 
 use crate::engine_err;
@@ -105,11 +105,11 @@ fn run(
             ),
         ));
     };
-    check_takes(family, name, &args.given())?;
-    let spec = family.spec(name, args)?;
     let mut load = |file: &str| crate::run::read_file(&std::path::Path::new(traces).join(file));
-    let report = family.run(
-        &spec,
+    let report = family::run_preset(
+        family,
+        name,
+        args,
         &mut Ctx {
             threads,
             limits: Limits::default(),

@@ -23,7 +23,7 @@ pub(crate) use errors::{engine_err, GridscopeError};
 /// Where the presets and share links that name the shared traces look for them unless told
 /// otherwise (the CLI's `--traces` default, relative to the working directory): the
 /// package's `DEFAULT_TRACES` and `run_family_preset`'s default.
-pub(crate) const DEFAULT_TRACES: &str = "../shared/traces";
+pub(crate) const DEFAULT_TRACES: &str = gridscope::family::DEFAULT_TRACES;
 
 #[pymodule]
 fn _gridscope(m: &Bound<'_, PyModule>) -> PyResult<()> {

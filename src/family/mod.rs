@@ -1,8 +1,9 @@
 //! The paper families: one home for each paper's experiments and the one registry every edge
-//! goes through (the CLI's `run --preset`, the page, Python, the report card and cluster
-//! manifests). A family is a [`Family`] value in [`FAMILIES`]: its presets, the options it
-//! takes, its run (the whole seed sweep) and, for sweeps a cluster can split, one seed of one
-//! point. Nothing outside this module chooses a family by its name.
+//! goes through (the CLI's `run --preset`, Python, the report card and cluster manifests; the
+//! page's family views still keep a request per family, their share-link format). A family
+//! is a [`Family`] value in [`FAMILIES`]: its presets, the options it takes, its run (the
+//! whole seed sweep) and, for sweeps a cluster can split, one seed of one point. Outside the
+//! page, nothing chooses a family by its name.
 //!
 //! | family | paper | module | the experiments live in |
 //! |---|---|---|---|
@@ -33,6 +34,10 @@ pub use spec::{merged, Load, RunSpec};
 use serde_json::{Map, Value};
 
 use crate::limits::Limits;
+
+/// Where the CLI and Python look for the traces a preset reads (by file name) unless told
+/// otherwise: the shared trace folder beside the checkout.
+pub const DEFAULT_TRACES: &str = "../shared/traces";
 
 /// What a run may use from its caller: threads, the limits its inputs are held to, the
 /// trace files it reads (by name: the CLI from `--traces`, the page a dropped file, Python a
@@ -184,7 +189,20 @@ pub fn check_takes(family: &dyn Family, preset: &str, given: &[Opt]) -> Result<(
     }
 }
 
-/// Runs `spec` through its family: the report card's and Python's entry point.
+/// Runs `preset` of `family` with the options an edge was given (the CLI's flags, Python's
+/// keywords): an option the preset does not take is refused with the family's message, the
+/// rest become its [`RunSpec`].
+pub fn run_preset(
+    family: &dyn Family,
+    preset: &str,
+    args: &PresetArgs,
+    ctx: &mut Ctx,
+) -> Result<Box<dyn FamilyReport>, FamilyError> {
+    check_takes(family, preset, &args.given())?;
+    family.run(&family.spec(preset, args)?, ctx)
+}
+
+/// Runs `spec` through its family: the report card's entry point.
 pub fn run(spec: &RunSpec, ctx: &mut Ctx) -> Result<Box<dyn FamilyReport>, FamilyError> {
     if spec.seed.is_some() {
         return Err(FamilyError::invalid(

@@ -5,16 +5,13 @@
 
 use std::path::Path;
 
-use gridscope::family::{check_takes, Ctx, Family, FamilyError, PresetArgs};
+use gridscope::family::{Ctx, Family, FamilyError, PresetArgs, DEFAULT_TRACES};
 use gridscope::limits::Limits;
 
 use crate::cli::{RunArgs, SweepArgs};
 use crate::io::read_file;
 use crate::progress::Progress;
 use crate::{output, CliError};
-
-/// Where the real-trace presets look for their traces unless `--traces` says otherwise.
-pub const DEFAULT_TRACES: &str = "../shared/traces";
 
 impl SweepArgs {
     /// The family options given (`traces`: whether `--traces` was).
@@ -66,14 +63,14 @@ pub fn run_preset(
         return Err(CliError::Usage(family.not_taken(flag, preset)));
     }
     let args = a.sweep.preset_args(a.traces.is_some());
-    check_takes(family, preset, &args.given()).map_err(cli_error)?;
-    let spec = family.spec(preset, &args).map_err(cli_error)?;
     let traces = a.traces.clone().unwrap_or(DEFAULT_TRACES.into());
     let mut load = |name: &str| read_file(&Path::new(&traces).join(name), &Limits::default());
     let mut progress = Progress::new();
     let mut on_progress = |done, total| progress.sweep(done, total);
-    let result = family.run(
-        &spec,
+    let result = gridscope::family::run_preset(
+        family,
+        preset,
+        &args,
         &mut Ctx {
             threads: a.report.thread_count(),
             limits: a.limits.limits(),

@@ -21,7 +21,7 @@ pub fn reproduce(a: &ReproduceArgs) -> Result<(), CliError> {
     let traces = a
         .traces
         .clone()
-        .unwrap_or_else(|| PathBuf::from("../shared/traces"));
+        .unwrap_or_else(|| PathBuf::from(gridscope::family::DEFAULT_TRACES));
     let threads = a.threads.unwrap_or_else(|| {
         std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get)
     });

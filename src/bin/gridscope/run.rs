@@ -21,7 +21,7 @@ use crate::output::Inputs;
 use crate::progress::Progress;
 use crate::{output, report, CliError};
 
-use crate::family::DEFAULT_TRACES;
+use gridscope::family::DEFAULT_TRACES;
 
 pub fn lint(a: &LintArgs) -> Result<(), CliError> {
     let w = read_trace(&a.trace, a.strict, &a.limits.limits(), &a.format)?;
