@@ -24,8 +24,11 @@ use gridscope::engine::{RunConfig, Simulation};
 use gridscope::metrics::compute;
 use gridscope::model::{Job, JobIdx, Platform};
 use gridscope::policy::grid::{GridParams, GridScheme};
-use gridscope::policy::local::{LocalPolicy, QueuedJob, SiteView};
-use gridscope::scenario::{resolve_platform, PlatformSpec};
+use gridscope::policy::local::{LocalPolicy, LocalPolicyKind, QueuedJob, SiteView};
+use gridscope::scenario::{
+    AlgorithmSpec, PlatformSpec, Scenario, ScenarioRun, WorkloadSpec, SCENARIO_VERSION,
+};
+use gridscope::workload::TraceFormat;
 
 use crate::engine_err;
 use crate::policy::{make_view, secs, QueuedJob as PyQueued, View};
@@ -159,14 +162,6 @@ impl Stepper {
         if w.jobs.is_empty() {
             return Err(engine_err(format!("{}: no job to schedule", w.name)));
         }
-        let (platform, _) =
-            resolve_platform(&PlatformSpec::FromTrace { procs }, w).map_err(engine_err)?;
-        let mut jobs = w.jobs.clone();
-        for j in &mut jobs {
-            j.home = 0;
-        }
-        let jobs: Arc<[Job]> = jobs.into();
-        let platform = Arc::new(platform);
         let cfg = RunConfig {
             kill_at_estimate,
             estimates: if exact_estimates {
@@ -176,17 +171,37 @@ impl Stepper {
             },
             ..RunConfig::default()
         };
+        // The library's one runner builds the episode's simulation as it builds every run
+        // (one site sized from the trace, every job on it), with the agent as the site's
+        // local policy; the environment then steps it itself.
+        let scenario = Scenario {
+            version: SCENARIO_VERSION,
+            name: "gymnasium".into(),
+            seed: 0,
+            platform: PlatformSpec::FromTrace { procs },
+            workload: WorkloadSpec::Swf {
+                file: w.name.clone(),
+                strict: false,
+                format: TraceFormat::default(),
+                utc_offset_min: 0,
+            },
+            algorithms: vec![AlgorithmSpec {
+                label: Some("agent".into()),
+                local: LocalPolicyKind::Fcfs,
+                grid: GridScheme::Local,
+                grid_params: GridParams::default(),
+            }],
+            options: cfg,
+        };
+        let mut workload = (**w).clone();
+        workload.on_one_site();
         let agent = Rc::new(RefCell::new(Agent::default()));
         let a = agent.clone();
-        let sim = Simulation::with_local_policies(
-            platform.clone(),
-            jobs.clone(),
-            &mut |_| Box::new(AgentPolicy(a.clone())),
-            GridScheme::Local,
-            &GridParams::default(),
-            &cfg,
-        )
-        .map_err(engine_err)?;
+        let mut run = ScenarioRun::new(&scenario, workload)
+            .map_err(engine_err)?
+            .with_policies(Box::new(move |_| Box::new(AgentPolicy(a.clone()))));
+        let (platform, sim) = run.simulation(0).map_err(engine_err)?;
+        let jobs = run.shared_jobs();
         let capacity = platform.sites[0].capacity_units();
         let mut s = Stepper {
             sim: Some(sim),

@@ -8,8 +8,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::steps::{stepping_platform, stepping_run};
-use super::{Scenario, ScenarioError};
+use super::{Scenario, ScenarioError, ScenarioRun};
 use crate::engine::{JobOutcome, RejectReason, SimError, Simulation};
 use crate::model::JobIdx;
 use crate::policy::local::LocalPolicyKind;
@@ -169,7 +168,7 @@ impl Explanation {
 /// `alg` of `scenario` over `workload` (loaded and checked as for a run).
 pub fn explain(
     scenario: &Scenario,
-    mut workload: Workload,
+    workload: Workload,
     alg: usize,
     job_id: i64,
 ) -> Result<Explanation, ScenarioError> {
@@ -188,13 +187,13 @@ pub fn explain(
                 workload.jobs.len()
             ))
         })? as JobIdx;
-    let platform = stepping_platform(scenario, spec, &mut workload)?;
-    let origin = workload.jobs.first().map_or(0, |job| job.submit.0);
-    let secs = |t: i64| (t - origin) as f64 / 1000.0;
-    let jobs = &workload.jobs[..];
-    let job = &jobs[j as usize];
-    let mut sim = stepping_run(scenario, spec, &platform, jobs)?;
     let strict_order = matches!(spec.local, LocalPolicyKind::Fcfs | LocalPolicyKind::Sjf);
+    let mut run = ScenarioRun::new(scenario, workload)?;
+    let (platform, mut sim) = run.simulation(alg)?;
+    let jobs = run.jobs();
+    let origin = jobs.first().map_or(0, |job| job.submit.0);
+    let secs = |t: i64| (t - origin) as f64 / 1000.0;
+    let job = &jobs[j as usize];
     let mut spans: Vec<WaitSpan> = Vec::new();
     let mut truncated = false;
     let done = |sim: &Simulation| {

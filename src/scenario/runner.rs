@@ -4,7 +4,9 @@
 //! ([`ScenarioRun::run_to_end`]) — and gives the [`Report`]. Every front end drives it: the
 //! CLI (on threads, `run::run_loaded_on`), the page's worker a slice at a time between the
 //! page's messages (and each worker of its pool one run), and Python with a policy of its
-//! own ([`ScenarioRun::with_policies`]). So the bytes are the same by construction.
+//! own ([`ScenarioRun::with_policies`]); the step-through view, `explain` and the Gymnasium
+//! environment step a run's simulation themselves ([`ScenarioRun::simulation`]). So the bytes
+//! are the same by construction.
 //!
 //! The jobs and platforms are shared (`Arc`), so a simulation outlives the call that
 //! started it (the page's worker steps it from message to message).
@@ -370,6 +372,22 @@ impl ScenarioRun {
         }
         self.only = Some(index);
         Ok(self)
+    }
+
+    /// Run `index`'s simulation for a caller that steps it instant by instant and reads it
+    /// between steps (the step-through view, `explain`, the Gymnasium environment), with the
+    /// platform it runs on: built as every run of this runner is (parameters checked, the
+    /// seed, the plan-work limit, the sites' policies), so what it shows is what a run does.
+    /// It is not this runner's current run: its outcomes are the caller's.
+    pub fn simulation(
+        &mut self,
+        index: usize,
+    ) -> Result<(Arc<Platform>, Simulation<'static>), ScenarioError> {
+        if index >= self.algorithms() {
+            return Err(ScenarioError::Invalid(format!("no algorithm {index}")));
+        }
+        let Current { platform, sim, .. } = self.base.start(index, self.policies.as_mut())?;
+        Ok((platform, sim))
     }
 
     /// Takes run `index`'s report as another worker or thread computed it (its outcomes

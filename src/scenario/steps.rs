@@ -7,9 +7,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{group_platform, resolve_platform, AlgorithmSpec, Scenario, ScenarioError};
+use super::{Scenario, ScenarioError, ScenarioRun};
 use crate::engine::{SimError, Simulation};
-use crate::model::{Job, JobIdx, Platform};
+use crate::model::{Job, JobIdx};
 use crate::policy::local::HeadReservation;
 use crate::time::SimTime;
 use crate::workload::Workload;
@@ -50,32 +50,29 @@ pub struct StartedJob {
 /// run before it is simulated without frames: a window of a real trace).
 pub fn trace_steps(
     scenario: &Scenario,
-    mut workload: Workload,
+    workload: Workload,
     alg: usize,
     site: usize,
     from_s: f64,
     max_steps: usize,
 ) -> Result<Vec<StepFrame>, ScenarioError> {
-    let spec = scenario
-        .algorithms
-        .get(alg)
-        .ok_or_else(|| ScenarioError::Invalid(format!("no algorithm {alg}")))?;
     if !(from_s.is_finite() && from_s >= 0.0) {
         return Err(ScenarioError::Invalid(format!(
             "the window starts at {from_s} s: give a time from 0 s (the first submission) on"
         )));
     }
-    let platform = stepping_platform(scenario, spec, &mut workload)?;
+    let mut run = ScenarioRun::new(scenario, workload)?;
+    let (platform, sim) = run.simulation(alg)?;
     if site >= platform.sites.len() {
         return Err(ScenarioError::Invalid(format!(
             "no site {site}: the platform has {}",
             platform.sites.len()
         )));
     }
-    let origin = workload.jobs.first().map_or(0, |j| j.submit.0);
+    let jobs = run.jobs();
+    let origin = jobs.first().map_or(0, |j| j.submit.0);
     let secs = |t: i64| (t - origin) as f64 / 1000.0;
-    let jobs = &workload.jobs[..];
-    let mut sim = stepping_run(scenario, spec, &platform, jobs)?.record_passes();
+    let mut sim = sim.record_passes();
     let mut frames = Vec::new();
     let from = origin.saturating_add((from_s * 1000.0).round() as i64);
     while frames.len() < max_steps && sim.step().map_err(ScenarioError::Sim)? {
@@ -111,42 +108,6 @@ pub fn trace_steps(
         });
     }
     Ok(frames)
-}
-
-/// The platform a run steps on, as a run resolves it: one site takes every job, SES node
-/// groups become sites (the step-by-step view and `explain`).
-pub(super) fn stepping_platform(
-    scenario: &Scenario,
-    spec: &AlgorithmSpec,
-    workload: &mut Workload,
-) -> Result<Platform, ScenarioError> {
-    let (mut platform, _) = resolve_platform(&scenario.platform, workload)?;
-    if platform.sites.len() == 1 {
-        workload.jobs.iter_mut().for_each(|j| j.home = 0);
-    }
-    if spec.grid.is_group_selection() {
-        platform = group_platform(&platform)?;
-    }
-    Ok(platform)
-}
-
-/// The run's simulation, to be stepped.
-pub(super) fn stepping_run<'a>(
-    scenario: &Scenario,
-    spec: &AlgorithmSpec,
-    platform: &'a Platform,
-    jobs: &'a [Job],
-) -> Result<Simulation<'a>, ScenarioError> {
-    Ok(Simulation::new(
-        platform,
-        jobs,
-        spec.local,
-        spec.grid,
-        &spec.grid_params,
-        &scenario.options,
-    )
-    .map_err(ScenarioError::Sim)?
-    .with_seed(scenario.seed))
 }
 
 /// The lines of what the last step did at `site`, and the jobs it started there.
