@@ -28,6 +28,9 @@ bash scripts/python_test.sh
 step "cluster sweeps on a real one-node Slurm (installs slurm-wlm + munge when missing)"
 bash scripts/slurm_test.sh
 
+step "energy against a real SimGrid (installs libsimgrid-dev when missing)"
+bash scripts/simgrid_test.sh
+
 step "wasm unit tests (headless Chromium)"
 CHROMEDRIVER=/usr/bin/chromedriver cargo test --target wasm32-unknown-unknown --lib
 

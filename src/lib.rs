@@ -11,6 +11,7 @@
 //! - [`workload`]: the trace readers (SWF, GWF, Batsim JSON, sacct) with their import
 //!   reports, and the workload generators (bytes in, `Result` out, no file system);
 //! - [`allocation`]: SF's batch-allocation model and its sweeps;
+//! - [`energy`]: SimGrid's host power model and the joules of node timelines;
 //! - [`engine`]: the event queue, the steppable simulation loop and its invariant checks;
 //! - [`kkor`], [`scjg`]: the KKOR and SCJG models, each with its own event loop;
 //! - [`metrics`]: per-job records, aggregates and time series;
@@ -24,6 +25,7 @@
 #![cfg_attr(not(test), warn(clippy::unwrap_used))]
 
 pub mod allocation;
+pub mod energy;
 pub mod engine;
 pub mod family;
 pub mod json_path;

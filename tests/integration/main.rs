@@ -4,6 +4,7 @@
 mod cli;
 mod cluster;
 mod differential;
+mod energy;
 mod explain;
 mod formats;
 mod fuzz;

@@ -32,6 +32,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("policy", 2),
     ("workload", 2),
     ("allocation", 2),
+    ("energy", 2),
     ("engine", 3),
     ("kkor", 3),
     ("metrics", 4),

@@ -1,0 +1,213 @@
+use super::*;
+use crate::time::SimTime;
+
+fn s(secs: i64) -> SimTime {
+    SimTime::from_secs(secs)
+}
+
+const ON: fn(u32) -> NodeState = |busy| NodeState::On { busy };
+
+/// SimGrid's `energy-exec` example (examples/cpp/energy-exec with
+/// examples/platforms/energy_platform.xml): MyHost1 (4 cores) idles 10 s at pstate 0, runs
+/// 1e8 flop on one core at 100 Mf/s (1 s at 120 W), switches to pstate 2 and runs 1e8 flop
+/// at 20 Mf/s (5 s at 105 W), then idles to 30 s at 90 W; MyHost2 idles 20 s and is off
+/// 10 s; MyHost3 idles 30 s. SimGrid prints 2905 J, 2100 J, 3000 J: 8005 J in all.
+#[test]
+fn simgrids_energy_exec_example_to_the_joule() {
+    let p0 = PowerModel::SIMGRID_EXAMPLE;
+    // Pstate 2 of the same hosts: `90.0:90.0:150.0`.
+    let p2 = PowerModel {
+        idle_w: 90.0,
+        epsilon_w: 90.0,
+        all_cores_w: 150.0,
+        ..p0
+    };
+    let host1_pstate0 = NodeTimeline {
+        cores: 4,
+        breakpoints: vec![(s(0), ON(0)), (s(10), ON(1))],
+        end: s(11),
+    };
+    let host1_pstate2 = NodeTimeline {
+        cores: 4,
+        breakpoints: vec![(s(11), ON(1)), (s(16), ON(0))],
+        end: s(30),
+    };
+    let host2 = NodeTimeline {
+        cores: 4,
+        breakpoints: vec![(s(0), ON(0)), (s(20), NodeState::Off)],
+        end: s(30),
+    };
+    let host3 = NodeTimeline {
+        cores: 4,
+        breakpoints: vec![(s(0), ON(0))],
+        end: s(30),
+    };
+    let at_p0 = account(&[host1_pstate0, host2, host3], &|_| p0).unwrap();
+    let at_p2 = account(&[host1_pstate2], &|_| p2).unwrap();
+    let host1 = at_p0.nodes[0].total_j() + at_p2.nodes[0].total_j();
+    assert!((host1 - 2905.0).abs() < 1e-9, "{host1}");
+    assert_eq!(at_p0.nodes[1].total_j(), 2100.0);
+    assert_eq!(at_p0.nodes[1].off_j, 100.0);
+    assert_eq!(at_p0.nodes[2].total_j(), 3000.0);
+    assert!((at_p0.total_j + at_p2.total_j - 8005.0).abs() < 1e-9);
+}
+
+#[test]
+fn power_is_epsilon_plus_the_busy_share() {
+    let m = PowerModel::SIMGRID_EXAMPLE;
+    assert_eq!(m.watts(0, 4), 100.0);
+    assert!((m.watts(1, 4) - 120.0).abs() < 1e-12);
+    assert_eq!(m.watts(4, 4), 200.0);
+    // Batsim's host: one core, idle or full.
+    let b = PowerModel::BATSIM_CLUSTER_ENERGY_128;
+    assert_eq!((b.watts(0, 1), b.watts(1, 1)), (95.0, 190.738));
+}
+
+#[test]
+fn bad_power_models_name_the_field() {
+    let mut m = PowerModel::SIMGRID_EXAMPLE;
+    m.idle_w = -1.0;
+    let e = m.validate("node type 'gpu'").unwrap_err().0;
+    assert!(e.contains("node type 'gpu': idle_w is -1"), "{e}");
+    let mut m = PowerModel::BATSIM_CLUSTER_ENERGY_128;
+    m.switch_on = Some(Transition {
+        seconds: 0.0001,
+        watts: 125.0,
+    });
+    let e = m.validate("x").unwrap_err().0;
+    assert!(e.contains("switch_on takes 0.0001 s"), "{e}");
+    m.switch_on = Some(Transition {
+        seconds: f64::NAN,
+        watts: 1.0,
+    });
+    assert!(m.validate("x").is_err());
+    assert!(PowerModel::BATSIM_CLUSTER_ENERGY_128.validate("x").is_ok());
+}
+
+#[test]
+fn switching_and_off_pieces_are_counted_apart() {
+    // Batsim's host: idle 30 s, switching off 6.1 s, asleep to 100 s, booting 151.52 s.
+    let b = PowerModel::BATSIM_CLUSTER_ENERGY_128;
+    let t = NodeTimeline {
+        cores: 1,
+        breakpoints: vec![
+            (s(0), ON(0)),
+            (s(30), NodeState::SwitchingOff),
+            (SimTime(36_100), NodeState::Off),
+            (s(100), NodeState::SwitchingOn),
+        ],
+        end: SimTime(251_520),
+    };
+    let r = account(&[t], &|_| b).unwrap();
+    let e = r.nodes[0];
+    assert!((e.idle_j - 30.0 * 95.0).abs() < 1e-9);
+    assert!((e.switching_j - (6.1 * 100.9967 + 151.52 * 125.1744)).abs() < 1e-6);
+    assert!((e.off_j - 63.9 * 9.75).abs() < 1e-9);
+    assert!((r.peak_w - 125.1744).abs() < 1e-9);
+}
+
+#[test]
+fn busy_spans_become_pieces_and_the_peak_sums_nodes() {
+    let spans = [
+        BusySpan {
+            node: 0,
+            cores: 2,
+            start: s(0),
+            end: s(10),
+        },
+        BusySpan {
+            node: 0,
+            cores: 2,
+            start: s(10),
+            end: s(20),
+        },
+        BusySpan {
+            node: 1,
+            cores: 4,
+            start: s(5),
+            end: s(15),
+        },
+    ];
+    let t = busy_timelines(&|_| 4, 2, &spans, s(0), s(30)).unwrap();
+    // A job ending as another starts on the same cores: one piece, no blip.
+    assert_eq!(t[0].breakpoints, vec![(s(0), ON(2)), (s(20), ON(0))]);
+    assert_eq!(
+        t[1].breakpoints,
+        vec![(s(0), ON(0)), (s(5), ON(4)), (s(15), ON(0))]
+    );
+    let r = account(&t, &|_| PowerModel::SIMGRID_EXAMPLE).unwrap();
+    // Node 0: 20 s at 2 of 4 cores (146.67 W) + 10 s idle; node 1: 10 s full + 20 s idle.
+    let half = 93.333_333_333_333_33 + (200.0 - 93.333_333_333_333_33) / 2.0;
+    assert!((r.nodes[0].total_j() - (20.0 * half + 1000.0)).abs() < 1e-9);
+    assert_eq!(r.nodes[1].total_j(), 2000.0 + 2000.0);
+    assert!((r.peak_w - (half + 200.0)).abs() < 1e-9);
+    assert!((r.average_w - r.total_j / 30.0).abs() < 1e-9);
+}
+
+#[test]
+fn impossible_timelines_are_errors() {
+    let too_many = [BusySpan {
+        node: 0,
+        cores: 5,
+        start: s(0),
+        end: s(1),
+    }];
+    let e = busy_timelines(&|_| 4, 1, &too_many, s(0), s(2))
+        .unwrap_err()
+        .0;
+    assert!(e.contains("5 cores busy"), "{e}");
+    let outside = [BusySpan {
+        node: 3,
+        cores: 1,
+        start: s(0),
+        end: s(1),
+    }];
+    assert!(busy_timelines(&|_| 4, 1, &outside, s(0), s(2)).is_err());
+    let late = [BusySpan {
+        node: 0,
+        cores: 1,
+        start: s(0),
+        end: s(3),
+    }];
+    assert!(busy_timelines(&|_| 4, 1, &late, s(0), s(2)).is_err());
+    let unordered = NodeTimeline {
+        cores: 1,
+        breakpoints: vec![(s(2), ON(0)), (s(1), ON(1))],
+        end: s(3),
+    };
+    assert!(account(&[unordered], &|_| PowerModel::SIMGRID_EXAMPLE).is_err());
+}
+
+#[test]
+fn the_simgrid_replay_reads_what_the_timelines_say() {
+    let t = vec![
+        NodeTimeline {
+            cores: 4,
+            breakpoints: vec![
+                (s(0), ON(0)),
+                (SimTime(10_250), ON(3)),
+                (s(12), NodeState::Off),
+            ],
+            end: s(30),
+        },
+        NodeTimeline {
+            cores: 1,
+            breakpoints: vec![(s(0), ON(1))],
+            end: s(30),
+        },
+    ];
+    let a = simgrid::actions(&t).unwrap();
+    assert_eq!(
+        a,
+        "hosts 2\nbusy n0 10.250 12.000 3\noff n0 12.000 30.000\nbusy n1 0.000 30.000 1\nend 30.000\n"
+    );
+    let x = simgrid::platform_xml(&t, &|_| PowerModel::SIMGRID_EXAMPLE);
+    assert!(x.contains("core=\"4\""));
+    assert!(x.contains("value=\"100.0:93.33333333333333:200.0\""), "{x}");
+    assert_eq!(
+        simgrid::parse_joules("n1 2.5\nn0 1e3\n", 2).unwrap(),
+        vec![1000.0, 2.5]
+    );
+    assert!(simgrid::parse_joules("n0 1\n", 2).is_err());
+    assert!(simgrid::parse_joules("n7 1\n", 2).is_err());
+}

@@ -1,0 +1,274 @@
+//! What each node did when, and the joules it cost: a node's timeline is a list of
+//! breakpoints (from this instant on, the node is in this state), integrated against its
+//! power model. Times are the engine's integer milliseconds; joules are watts × seconds
+//! summed piece by piece in time order, as SimGrid's plugin accumulates them.
+
+use serde::Serialize;
+
+use super::power::{PowerError, PowerModel};
+use crate::time::SimTime;
+
+/// A node's state over a piece of its timeline.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "state", rename_all = "snake_case")]
+pub enum NodeState {
+    /// On, with `busy` cores computing (0: idle).
+    On {
+        busy: u32,
+    },
+    Off,
+    SwitchingOff,
+    SwitchingOn,
+}
+
+/// One node's states from its first breakpoint to `end`.
+#[derive(Clone, Debug, PartialEq)]
+pub struct NodeTimeline {
+    pub cores: u32,
+    /// (from, state), strictly increasing in time; the first state holds from the first
+    /// instant, each until the next breakpoint, the last until `end`.
+    pub breakpoints: Vec<(SimTime, NodeState)>,
+    pub end: SimTime,
+}
+
+/// Joules of one node, by what it was doing.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
+pub struct NodeEnergy {
+    pub computing_j: f64,
+    pub idle_j: f64,
+    pub switching_j: f64,
+    pub off_j: f64,
+}
+
+impl NodeEnergy {
+    pub fn total_j(&self) -> f64 {
+        self.computing_j + self.idle_j + self.switching_j + self.off_j
+    }
+}
+
+/// A run's energy: per node and in all, with the platform's average and peak power.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct EnergyReport {
+    pub nodes: Vec<NodeEnergy>,
+    pub total_j: f64,
+    pub computing_j: f64,
+    pub idle_j: f64,
+    pub switching_j: f64,
+    pub off_j: f64,
+    /// Total joules over the span from the earliest breakpoint to the latest end.
+    pub average_w: f64,
+    /// The most the platform drew at once (the sum over nodes, piecewise constant).
+    pub peak_w: f64,
+}
+
+/// A timeline that is not one (breakpoints out of order, a state past its node's cores).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TimelineError(pub String);
+
+impl std::fmt::Display for TimelineError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::error::Error for TimelineError {}
+
+impl From<PowerError> for TimelineError {
+    fn from(e: PowerError) -> Self {
+        TimelineError(e.0)
+    }
+}
+
+/// Seconds of `to − from` (milliseconds on the clock).
+fn seconds(from: SimTime, to: SimTime) -> f64 {
+    (to.0 - from.0) as f64 / 1000.0
+}
+
+/// Watts a node draws in `state`.
+fn watts(model: &PowerModel, cores: u32, state: NodeState) -> f64 {
+    match state {
+        NodeState::On { busy } => model.watts(busy, cores),
+        NodeState::Off => model.off_w,
+        NodeState::SwitchingOff => model.switch_off.map_or(model.off_w, |t| t.watts),
+        NodeState::SwitchingOn => model.switch_on.map_or(model.idle_w, |t| t.watts),
+    }
+}
+
+/// Checks `t` (node `n`) is a timeline: breakpoints strictly increasing and not past its
+/// end, no more cores busy than it has.
+fn check(n: usize, t: &NodeTimeline) -> Result<(), TimelineError> {
+    for w in t.breakpoints.windows(2) {
+        if w[1].0 <= w[0].0 {
+            return Err(TimelineError(format!(
+                "node {n}: breakpoint at {} ms is not after the one at {} ms",
+                w[1].0 .0, w[0].0 .0
+            )));
+        }
+    }
+    if let Some(&(last, _)) = t.breakpoints.last() {
+        if last > t.end {
+            return Err(TimelineError(format!(
+                "node {n}: a breakpoint at {} ms is after the timeline's end at {} ms",
+                last.0, t.end.0
+            )));
+        }
+    }
+    if let Some(&(at, NodeState::On { busy })) = t
+        .breakpoints
+        .iter()
+        .find(|(_, s)| matches!(s, NodeState::On { busy } if *busy > t.cores))
+    {
+        return Err(TimelineError(format!(
+            "node {n}: {busy} cores busy at {} ms, on a node of {}",
+            at.0, t.cores
+        )));
+    }
+    Ok(())
+}
+
+/// The energy of `timelines`, node `i` drawing by `model(i)`. Every model is validated;
+/// a node's joules are summed piece by piece in time order.
+pub fn account(
+    timelines: &[NodeTimeline],
+    model: &dyn Fn(usize) -> PowerModel,
+) -> Result<EnergyReport, TimelineError> {
+    let mut report = EnergyReport::default();
+    // (instant, change in the platform's watts) for the peak, over every node.
+    let mut steps: Vec<(SimTime, f64)> = Vec::new();
+    let (mut first, mut last) = (SimTime::NEVER, SimTime::ZERO);
+    for (n, t) in timelines.iter().enumerate() {
+        check(n, t)?;
+        let m = model(n);
+        m.validate(&format!("node {n}'s power model"))?;
+        let mut e = NodeEnergy::default();
+        let mut before = 0.0;
+        for (k, &(from, state)) in t.breakpoints.iter().enumerate() {
+            let to = t.breakpoints.get(k + 1).map_or(t.end, |b| b.0);
+            let w = watts(&m, t.cores, state);
+            let j = w * seconds(from, to);
+            match state {
+                NodeState::On { busy: 0 } => e.idle_j += j,
+                NodeState::On { .. } => e.computing_j += j,
+                NodeState::Off => e.off_j += j,
+                NodeState::SwitchingOff | NodeState::SwitchingOn => e.switching_j += j,
+            }
+            steps.push((from, w - before));
+            before = w;
+        }
+        if let Some(&(from, _)) = t.breakpoints.first() {
+            steps.push((t.end, -before));
+            first = first.min(from);
+            last = last.max(t.end);
+        }
+        report.computing_j += e.computing_j;
+        report.idle_j += e.idle_j;
+        report.switching_j += e.switching_j;
+        report.off_j += e.off_j;
+        report.nodes.push(e);
+    }
+    report.total_j = report.computing_j + report.idle_j + report.switching_j + report.off_j;
+    if last > first {
+        report.average_w = report.total_j / seconds(first, last);
+    }
+    // Stable sort by instant: same-instant changes are summed before the peak is read, so
+    // a job ending as another starts is not counted twice.
+    steps.sort_by_key(|s| s.0);
+    let mut now = 0.0f64;
+    let mut i = 0;
+    while i < steps.len() {
+        let at = steps[i].0;
+        while i < steps.len() && steps[i].0 == at {
+            now += steps[i].1;
+            i += 1;
+        }
+        report.peak_w = report.peak_w.max(now);
+    }
+    Ok(report)
+}
+
+/// A job's share of one node: `cores` of it busy from `start` to `end`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BusySpan {
+    pub node: u32,
+    pub cores: u32,
+    pub start: SimTime,
+    pub end: SimTime,
+}
+
+/// The timelines of `nodes` nodes of `cores(i)` cores, on from `from` to `to`, busy as
+/// `spans` say (an always-on platform). A span outside `[from, to]` or past a node's
+/// cores is an error, not clipped.
+pub fn busy_timelines(
+    cores: &dyn Fn(usize) -> u32,
+    nodes: usize,
+    spans: &[BusySpan],
+    from: SimTime,
+    to: SimTime,
+) -> Result<Vec<NodeTimeline>, TimelineError> {
+    // (node, instant, change in busy cores), sorted: each node's changes in time order.
+    let mut deltas: Vec<(u32, SimTime, i64)> = Vec::with_capacity(2 * spans.len());
+    for s in spans {
+        if s.node as usize >= nodes {
+            return Err(TimelineError(format!(
+                "a job on node {} of a platform of {nodes} nodes",
+                s.node
+            )));
+        }
+        if s.start < from || s.end > to || s.end < s.start {
+            return Err(TimelineError(format!(
+                "node {}: a job from {} ms to {} ms outside the run ({} ms to {} ms)",
+                s.node, s.start.0, s.end.0, from.0, to.0
+            )));
+        }
+        if s.end > s.start && s.cores > 0 {
+            deltas.push((s.node, s.start, i64::from(s.cores)));
+            deltas.push((s.node, s.end, -i64::from(s.cores)));
+        }
+    }
+    deltas.sort_by_key(|d| (d.0, d.1));
+    let mut out: Vec<NodeTimeline> = (0..nodes)
+        .map(|n| NodeTimeline {
+            cores: cores(n),
+            breakpoints: vec![(from, NodeState::On { busy: 0 })],
+            end: to,
+        })
+        .collect();
+    let mut i = 0;
+    while i < deltas.len() {
+        let (node, at) = (deltas[i].0, deltas[i].1);
+        let t = &mut out[node as usize];
+        let mut busy = match t.breakpoints.last() {
+            Some(&(_, NodeState::On { busy })) => i64::from(busy),
+            _ => 0,
+        };
+        while i < deltas.len() && deltas[i].0 == node && deltas[i].1 == at {
+            busy += deltas[i].2;
+            i += 1;
+        }
+        let busy = u32::try_from(busy).map_err(|_| {
+            TimelineError(format!(
+                "node {node}: cores busy went below 0 at {} ms",
+                at.0
+            ))
+        })?;
+        let state = NodeState::On { busy };
+        match t.breakpoints.last_mut() {
+            Some(last) if last.0 == at => last.1 = state,
+            Some(last) if last.1 == state => {}
+            _ => t.breakpoints.push((at, state)),
+        }
+        // Changes that cancel at one instant leave the state before them: one piece.
+        let len = t.breakpoints.len();
+        if len >= 2 && t.breakpoints[len - 2].1 == t.breakpoints[len - 1].1 {
+            t.breakpoints.pop();
+        }
+    }
+    for (n, t) in out.iter_mut().enumerate() {
+        // A last breakpoint at the end lasts no time: drop it (it was the jobs ending).
+        if t.breakpoints.len() > 1 && t.breakpoints.last().is_some_and(|b| b.0 == t.end) {
+            t.breakpoints.pop();
+        }
+        check(n, t)?;
+    }
+    Ok(out)
+}
