@@ -211,3 +211,37 @@ fn the_simgrid_replay_reads_what_the_timelines_say() {
     assert!(simgrid::parse_joules("n0 1\n", 2).is_err());
     assert!(simgrid::parse_joules("n7 1\n", 2).is_err());
 }
+
+/// Batsim's minimal switching case (`workloads/test_energy_minimal_load100.json` on
+/// `platforms/cluster_energy_128.xml`, 2 hosts): a job computing 1e9 flop on each host at
+/// 100 Mf/s from 0 to 10 s; idle to 30 s; switched off 30 → 36.1 s; asleep to 100 s;
+/// booting 100 → 251.52 s; the second job from 251.52 to 261.52 s. Worked by hand in
+/// docs/energy.md: 25,920.289958 J a host.
+#[test]
+fn batsims_minimal_switching_case_by_hand() {
+    let ms = SimTime;
+    let host = NodeTimeline {
+        cores: 1,
+        breakpoints: vec![
+            (ms(0), ON(1)),
+            (ms(10_000), ON(0)),
+            (ms(30_000), NodeState::SwitchingOff),
+            (ms(36_100), NodeState::Off),
+            (ms(100_000), NodeState::SwitchingOn),
+            (ms(251_520), ON(1)),
+        ],
+        end: ms(261_520),
+    };
+    let r = account(&[host.clone(), host], &|_| {
+        PowerModel::BATSIM_CLUSTER_ENERGY_128
+    })
+    .unwrap();
+    let e = r.nodes[0];
+    assert!((e.computing_j - 2.0 * 1907.38).abs() < 1e-9, "{e:?}");
+    assert!((e.idle_j - 1900.0).abs() < 1e-9);
+    assert!((e.switching_j - (616.07987 + 18966.425088)).abs() < 1e-9);
+    assert!((e.off_j - 623.025).abs() < 1e-9);
+    assert!((e.total_j() - 25_920.289958).abs() < 1e-6);
+    assert!((r.total_j - 51_840.579916).abs() < 1e-6);
+    assert!((r.peak_w - 2.0 * 190.738).abs() < 1e-9);
+}
