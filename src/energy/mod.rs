@@ -1,4 +1,4 @@
-//! Power and energy (issue #40): what a node draws in each state and the joules a schedule
+//! Power, energy and carbon (issue #40): what a node draws in each state and the joules a schedule
 //! costs. The model is SimGrid's host energy plugin (`src/plugins/host_energy.cpp`): with k
 //! of a node's N cores busy it draws `Epsilon + (AllCores − Epsilon)·k/N` watts, with none
 //! `Idle`, switched off `Off`; switching off and on take a time at a power, as Batsim
@@ -8,16 +8,19 @@
 //! [`PowerModel`] per node give an [`EnergyReport`]. Nothing here schedules; the
 //! engine's node placements become timelines with [`busy_timelines`]. [`simgrid`] writes
 //! the same timelines as a replay program for a real SimGrid reads them, so the joules can
-//! be checked against SimGrid's own plugin (`scripts/simgrid_test.sh`).
+//! be checked against SimGrid's own plugin (`scripts/simgrid_test.sh`). A carbon-intensity
+//! series ([`CarbonSeries`]) turns the power into grams of CO₂ ([`emissions_g`]).
 
+mod carbon;
 mod power;
 pub mod simgrid;
 mod timeline;
 
+pub use carbon::{emissions_g, CarbonError, CarbonSeries, Intensity};
 pub use power::{PowerError, PowerModel, Transition};
 pub use timeline::{
-    account, busy_timelines, BusySpan, EnergyReport, NodeEnergy, NodeState, NodeTimeline,
-    TimelineError,
+    account, busy_timelines, power_series, BusySpan, EnergyReport, NodeEnergy, NodeState,
+    NodeTimeline, TimelineError,
 };
 
 #[cfg(test)]

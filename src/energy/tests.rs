@@ -245,3 +245,41 @@ fn batsims_minimal_switching_case_by_hand() {
     assert!((r.total_j - 51_840.579916).abs() < 1e-6);
     assert!((r.peak_w - 2.0 * 190.738).abs() < 1e-9);
 }
+
+#[test]
+fn emissions_are_power_times_intensity() {
+    let csv =
+        b"start_s,end_s,g_per_kwh\n# a clean hour after a dirty one\n0,3600,300\n3600,7200,100\n";
+    let series = CarbonSeries::parse("grid.csv", csv).unwrap();
+    assert_eq!(series.pieces.len(), 2);
+    // One node: idle (100 W) the first hour, every core busy (200 W) the second.
+    let t = NodeTimeline {
+        cores: 4,
+        breakpoints: vec![(s(0), ON(0)), (s(3600), ON(4))],
+        end: s(7200),
+    };
+    let g = emissions_g(&[t.clone()], &|_| PowerModel::SIMGRID_EXAMPLE, &series).unwrap();
+    // 0.1 kWh × 300 g + 0.2 kWh × 100 g.
+    assert!((g - 50.0).abs() < 1e-9, "{g}");
+    let short = CarbonSeries::parse("g.csv", b"0,3600,1\n").unwrap();
+    let e = emissions_g(&[t], &|_| PowerModel::SIMGRID_EXAMPLE, &short)
+        .unwrap_err()
+        .0;
+    assert!(
+        e.contains("covers 0 s to 3600 s; the run spans 0 s to 7200 s"),
+        "{e}"
+    );
+}
+
+#[test]
+fn bad_intensity_series_name_the_line() {
+    let err = |csv: &[u8]| CarbonSeries::parse("grid.csv", csv).unwrap_err().0;
+    assert!(err(b"0,10,5\n20,30,5\n").contains("grid.csv line 2: the piece from 20 s leaves a gap"));
+    assert!(err(b"0,10,5\n5,30,5\n").contains("line 2: the piece from 5 s overlaps"));
+    assert!(err(b"0,10,x\n").contains("line 1: g_per_kwh 'x' is not a number"));
+    assert!(err(b"0,10,-1\n").contains("below 0"));
+    assert!(err(b"0,10\n").contains("2 fields"));
+    assert!(err(b"10,0,1\n").contains("ends (0 s) before it starts (10 s)"));
+    assert!(err(b"# nothing\n").contains("no intensity"));
+    assert!(err(&[0xff, 0xfe]).contains("not text"));
+}

@@ -170,9 +170,16 @@ pub fn account(
     if last > first {
         report.average_w = report.total_j / seconds(first, last);
     }
-    // Stable sort by instant: same-instant changes are summed before the peak is read, so
-    // a job ending as another starts is not counted twice.
+    report.peak_w = series_of(steps).iter().map(|p| p.1).fold(0.0, f64::max);
+    Ok(report)
+}
+
+/// The platform's power from each instant on (watts summed over nodes), from `steps` of
+/// (instant, change in watts). Same-instant changes are summed before a value is kept, so a
+/// job ending as another starts is not a blip; a stable sort keeps the sum deterministic.
+fn series_of(mut steps: Vec<(SimTime, f64)>) -> Vec<(SimTime, f64)> {
     steps.sort_by_key(|s| s.0);
+    let mut out: Vec<(SimTime, f64)> = Vec::new();
     let mut now = 0.0f64;
     let mut i = 0;
     while i < steps.len() {
@@ -181,9 +188,32 @@ pub fn account(
             now += steps[i].1;
             i += 1;
         }
-        report.peak_w = report.peak_w.max(now);
+        out.push((at, now));
     }
-    Ok(report)
+    out
+}
+
+/// The platform's power over time: (instant, watts from then on) at every change, the last
+/// 0 W at the latest end. Node `i` draws by `model(i)`; timelines as [`account`] takes them.
+pub fn power_series(
+    timelines: &[NodeTimeline],
+    model: &dyn Fn(usize) -> PowerModel,
+) -> Result<Vec<(SimTime, f64)>, TimelineError> {
+    let mut steps = Vec::new();
+    for (n, t) in timelines.iter().enumerate() {
+        check(n, t)?;
+        let m = model(n);
+        let mut before = 0.0;
+        for &(from, state) in &t.breakpoints {
+            let w = watts(&m, t.cores, state);
+            steps.push((from, w - before));
+            before = w;
+        }
+        if !t.breakpoints.is_empty() {
+            steps.push((t.end, -before));
+        }
+    }
+    Ok(series_of(steps))
 }
 
 /// A job's share of one node: `cores` of it busy from `start` to `end`.
