@@ -258,7 +258,12 @@ fn emissions_are_power_times_intensity() {
         breakpoints: vec![(s(0), ON(0)), (s(3600), ON(4))],
         end: s(7200),
     };
-    let g = emissions_g(&[t.clone()], &|_| PowerModel::SIMGRID_EXAMPLE, &series).unwrap();
+    let g = emissions_g(
+        std::slice::from_ref(&t),
+        &|_| PowerModel::SIMGRID_EXAMPLE,
+        &series,
+    )
+    .unwrap();
     // 0.1 kWh × 300 g + 0.2 kWh × 100 g.
     assert!((g - 50.0).abs() < 1e-9, "{g}");
     let short = CarbonSeries::parse("g.csv", b"0,3600,1\n").unwrap();
