@@ -112,7 +112,8 @@ impl ArrivalQueue {
 /// job's new start and leaves the old key behind: a key is live while its job is still
 /// queued and reserved there, and stale keys are dropped when they come to the top (the
 /// top is kept live between passes) or swept out when they outnumber the queue. Jobs come
-/// out in the order of a sorted set of the live keys.
+/// out in the order of a sorted set of the live keys, since a job's key is never pushed
+/// twice: between clears (a rebuild) a job is placed once and then only moves sooner.
 #[derive(Clone, Debug, Default)]
 pub(super) struct StartHeap(BinaryHeap<Reverse<(SimTime, u64)>>);
 
@@ -159,6 +160,61 @@ impl StartHeap {
                 return;
             }
             self.0.pop();
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Jobs that move up (new keys pushed, old ones left stale), leave and are swept out
+    /// come out of the heap in the order of a sorted set of the live keys.
+    #[test]
+    fn the_heap_gives_the_live_keys_in_order() {
+        let mut rng = crate::rng::SimRng::new(4);
+        for round in 0..100 {
+            let mut queue = ArrivalQueue::default();
+            let mut heap = StartHeap::default();
+            let n = rng.range_u64(1, 200);
+            for seq in 0..n {
+                let job = QueuedJob {
+                    idx: seq as JobIdx,
+                    units: 1,
+                    estimate: SimTime(1),
+                    queued_at: SimTime::ZERO,
+                };
+                let mut e = Entry::new(seq, job);
+                let start = SimTime(rng.range_u64(0, 1000) as i64);
+                e.start = Some(start);
+                queue.push(e);
+                heap.push(start, seq);
+            }
+            for _ in 0..rng.range_u64(0, 300) {
+                let seq = rng.range_u64(0, n - 1);
+                if rng.range_u64(0, 3) == 0 {
+                    queue.remove(seq);
+                } else if let Some(e) = queue.iter_mut().find(|e| e.seq == seq) {
+                    // A move is always to a sooner start.
+                    let start = e.start.unwrap().0;
+                    if start == 0 {
+                        continue;
+                    }
+                    let sooner = SimTime(rng.range_u64(0, start as u64 - 1) as i64);
+                    e.start = Some(sooner);
+                    heap.push(sooner, seq);
+                }
+                heap.settle(&queue);
+            }
+            let mut want: Vec<(SimTime, u64)> =
+                queue.iter().map(|e| (e.start.unwrap(), e.seq)).collect();
+            want.sort();
+            assert_eq!(heap.first(), want.first().copied(), "round {round}");
+            let mut got = Vec::new();
+            while let Some(key) = heap.pop_due(SimTime::NEVER, &queue) {
+                got.push(key);
+            }
+            assert_eq!(got, want, "round {round}");
         }
     }
 }
