@@ -85,6 +85,18 @@ fn first_blocking(
     Ok(j)
 }
 
+/// The number of leading `times` before `t` (`times` increasing): an exponential search
+/// from the front, as cheap as the answer is near it.
+fn gallop_before(times: &[SimTime], t: SimTime) -> usize {
+    let mut hi = 1;
+    while hi < times.len() && times[hi] < t {
+        hi *= 2;
+    }
+    let lo = hi / 2;
+    let hi = hi.min(times.len());
+    lo + times[lo..hi].partition_point(|&s| s < t)
+}
+
 /// A window found by [`Profile::earliest_window`]: its start, the step in force then and
 /// the first step beginning at or after its end, for [`Profile::reserve_found`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -366,11 +378,16 @@ impl Profile {
             reserved_at,
             start_before,
             &mut 0,
+            &mut 0,
         )
     }
 
     /// [`Profile::earliest_before`], adding to `scanned` the steps the search went over (the
-    /// cost of a search, which the plan-work bound counts: issue #30).
+    /// cost of a search, which the plan-work bound counts: issue #30). `guess` is a guess of
+    /// the index of the step in force at `not_before` (any guess gives the same answer; a
+    /// near one saves a binary search of the plan, as a pass's searches start near each
+    /// other) and is left at that index for the next search.
+    #[allow(clippy::too_many_arguments)]
     pub fn earliest_before_counted(
         &self,
         not_before: SimTime,
@@ -379,15 +396,17 @@ impl Profile {
         reserved_at: SimTime,
         start_before: SimTime,
         scanned: &mut u64,
+        guess: &mut usize,
     ) -> Option<SimTime> {
         let start_before = start_before.min(reserved_at);
         if not_before >= start_before {
             return None;
         }
-        let first = self.step_at(not_before);
+        let first = self.step_at_near(not_before, *guess);
+        *guess = first;
         let mut i = first;
         // The steps that begin before `start_before`: no window starts in a later one.
-        let last = i + self.times[i..].partition_point(|&s| s < start_before);
+        let last = i + gallop_before(&self.times[i..], start_before);
         loop {
             let Some(k) = first_with_room(&self.frees[..last], i, units) else {
                 *scanned += (last - first) as u64;

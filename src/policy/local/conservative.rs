@@ -1,11 +1,13 @@
 use std::cmp::Reverse;
-use std::collections::{BTreeMap, BTreeSet};
 
 use super::placement::{place, Floors};
 use super::{LocalPolicy, QueuedJob, SiteView};
 use crate::model::JobIdx;
 use crate::policy::Profile;
 use crate::time::SimTime;
+
+mod queue;
+use queue::{ArrivalQueue, Entry, StartHeap};
 
 /// Conservative backfilling with compression (Mu'alem & Feitelson 2001, as the reference
 /// simulator pyss implements it; `conservative` from scenario version 2 on): every queued
@@ -26,21 +28,23 @@ use crate::time::SimTime;
 /// into room freed *before its reservation* since it was last placed (were the freed room
 /// all at or after its start, every window that failed it then still fails). Each release
 /// — a tail, the old slot of a job that moved up, a withdrawn job's block — is logged with
-/// a stamp, the first and last instant it freed and the most units free there after; a job
-/// asks what was released since its own stamp (a binary search, see [`FreedLog`]) and is
+/// a stamp, the first and last instant it freed and the most units free there after (tails
+/// and old slots in two logs, see [`FreedLog`]); a job asks what was released since its own
+/// stamp (a walk forward from where the previous job's question was answered) and is
 /// searched for only when room was freed before its start and wide enough, from the first
 /// window that could reach that room to the earlier of its start and the last freed
 /// instant ([`Profile::earliest_before`]). A failed search bounds the next one for a job as
 /// wide, no shorter and reserved no sooner ([`Failed`]), and a pass stops at the first job
-/// stamped after the newest release. What is left is the moves themselves (RICC: 48
-/// million in 322,000 passes; a same-instant backlog of N jobs: about 0.45·N²).
+/// stamped after the newest release. What is left is the visits, searches and moves
+/// themselves (RICC: 627 million visits, 110 million searches, 48 million moves in 322,000
+/// passes; a same-instant backlog of N jobs: about 0.45·N² moves).
 #[derive(Default)]
 pub struct Conservative {
-    /// Arrival sequence → the job, its reservation (`None` until placed) and the stamp of
-    /// its last placement or check.
-    queue: BTreeMap<u64, Entry>,
+    /// The jobs in arrival order, each with its reservation (`None` until placed) and the
+    /// stamp of its last placement or check.
+    queue: ArrivalQueue,
     /// (reserved start, arrival sequence) of every placed job, soonest first.
-    by_start: BTreeSet<(SimTime, u64)>,
+    by_start: StartHeap,
     /// The plan: running jobs until their predicted ends, every queued job's reservation,
     /// advance reservations. `None` until the first pass, and when it must be rebuilt.
     profile: Option<Profile>,
@@ -51,6 +55,8 @@ pub struct Conservative {
     arrivals: u64,
     /// Failed searches of the current pass (see [`FailedTable`]).
     failed: FailedTable,
+    /// The old slots given back by the moves of the current pass (see [`Failed`]).
+    pass_slots: PassSlots,
     /// A job ended or was withdrawn since the last pass: the next pass compresses.
     compress_pending: bool,
     /// The plan no longer describes the site (an overrun, a reservation change).
@@ -62,14 +68,6 @@ pub struct Conservative {
     work: u64,
 }
 
-#[derive(Clone, Copy, Debug)]
-struct Entry {
-    job: QueuedJob,
-    start: Option<SimTime>,
-    /// [`FreedLog`] stamp when this job was last placed or found unable to move.
-    checked: u64,
-}
-
 /// A compression search that found no sooner start for a job of some width: no window
 /// starting in `[lowest, before)` had room for `estimate` before `reserved_at`. The same
 /// holds for a job as wide that needs at least as much — no shorter, reserved no sooner:
@@ -78,15 +76,24 @@ struct Entry {
 /// again). It holds while the plan only loses room where such a job's windows look: a
 /// move gives back its old slot, usually far later, so the failure stays good for every
 /// job whose windows starting before `before` end before the first instant given back
-/// since (`stamp`, read in the [`FreedLog`]).
+/// since. Room is given back during a pass only by moves, whose old slots the pass lists
+/// in order ([`PassSlots`]); a failure keeps how far into that list it has read and the
+/// first instant given back there, so that each check reads only the slots freed since the
+/// previous one (a binary search of the release log per check was a fifth of RICC's run).
 #[derive(Clone, Copy, Debug)]
 struct Failed {
     lowest: SimTime,
     before: SimTime,
     estimate: SimTime,
     reserved_at: SimTime,
-    stamp: u64,
+    /// Slots of the pass read so far, and the first instant they gave back.
+    read: usize,
+    first_freed: SimTime,
 }
+
+/// The first instant of each old slot given back by a move of the current pass, in order.
+#[derive(Clone, Debug, Default)]
+struct PassSlots(Vec<SimTime>);
 
 /// The last failed search per width, in a small direct-mapped table (a lost entry only
 /// loses a bound); entries of an older pass are empty. A map cost a tree insert per
@@ -104,7 +111,8 @@ impl Default for FailedTable {
             before: SimTime::ZERO,
             estimate: SimTime::NEVER,
             reserved_at: SimTime::NEVER,
-            stamp: 0,
+            read: 0,
+            first_freed: SimTime::NEVER,
         };
         FailedTable {
             slots: vec![(0, 0, empty); 256],
@@ -122,8 +130,8 @@ impl FailedTable {
         self.pass += 1;
     }
 
-    fn get(&self, units: u32) -> Option<&Failed> {
-        let (u, pass, f) = &self.slots[Self::slot(units)];
+    fn get(&mut self, units: u32) -> Option<&mut Failed> {
+        let (u, pass, f) = &mut self.slots[Self::slot(units)];
         (*u == units && *pass == self.pass).then_some(f)
     }
 
@@ -136,69 +144,104 @@ impl Failed {
     /// True when this failure covers every start a job of `estimate` reserved at
     /// `reserved_at` could try from `lowest` until `self.before`.
     fn covers(
-        &self,
+        &mut self,
         lowest: SimTime,
         estimate: SimTime,
         reserved_at: SimTime,
-        freed: &FreedLog,
+        slots: &PassSlots,
     ) -> bool {
         if lowest < self.lowest || estimate < self.estimate || reserved_at < self.reserved_at {
             return false;
         }
+        if let Some(unread) = slots.0.get(self.read..) {
+            self.first_freed = unread.iter().fold(self.first_freed, |a, &b| a.min(b));
+            self.read = slots.0.len();
+        }
         // The windows it stands for end (capped at the job's reservation) by this instant.
         let reach = (self.before + estimate).min(reserved_at);
-        freed
-            .first_since(self.stamp)
-            .is_none_or(|first| first >= reach)
+        self.first_freed >= reach
     }
 }
 
-/// The releases of room in the plan, each with a stamp: the first instant it freed, the
-/// end of the freed stretch and the most units free in it just after. A job asks what was
-/// released after its own stamp: the earliest first instant, the latest end and the most
-/// units. Each is kept in a [`BestSince`]. The three answers may come from different
-/// releases: a bound, never a miss.
+/// The releases of room in the plan, each with a stamp, in two logs sharing one stamp
+/// counter: *tails* (an early end's rest, a withdrawn job's block: given back with the most
+/// units free in the stretch after) and *slots* (the old slot of a job that moved up: no
+/// width measured, see [`Conservative::compress`]). A job asks each log what was released
+/// after its own stamp: the earliest first instant, the latest end and the most units, each
+/// kept in a [`BestSince`] (the three answers may come from different releases: a bound,
+/// never a miss). Two logs, not one: a tail starts now but is often narrow, a slot is
+/// unbounded in width but starts late; merged, every job after the first move of a pass
+/// looked as if room as wide as the machine had been freed from now on.
 #[derive(Clone, Debug, Default)]
 struct FreedLog {
+    tails: ReleaseLog,
+    slots: ReleaseLog,
+    stamp: u64,
+}
+
+/// One log of [`FreedLog`].
+#[derive(Clone, Debug, Default)]
+struct ReleaseLog {
     /// First instants freed: the earliest is best.
     firsts: BestSince<Reverse<SimTime>>,
     /// Ends of the freed stretches: the latest is best.
     ends: BestSince<SimTime>,
     /// Most units free in the freed stretches: the most is best.
     widths: BestSince<u32>,
-    stamp: u64,
 }
 
-/// The largest value pushed after a stamp, one binary search away: a stack of (stamp,
-/// value) whose values strictly decrease with the stamps, since a value beaten by a later
-/// one can never be the answer (every query that sees it sees the later one too).
+/// The largest value pushed after a stamp: a stack of (stamp, value) whose values strictly
+/// decrease with the stamps, since a value beaten by a later one can never be the answer
+/// (every query that sees it sees the later one too). A pass asks for the stamps of the
+/// queue's jobs, which never decrease along it, so the answer's place is kept between
+/// queries and walked forward (a binary search per query was a tenth of RICC's run).
 #[derive(Clone, Debug)]
-struct BestSince<T>(Vec<(u64, T)>);
+struct BestSince<T> {
+    stack: Vec<(u64, T)>,
+    /// Every entry before `cursor` has a stamp at most `asked`, the last stamp asked for.
+    cursor: usize,
+    asked: u64,
+}
 
 impl<T> Default for BestSince<T> {
     fn default() -> Self {
-        BestSince(Vec::new())
+        BestSince {
+            stack: Vec::new(),
+            cursor: 0,
+            asked: 0,
+        }
     }
 }
 
 impl<T: Ord + Copy> BestSince<T> {
     fn push(&mut self, stamp: u64, value: T) {
-        while self.0.last().is_some_and(|&(_, v)| v <= value) {
-            self.0.pop();
+        while self.stack.last().is_some_and(|&(_, v)| v <= value) {
+            self.stack.pop();
         }
-        self.0.push((stamp, value));
+        // The entries left are unchanged; the new one is yet to be walked over.
+        self.cursor = self.cursor.min(self.stack.len());
+        self.stack.push((stamp, value));
     }
 
     /// The largest value pushed after stamp `checked`, if any.
-    fn after(&self, checked: u64) -> Option<T> {
-        let i = self.0.partition_point(|&(s, _)| s <= checked);
-        self.0.get(i).map(|&(_, v)| v)
+    fn after(&mut self, checked: u64) -> Option<T> {
+        if checked < self.asked {
+            self.cursor = 0;
+        }
+        self.asked = checked;
+        let mut i = self.cursor.min(self.stack.len());
+        while self.stack.get(i).is_some_and(|&(s, _)| s <= checked) {
+            i += 1;
+        }
+        self.cursor = i;
+        self.stack.get(i).map(|&(_, v)| v)
     }
 
     /// Forgets the values pushed at stamps up to `oldest`.
     fn forget_through(&mut self, oldest: u64) {
-        let i = self.0.partition_point(|&(s, _)| s <= oldest);
-        self.0.drain(..i);
+        let i = self.stack.partition_point(|&(s, _)| s <= oldest);
+        self.stack.drain(..i);
+        self.cursor = self.cursor.saturating_sub(i);
     }
 }
 
@@ -210,6 +253,32 @@ struct Released {
     units: u32,
 }
 
+impl ReleaseLog {
+    fn push(&mut self, stamp: u64, from: SimTime, to: SimTime, units: u32) {
+        self.firsts.push(stamp, Reverse(from));
+        self.ends.push(stamp, to);
+        self.widths.push(stamp, units);
+    }
+
+    fn since(&mut self, checked: u64) -> Option<Released> {
+        Some(Released {
+            first: self.firsts.after(checked).map(|Reverse(t)| t)?,
+            end: self.ends.after(checked)?,
+            units: self.widths.after(checked)?,
+        })
+    }
+
+    fn forget_through(&mut self, oldest: u64) {
+        self.firsts.forget_through(oldest);
+        self.ends.forget_through(oldest);
+        self.widths.forget_through(oldest);
+    }
+
+    fn is_empty(&self) -> bool {
+        self.firsts.stack.is_empty()
+    }
+}
+
 impl FreedLog {
     fn now(&self) -> u64 {
         self.stamp
@@ -218,30 +287,24 @@ impl FreedLog {
     /// Logs room given back during `[from, to)`, with at most `units` free there after.
     fn push(&mut self, from: SimTime, to: SimTime, units: u32) {
         self.stamp += 1;
-        self.firsts.push(self.stamp, Reverse(from));
-        self.ends.push(self.stamp, to);
-        self.widths.push(self.stamp, units);
+        self.tails.push(self.stamp, from, to, units);
     }
 
-    /// What was released after stamp `checked`, if anything.
-    fn since(&self, checked: u64) -> Option<Released> {
-        Some(Released {
-            first: self.first_since(checked)?,
-            end: self.ends.after(checked)?,
-            units: self.widths.after(checked)?,
-        })
+    /// Logs the old slot `[from, to)` of a job that moved up.
+    fn push_slot(&mut self, from: SimTime, to: SimTime) {
+        self.stamp += 1;
+        self.slots.push(self.stamp, from, to, u32::MAX);
     }
 
-    /// The first instant released after stamp `checked`, if any.
-    fn first_since(&self, checked: u64) -> Option<SimTime> {
-        self.firsts.after(checked).map(|Reverse(t)| t)
+    /// What each log released after stamp `checked`: (tails, slots).
+    fn since(&mut self, checked: u64) -> [Option<Released>; 2] {
+        [self.tails.since(checked), self.slots.since(checked)]
     }
 
     /// Forgets releases no job can still be waiting for (every stamp is at least `oldest`).
     fn forget_through(&mut self, oldest: u64) {
-        self.firsts.forget_through(oldest);
-        self.ends.forget_through(oldest);
-        self.widths.forget_through(oldest);
+        self.tails.forget_through(oldest);
+        self.slots.forget_through(oldest);
     }
 
     fn clear(&mut self) {
@@ -249,8 +312,36 @@ impl FreedLog {
     }
 
     fn is_empty(&self) -> bool {
-        self.firsts.0.is_empty()
+        self.tails.is_empty() && self.slots.is_empty()
     }
+}
+
+/// Where a job reserved at `start` (`units` × `estimate`) could move given what was released
+/// since its last check (`released`, from [`FreedLog::since`]): the first start worth trying
+/// and the start to search before, or `None` when it provably cannot move. A window that
+/// reaches no instant freed since, with room for the job there, failed before and still
+/// fails: it must start after some such release's first instant minus the estimate and
+/// before that release's end, and before the job's own start.
+fn search_range(
+    released: &[Option<Released>; 2],
+    now: SimTime,
+    start: SimTime,
+    units: u32,
+    estimate: SimTime,
+) -> Option<(SimTime, SimTime)> {
+    let mut range: Option<(SimTime, SimTime)> = None;
+    for r in released.iter().flatten() {
+        let first_freed = r.first.max(now);
+        if first_freed >= start || r.units < units {
+            continue;
+        }
+        let lowest = (first_freed - estimate + SimTime(1)).max(now);
+        range = Some(match range {
+            Some((lo, end)) => (lo.min(lowest), end.max(r.end)),
+            None => (lowest, r.end),
+        });
+    }
+    range.map(|(lowest, end)| (lowest, start.min(end)))
 }
 
 impl Conservative {
@@ -263,11 +354,11 @@ impl Conservative {
         self.floors_valid = true;
         self.freed.clear();
         let stamp = self.freed.now();
-        for (&seq, e) in self.queue.iter_mut() {
+        for e in self.queue.iter_mut() {
             let s = place(&mut profile, &mut self.floors, site.now, &e.job);
             e.start = Some(s);
             e.checked = stamp;
-            self.by_start.insert((s, seq));
+            self.by_start.push(s, e.seq);
         }
         let steps = profile.steps().len() as u64;
         self.work = (self.work).saturating_add(self.queue.len() as u64 * steps);
@@ -293,10 +384,15 @@ impl Conservative {
         // Searches that failed since the plan last gained room, by width (see `Failed`).
         let failed = &mut self.failed;
         failed.clear();
+        let slots = &mut self.pass_slots;
+        slots.0.clear();
+        // Where the previous search of the pass began in the plan (see
+        // `Profile::earliest_before_counted`).
+        let mut hint = 0;
         // Jobs checked at the same stamp (runs of them: a pass checks job after job while
         // nothing moves) ask the log the same question.
-        let mut asked: Option<(u64, Option<Released>)> = None;
-        for (&seq, e) in self.queue.iter_mut() {
+        let mut asked: Option<(u64, [Option<Released>; 2])> = None;
+        for e in self.queue.iter_mut() {
             // Stamps never decrease along the queue (a pass stamps jobs in arrival order,
             // newcomers come last with the newest, a rebuild stamps all alike): from the
             // first job checked after the newest release on, no job has anything to see.
@@ -319,30 +415,31 @@ impl Conservative {
                     answer
                 }
             };
-            let Some(released) = released else {
-                continue;
-            };
             let QueuedJob {
                 units, estimate, ..
             } = e.job;
-            // A window that reaches no freed instant failed before and still fails: it
-            // starts after the first instant freed minus the estimate and before the last
-            // end, and some freed instant before its start had room for it.
-            let first_freed = released.first.max(now);
-            if first_freed >= start || released.units < units {
+            let Some((lowest, before)) = search_range(&released, now, start, units, estimate)
+            else {
                 continue;
-            }
-            let lowest = (first_freed - estimate + SimTime(1)).max(now);
-            let before = start.min(released.end);
+            };
             // Where a search that failed for a job as wide, no shorter and reserved no
             // sooner left off: every start it tried fails for this one too.
-            let from = match failed.get(units) {
-                Some(f) if f.covers(lowest, estimate, start, &self.freed) => f.before.max(lowest),
-                _ => lowest,
-            };
+            let mut from = lowest;
+            if let Some(f) = failed.get(units) {
+                if f.covers(lowest, estimate, start, slots) {
+                    from = f.before.max(lowest);
+                }
+            }
             let mut scanned = 0;
-            let found =
-                profile.earliest_before_counted(from, units, estimate, start, before, &mut scanned);
+            let found = profile.earliest_before_counted(
+                from,
+                units,
+                estimate,
+                start,
+                before,
+                &mut scanned,
+                &mut hint,
+            );
             self.work = self.work.saturating_add(scanned);
             let Some(sooner) = found else {
                 failed.insert(
@@ -352,7 +449,8 @@ impl Conservative {
                         before: before.max(from),
                         estimate,
                         reserved_at: start,
-                        stamp: self.freed.now(),
+                        read: slots.0.len(),
+                        first_freed: SimTime::NEVER,
                     },
                 );
                 continue;
@@ -366,10 +464,10 @@ impl Conservative {
             // units free there is left unbounded: measuring it cost more than the width
             // test it feeds saved (an old slot lies late in the plan, where room abounds).
             let (from, to) = ((sooner + estimate).max(start), start + estimate);
-            self.freed.push(from, to, u32::MAX);
+            self.freed.push_slot(from, to);
+            slots.0.push(from);
             asked = None;
-            self.by_start.remove(&(start, seq));
-            self.by_start.insert((sooner, seq));
+            self.by_start.push(sooner, e.seq);
             self.floors_valid = false;
         }
         self.freed.forget_through(pass_began);
@@ -381,16 +479,9 @@ impl Conservative {
         let Some(profile) = self.profile.as_mut() else {
             return;
         };
-        let first_new = self
-            .queue
-            .iter()
-            .rev()
-            .take_while(|(_, e)| e.start.is_none())
-            .last()
-            .map(|(&seq, _)| seq);
-        let Some(first_new) = first_new else {
+        if self.queue.unplaced_mut().next().is_none() {
             return;
-        };
+        }
         if self.floors_valid {
             self.floors.fit_to(self.queue.len());
         } else {
@@ -399,11 +490,11 @@ impl Conservative {
         }
         let stamp = self.freed.now();
         let mut placed = 0u64;
-        for (&seq, e) in self.queue.range_mut(first_new..) {
+        for e in self.queue.unplaced_mut() {
             let s = place(profile, &mut self.floors, now, &e.job);
             e.start = Some(s);
             e.checked = stamp;
-            self.by_start.insert((s, seq));
+            self.by_start.push(s, e.seq);
             placed += 1;
         }
         let steps = profile.steps().len() as u64;
@@ -428,24 +519,23 @@ impl Conservative {
     /// job predicted to end now as free.
     fn start_due(&mut self, site: &SiteView, starts: &mut Vec<JobIdx>) {
         let mut free = site.free;
-        let due: Vec<(SimTime, u64)> = self
-            .by_start
-            .iter()
-            .take_while(|&&(start, _)| start <= site.now)
-            .copied()
-            .collect();
-        for key in due {
-            let Some(e) = self.queue.get(&key.1) else {
+        let mut later = Vec::new();
+        while let Some((start, seq)) = self.by_start.pop_due(site.now, &self.queue) {
+            let Some(e) = self.queue.get(seq) else {
                 continue;
             };
             if e.job.units > free {
+                later.push((start, seq));
                 continue;
             }
             free -= e.job.units;
             starts.push(e.job.idx);
-            self.queue.remove(&key.1);
-            self.by_start.remove(&key);
+            self.queue.remove(seq);
         }
+        for (start, seq) in later {
+            self.by_start.push(start, seq);
+        }
+        self.by_start.settle(&self.queue);
         if let Some(profile) = self.profile.as_mut() {
             profile.forget_before(site.now);
         }
@@ -464,11 +554,12 @@ impl Conservative {
     fn scratch(&self) -> Conservative {
         Conservative {
             queue: self.queue.clone(),
-            by_start: BTreeSet::new(),
+            by_start: StartHeap::default(),
             profile: self.profile.clone(),
             floors: Floors::default(),
             floors_valid: false,
             failed: FailedTable::default(),
+            pass_slots: PassSlots::default(),
             freed: self.freed.clone(),
             arrivals: self.arrivals,
             compress_pending: self.compress_pending,
@@ -485,12 +576,7 @@ impl LocalPolicy for Conservative {
     }
 
     fn enqueue(&mut self, job: QueuedJob, _site: &SiteView) {
-        let entry = Entry {
-            job,
-            start: None,
-            checked: 0,
-        };
-        self.queue.insert(self.arrivals, entry);
+        self.queue.push(Entry::new(self.arrivals, job));
         self.arrivals += 1;
     }
 
@@ -509,13 +595,15 @@ impl LocalPolicy for Conservative {
 
     /// Drops the job and gives its reservation back; the next pass compresses.
     fn withdraw(&mut self, job: JobIdx) -> bool {
-        let Some((&seq, e)) = self.queue.iter().find(|(_, e)| e.job.idx == job) else {
+        let Some(e) = self
+            .queue
+            .find_job(job)
+            .and_then(|seq| self.queue.remove(seq))
+        else {
             return false;
         };
-        let e = *e;
-        self.queue.remove(&seq);
+        self.by_start.settle(&self.queue);
         if let Some(start) = e.start {
-            self.by_start.remove(&(start, seq));
             if let Some(profile) = self.profile.as_mut() {
                 let end = start + e.job.estimate;
                 profile.release(start, e.job.estimate, e.job.units);
@@ -547,17 +635,17 @@ impl LocalPolicy for Conservative {
     }
 
     fn queued(&self) -> Vec<QueuedJob> {
-        self.queue.values().map(|e| e.job).collect()
+        self.queue.iter().map(|e| e.job).collect()
     }
 
     fn projection(&self, site: &SiteView) -> Option<super::Projection> {
         let (profile, barrier) = self.projected_profile(site);
-        let up_to_date = !self.plan_pending(site) && self.queue.values().all(|e| e.start.is_some());
+        let up_to_date = !self.plan_pending(site) && self.queue.iter().all(|e| e.start.is_some());
         // The kept plan's soonest reservation; after pending changes, no earlier than now.
         let first_start = if up_to_date {
             self.by_start
                 .first()
-                .map_or(SimTime::NEVER, |&(start, _)| start)
+                .map_or(SimTime::NEVER, |(start, _)| start)
         } else {
             site.now
         };
@@ -581,7 +669,7 @@ impl LocalPolicy for Conservative {
             } else {
                 Floors::default()
             };
-            for e in self.queue.values().filter(|e| e.start.is_none()) {
+            for e in self.queue.iter().filter(|e| e.start.is_none()) {
                 place(&mut profile, &mut floors, site.now, &e.job);
             }
             return (profile, site.now);
@@ -627,7 +715,49 @@ mod tests {
                 end: after.iter().map(|r| r.2).max().unwrap(),
                 units: after.iter().map(|r| r.3).max().unwrap(),
             });
-            assert_eq!(log.since(c), want, "round {round}");
+            assert_eq!(log.since(c), [want, None], "round {round}");
+        }
+    }
+
+    /// As a pass asks it: stamps that never decrease, with releases of both kinds pushed
+    /// between the questions (the walked-forward answers must be what a scan gives).
+    #[test]
+    fn freed_log_answers_a_pass_in_order() {
+        let mut rng = crate::rng::SimRng::new(10);
+        let mut log = FreedLog::default();
+        let mut plain: Vec<(u64, bool, SimTime, SimTime, u32)> = Vec::new();
+        for pass in 0..200 {
+            let began = log.now();
+            let mut asking = rng.range_u64(0, began);
+            for _ in 0..rng.range_u64(1, 60) {
+                let from = t(rng.range_u64(0, 500) as i64);
+                let to = from + t(1 + rng.range_u64(0, 500) as i64);
+                let slot = rng.range_u64(0, 2) == 0;
+                let units = if slot {
+                    log.push_slot(from, to);
+                    u32::MAX
+                } else {
+                    let units = rng.range_u64(0, 64) as u32;
+                    log.push(from, to, units);
+                    units
+                };
+                plain.push((log.now(), slot, from, to, units));
+                asking = (asking + rng.range_u64(0, 3)).min(log.now());
+                let want = |slot: bool| {
+                    let after: Vec<_> = plain
+                        .iter()
+                        .filter(|r| r.0 > asking && r.1 == slot)
+                        .collect();
+                    (!after.is_empty()).then(|| Released {
+                        first: after.iter().map(|r| r.2).min().unwrap(),
+                        end: after.iter().map(|r| r.3).max().unwrap(),
+                        units: after.iter().map(|r| r.4).max().unwrap(),
+                    })
+                };
+                assert_eq!(log.since(asking), [want(false), want(true)], "pass {pass}");
+            }
+            log.forget_through(began);
+            plain.retain(|r| r.0 > began);
         }
     }
 }
