@@ -28,14 +28,6 @@ const PAGE_PRESETS: [&str; 2] = ["kkor-load", "kkor-fairness"];
 
 const SEEDS_HELP: &str = "Each seed draws new job streams: 500 jobs, q = 1 with probability 0.25 else uniform on [2, 64] (capped at the birth cluster), length p ~ Normal(20, 20) redrawn until ≥ 1, due date d = r + U[p·s, 180] (KKOR §4.1). Every algorithm sees the same jobs of a seed; figures are medians over the seeds with an order-statistic band (min–max for few seeds). The CLI's --seeds, default 10.";
 
-/// Help per charted metric (docs/kkor.md, Metrics), in [`KKOR_CHART_METRICS`] order.
-const METRIC_HELP: [&str; 4] = [
-    "Mean flow time F̄ = Σ (C − r) / n: completion minus release, in time units, over the measured jobs (the first and last 10 % by release left out). KKOR §4.1, Fig. 2.",
-    "Mean tardiness L̄ = Σ max(0, C − d) / n: how late jobs end after their due date d, on-time jobs counting 0. KKOR §4.1, Fig. 3.",
-    "Late jobs U = #{i : C_i > d_i}: measured jobs ending after their due date. KKOR §4.1.",
-    "Utilization R̄ = Σ_k Σ_{i ∈ J_k} p_i·q_i / Σ_k m_k·(t_k^end − t_k^start): work over each cluster's span from its first release to its last completion (the paper's formula). KKOR §4.1.",
-];
-
 const FAIRNESS_HELP: &str = "Each organization's mean flow time F̄ (over the jobs it produced) under every run, beside its value under local (no migration, the selfish baseline); the tooltip and table give the ratio to local. distr1..3 are the decentralized algorithm with cooperation coefficients c = (.25,.25,.25), (.2,.2,.3), (.1,.1,.5): an organization accepts foreign work up to c_k of its batch surface L_k (KKOR §2.3.2, Fig. 4).";
 
 const LOADS_HELP: &str = "kkor-load: the offered loads ρ swept (x axis), comma-separated, each in (0, 10]; ρ = Σ_k λ_k·E[q_k]·E[p] / Σ_k m_k with equal λ_k (KKOR §4.1). kkor-fairness: one load per organization O1, O2, O3 (default 0.3, 0.3, 1.1: O3 overloaded, KKOR Fig. 4). Empty: the preset's.";
@@ -295,7 +287,7 @@ fn view_sweep(r: &Rc<KkorSweepResult>) -> Html {
             { for KKOR_CHART_METRICS.iter().enumerate().map(|(i, (key, _))| html! {
                 <div>
                     <ChartView chart={Some(plot(KkorLines(r.clone(), i)))} testid={format!("chart-kkor-{key}")} width={560} height={300} />
-                    <p class="help">{METRIC_HELP[i]}</p>
+                    <p class="help">{family_metric::help(Kkor::ID, key)}</p>
                 </div>
             }) }
             </div>

@@ -284,7 +284,7 @@ fn view_sweep(r: &Rc<ScjgSweepResult>) -> Html {
             { for shown.iter().map(|&m| html! {
                 <div>
                     <ChartView chart={Some(plot(ScjgLines(r.clone(), m)))} testid={format!("chart-scjg-{}", SCJG_CHART_METRICS[m].0)} width={560} height={300} />
-                    <p class="help">{SCJG_CHART_METRICS[m].2}</p>
+                    <p class="help">{family_metric::help(Scjg::ID, SCJG_CHART_METRICS[m].0)}</p>
                 </div>
             }) }
             </div>
