@@ -7,7 +7,8 @@ use std::fmt::Write;
 
 use super::text::{band_table, case_label, numbers, one_newline, sweep_header};
 use super::{
-    CaseRun, Ctx, Family, FamilyError, FamilyInfo, FamilyReport, Opt, PresetArgs, RunSpec,
+    CaseRun, Ctx, Family, FamilyError, FamilyInfo, FamilyReport, MetricInfo, Opt, PresetArgs,
+    Quantity, RunSpec,
 };
 use crate::kkor::presets::{
     load_point_seed, real_traces, run_preset_with, KkorOptions, KkorPresetResult, KkorRunsResult,
@@ -31,7 +32,42 @@ const INFO: FamilyInfo = FamilyInfo {
     title: "KKOR: centralized vs decentralized grid scheduling with migration",
     doc: "docs/kkor.md",
     default_seeds: DEFAULT_SEEDS,
+    metrics: &METRICS,
 };
+
+/// The metrics of KKOR's runs (docs/kkor.md, Metrics).
+const METRICS: [MetricInfo; 5] = [
+    MetricInfo {
+        key: "mean_flow_time",
+        name: "mean flow time F̄",
+        quantity: Quantity::TimeUnits,
+        help: "Mean flow time F̄ = Σ (C − r) / n: completion minus release, in time units, over the measured jobs (the first and last 10 % by release left out). KKOR §4.1, Fig. 2.",
+    },
+    MetricInfo {
+        key: "mean_tardiness",
+        name: "mean tardiness L̄",
+        quantity: Quantity::TimeUnits,
+        help: "Mean tardiness L̄ = Σ max(0, C − d) / n: how late jobs end after their due date d, on-time jobs counting 0. KKOR §4.1, Fig. 3.",
+    },
+    MetricInfo {
+        key: "late_jobs",
+        name: "late jobs U",
+        quantity: Quantity::Count,
+        help: "Late jobs U = #{i : C_i > d_i}: measured jobs ending after their due date. KKOR §4.1.",
+    },
+    MetricInfo {
+        key: "migrations",
+        name: "migrations",
+        quantity: Quantity::Count,
+        help: "",
+    },
+    MetricInfo {
+        key: "utilization",
+        name: "utilization",
+        quantity: Quantity::Ratio,
+        help: "Utilization R̄ = Σ_k Σ_{i ∈ J_k} p_i·q_i / Σ_k m_k·(t_k^end − t_k^start): work over each cluster's span from its first release to its last completion (the paper's formula). KKOR §4.1.",
+    },
+];
 
 impl Family for Kkor {
     fn info(&self) -> &'static FamilyInfo {

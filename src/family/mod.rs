@@ -2,8 +2,9 @@
 //! goes through (the CLI's `run --preset`, Python, the report card and cluster manifests; the
 //! page's family views still keep a request per family, their share-link format). A family
 //! is a [`Family`] value in [`FAMILIES`]: its presets, the options it takes, its run (the
-//! whole seed sweep) and, for sweeps a cluster can split, one seed of one point. Outside the
-//! page, nothing chooses a family by its name.
+//! whole seed sweep) and, for sweeps a cluster can split, one seed of one point; its
+//! [`FamilyInfo`] names it and its metrics (the page prints them by it). Outside the page,
+//! nothing chooses a family by its name.
 //!
 //! | family | paper | module | the experiments live in |
 //! |---|---|---|---|
@@ -77,6 +78,41 @@ pub struct FamilyInfo {
     pub title: &'static str,
     pub doc: &'static str,
     pub default_seeds: u64,
+    /// The metrics its runs report by name (the keys of its JSON), with their units.
+    pub metrics: &'static [MetricInfo],
+}
+
+/// What kind of quantity a metric is, which decides how it prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quantity {
+    /// Seconds of simulated time (SCJG's traces): printed as a duration.
+    Seconds,
+    /// KKOR's abstract time units (job lengths drawn around 20 of them).
+    TimeUnits,
+    /// A number of jobs, retries, migrations: whole; a median of an even number of seeds
+    /// may end in .5.
+    Count,
+    /// A ratio, share or mean of counts.
+    Ratio,
+}
+
+/// A metric of a family's runs: its key (the JSON key of the CLI's `--json`, the page's
+/// `data-metric`), its name in words, its quantity and what it measures (empty where the
+/// family's doc says it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MetricInfo {
+    pub key: &'static str,
+    pub name: &'static str,
+    pub quantity: Quantity,
+    pub help: &'static str,
+}
+
+/// The metric `key` as the first family that reports it describes it.
+pub fn metric(key: &str) -> Option<&'static MetricInfo> {
+    FAMILIES
+        .iter()
+        .flat_map(|f| f.info().metrics)
+        .find(|m| m.key == key)
 }
 
 /// A paper family. Implementations are unit structs listed in [`FAMILIES`].

@@ -7,7 +7,8 @@ use std::fmt::Write;
 
 use super::text::{band_table, case_label, numbers, one_newline, sweep_header};
 use super::{
-    merged, CaseRun, Ctx, Family, FamilyError, FamilyInfo, FamilyReport, Opt, PresetArgs, RunSpec,
+    merged, CaseRun, Ctx, Family, FamilyError, FamilyInfo, FamilyReport, MetricInfo, Opt,
+    PresetArgs, Quantity, RunSpec,
 };
 use crate::model::Job;
 use crate::scjg::presets::{
@@ -31,7 +32,84 @@ const INFO: FamilyInfo = FamilyInfo {
     title: "SCJG: co-allocation by advance reservation",
     doc: "docs/scjg.md",
     default_seeds: DEFAULT_SEEDS,
+    metrics: &METRICS,
 };
+
+/// The metrics of SCJG's runs (docs/scjg.md).
+const METRICS: [MetricInfo; 12] = [
+    MetricInfo {
+        key: "utilization",
+        name: "utilization",
+        quantity: Quantity::Ratio,
+        help: "Work of local jobs and metajob components inside the arrival window [first, last submission] / (nodes × its length). SCJG Figs. 5 and 7: reservations fragment the node-time map, so less work fits in the period.",
+    },
+    MetricInfo {
+        key: "avg_expansion_factor",
+        name: "expansion factor (Maui)",
+        quantity: Quantity::Ratio,
+        help: "Mean of (QueueTime + RunTime) / WallClockLimit over every job that ran — Maui's expansion factor (SCJG §4, Fig. 6); the canonical 1 + QueueTime / WallClockLimit is in the CLI's JSON.",
+    },
+    MetricInfo {
+        key: "local_expansion_factor",
+        name: "local jobs' expansion factor",
+        quantity: Quantity::Ratio,
+        help: "Maui's expansion factor over local jobs only: what metajobs cost the local workload (SCJG §4).",
+    },
+    MetricInfo {
+        key: "metajob_expansion_factor",
+        name: "metajobs' expansion factor",
+        quantity: Quantity::Ratio,
+        help: "Maui's expansion factor over metajobs only (queue time = submission → common start).",
+    },
+    MetricInfo {
+        key: "metajob_queue_s",
+        name: "metajob queue time",
+        quantity: Quantity::Seconds,
+        help: "Mean of common start − submission over metajobs that ran (SCJG Fig. 8).",
+    },
+    MetricInfo {
+        key: "local_wait_s",
+        name: "local wait",
+        quantity: Quantity::Seconds,
+        help: "Mean of start − submission over local jobs.",
+    },
+    MetricInfo {
+        key: "retries",
+        name: "retries per metajob",
+        quantity: Quantity::Ratio,
+        help: "Failed reservation rounds per metajob (each followed by a release of all its reservations and a back-off; SCJG §3.3 step 5).",
+    },
+    MetricInfo {
+        key: "lockdown_utilization",
+        name: "lock-down block utilization",
+        quantity: Quantity::Ratio,
+        help: "Block metajobs' work / (block nodes × open window time), inside the arrival window (lock-down only; SCJG Fig. 7's block, whose utilization the paper assigned).",
+    },
+    MetricInfo {
+        key: "max_retries_seen",
+        name: "most retries of one metajob",
+        quantity: Quantity::Count,
+        help: "",
+    },
+    MetricInfo {
+        key: "metajobs_failed",
+        name: "metajobs failed",
+        quantity: Quantity::Count,
+        help: "",
+    },
+    MetricInfo {
+        key: "metajobs_rejected",
+        name: "metajobs rejected",
+        quantity: Quantity::Count,
+        help: "",
+    },
+    MetricInfo {
+        key: "lock_wait_s",
+        name: "lock-down wait",
+        quantity: Quantity::Seconds,
+        help: "",
+    },
+];
 
 impl Family for Scjg {
     fn info(&self) -> &'static FamilyInfo {

@@ -31,6 +31,7 @@ const INFO: FamilyInfo = FamilyInfo {
     title: "SES: node-group selection on one heterogeneous cluster",
     doc: "docs/ses.md",
     default_seeds: DEFAULT_SEEDS,
+    metrics: &[],
 };
 
 impl Family for Ses {

@@ -30,6 +30,7 @@ const INFO: FamilyInfo = FamilyInfo {
         "SF: static fractions vs dynamic allocation of batches of jobs on heterogeneous resources",
     doc: "docs/sf.md",
     default_seeds: DEFAULT_SEEDS,
+    metrics: &[],
 };
 
 impl Family for Sf {

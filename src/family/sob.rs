@@ -23,6 +23,7 @@ const INFO: FamilyInfo = FamilyInfo {
     title: "SOB: grid schemes over local schedulers on several sites",
     doc: "docs/sob.md",
     default_seeds: 1,
+    metrics: &[],
 };
 
 impl Family for Sob {

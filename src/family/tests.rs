@@ -86,3 +86,15 @@ fn an_sf_flag_is_the_same_sweep_as_the_changed_spec() {
     assert_eq!(sweep.dll_report_s, 2.0);
     assert_eq!(sweep.arrival_cv, 1.5);
 }
+
+/// The page names and prints a metric by its key alone: two families that report the same
+/// key must name it and count it alike.
+#[test]
+fn a_metric_key_is_named_alike_in_every_family() {
+    let all: Vec<&MetricInfo> = FAMILIES.iter().flat_map(|f| f.info().metrics).collect();
+    for m in &all {
+        let first = super::metric(m.key).map(|f| (f.name, f.quantity));
+        assert_eq!(first, Some((m.name, m.quantity)), "{}", m.key);
+    }
+    assert!(all.iter().any(|m| m.key == "mean_flow_time"));
+}

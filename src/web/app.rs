@@ -9,7 +9,6 @@ use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 use super::hub::{Hub, Subscription};
-use super::panels::sf;
 use super::panels::*;
 use super::state::{AppAction, AppContext, AppState, CANCEL_GRACE_MS};
 
@@ -183,11 +182,9 @@ impl Component for App {
                             <StepPanel />
                         </section>
                       </div>
-                      <div id={View::Sf.id()} class="view" hidden={self.view != View::Sf}><sf::SfPanel /></div>
-                      <div id={View::Scjg.id()} class="view" hidden={self.view != View::Scjg}><ScjgPanel /></div>
-                      <div id={View::Ses.id()} class="view" hidden={self.view != View::Ses}><SesPanel /></div>
-                      <div id={View::Kkor.id()} class="view" hidden={self.view != View::Kkor}><KkorPanel /></div>
-                      <div id={View::Paper.id()} class="view" hidden={self.view != View::Paper}><PaperPanel /></div>
+                      { for FAMILY_TABS.iter().enumerate().map(|(i, tab)| html! {
+                          <div id={View::Family(i).id()} class="view" hidden={self.view != View::Family(i)}>{ (tab.mount)() }</div>
+                      }) }
                       <div id={View::Cluster.id()} class="view" hidden={self.view != View::Cluster}><ClusterPanel /></div>
                     </main>
                     <LimitsHelp />

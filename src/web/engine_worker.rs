@@ -1,7 +1,8 @@
 //! Starting an engine Web Worker from the page and talking to it in typed messages: one
 //! place for the loader path, the encoding of [`ToWorker`], the decoding of [`FromWorker`]
-//! and the error hook. The page's main worker lives in a [`super::hub::Hub`]; the SF panel
-//! starts its own for each sweep, and the engine worker its pool (`worker::pool`).
+//! and the error hook. The page's main worker lives in a [`super::hub::Hub`]; the family views
+//! start theirs for each run through `panels::family::Runner` (a pool of them for an SF
+//! sweep), and the engine worker its pool (`worker::pool`).
 
 use std::rc::Rc;
 

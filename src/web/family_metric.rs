@@ -1,70 +1,25 @@
-//! The KKOR and SCJG metrics as the page names and prints them: the engine's keys (the
-//! CLI's JSON keys, kept as `data-metric`/`data-key` on the cells) become words, durations
-//! read in the unit that suits them, counts print as whole numbers. One entry per key, so a
-//! table and its chart agree on a quantity's name and unit.
+//! The family metrics as the page names and prints them: the engine's keys (the CLI's JSON
+//! keys, kept as `data-metric`/`data-key` on the cells) become the words of the family
+//! registry's `MetricInfo`, durations read in the unit that suits them, counts print as
+//! whole numbers. One entry per key, so a table and its chart agree on a quantity's name
+//! and unit.
 
 use super::format::{fmt_duration, fmt_num};
 
-/// What kind of quantity a metric is, which decides how it prints.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Quantity {
-    /// Seconds of simulated time (SCJG's traces): printed as a duration.
-    Seconds,
-    /// KKOR's abstract time units (job lengths drawn around 20 of them).
-    TimeUnits,
-    /// A number of jobs, retries, migrations: whole; a median of an even number of seeds
-    /// may end in .5, printed with one decimal.
-    Count,
-    /// A ratio, share or mean of counts.
-    Ratio,
+pub use crate::family::Quantity;
+
+/// The metric's name and quantity (the family registry's); an unknown key is shown as it
+/// is, as a ratio.
+pub fn describe(key: &str) -> (&str, Quantity) {
+    crate::family::metric(key).map_or((key, Quantity::Ratio), |m| (m.name, m.quantity))
 }
 
-/// The family metrics: (key, name, quantity).
-const METRICS: [(&str, &str, Quantity); 16] = [
-    ("mean_flow_time", "mean flow time F̄", Quantity::TimeUnits),
-    ("mean_tardiness", "mean tardiness L̄", Quantity::TimeUnits),
-    ("late_jobs", "late jobs U", Quantity::Count),
-    ("migrations", "migrations", Quantity::Count),
-    ("utilization", "utilization", Quantity::Ratio),
-    (
-        "avg_expansion_factor",
-        "expansion factor (Maui)",
-        Quantity::Ratio,
-    ),
-    (
-        "local_expansion_factor",
-        "local jobs' expansion factor",
-        Quantity::Ratio,
-    ),
-    (
-        "metajob_expansion_factor",
-        "metajobs' expansion factor",
-        Quantity::Ratio,
-    ),
-    ("metajob_queue_s", "metajob queue time", Quantity::Seconds),
-    ("local_wait_s", "local wait", Quantity::Seconds),
-    ("retries", "retries per metajob", Quantity::Ratio),
-    (
-        "lockdown_utilization",
-        "lock-down block utilization",
-        Quantity::Ratio,
-    ),
-    (
-        "max_retries_seen",
-        "most retries of one metajob",
-        Quantity::Count,
-    ),
-    ("metajobs_failed", "metajobs failed", Quantity::Count),
-    ("metajobs_rejected", "metajobs rejected", Quantity::Count),
-    ("lock_wait_s", "lock-down wait", Quantity::Seconds),
-];
-
-/// The metric's name and quantity; an unknown key is shown as it is, as a ratio.
-pub fn describe(key: &str) -> (&str, Quantity) {
-    METRICS
-        .iter()
-        .find(|m| m.0 == key)
-        .map_or((key, Quantity::Ratio), |m| (m.1, m.2))
+/// What family `family`'s metric `key` measures, for the help under its chart (the family
+/// registry's: a key two families share, such as `utilization`, may be measured apart).
+pub fn help(family: &str, key: &str) -> &'static str {
+    crate::family::by_id(family)
+        .and_then(|f| f.info().metrics.iter().find(|m| m.key == key))
+        .map_or("", |m| m.help)
 }
 
 /// The metric's column or row heading, with its unit where the number does not carry it.
@@ -104,5 +59,9 @@ mod tests {
         assert_eq!(heading("mean_flow_time"), "mean flow time F̄ (time units)");
         assert_eq!(heading("avg_expansion_factor"), "expansion factor (Maui)");
         assert_eq!(heading("unknown_key"), "unknown_key");
+        // Names and units are the registry's; each family's help is its own.
+        assert!(help("kkor", "utilization").starts_with("Utilization R̄"));
+        assert!(help("scjg", "utilization").starts_with("Work of local jobs"));
+        assert_eq!(help("sf", "utilization"), "");
     }
 }

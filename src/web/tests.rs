@@ -677,12 +677,24 @@ fn part_outcomes() -> Vec<crate::engine::Outcome> {
 #[wasm_bindgen_test]
 fn every_view_has_its_own_row_and_route() {
     use crate::web::panels::View;
-    let routes: Vec<&str> = View::ALL.iter().map(|v| v.route()).collect();
+    let routes: Vec<String> = View::all().iter().map(|v| v.route()).collect();
     assert_eq!(routes[0], "#/scheduling");
-    for v in View::ALL {
+    assert_eq!(
+        routes,
+        [
+            "#/scheduling",
+            "#/sf",
+            "#/scjg",
+            "#/ses",
+            "#/kkor",
+            "#/paper",
+            "#/cluster"
+        ]
+    );
+    for v in View::all() {
         // Each view finds its own row (the table is in the enum's order) and its route
         // opens it again.
-        assert_eq!(View::of_fragment(v.route()), Some(v));
+        assert_eq!(View::of_fragment(&v.route()), Some(v));
         assert_eq!(
             v.id(),
             format!("view-{}", v.route().trim_start_matches("#/"))

@@ -15,17 +15,17 @@ use crate::scjg::inspect::Inspection;
 use crate::scjg::presets::{ScjgRunsResult, ScjgSweepResult};
 use crate::web::format::fmt_num;
 
-/// The sweep metrics the panel charts: (key in the result, axis title, help with formula
-/// and source).
-pub const SCJG_CHART_METRICS: [(&str, &str, &str); 8] = [
-    ("utilization", "utilization", "Work of local jobs and metajob components inside the arrival window [first, last submission] / (nodes × its length). SCJG Figs. 5 and 7: reservations fragment the node-time map, so less work fits in the period."),
-    ("avg_expansion_factor", "expansion factor (Maui)", "Mean of (QueueTime + RunTime) / WallClockLimit over every job that ran — Maui's expansion factor (SCJG §4, Fig. 6); the canonical 1 + QueueTime / WallClockLimit is in the CLI's JSON."),
-    ("local_expansion_factor", "local jobs' expansion factor", "Maui's expansion factor over local jobs only: what metajobs cost the local workload (SCJG §4)."),
-    ("metajob_expansion_factor", "metajobs' expansion factor", "Maui's expansion factor over metajobs only (queue time = submission → common start)."),
-    ("metajob_queue_s", "metajob queue time (s)", "Mean of common start − submission over metajobs that ran (SCJG Fig. 8)."),
-    ("local_wait_s", "local wait (s)", "Mean of start − submission over local jobs."),
-    ("retries", "retries per metajob", "Failed reservation rounds per metajob (each followed by a release of all its reservations and a back-off; SCJG §3.3 step 5)."),
-    ("lockdown_utilization", "lock-down block utilization", "Block metajobs' work / (block nodes × open window time), inside the arrival window (lock-down only; SCJG Fig. 7's block, whose utilization the paper assigned)."),
+/// The sweep metrics the panel charts: (key in the result, axis title); what each measures
+/// is the family registry's (`family_metric::help`).
+pub const SCJG_CHART_METRICS: [(&str, &str); 8] = [
+    ("utilization", "utilization"),
+    ("avg_expansion_factor", "expansion factor (Maui)"),
+    ("local_expansion_factor", "local jobs' expansion factor"),
+    ("metajob_expansion_factor", "metajobs' expansion factor"),
+    ("metajob_queue_s", "metajob queue time (s)"),
+    ("local_wait_s", "local wait (s)"),
+    ("retries", "retries per metajob"),
+    ("lockdown_utilization", "lock-down block utilization"),
 ];
 
 /// A sweep's metric (index into [`SCJG_CHART_METRICS`]).
@@ -338,7 +338,7 @@ fn describe_gantt(i: &Inspection, site: usize, x: f64, y: f64) -> String {
 impl Plot for ScjgLines {
     fn draw(&self, canvas: &HtmlCanvasElement) -> Result<Geom, String> {
         let (r, m) = (&self.0, self.1);
-        let (_, y, _) = SCJG_CHART_METRICS.get(m).ok_or("no such metric")?;
+        let (_, y) = SCJG_CHART_METRICS.get(m).ok_or("no such metric")?;
         let title = format!(
             "{y}: median of {} seeds, band {:.0} %",
             r.seeds,

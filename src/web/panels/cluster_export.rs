@@ -248,3 +248,12 @@ pub fn family_export(id: &str, ran: Option<&FamilyRequest>) -> Html {
         },
     }
 }
+
+/// [`family_export`] once the run is over (none while it runs).
+pub fn family_export_after(id: &str, running: bool, ran: Option<&FamilyRequest>) -> Html {
+    if running {
+        html! {}
+    } else {
+        family_export(id, ran)
+    }
+}

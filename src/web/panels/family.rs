@@ -1,5 +1,8 @@
-//! What the SES and KKOR panels share: a preset run in a worker of its own (as the SF panel:
-//! started on Run, dropped on Cancel or when done), its progress, errors and share link.
+//! How a family view drives engine workers: one [`Runner`] for every view (SF, SCJG, SES,
+//! KKOR, the report card), started on Run and dropped on Cancel or when done. A [`Task`]
+//! says what each worker is sent and what its answers mean; a task may spread over a pool
+//! of workers (the SF sweep: one per core, each running every n-th run, the parts put back
+//! in worker order), a family preset runs in one ([`FamilyTask`]).
 
 use yew::prelude::*;
 
@@ -8,30 +11,266 @@ use crate::web::engine_worker::{self, EngineWorker};
 use crate::web::protocol::{FamilyRequest, FamilyResult, FromWorker, ToWorker};
 use crate::web::share;
 
-/// A worker's message (or failure), tagged with the run it belongs to.
-pub type Delivery = (u32, Result<FromWorker, String>);
+/// A worker's message (or failure), tagged with the run it belongs to and the worker (its
+/// index in the pool) that sent it.
+pub type Delivery = (u32, u64, Result<FromWorker, String>);
 
-#[derive(Default)]
-pub struct Runner {
-    worker: Option<EngineWorker>,
+/// What a worker's message means to its task.
+pub enum Answer {
+    /// `done` steps of this worker's share; `total` of the whole task when the worker
+    /// knows it (a pool's total is known before it starts).
+    Progress {
+        done: u64,
+        total: Option<u64>,
+    },
+    /// This worker's share is done (the message is kept for [`Task::finish`]), with the
+    /// time the worker measured, if it did (else the page's clock counts).
+    Done {
+        elapsed_ms: Option<f64>,
+    },
+    Failed(String),
+    /// Not this task's business.
+    Other,
+}
+
+/// A job for engine workers: what each is sent once ready and how its answers read.
+pub trait Task: 'static {
+    type Output;
+    /// Workers to spread the task over (1: one worker).
+    fn workers(&self) -> u64 {
+        1
+    }
+    /// Steps of the whole task when known before it starts (0: the worker says).
+    fn total(&self) -> u64 {
+        0
+    }
+    /// What worker `worker` of `of` is sent once it is ready.
+    fn message(&self, worker: u64, of: u64) -> ToWorker;
+    /// A file sent with the first worker's message (read there, never uploaded).
+    fn file(&self) -> Option<web_sys::File> {
+        None
+    }
+    fn read(&self, m: &FromWorker) -> Answer;
+    /// Every worker's last message, in worker order, into the result; `elapsed_ms` is the
+    /// run's time (the workers' own when they measured it).
+    fn finish(self, parts: Vec<FromWorker>, elapsed_ms: f64) -> Result<Self::Output, String>;
+}
+
+/// The workers of the task going on, and its progress.
+pub struct Runner<T: Task> {
+    workers: Vec<EngineWorker>,
     generation: u32,
-    pending: Option<FamilyRequest>,
-    /// A file the request reads (SCJG's trace), sent with it.
-    pending_file: Option<web_sys::File>,
+    task: Option<T>,
+    /// Each worker's last message (`None` until it is done) and steps done so far.
+    parts: Vec<Option<FromWorker>>,
+    part_done: Vec<u64>,
+    started_ms: f64,
+    worker_ms: Option<f64>,
     pub running: bool,
     pub done: u64,
     pub total: u64,
-    pub error: Option<String>,
-    pub notice: Option<String>,
-    pub share_url: Option<String>,
-    /// What `share_url` holds: the link is hidden once the fields ask for something else.
-    pub shared: Option<FamilyRequest>,
-    /// Worker time of the last finished run.
+    /// Time of the last finished task, and the workers it ran on.
     pub elapsed_ms: Option<f64>,
-    /// The request sent to the worker, and the one whose result is on screen (its cluster
-    /// export reproduces it).
-    sent: Option<FamilyRequest>,
-    pub ran: Option<FamilyRequest>,
+    pub last_workers: usize,
+}
+
+impl<T: Task> Default for Runner<T> {
+    fn default() -> Self {
+        Runner {
+            workers: Vec::new(),
+            generation: 0,
+            task: None,
+            parts: Vec::new(),
+            part_done: Vec::new(),
+            started_ms: 0.0,
+            worker_ms: None,
+            running: false,
+            done: 0,
+            total: 0,
+            elapsed_ms: None,
+            last_workers: 0,
+        }
+    }
+}
+
+impl<T: Task> Runner<T> {
+    /// Starts `task` in new workers (the old ones, if any, are dropped).
+    pub fn start(&mut self, task: T, deliver: Callback<Delivery>) -> Result<(), String> {
+        self.stop();
+        self.generation += 1;
+        let gen = self.generation;
+        self.done = 0;
+        self.total = task.total();
+        let n = task.workers().max(1);
+        for i in 0..n {
+            let deliver = deliver.clone();
+            match engine_worker::spawn(move |m| deliver.emit((gen, i, m))) {
+                Ok(w) => self.workers.push(w),
+                Err(e) => {
+                    self.stop();
+                    return Err(e);
+                }
+            }
+        }
+        self.parts = vec![None; n as usize];
+        self.part_done = vec![0; n as usize];
+        self.started_ms = js_sys::Date::now();
+        self.worker_ms = None;
+        self.task = Some(task);
+        self.running = true;
+        Ok(())
+    }
+
+    fn stop(&mut self) {
+        self.running = false;
+        self.task = None;
+        self.workers.clear();
+        self.parts.clear();
+        self.part_done.clear();
+    }
+
+    /// Whether a delivery belongs to the task going on (a cancelled or replaced task's
+    /// messages do not).
+    pub fn is_current(&self, d: &Delivery) -> bool {
+        d.0 == self.generation
+    }
+
+    /// Handles a worker message: `Ok(Some(result))` when it completes the task, `Err` when
+    /// the task failed (its workers are gone then).
+    pub fn on_message(&mut self, (gen, worker, m): Delivery) -> Result<Option<T::Output>, String> {
+        if gen != self.generation {
+            return Ok(None);
+        }
+        let m = m.inspect_err(|_| self.stop())?;
+        let Some(task) = &self.task else {
+            return Ok(None);
+        };
+        if let FromWorker::Ready = m {
+            let msg = task.message(worker, self.workers.len() as u64);
+            let file = if worker == 0 { task.file() } else { None };
+            if let Some(Err(e)) = self
+                .workers
+                .get(worker as usize)
+                .map(|w| w.send(&msg, file.as_deref()))
+            {
+                self.stop();
+                return Err(e);
+            }
+            return Ok(None);
+        }
+        match task.read(&m) {
+            Answer::Progress { done, total } => {
+                if let Some(d) = self.part_done.get_mut(worker as usize) {
+                    *d = done;
+                }
+                self.done = self.part_done.iter().sum();
+                if let Some(total) = total {
+                    self.total = total;
+                }
+            }
+            Answer::Failed(message) => {
+                self.stop();
+                return Err(message);
+            }
+            Answer::Done { elapsed_ms } => {
+                if let Some(slot) = self.parts.get_mut(worker as usize) {
+                    *slot = Some(m);
+                }
+                if let Some(ms) = elapsed_ms {
+                    self.worker_ms = Some(self.worker_ms.map_or(ms, |w| w.max(ms)));
+                }
+                if self.parts.iter().all(Option::is_some) {
+                    return self.finish().map(Some);
+                }
+            }
+            Answer::Other => {}
+        }
+        Ok(None)
+    }
+
+    /// Every worker is done: their parts, in worker order, into the result.
+    fn finish(&mut self) -> Result<T::Output, String> {
+        let elapsed = self
+            .worker_ms
+            .unwrap_or_else(|| js_sys::Date::now() - self.started_ms);
+        let parts: Vec<FromWorker> = std::mem::take(&mut self.parts)
+            .into_iter()
+            .flatten()
+            .collect();
+        self.last_workers = parts.len();
+        let task = self.task.take();
+        self.stop();
+        let result = task
+            .ok_or_else(|| "the run was replaced".to_string())
+            .and_then(|t| t.finish(parts, elapsed))?;
+        self.elapsed_ms = Some(elapsed);
+        self.done = self.total.max(1);
+        self.total = self.done;
+        Ok(result)
+    }
+
+    /// Drops the task going on; `true` if there was one.
+    pub fn cancel(&mut self) -> bool {
+        if !self.running {
+            return false;
+        }
+        self.stop();
+        self.generation += 1;
+        true
+    }
+
+    /// The share done, in 0..=1, for the progress bar.
+    pub fn fraction(&self) -> f64 {
+        if self.total > 0 {
+            (self.done as f64 / self.total as f64).min(1.0)
+        } else {
+            0.0
+        }
+    }
+}
+
+/// A family preset (or the report card) in one worker, with the trace file it reads.
+pub struct FamilyTask {
+    pub request: FamilyRequest,
+    pub file: Option<web_sys::File>,
+}
+
+impl Task for FamilyTask {
+    type Output = FamilyResult;
+
+    fn message(&self, _worker: u64, _of: u64) -> ToWorker {
+        ToWorker::Family {
+            request: self.request.clone(),
+        }
+    }
+
+    fn file(&self) -> Option<web_sys::File> {
+        self.file.clone()
+    }
+
+    fn read(&self, m: &FromWorker) -> Answer {
+        match m {
+            FromWorker::FamilyProgress { done, total } => Answer::Progress {
+                done: *done,
+                total: Some(*total),
+            },
+            FromWorker::FamilyDone { elapsed_ms, .. } => Answer::Done {
+                elapsed_ms: Some(*elapsed_ms),
+            },
+            FromWorker::FamilyFailed { message } => Answer::Failed(message.clone()),
+            _ => Answer::Other,
+        }
+    }
+
+    fn finish(self, parts: Vec<FromWorker>, _elapsed_ms: f64) -> Result<FamilyResult, String> {
+        parts
+            .into_iter()
+            .find_map(|m| match m {
+                FromWorker::FamilyDone { result, .. } => Some(*result),
+                _ => None,
+            })
+            .ok_or_else(|| "the worker ended without a result".to_string())
+    }
 }
 
 /// Seeds as typed: a whole number in 1..1000.
@@ -51,164 +290,6 @@ pub fn linked_request() -> Result<Option<FamilyRequest>, String> {
     share::decode_family(&crate::web::format::location_hash())
 }
 
-impl Runner {
-    /// Starts `request` with `file` attached (read in the worker) in a new worker.
-    pub fn start_with_file(
-        &mut self,
-        request: FamilyRequest,
-        file: web_sys::File,
-        deliver: Callback<Delivery>,
-    ) {
-        self.start(request, deliver);
-        self.pending_file = Some(file);
-    }
-
-    /// Starts `request` in a new worker (the old one, if any, is dropped).
-    pub fn start(&mut self, request: FamilyRequest, deliver: Callback<Delivery>) {
-        self.pending_file = None;
-        self.error = None;
-        self.notice = None;
-        self.done = 0;
-        self.total = 0;
-        self.generation += 1;
-        let gen = self.generation;
-        self.worker = None;
-        self.pending = Some(request);
-        match engine_worker::spawn(move |m| deliver.emit((gen, m))) {
-            Ok(w) => {
-                self.worker = Some(w);
-                self.running = true;
-            }
-            Err(e) => self.error = Some(e),
-        }
-    }
-
-    fn stop(&mut self) {
-        self.running = false;
-        self.worker = None;
-    }
-
-    /// Handles a worker message; returns the result when it brings one.
-    pub fn on_message(&mut self, (gen, m): Delivery) -> Option<FamilyResult> {
-        if gen != self.generation {
-            return None;
-        }
-        match m {
-            Err(e) => {
-                self.stop();
-                self.error = Some(e);
-            }
-            Ok(FromWorker::Ready) => {
-                let request = self.pending.take()?;
-                self.sent = Some(request.clone());
-                let msg = ToWorker::Family { request };
-                let file = self.pending_file.take();
-                if let Some(Err(e)) = self.worker.as_ref().map(|w| w.send(&msg, file.as_deref())) {
-                    self.stop();
-                    self.error = Some(e);
-                }
-            }
-            Ok(FromWorker::FamilyProgress { done, total }) => {
-                self.done = done;
-                self.total = total;
-            }
-            Ok(FromWorker::FamilyDone { result, elapsed_ms }) => {
-                self.stop();
-                self.ran = self.sent.take();
-                self.elapsed_ms = Some(elapsed_ms);
-                self.done = self.total.max(1);
-                self.total = self.done;
-                return Some(*result);
-            }
-            Ok(FromWorker::FamilyFailed { message }) => {
-                self.stop();
-                self.error = Some(message);
-            }
-            Ok(_) => {}
-        }
-        None
-    }
-
-    pub fn cancel(&mut self, unit: &str) {
-        if self.running {
-            self.stop();
-            self.generation += 1;
-            self.notice = Some(format!(
-                "Cancelled after {} of {} {unit}.",
-                self.done, self.total
-            ));
-        }
-    }
-
-    pub fn share(&mut self, request: Result<FamilyRequest, String>) {
-        match request.and_then(|r| share::encode_family(&r).map(|f| (r, f))) {
-            Ok((r, frag)) => {
-                self.share_url = Some(share::link(&frag));
-                self.shared = Some(r);
-            }
-            Err(e) => self.error = Some(e),
-        }
-    }
-
-    /// Hides the link once the panel's fields (`now`) no longer ask for what it shares, so
-    /// a link on screen always re-runs what the fields say.
-    pub fn forget_stale_link(&mut self, now: Result<FamilyRequest, String>) {
-        if self.share_url.is_some() && now.ok() != self.shared {
-            self.share_url = None;
-            self.shared = None;
-        }
-    }
-
-    /// Run, Cancel, Share, the progress and status line, errors, notices and the link.
-    /// Test ids are `{id}-run`, `{id}-cancel`, `{id}-share`, `{id}-progress`,
-    /// `{id}-status`, `{id}-error`, `{id}-notice`, `{id}-share-url`.
-    pub fn view(
-        &self,
-        id: &str,
-        unit: &str,
-        run: Callback<MouseEvent>,
-        cancel: Callback<MouseEvent>,
-        share: Callback<MouseEvent>,
-    ) -> Html {
-        let frac = if self.total > 0 {
-            (self.done as f64 / self.total as f64).min(1.0)
-        } else {
-            0.0
-        };
-        let status = match (self.running, self.elapsed_ms) {
-            (true, _) => format!("running… {} of {} {unit}", self.done, self.total),
-            (false, Some(ms)) => format!("done in {:.2} s", ms / 1000.0),
-            _ => String::new(),
-        };
-        let tid = |s: &str| format!("{id}-{s}");
-        html! {
-            <>
-                <div class="run">
-                    <button class="primary" data-testid={tid("run")} onclick={run}>{"Run"}</button>
-                    <button data-testid={tid("cancel")} disabled={!self.running} onclick={cancel}>{"Cancel"}</button>
-                    <button data-testid={tid("share")} title="A link that re-runs this preset with these parameters to the same numbers" onclick={share}>{"Share"}</button>
-                    <progress data-testid={tid("progress")} max="1" value={frac.to_string()} aria-label="progress"></progress>
-                    <span class="status" data-testid={tid("status")}>{status}</span>
-                </div>
-                if let Some(e) = &self.error {
-                    <crate::web::panels::Alert testid={tid("error")} text={e.clone()} />
-                }
-                if let Some(n) = &self.notice {
-                    <div class="notice" role="status" data-testid={tid("notice")}>{n}</div>
-                }
-                if let Some(url) = &self.share_url {
-                    <p class="help">{"Link to this run (preset, seeds and parameters; opening it runs it): "}
-                        <output data-testid={tid("share-url")} class="share-url">{url}</output>
-                        {" "}<crate::web::panels::CopyButton text={url.clone()} testid={tid("share-copy")} /></p>
-                }
-                if !self.running {
-                    { crate::web::panels::family_export(id, self.ran.as_ref()) }
-                }
-            </>
-        }
-    }
-}
-
 /// A labelled text field with its help.
 pub fn field(
     id: &'static str,
@@ -223,5 +304,28 @@ pub fn field(
             <DraftInput {id} value={value.to_string()} {onchange} />
             <span class="help">{help.to_string()}</span>
         </div>
+    }
+}
+
+/// The preset picker every family form opens with, and the chosen preset's description
+/// (test ids `{id}-preset`, `{id}-description`).
+pub fn preset_select(
+    id: &str,
+    names: &[&str],
+    chosen: usize,
+    description: &str,
+    onchange: Callback<Event>,
+) -> Html {
+    html! {
+        <>
+            <label>{"Preset "}
+                <select data-testid={format!("{id}-preset")} onkeydown={super::form::hold_preset_keys} title={super::form::PRESET_KEYS_HELP} {onchange}>
+                    { for names.iter().enumerate().map(|(i, p)| html!{
+                        <option value={i.to_string()} selected={i == chosen}>{*p}</option>
+                    }) }
+                </select>
+            </label>
+            <p class="help" data-testid={format!("{id}-description")}>{description.to_string()}</p>
+        </>
     }
 }

@@ -8,7 +8,10 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::family::{field, linked_request, parse_seeds, Delivery, Runner};
+use super::band_table::metric_band_table;
+use super::family::{field, linked_request, parse_seeds, preset_select, FamilyTask};
+use super::family_export_after;
+use super::family_view::{FamilyPanel, Linked, Opening, Then};
 use super::form::{input_value, select_index};
 use crate::allocation::sweep::parse_numbers;
 use crate::kkor::presets::{
@@ -18,19 +21,12 @@ use crate::web::charts::{plot, ChartView, KkorGantt, KkorLines, KkorOrgs, KKOR_C
 use crate::web::family_metric;
 use crate::web::format::{fmt_num, json_num};
 use crate::web::protocol::{FamilyRequest, FamilyResult};
+use crate::web::share;
 
 /// The presets the page runs (`kkor-real` reads trace files: CLI only).
 const PAGE_PRESETS: [&str; 2] = ["kkor-load", "kkor-fairness"];
 
 const SEEDS_HELP: &str = "Each seed draws new job streams: 500 jobs, q = 1 with probability 0.25 else uniform on [2, 64] (capped at the birth cluster), length p ~ Normal(20, 20) redrawn until ≥ 1, due date d = r + U[p·s, 180] (KKOR §4.1). Every algorithm sees the same jobs of a seed; figures are medians over the seeds with an order-statistic band (min–max for few seeds). The CLI's --seeds, default 10.";
-
-/// Help per charted metric (docs/kkor.md, Metrics), in [`KKOR_CHART_METRICS`] order.
-const METRIC_HELP: [&str; 4] = [
-    "Mean flow time F̄ = Σ (C − r) / n: completion minus release, in time units, over the measured jobs (the first and last 10 % by release left out). KKOR §4.1, Fig. 2.",
-    "Mean tardiness L̄ = Σ max(0, C − d) / n: how late jobs end after their due date d, on-time jobs counting 0. KKOR §4.1, Fig. 3.",
-    "Late jobs U = #{i : C_i > d_i}: measured jobs ending after their due date. KKOR §4.1.",
-    "Utilization R̄ = Σ_k Σ_{i ∈ J_k} p_i·q_i / Σ_k m_k·(t_k^end − t_k^start): work over each cluster's span from its first release to its last completion (the paper's formula). KKOR §4.1.",
-];
 
 const FAIRNESS_HELP: &str = "Each organization's mean flow time F̄ (over the jobs it produced) under every run, beside its value under local (no migration, the selfish baseline); the tooltip and table give the ratio to local. distr1..3 are the decentralized algorithm with cooperation coefficients c = (.25,.25,.25), (.2,.2,.3), (.1,.1,.5): an organization accepts foreign work up to c_k of its batch surface L_k (KKOR §2.3.2, Fig. 4).";
 
@@ -38,8 +34,8 @@ const LOADS_HELP: &str = "kkor-load: the offered loads ρ swept (x axis), comma-
 const COEFF_HELP: &str = "Cooperation coefficient c_k of each organization for kkor-load's decentralized runs (KKOR §2.3.2): O_k must accept foreign work up to L_k = c_k·(t1 − t0)·m_k per batch, may refuse a job that grows its makespan by more than c_k·(t1 − t0), and anyone may refuse O_k's jobs once O_k exported more than L_k. Default 0.25 each (Fig. 4's distr1). kkor-fairness runs its own distr1..3.";
 const BATCH_HELP: &str = "S and L (KKOR §2.2): a batch closes when it holds S jobs or when L time units have passed since its first release, whichever first. The paper gives no values; ours default to S = 20 jobs, L = 10 time units.";
 
-pub enum KkorMsg {
-    Worker(Delivery),
+/// A change of the KKOR view's fields.
+pub enum KkorField {
     Preset(usize),
     Seeds(String),
     Loads(String),
@@ -49,9 +45,6 @@ pub enum KkorMsg {
     BatchLength(String),
     /// The run whose migration matrix shows.
     MigrationRun(usize),
-    Run,
-    Cancel,
-    Share,
 }
 
 #[derive(Clone)]
@@ -60,8 +53,7 @@ enum KkorResult {
     Runs(Rc<KkorRunsResult>),
 }
 
-pub struct KkorPanel {
-    runner: Runner,
+pub struct Kkor {
     preset: usize,
     seeds: String,
     loads: String,
@@ -72,8 +64,41 @@ pub struct KkorPanel {
     migration_run: usize,
 }
 
-impl KkorPanel {
-    fn request(&self) -> Result<FamilyRequest, String> {
+impl Kkor {
+    fn preset_name(&self) -> &'static str {
+        PAGE_PRESETS[self.preset.min(PAGE_PRESETS.len() - 1)]
+    }
+}
+
+impl FamilyPanel for Kkor {
+    const ID: &'static str = "kkor";
+    const CLASS: &'static str = "sf kkor";
+    const LABEL: &'static str = "Centralized vs decentralized (KKOR)";
+    const HEADING: &'static str = "Centralized vs decentralized grid scheduling (KKOR)";
+    type Field = KkorField;
+    type Task = FamilyTask;
+    type Link = FamilyRequest;
+
+    fn new() -> Self {
+        Kkor {
+            preset: 0,
+            seeds: "10".into(),
+            loads: String::new(),
+            coefficients: ["0.25".into(), "0.25".into(), "0.25".into()],
+            batch_jobs: "20".into(),
+            batch_length: "10".into(),
+            result: None,
+            migration_run: 1,
+        }
+    }
+
+    fn intro(&self) -> Html {
+        html! {
+            <p class="help">{ super::with_doc_links("Organizations with their own clusters and due-dated jobs: one central scheduler (batches, earliest due date first), or each organization scheduling its own jobs and migrating a job that would be late to another that accepts it within its cooperation coefficient c_k; local never migrates. Source: Krystek, Kurowski, Oleksiak, Rzadca (docs/kkor.md). The third preset, kkor-real, reads three trace files and runs in the CLI: gridscope run --preset kkor-real --traces DIR.") }</p>
+        }
+    }
+
+    fn link(&self) -> Result<FamilyRequest, String> {
         let loads = if self.loads.trim().is_empty() {
             Vec::new()
         } else {
@@ -104,164 +129,154 @@ impl KkorPanel {
             },
             batch_length: Some(number("L", &self.batch_length)?).filter(|&l| l != 10.0),
         };
-        let name = PAGE_PRESETS[self.preset.min(PAGE_PRESETS.len() - 1)];
         options.params(3)?;
         Ok(FamilyRequest::Kkor {
-            preset: name.to_string(),
+            preset: self.preset_name().to_string(),
             seeds: parse_seeds(&self.seeds)?,
             options,
         })
     }
 
-    /// A `#f1=` KKOR link fills the fields; `true` when it should run at once.
-    fn open_link(&mut self) -> bool {
-        match linked_request() {
-            Ok(Some(FamilyRequest::Kkor {
-                preset,
-                seeds,
-                options,
-            })) => {
-                self.preset = PAGE_PRESETS.iter().position(|p| *p == preset).unwrap_or(0);
-                self.seeds = seeds.to_string();
-                self.loads = options
-                    .loads
-                    .iter()
-                    .map(|x| x.to_string())
-                    .collect::<Vec<_>>()
-                    .join(",");
-                for (k, c) in options.coefficients.iter().take(3).enumerate() {
-                    self.coefficients[k] = c.to_string();
-                }
-                if let Some(s) = options.batch_jobs {
-                    self.batch_jobs = s.to_string();
-                }
-                if let Some(l) = options.batch_length {
-                    self.batch_length = l.to_string();
-                }
-                true
-            }
-            // The SES panel reports a damaged `#f1=` link.
-            _ => false,
+    fn encode(link: &FamilyRequest) -> Result<String, String> {
+        share::encode_family(link)
+    }
+
+    fn task(&self, request: FamilyRequest) -> Result<FamilyTask, String> {
+        Ok(FamilyTask {
+            request,
+            file: None,
+        })
+    }
+
+    fn linked(fragment: &str) -> Option<Linked> {
+        match share::decode_family(fragment).ok()?? {
+            FamilyRequest::Kkor { preset, seeds, .. } => Some(Linked {
+                what: format!("the KKOR preset {preset} ({seeds} seeds)"),
+                needs: None,
+            }),
+            _ => None,
         }
     }
-}
 
-impl Component for KkorPanel {
-    type Message = KkorMsg;
-    type Properties = ();
-
-    fn create(ctx: &Context<Self>) -> Self {
-        let mut panel = KkorPanel {
-            runner: Runner::default(),
-            preset: 0,
-            seeds: "10".into(),
-            loads: String::new(),
-            coefficients: ["0.25".into(), "0.25".into(), "0.25".into()],
-            batch_jobs: "20".into(),
-            batch_length: "10".into(),
-            result: None,
-            migration_run: 1,
+    /// A `#f1=` KKOR link fills the fields and runs, unless it asks for more than a link
+    /// starts by itself.
+    fn open_link(&mut self) -> Opening {
+        let Ok(Some(request)) = linked_request() else {
+            // The SES view reports a damaged `#f1=` link.
+            return Opening::Nothing;
         };
-        if panel.open_link() {
-            // A link above the cost estimate waits for Run, saying what it would run.
-            match linked_request().ok().flatten().and_then(|r| r.asks_first()) {
-                Some(ask) => panel.runner.notice = Some(ask),
-                None => ctx.link().send_message(KkorMsg::Run),
-            }
+        let FamilyRequest::Kkor {
+            preset,
+            seeds,
+            options,
+        } = &request
+        else {
+            return Opening::Nothing;
+        };
+        self.preset = PAGE_PRESETS.iter().position(|p| p == preset).unwrap_or(0);
+        self.seeds = seeds.to_string();
+        self.loads = options
+            .loads
+            .iter()
+            .map(|x| x.to_string())
+            .collect::<Vec<_>>()
+            .join(",");
+        for (k, c) in options.coefficients.iter().take(3).enumerate() {
+            self.coefficients[k] = c.to_string();
         }
-        panel
+        if let Some(s) = options.batch_jobs {
+            self.batch_jobs = s.to_string();
+        }
+        if let Some(l) = options.batch_length {
+            self.batch_length = l.to_string();
+        }
+        request.asks_first().map_or(Opening::Run, Opening::Wait)
     }
 
-    fn update(&mut self, ctx: &Context<Self>, msg: KkorMsg) -> bool {
-        match msg {
-            KkorMsg::Worker(d) => match self.runner.on_message(d) {
-                Some(FamilyResult::Kkor(KkorPresetResult::Sweep(r))) => {
-                    self.result = Some(KkorResult::Sweep(Rc::new(r)))
-                }
-                Some(FamilyResult::Kkor(KkorPresetResult::Runs(r))) => {
-                    self.migration_run = self.migration_run.min(r.runs.len().saturating_sub(1));
-                    self.result = Some(KkorResult::Runs(Rc::new(r)))
-                }
-                Some(_) => {
-                    self.runner.error = Some("the worker answered with an SES result".into())
-                }
-                None => {}
-            },
-            KkorMsg::Preset(i) => self.preset = i.min(PAGE_PRESETS.len() - 1),
-            KkorMsg::Seeds(v) => self.seeds = v,
-            KkorMsg::Loads(v) => self.loads = v,
-            KkorMsg::Coefficient(k, v) => {
+    fn set(&mut self, field: KkorField) -> Result<Then, String> {
+        match field {
+            KkorField::Preset(i) => self.preset = i.min(PAGE_PRESETS.len() - 1),
+            KkorField::Seeds(v) => self.seeds = v,
+            KkorField::Loads(v) => self.loads = v,
+            KkorField::Coefficient(k, v) => {
                 if let Some(c) = self.coefficients.get_mut(k) {
                     *c = v;
                 }
             }
-            KkorMsg::BatchJobs(v) => self.batch_jobs = v,
-            KkorMsg::BatchLength(v) => self.batch_length = v,
-            KkorMsg::MigrationRun(i) => self.migration_run = i,
-            KkorMsg::Run => match self.request() {
-                Ok(r) => self.runner.start(r, ctx.link().callback(KkorMsg::Worker)),
-                Err(e) => self.runner.error = Some(e),
-            },
-            KkorMsg::Cancel => self.runner.cancel("steps"),
-            KkorMsg::Share => self.runner.share(self.request()),
+            KkorField::BatchJobs(v) => self.batch_jobs = v,
+            KkorField::BatchLength(v) => self.batch_length = v,
+            KkorField::MigrationRun(i) => self.migration_run = i,
         }
-        let now = self.request();
-        self.runner.forget_stale_link(now);
-        true
+        Ok(Then::Show)
     }
 
-    fn view(&self, ctx: &Context<Self>) -> Html {
-        let link = ctx.link();
-        let name = PAGE_PRESETS[self.preset.min(PAGE_PRESETS.len() - 1)];
-        let description = KKOR_PRESETS
-            .iter()
-            .find(|p| p.0 == name)
-            .map_or("", |p| p.1);
-        let unit = if name == "kkor-load" {
+    fn show(&mut self, result: FamilyResult) -> Result<(), String> {
+        match result {
+            FamilyResult::Kkor(KkorPresetResult::Sweep(r)) => {
+                self.result = Some(KkorResult::Sweep(Rc::new(r)))
+            }
+            FamilyResult::Kkor(KkorPresetResult::Runs(r)) => {
+                self.migration_run = self.migration_run.min(r.runs.len().saturating_sub(1));
+                self.result = Some(KkorResult::Runs(Rc::new(r)))
+            }
+            _ => return Err("the worker answered with an SES result".into()),
+        }
+        Ok(())
+    }
+
+    fn unit(&self) -> &'static str {
+        if self.preset_name() == "kkor-load" {
             "loads"
         } else {
             "seeds"
-        };
-        html! {
-            <section class="sf kkor" id="kkor" aria-label="Centralized vs decentralized (KKOR)">
-                <h2>{"Centralized vs decentralized grid scheduling (KKOR)"}</h2>
-                <p class="help">{ super::with_doc_links("Organizations with their own clusters and due-dated jobs: one central scheduler (batches, earliest due date first), or each organization scheduling its own jobs and migrating a job that would be late to another that accepts it within its cooperation coefficient c_k; local never migrates. Source: Krystek, Kurowski, Oleksiak, Rzadca (docs/kkor.md). The third preset, kkor-real, reads three trace files and runs in the CLI: gridscope run --preset kkor-real --traces DIR.") }</p>
-                <div class="fields">
-                    <label>{"Preset "}
-                        <select data-testid="kkor-preset" onkeydown={super::form::hold_preset_keys} title={super::form::PRESET_KEYS_HELP} onchange={link.callback(|e: Event| KkorMsg::Preset(select_index(&e)))}>
-                            { for PAGE_PRESETS.iter().enumerate().map(|(i, p)| html!{
-                                <option value={i.to_string()} selected={i == self.preset}>{*p}</option>
-                            }) }
-                        </select>
-                    </label>
-                    <p class="help" data-testid="kkor-description">{description}</p>
-                    { field("kkor-seeds", "Seeds", &self.seeds, SEEDS_HELP, link.callback(|e: Event| KkorMsg::Seeds(input_value(&e)))) }
-                    { field("kkor-loads", "Loads", &self.loads, LOADS_HELP, link.callback(|e: Event| KkorMsg::Loads(input_value(&e)))) }
-                    <div class="field">
-                        <span>{"Cooperation c_k (kkor-load)"}</span>
-                        { for (0..3).map(|k| {
-                            let v = self.coefficients[k].clone();
-                            html! {
-                                <label>{format!("O{} ", k + 1)}
-                                    <input type="range" min="0" max="1" step="0.05" value={v.clone()} data-testid={format!("kkor-c{}", k + 1)}
-                                        oninput={link.callback(move |e: InputEvent| KkorMsg::Coefficient(k, e.target_unchecked_into::<web_sys::HtmlInputElement>().value()))} />
-                                    <output>{v}</output>
-                                </label>
-                            }
-                        }) }
-                        <span class="help">{COEFF_HELP}</span>
-                    </div>
-                    { field("kkor-s", "S (jobs per batch)", &self.batch_jobs, BATCH_HELP, link.callback(|e: Event| KkorMsg::BatchJobs(input_value(&e)))) }
-                    { field("kkor-l", "L (time units)", &self.batch_length, BATCH_HELP, link.callback(|e: Event| KkorMsg::BatchLength(input_value(&e)))) }
-                </div>
-                { self.runner.view("kkor", unit, link.callback(|_| KkorMsg::Run), link.callback(|_| KkorMsg::Cancel), link.callback(|_| KkorMsg::Share)) }
-                { match &self.result {
-                    Some(KkorResult::Sweep(r)) => view_sweep(r),
-                    Some(KkorResult::Runs(r)) => self.view_runs(ctx, r),
-                    None => html! {},
-                } }
-            </section>
         }
+    }
+
+    fn cancelled(&self, done: u64, total: u64) -> String {
+        format!("Cancelled after {done} of {total} steps.")
+    }
+
+    fn form(&self, on: &Callback<KkorField>) -> Html {
+        let description = KKOR_PRESETS
+            .iter()
+            .find(|p| p.0 == self.preset_name())
+            .map_or("", |p| p.1);
+        let text = |f: fn(String) -> KkorField| on.reform(move |e: Event| f(input_value(&e)));
+        html! {
+            <>
+                { preset_select("kkor", &PAGE_PRESETS, self.preset, description, on.reform(|e: Event| KkorField::Preset(select_index(&e)))) }
+                { field("kkor-seeds", "Seeds", &self.seeds, SEEDS_HELP, text(KkorField::Seeds)) }
+                { field("kkor-loads", "Loads", &self.loads, LOADS_HELP, text(KkorField::Loads)) }
+                <div class="field">
+                    <span>{"Cooperation c_k (kkor-load)"}</span>
+                    { for (0..3).map(|k| {
+                        let v = self.coefficients[k].clone();
+                        html! {
+                            <label>{format!("O{} ", k + 1)}
+                                <input type="range" min="0" max="1" step="0.05" value={v.clone()} data-testid={format!("kkor-c{}", k + 1)}
+                                    oninput={on.reform(move |e: InputEvent| KkorField::Coefficient(k, e.target_unchecked_into::<web_sys::HtmlInputElement>().value()))} />
+                                <output>{v}</output>
+                            </label>
+                        }
+                    }) }
+                    <span class="help">{COEFF_HELP}</span>
+                </div>
+                { field("kkor-s", "S (jobs per batch)", &self.batch_jobs, BATCH_HELP, text(KkorField::BatchJobs)) }
+                { field("kkor-l", "L (time units)", &self.batch_length, BATCH_HELP, text(KkorField::BatchLength)) }
+            </>
+        }
+    }
+
+    fn results(&self, on: &Callback<KkorField>) -> Html {
+        match &self.result {
+            Some(KkorResult::Sweep(r)) => view_sweep(r),
+            Some(KkorResult::Runs(r)) => self.view_runs(on, r),
+            None => html! {},
+        }
+    }
+
+    fn export(&self, running: bool, ran: Option<&FamilyRequest>) -> Html {
+        family_export_after(Self::ID, running, ran)
     }
 }
 
@@ -272,42 +287,19 @@ fn view_sweep(r: &Rc<KkorSweepResult>) -> Html {
             { for KKOR_CHART_METRICS.iter().enumerate().map(|(i, (key, _))| html! {
                 <div>
                     <ChartView chart={Some(plot(KkorLines(r.clone(), i)))} testid={format!("chart-kkor-{key}")} width={560} height={300} />
-                    <p class="help">{METRIC_HELP[i]}</p>
+                    <p class="help">{family_metric::help(Kkor::ID, key)}</p>
                 </div>
             }) }
             </div>
             <p class="help">{format!("x: {}. {} seeds per point; band coverage {:.1} %. Each cell is the median over the seeds (hover for its band); time in KKOR's time units.", r.x_label, r.seeds, r.confidence * 100.0)}</p>
-            <div class="table-wrap">
-            <table class="metrics" data-testid="kkor-table">
-                <thead><tr>
-                    <th>{"policy"}</th><th>{"metric"}</th>
-                    { for r.x.iter().map(|x| html!{ <th>{format!("ρ = {x}")}</th> }) }
-                </tr></thead>
-                <tbody>
-                { for r.series.iter().map(|s| html!{
-                    <tr data-policy={s.policy.clone()} data-metric={s.metric.clone()}>
-                        <th scope="row">{&s.policy}</th><td title={s.metric.clone()}>{family_metric::heading(&s.metric)}</td>
-                        { for s.median.iter().enumerate().map(|(i, v)| {
-                            let band = |b: &[f64]| b.get(i).map_or_else(|| "–".into(), |v| family_metric::cell(&s.metric, *v).0);
-                            let (text, exact) = family_metric::cell(&s.metric, *v);
-                            html!{
-                                <td data-x={i.to_string()} data-value={json_num(*v)} title={format!("median {exact}, band {} – {}", band(&s.lo), band(&s.hi))}>{text}</td>
-                            }
-                        }) }
-                    </tr>
-                }) }
-                </tbody>
-            </table>
-            </div>
+            { metric_band_table("kkor-table", "policy", r.x.iter().map(|x| format!("ρ = {x}")).collect(), &r.series) }
         </>
     }
 }
 
-impl KkorPanel {
-    fn view_runs(&self, ctx: &Context<Self>, r: &Rc<KkorRunsResult>) -> Html {
-        let on_run = ctx
-            .link()
-            .callback(|e: Event| KkorMsg::MigrationRun(select_index(&e)));
+impl Kkor {
+    fn view_runs(&self, on: &Callback<KkorField>, r: &Rc<KkorRunsResult>) -> Html {
+        let on_run = on.reform(|e: Event| KkorField::MigrationRun(select_index(&e)));
         let chosen = r.runs.get(self.migration_run);
         html! {
             <>

@@ -1,5 +1,5 @@
 //! The page's views and where a shared link lands. Each paper family has its own view
-//! (Scheduling & SOB, SF, SCJG, SES, KKOR), shown one at a time under a row of tabs; the
+//! (Scheduling & SOB, then the rows of `families::FAMILY_TABS`), shown one at a time under a row of tabs; the
 //! address picks the view: a route (`#/sf`, `#/kkor`, …) or a share link, which opens the
 //! view it runs in (`#s1=` the scheduling view, `#w1=` SF, `#f1=` its family) with a banner
 //! saying what was shared and what file it still needs. Also the Copy button every share
@@ -8,137 +8,87 @@
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
-use crate::web::protocol::FamilyRequest;
+use super::families::FAMILY_TABS;
 use crate::web::share;
 
-/// One view of the page: a paper family's panels.
+/// One view of the page: the scheduling view, a family's (a row of [`FAMILY_TABS`]) or the
+/// cluster view.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum View {
     Scheduling,
-    Sf,
-    Scjg,
-    Ses,
-    Kkor,
-    /// The report card: every paper's claims beside Gridscope's numbers.
-    Paper,
+    /// The family view of row `.0` of [`FAMILY_TABS`].
+    Family(usize),
     /// Cluster sweeps: a shared manifest (`#m1=`) and merged tables dropped on the page.
     Cluster,
 }
 
-/// What the page says of a view: one row per view, in the order of the tabs.
-struct ViewInfo {
-    view: View,
-    /// The address fragment that opens it.
-    route: &'static str,
-    /// The tab's label.
+/// What the page says of a view that is not a family's: its name (route `#/NAME`,
+/// container `view-NAME`), tab label, tooltip and docs page.
+struct Fixed {
+    name: &'static str,
     title: &'static str,
-    /// The tab's tooltip: the paper family and what it compares.
     about: &'static str,
-    /// The doc that explains its algorithms (docs/NAME.md).
     doc: &'static str,
-    /// The element id of its container.
-    id: &'static str,
 }
 
-const VIEWS: [ViewInfo; 7] = [
-    ViewInfo {
-        view: View::Scheduling,
-        route: "#/scheduling",
-        title: "Scheduling & SOB",
-        about: "Local batch scheduling (FCFS, EASY, conservative, …) on one site or a grid, and the SOB grid schemes",
-        doc: "local-policies",
-        id: "view-scheduling",
-    },
-    ViewInfo {
-        view: View::Sf,
-        route: "#/sf",
-        title: "SF allocation",
-        about: "SF: allocating a workload over heterogeneous resources (batches, OWA, DLL, hybrid)",
-        doc: "sf",
-        id: "view-sf",
-    },
-    ViewInfo {
-        view: View::Scjg,
-        route: "#/scjg",
-        title: "SCJG reservations",
-        about: "SCJG: metajobs co-allocated with advance reservations against lock-down",
-        doc: "scjg",
-        id: "view-scjg",
-    },
-    ViewInfo {
-        view: View::Ses,
-        route: "#/ses",
-        title: "SES node groups",
-        about: "SES: choosing node groups for parallel jobs on a heterogeneous cluster",
-        doc: "ses",
-        id: "view-ses",
-    },
-    ViewInfo {
-        view: View::Kkor,
-        route: "#/kkor",
-        title: "KKOR grids",
-        about: "KKOR: centralized against decentralized grid scheduling, with migration",
-        doc: "kkor",
-        id: "view-kkor",
-    },
-    ViewInfo {
-        view: View::Paper,
-        route: "#/paper",
-        title: "Paper vs Gridscope",
-        about: "The report card: each paper's headline claims beside Gridscope's numbers, run live, with a verdict",
-        doc: "reproduce",
-        id: "view-paper",
-    },
-    ViewInfo {
-        view: View::Cluster,
-        route: "#/cluster",
-        title: "Cluster sweeps",
-        about: "Sweeps run on a cluster with gridscope sweep: a shared manifest, and merged tables plotted with their bands",
-        doc: "cluster",
-        id: "view-cluster",
-    },
-];
+const SCHEDULING: Fixed = Fixed {
+    name: "scheduling",
+    title: "Scheduling & SOB",
+    about: "Local batch scheduling (FCFS, EASY, conservative, …) on one site or a grid, and the SOB grid schemes",
+    doc: "local-policies",
+};
+
+const CLUSTER: Fixed = Fixed {
+    name: "cluster",
+    title: "Cluster sweeps",
+    about: "Sweeps run on a cluster with gridscope sweep: a shared manifest, and merged tables plotted with their bands",
+    doc: "cluster",
+};
 
 impl View {
-    /// In the order of the tabs.
-    pub const ALL: [View; 7] = [
-        VIEWS[0].view,
-        VIEWS[1].view,
-        VIEWS[2].view,
-        VIEWS[3].view,
-        VIEWS[4].view,
-        VIEWS[5].view,
-        VIEWS[6].view,
-    ];
+    /// Every view, in the order of the tabs.
+    pub fn all() -> Vec<View> {
+        std::iter::once(View::Scheduling)
+            .chain((0..FAMILY_TABS.len()).map(View::Family))
+            .chain(std::iter::once(View::Cluster))
+            .collect()
+    }
 
-    fn info(self) -> &'static ViewInfo {
-        // Every view has its row (the table lists them all, in `ALL`'s order).
-        &VIEWS[self as usize]
+    /// (name, tab label, tooltip, docs page).
+    fn says(self) -> (&'static str, &'static str, &'static str, &'static str) {
+        let fixed = |f: &Fixed| (f.name, f.title, f.about, f.doc);
+        match self {
+            View::Scheduling => fixed(&SCHEDULING),
+            View::Cluster => fixed(&CLUSTER),
+            View::Family(i) => FAMILY_TABS
+                .get(i)
+                .map_or(("", "", "", ""), |t| (t.id, t.title, t.about, t.doc())),
+        }
     }
 
     /// The view's route, the address fragment that opens it.
-    pub fn route(self) -> &'static str {
-        self.info().route
+    pub fn route(self) -> String {
+        format!("#/{}", self.says().0)
     }
 
     /// The tab's label.
     pub fn title(self) -> &'static str {
-        self.info().title
+        self.says().1
     }
 
     /// What the tab's tooltip says: the paper family and what it compares.
     pub fn about(self) -> &'static str {
-        self.info().about
+        self.says().2
     }
 
     /// The doc that explains the view's algorithms (docs/NAME.md).
     pub fn doc(self) -> &'static str {
-        self.info().doc
+        self.says().3
     }
 
     /// The element id of the view's container.
-    pub fn id(self) -> &'static str {
-        self.info().id
+    pub fn id(self) -> String {
+        format!("view-{}", self.says().0)
     }
 
     /// The view an address fragment opens: a route, or the view a share link runs in;
@@ -147,9 +97,7 @@ impl View {
         let f = fragment.strip_prefix('#').unwrap_or(fragment);
         if let Some(route) = f.strip_prefix('/') {
             let name = route.split(['/', '?']).next().unwrap_or("");
-            return View::ALL
-                .into_iter()
-                .find(|v| v.route().trim_start_matches("#/") == name);
+            return View::all().into_iter().find(|v| v.says().0 == name);
         }
         if f.starts_with(share::PREFIX) {
             return Some(View::Scheduling);
@@ -166,7 +114,7 @@ pub fn view_tabs(shown: View) -> Html {
     html! {
         <nav class="views" aria-label="Paper families">
             <ul role="list">
-                { for View::ALL.into_iter().map(|v| html! {
+                { for View::all().into_iter().map(|v| html! {
                     <li>
                         <a href={v.route()} title={v.about()} data-testid={format!("tab-{}", v.route().trim_start_matches("#/"))}
                            aria-current={(v == shown).then_some("page")}>{ v.title() }</a>
@@ -197,47 +145,12 @@ pub struct LinkedView {
 /// The view the page's address links to, if it is a sweep or family link (a scenario link
 /// `#s1=` opens in the scheduling view, the first: no banner).
 pub fn linked_view(fragment: &str) -> Option<LinkedView> {
-    if let Ok(Some(sweep)) = share::decode_sweep(fragment) {
-        return Some(LinkedView {
-            view: View::Sf,
-            what: format!(
-                "an SF allocation sweep ({} seeds × {} batches)",
-                sweep.seeds, sweep.batches
-            ),
-            needs: None,
-        });
-    }
-    let request = share::decode_family(fragment).ok()??;
-    Some(match request {
-        FamilyRequest::Ses { preset, seeds, .. } => LinkedView {
-            view: View::Ses,
-            what: format!("the SES preset {preset} ({seeds} seeds)"),
-            needs: None,
-        },
-        FamilyRequest::Kkor { preset, seeds, .. } => LinkedView {
-            view: View::Kkor,
-            what: format!("the KKOR preset {preset} ({seeds} seeds)"),
-            needs: None,
-        },
-        FamilyRequest::Reproduce { papers, trace, .. } => LinkedView {
-            view: View::Paper,
-            what: if papers.is_empty() {
-                "the report card of the five papers".into()
-            } else {
-                format!("the report card of {}", papers.join(", "))
-            },
-            needs: trace,
-        },
-        FamilyRequest::Scjg {
-            preset,
-            seeds,
-            trace,
-            ..
-        } => LinkedView {
-            view: View::Scjg,
-            what: format!("the SCJG preset {preset} ({seeds} seeds)"),
-            needs: Some(trace),
-        },
+    FAMILY_TABS.iter().enumerate().find_map(|(i, tab)| {
+        (tab.linked)(fragment).map(|l| LinkedView {
+            view: View::Family(i),
+            what: l.what,
+            needs: l.needs,
+        })
     })
 }
 

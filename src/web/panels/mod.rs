@@ -5,12 +5,15 @@
 
 mod ab;
 mod algorithms;
+mod band_table;
 mod bars;
 mod calculator;
 mod cluster;
 mod cluster_export;
 mod doc_link;
+mod families;
 mod family;
+mod family_view;
 mod files;
 mod fit;
 pub(crate) mod form;
@@ -43,21 +46,20 @@ pub use calculator::AllocationCalculator;
 pub use cluster::{is_merged_table_name, ClusterPanel, ExportForCluster};
 #[cfg(test)]
 pub use cluster_export::family_manifest;
-pub use cluster_export::{family_export, sf_manifest, ExportFamily, ManifestExport};
+pub use cluster_export::{
+    family_export, family_export_after, sf_manifest, ExportFamily, ManifestExport,
+};
 pub use doc_link::{doc_href, with_doc_links};
+pub use families::FAMILY_TABS;
 pub use files::FilesPanel;
 pub use fit::FitPanel;
-pub use kkor::KkorPanel;
 pub use landing::{linked_view, view_tabs, Alert, CopyButton, LinkBanner, LinkedView, View};
 pub use limits::{open_limits, LimitsHelp};
 pub use options::OptionsPanel;
-pub use paper::PaperPanel;
 pub use platform::PlatformPanel;
 pub use results::{MetricHelp, ResultsPanel};
 pub use run::RunPanel;
 pub use scenario::ScenarioPanel;
-pub use scjg::ScjgPanel;
-pub use ses::SesPanel;
 pub use sites::SitesPanel;
 pub use sob_figure::SobFigurePanel;
 pub use steps::StepPanel;

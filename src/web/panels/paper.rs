@@ -10,31 +10,30 @@ use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use super::family::{linked_request, Delivery, Runner};
+use super::family::{linked_request, FamilyTask};
+use super::family_export_after;
+use super::family_view::{FamilyPanel, Linked, Opening, Then};
 use super::form::select_index;
 use crate::reproduce::{show, Card, Reading, Row, Verdict, PAPERS};
 use crate::scjg::presets::DEFAULT_TRACE;
 use crate::web::format::json_num;
 use crate::web::protocol::{FamilyRequest, FamilyResult};
+use crate::web::share;
 
 const ABOUT: &str = "Each paper's headline claims — every table value and every figure trend its text states — beside Gridscope's number, run live in this tab. The verdict follows the tolerance written beside each claim: reproduced (within it, or the stated direction holds), trend (outside it but on the paper's side), not reproduced, not modelled, or not run (a trace is missing). Where the paper leaves a parameter open, a second column runs the documented reading of it (docs say which and why); the defaults are never retuned. The claims are data (src/reproduce/claims/<paper>.json); `gridscope reproduce --json` prints the same card (docs/reproduce.md).";
 const TRACE_HELP: &str = "Optional: SDSC-SP2-1998-4.2-cln.swf.gz from the Parallel Workloads Archive, which the SCJG runs read (as `gridscope run --preset scjg-*`). Without it those rows say \"not run\". The SOB real-log rows read three logs (SDSC-BLUE, Sandia Ross, HPC2N) and run in the CLI: `gridscope reproduce sob`. The file never leaves this machine.";
 const SENSITIVITY_HELP: &str = "Each parameter a paper leaves open (ε and latency for SOB, c_k, S and L for KKOR, the reading of SF's \"load 0.05\" and of how a batch is split, SCJG's local policy and window, SES's arrival rate), tried at a few values on the claim it bears on: a tornado of how far our value moves, widest first, so a reader sees which conclusions are robust. About 40 more runs (`gridscope reproduce --sensitivity`).";
 const VERDICT_HELP: &str = "reproduced: |ours − paper| within the tolerance (±% of the paper's value or ± an absolute amount), or, for a claim stated only as a direction, the direction holds. trend: outside the tolerance but on the paper's side (e.g. a gain above 1 where the paper's is larger). not reproduced: neither. not modelled: Gridscope has no run for it. not run: the run failed or needs a trace that is not loaded (hover for which).";
 
-pub enum PaperMsg {
-    Worker(Delivery),
+/// A change of the report card's fields.
+pub enum PaperField {
     Paper(usize),
     Filter(usize),
     Sensitivity(bool),
     File(Option<web_sys::File>),
-    Run,
-    Cancel,
-    Share,
 }
 
-pub struct PaperPanel {
-    runner: Runner,
+pub struct Paper {
     /// 0: all papers; i: PAPERS[i − 1].
     paper: usize,
     /// 0: every row; 1: rows not reproduced at the defaults.
@@ -46,8 +45,31 @@ pub struct PaperPanel {
     card: Option<Rc<Card>>,
 }
 
-impl PaperPanel {
-    fn request(&self) -> FamilyRequest {
+impl FamilyPanel for Paper {
+    const ID: &'static str = "paper";
+    const CLASS: &'static str = "sf paper";
+    const LABEL: &'static str = "Paper vs Gridscope";
+    const HEADING: &'static str = "Paper vs Gridscope: the report card";
+    type Field = PaperField;
+    type Task = FamilyTask;
+    type Link = FamilyRequest;
+
+    fn new() -> Self {
+        Paper {
+            paper: 0,
+            filter: 0,
+            sensitivity: false,
+            file: None,
+            wanted_trace: None,
+            card: None,
+        }
+    }
+
+    fn intro(&self) -> Html {
+        html! { <p class="help">{ super::with_doc_links(ABOUT) }</p> }
+    }
+
+    fn link(&self) -> Result<FamilyRequest, String> {
         let papers = match self.paper {
             0 => vec![],
             i => PAPERS
@@ -55,7 +77,7 @@ impl PaperPanel {
                 .map(|p| vec![p.0.to_string()])
                 .unwrap_or_default(),
         };
-        FamilyRequest::Reproduce {
+        Ok(FamilyRequest::Reproduce {
             papers,
             sensitivity: self.sensitivity,
             trace: self
@@ -63,127 +85,138 @@ impl PaperPanel {
                 .as_ref()
                 .map(|f| f.name())
                 .or_else(|| self.wanted_trace.clone()),
-        }
+        })
     }
 
-    fn run(&mut self, ctx: &Context<Self>) {
-        let deliver = ctx.link().callback(PaperMsg::Worker);
-        match self.file.clone() {
-            Some(f) => self.runner.start_with_file(self.request(), f, deliver),
-            None => {
-                let mut r = self.request();
-                if let FamilyRequest::Reproduce { trace, .. } = &mut r {
-                    *trace = None;
-                }
-                self.runner.start(r, deliver)
+    fn encode(link: &FamilyRequest) -> Result<String, String> {
+        share::encode_family(link)
+    }
+
+    /// Runs with the chosen trace, or without one (the rows that read it say "not run").
+    fn task(&self, mut request: FamilyRequest) -> Result<FamilyTask, String> {
+        if self.file.is_none() {
+            if let FamilyRequest::Reproduce { trace, .. } = &mut request {
+                *trace = None;
             }
         }
+        Ok(FamilyTask {
+            request,
+            file: self.file.clone(),
+        })
     }
-}
 
-impl Component for PaperPanel {
-    type Message = PaperMsg;
-    type Properties = ();
+    fn linked(fragment: &str) -> Option<Linked> {
+        match share::decode_family(fragment).ok()?? {
+            FamilyRequest::Reproduce { papers, trace, .. } => Some(Linked {
+                what: if papers.is_empty() {
+                    "the report card of the five papers".into()
+                } else {
+                    format!("the report card of {}", papers.join(", "))
+                },
+                needs: trace,
+            }),
+            _ => None,
+        }
+    }
 
-    fn create(_ctx: &Context<Self>) -> Self {
-        let mut panel = PaperPanel {
-            runner: Runner::default(),
-            paper: 0,
-            filter: 0,
-            sensitivity: false,
-            file: None,
-            wanted_trace: None,
-            card: None,
-        };
-        if let Ok(Some(FamilyRequest::Reproduce {
+    fn open_link(&mut self) -> Opening {
+        let Ok(Some(FamilyRequest::Reproduce {
             papers,
             trace,
             sensitivity,
         })) = linked_request()
-        {
-            panel.sensitivity = sensitivity;
-            panel.paper = papers
-                .first()
-                .and_then(|p| PAPERS.iter().position(|q| q.0 == p))
-                .map_or(0, |i| i + 1);
-            panel.runner.notice = Some(match &trace {
-                Some(t) => format!("This link runs the report card with {t}: choose that file below (or press Run without it)."),
-                None => "This link runs the report card: press Run (it takes a few seconds).".into(),
-            });
-            panel.wanted_trace = trace;
-        }
-        panel
+        else {
+            return Opening::Nothing;
+        };
+        self.sensitivity = sensitivity;
+        self.paper = papers
+            .first()
+            .and_then(|p| PAPERS.iter().position(|q| q.0 == p))
+            .map_or(0, |i| i + 1);
+        let notice = match &trace {
+            Some(t) => format!("This link runs the report card with {t}: choose that file below (or press Run without it)."),
+            None => "This link runs the report card: press Run (it takes a few seconds).".into(),
+        };
+        self.wanted_trace = trace;
+        Opening::Wait(notice)
     }
 
-    fn update(&mut self, ctx: &Context<Self>, msg: PaperMsg) -> bool {
-        match msg {
-            PaperMsg::Worker(d) => match self.runner.on_message(d) {
-                Some(FamilyResult::Reproduce(card)) => self.card = Some(Rc::new(*card)),
-                Some(_) => {
-                    self.runner.error =
-                        Some("the worker answered with another family's result".into())
-                }
-                None => {}
-            },
-            PaperMsg::Paper(i) => self.paper = i.min(PAPERS.len()),
-            PaperMsg::Filter(i) => self.filter = i.min(1),
-            PaperMsg::Sensitivity(on) => self.sensitivity = on,
-            PaperMsg::File(f) => {
+    fn set(&mut self, field: PaperField) -> Result<Then, String> {
+        match field {
+            PaperField::Paper(i) => self.paper = i.min(PAPERS.len()),
+            PaperField::Filter(i) => self.filter = i.min(1),
+            PaperField::Sensitivity(on) => self.sensitivity = on,
+            PaperField::File(f) => {
                 self.file = f;
-                if self.wanted_trace.take().is_some() && self.file.is_some() {
-                    self.run(ctx);
-                }
+                return Ok(
+                    if self.wanted_trace.take().is_some() && self.file.is_some() {
+                        Then::Run
+                    } else {
+                        Then::Show
+                    },
+                );
             }
-            PaperMsg::Run => self.run(ctx),
-            PaperMsg::Cancel => self.runner.cancel("runs"),
-            PaperMsg::Share => self.runner.share(Ok(self.request())),
         }
-        true
+        Ok(Then::Show)
     }
 
-    fn view(&self, ctx: &Context<Self>) -> Html {
-        let link = ctx.link();
-        let on_file = link.callback(|e: Event| {
+    fn show(&mut self, result: FamilyResult) -> Result<(), String> {
+        match result {
+            FamilyResult::Reproduce(card) => self.card = Some(Rc::new(*card)),
+            _ => return Err("the worker answered with another family's result".into()),
+        }
+        Ok(())
+    }
+
+    fn unit(&self) -> &'static str {
+        "runs"
+    }
+
+    fn form(&self, on: &Callback<PaperField>) -> Html {
+        let on_file = on.reform(|e: Event| {
             let input: HtmlInputElement = e.target_unchecked_into();
-            PaperMsg::File(input.files().and_then(|f| f.get(0)))
+            PaperField::File(input.files().and_then(|f| f.get(0)))
         });
         html! {
-            <section class="sf paper" id="paper" aria-label="Paper vs Gridscope">
-                <h2>{"Paper vs Gridscope: the report card"}</h2>
-                <p class="help">{ super::with_doc_links(ABOUT) }</p>
-                <div class="fields">
-                    <label>{"Paper "}
-                        <select data-testid="paper-select" onkeydown={super::form::hold_preset_keys} onchange={link.callback(|e: Event| PaperMsg::Paper(select_index(&e)))}>
-                            <option value="0" selected={self.paper == 0}>{"all five"}</option>
-                            { for PAPERS.iter().enumerate().map(|(i, p)| html!{
-                                <option value={(i + 1).to_string()} selected={self.paper == i + 1}>{p.0}</option>
-                            }) }
-                        </select>
-                    </label>
-                    <div class="field">
-                        <label for="paper-trace">{format!("Trace for the SCJG rows ({DEFAULT_TRACE})")}</label>
-                        <input id="paper-trace" type="file" data-testid="paper-trace" accept=".swf,.gz" onchange={on_file} />
-                        <span class="help">{TRACE_HELP}</span>
-                    </div>
-                    <div class="field">
-                        <label><input type="checkbox" data-testid="paper-sensitivity" checked={self.sensitivity}
-                            onchange={link.callback(|e: Event| PaperMsg::Sensitivity(e.target_unchecked_into::<HtmlInputElement>().checked()))} />
-                            {" With the sensitivity sweeps"}</label>
-                        <span class="help">{SENSITIVITY_HELP}</span>
-                    </div>
-                    <label>{"Show "}
-                        <select data-testid="paper-filter" onchange={link.callback(|e: Event| PaperMsg::Filter(select_index(&e)))}>
-                            <option value="0" selected={self.filter == 0}>{"every claim"}</option>
-                            <option value="1" selected={self.filter == 1}>{"the claims not reproduced at the defaults"}</option>
-                        </select>
-                    </label>
+            <>
+                <label>{"Paper "}
+                    <select data-testid="paper-select" onkeydown={super::form::hold_preset_keys} onchange={on.reform(|e: Event| PaperField::Paper(select_index(&e)))}>
+                        <option value="0" selected={self.paper == 0}>{"all five"}</option>
+                        { for PAPERS.iter().enumerate().map(|(i, p)| html!{
+                            <option value={(i + 1).to_string()} selected={self.paper == i + 1}>{p.0}</option>
+                        }) }
+                    </select>
+                </label>
+                <div class="field">
+                    <label for="paper-trace">{format!("Trace for the SCJG rows ({DEFAULT_TRACE})")}</label>
+                    <input id="paper-trace" type="file" data-testid="paper-trace" accept=".swf,.gz" onchange={on_file} />
+                    <span class="help">{TRACE_HELP}</span>
                 </div>
-                { self.runner.view("paper", "runs", link.callback(|_| PaperMsg::Run), link.callback(|_| PaperMsg::Cancel), link.callback(|_| PaperMsg::Share)) }
-                if let Some(card) = &self.card {
-                    { view_card(card, self.filter == 1) }
-                }
-            </section>
+                <div class="field">
+                    <label><input type="checkbox" data-testid="paper-sensitivity" checked={self.sensitivity}
+                        onchange={on.reform(|e: Event| PaperField::Sensitivity(e.target_unchecked_into::<HtmlInputElement>().checked()))} />
+                        {" With the sensitivity sweeps"}</label>
+                    <span class="help">{SENSITIVITY_HELP}</span>
+                </div>
+                <label>{"Show "}
+                    <select data-testid="paper-filter" onchange={on.reform(|e: Event| PaperField::Filter(select_index(&e)))}>
+                        <option value="0" selected={self.filter == 0}>{"every claim"}</option>
+                        <option value="1" selected={self.filter == 1}>{"the claims not reproduced at the defaults"}</option>
+                    </select>
+                </label>
+            </>
         }
+    }
+
+    fn results(&self, _on: &Callback<PaperField>) -> Html {
+        match &self.card {
+            Some(card) => view_card(card, self.filter == 1),
+            None => html! {},
+        }
+    }
+
+    fn export(&self, running: bool, ran: Option<&FamilyRequest>) -> Html {
+        family_export_after(Self::ID, running, ran)
     }
 }
 

@@ -9,7 +9,10 @@ use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-use super::family::{field, linked_request, parse_seeds, Delivery, Runner};
+use super::band_table::metric_band_table;
+use super::family::{field, linked_request, parse_seeds, preset_select, FamilyTask};
+use super::family_export_after;
+use super::family_view::{FamilyPanel, Linked, Opening, Then};
 use super::form::{input_value, select_index};
 use crate::allocation::sweep::parse_numbers;
 use crate::scjg::inspect::Inspection;
@@ -22,6 +25,7 @@ use crate::web::charts::{
 use crate::web::family_metric;
 use crate::web::format::json_num;
 use crate::web::protocol::{FamilyRequest, FamilyResult};
+use crate::web::share;
 
 const TRACE_HELP: &str = "An SWF trace (plain or .gz) of an SP-like machine; the presets take 10-day windows of it from day 270 on, on 128-node sites (the CLI uses SDSC-SP2-1998-4.2-cln.swf.gz from the Parallel Workloads Archive, 128 nodes, jobs of 1–128 nodes like SCJG's MHPCC trace). The file is read in this tab's worker and never leaves the machine.";
 const SEEDS_HELP: &str = "Each seed draws which jobs become metajobs (a seeded permutation, so a larger share keeps a smaller one's metajobs) and the metaschedulers' back-off streams. Figures are medians over the seeds with an order-statistic band. The CLI's --seeds, default 5.";
@@ -30,17 +34,14 @@ const RUNS_HELP: &str = "retries: failed reservation rounds per metajob (a round
 const GANTT_HELP: &str = "Jobs over (hours, nodes) for 48 hours around the inspected metajob: local jobs in colour, metajob components dark grey, each reservation outlined in orange from its start to start + wallclock limit (SCJG §2 rules 1–5: a component never starts early; when it ends early the rest of its reservation is free for local jobs). Lock-down windows shaded (the block's nodes). Nodes are placed first fit for drawing; the simulation only counts them.";
 const QUERY_HELP: &str = "SCJG Fig. 2 for one metajob (the first that had to retry, else the one that waited longest), at its first query: per site the yes/no answer at the first start asked for (dot: green yes, red no), the single range (the first bar) and the whole range list (all bars) of start times at which a reservation of its units × wallclock limit would delay no running job, reservation or what the local policy guarantees its queue (EASY: its head). The result row is the intersection of the lists for a metajob spanning sites; the vertical line is the start it got.";
 
-pub enum ScjgMsg {
-    Worker(Delivery),
+/// A change of the SCJG view's fields, or of which run or site its results show.
+pub enum ScjgField {
     Preset(usize),
     Seeds(String),
     Percents(String),
     File(Option<web_sys::File>),
     TimelineRun(usize),
     GanttSite(usize),
-    Run,
-    Cancel,
-    Share,
 }
 
 #[derive(Clone)]
@@ -49,8 +50,7 @@ enum Shown {
     Runs(Rc<ScjgRunsResult>),
 }
 
-pub struct ScjgPanel {
-    runner: Runner,
+pub struct Scjg {
     preset: usize,
     seeds: String,
     percents: String,
@@ -67,10 +67,43 @@ fn preset_name(i: usize) -> &'static str {
     SCJG_PRESETS[i.min(SCJG_PRESETS.len() - 1)].0
 }
 
-impl ScjgPanel {
-    fn request(&self) -> Result<FamilyRequest, String> {
+/// The presets that sweep the metajobs' share.
+fn sweeps_percents(name: &str) -> bool {
+    matches!(name, "scjg-fraction" | "scjg-ar-vs-lockdown")
+}
+
+impl FamilyPanel for Scjg {
+    const ID: &'static str = "scjg";
+    const CLASS: &'static str = "sf scjg";
+    const LABEL: &'static str = "Advance reservations (SCJG)";
+    const HEADING: &'static str = "Advance reservations and metajobs (SCJG)";
+    type Field = ScjgField;
+    type Task = FamilyTask;
+    type Link = FamilyRequest;
+
+    fn new() -> Self {
+        Scjg {
+            preset: 0,
+            seeds: "5".into(),
+            percents: "0,1,2,3,4,5,6,7,8,9,10".into(),
+            file: None,
+            wanted_trace: None,
+            result: None,
+            inspection: None,
+            timeline_run: 0,
+            gantt_site: 0,
+        }
+    }
+
+    fn intro(&self) -> Html {
+        html! {
+            <p class="help">{ super::with_doc_links("A metascheduler places metajobs through advance reservations on the sites' local schedulers — query every site's range list, pick the earliest common start, reserve on each site, and on any failure release all and back off — instead of locking a block of nodes for them every day. Local jobs are backfilled around the reservations. Source: Snell, Clement, Jackson, Gregory (docs/scjg.md).") }</p>
+        }
+    }
+
+    fn link(&self) -> Result<FamilyRequest, String> {
         let name = preset_name(self.preset);
-        let percents = if matches!(name, "scjg-fraction" | "scjg-ar-vs-lockdown") {
+        let percents = if sweeps_percents(name) {
             let p = parse_numbers("metajob %", &self.percents)?;
             if p.is_empty() || p.len() > 101 || p.iter().any(|x| !(0.0..=100.0).contains(x)) {
                 return Err("metajob %: give 1 to 101 numbers in 0..100".into());
@@ -92,50 +125,92 @@ impl ScjgPanel {
         })
     }
 
-    fn run(&mut self, ctx: &Context<Self>) {
-        let Some(file) = self.file.clone() else {
-            self.runner.error = Some(format!(
+    fn encode(link: &FamilyRequest) -> Result<String, String> {
+        share::encode_family(link)
+    }
+
+    fn ready(&self) -> Result<(), String> {
+        match self.file {
+            Some(_) => Ok(()),
+            None => Err(format!(
                 "Choose a trace file first (e.g. {DEFAULT_TRACE} from the Parallel Workloads Archive)."
-            ));
-            return;
-        };
-        match self.request() {
-            Ok(r) => self
-                .runner
-                .start_with_file(r, file, ctx.link().callback(ScjgMsg::Worker)),
-            Err(e) => self.runner.error = Some(e),
+            )),
+        }
+    }
+
+    fn task(&self, request: FamilyRequest) -> Result<FamilyTask, String> {
+        Ok(FamilyTask {
+            request,
+            file: self.file.clone(),
+        })
+    }
+
+    fn linked(fragment: &str) -> Option<Linked> {
+        match share::decode_family(fragment).ok()?? {
+            FamilyRequest::Scjg {
+                preset,
+                seeds,
+                trace,
+                ..
+            } => Some(Linked {
+                what: format!("the SCJG preset {preset} ({seeds} seeds)"),
+                needs: Some(trace),
+            }),
+            _ => None,
         }
     }
 
     /// A `#f1=` SCJG link fills the fields and waits for its trace file.
-    fn open_link(&mut self) {
-        if let Ok(Some(FamilyRequest::Scjg {
+    fn open_link(&mut self) -> Opening {
+        let Ok(Some(FamilyRequest::Scjg {
             preset,
             seeds,
             percents,
             trace,
         })) = linked_request()
-        {
-            self.preset = SCJG_PRESETS.iter().position(|p| p.0 == preset).unwrap_or(0);
-            self.seeds = seeds.to_string();
-            if !percents.is_empty() {
-                self.percents = percents
-                    .iter()
-                    .map(|p| p.to_string())
-                    .collect::<Vec<_>>()
-                    .join(",");
-            }
-            self.runner.notice = Some(format!(
-                "This link runs {preset} on {trace}: choose that file below and it starts (the file never leaves this machine)."
-            ));
-            self.wanted_trace = Some(trace);
+        else {
+            return Opening::Nothing;
+        };
+        self.preset = SCJG_PRESETS.iter().position(|p| p.0 == preset).unwrap_or(0);
+        self.seeds = seeds.to_string();
+        if !percents.is_empty() {
+            self.percents = percents
+                .iter()
+                .map(|p| p.to_string())
+                .collect::<Vec<_>>()
+                .join(",");
         }
+        let notice = format!(
+            "This link runs {preset} on {trace}: choose that file below and it starts (the file never leaves this machine)."
+        );
+        self.wanted_trace = Some(trace);
+        Opening::Wait(notice)
     }
 
-    fn on_result(&mut self, r: FamilyResult) {
-        let FamilyResult::Scjg(page) = r else {
-            self.runner.error = Some("the worker answered with another family's result".into());
-            return;
+    fn set(&mut self, field: ScjgField) -> Result<Then, String> {
+        match field {
+            ScjgField::Preset(i) => self.preset = i.min(SCJG_PRESETS.len() - 1),
+            ScjgField::Seeds(v) => self.seeds = v,
+            ScjgField::Percents(v) => self.percents = v,
+            ScjgField::File(f) => {
+                self.file = f;
+                return Ok(
+                    if self.wanted_trace.take().is_some() && self.file.is_some() {
+                        Then::Run
+                    } else {
+                        Then::Show
+                    },
+                );
+            }
+            ScjgField::TimelineRun(i) => self.timeline_run = i,
+            ScjgField::GanttSite(i) => self.gantt_site = i,
+        }
+        Ok(Then::Show)
+    }
+
+    fn show(&mut self, result: FamilyResult) -> Result<(), String> {
+        let FamilyResult::Scjg(page) = result else {
+            return Err("the worker answered with another family's result".into());
         };
         let page = *page;
         self.result = Some(match page.result {
@@ -146,100 +221,56 @@ impl ScjgPanel {
             .gantt_site
             .min(page.inspection.sites.len().saturating_sub(1));
         self.inspection = Some(Rc::new(page.inspection));
-    }
-}
-
-impl Component for ScjgPanel {
-    type Message = ScjgMsg;
-    type Properties = ();
-
-    fn create(_ctx: &Context<Self>) -> Self {
-        let mut panel = ScjgPanel {
-            runner: Runner::default(),
-            preset: 0,
-            seeds: "5".into(),
-            percents: "0,1,2,3,4,5,6,7,8,9,10".into(),
-            file: None,
-            wanted_trace: None,
-            result: None,
-            inspection: None,
-            timeline_run: 0,
-            gantt_site: 0,
-        };
-        panel.open_link();
-        panel
+        Ok(())
     }
 
-    fn update(&mut self, ctx: &Context<Self>, msg: ScjgMsg) -> bool {
-        match msg {
-            ScjgMsg::Worker(d) => {
-                if let Some(r) = self.runner.on_message(d) {
-                    self.on_result(r);
-                }
-            }
-            ScjgMsg::Preset(i) => self.preset = i.min(SCJG_PRESETS.len() - 1),
-            ScjgMsg::Seeds(v) => self.seeds = v,
-            ScjgMsg::Percents(v) => self.percents = v,
-            ScjgMsg::File(f) => {
-                self.file = f;
-                if self.wanted_trace.take().is_some() && self.file.is_some() {
-                    self.run(ctx);
-                }
-            }
-            ScjgMsg::TimelineRun(i) => self.timeline_run = i,
-            ScjgMsg::GanttSite(i) => self.gantt_site = i,
-            ScjgMsg::Run => self.run(ctx),
-            ScjgMsg::Cancel => self.runner.cancel("runs"),
-            ScjgMsg::Share => self.runner.share(self.request()),
-        }
-        let now = self.request();
-        self.runner.forget_stale_link(now);
-        true
+    fn unit(&self) -> &'static str {
+        "runs"
     }
 
-    fn view(&self, ctx: &Context<Self>) -> Html {
-        let link = ctx.link();
+    fn form(&self, on: &Callback<ScjgField>) -> Html {
         let name = preset_name(self.preset);
         let description = SCJG_PRESETS
             .iter()
             .find(|p| p.0 == name)
             .map_or("", |p| p.1);
-        let on_file = link.callback(|e: Event| {
+        let names: Vec<&str> = SCJG_PRESETS.iter().map(|p| p.0).collect();
+        let on_file = on.reform(|e: Event| {
             let input: HtmlInputElement = e.target_unchecked_into();
-            ScjgMsg::File(input.files().and_then(|f| f.get(0)))
+            ScjgField::File(input.files().and_then(|f| f.get(0)))
         });
+        let text = |f: fn(String) -> ScjgField| on.reform(move |e: Event| f(input_value(&e)));
         html! {
-            <section class="sf scjg" id="scjg" aria-label="Advance reservations (SCJG)">
-                <h2>{"Advance reservations and metajobs (SCJG)"}</h2>
-                <p class="help">{ super::with_doc_links("A metascheduler places metajobs through advance reservations on the sites' local schedulers — query every site's range list, pick the earliest common start, reserve on each site, and on any failure release all and back off — instead of locking a block of nodes for them every day. Local jobs are backfilled around the reservations. Source: Snell, Clement, Jackson, Gregory (docs/scjg.md).") }</p>
-                <div class="fields">
-                    <label>{"Preset "}
-                        <select data-testid="scjg-preset" onkeydown={super::form::hold_preset_keys} title={super::form::PRESET_KEYS_HELP} onchange={link.callback(|e: Event| ScjgMsg::Preset(select_index(&e)))}>
-                            { for SCJG_PRESETS.iter().enumerate().map(|(i, p)| html!{
-                                <option value={i.to_string()} selected={i == self.preset}>{p.0}</option>
-                            }) }
-                        </select>
-                    </label>
-                    <p class="help" data-testid="scjg-description">{description}</p>
-                    <div class="field">
-                        <label for="scjg-trace">{"Trace file"}</label>
-                        <input id="scjg-trace" data-testid="scjg-trace" type="file" accept=".swf,.gz,.txt" onchange={on_file} />
-                        <span class="help">{TRACE_HELP}</span>
-                    </div>
-                    { field("scjg-seeds", "Seeds", &self.seeds, SEEDS_HELP, link.callback(|e: Event| ScjgMsg::Seeds(input_value(&e)))) }
-                    if matches!(name, "scjg-fraction" | "scjg-ar-vs-lockdown") {
-                        { field("scjg-percents", "Metajob %", &self.percents, PERCENTS_HELP, link.callback(|e: Event| ScjgMsg::Percents(input_value(&e)))) }
-                    }
+            <>
+                { preset_select("scjg", &names, self.preset, description, on.reform(|e: Event| ScjgField::Preset(select_index(&e)))) }
+                <div class="field">
+                    <label for="scjg-trace">{"Trace file"}</label>
+                    <input id="scjg-trace" data-testid="scjg-trace" type="file" accept=".swf,.gz,.txt" onchange={on_file} />
+                    <span class="help">{TRACE_HELP}</span>
                 </div>
-                { self.runner.view("scjg", "runs", link.callback(|_| ScjgMsg::Run), link.callback(|_| ScjgMsg::Cancel), link.callback(|_| ScjgMsg::Share)) }
+                { field("scjg-seeds", "Seeds", &self.seeds, SEEDS_HELP, text(ScjgField::Seeds)) }
+                if sweeps_percents(name) {
+                    { field("scjg-percents", "Metajob %", &self.percents, PERCENTS_HELP, text(ScjgField::Percents)) }
+                }
+            </>
+        }
+    }
+
+    fn results(&self, on: &Callback<ScjgField>) -> Html {
+        html! {
+            <>
                 { match &self.result {
                     Some(Shown::Sweep(r)) => view_sweep(r),
-                    Some(Shown::Runs(r)) => self.view_runs(ctx, r),
+                    Some(Shown::Runs(r)) => self.view_runs(on, r),
                     None => html! {},
                 } }
-                if let Some(i) = &self.inspection { { self.view_inspection(ctx, i) } }
-            </section>
+                if let Some(i) = &self.inspection { { self.view_inspection(on, i) } }
+            </>
         }
+    }
+
+    fn export(&self, running: bool, ran: Option<&FamilyRequest>) -> Html {
+        family_export_after(Self::ID, running, ran)
     }
 }
 
@@ -253,40 +284,18 @@ fn view_sweep(r: &Rc<ScjgSweepResult>) -> Html {
             { for shown.iter().map(|&m| html! {
                 <div>
                     <ChartView chart={Some(plot(ScjgLines(r.clone(), m)))} testid={format!("chart-scjg-{}", SCJG_CHART_METRICS[m].0)} width={560} height={300} />
-                    <p class="help">{SCJG_CHART_METRICS[m].2}</p>
+                    <p class="help">{family_metric::help(Scjg::ID, SCJG_CHART_METRICS[m].0)}</p>
                 </div>
             }) }
             </div>
             <p class="help">{format!("x: {}. {} seeds per point; band coverage {:.1} %.", r.x_label, r.seeds, r.confidence * 100.0)}</p>
-            <div class="table-wrap">
-            <table class="metrics" data-testid="scjg-table">
-                <thead><tr>
-                    <th>{"scheme"}</th><th>{"metric"}</th>
-                    { for r.x.iter().map(|x| html!{ <th>{format!("{} = {x}", r.x_label)}</th> }) }
-                </tr></thead>
-                <tbody>
-                { for r.series.iter().map(|s| html!{
-                    <tr data-policy={s.policy.clone()} data-metric={s.metric.clone()}>
-                        <th scope="row">{&s.policy}</th><td title={s.metric.clone()}>{family_metric::heading(&s.metric)}</td>
-                        { for s.median.iter().enumerate().map(|(i, v)| {
-                            let (text, exact) = family_metric::cell(&s.metric, *v);
-                            let band = |b: &[f64]| b.get(i).map_or_else(|| "–".into(), |v| family_metric::cell(&s.metric, *v).0);
-                            html!{
-                                <td data-x={i.to_string()} data-value={json_num(*v)}
-                                    title={format!("median {exact}, band {} – {}", band(&s.lo), band(&s.hi))}>{text}</td>
-                            }
-                        }) }
-                    </tr>
-                }) }
-                </tbody>
-            </table>
-            </div>
+            { metric_band_table("scjg-table", "scheme", r.x.iter().map(|x| format!("{} = {x}", r.x_label)).collect(), &r.series) }
         </>
     }
 }
 
-impl ScjgPanel {
-    fn view_runs(&self, ctx: &Context<Self>, r: &Rc<ScjgRunsResult>) -> Html {
+impl Scjg {
+    fn view_runs(&self, on: &Callback<ScjgField>, r: &Rc<ScjgRunsResult>) -> Html {
         let keys: [(&str, Pick); 6] = [
             ("utilization", |m| m.utilization),
             ("retries", |m| m.retries),
@@ -316,7 +325,7 @@ impl ScjgPanel {
                 </div>
                 <p class="help">{RUNS_HELP}</p>
                 <label>{"Retry timeline of "}
-                    <select data-testid="scjg-timeline-run" onchange={ctx.link().callback(|e: Event| ScjgMsg::TimelineRun(select_index(&e)))}>
+                    <select data-testid="scjg-timeline-run" onchange={on.reform(|e: Event| ScjgField::TimelineRun(select_index(&e)))}>
                         { for r.runs.iter().enumerate().map(|(i, x)| html!{
                             <option value={i.to_string()} selected={i == run}>{&x.label}</option>
                         }) }
@@ -328,13 +337,13 @@ impl ScjgPanel {
         }
     }
 
-    fn view_inspection(&self, ctx: &Context<Self>, i: &Rc<Inspection>) -> Html {
+    fn view_inspection(&self, on: &Callback<ScjgField>, i: &Rc<Inspection>) -> Html {
         let site = self.gantt_site.min(i.sites.len().saturating_sub(1));
         html! {
             <>
                 <h3>{format!("Inspected: {}", i.title)}</h3>
                 <label>{"Gantt chart of "}
-                    <select data-testid="scjg-gantt-site" onchange={ctx.link().callback(|e: Event| ScjgMsg::GanttSite(select_index(&e)))}>
+                    <select data-testid="scjg-gantt-site" onchange={on.reform(|e: Event| ScjgField::GanttSite(select_index(&e)))}>
                         { for i.sites.iter().enumerate().map(|(k, s)| html!{
                             <option value={k.to_string()} selected={k == site}>{&s.name}</option>
                         }) }

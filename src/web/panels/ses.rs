@@ -7,7 +7,10 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
-use super::family::{field, linked_request, parse_seeds, Delivery, Runner};
+use super::band_table::{band_table, BandRow};
+use super::family::{field, linked_request, parse_seeds, preset_select, FamilyTask};
+use super::family_export_after;
+use super::family_view::{FamilyPanel, Linked, Opening, Then};
 use super::form::{input_value, select_index};
 use crate::allocation::sweep::parse_numbers;
 use crate::scenario::ses::{SesCrossover, SesSelection, CROSSOVER_SHARES, SES_PRESETS};
@@ -16,6 +19,7 @@ use crate::web::charts::{
 };
 use crate::web::format::{fmt_duration, fmt_num, json_num};
 use crate::web::protocol::{FamilyRequest, FamilyResult};
+use crate::web::share;
 
 const SEEDS_HELP: &str = "Independent seven-day workloads of SES's Poisson model (SES §3.2, Tables 1 and A3: 3.125 jobs per 30 min, exponential run times of mean 496.3 min); the four variants see the same jobs of a seed. Every figure is the median over the seeds with an order-statistic band (min–max for few seeds). The CLI's --seeds, default 10.";
 const LOAD_HELP: &str = "Multiplies SES's arrival rate λ = 3.125 jobs / 30 min (SES Table 1): 1 is the paper's load, 2 doubles the arrivals. The CLI's --load.";
@@ -25,16 +29,13 @@ const METRICS_HELP: &str = "Group utilization: time-average of busy units / unit
 const SITE_QUEUE_HELP: &str = "Off (the paper, SES §3.4): each node group has its own FCFS queue (a GPSS-H storage) and a job joins one on arrival. On: jobs wait in one FCFS queue for the whole cluster and the head goes to a group the moment one can start it (by the same selection rules), blocking everyone behind it. The CLI's --site-queue.";
 const QUEUE_HELP: &str = "Queue length over time per group, one chart per variant: the time-averaged number of jobs waiting for each group in each of 84 equal slices of the first seed's run (SES §4: GPSS-H reports each storage's queue; a restricted variant's single-CPU group D builds the long queues). Time in days from the first submission.";
 
-pub enum SesMsg {
-    Worker(Delivery),
+/// A change of the SES view's fields.
+pub enum SesField {
     Preset(usize),
     Seeds(String),
     Load(String),
     Shares(String),
     SiteQueue(bool),
-    Run,
-    Cancel,
-    Share,
 }
 
 #[derive(Clone)]
@@ -43,8 +44,7 @@ enum SesResult {
     Crossover(Rc<SesCrossover>),
 }
 
-pub struct SesPanel {
-    runner: Runner,
+pub struct Ses {
     preset: usize,
     seeds: String,
     load: String,
@@ -57,13 +57,40 @@ fn join(v: &[f64]) -> String {
     v.iter().map(f64::to_string).collect::<Vec<_>>().join(",")
 }
 
-impl SesPanel {
+impl Ses {
     fn is_crossover(&self) -> bool {
         SES_PRESETS.get(self.preset).map(|p| p.0) == Some("ses-restriction-crossover")
     }
+}
+
+impl FamilyPanel for Ses {
+    const ID: &'static str = "ses";
+    const CLASS: &'static str = "sf ses";
+    const LABEL: &'static str = "Node-group selection (SES)";
+    const HEADING: &'static str = "Node-group selection (SES)";
+    type Field = SesField;
+    type Task = FamilyTask;
+    type Link = FamilyRequest;
+
+    fn new() -> Self {
+        Ses {
+            preset: 0,
+            seeds: "10".into(),
+            load: "1".into(),
+            shares: join(&CROSSOVER_SHARES),
+            site_queue: false,
+            result: None,
+        }
+    }
+
+    fn intro(&self) -> Html {
+        html! {
+            <p class="help">{ super::with_doc_links("One heterogeneous cluster (the Lattice: groups A 36 nodes × 4 CPUs, B 20×4, C 1×4, D 50×1) and two ways to pick a group for a job: at random, or the group with the most nodes available (MNA); restricted or not (may jobs of fewer than 4 CPUs use 4-CPU nodes). Source: Sessini's node-group selection study (docs/ses.md).") }</p>
+        }
+    }
 
     /// The run the fields describe; the error names the field.
-    fn request(&self) -> Result<FamilyRequest, String> {
+    fn link(&self) -> Result<FamilyRequest, String> {
         let load_factor = self
             .load
             .trim()
@@ -94,134 +121,119 @@ impl SesPanel {
         })
     }
 
-    /// A `#f1=` SES link fills the fields; `true` when it should run at once.
-    fn open_link(&mut self) -> bool {
+    fn encode(link: &FamilyRequest) -> Result<String, String> {
+        share::encode_family(link)
+    }
+
+    fn task(&self, request: FamilyRequest) -> Result<FamilyTask, String> {
+        Ok(FamilyTask {
+            request,
+            file: None,
+        })
+    }
+
+    fn linked(fragment: &str) -> Option<Linked> {
+        match share::decode_family(fragment).ok()?? {
+            FamilyRequest::Ses { preset, seeds, .. } => Some(Linked {
+                what: format!("the SES preset {preset} ({seeds} seeds)"),
+                needs: None,
+            }),
+            _ => None,
+        }
+    }
+
+    /// A `#f1=` SES link fills the fields and runs, unless it asks for more than a link
+    /// starts by itself.
+    fn open_link(&mut self) -> Opening {
         match linked_request() {
-            Ok(Some(FamilyRequest::Ses {
-                preset,
-                seeds,
-                load_factor,
-                shares,
-                site_queue,
-            })) => {
+            Ok(Some(
+                ref request @ FamilyRequest::Ses {
+                    ref preset,
+                    seeds,
+                    load_factor,
+                    ref shares,
+                    site_queue,
+                },
+            )) => {
                 self.site_queue = site_queue;
                 self.preset = SES_PRESETS.iter().position(|p| p.0 == preset).unwrap_or(0);
                 self.seeds = seeds.to_string();
                 self.load = load_factor.to_string();
                 if !shares.is_empty() {
-                    self.shares = join(&shares);
+                    self.shares = join(shares);
                 }
-                true
+                request.asks_first().map_or(Opening::Run, Opening::Wait)
             }
-            Ok(_) => false,
-            // The other panels report a damaged link of theirs; this one only its own.
-            Err(e) if e.contains("preset run") => {
-                self.runner.error = Some(e);
-                false
-            }
-            Err(_) => false,
+            // The other views report a damaged link of theirs; this one only its own.
+            Err(e) if e.contains("preset run") => Opening::Error(e),
+            _ => Opening::Nothing,
         }
     }
-}
 
-impl Component for SesPanel {
-    type Message = SesMsg;
-    type Properties = ();
-
-    fn create(ctx: &Context<Self>) -> Self {
-        let mut panel = SesPanel {
-            runner: Runner::default(),
-            preset: 0,
-            seeds: "10".into(),
-            load: "1".into(),
-            shares: join(&CROSSOVER_SHARES),
-            site_queue: false,
-            result: None,
-        };
-        if panel.open_link() {
-            // A link above the cost estimate waits for Run, saying what it would run.
-            match linked_request().ok().flatten().and_then(|r| r.asks_first()) {
-                Some(ask) => panel.runner.notice = Some(ask),
-                None => ctx.link().send_message(SesMsg::Run),
-            }
+    fn set(&mut self, field: SesField) -> Result<Then, String> {
+        match field {
+            SesField::Preset(i) => self.preset = i.min(SES_PRESETS.len() - 1),
+            SesField::Seeds(v) => self.seeds = v,
+            SesField::Load(v) => self.load = v,
+            SesField::Shares(v) => self.shares = v,
+            SesField::SiteQueue(v) => self.site_queue = v,
         }
-        panel
+        Ok(Then::Show)
     }
 
-    fn update(&mut self, ctx: &Context<Self>, msg: SesMsg) -> bool {
-        match msg {
-            SesMsg::Worker(d) => match self.runner.on_message(d) {
-                Some(FamilyResult::SesSelection(r)) => {
-                    self.result = Some(SesResult::Selection(Rc::new(r)))
-                }
-                Some(FamilyResult::SesCrossover(r)) => {
-                    self.result = Some(SesResult::Crossover(Rc::new(r)))
-                }
-                Some(_) => {
-                    self.runner.error =
-                        Some("the worker answered with another family's result".into())
-                }
-                None => {}
-            },
-            SesMsg::Preset(i) => self.preset = i.min(SES_PRESETS.len() - 1),
-            SesMsg::Seeds(v) => self.seeds = v,
-            SesMsg::Load(v) => self.load = v,
-            SesMsg::Shares(v) => self.shares = v,
-            SesMsg::SiteQueue(v) => self.site_queue = v,
-            SesMsg::Run => match self.request() {
-                Ok(r) => self.runner.start(r, ctx.link().callback(SesMsg::Worker)),
-                Err(e) => self.runner.error = Some(e),
-            },
-            SesMsg::Cancel => self.runner.cancel("steps"),
-            SesMsg::Share => self.runner.share(self.request()),
-        }
-        let now = self.request();
-        self.runner.forget_stale_link(now);
-        true
+    fn show(&mut self, result: FamilyResult) -> Result<(), String> {
+        self.result = Some(match result {
+            FamilyResult::SesSelection(r) => SesResult::Selection(Rc::new(r)),
+            FamilyResult::SesCrossover(r) => SesResult::Crossover(Rc::new(r)),
+            _ => return Err("the worker answered with another family's result".into()),
+        });
+        Ok(())
     }
 
-    fn view(&self, ctx: &Context<Self>) -> Html {
-        let link = ctx.link();
-        let on = |f: fn(String) -> SesMsg| link.callback(move |e: Event| f(input_value(&e)));
-        let description = SES_PRESETS.get(self.preset).map_or("", |p| p.1);
-        let unit = if self.is_crossover() {
+    fn unit(&self) -> &'static str {
+        if self.is_crossover() {
             "shares"
         } else {
             "seeds"
-        };
-        html! {
-            <section class="sf ses" id="ses" aria-label="Node-group selection (SES)">
-                <h2>{"Node-group selection (SES)"}</h2>
-                <p class="help">{ super::with_doc_links("One heterogeneous cluster (the Lattice: groups A 36 nodes × 4 CPUs, B 20×4, C 1×4, D 50×1) and two ways to pick a group for a job: at random, or the group with the most nodes available (MNA); restricted or not (may jobs of fewer than 4 CPUs use 4-CPU nodes). Source: Sessini's node-group selection study (docs/ses.md).") }</p>
-                <div class="fields">
-                    <label>{"Preset "}
-                        <select data-testid="ses-preset" onkeydown={super::form::hold_preset_keys} title={super::form::PRESET_KEYS_HELP} onchange={link.callback(|e: Event| SesMsg::Preset(select_index(&e)))}>
-                            { for SES_PRESETS.iter().enumerate().map(|(i, p)| html!{
-                                <option value={i.to_string()} selected={i == self.preset}>{p.0}</option>
-                            }) }
-                        </select>
-                    </label>
-                    <p class="help" data-testid="ses-description">{description}</p>
-                    { field("ses-seeds", "Seeds", &self.seeds, SEEDS_HELP, on(SesMsg::Seeds)) }
-                    { field("ses-load", "Load factor", &self.load, LOAD_HELP, on(SesMsg::Load)) }
-                    <div class="field">
-                        <label><input type="checkbox" data-testid="ses-site-queue" checked={self.site_queue}
-                            onchange={link.callback(|e: Event| SesMsg::SiteQueue(e.target_unchecked_into::<web_sys::HtmlInputElement>().checked()))} />
-                            {" One FCFS queue for the whole site"}</label>
-                        <span class="help">{SITE_QUEUE_HELP}</span>
-                    </div>
-                    if self.is_crossover() {
-                        { field("ses-shares", "Shares of ≥ 4-CPU jobs", &self.shares, SHARES_HELP, on(SesMsg::Shares)) }
-                    }
-                </div>
-                { self.runner.view("ses", unit, link.callback(|_| SesMsg::Run), link.callback(|_| SesMsg::Cancel), link.callback(|_| SesMsg::Share)) }
-                { match &self.result {
-                    Some(SesResult::Selection(r)) => view_selection(r),
-                    Some(SesResult::Crossover(r)) => view_crossover(r),
-                    None => html! {},
-                } }
-            </section>
         }
+    }
+
+    fn cancelled(&self, done: u64, total: u64) -> String {
+        format!("Cancelled after {done} of {total} steps.")
+    }
+
+    fn form(&self, on: &Callback<SesField>) -> Html {
+        let text = |f: fn(String) -> SesField| on.reform(move |e: Event| f(input_value(&e)));
+        let names: Vec<&str> = SES_PRESETS.iter().map(|p| p.0).collect();
+        let description = SES_PRESETS.get(self.preset).map_or("", |p| p.1);
+        html! {
+            <>
+                { preset_select("ses", &names, self.preset, description, on.reform(|e: Event| SesField::Preset(select_index(&e)))) }
+                { field("ses-seeds", "Seeds", &self.seeds, SEEDS_HELP, text(SesField::Seeds)) }
+                { field("ses-load", "Load factor", &self.load, LOAD_HELP, text(SesField::Load)) }
+                <div class="field">
+                    <label><input type="checkbox" data-testid="ses-site-queue" checked={self.site_queue}
+                        onchange={on.reform(|e: Event| SesField::SiteQueue(e.target_unchecked_into::<web_sys::HtmlInputElement>().checked()))} />
+                        {" One FCFS queue for the whole site"}</label>
+                    <span class="help">{SITE_QUEUE_HELP}</span>
+                </div>
+                if self.is_crossover() {
+                    { field("ses-shares", "Shares of ≥ 4-CPU jobs", &self.shares, SHARES_HELP, text(SesField::Shares)) }
+                }
+            </>
+        }
+    }
+
+    fn results(&self, _on: &Callback<SesField>) -> Html {
+        match &self.result {
+            Some(SesResult::Selection(r)) => view_selection(r),
+            Some(SesResult::Crossover(r)) => view_crossover(r),
+            None => html! {},
+        }
+    }
+
+    fn export(&self, running: bool, ran: Option<&FamilyRequest>) -> Html {
+        family_export_after(Self::ID, running, ran)
     }
 }
 
@@ -305,24 +317,38 @@ fn view_crossover(r: &Rc<SesCrossover>) -> Html {
         <>
             { chart(SesCrossoverLines(r.clone()), "chart-ses-crossover", 320) }
             <p class="help" data-testid="ses-crossover-found">{format!("{}. Each point: {} seeds of {} days; band coverage {:.1} %.", found.join("; "), r.seeds, r.days, r.confidence * 100.0)}</p>
-            <div class="table-wrap">
-            <table class="metrics" data-testid="ses-crossover-table">
-                <thead><tr>
-                    <th>{&r.x_label}</th>
-                    { for r.x.iter().map(|x| html!{ <th>{x.to_string()}</th> }) }
-                </tr></thead>
-                <tbody>
-                { for r.series.iter().map(|s| html!{
-                    <tr data-policy={s.policy.clone()}>
-                        <th scope="row" title="median of the mean response time">{&s.policy}</th>
-                        { for s.median.iter().enumerate().map(|(i, v)| html!{
-                            <td data-x={i.to_string()} data-value={json_num(*v)}>{banded_duration(*v, s.lo.get(i).copied(), s.hi.get(i).copied())}</td>
-                        }) }
-                    </tr>
-                }) }
-                </tbody>
-            </table>
-            </div>
+            { crossover_table(r) }
         </>
     }
+}
+
+/// The crossover's medians per share, each with its band (durations in the unit that reads
+/// best, the exact seconds on hover).
+fn crossover_table(r: &SesCrossover) -> Html {
+    let rows = r
+        .series
+        .iter()
+        .map(|s| BandRow {
+            policy: &s.policy,
+            metric: None,
+            head: html! { <th scope="row" title="median of the mean response time">{&s.policy}</th> },
+            median: &s.median,
+            lo: &s.lo,
+            hi: &s.hi,
+        })
+        .collect();
+    let cell = |row: &BandRow, i: usize, v: f64| {
+        (
+            None,
+            banded_duration(v, row.lo.get(i).copied(), row.hi.get(i).copied()),
+        )
+    };
+    band_table(
+        "ses-crossover-table",
+        html! { <th>{&r.x_label}</th> },
+        r.x.iter().map(|x| x.to_string()).collect(),
+        rows,
+        &cell,
+        html! {},
+    )
 }

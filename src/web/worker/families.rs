@@ -1,8 +1,7 @@
 //! The worker side of a paper family's run (docs/ses.md, docs/kkor.md, docs/scjg.md,
 //! docs/reproduce.md): runs a [`FamilyRequest`] — an SES, KKOR or SCJG preset, or the
-//! report card — with progress, and posts its [`FamilyResult`]. The panels
-//! (`panels::{ses, kkor, scjg, paper}`) each start their own worker, so cancelling one is
-//! dropping it.
+//! report card — with progress, and posts its [`FamilyResult`]. Each family view
+//! starts its own worker (`panels::family::Runner`), so cancelling one is dropping it.
 
 use super::post;
 use crate::kkor::presets::run_preset_with;

@@ -2,9 +2,9 @@
 //! starting from a preset — run in their own engine workers (so a sweep and a scheduling run
 //! never wait for each other, and cancelling one leaves the other alone), and the allocation
 //! calculator (`panels::AllocationCalculator`: OWA and WW fractions and the predicted
-//! response time, computed on the page). This file is the component: its messages, the
-//! page-side pool of workers a sweep is spread over, and share links; `fields` holds the
-//! sweep's fields, `view` what the view shows.
+//! response time, computed on the page). This file is SF's [`FamilyPanel`]: the sweep a
+//! pool of workers runs, `#w1=` links and the fields' changes; `fields` holds the sweep's
+//! fields, `view` what the view shows.
 
 mod fields;
 mod view;
@@ -13,12 +13,15 @@ use std::rc::Rc;
 
 use yew::prelude::*;
 
+use super::family::{Answer, Runner, Task};
+use super::family_view::{FamilyPanel, Linked, Opening, Then};
+use super::{family_export, sf_manifest, AllocationCalculator, ExportFamily};
 use crate::allocation::sweep::{
-    assemble_shares, SweepPlan, SweepSample, SweepSpec, CONFIRM_ABOVE_SWEEP_JOBS, SWEEP_PRESETS,
+    assemble_shares, SweepPlan, SweepSpec, CONFIRM_ABOVE_SWEEP_JOBS, SWEEP_PRESETS,
 };
 use crate::limits::Limits;
-use crate::web::engine_worker::{self, EngineWorker};
-use crate::web::protocol::*;
+use crate::web::engine_worker;
+use crate::web::protocol::{FromWorker, SweepData, ToWorker};
 use crate::web::share::{self, SharedSweep};
 pub use fields::{SweepField, SweepFields};
 
@@ -26,140 +29,168 @@ pub use fields::{SweepField, SweepFields};
 const DEFAULT_SEEDS: u64 = 5;
 const DEFAULT_BATCHES: u64 = 5_000;
 
-pub enum SfMsg {
-    /// A message from worker `.1` of sweep generation `.0`.
-    Worker(u32, u64, FromWorker),
-    WorkerError(u32, String),
+/// A change of the SF view's fields.
+pub enum SfField {
     Preset(usize),
     /// Puts the selected preset's parameters back in the fields.
     Reset,
     Field(SweepField, String),
     Seeds(String),
     Batches(String),
-    Run,
-    Cancel,
-    /// Puts the sweep (fields, seeds, batches) in a `#w1=` link.
-    Share,
 }
 
-pub struct SfPanel {
-    /// The sweep's pool: one worker per core (at most [`MAX_SWEEP_WORKERS`]), each running
-    /// every n-th task; dropping them stops the sweep.
-    workers: Vec<EngineWorker>,
-    /// Each worker's finished share (`None` until it answers) and tasks done so far.
-    parts: Vec<Option<Vec<Result<SweepSample, String>>>>,
-    part_done: Vec<u64>,
-    started_ms: f64,
-    /// Workers the last finished sweep ran on (for its status line).
-    last_workers: usize,
-    generation: u32,
+pub struct Sf {
     preset: usize,
     fields: SweepFields,
-    /// The running sweep's plan: posted to each worker once it is ready, and what the
-    /// workers' shares assemble into.
-    plan: Option<SweepPlan>,
     seeds: u64,
     batches: u64,
-    running: bool,
-    done: u64,
-    total: u64,
     result: Option<Rc<SweepData>>,
-    error: Option<String>,
-    notice: Option<String>,
-    share_url: Option<String>,
-    /// What `share_url` holds: the link is hidden once the fields ask for another sweep.
-    shared: Option<SharedSweep>,
 }
 
-impl SfPanel {
-    /// Starts the pool for a sweep of `tasks` runs: as many workers as the machine has
-    /// cores, but no more than runs.
-    fn spawn(&mut self, ctx: &Context<Self>, tasks: u64) -> Result<(), String> {
-        self.generation += 1;
-        let gen = self.generation;
-        self.stop_workers();
-        let n = (engine_worker::cores() as u64).min(tasks).max(1);
-        for i in 0..n {
-            let link = ctx.link().clone();
-            self.workers.push(engine_worker::spawn(move |m| match m {
-                Ok(m) => link.send_message(SfMsg::Worker(gen, i, m)),
-                Err(e) => link.send_message(SfMsg::WorkerError(gen, e)),
-            })?);
-        }
-        self.parts = vec![None; n as usize];
-        self.part_done = vec![0; n as usize];
-        self.started_ms = js_sys::Date::now();
-        Ok(())
+/// An SF sweep spread over a pool of workers: one per core (at most
+/// `engine_worker::MAX_WORKERS`) but no more than runs, each running every n-th run of the
+/// plan; the shares go back in run order before `assemble_shares` (the same bytes as one
+/// worker or the CLI).
+pub struct SweepTask {
+    plan: SweepPlan,
+}
+
+impl Task for SweepTask {
+    type Output = SweepData;
+
+    fn workers(&self) -> u64 {
+        (engine_worker::cores() as u64)
+            .min(self.plan.tasks())
+            .max(1)
     }
 
-    fn stop_workers(&mut self) {
-        self.workers.clear();
-        self.parts.clear();
-        self.part_done.clear();
+    fn total(&self) -> u64 {
+        self.plan.tasks()
     }
 
-    /// Worker `worker`'s share arrived; with every share in, the result (the same bytes as
-    /// one worker or the CLI: tasks go back in task order before [`assemble_sweep`]).
-    fn on_part(&mut self, worker: u64, samples: Vec<Result<SweepSample, String>>) {
-        if let Some(slot) = self.parts.get_mut(worker as usize) {
-            *slot = Some(samples);
+    fn message(&self, worker: u64, of: u64) -> ToWorker {
+        ToWorker::SweepPart {
+            spec: self.plan.spec().clone(),
+            seeds: self.plan.seeds(),
+            batches: self.plan.batches(),
+            worker,
+            of,
         }
-        if self.parts.iter().any(Option::is_none) {
-            return;
+    }
+
+    fn read(&self, m: &FromWorker) -> Answer {
+        match m {
+            FromWorker::SweepProgress { done, .. } => Answer::Progress {
+                done: *done,
+                total: None,
+            },
+            FromWorker::SweepPartDone { .. } => Answer::Done { elapsed_ms: None },
+            FromWorker::SweepFailed { message } => Answer::Failed(message.clone()),
+            _ => Answer::Other,
         }
-        self.last_workers = self.parts.len();
-        let shares = std::mem::take(&mut self.parts)
+    }
+
+    fn finish(self, parts: Vec<FromWorker>, elapsed_ms: f64) -> Result<SweepData, String> {
+        let shares = parts
             .into_iter()
-            .map(Option::unwrap_or_default)
+            .map(|m| match m {
+                FromWorker::SweepPartDone { samples, .. } => samples,
+                _ => Vec::new(),
+            })
             .collect();
-        self.running = false;
-        self.stop_workers();
-        let assembled = self
-            .plan
-            .take()
-            .ok_or_else(|| "the sweep was replaced".to_string())
-            .and_then(|plan| assemble_shares(&plan, shares));
-        match assembled {
-            Ok(mut r) => {
-                r.elapsed_ms = js_sys::Date::now() - self.started_ms;
-                self.done = self.total.max(1);
-                self.total = self.done;
-                self.result = Some(Rc::new(r));
-            }
-            Err(message) => self.error = Some(message),
-        }
+        let mut r = assemble_shares(&self.plan, shares)?;
+        r.elapsed_ms = elapsed_ms;
+        Ok(r)
     }
+}
 
+impl Sf {
     /// A linked sweep above [`CONFIRM_ABOVE_SWEEP_JOBS`] waits for Run, with a notice that
     /// says what it would simulate (a hostile link cannot tie up the tab).
     /// A link the limits refuse says so at once, and offers no Run.
-    fn asks_first(&mut self) -> bool {
+    fn asks_first(&self) -> Opening {
         let Ok(spec) = self.fields.spec() else {
-            return false;
+            return Opening::Run;
         };
-        let limits = crate::limits::Limits::default();
+        let limits = Limits::default();
         if let Err(e) = crate::allocation::sweep::check(&spec, self.seeds, self.batches, &limits) {
-            self.error = Some(format!("This shared sweep cannot run: {e}."));
-            return true;
+            return Opening::Error(format!("This shared sweep cannot run: {e}."));
         }
         let Ok(jobs) = crate::allocation::sweep::sweep_jobs(&spec, self.seeds, self.batches) else {
-            return false;
+            return Opening::Run;
         };
         if jobs <= CONFIRM_ABOVE_SWEEP_JOBS {
-            return false;
+            return Opening::Run;
         }
-        self.notice = Some(format!(
+        Opening::Wait(format!(
             "This shared sweep would simulate about {} jobs — more than a link starts by itself ({}); press Run to start it (Cancel stops it).",
             crate::web::format::fmt_num(jobs, 0),
             crate::web::format::fmt_num(CONFIRM_ABOVE_SWEEP_JOBS, 0)
-        ));
-        true
+        ))
     }
 
-    /// A sweep link (`#w1=`) fills the fields; `true` when the sweep should run at once.
-    fn open_link(&mut self) -> bool {
+    /// The sweep the fields describe, checked here so a bad field is reported at once.
+    fn checked_spec(&self) -> Result<SweepSpec, String> {
+        self.fields
+            .spec()
+            .and_then(|s| s.validate(self.batches).map(|()| s))
+    }
+
+    /// Puts the selected preset's parameters back in the fields.
+    fn reset_fields(&mut self) -> Then {
+        self.fields = SweepFields::of(&(SWEEP_PRESETS[self.preset].spec)());
+        Then::ClearError
+    }
+}
+
+impl FamilyPanel for Sf {
+    const ID: &'static str = "sf";
+    const CLASS: &'static str = "sf";
+    const LABEL: &'static str = "Workload allocation (SF)";
+    const HEADING: &'static str = "Workload allocation (SF)";
+    const RUN: &'static str = "Run sweep";
+    const SHARE: &'static str = "Share sweep";
+    const SHARE_TITLE: &'static str =
+        "A link that re-runs this sweep (every parameter, seeds and batches) to the same numbers";
+    const PROGRESS_LABEL: &'static str = "sweep progress";
+    const LINK_TEXT: &'static str =
+        "Link to this sweep (the parameters, seeds and batches; opening it runs the sweep): ";
+    type Field = SfField;
+    type Task = SweepTask;
+    type Link = SharedSweep;
+
+    fn new() -> Self {
+        Sf {
+            preset: 0,
+            fields: SweepFields::of(&(SWEEP_PRESETS[0].spec)()),
+            seeds: DEFAULT_SEEDS,
+            batches: DEFAULT_BATCHES,
+            result: None,
+        }
+    }
+
+    fn intro(&self) -> Html {
+        html! {
+            <p class="help">{"How to split batches of jobs over resources of different speeds: the optimal static fractions for batch arrivals (OWA), fractions proportional to speed (WW), dynamic least load (DLL) and the hybrid adaptive scheduler. Each point runs every policy with the same seeds; the line is the median of the mean response times and the shaded band its order-statistic confidence band. Source: the SF paper (optimal workload allocation for batch arrivals on heterogeneous resources)."}</p>
+        }
+    }
+
+    fn linked(fragment: &str) -> Option<Linked> {
+        let sweep = share::decode_sweep(fragment).ok()??;
+        Some(Linked {
+            what: format!(
+                "an SF allocation sweep ({} seeds × {} batches)",
+                sweep.seeds, sweep.batches
+            ),
+            needs: None,
+        })
+    }
+
+    /// A sweep link (`#w1=`) fills the fields and runs, unless it asks for more than a
+    /// link starts by itself or the limits refuse it.
+    fn open_link(&mut self) -> Opening {
         match share::decode_sweep(&crate::web::format::location_hash()) {
-            Ok(None) => false,
+            Ok(None) => Opening::Nothing,
             Ok(Some(sw)) => {
                 self.preset = SWEEP_PRESETS
                     .iter()
@@ -173,90 +204,14 @@ impl SfPanel {
                 self.fields = SweepFields::of(&sw.spec);
                 self.seeds = sw.seeds;
                 self.batches = sw.batches;
-                true
+                self.asks_first()
             }
-            Err(e) => {
-                self.error = Some(format!("{e}. The sweep fields keep their defaults."));
-                false
-            }
-        }
-    }
-
-    fn on_worker(&mut self, worker: u64, ev: FromWorker) -> bool {
-        match ev {
-            FromWorker::Ready => {
-                let Some(plan) = &self.plan else {
-                    return false;
-                };
-                let msg = ToWorker::SweepPart {
-                    spec: plan.spec().clone(),
-                    seeds: plan.seeds(),
-                    batches: plan.batches(),
-                    worker,
-                    of: self.workers.len() as u64,
-                };
-                if let Some(Err(e)) = self
-                    .workers
-                    .get(worker as usize)
-                    .map(|w| w.send(&msg, None))
-                {
-                    self.error = Some(e);
-                    self.running = false;
-                    self.stop_workers();
-                }
-            }
-            FromWorker::SweepProgress { done, .. } => {
-                if let Some(d) = self.part_done.get_mut(worker as usize) {
-                    *d = done;
-                }
-                self.done = self.part_done.iter().sum();
-            }
-            FromWorker::SweepPartDone { worker, samples } => self.on_part(worker, samples),
-            FromWorker::SweepFailed { message } => {
-                self.running = false;
-                self.stop_workers();
-                self.error = Some(message);
-            }
-            _ => return false,
-        }
-        true
-    }
-
-    /// The sweep the fields describe, checked here so a bad field is reported at once.
-    fn checked_spec(&self) -> Result<SweepSpec, String> {
-        self.fields
-            .spec()
-            .and_then(|s| s.validate(self.batches).map(|()| s))
-    }
-
-    fn run(&mut self, ctx: &Context<Self>) {
-        self.error = None;
-        self.notice = None;
-        self.done = 0;
-        self.total = 0;
-        match self.checked_spec() {
-            Ok(spec) => match SweepPlan::new(&spec, self.seeds, self.batches, &Limits::default()) {
-                Ok(plan) => {
-                    self.total = plan.tasks();
-                    match self.spawn(ctx, plan.tasks()) {
-                        Ok(()) => {
-                            self.plan = Some(plan);
-                            self.running = true;
-                        }
-                        Err(e) => {
-                            self.stop_workers();
-                            self.error = Some(e);
-                        }
-                    }
-                }
-                Err(e) => self.error = Some(e),
-            },
-            Err(e) => self.error = Some(e),
+            Err(e) => Opening::Error(format!("{e}. The sweep fields keep their defaults.")),
         }
     }
 
     /// The sweep the fields describe, as a link holds it.
-    fn sweep_to_share(&self) -> Result<SharedSweep, String> {
+    fn link(&self) -> Result<SharedSweep, String> {
         self.checked_spec().map(|spec| SharedSweep {
             spec,
             seeds: self.seeds,
@@ -264,120 +219,91 @@ impl SfPanel {
         })
     }
 
-    fn share(&mut self) {
-        match self
-            .sweep_to_share()
-            .and_then(|s| share::encode_sweep(&s).map(|f| (s, f)))
-        {
-            Err(e) => self.error = Some(e),
-            Ok((shared, frag)) => {
-                self.share_url = Some(share::link(&frag));
-                self.shared = Some(shared);
-            }
-        }
+    fn encode(link: &SharedSweep) -> Result<String, String> {
+        share::encode_sweep(link)
     }
 
-    /// Puts the selected preset's parameters back in the fields.
-    fn reset_fields(&mut self) {
-        self.fields = SweepFields::of(&(SWEEP_PRESETS[self.preset].spec)());
-        self.error = None;
+    fn task(&self, sweep: SharedSweep) -> Result<SweepTask, String> {
+        let plan = SweepPlan::new(&sweep.spec, sweep.seeds, sweep.batches, &Limits::default())?;
+        Ok(SweepTask { plan })
     }
 
-    fn cancel(&mut self) {
-        if self.running {
-            self.stop_workers();
-            self.plan = None;
-            self.generation += 1;
-            self.running = false;
-            self.notice = Some(format!(
-                "Sweep cancelled after {} of {} simulations.",
-                self.done, self.total
-            ));
-        }
-    }
-}
-
-impl Component for SfPanel {
-    type Message = SfMsg;
-    type Properties = ();
-
-    fn create(ctx: &Context<Self>) -> Self {
-        let mut panel = SfPanel {
-            workers: Vec::new(),
-            parts: Vec::new(),
-            part_done: Vec::new(),
-            started_ms: 0.0,
-            last_workers: 0,
-            plan: None,
-            generation: 0,
-            preset: 0,
-            fields: SweepFields::of(&(SWEEP_PRESETS[0].spec)()),
-            seeds: DEFAULT_SEEDS,
-            batches: DEFAULT_BATCHES,
-            running: false,
-            done: 0,
-            total: 0,
-            result: None,
-            error: None,
-            notice: None,
-            share_url: None,
-            shared: None,
-        };
-        if panel.open_link() && !panel.asks_first() {
-            ctx.link().send_message(SfMsg::Run);
-        }
-        panel
-    }
-
-    fn update(&mut self, ctx: &Context<Self>, msg: SfMsg) -> bool {
-        match msg {
-            SfMsg::Worker(g, _, _) | SfMsg::WorkerError(g, _) if g != self.generation => {
-                return false
-            }
-            SfMsg::Worker(_, w, ev) => return self.on_worker(w, ev),
-            SfMsg::WorkerError(_, m) => {
-                self.running = false;
-                self.stop_workers();
-                self.error = Some(m);
-            }
-            SfMsg::Preset(i) => {
+    fn set(&mut self, field: SfField) -> Result<Then, String> {
+        match field {
+            SfField::Preset(i) => {
                 self.preset = i.min(SWEEP_PRESETS.len() - 1);
-                self.reset_fields();
+                return Ok(self.reset_fields());
             }
-            SfMsg::Reset => self.reset_fields(),
-            SfMsg::Field(f, v) => {
-                if let Err(e) = self.fields.set(f, v) {
-                    self.error = Some(e);
-                }
-            }
-            SfMsg::Seeds(v) => match v.trim().parse::<u64>() {
+            SfField::Reset => return Ok(self.reset_fields()),
+            SfField::Field(f, v) => self.fields.set(f, v)?,
+            SfField::Seeds(v) => match v.trim().parse::<u64>() {
                 Ok(n) if (1..=1000).contains(&n) => self.seeds = n,
-                _ => self.error = Some(format!("seeds: '{v}' is not a whole number in 1..1000")),
+                _ => return Err(format!("seeds: '{v}' is not a whole number in 1..1000")),
             },
-            SfMsg::Batches(v) => match v.trim().parse::<u64>() {
+            SfField::Batches(v) => match v.trim().parse::<u64>() {
                 Ok(n) if (100..=10_000_000).contains(&n) => self.batches = n,
                 _ => {
-                    self.error = Some(format!(
+                    return Err(format!(
                         "batches: '{v}' is not a whole number in 100..10,000,000"
                     ))
                 }
             },
-            SfMsg::Run => self.run(ctx),
-            SfMsg::Share => self.share(),
-            SfMsg::Cancel => self.cancel(),
         }
-        // A link on screen always re-runs what the fields say.
-        if self.share_url.is_some() {
-            let now = self.sweep_to_share().ok();
-            if now != self.shared {
-                self.share_url = None;
-                self.shared = None;
-            }
-        }
-        true
+        Ok(Then::Show)
     }
 
-    fn view(&self, ctx: &Context<Self>) -> Html {
-        self.page(ctx)
+    fn show(&mut self, result: SweepData) -> Result<(), String> {
+        self.result = Some(Rc::new(result));
+        Ok(())
+    }
+
+    fn unit(&self) -> &'static str {
+        "simulations"
+    }
+
+    fn status(&self, runner: &Runner<SweepTask>) -> String {
+        match (&self.result, runner.running) {
+            (_, true) => format!("running… {} of {} simulations", runner.done, runner.total),
+            (Some(r), false) => format!(
+                "done in {:.2} s on {} worker{} ({}: {} seeds × {} batches)",
+                r.elapsed_ms / 1000.0,
+                runner.last_workers,
+                if runner.last_workers == 1 { "" } else { "s" },
+                r.preset,
+                r.seeds,
+                r.batches
+            ),
+            (None, false) => String::new(),
+        }
+    }
+
+    fn cancelled(&self, done: u64, total: u64) -> String {
+        format!("Sweep cancelled after {done} of {total} simulations.")
+    }
+
+    fn form(&self, on: &Callback<SfField>) -> Html {
+        self.view_fields(on)
+    }
+
+    fn results(&self, _on: &Callback<SfField>) -> Html {
+        html! {
+            <>
+                if let Some(r) = &self.result { { view::view_result(r) } }
+                <AllocationCalculator />
+            </>
+        }
+    }
+
+    /// The sweep on screen as a manifest (not only after a run of this page's: a result
+    /// stays exportable while the next sweep runs).
+    fn export(&self, _running: bool, _ran: Option<&SharedSweep>) -> Html {
+        match self
+            .result
+            .as_ref()
+            .and_then(|r| sf_manifest(r, self.preset))
+        {
+            Some(m) => html! { <ExportFamily id="sf" manifest={Rc::new(m)} /> },
+            None => family_export("sf", None),
+        }
     }
 }

@@ -1,21 +1,19 @@
-//! What the SF view shows: the preset and its sweep fields, Run/Cancel/Share with the
-//! status line, and a finished sweep's charts and medians table.
+//! What the SF view shows: the preset and its sweep fields, and a finished sweep's charts and
+//! medians table (the run controls are the family view's).
 
 use std::rc::Rc;
 
 use yew::prelude::*;
 
 use super::fields::{param_help, SweepField};
-use super::{SfMsg, SfPanel};
+use super::{Sf, SfField};
 use crate::allocation::sweep::{Vary, SWEEP_PRESETS};
 use crate::allocation::Dispatch;
 use crate::web::charts::{plot, ChartView, History, Sweep};
 use crate::web::format::json_num;
+use crate::web::panels::band_table::{band_table, band_text, BandRow};
 use crate::web::panels::form::{
     hold_preset_keys, input_value, select_index, select_value, DraftInput, PRESET_KEYS_HELP,
-};
-use crate::web::panels::{
-    family_export, sf_manifest, Alert, AllocationCalculator, CopyButton, ExportFamily,
 };
 use crate::web::protocol::SweepData;
 
@@ -27,106 +25,46 @@ fn fmt(v: f64, d: usize) -> String {
     }
 }
 
-impl SfPanel {
-    /// The whole view: the preset, its fields, the run controls, the result and the
-    /// allocation calculator.
-    pub(super) fn page(&self, ctx: &Context<Self>) -> Html {
-        let link = ctx.link();
+impl Sf {
+    /// The preset, its description, its parameters, seeds and batches.
+    pub(super) fn view_fields(&self, on: &Callback<SfField>) -> Html {
         let p = &SWEEP_PRESETS[self.preset];
-        let on_preset = link.callback(|e: Event| SfMsg::Preset(select_index(&e)));
-        let input = |f: fn(String) -> SfMsg| link.callback(move |e: Event| f(input_value(&e)));
-        html! {
-            <section class="sf" id="sf" aria-label="Workload allocation (SF)">
-                <h2>{"Workload allocation (SF)"}</h2>
-                <p class="help">{"How to split batches of jobs over resources of different speeds: the optimal static fractions for batch arrivals (OWA), fractions proportional to speed (WW), dynamic least load (DLL) and the hybrid adaptive scheduler. Each point runs every policy with the same seeds; the line is the median of the mean response times and the shaded band its order-statistic confidence band. Source: the SF paper (optimal workload allocation for batch arrivals on heterogeneous resources)."}</p>
-                <div class="fields">
-                    <label>{"Sweep "}
-                        <select data-testid="sf-preset" onchange={on_preset} onkeydown={hold_preset_keys} title={PRESET_KEYS_HELP}>
-                            { for SWEEP_PRESETS.iter().enumerate().map(|(i, p)| html!{
-                                <option value={i.to_string()} selected={i == self.preset}>{p.name}</option>
-                            }) }
-                        </select>
-                    </label>
-                    <p class="help" data-testid="sf-description">{p.description}</p>
-                    <p class="help" data-testid="sf-paper">{format!("The paper: {}.", p.paper)}</p>
-                    { self.view_sweep_fields(ctx) }
-                    <div class="field">
-                        <label for="sf-seeds">{"Seeds"}</label>
-                        <DraftInput id="sf-seeds" kind="number" min="1" max="1000" step="1" value={self.seeds.to_string()} onchange={input(SfMsg::Seeds)} />
-                        <span class="help">{format!("{} The CLI uses 10.", param_help("seeds"))}</span>
-                    </div>
-                    <div class="field">
-                        <label for="sf-batches">{"Batches"}</label>
-                        <DraftInput id="sf-batches" kind="number" min="100" step="100" value={self.batches.to_string()} onchange={input(SfMsg::Batches)} />
-                        <span class="help">{format!("{} The CLI uses 20,000.", param_help("batches"))}</span>
-                    </div>
-                </div>
-                { self.view_run(ctx) }
-                if let Some(r) = &self.result { { view_result(r) } }
-                <AllocationCalculator />
-            </section>
-        }
-    }
-
-    /// Run, cancel, share; progress and status; errors, notices and the share link.
-    fn view_run(&self, ctx: &Context<Self>) -> Html {
-        let link = ctx.link();
-        let frac = if self.total > 0 {
-            (self.done as f64 / self.total as f64).min(1.0)
-        } else {
-            0.0
-        };
-        let status = if self.running {
-            format!("running… {} of {} simulations", self.done, self.total)
-        } else if let Some(r) = &self.result {
-            format!(
-                "done in {:.2} s on {} worker{} ({}: {} seeds × {} batches)",
-                r.elapsed_ms / 1000.0,
-                self.last_workers,
-                if self.last_workers == 1 { "" } else { "s" },
-                r.preset,
-                r.seeds,
-                r.batches
-            )
-        } else {
-            String::new()
-        };
+        let on_preset = on.reform(|e: Event| SfField::Preset(select_index(&e)));
+        let input = |f: fn(String) -> SfField| on.reform(move |e: Event| f(input_value(&e)));
         html! {
             <>
-                <div class="run">
-                    <button class="primary" data-testid="sf-run" onclick={link.callback(|_| SfMsg::Run)}>{"Run sweep"}</button>
-                    <button data-testid="sf-cancel" disabled={!self.running} onclick={link.callback(|_| SfMsg::Cancel)}>{"Cancel"}</button>
-                    <button data-testid="sf-share" title="A link that re-runs this sweep (every parameter, seeds and batches) to the same numbers" onclick={link.callback(|_| SfMsg::Share)}>{"Share sweep"}</button>
-                    <progress data-testid="sf-progress" max="1" value={frac.to_string()} aria-label="sweep progress"></progress>
-                    <span class="status" data-testid="sf-status">{status}</span>
+                <label>{"Sweep "}
+                    <select data-testid="sf-preset" onchange={on_preset} onkeydown={hold_preset_keys} title={PRESET_KEYS_HELP}>
+                        { for SWEEP_PRESETS.iter().enumerate().map(|(i, p)| html!{
+                            <option value={i.to_string()} selected={i == self.preset}>{p.name}</option>
+                        }) }
+                    </select>
+                </label>
+                <p class="help" data-testid="sf-description">{p.description}</p>
+                <p class="help" data-testid="sf-paper">{format!("The paper: {}.", p.paper)}</p>
+                { self.view_sweep_fields(on) }
+                <div class="field">
+                    <label for="sf-seeds">{"Seeds"}</label>
+                    <DraftInput id="sf-seeds" kind="number" min="1" max="1000" step="1" value={self.seeds.to_string()} onchange={input(SfField::Seeds)} />
+                    <span class="help">{format!("{} The CLI uses 10.", param_help("seeds"))}</span>
                 </div>
-                if let Some(e) = &self.error {
-                    <Alert testid="sf-error" text={e.clone()} />
-                }
-                if let Some(n) = &self.notice {
-                    <div class="notice" role="status" data-testid="sf-notice">{n}</div>
-                }
-                if let Some(url) = &self.share_url {
-                    <p class="help">{"Link to this sweep (the parameters, seeds and batches; opening it runs the sweep): "}
-                        <output data-testid="sf-share-url" class="share-url">{url}</output>
-                        {" "}<CopyButton text={url.clone()} testid="sf-share-copy" /></p>
-                }
-                { match self.result.as_ref().and_then(|r| sf_manifest(r, self.preset)) {
-                    Some(m) => html! { <ExportFamily id="sf" manifest={Rc::new(m)} /> },
-                    None => family_export("sf", None),
-                } }
+                <div class="field">
+                    <label for="sf-batches">{"Batches"}</label>
+                    <DraftInput id="sf-batches" kind="number" min="100" step="100" value={self.batches.to_string()} onchange={input(SfField::Batches)} />
+                    <span class="help">{format!("{} The CLI uses 20,000.", param_help("batches"))}</span>
+                </div>
             </>
         }
     }
 
     /// The sweep's parameters, prefilled from the preset; Run checks them all.
-    fn view_sweep_fields(&self, ctx: &Context<Self>) -> Html {
-        let link = ctx.link();
+    fn view_sweep_fields(&self, on_field: &Callback<SfField>) -> Html {
         let f = &self.fields;
-        let on =
-            |field: SweepField| link.callback(move |e: Event| SfMsg::Field(field, input_value(&e)));
+        let on = |field: SweepField| {
+            on_field.reform(move |e: Event| SfField::Field(field, input_value(&e)))
+        };
         let on_select = |field: SweepField| {
-            link.callback(move |e: Event| SfMsg::Field(field, select_value(&e)))
+            on_field.reform(move |e: Event| SfField::Field(field, select_value(&e)))
         };
         let changed = f.spec().ok() != Some((SWEEP_PRESETS[self.preset].spec)());
         let text = |id: &'static str,
@@ -179,14 +117,14 @@ impl SfPanel {
                     </select>
                     <span class="help">{param_help("dispatch")}</span>
                 </div>
-                <button class="small" data-testid="sf-reset" onclick={link.callback(|_| SfMsg::Reset)}>{"Reset to the preset"}</button>
+                <button class="small" data-testid="sf-reset" onclick={on_field.reform(|_| SfField::Reset)}>{"Reset to the preset"}</button>
             </details>
         }
     }
 }
 
 /// A finished sweep: its chart, the hybrid's share (when it ran) and the medians table.
-fn view_result(r: &Rc<SweepData>) -> Html {
+pub(super) fn view_result(r: &Rc<SweepData>) -> Html {
     html! {
         <>
             <ChartView chart={Some(plot(Sweep(r.clone())))} testid="chart-sweep" width={640} height={320} />
@@ -208,35 +146,38 @@ fn view_result(r: &Rc<SweepData>) -> Html {
     }
 }
 
+/// The medians per x of each policy with their bands, and the gap row.
 fn view_table(r: &SweepData) -> Html {
-    html! {
-        <div class="table-wrap">
-        <table class="metrics" data-testid="sf-table">
-            <thead><tr>
-                <th>{&r.x_label}</th>
-                { for r.x.iter().map(|x| html!{ <th>{x.to_string()}</th> }) }
-            </tr></thead>
-            <tbody>
-                { for r.series.iter().map(|s| html!{
-                    <tr data-policy={s.policy.clone()}>
-                        <th scope="row" title="median of the mean response time (s)">{&s.policy}</th>
-                        { for s.median.iter().enumerate().map(|(i, v)| {
-                            let band = |b: &[f64]| b.get(i).map_or_else(|| "–".into(), |v| fmt(*v, 4));
-                            html!{
-                                <td data-x={i.to_string()} data-value={json_num(*v)}
-                                    title={format!("band {} – {}", band(&s.lo), band(&s.hi))}>{fmt(*v, 4)}</td>
-                            }
-                        }) }
-                    </tr>
-                }) }
-                <tr data-policy="gap" class="gap">
-                    <th scope="row" title={r.gap_label.clone()}>{"gap"}</th>
-                    { for r.gap.iter().enumerate().map(|(i, g)| html!{
-                        <td data-x={i.to_string()} data-value={json_num(*g)}>{format!("{} %", fmt(g * 100.0, 1))}</td>
-                    }) }
-                </tr>
-            </tbody>
-        </table>
-        </div>
-    }
+    let rows = r
+        .series
+        .iter()
+        .map(|s| BandRow {
+            policy: &s.policy,
+            metric: None,
+            head: html! { <th scope="row" title="median of the mean response time (s)">{&s.policy}</th> },
+            median: &s.median,
+            lo: &s.lo,
+            hi: &s.hi,
+        })
+        .collect();
+    let cell = |row: &BandRow, i: usize, v: f64| {
+        let band = band_text(row, i, &|b| fmt(b, 4));
+        (Some(format!("band {band}")), html! { {fmt(v, 4)} })
+    };
+    let gap = html! {
+        <tr data-policy="gap" class="gap">
+            <th scope="row" title={r.gap_label.clone()}>{"gap"}</th>
+            { for r.gap.iter().enumerate().map(|(i, g)| html!{
+                <td data-x={i.to_string()} data-value={json_num(*g)}>{format!("{} %", fmt(g * 100.0, 1))}</td>
+            }) }
+        </tr>
+    };
+    band_table(
+        "sf-table",
+        html! { <th>{&r.x_label}</th> },
+        r.x.iter().map(|x| x.to_string()).collect(),
+        rows,
+        &cell,
+        gap,
+    )
 }
