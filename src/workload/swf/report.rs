@@ -27,6 +27,28 @@ impl Skips {
     }
 }
 
+/// How many accepted jobs stated one resource (issue #37): known from the trace, taken from
+/// the used value because the requested one is missing (SWF field 7 for field 10), or
+/// missing (the job asks for none of it).
+#[derive(Clone, Copy, Debug, Default, Serialize, serde::Deserialize, PartialEq, Eq)]
+pub struct SourceCounts {
+    pub known: u64,
+    pub from_used: u64,
+    pub missing: u64,
+}
+
+/// Per resource beyond processors: how many jobs stated it, and how.
+#[derive(Clone, Copy, Debug, Default, Serialize, serde::Deserialize, PartialEq, Eq)]
+pub struct ResourceCounts {
+    /// Memory: SWF/GWF field 10 (requested, KB per processor), else field 7 (used); sacct
+    /// `ReqTRES`/`ReqMem`.
+    pub memory: SourceCounts,
+    /// GPUs: sacct `gres/gpu`.
+    pub gpus: SourceCounts,
+    /// Node counts: sacct `node=` / `NNodes`.
+    pub nodes: SourceCounts,
+}
+
 /// Everything the import decided, for the user to see. Counts add up:
 /// `records = jobs + skipped.total()`, `data lines = records + malformed`.
 #[derive(Clone, Debug, Default, Serialize, serde::Deserialize, PartialEq)]
@@ -80,6 +102,10 @@ pub struct ImportReport {
     /// GWF: the OrigSiteID of each site, in site order (a job's `home` indexes it).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sites: Vec<String>,
+    /// Memory, GPUs and node counts, per resource; only for a workload where some job
+    /// states one (a processor-only trace's report is what it always was).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resources: Option<ResourceCounts>,
 }
 
 impl ImportReport {
@@ -136,6 +162,23 @@ impl ImportReport {
                 "sites (OrigSiteID):",
                 self.sites.join(", ")
             ));
+        }
+        if let Some(r) = &self.resources {
+            for (c, what) in [
+                (r.memory, "memory"),
+                (r.gpus, "GPUs"),
+                (r.nodes, "node count"),
+            ] {
+                if c.known + c.from_used > 0 {
+                    line(format!(
+                        "  {:<31}{} known, {} from used, {} missing",
+                        format!("{what}:"),
+                        c.known,
+                        c.from_used,
+                        c.missing
+                    ));
+                }
+            }
         }
         for e in &self.malformed_examples {
             line(format!("  {e}"));
