@@ -41,7 +41,7 @@ pub fn read_platform_file(name: &str, text: &str) -> Result<Platform, String> {
         .map_err(|e| format!("{name}: not a platform (a JSON object): {e}"))?;
     let has = |k: &str| top.0.iter().any(|(key, _)| key == k);
     let platform = if has("groups") && has("resources") {
-        accasim(name, &top)?
+        accasim(name, text)?
     } else if has("sites") {
         serde_json::from_str::<Platform>(text).map_err(|e| format!("{name}: {e}"))?
     } else {
@@ -55,32 +55,20 @@ pub fn read_platform_file(name: &str, text: &str) -> Result<Platform, String> {
 }
 
 /// An AccaSim configuration: one site whose node types are its groups.
-fn accasim(name: &str, top: &Ordered) -> Result<Platform, String> {
-    let get = |k: &str| {
-        top.0
-            .iter()
-            .find(|(key, _)| key == k)
-            .map(|(_, v)| v.clone())
-    };
-    let groups: Ordered = get("groups")
-        .map(Ordered::deserialize)
-        .transpose()
-        .map_err(|e| format!("{name}: groups: {e}"))?
-        .unwrap_or(Ordered(Vec::new()));
-    let resources: Ordered = get("resources")
-        .map(Ordered::deserialize)
-        .transpose()
-        .map_err(|e| format!("{name}: resources: {e}"))?
-        .unwrap_or(Ordered(Vec::new()));
-    if let Some((k, _)) = top
-        .0
-        .iter()
-        .find(|(k, _)| k != "groups" && k != "resources")
-    {
-        return Err(format!(
-            "{name}: an AccaSim configuration has groups and resources; '{k}' is not read"
-        ));
-    }
+/// AccaSim's configuration file: its two objects, in file order.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct AccaSimConfig {
+    groups: Ordered,
+    resources: Ordered,
+}
+
+/// The groups in the order `resources` lists them, read from the text (a parsed JSON value
+/// would sort them).
+fn accasim(name: &str, text: &str) -> Result<Platform, String> {
+    let AccaSimConfig { groups, resources } = serde_json::from_str(text).map_err(|e| {
+        format!("{name}: an AccaSim configuration (groups and resources only): {e}")
+    })?;
     let mut types = Vec::new();
     for (group, count) in &resources.0 {
         let count = as_u32(count).ok_or_else(|| {

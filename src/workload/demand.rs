@@ -3,8 +3,31 @@
 //! from the used value, missing). A workload with none keeps no per-job table at all, so
 //! processor-only traces cost what they did.
 
-use super::swf::{ResourceCounts, SourceCounts};
+use serde::Serialize;
+
 use crate::model::{Demand, Job};
+
+/// How many accepted jobs stated one resource (issue #37): known from the trace, taken from
+/// the used value because the requested one is missing (SWF field 7 for field 10), or
+/// missing (the job asks for none of it).
+#[derive(Clone, Copy, Debug, Default, Serialize, serde::Deserialize, PartialEq, Eq)]
+pub struct SourceCounts {
+    pub known: u64,
+    pub from_used: u64,
+    pub missing: u64,
+}
+
+/// Per resource beyond processors: how many jobs stated it, and how.
+#[derive(Clone, Copy, Debug, Default, Serialize, serde::Deserialize, PartialEq, Eq)]
+pub struct ResourceCounts {
+    /// Memory: SWF/GWF field 10 (requested, KB per processor), else field 7 (used); sacct
+    /// `ReqTRES`/`ReqMem`.
+    pub memory: SourceCounts,
+    /// GPUs: sacct `gres/gpu`.
+    pub gpus: SourceCounts,
+    /// Node counts: sacct `node=` / `NNodes`.
+    pub nodes: SourceCounts,
+}
 
 /// Where a job's memory came from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

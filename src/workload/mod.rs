@@ -144,31 +144,7 @@ pub fn merge_sites(
     };
     for (site, (mut w, off)) in parts.into_iter().zip(offsets).enumerate() {
         let r = &w.report;
-        report.gzip |= r.gzip;
-        report.bytes += r.bytes;
-        report.lines += r.lines;
-        report.header_lines += r.header_lines;
-        report.blank_lines += r.blank_lines;
-        report.records += r.records;
-        report.skipped.runtime_not_positive += r.skipped.runtime_not_positive;
-        report.skipped.procs_zero += r.skipped.procs_zero;
-        report.skipped.procs_unknown += r.skipped.procs_unknown;
-        report.skipped.submit_unknown += r.skipped.submit_unknown;
-        report.malformed += r.malformed;
-        report
-            .malformed_examples
-            .extend(r.malformed_examples.iter().take(2).cloned());
-        report.estimate_missing += r.estimate_missing;
-        report.runtime_above_estimate += r.runtime_above_estimate;
-        report.procs_from_requested += r.procs_from_requested;
-        report.wider_than_max_procs += r.wider_than_max_procs;
-        report.out_of_order += r.out_of_order;
-        for (why, n) in &r.skipped_by_reason {
-            *report.skipped_by_reason.entry(why.clone()).or_insert(0) += n;
-        }
-        for (why, n) in &r.malformed_by_reason {
-            *report.malformed_by_reason.entry(why.clone()).or_insert(0) += n;
-        }
+        add_counts(&mut report, r);
         warnings.extend(r.warnings.iter().map(|m| format!("{}: {m}", w.name)));
         merge_counts(&mut report, r.resources);
         let part_demands = std::mem::take(&mut w.demands);
@@ -224,6 +200,35 @@ pub fn merge_sites(
         origin: SimTime(base) + start,
         report,
     })
+}
+
+/// Adds one part's import counts to the merged report's.
+fn add_counts(report: &mut ImportReport, r: &ImportReport) {
+    report.gzip |= r.gzip;
+    report.bytes += r.bytes;
+    report.lines += r.lines;
+    report.header_lines += r.header_lines;
+    report.blank_lines += r.blank_lines;
+    report.records += r.records;
+    report.skipped.runtime_not_positive += r.skipped.runtime_not_positive;
+    report.skipped.procs_zero += r.skipped.procs_zero;
+    report.skipped.procs_unknown += r.skipped.procs_unknown;
+    report.skipped.submit_unknown += r.skipped.submit_unknown;
+    report.malformed += r.malformed;
+    report
+        .malformed_examples
+        .extend(r.malformed_examples.iter().take(2).cloned());
+    report.estimate_missing += r.estimate_missing;
+    report.runtime_above_estimate += r.runtime_above_estimate;
+    report.procs_from_requested += r.procs_from_requested;
+    report.wider_than_max_procs += r.wider_than_max_procs;
+    report.out_of_order += r.out_of_order;
+    for (why, n) in &r.skipped_by_reason {
+        *report.skipped_by_reason.entry(why.clone()).or_insert(0) += n;
+    }
+    for (why, n) in &r.malformed_by_reason {
+        *report.malformed_by_reason.entry(why.clone()).or_insert(0) += n;
+    }
 }
 
 /// Adds one part's resource counts to the merged report's.

@@ -57,6 +57,8 @@ pub fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
             name: p.name,
             sites: p.sites,
         };
+        // Node types are scenario version 3: the version that describes it.
+        scenario = scenario.upgrade();
         inputs.add(file);
     }
     let place = Place {

@@ -347,26 +347,6 @@ impl NowFit {
         }
     }
 
-    /// [`NowFit::fits`] for a queued job, which on a node-typed site must also find nodes
-    /// (first-fit, the placement the engine makes when it starts it).
-    pub(crate) fn fits_job(&mut self, site: &SiteView, job: &QueuedJob) -> bool {
-        if !self.fits(site, job.units, job.estimate) {
-            return false;
-        }
-        match &site.nodes {
-            None => true,
-            Some(nodes) => self.nodes.fits(nodes, job.idx, job.units),
-        }
-    }
-
-    /// Starts a job [`NowFit::fits_job`] said fits.
-    pub(crate) fn take_job(&mut self, site: &SiteView, job: &QueuedJob) {
-        self.take(job.units, job.estimate);
-        if let Some(nodes) = &site.nodes {
-            self.nodes.take(nodes);
-        }
-    }
-
     /// True when the site holds reservations (its passes must plan around them).
     pub(crate) fn has_reservations(&self) -> bool {
         self.horizon != SimTime::NEVER

@@ -3,6 +3,7 @@
 //! ([`NodeFit`]), so that a job "fits now" exactly when first-fit placement finds it nodes
 //! — the placement the engine then makes. Sites without node types never reach this.
 
+use super::{NowFit, QueuedJob, SiteView};
 use crate::model::nodes::place_first_fit;
 use crate::model::{Demand, JobIdx, NodeFree, NodePool, Share};
 
@@ -55,5 +56,27 @@ impl NodeFit {
             free.gpus[n] -= s.gpus;
         }
         self.last.clear();
+    }
+}
+
+impl NowFit {
+    /// [`NowFit::fits`] for a queued job, which on a node-typed site must also find nodes
+    /// (first-fit, the placement the engine makes when it starts it).
+    pub(crate) fn fits_job(&mut self, site: &SiteView, job: &QueuedJob) -> bool {
+        if !self.fits(site, job.units, job.estimate) {
+            return false;
+        }
+        match &site.nodes {
+            None => true,
+            Some(nodes) => self.nodes.fits(nodes, job.idx, job.units),
+        }
+    }
+
+    /// Starts a job [`NowFit::fits_job`] said fits.
+    pub(crate) fn take_job(&mut self, site: &SiteView, job: &QueuedJob) {
+        self.take(job.units, job.estimate);
+        if let Some(nodes) = &site.nodes {
+            self.nodes.take(nodes);
+        }
     }
 }

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::SwfHeader;
+pub use crate::workload::demand::{ResourceCounts, SourceCounts};
 
 /// Jobs skipped on import, by reason.
 #[derive(Clone, Debug, Default, Serialize, serde::Deserialize, PartialEq, Eq)]
@@ -25,28 +26,6 @@ impl Skips {
     pub fn total(&self) -> u64 {
         self.runtime_not_positive + self.procs_zero + self.procs_unknown + self.submit_unknown
     }
-}
-
-/// How many accepted jobs stated one resource (issue #37): known from the trace, taken from
-/// the used value because the requested one is missing (SWF field 7 for field 10), or
-/// missing (the job asks for none of it).
-#[derive(Clone, Copy, Debug, Default, Serialize, serde::Deserialize, PartialEq, Eq)]
-pub struct SourceCounts {
-    pub known: u64,
-    pub from_used: u64,
-    pub missing: u64,
-}
-
-/// Per resource beyond processors: how many jobs stated it, and how.
-#[derive(Clone, Copy, Debug, Default, Serialize, serde::Deserialize, PartialEq, Eq)]
-pub struct ResourceCounts {
-    /// Memory: SWF/GWF field 10 (requested, KB per processor), else field 7 (used); sacct
-    /// `ReqTRES`/`ReqMem`.
-    pub memory: SourceCounts,
-    /// GPUs: sacct `gres/gpu`.
-    pub gpus: SourceCounts,
-    /// Node counts: sacct `node=` / `NNodes`.
-    pub nodes: SourceCounts,
 }
 
 /// Everything the import decided, for the user to see. Counts add up:
