@@ -142,21 +142,92 @@ impl Placements {
     }
 }
 
-/// Free (or total) cores, memory and GPUs per node, in node order.
+/// Free (or total) cores, memory and GPUs per node, in node order, with a bit per node
+/// that has a core free, so that a placement skips full nodes 64 at a time (RICC on 1,024
+/// nodes: most are full when a job starts).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct NodeFree {
     pub cores: Vec<u32>,
     pub mem_kb: Vec<u64>,
     pub gpus: Vec<u32>,
+    /// Bit n: node n has a free core.
+    open: Vec<u64>,
+}
+
+impl NodeFree {
+    fn push(&mut self, cores: u32, mem_kb: u64, gpus: u32) {
+        let n = self.cores.len();
+        self.cores.push(cores);
+        self.mem_kb.push(mem_kb);
+        self.gpus.push(gpus);
+        if n % 64 == 0 {
+            self.open.push(0);
+        }
+        self.mark(n);
+    }
+
+    fn mark(&mut self, n: usize) {
+        let bit = 1u64 << (n % 64);
+        if self.cores[n] > 0 {
+            self.open[n / 64] |= bit;
+        } else {
+            self.open[n / 64] &= !bit;
+        }
+    }
+
+    /// Takes the shares (each within what its node has free).
+    pub fn take(&mut self, shares: &[Share]) {
+        for s in shares {
+            let n = s.node as usize;
+            self.cores[n] -= s.cores;
+            self.mem_kb[n] -= s.mem_kb;
+            self.gpus[n] -= s.gpus;
+            self.mark(n);
+        }
+    }
+
+    /// Gives the shares back.
+    pub fn give_back(&mut self, shares: &[Share]) {
+        for s in shares {
+            let n = s.node as usize;
+            self.cores[n] += s.cores;
+            self.mem_kb[n] += s.mem_kb;
+            self.gpus[n] += s.gpus;
+            self.mark(n);
+        }
+    }
+
+    /// The nodes with a free core, in order.
+    fn open_nodes(&self) -> impl Iterator<Item = usize> + '_ {
+        self.open.iter().enumerate().flat_map(|(w, &word)| {
+            let mut bits = word;
+            std::iter::from_fn(move || {
+                if bits == 0 {
+                    return None;
+                }
+                let b = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                Some(w * 64 + b)
+            })
+        })
+    }
 }
 
 /// A site's nodes: what each has and what is free now.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NodePool {
     pub capacity: NodeFree,
-    pub free: NodeFree,
+    /// Changed only by take and give_back, which keep `version`.
+    free: NodeFree,
     /// Memory is modelled (some node has memory); otherwise jobs' memory is not checked.
     pub tracks_memory: bool,
+    /// Changes of `free` so far (every take and give-back).
+    version: u64,
+    /// The last request [`NodePool::place`] found no nodes for, and the version it failed
+    /// at: asked again before anything is freed, it fails again without the walk (a strict
+    /// FCFS head is asked at every arrival behind it; RICC on 1,024 nodes walked them
+    /// each time).
+    failed: std::cell::Cell<Option<(u32, Demand, u64)>>,
 }
 
 impl NodePool {
@@ -165,9 +236,7 @@ impl NodePool {
         let mut capacity = NodeFree::default();
         for t in types {
             for _ in 0..t.count {
-                capacity.cores.push(t.cores);
-                capacity.mem_kb.push(t.mem_kb);
-                capacity.gpus.push(t.gpus);
+                capacity.push(t.cores, t.mem_kb, t.gpus);
             }
         }
         let tracks_memory = capacity.mem_kb.iter().any(|&m| m > 0);
@@ -175,7 +244,14 @@ impl NodePool {
             free: capacity.clone(),
             capacity,
             tracks_memory,
+            version: 0,
+            failed: std::cell::Cell::new(None),
         }
+    }
+
+    /// What each node has free now.
+    pub fn free(&self) -> &NodeFree {
+        &self.free
     }
 
     pub fn len(&self) -> usize {
@@ -189,7 +265,15 @@ impl NodePool {
     /// First-fit placement of `procs` × `demand` on the free nodes (module header); `out`
     /// gets the shares in node order, and is left empty when the job does not fit now.
     pub fn place(&self, procs: u32, demand: &Demand, out: &mut Vec<Share>) -> bool {
-        place_first_fit(&self.free, self.tracks_memory, procs, demand, out)
+        if self.failed.get() == Some((procs, *demand, self.version)) {
+            out.clear();
+            return false;
+        }
+        let ok = place_first_fit(&self.free, self.tracks_memory, procs, demand, out);
+        if !ok {
+            self.failed.set(Some((procs, *demand, self.version)));
+        }
+        ok
     }
 
     /// Why the job could not be placed even on the empty site, or `None` when it could.
@@ -233,24 +317,16 @@ impl NodePool {
                 && f.gpus[n] >= s.gpus
         });
         if ok {
-            for s in shares {
-                let n = s.node as usize;
-                self.free.cores[n] -= s.cores;
-                self.free.mem_kb[n] -= s.mem_kb;
-                self.free.gpus[n] -= s.gpus;
-            }
+            self.version += 1;
+            self.free.take(shares);
         }
         ok
     }
 
     /// Gives the shares of a finished job back.
     pub fn give_back(&mut self, shares: &[Share]) {
-        for s in shares {
-            let n = s.node as usize;
-            self.free.cores[n] += s.cores;
-            self.free.mem_kb[n] += s.mem_kb;
-            self.free.gpus[n] += s.gpus;
-        }
+        self.version += 1;
+        self.free.give_back(shares);
     }
 }
 
@@ -289,13 +365,11 @@ pub fn place_first_fit(
 fn place_units(f: &NodeFree, memory: bool, procs: u32, d: &Demand, out: &mut Vec<Share>) -> bool {
     let m = if memory { mem_per_unit(procs, d) } else { 0 };
     let (mut cores_left, mut gpus_left) = (procs, d.gpus);
-    for (n, &free_cores) in f.cores.iter().enumerate() {
+    for n in f.open_nodes() {
         if cores_left == 0 && gpus_left == 0 {
             break;
         }
-        if free_cores == 0 {
-            continue;
-        }
+        let free_cores = f.cores[n];
         let by_memory = match m {
             0 => u64::MAX,
             m => f.mem_kb[n] / m,

@@ -48,13 +48,8 @@ impl NodeFit {
 
     /// Takes the placement the last [`NodeFit::fits`] found.
     pub(crate) fn take(&mut self, nodes: &NodesView) {
-        let free = self.taken.get_or_insert_with(|| nodes.pool.free.clone());
-        for s in &self.last {
-            let n = s.node as usize;
-            free.cores[n] -= s.cores;
-            free.mem_kb[n] -= s.mem_kb;
-            free.gpus[n] -= s.gpus;
-        }
+        let free = self.taken.get_or_insert_with(|| nodes.pool.free().clone());
+        free.take(&self.last);
         self.last.clear();
     }
 }
