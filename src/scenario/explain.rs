@@ -193,7 +193,7 @@ pub fn explain(
     let secs = |t: i64| (t - origin) as f64 / 1000.0;
     let jobs = &workload.jobs[..];
     let job = &jobs[j as usize];
-    let mut sim = stepping_run(scenario, spec, &platform, jobs)?;
+    let mut sim = stepping_run(scenario, spec, &platform, jobs, &workload.demands)?;
     let strict_order = matches!(spec.local, LocalPolicyKind::Fcfs | LocalPolicyKind::Sjf);
     let mut spans: Vec<WaitSpan> = Vec::new();
     let mut truncated = false;

@@ -75,7 +75,7 @@ pub fn trace_steps(
     let origin = workload.jobs.first().map_or(0, |j| j.submit.0);
     let secs = |t: i64| (t - origin) as f64 / 1000.0;
     let jobs = &workload.jobs[..];
-    let mut sim = stepping_run(scenario, spec, &platform, jobs)?.record_passes();
+    let mut sim = stepping_run(scenario, spec, &platform, jobs, &workload.demands)?.record_passes();
     let mut frames = Vec::new();
     let from = origin.saturating_add((from_s * 1000.0).round() as i64);
     while frames.len() < max_steps && sim.step().map_err(ScenarioError::Sim)? {
@@ -130,12 +130,14 @@ pub(super) fn stepping_platform(
     Ok(platform)
 }
 
-/// The run's simulation, to be stepped.
+/// The run's simulation, to be stepped, with the jobs' demands beyond processors (the
+/// workload's: node-typed sites place by them, as the run does).
 pub(super) fn stepping_run<'a>(
     scenario: &Scenario,
     spec: &AlgorithmSpec,
     platform: &'a Platform,
     jobs: &'a [Job],
+    demands: &'a [crate::model::Demand],
 ) -> Result<Simulation<'a>, ScenarioError> {
     Ok(Simulation::new(
         platform,
@@ -145,6 +147,7 @@ pub(super) fn stepping_run<'a>(
         &spec.grid_params,
         &scenario.options,
     )
+    .and_then(|sim| sim.with_demands(demands))
     .map_err(ScenarioError::Sim)?
     .with_seed(scenario.seed))
 }
