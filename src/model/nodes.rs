@@ -160,7 +160,7 @@ impl NodeFree {
         self.cores.push(cores);
         self.mem_kb.push(mem_kb);
         self.gpus.push(gpus);
-        if n % 64 == 0 {
+        if n.is_multiple_of(64) {
             self.open.push(0);
         }
         self.mark(n);

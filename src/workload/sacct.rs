@@ -311,8 +311,11 @@ impl Sacct {
     }
 }
 
+/// What a TRES list states: memory in KB, GPUs, nodes.
+type Tres = (Option<u64>, Option<u32>, Option<u32>);
+
 /// A TRES list (`cpu=4,mem=16G,node=1,gres/gpu=2`): (memory in KB, GPUs, nodes).
-fn tres(v: &[u8]) -> (Option<u64>, Option<u32>, Option<u32>) {
+fn tres(v: &[u8]) -> Tres {
     let (mut mem, mut gpus, mut nodes) = (None, None, None);
     for item in v.split(|&b| b == b',') {
         let Some(eq) = item.iter().position(|&b| b == b'=') else {
@@ -362,10 +365,8 @@ fn resources(
     procs: u32,
 ) -> (Demand, [Source; 3]) {
     let (r, a) = (req.map(tres), alloc.map(tres));
-    let pick = |f: fn(&(Option<u64>, Option<u32>, Option<u32>)) -> Option<u64>| match (
-        r.as_ref().and_then(f),
-        a.as_ref().and_then(f),
-    ) {
+    let pick = |f: fn(&Tres) -> Option<u64>| match (r.as_ref().and_then(f), a.as_ref().and_then(f))
+    {
         (Some(v), _) => (Some(v), Source::Known),
         (None, Some(v)) => (Some(v), Source::FromUsed),
         _ => (None, Source::Missing),
