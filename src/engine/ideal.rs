@@ -135,6 +135,7 @@ pub fn simulate_ideal(
         }
     };
     Ok(RunOutput {
+        placements: Default::default(),
         outcomes,
         events,
         // Nothing waits in a local queue on the shared machine.

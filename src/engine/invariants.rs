@@ -46,6 +46,8 @@ pub fn check_invariants(
                     return fail(format!("job {} rejected for a site that exists", job.id));
                 }
             }
+            // Checked against the nodes by the engine's node check (`sim/nodes.rs`).
+            JobOutcome::Rejected(RejectReason::Unplaceable { .. }) => {}
             JobOutcome::Rejected(RejectReason::TooWide { needs, capacity }) => {
                 if needs <= capacity {
                     return fail(format!("job {} rejected although it fits", job.id));

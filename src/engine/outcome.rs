@@ -2,7 +2,7 @@
 //! two conversions every part of the engine shares (speed scaling and the planned/effective
 //! runtime of a job).
 
-use crate::model::{Job, Platform};
+use crate::model::{Job, Placements, Platform, Resource};
 use crate::time::SimTime;
 
 /// Where the scheduler's runtime predictions come from.
@@ -92,6 +92,44 @@ pub enum RejectReason {
     },
     /// Its home site index names no site of the platform.
     NoSuchSite,
+    /// No placement on its site's nodes exists even with every node free (node-typed sites,
+    /// issue #37): the resource that fell short, what the job needs of it and the most the
+    /// site has (memory: KB per processor, or per node with a node count, against the
+    /// largest node's; cores and GPUs: the job's against the site's; nodes: count against
+    /// count).
+    Unplaceable {
+        /// The resource that fell short.
+        resource: Resource,
+        /// What the job needs of it.
+        needs: u64,
+        /// The most the site has of it.
+        most: u64,
+    },
+}
+
+impl RejectReason {
+    /// One line saying why, for reports (`job J: …`).
+    pub fn describe(&self, procs: u32, home: u32) -> String {
+        match *self {
+            RejectReason::TooWide { needs, capacity } => format!(
+                "needs {needs} units ({procs} processors), its site has {capacity}"
+            ),
+            RejectReason::NoSuchSite => format!("home site {home} does not exist"),
+            RejectReason::Unplaceable {
+                resource,
+                needs,
+                most,
+            } => match resource {
+                Resource::Memory => format!(
+                    "needs {needs} KB of memory per processor ({procs} processors); no placement on the site's nodes holds it (the largest node has {most} KB)"
+                ),
+                r => format!(
+                    "needs {needs} {} ({procs} processors), its site's nodes have {most}",
+                    r.name()
+                ),
+            },
+        }
+    }
 }
 
 /// What happened to one job.
@@ -146,6 +184,8 @@ pub struct RunOutput {
     /// Set for the idealized scheme: the virtual machine's capacity in one-MHz CPUs (its
     /// outcomes carry the job's home as site, but ran on the whole virtual machine).
     pub ideal_capacity: Option<f64>,
+    /// The nodes each job ran on, on node-typed sites (empty without them).
+    pub placements: Placements,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -2,8 +2,10 @@
 //! unit conversions.
 
 mod job;
+pub mod nodes;
 pub mod packing;
 mod platform;
 
 pub use job::{Job, JobIdx};
+pub use nodes::{Demand, NodeFree, NodePool, NodeType, Placements, Resource, Share};
 pub use platform::{Allocation, NodeGroup, Platform, Site, MAX_SITE_UNITS};

@@ -1,5 +1,7 @@
 use serde::{Deserialize, Serialize};
 
+use super::nodes::{NodePool, NodeType};
+
 /// How a site hands out its processors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]
 #[serde(rename_all = "snake_case")]
@@ -42,6 +44,13 @@ pub struct Site {
     /// Optional node groups (SES). Empty means one homogeneous pool.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub groups: Vec<NodeGroup>,
+    /// Nodes that exist (issue #37, scenario version 3): node types × counts with cores,
+    /// memory and GPUs, in node order. Empty (every site before it) means `nodes ×
+    /// cpus_per_node` interchangeable units, as always. With types, `nodes` is their count
+    /// and the site's processors are their cores; jobs are placed on nodes
+    /// (`model::nodes`, docs/nodes.md).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub node_types: Vec<NodeType>,
 }
 
 fn one() -> f64 {
@@ -58,12 +67,29 @@ impl Site {
             speed: 1.0,
             allocation: Allocation::Processor,
             groups: Vec::new(),
+            node_types: Vec::new(),
         }
     }
 
-    /// Total processors.
+    /// Total processors (with node types: their cores).
     pub fn cpus(&self) -> u64 {
-        self.nodes as u64 * self.cpus_per_node as u64
+        if self.node_types.is_empty() {
+            return self.nodes as u64 * self.cpus_per_node as u64;
+        }
+        self.node_types
+            .iter()
+            .map(|t| u64::from(t.count) * u64::from(t.cores))
+            .sum()
+    }
+
+    /// True when jobs are placed on the site's nodes (it lists node types).
+    pub fn has_nodes(&self) -> bool {
+        !self.node_types.is_empty()
+    }
+
+    /// The site's nodes, free, when it lists node types.
+    pub fn node_pool(&self) -> Option<NodePool> {
+        self.has_nodes().then(|| NodePool::new(&self.node_types))
     }
 
     /// Allocation units the local scheduler counts: processors or whole nodes.
@@ -106,10 +132,39 @@ impl Site {
                 self.name, self.nodes, self.cpus_per_node
             ));
         }
+        if self.has_nodes() {
+            self.validate_node_types()?;
+        }
         if !(self.speed.is_finite() && self.speed > 0.0) {
             return Err(format!(
                 "site '{}' has speed {}; a speed must be a positive number",
                 self.name, self.speed
+            ));
+        }
+        Ok(())
+    }
+
+    /// Node types: as many nodes as `nodes` says, each with a core, node-shared, no SES
+    /// groups beside them.
+    fn validate_node_types(&self) -> Result<(), String> {
+        let count: u64 = self.node_types.iter().map(|t| u64::from(t.count)).sum();
+        if count != u64::from(self.nodes) {
+            return Err(format!(
+                "site '{}' says nodes = {} but its node_types count {count} nodes; make them agree",
+                self.name, self.nodes
+            ));
+        }
+        if let Some(t) = self.node_types.iter().find(|t| t.cores == 0) {
+            return Err(format!(
+                "site '{}': node type '{}' has no cores; every node needs at least one",
+                self.name, t.name
+            ));
+        }
+        if self.allocation != Allocation::Processor || !self.groups.is_empty() {
+            return Err(format!(
+                "site '{}' lists node_types: its nodes are shared between jobs (allocation \
+                 processor) and it has no SES groups; node-exclusive node types are not supported yet",
+                self.name
             ));
         }
         Ok(())
@@ -152,6 +207,7 @@ mod tests {
             speed: 375.0,
             allocation: Allocation::Node,
             groups: vec![],
+            node_types: vec![],
         };
         assert_eq!(s.capacity_units(), 10);
         assert_eq!(s.units_for(1), 1);

@@ -239,6 +239,10 @@ pub fn explain(
             None,
             "rejected: its home site is not on the platform".into(),
         ),
+        JobOutcome::Rejected(why) => (
+            None,
+            format!("rejected: it {}", why.describe(job.procs, job.home)),
+        ),
         _ if out.start == SimTime::NEVER => (None, "never started (the run ended)".into()),
         _ => (
             Some(secs(out.start.0)),

@@ -15,6 +15,7 @@ mod load;
 pub mod manifest;
 pub mod merged;
 mod platform;
+mod platform_file;
 mod presets;
 mod report;
 mod run;
@@ -27,6 +28,7 @@ pub use cost::CONFIRM_ABOVE_PLAN_WORK;
 pub use error::ScenarioError;
 pub use load::load_workload;
 pub use platform::{group_platform, resolve_platform};
+pub use platform_file::read_platform_file;
 pub use presets::{platform_preset, PLATFORM_PRESETS, SCENARIO_PRESETS};
 pub use report::{jobs_csv, Conventions, Report, RunReport};
 pub use run::{hand_out_order, run_loaded, run_loaded_on, run_scenario};
@@ -50,7 +52,15 @@ use serde_engine::RunConfigDef;
 
 /// The scenario format written now. Version 2 (2026-11) made `conservative` mean
 /// compression; a version-1 file or link is read as it ran then (see [`Scenario::upgrade`]).
+/// Version 3 (issue #37) lets a site list `node_types` (nodes with cores, memory and GPUs):
+/// a scenario is written in the lowest version that describes it ([`Scenario::upgrade`]),
+/// so one without node types stays version 2 and keeps its bytes (share links, manifest
+/// case ids).
 pub const SCENARIO_VERSION: u32 = 2;
+/// The first version whose sites may list node types, and the newest read.
+pub const NODE_TYPES_VERSION: u32 = 3;
+/// The newest version read.
+pub const NEWEST_SCENARIO_VERSION: u32 = NODE_TYPES_VERSION;
 /// The oldest version still read.
 pub const OLDEST_SCENARIO_VERSION: u32 = 1;
 
@@ -227,27 +237,40 @@ impl Scenario {
             version: Some(serde_json::Value::Number(n)),
         }) = serde_json::from_str::<Versioned>(text)
         {
-            let readable = OLDEST_SCENARIO_VERSION as u64..=SCENARIO_VERSION as u64;
+            let readable = OLDEST_SCENARIO_VERSION as u64..=NEWEST_SCENARIO_VERSION as u64;
             if let Some(v) = n.as_u64().filter(|v| !readable.contains(v)) {
                 return Err(ScenarioError::UnsupportedVersion {
                     found: v.min(u32::MAX as u64) as u32,
-                    supported: SCENARIO_VERSION,
+                    supported: NEWEST_SCENARIO_VERSION,
                 });
             }
         }
         let s: Scenario = serde_json::from_str(text).map_err(|e| ScenarioError::Json {
             detail: with_suggestion(e.to_string()),
         })?;
-        if !(OLDEST_SCENARIO_VERSION..=SCENARIO_VERSION).contains(&s.version) {
+        if !(OLDEST_SCENARIO_VERSION..=NEWEST_SCENARIO_VERSION).contains(&s.version) {
             return Err(ScenarioError::UnsupportedVersion {
                 found: s.version,
-                supported: SCENARIO_VERSION,
+                supported: NEWEST_SCENARIO_VERSION,
             });
+        }
+        if let PlatformSpec::Sites { sites, .. } = &s.platform {
+            if s.version < NODE_TYPES_VERSION {
+                if let Some(site) = sites.iter().find(|site| site.has_nodes()) {
+                    return Err(ScenarioError::InvalidPlatform {
+                        reason: format!(
+                            "site '{}' lists node_types, which came in scenario version {NODE_TYPES_VERSION}; this file says version {}",
+                            site.name, s.version
+                        ),
+                    });
+                }
+            }
         }
         Ok(s.upgrade())
     }
 
-    /// The same experiment in the current version, run to the same schedules: in version 1
+    /// The same experiment in the current version (3 with node types, else 2), run to the
+    /// same schedules: in version 1
     /// `conservative` was the rebuild, so it becomes `conservative-rebuild`, keeping its
     /// label (the name it had) so outputs name the run as before.
     pub fn upgrade(mut self) -> Scenario {
@@ -259,8 +282,17 @@ impl Scenario {
                 }
             }
         }
-        self.version = SCENARIO_VERSION;
+        self.version = if self.has_node_types() {
+            NODE_TYPES_VERSION
+        } else {
+            SCENARIO_VERSION
+        };
         self
+    }
+
+    /// True when a site of an explicit platform lists node types (version 3).
+    pub fn has_node_types(&self) -> bool {
+        matches!(&self.platform, PlatformSpec::Sites { sites, .. } if sites.iter().any(|s| s.has_nodes()))
     }
 
     pub fn to_json(&self) -> String {

@@ -98,6 +98,7 @@ pub fn group_platform(platform: &Platform) -> Result<Platform, ScenarioError> {
             speed: site.speed,
             allocation: crate::model::Allocation::Node,
             groups: Vec::new(),
+            node_types: Vec::new(),
         })
         .collect();
     let expanded = Platform {

@@ -201,6 +201,7 @@ fn node_site(name: &str, nodes: u32, cpus: u32, mhz: f64) -> Site {
         speed: mhz,
         allocation: Allocation::Node,
         groups: vec![],
+        node_types: vec![],
     }
 }
 
@@ -241,6 +242,7 @@ pub fn platform_preset(name: &str) -> Option<Platform> {
                 cpus_per_node: 1,
                 speed: 1.0,
                 allocation: Allocation::Processor,
+                node_types: vec![],
                 groups: vec![g("A", 36, 4), g("B", 20, 4), g("C", 1, 4), g("D", 50, 1)],
             }]
         }

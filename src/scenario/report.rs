@@ -46,21 +46,27 @@ pub struct RunReport {
     pub series: Option<crate::metrics::Series>,
     #[serde(skip)]
     pub outcomes: Vec<crate::engine::Outcome>,
+    /// The nodes each job ran on, on node-typed sites (issue #37; empty without them).
+    #[serde(skip)]
+    pub placements: crate::model::Placements,
 }
 
 /// The per-job CSV: `job_id,home,site,submit,start,end,procs`, one row per job that ran,
-/// times in seconds from the first submit (integers when exact).
+/// times in seconds from the first submit (integers when exact); a run on node-typed sites
+/// adds `nodes`, the node numbers each job held on its site (Batsim's interval notation).
 pub fn jobs_csv(report: &Report, run: &RunReport) -> String {
     use std::fmt::Write;
     let mut out = String::with_capacity(run.outcomes.len() * 40 + 64);
-    out.push_str("job_id,home,site,submit,start,end,procs\n");
+    let placed = !run.placements.is_empty();
+    out.push_str("job_id,home,site,submit,start,end,procs");
+    out.push_str(if placed { ",nodes\n" } else { "\n" });
     let name = |i: u32| csv_field(&report.platform.sites[i as usize].name);
     let names: Vec<String> = (0..report.platform.sites.len() as u32).map(name).collect();
-    for (j, o) in report.workload.jobs.iter().zip(&run.outcomes) {
+    for (i, (j, o)) in report.workload.jobs.iter().zip(&run.outcomes).enumerate() {
         if !o.ran() {
             continue;
         }
-        let _ = writeln!(
+        let _ = write!(
             out,
             "{},{},{},{},{},{},{}",
             j.id,
@@ -74,6 +80,10 @@ pub fn jobs_csv(report: &Report, run: &RunReport) -> String {
             o.end,
             j.procs
         );
+        if placed {
+            let _ = write!(out, ",{}", run.placements.nodes_text(i));
+        }
+        out.push('\n');
     }
     out
 }

@@ -16,12 +16,12 @@ use std::sync::Arc;
 use super::{group_platform, resolve_platform};
 use super::{AlgorithmSpec, Conventions, Report, RunReport, Scenario, ScenarioError};
 use crate::engine::{
-    EstimateSource, EventOrder, InvariantViolation, JobOutcome, RejectReason, RunConfig, RunOutput,
-    SimError, Simulation,
+    EstimateSource, EventOrder, InvariantViolation, JobOutcome, RunConfig, RunOutput, SimError,
+    Simulation,
 };
 use crate::limits::{Limit, Limits};
 use crate::metrics::compute;
-use crate::model::{Job, Platform};
+use crate::model::{Demand, Job, Platform};
 use crate::policy::local::LocalPolicy;
 use crate::workload::{ImportReport, Workload};
 
@@ -105,12 +105,8 @@ pub fn run_report(
         .iter()
         .zip(&out.outcomes)
         .filter_map(|(j, o)| match o.status {
-            JobOutcome::Rejected(RejectReason::TooWide { needs, capacity }) => Some(format!(
-                "job {}: needs {needs} units ({} processors), its site has {capacity}",
-                j.id, j.procs
-            )),
-            JobOutcome::Rejected(RejectReason::NoSuchSite) => {
-                Some(format!("job {}: home site {} does not exist", j.id, j.home))
+            JobOutcome::Rejected(why) => {
+                Some(format!("job {}: {}", j.id, why.describe(j.procs, j.home)))
             }
             _ => None,
         })
@@ -125,6 +121,7 @@ pub fn run_report(
         max_queue: out.max_queue,
         series: None,
         outcomes: out.outcomes,
+        placements: out.placements,
     })
 }
 
@@ -175,6 +172,8 @@ pub struct PreparedScenario {
     platform: Arc<Platform>,
     platform_note: String,
     jobs: Arc<[Job]>,
+    /// What each job asks beyond processors (empty for processors only).
+    demands: Arc<[Demand]>,
     /// The workload: with its jobs when prepared here (the report hands them back at
     /// [`ScenarioRun::finish`] without a second copy), without them when prepared elsewhere
     /// ([`ScenarioRun::from_parts`]: the runs read `jobs`).
@@ -232,6 +231,7 @@ impl PreparedScenario {
                 cfg,
             ),
         }
+        .and_then(|sim| sim.with_demands(self.demands.clone()))
         .map_err(ScenarioError::Sim)?
         .with_seed(self.scenario.seed)
         // A conservative backlog too long to re-plan ends the run with the limit's message
@@ -299,7 +299,9 @@ impl ScenarioRun {
         let (platform, platform_note) = prepare(scenario, &mut workload, limits)?;
         // The runs share a copy; the workload keeps its own for the report.
         let jobs: Arc<[Job]> = Arc::from(workload.jobs.as_slice());
+        let demands: Arc<[Demand]> = Arc::from(std::mem::take(&mut workload.demands));
         Ok(ScenarioRun::from_base(PreparedScenario {
+            demands,
             scenario: scenario.clone(),
             platform: Arc::new(platform),
             platform_note,
@@ -323,6 +325,7 @@ impl ScenarioRun {
             platform: Arc::new(platform),
             platform_note,
             jobs: Arc::from(jobs),
+            demands: Arc::from(workload.demands.as_slice()),
             workload: Workload {
                 jobs: Vec::new(),
                 ..workload

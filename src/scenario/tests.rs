@@ -160,7 +160,7 @@ mod versions {
         assert_eq!(s.algorithms[0].label, None);
         let s = Scenario::from_json(&v(2, r#"[{"local":"conservative-rebuild"}]"#)).unwrap();
         assert_eq!(s.algorithms[0].local, LocalPolicyKind::ConservativeRebuild);
-        for bad in [0, 3] {
+        for bad in [0, NEWEST_SCENARIO_VERSION + 1] {
             let e = Scenario::from_json(&v(bad, r#"[{"local":"easy"}]"#)).unwrap_err();
             assert!(
                 matches!(e, ScenarioError::UnsupportedVersion { found, .. } if found == bad),

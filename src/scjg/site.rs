@@ -39,6 +39,7 @@ impl Site {
             running: &self.running,
             plan_invalidated: self.plan_invalidated,
             reservations: &self.reservations,
+            nodes: None,
         }
     }
 
@@ -94,6 +95,7 @@ impl Site {
             running: &self.running,
             plan_invalidated: self.plan_invalidated,
             reservations: &self.reservations,
+            nodes: None,
         };
         self.policy.enqueue(job, &view);
     }
@@ -107,6 +109,7 @@ impl Site {
             running: &self.running,
             plan_invalidated: self.plan_invalidated,
             reservations: &self.reservations,
+            nodes: None,
         };
         self.policy.schedule(&view, starts);
         self.plan_invalidated = false;

@@ -10,12 +10,19 @@
 //! when every ID is a number); a job's `home` is its origin's number and the report lists
 //! the IDs in site order (`sites`). A single-machine run puts every job on one site; the
 //! scenario workload `origin_sites` keeps one site per origin for the multi-site platforms.
-//! UserID and OrigSiteID may be names (the archive writes numbers, some converters names).
+//! Every ID field (12 UserID, 13 GroupID, 14 ExecutableID, 15 QueueID, 16 PartitionID,
+//! 17 OrigSiteID, 18 LastRunSiteID, 28 VOID, 29 ProjectID) may be a name (`G1`, as the
+//! anonymised archive traces write them): users and partitions named so are numbered in
+//! order of first appearance; the others are not read.
+//!
+//! **Memory** (issue #37): field 10 ReqMemory (KB per processor), else field 7 Used Memory,
+//! as SWF's fields 10 and 7; counted per source in the import report.
 
+use super::demand::{memory_kb, Source};
 use super::rows::{quote, Names, Rows};
 use super::swf::{parse_milli, SwfError, SwfOptions};
 use super::Workload;
-use crate::model::Job;
+use crate::model::{Demand, Job};
 use crate::time::{SimTime, TICKS_PER_SEC};
 
 /// Fields of a GWF job line.
@@ -26,16 +33,16 @@ pub fn read_gwf(file: &str, bytes: &[u8], opts: &SwfOptions) -> Result<Workload,
     let mut rows = Rows::new(file, "gwf", opts);
     rows.jobs
         .reserve((bytes.len() / 100).min(opts.limits.jobs as usize));
-    let mut users = Names::default();
-    let mut sites = Names::default();
+    let mut names = IdNames::default();
     rows.lines(bytes, |rows, line| {
         let t = line.trim_ascii_start();
         if t[0] == b'#' || t[0] == b';' {
             rows.report.header_lines += 1;
             return Ok(());
         }
-        row(rows, t, &mut users, &mut sites)
+        row(rows, t, &mut names)
     })?;
+    let sites = names.sites;
     let mut w = rows.finish();
     // Sites in increasing ID order (numeric when all are numbers), whatever order they
     // first appeared in.
@@ -74,7 +81,33 @@ pub fn read_gwf(file: &str, bytes: &[u8], opts: &SwfOptions) -> Result<Workload,
     Ok(w)
 }
 
-fn row(rows: &mut Rows, line: &[u8], users: &mut Names, sites: &mut Names) -> Result<(), SwfError> {
+/// The ID fields a row may give as names, numbered in order of first appearance.
+#[derive(Default)]
+struct IdNames {
+    users: Names,
+    partitions: Names,
+    sites: Names,
+}
+
+/// The fields (0-based) that are IDs: numbers or names. Of these, the user (11) and the
+/// partition (15) are read; the origin site (16) is read as a name.
+const ID_FIELDS: [usize; 5] = [11, 12, 13, 14, 15];
+
+/// An ID field: its number, or a name's number from `names` (-1 stays unknown).
+fn id_field(tok: &[u8], names: &mut Names) -> i32 {
+    match tok {
+        b"-1" => -1,
+        t => match std::str::from_utf8(t)
+            .ok()
+            .and_then(|s| s.parse::<i32>().ok())
+        {
+            Some(v) => v,
+            None => names.id(t) as i32,
+        },
+    }
+}
+
+fn row(rows: &mut Rows, line: &[u8], names: &mut IdNames) -> Result<(), SwfError> {
     let mut f: [&[u8]; GWF_FIELDS] = [b""; GWF_FIELDS];
     let mut n = 0;
     for tok in line.split(|&b| b <= b' ').filter(|t| !t.is_empty()) {
@@ -91,8 +124,8 @@ fn row(rows: &mut Rows, line: &[u8], users: &mut Names, sites: &mut Names) -> Re
     }
     let mut num = [0i64; 16];
     for (i, v) in num.iter_mut().enumerate() {
-        // Fields 1–16 are numbers; 12 (UserID) may be a name.
-        if i == 11 {
+        // Fields 1–11 are numbers; the IDs from 12 on may be names.
+        if ID_FIELDS.contains(&i) {
             continue;
         }
         match parse_milli(f[i]) {
@@ -124,27 +157,29 @@ fn row(rows: &mut Rows, line: &[u8], users: &mut Names, sites: &mut Names) -> Re
     if alloc <= 0 {
         rows.report.procs_from_requested += 1;
     }
-    let user = match f[11] {
-        b"-1" => -1,
-        u => match std::str::from_utf8(u)
-            .ok()
-            .and_then(|s| s.parse::<i32>().ok())
-        {
-            Some(v) => v,
-            None => users.id(u) as i32,
-        },
-    };
+    let user = id_field(f[11], &mut names.users);
+    let partition = id_field(f[15], &mut names.partitions);
     let to_ticks = |milli: i64| SimTime(milli / (1000 / TICKS_PER_SEC));
-    rows.push(Job {
-        id: num[0] / 1000,
-        submit: to_ticks(submit),
-        runtime: to_ticks(runtime),
-        estimate: to_ticks(estimate),
-        procs: procs.min(u32::MAX as i64) as u32,
-        home: sites.id(f[16]),
-        user,
-        partition: (num[15] / 1000).clamp(i32::MIN as i64, i32::MAX as i64) as i32,
-    });
+    // Memory in KB per processor: ReqMemory (field 10), else Used Memory (field 7).
+    let (mem_kb, memory) = memory_kb(num[9] / 1000, num[6] / 1000);
+    let demand = Demand {
+        mem_kb,
+        ..Demand::default()
+    };
+    rows.push_with(
+        Job {
+            id: num[0] / 1000,
+            submit: to_ticks(submit),
+            runtime: to_ticks(runtime),
+            estimate: to_ticks(estimate),
+            procs: procs.min(u32::MAX as i64) as u32,
+            home: names.sites.id(f[16]),
+            user,
+            partition,
+        },
+        demand,
+        [memory, Source::Missing, Source::Missing],
+    );
     Ok(())
 }
 
@@ -162,6 +197,54 @@ mod tests {
         f[11] = "U7".into();
         f[16] = site.into();
         f.join("\t")
+    }
+
+    /// The anonymised archive writes every ID as a name (`G1`, `Q2`, …): every row reads.
+    #[test]
+    fn every_id_field_may_be_a_name() {
+        let mut f = vec!["-1".to_string(); GWF_FIELDS];
+        f[0] = "1".into();
+        f[1] = "1000".into();
+        f[3] = "10".into();
+        f[4] = "2".into();
+        f[6] = "300".into();
+        for (i, name) in [
+            (11, "U1"),
+            (12, "G1"),
+            (13, "E1"),
+            (14, "Q1"),
+            (15, "P1"),
+            (16, "S1"),
+            (17, "S2"),
+            (27, "VO1"),
+            (28, "PR1"),
+        ] {
+            f[i] = name.into();
+        }
+        let mut g = f.clone();
+        g[0] = "2".into();
+        g[9] = "500".into();
+        g[15] = "P2".into();
+        let text = format!("{}\n{}\n", f.join("\t"), g.join("\t"));
+        let w = read_gwf("g.gwf", text.as_bytes(), &SwfOptions::default()).unwrap();
+        assert_eq!((w.report.jobs, w.report.malformed), (2, 0));
+        assert_eq!(
+            w.jobs
+                .iter()
+                .map(|j| (j.user, j.partition))
+                .collect::<Vec<_>>(),
+            [(0, 0), (0, 1)]
+        );
+        // Memory: used (field 7) for the first, requested (field 10) for the second.
+        assert_eq!(
+            w.demands.iter().map(|d| d.mem_kb).collect::<Vec<_>>(),
+            [300, 500]
+        );
+        let r = w.report.resources.unwrap();
+        assert_eq!(
+            (r.memory.known, r.memory.from_used, r.memory.missing),
+            (1, 1, 0)
+        );
     }
 
     #[test]

@@ -2,6 +2,7 @@
 //! bytes or parameters and returns `Result`; nothing reads files (the edges do).
 
 pub mod batsim_json;
+mod demand;
 pub mod gwf;
 pub mod hyper_erlang;
 pub mod lublin;
@@ -19,7 +20,7 @@ pub use ses::{SesPoisson, SES_PROCESSOR_TABLE};
 pub use swf::{read_swf, write_swf, ImportReport, SwfError, SwfHeader, SwfOptions};
 pub use trace::{read_trace, TraceFormat, TraceOptions};
 
-use crate::model::Job;
+use crate::model::{Demand, Job};
 use crate::time::SimTime;
 
 /// Jobs ready to simulate, sorted by submit time, with what importing them decided.
@@ -28,6 +29,10 @@ pub struct Workload {
     /// File name or generator description.
     pub name: String,
     pub jobs: Vec<Job>,
+    /// What each job asks beyond processors (memory, GPUs, node count; issue #37): empty
+    /// when no job asks for more (every processor-only workload), else one per job, in the
+    /// order of `jobs` (every reorder, cut and merge carries it).
+    pub demands: Vec<Demand>,
     /// Submit time 0 of `jobs` is this many ticks after the source's own time zero
     /// (SWF: after UnixStartTime). The writer adds it back.
     pub origin: SimTime,
@@ -48,6 +53,7 @@ impl Workload {
         Workload {
             name,
             jobs,
+            demands: Vec::new(),
             origin: SimTime::ZERO,
             report,
         }
@@ -125,7 +131,8 @@ pub fn merge_sites(
         .map(|(_, &o)| o)
         .min()
         .unwrap_or(0);
-    let mut jobs: Vec<(SimTime, u32, usize, Job)> = Vec::new();
+    let mut jobs: Vec<(SimTime, u32, usize, Job, Demand)> = Vec::new();
+    let any_demands = parts.iter().any(|w| !w.demands.is_empty());
     let mut outside = 0u64;
     let mut report = ImportReport {
         file: parts
@@ -135,34 +142,13 @@ pub fn merge_sites(
             .join(" + "),
         ..Default::default()
     };
-    for (site, (w, off)) in parts.into_iter().zip(offsets).enumerate() {
+    for (site, (mut w, off)) in parts.into_iter().zip(offsets).enumerate() {
         let r = &w.report;
-        report.gzip |= r.gzip;
-        report.bytes += r.bytes;
-        report.lines += r.lines;
-        report.header_lines += r.header_lines;
-        report.blank_lines += r.blank_lines;
-        report.records += r.records;
-        report.skipped.runtime_not_positive += r.skipped.runtime_not_positive;
-        report.skipped.procs_zero += r.skipped.procs_zero;
-        report.skipped.procs_unknown += r.skipped.procs_unknown;
-        report.skipped.submit_unknown += r.skipped.submit_unknown;
-        report.malformed += r.malformed;
-        report
-            .malformed_examples
-            .extend(r.malformed_examples.iter().take(2).cloned());
-        report.estimate_missing += r.estimate_missing;
-        report.runtime_above_estimate += r.runtime_above_estimate;
-        report.procs_from_requested += r.procs_from_requested;
-        report.wider_than_max_procs += r.wider_than_max_procs;
-        report.out_of_order += r.out_of_order;
-        for (why, n) in &r.skipped_by_reason {
-            *report.skipped_by_reason.entry(why.clone()).or_insert(0) += n;
-        }
-        for (why, n) in &r.malformed_by_reason {
-            *report.malformed_by_reason.entry(why.clone()).or_insert(0) += n;
-        }
+        add_counts(&mut report, r);
         warnings.extend(r.warnings.iter().map(|m| format!("{}: {m}", w.name)));
+        merge_counts(&mut report, r.resources);
+        let part_demands = std::mem::take(&mut w.demands);
+        let demand = |seq: usize| part_demands.get(seq).copied().unwrap_or_default();
         for (seq, mut j) in w.jobs.into_iter().enumerate() {
             j.submit = SimTime(j.submit.0 + off - base);
             j.home = site as u32;
@@ -177,7 +163,7 @@ pub fn merge_sites(
                     continue;
                 }
             }
-            jobs.push((j.submit, site as u32, seq, j));
+            jobs.push((j.submit, site as u32, seq, j, demand(seq)));
         }
     }
     if let Some(win) = window {
@@ -189,11 +175,15 @@ pub fn merge_sites(
             win.start_s, win.end_s
         ));
     }
-    jobs.sort_by_key(|(t, site, seq, _)| (*t, *site, *seq));
+    jobs.sort_by_key(|(t, site, seq, ..)| (*t, *site, *seq));
     let start = jobs.first().map(|(t, ..)| *t).unwrap_or_default();
+    let demands: Vec<Demand> = match any_demands {
+        true => jobs.iter().map(|(.., d)| *d).collect(),
+        false => Vec::new(),
+    };
     let jobs: Vec<Job> = jobs
         .into_iter()
-        .map(|(_, _, _, mut j)| {
+        .map(|(_, _, _, mut j, _)| {
             j.submit = j.submit - start;
             j
         })
@@ -206,9 +196,54 @@ pub fn merge_sites(
     Ok(Workload {
         name: report.file.clone(),
         jobs,
+        demands,
         origin: SimTime(base) + start,
         report,
     })
+}
+
+/// Adds one part's import counts to the merged report's.
+fn add_counts(report: &mut ImportReport, r: &ImportReport) {
+    report.gzip |= r.gzip;
+    report.bytes += r.bytes;
+    report.lines += r.lines;
+    report.header_lines += r.header_lines;
+    report.blank_lines += r.blank_lines;
+    report.records += r.records;
+    report.skipped.runtime_not_positive += r.skipped.runtime_not_positive;
+    report.skipped.procs_zero += r.skipped.procs_zero;
+    report.skipped.procs_unknown += r.skipped.procs_unknown;
+    report.skipped.submit_unknown += r.skipped.submit_unknown;
+    report.malformed += r.malformed;
+    report
+        .malformed_examples
+        .extend(r.malformed_examples.iter().take(2).cloned());
+    report.estimate_missing += r.estimate_missing;
+    report.runtime_above_estimate += r.runtime_above_estimate;
+    report.procs_from_requested += r.procs_from_requested;
+    report.wider_than_max_procs += r.wider_than_max_procs;
+    report.out_of_order += r.out_of_order;
+    for (why, n) in &r.skipped_by_reason {
+        *report.skipped_by_reason.entry(why.clone()).or_insert(0) += n;
+    }
+    for (why, n) in &r.malformed_by_reason {
+        *report.malformed_by_reason.entry(why.clone()).or_insert(0) += n;
+    }
+}
+
+/// Adds one part's resource counts to the merged report's.
+fn merge_counts(report: &mut ImportReport, part: Option<swf::ResourceCounts>) {
+    let Some(p) = part else { return };
+    let r = report.resources.get_or_insert_with(Default::default);
+    for (into, from) in [
+        (&mut r.memory, p.memory),
+        (&mut r.gpus, p.gpus),
+        (&mut r.nodes, p.nodes),
+    ] {
+        into.known += from.known;
+        into.from_used += from.from_used;
+        into.missing += from.missing;
+    }
 }
 
 /// Splits one workload into sites by SWF partition (field 16): partitions in increasing

@@ -7,9 +7,11 @@
 
 use std::collections::BTreeMap;
 
+use super::demand::{sort_by_submit, Demands, Source};
 use super::swf::{malformed_row, SwfError, SwfOptions};
 use super::{ImportReport, Workload};
 use crate::limits::{Limit, LimitExceeded, Limits};
+use crate::model::Demand;
 use crate::model::Job;
 use crate::time::SimTime;
 
@@ -30,6 +32,8 @@ pub(super) struct Rows<'a> {
     pub limits: Limits,
     pub report: ImportReport,
     pub jobs: Vec<Job>,
+    /// What jobs ask beyond processors, once one does.
+    pub demands: Demands,
     /// The current line (1-based) or, for JSON, the job's position.
     pub line_no: u64,
     /// Absolute submit times in milliseconds; shifted to the first at `finish`.
@@ -48,6 +52,7 @@ impl<'a> Rows<'a> {
                 ..Default::default()
             },
             jobs: Vec::new(),
+            demands: Demands::default(),
             line_no: 0,
             last_submit: i64::MIN,
         }
@@ -130,7 +135,16 @@ impl<'a> Rows<'a> {
 
     /// A job to simulate; `submit` is absolute (milliseconds after the format's zero).
     /// Runtime and estimate are at least one tick; a missing estimate (≤ 0) is the runtime.
-    pub fn push(&mut self, mut job: Job) {
+    pub fn push(&mut self, job: Job) {
+        self.push_with(job, Demand::default(), [Source::Missing; 3]);
+    }
+
+    /// [`Rows::push`] with what the job asks beyond processors and where each of memory,
+    /// GPUs and its node count came from.
+    pub fn push_with(&mut self, mut job: Job, demand: Demand, sources: [Source; 3]) {
+        let [memory, gpus, nodes] = sources;
+        self.demands
+            .push(self.jobs.len(), demand, memory, gpus, nodes);
         if job.estimate.0 <= 0 {
             self.report.estimate_missing += 1;
             job.estimate = job.runtime;
@@ -162,16 +176,25 @@ impl<'a> Rows<'a> {
         if r.jobs == 0 {
             r.warnings.push("no runnable job in this file".to_string());
         }
+        let (mut demands, resources) = std::mem::take(&mut self.demands).finish(self.jobs.len());
+        r.resources = resources;
         if r.out_of_order > 0 {
-            self.jobs.sort_by_key(|j| j.submit);
+            sort_by_submit(&mut self.jobs, &mut demands);
         }
         let origin = self.jobs.first().map(|j| j.submit).unwrap_or_default();
         for j in &mut self.jobs {
             j.submit = j.submit - origin;
         }
+        if let Some(r) = self.report.resources.filter(|r| r.memory.from_used > 0) {
+            self.report.warnings.push(format!(
+                "{} jobs state no requested memory: their used memory stands for it",
+                r.memory.from_used
+            ));
+        }
         Workload {
             name: self.file.to_string(),
             jobs: self.jobs,
+            demands,
             origin,
             report: self.report,
         }

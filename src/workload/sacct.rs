@@ -12,16 +12,23 @@
 //! - **time zone**: sacct prints local time without a zone. A timestamp with `Z` or `±HH:MM`
 //!   is read in that zone; one without in the zone given (`--utc-offset`, default UTC), and
 //!   the report says which. Users and partitions are numbered in order of first appearance
-//!   (the partitions' names go to the SWF header's notes).
+//!   (the partitions' names go to the SWF header's notes);
+//! - **resources** (issue #37), from the optional columns `ReqTRES`, `AllocTRES` and
+//!   `ReqMem`: memory, GPUs (`gres/gpu=`) and the node count (`node=`) from `ReqTRES`, else
+//!   `AllocTRES` (counted as "from used"); memory else from `ReqMem` (`Mc` per CPU, `Mn` or
+//!   no suffix per node, older Slurm). TRES memory is the job's total (`K`, `M` (the
+//!   default), `G`, `T`): per node with a node count, else per processor (rounded up). A
+//!   file without these columns reads as before (the `NNodes` column is not a request).
 
+use super::demand::Source;
 use super::rows::{quote, Names, Rows};
 use super::swf::{SwfError, SwfOptions};
 use super::Workload;
-use crate::model::Job;
+use crate::model::{Demand, Job};
 use crate::time::{SimTime, TICKS_PER_SEC};
 
 /// The columns this reader uses, in the order the documented `--format` prints them.
-const COLUMNS: [&str; 12] = [
+const COLUMNS: [&str; 15] = [
     "JobID",
     "Submit",
     "Start",
@@ -34,7 +41,12 @@ const COLUMNS: [&str; 12] = [
     "Partition",
     "User",
     "Account",
+    "ReqTRES",
+    "AllocTRES",
+    "ReqMem",
 ];
+/// The columns a file without a header has (the documented `--format`).
+const HEADERLESS: usize = 12;
 const JOBID: usize = 0;
 const SUBMIT: usize = 1;
 const START: usize = 2;
@@ -45,6 +57,9 @@ const NCPUS: usize = 6;
 const STATE: usize = 8;
 const PARTITION: usize = 9;
 const USER: usize = 10;
+const REQ_TRES: usize = 12;
+const ALLOC_TRES: usize = 13;
+const REQ_MEM: usize = 14;
 
 /// Reads sacct text (already inflated). Zone-less timestamps are `utc_offset_min` minutes
 /// east of UTC.
@@ -55,7 +70,7 @@ pub fn read_sacct(
     utc_offset_min: i32,
 ) -> Result<Workload, SwfError> {
     let mut s = Sacct {
-        cols: [None; 12],
+        cols: [None; 15],
         header_seen: false,
         decided: false,
         users: Names::default(),
@@ -114,7 +129,7 @@ pub fn read_sacct(
 
 struct Sacct {
     /// Where each of [`COLUMNS`] is in a row (from the header).
-    cols: [Option<usize>; 12],
+    cols: [Option<usize>; 15],
     header_seen: bool,
     /// The first line was looked at (a header or not).
     decided: bool,
@@ -136,7 +151,7 @@ impl Sacct {
                 return self.header(rows, &fields);
             }
             // No header (`sacct --noheader`): the documented column order.
-            for (c, slot) in self.cols.iter_mut().enumerate() {
+            for (c, slot) in self.cols.iter_mut().enumerate().take(HEADERLESS) {
                 *slot = Some(c);
             }
         }
@@ -252,16 +267,26 @@ impl Sacct {
             .filter(|p| !p.is_empty())
             .map_or(-1, |p| self.partitions.id(p) as i32);
         let ticks = |ms: i64| SimTime(ms / (1000 / TICKS_PER_SEC));
-        rows.push(Job {
-            id: numeric_id,
-            submit: ticks(submit),
-            runtime: ticks(runtime),
-            estimate: ticks(estimate),
-            procs: procs.min(u32::MAX as u64) as u32,
-            home: 0,
-            user,
-            partition,
-        });
+        let (demand, sources) = resources(
+            get(REQ_TRES),
+            get(ALLOC_TRES),
+            get(REQ_MEM),
+            procs.min(u32::MAX as u64) as u32,
+        );
+        rows.push_with(
+            Job {
+                id: numeric_id,
+                submit: ticks(submit),
+                runtime: ticks(runtime),
+                estimate: ticks(estimate),
+                procs: procs.min(u32::MAX as u64) as u32,
+                home: 0,
+                user,
+                partition,
+            },
+            demand,
+            sources,
+        );
         Ok(())
     }
 
@@ -284,6 +309,100 @@ impl Sacct {
             )),
         }
     }
+}
+
+/// A TRES list (`cpu=4,mem=16G,node=1,gres/gpu=2`): (memory in KB, GPUs, nodes).
+fn tres(v: &[u8]) -> (Option<u64>, Option<u32>, Option<u32>) {
+    let (mut mem, mut gpus, mut nodes) = (None, None, None);
+    for item in v.split(|&b| b == b',') {
+        let Some(eq) = item.iter().position(|&b| b == b'=') else {
+            continue;
+        };
+        let (key, val) = (&item[..eq], &item[eq + 1..]);
+        let small = |v: &[u8]| parse_u64(v).and_then(|n| u32::try_from(n).ok());
+        match key {
+            b"mem" => mem = memory_kb(val, b'M').map(|(kb, _)| kb),
+            b"gres/gpu" => gpus = small(val),
+            b"node" => nodes = small(val),
+            _ => {}
+        }
+    }
+    (mem, gpus, nodes)
+}
+
+/// A memory amount with an optional unit (K, M, G, T; `default` without one) and Slurm's
+/// older per-CPU (`c`) or per-node (`n`) suffix: (KB, per CPU).
+fn memory_kb(v: &[u8], default: u8) -> Option<(u64, bool)> {
+    let (v, per_cpu) = match v.last() {
+        Some(b'c') => (&v[..v.len() - 1], true),
+        Some(b'n') => (&v[..v.len() - 1], false),
+        _ => (v, false),
+    };
+    let (digits, unit) = match v.last() {
+        Some(u) if u.is_ascii_alphabetic() => (&v[..v.len() - 1], u.to_ascii_uppercase()),
+        _ => (v, default),
+    };
+    let shift = match unit {
+        b'K' => 0,
+        b'M' => 10,
+        b'G' => 20,
+        b'T' => 30,
+        _ => return None,
+    };
+    let n = parse_u64(digits)?;
+    n.checked_mul(1 << shift).map(|kb| (kb, per_cpu))
+}
+
+/// A job's memory, GPUs and node count from its TRES columns and ReqMem (module header),
+/// with where each came from.
+fn resources(
+    req: Option<&[u8]>,
+    alloc: Option<&[u8]>,
+    req_mem: Option<&[u8]>,
+    procs: u32,
+) -> (Demand, [Source; 3]) {
+    let (r, a) = (req.map(tres), alloc.map(tres));
+    let pick = |f: fn(&(Option<u64>, Option<u32>, Option<u32>)) -> Option<u64>| match (
+        r.as_ref().and_then(f),
+        a.as_ref().and_then(f),
+    ) {
+        (Some(v), _) => (Some(v), Source::Known),
+        (None, Some(v)) => (Some(v), Source::FromUsed),
+        _ => (None, Source::Missing),
+    };
+    let (mem, mut mem_src) = pick(|t| t.0);
+    let (gpus, gpu_src) = pick(|t| t.1.map(u64::from));
+    let (nodes, node_src) = pick(|t| t.2.map(u64::from));
+    let nodes = nodes.unwrap_or(0).min(u64::from(u32::MAX)) as u32;
+    let mut d = Demand {
+        gpus: gpus.unwrap_or(0).min(u64::from(u32::MAX)) as u32,
+        nodes,
+        ..Demand::default()
+    };
+    match mem {
+        // TRES memory is the job's total.
+        Some(total) if nodes > 0 => {
+            d.mem_kb = total.div_ceil(u64::from(nodes));
+            d.mem_per_node = true;
+        }
+        Some(total) => d.mem_kb = total.div_ceil(u64::from(procs.max(1))),
+        None => match req_mem
+            .filter(|v| !v.is_empty())
+            .and_then(|v| memory_kb(v, b'M'))
+        {
+            Some((kb, per_cpu)) if kb > 0 => {
+                d.mem_kb = kb;
+                d.mem_per_node = !per_cpu;
+                // Per node without a node count: the job on one node.
+                if !per_cpu && d.nodes == 0 {
+                    d.nodes = 1;
+                }
+                mem_src = Source::Known;
+            }
+            _ => {}
+        },
+    }
+    (d, [mem_src, gpu_src, node_src])
 }
 
 fn parse_u64(v: &[u8]) -> Option<u64> {
@@ -402,6 +521,37 @@ pub fn parse_duration_ms(v: &[u8]) -> Option<i64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tres_and_reqmem_give_memory_gpus_and_nodes() {
+        let (d, src) = resources(
+            Some(b"cpu=8,mem=16G,node=2,billing=8,gres/gpu=4"),
+            None,
+            None,
+            8,
+        );
+        assert_eq!(
+            d,
+            Demand {
+                mem_kb: 8 << 20,
+                mem_per_node: true,
+                gpus: 4,
+                nodes: 2
+            }
+        );
+        assert_eq!(src, [Source::Known; 3]);
+        let (d, src) = resources(Some(b"cpu=4"), Some(b"cpu=4,mem=4000M"), None, 4);
+        assert_eq!(
+            (d.mem_kb, d.mem_per_node, src[0]),
+            (1000 << 10, false, Source::FromUsed)
+        );
+        let (d, _) = resources(None, None, Some(b"2000Mc"), 4);
+        assert_eq!((d.mem_kb, d.mem_per_node, d.nodes), (2000 << 10, false, 0));
+        let (d, _) = resources(None, None, Some(b"3Gn"), 4);
+        assert_eq!((d.mem_kb, d.mem_per_node, d.nodes), (3 << 20, true, 1));
+        let (d, src) = resources(None, None, None, 4);
+        assert!(d.is_processors_only() && src == [Source::Missing; 3]);
+    }
 
     #[test]
     fn timestamps_and_durations() {

@@ -879,6 +879,7 @@ fn differential_several_sites_with_speeds_and_node_exclusive() {
                             Allocation::Processor
                         },
                         groups: vec![],
+                        node_types: vec![],
                     });
                     // A flat case on as many CPUs, its jobs homed here.
                     let mut case = gen_case(seed * 10 + s as u64);

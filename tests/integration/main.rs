@@ -13,6 +13,7 @@ mod grid;
 mod hardening;
 mod kkor;
 mod limits;
+mod nodes;
 mod reference;
 mod reproduce;
 mod scjg;

@@ -55,6 +55,7 @@ fn pass(
         running: &run,
         plan_invalidated: false,
         reservations,
+        nodes: None,
     };
     let mut policy = kind.build();
     for j in queue {
@@ -115,6 +116,7 @@ fn easy_computes_the_shadow_around_a_reservation() {
         running: &run,
         plan_invalidated: false,
         reservations: &r,
+        nodes: None,
     };
     let mut easy = LocalPolicyKind::Easy.build();
     easy.enqueue(q(1, 3, 50), &view);
@@ -141,6 +143,7 @@ fn conservative_plans_every_job_around_reservations() {
         running: &run,
         plan_invalidated: false,
         reservations: &r,
+        nodes: None,
     };
     let mut c = LocalPolicyKind::Conservative.build();
     for j in [q(1, 4, 100), q(2, 2, 40), q(3, 2, 60)] {
@@ -207,6 +210,7 @@ fn range_lists_match_a_brute_force_scan() {
             running: &run,
             plan_invalidated: false,
             reservations: &reservations,
+            nodes: None,
         };
         // First-fit guards only running jobs and reservations: the raw usage.
         let ff = LocalPolicyKind::FirstFit.build();

@@ -33,7 +33,7 @@ pub fn lint(a: &LintArgs) -> Result<(), CliError> {
 }
 
 pub fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
-    let scenario = trace_scenario(
+    let mut scenario = trace_scenario(
         &a.trace,
         &a.policy.0,
         TraceOptions {
@@ -47,6 +47,20 @@ pub fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
     );
     let mut inputs = Inputs::default();
     inputs.add(Path::new(&a.trace));
+    if let Some(file) = &a.platform {
+        let bytes = read_file(file, &a.limits.limits()).map_err(CliError::Failed)?;
+        let name = file.display().to_string();
+        let text = String::from_utf8(bytes)
+            .map_err(|_| CliError::Failed(format!("{name} is not UTF-8 text")))?;
+        let p = gridscope::scenario::read_platform_file(&name, &text).map_err(CliError::Failed)?;
+        scenario.platform = PlatformSpec::Sites {
+            name: p.name,
+            sites: p.sites,
+        };
+        // Node types are scenario version 3: the version that describes it.
+        scenario = scenario.upgrade();
+        inputs.add(file);
+    }
     let place = Place {
         base: PathBuf::new(),
         files: Files::Anywhere,

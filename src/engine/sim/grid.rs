@@ -59,6 +59,12 @@ impl Simulation<'_> {
     fn dispatch(&mut self, idx: JobIdx, s: u32) {
         let job = &self.jobs[idx as usize];
         let units = self.platform.sites[s as usize].units_for(job.procs);
+        if let Some(reason) = self.never_fits(s as usize, idx) {
+            self.outcomes[idx as usize].status = JobOutcome::Rejected(reason);
+            self.done += 1;
+            return;
+        }
+        let job = &self.jobs[idx as usize];
         let site = &mut self.sites[s as usize];
         if units > site.res.capacity {
             // Only a non-migrating scheme sends a job to a site too small for it.

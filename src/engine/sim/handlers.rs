@@ -66,6 +66,8 @@ impl Simulation<'_> {
             InvariantViolation(format!("job {} completed but was not running", job.id))
         })?;
         site.free += units;
+        self.release_nodes(s, idx);
+        let site = &mut self.sites[s].res;
         if now < predicted {
             site.plan_invalidated = true;
         }
@@ -148,14 +150,19 @@ impl Simulation<'_> {
         let Some(home) = self.platform.sites.get(job.home as usize) else {
             return Some(RejectReason::NoSuchSite);
         };
-        let fits_somewhere = self
-            .platform
-            .sites
-            .iter()
-            .any(|s| s.units_for(job.procs) <= s.capacity_units());
-        (!fits_somewhere).then(|| RejectReason::TooWide {
-            needs: home.units_for(job.procs),
-            capacity: home.capacity_units(),
-        })
+        let fits_somewhere = self.platform.sites.iter().enumerate().any(|(i, s)| {
+            s.units_for(job.procs) <= s.capacity_units() && self.never_fits(i, idx).is_none()
+        });
+        if fits_somewhere {
+            return None;
+        }
+        let too_wide = home.units_for(job.procs) > home.capacity_units();
+        match self.never_fits(job.home as usize, idx) {
+            Some(reason) if !too_wide => Some(reason),
+            _ => Some(RejectReason::TooWide {
+                needs: home.units_for(job.procs),
+                capacity: home.capacity_units(),
+            }),
+        }
     }
 }

@@ -27,13 +27,16 @@ use std::collections::BTreeMap;
 use super::ideal::{check_ideal, simulate_ideal};
 use super::invariants::check_invariants;
 use super::{EventQueue, InvariantViolation, Outcome, RunConfig, RunOutput, SimError, SimTime};
-use crate::model::{Job, JobIdx, Platform};
+use crate::model::{Demand, Job, JobIdx, NodePool, Placements, Platform, Share};
 use crate::policy::grid::{GridAction, GridMsg, GridParams, GridPolicy, GridScheme};
-use crate::policy::local::{LocalPolicy, LocalPolicyKind, Projection, QueuedJob, SiteView};
+use crate::policy::local::{
+    LocalPolicy, LocalPolicyKind, NodesView, Projection, QueuedJob, SiteView,
+};
 
 mod grid;
 mod handlers;
 mod input;
+mod nodes;
 mod order;
 mod pass;
 mod steplog;
@@ -42,7 +45,7 @@ mod view;
 
 pub use input::Input;
 pub use steplog::{SiteSnapshot, StepLog};
-use validate::validate;
+use validate::{validate, validate_nodes};
 
 /// Progress is reported (and cancellation asked) after this many handled events.
 const PROGRESS_EVERY: u64 = 16_384;
@@ -63,6 +66,8 @@ struct Resources {
     speed: f64,
     running: BTreeMap<(SimTime, JobIdx), u32>,
     plan_invalidated: bool,
+    /// The nodes, on a site that lists node types (issue #37).
+    nodes: Option<NodePool>,
 }
 
 impl Resources {
@@ -74,6 +79,16 @@ impl Resources {
             running: &self.running,
             plan_invalidated: self.plan_invalidated,
             reservations: &[],
+            nodes: None,
+        }
+    }
+
+    /// [`Resources::view`] with the site's nodes and the jobs' demands, for the pass that
+    /// decides who starts.
+    fn pass_view<'a>(&'a self, now: SimTime, demands: &'a [Demand]) -> SiteView<'a> {
+        SiteView {
+            nodes: self.nodes.as_ref().map(|pool| NodesView { pool, demands }),
+            ..self.view(now)
         }
     }
 }
@@ -116,6 +131,12 @@ impl SiteState {
 pub struct Simulation<'a> {
     platform: Input<'a, Platform>,
     jobs: Input<'a, [Job]>,
+    /// What each job asks beyond processors (empty: processors only; issue #37).
+    demands: Input<'a, [Demand]>,
+    /// The nodes each job started on (node-typed sites only).
+    placements: Placements,
+    /// A placement being made (kept to reuse its allocation).
+    shares: Vec<Share>,
     cfg: RunConfig,
     scheme: GridScheme,
     params: GridParams,
@@ -187,16 +208,25 @@ impl<'a> Simulation<'a> {
                     speed: s.speed,
                     running: BTreeMap::new(),
                     plan_invalidated: false,
+                    nodes: s.node_pool(),
                 },
                 policy: build(i),
                 projection: RefCell::new(None),
             })
-            .collect();
+            .collect::<Vec<SiteState>>();
+        validate_nodes(&platform, &sites, scheme)?;
+        let placements = match platform.sites.iter().any(|s| s.has_nodes()) {
+            true => Placements::for_jobs(jobs.len()),
+            false => Placements::default(),
+        };
         let grid = params.build(scheme, platform.sites.len(), 0);
         let outcomes = vec![Outcome::PENDING; jobs.len()];
         Ok(Simulation {
             platform,
             jobs,
+            demands: Input::Borrowed(&[]),
+            placements,
+            shares: Vec::new(),
             cfg: *cfg,
             scheme,
             params: *params,
@@ -219,6 +249,30 @@ impl<'a> Simulation<'a> {
             work_limit: u64::MAX,
             ideal: None,
         })
+    }
+
+    /// What each job asks beyond processors (memory, GPUs, node count; one per job, or
+    /// empty for processors only): node-typed sites place jobs by it. Before the first step.
+    pub fn with_demands(
+        mut self,
+        demands: impl Into<Input<'a, [Demand]>>,
+    ) -> Result<Self, SimError> {
+        let demands = demands.into();
+        if !demands.is_empty() && demands.len() != self.jobs.len() {
+            return Err(InvariantViolation(format!(
+                "{} job demands for {} jobs",
+                demands.len(),
+                self.jobs.len()
+            ))
+            .into());
+        }
+        self.demands = demands;
+        Ok(self)
+    }
+
+    /// The nodes each job started on so far (node-typed sites only).
+    pub fn placements(&self) -> &Placements {
+        &self.placements
     }
 
     /// Seeds the randomized grid policies (SES random group selection); before the first
@@ -455,7 +509,16 @@ impl<'a> Simulation<'a> {
             }
         }
         check_invariants(&self.platform, &self.jobs, &self.outcomes, &self.cfg)?;
+        nodes::check_nodes(
+            &self.platform,
+            &self.jobs,
+            &self.demands,
+            &self.outcomes,
+            &self.placements,
+        )
+        .map_err(InvariantViolation)?;
         Ok(RunOutput {
+            placements: self.placements,
             outcomes: self.outcomes,
             events: self.handled,
             max_queue: self.max_queue,

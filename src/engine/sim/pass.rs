@@ -31,7 +31,7 @@ impl Simulation<'_> {
         } = &mut self.sites[s as usize];
         let replans = site.plan_invalidated;
         self.starts.clear();
-        policy.schedule(&site.view(now), &mut self.starts);
+        policy.schedule(&site.pass_view(now, &self.demands), &mut self.starts);
         site.plan_invalidated = false;
         // A projection in arrival order reads only the queue and the running jobs: a pass
         // that starts nothing leaves it as it was, and one that starts only jobs it placed
@@ -46,7 +46,12 @@ impl Simulation<'_> {
         if !keeps {
             *kept = None;
         }
-        for &idx in &self.starts {
+        let starts = std::mem::take(&mut self.starts);
+        for &idx in &starts {
+            self.place_start(s, idx)?;
+            let SiteState {
+                res: site, policy, ..
+            } = &mut self.sites[s as usize];
             let job = &self.jobs[idx as usize];
             let home_speed = self.platform.sites[job.home as usize].speed;
             let units = self.platform.sites[s as usize].units_for(job.procs);
@@ -81,6 +86,8 @@ impl Simulation<'_> {
             }
             self.log.started.push((s, idx));
         }
+        self.starts = starts;
+        let policy = &self.sites[s as usize].policy;
         self.max_queue = self.max_queue.max(policy.queue_len());
         if policy.plan_work() > self.work_limit {
             return Err(SimError::Limit(LimitExceeded {

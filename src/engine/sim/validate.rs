@@ -54,3 +54,36 @@ pub(super) fn validate(
     }
     Ok(())
 }
+
+/// Node-typed sites (issue #37) run under the local scheme, with policies that decide by
+/// placement (FCFS, SJF, first-fit so far): anything else is refused here, by name, rather
+/// than run as if the nodes were not there.
+pub(super) fn validate_nodes(
+    platform: &Platform,
+    sites: &[super::SiteState],
+    scheme: GridScheme,
+) -> Result<(), SimError> {
+    let Some(site) = platform.sites.iter().find(|s| s.has_nodes()) else {
+        return Ok(());
+    };
+    if scheme != GridScheme::Local {
+        return Err(SimError::InvalidPlatform {
+            reason: format!(
+                "site '{}' lists node types; grid schemes on node-typed platforms are not supported yet (run the local scheme)",
+                site.name
+            ),
+        });
+    }
+    for (s, st) in platform.sites.iter().zip(sites) {
+        if s.has_nodes() && !st.policy.places_on_nodes() {
+            return Err(SimError::InvalidPlatform {
+                reason: format!(
+                    "site '{}' lists node types; the local policy {} does not place jobs on nodes yet (fcfs, sjf and firstfit do)",
+                    s.name,
+                    st.policy.name()
+                ),
+            });
+        }
+    }
+    Ok(())
+}

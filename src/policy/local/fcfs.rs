@@ -23,10 +23,10 @@ impl LocalPolicy for Fcfs {
     fn schedule(&mut self, site: &SiteView, starts: &mut Vec<JobIdx>) {
         let mut fit = NowFit::new(site);
         while let Some(head) = self.queue.front() {
-            if !fit.fits(site, head.units, head.estimate) {
+            if !fit.fits_job(site, head) {
                 break;
             }
-            fit.take(head.units, head.estimate);
+            fit.take_job(site, head);
             starts.push(head.idx);
             self.queue.pop_front();
         }
@@ -51,5 +51,9 @@ impl LocalPolicy for Fcfs {
 
     fn backfills(&self) -> bool {
         false
+    }
+
+    fn places_on_nodes(&self) -> bool {
+        true
     }
 }

@@ -28,8 +28,8 @@ impl LocalPolicy for FirstFit {
                 break;
             }
             let job = self.queue.at(k);
-            if fit.fits(site, job.units, job.estimate) {
-                fit.take(job.units, job.estimate);
+            if fit.fits_job(site, &job) {
+                fit.take_job(site, &job);
                 starts.push(job.idx);
                 taken.push(k);
             }
@@ -43,6 +43,10 @@ impl LocalPolicy for FirstFit {
     }
 
     fn projects_in_arrival_order(&self) -> bool {
+        true
+    }
+
+    fn places_on_nodes(&self) -> bool {
         true
     }
 

@@ -24,8 +24,10 @@ pub use fcfs::Fcfs;
 pub use firstfit::FirstFit;
 pub use sjf::Sjf;
 
+mod nodefit;
 mod placement;
 mod projection;
+pub use nodefit::NodesView;
 pub use projection::{project_queue, Projection};
 
 use std::collections::BTreeMap;
@@ -283,6 +285,9 @@ pub struct SiteView<'a> {
     /// Advance reservations not yet started (and lock-down windows not yet over), sorted by
     /// start. Empty on every site outside SCJG's simulation.
     pub reservations: &'a [Reservation],
+    /// The site's nodes and the jobs' demands, on a site that lists node types (issue #37;
+    /// `None` everywhere else): a job fits now only where first-fit placement finds nodes.
+    pub nodes: Option<NodesView<'a>>,
 }
 
 impl SiteView<'_> {
@@ -323,6 +328,8 @@ pub(crate) struct NowFit {
     profile: Option<Profile>,
     /// Starts `(estimate, units)` of this pass before the profile was built.
     taken: Vec<(SimTime, u32)>,
+    /// The nodes this pass has taken, on a node-typed site.
+    nodes: nodefit::NodeFit,
 }
 
 impl NowFit {
@@ -336,6 +343,7 @@ impl NowFit {
                 .map_or(SimTime::NEVER, |r| r.start.max(site.now)),
             profile: None,
             taken: Vec::new(),
+            nodes: nodefit::NodeFit::default(),
         }
     }
 
@@ -445,6 +453,13 @@ pub trait LocalPolicy {
     /// The head's reservation, for policies that make one (EASY); read-only.
     fn head_reservation(&self, _site: &SiteView) -> Option<HeadReservation> {
         None
+    }
+
+    /// True for policies that decide with node placement ([`NowFit::fits_job`]), which may
+    /// run on node-typed sites; the engine refuses the others there (issue #37: FCFS, SJF
+    /// and first-fit so far).
+    fn places_on_nodes(&self) -> bool {
+        false
     }
 
     /// Whether a hypothetical job may start before jobs queued ahead of it in the projection
@@ -699,6 +714,7 @@ mod tests {
             running: &running,
             plan_invalidated: false,
             reservations: &[],
+            nodes: None,
         };
         policy.enqueue(q(1, 8, 100), &view);
         let mut starts = vec![];
@@ -718,6 +734,7 @@ mod tests {
                 running: &running,
                 plan_invalidated: false,
                 reservations: &[],
+                nodes: None,
             };
             let awt = |units, secs| policy.approximate_wait(&view, units, SimTime::from_secs(secs));
             // Too wide for the site: never.
@@ -759,6 +776,7 @@ mod tests {
             running: &running,
             plan_invalidated: false,
             reservations: &[],
+            nodes: None,
         };
         let (profile, _) = policy.projected_profile(&view);
         assert_eq!(profile.free_at(SimTime::from_secs(50)), 4);

@@ -164,6 +164,7 @@ mod tests {
             running,
             plan_invalidated: false,
             reservations: &[],
+            nodes: None,
         }
     }
 

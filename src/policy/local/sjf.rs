@@ -27,10 +27,10 @@ impl LocalPolicy for Sjf {
         let mut fit = NowFit::new(site);
         while let Some(entry) = self.queue.first_entry() {
             let head = *entry.get();
-            if !fit.fits(site, head.units, head.estimate) {
+            if !fit.fits_job(site, &head) {
                 break;
             }
-            fit.take(head.units, head.estimate);
+            fit.take_job(site, &head);
             starts.push(head.idx);
             entry.remove();
         }
@@ -55,6 +55,10 @@ impl LocalPolicy for Sjf {
 
     fn backfills(&self) -> bool {
         false
+    }
+
+    fn places_on_nodes(&self) -> bool {
+        true
     }
 
     /// No one projection answers every query: the approximate wait below projects only the

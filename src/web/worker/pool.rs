@@ -19,7 +19,7 @@ use std::rc::Weak;
 
 use super::{finish_scenario, now_ms, post, State};
 use crate::engine::{JobOutcome, Outcome, RejectReason};
-use crate::model::Job;
+use crate::model::{Job, Resource};
 use crate::scenario::{RunReport, Scenario, ScenarioRun};
 use crate::time::SimTime;
 use crate::web::engine_worker::{spawn_with_bytes, EngineWorker};
@@ -49,6 +49,14 @@ const PROGRESS_EVERY_MS: f64 = 200.0;
 /// Bytes of one encoded [`Outcome`].
 const OUTCOME_BYTES: usize = 29;
 
+/// The resources an unplaceable rejection names, in tag order (tags 5–8).
+const RESOURCES: [Resource; 4] = [
+    Resource::Cores,
+    Resource::Memory,
+    Resource::Gpus,
+    Resource::Nodes,
+];
+
 /// The per-job outcomes of a pool worker's run as bytes (the report's JSON skips them):
 /// site u32, start i64, end i64 (milliseconds), status u8, then the rejection's needs and
 /// capacity u32 (zero otherwise), little-endian.
@@ -61,6 +69,16 @@ pub fn encode_outcomes(outcomes: &[Outcome]) -> Vec<u8> {
             JobOutcome::Killed => (2, 0, 0),
             JobOutcome::Rejected(RejectReason::TooWide { needs, capacity }) => (3, needs, capacity),
             JobOutcome::Rejected(RejectReason::NoSuchSite) => (4, 0, 0),
+            // Node-typed sites (issue #37): 5 + the resource; its numbers saturate at u32.
+            JobOutcome::Rejected(RejectReason::Unplaceable {
+                resource,
+                needs,
+                most,
+            }) => {
+                let sat = |v: u64| v.min(u64::from(u32::MAX)) as u32;
+                let r = RESOURCES.iter().position(|&x| x == resource).unwrap_or(0);
+                (5 + r as u8, sat(needs), sat(most))
+            }
         };
         out.extend_from_slice(&o.site.to_le_bytes());
         out.extend_from_slice(&o.start.0.to_le_bytes());
@@ -98,6 +116,11 @@ pub fn decode_outcomes(bytes: &[u8]) -> Result<Vec<Outcome>, String> {
                     capacity: u32_at(r, 25),
                 }),
                 4 => JobOutcome::Rejected(RejectReason::NoSuchSite),
+                tag @ 5..=8 => JobOutcome::Rejected(RejectReason::Unplaceable {
+                    resource: RESOURCES[(tag - 5) as usize],
+                    needs: u64::from(u32_at(r, 21)),
+                    most: u64::from(u32_at(r, 25)),
+                }),
                 other => return Err(format!("unknown outcome status {other}")),
             };
             Ok(Outcome {

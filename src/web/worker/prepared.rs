@@ -29,6 +29,7 @@ impl ScenarioRun {
         let workload = Workload {
             name: p.workload,
             jobs: Vec::new(),
+            demands: Vec::new(),
             origin: crate::time::SimTime(p.origin),
             report: p.report,
         };

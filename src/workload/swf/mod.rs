@@ -16,8 +16,10 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::io::Read;
 
+use super::demand::{memory_kb, sort_by_submit, Demands, Source};
 use super::Workload;
 use crate::limits::{Limit, LimitExceeded, Limits};
+use crate::model::Demand;
 use crate::model::Job;
 use crate::time::{SimTime, TICKS_PER_SEC};
 
@@ -31,7 +33,7 @@ use fields::whole_number_fields;
 pub use fields::MAX_FIELD;
 use header::jobs_removed;
 pub use header::SwfHeader;
-pub use report::{ImportReport, Skips};
+pub use report::{ImportReport, ResourceCounts, Skips, SourceCounts};
 pub use write::write_swf;
 
 /// How strictly to read.
@@ -116,6 +118,8 @@ struct Reader<'a> {
     limits: Limits,
     report: ImportReport,
     jobs: Vec<Job>,
+    /// Memory per processor (fields 10, else 7), kept once a job states some.
+    demands: Demands,
     /// Submit times in ticks relative to the file's zero, before shifting to the origin.
     line_no: u64,
     last_submit: i64,
@@ -316,6 +320,15 @@ impl Reader<'_> {
         let to_ticks = |milli: i64| SimTime(milli / (1000 / TICKS_PER_SEC));
         self.procs_clamped += u64::from(procs > u32::MAX as i64);
         self.negative_ids += u64::from(id < 0);
+        // Memory in KB per processor: requested (field 10), else used (field 7).
+        let (mem_kb, memory) = memory_kb(whole(f[9]), whole(f[6]));
+        let demand = Demand {
+            mem_kb,
+            ..Demand::default()
+        };
+        let index = self.jobs.len();
+        self.demands
+            .push(index, demand, memory, Source::Missing, Source::Missing);
         self.jobs.push(Job {
             id,
             submit: to_ticks(submit),
@@ -394,17 +407,26 @@ impl Reader<'_> {
                 self.jobs.iter().filter(|j| j.procs as u64 > max).count() as u64;
         }
         self.report.duplicate_ids = duplicate_ids(&self.jobs);
+        let (mut demands, resources) = std::mem::take(&mut self.demands).finish(self.jobs.len());
+        self.report.resources = resources;
         if self.report.out_of_order > 0 {
-            self.jobs.sort_by_key(|j| j.submit);
+            sort_by_submit(&mut self.jobs, &mut demands);
         }
         let origin = self.jobs.first().map(|j| j.submit).unwrap_or_default();
         for j in &mut self.jobs {
             j.submit = j.submit - origin;
         }
         self.diagnose();
+        if let Some(r) = self.report.resources.filter(|r| r.memory.from_used > 0) {
+            self.report.warnings.push(format!(
+                "{} jobs state no requested memory (field 10): their used memory (field 7) stands for it",
+                r.memory.from_used
+            ));
+        }
         Workload {
             name: self.file.to_string(),
             jobs: self.jobs,
+            demands,
             origin,
             report: self.report,
         }
@@ -655,6 +677,7 @@ pub fn read_swf(file: &str, bytes: &[u8], opts: &SwfOptions) -> Result<Workload,
         jobs: Vec::with_capacity((bytes.len() / 64).min(opts.limits.jobs as usize)),
         line_no: 0,
         last_submit: i64::MIN,
+        demands: Demands::default(),
         field_counts: BTreeMap::new(),
         procs_clamped: 0,
         negative_ids: 0,

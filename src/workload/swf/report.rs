@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::SwfHeader;
+pub use crate::workload::demand::{ResourceCounts, SourceCounts};
 
 /// Jobs skipped on import, by reason.
 #[derive(Clone, Debug, Default, Serialize, serde::Deserialize, PartialEq, Eq)]
@@ -80,6 +81,10 @@ pub struct ImportReport {
     /// GWF: the OrigSiteID of each site, in site order (a job's `home` indexes it).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub sites: Vec<String>,
+    /// Memory, GPUs and node counts, per resource; only for a workload where some job
+    /// states one (a processor-only trace's report is what it always was).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resources: Option<ResourceCounts>,
 }
 
 impl ImportReport {
@@ -136,6 +141,23 @@ impl ImportReport {
                 "sites (OrigSiteID):",
                 self.sites.join(", ")
             ));
+        }
+        if let Some(r) = &self.resources {
+            for (c, what) in [
+                (r.memory, "memory"),
+                (r.gpus, "GPUs"),
+                (r.nodes, "node count"),
+            ] {
+                if c.known + c.from_used > 0 {
+                    line(format!(
+                        "  {:<31}{} known, {} from used, {} missing",
+                        format!("{what}:"),
+                        c.known,
+                        c.from_used,
+                        c.missing
+                    ));
+                }
+            }
         }
         for e in &self.malformed_examples {
             line(format!("  {e}"));

@@ -155,12 +155,14 @@ pub enum EventOrderArg {
     Gridscope,
     Pyss,
     Cqsim,
+    /// AccaSim's order, which is Gridscope's (docs/nodes.md).
+    Accasim,
 }
 
 impl From<EventOrderArg> for gridscope::engine::EventOrder {
     fn from(a: EventOrderArg) -> Self {
         match a {
-            EventOrderArg::Gridscope => Self::Gridscope,
+            EventOrderArg::Gridscope | EventOrderArg::Accasim => Self::Gridscope,
             EventOrderArg::Pyss => Self::Pyss,
             EventOrderArg::Cqsim => Self::Cqsim,
         }

@@ -31,6 +31,13 @@ pub struct SimulateArgs {
     /// which. Jobs wider than the machine are rejected with a reason, never dropped.
     #[arg(long, value_name = "N", value_parser = parse_positive_u32, verbatim_doc_comment)]
     pub procs: Option<u32>,
+    /// The platform, from a file: Gridscope's platform JSON ({"name", "sites"}) or one site,
+    /// or an AccaSim system configuration unchanged
+    /// ({"groups": {"g0": {"core": 8, "mem": 12582912}}, "resources": {"g0": 1024}})
+    ///
+    /// Sites with node types place jobs on nodes by cores, memory and GPUs (docs/nodes.md).
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, conflicts_with = "procs", verbatim_doc_comment)]
+    pub platform: Option<PathBuf>,
     /// Run-time estimates: the trace's or the exact runtime
     ///
     /// trace: SWF field 9 (the runtime when missing); exact: the real runtime.
@@ -39,9 +46,11 @@ pub struct SimulateArgs {
     /// Let jobs outlive their estimate (default: killed at it)
     #[arg(long)]
     pub no_kill: bool,
-    /// The order of the events of one instant: gridscope, pyss or cqsim
+    /// The order of the events of one instant: gridscope, pyss, cqsim or accasim
     ///
     /// gridscope (default): every completion, then every arrival, then one scheduling pass.
+    /// accasim: AccaSim's, which is the same order (it releases the jobs that end, queues
+    /// the submissions in file order, then makes one dispatch decision).
     /// pyss: jobs ending exactly at their estimate are free first, then each arrival and
     /// each other completion with a pass after it. cqsim: each completion, then each
     /// arrival, with a pass after each. For comparing schedules with those simulators job

@@ -1,0 +1,127 @@
+//! Jobs on nodes that exist (issue #37): the engine's side of node-typed sites — the
+//! placement every start makes (first-fit, the one the policy's pass found), the nodes given
+//! back at the end, the jobs no node can ever hold, and the check every run ends with: no
+//! node's cores, memory or GPUs ever exceeded, every job on nodes that exist, each job's
+//! shares adding up to what it asked.
+
+use super::Simulation;
+use crate::engine::{InvariantViolation, JobOutcome, Outcome, RejectReason, SimError, SimTime};
+use crate::model::{Demand, Job, JobIdx, NodePool, Placements, Platform};
+
+impl Simulation<'_> {
+    /// Job `idx`'s demand beyond processors.
+    fn demand(&self, idx: JobIdx) -> Demand {
+        self.demands.get(idx as usize).copied().unwrap_or_default()
+    }
+
+    /// Places job `idx`, which the policy just started on site `s`, on that site's nodes
+    /// (nothing on a site without node types); a start that finds no nodes is a policy bug.
+    pub(super) fn place_start(&mut self, s: u32, idx: JobIdx) -> Result<(), SimError> {
+        let demand = self.demand(idx);
+        let job = &self.jobs[idx as usize];
+        let Some(pool) = self.sites[s as usize].res.nodes.as_mut() else {
+            return Ok(());
+        };
+        if !pool.place(job.procs, &demand, &mut self.shares) || !pool.take(&self.shares) {
+            return Err(InvariantViolation(format!(
+                "job {} was started at t={} but no placement on the nodes of site {s} holds it",
+                job.id, self.now
+            ))
+            .into());
+        }
+        self.placements.record(idx as usize, &self.shares);
+        Ok(())
+    }
+
+    /// Gives job `idx`'s nodes back to site `s` when it ends.
+    pub(super) fn release_nodes(&mut self, s: usize, idx: JobIdx) {
+        if let Some(pool) = self.sites[s].res.nodes.as_mut() {
+            pool.give_back(self.placements.of(idx as usize));
+        }
+    }
+
+    /// Why job `idx` can never run on site `s`'s nodes (`None` when it can, or the site
+    /// has no node types).
+    pub(super) fn never_fits(&self, s: usize, idx: JobIdx) -> Option<RejectReason> {
+        let pool = self.sites.get(s)?.res.nodes.as_ref()?;
+        let (resource, needs, most) =
+            pool.never_fits(self.jobs[idx as usize].procs, &self.demand(idx))?;
+        Some(RejectReason::Unplaceable {
+            resource,
+            needs,
+            most,
+        })
+    }
+}
+
+/// Every node-typed site's nodes over the run: each job that ran there holds shares that
+/// add up to its processors (and its memory and GPUs when the site models them), on nodes
+/// that exist; a sweep over starts and ends (ends first at an instant, as the engine frees
+/// them first) finds no node over its cores, memory or GPUs; a job rejected as unplaceable
+/// really has no placement on the empty site.
+pub(super) fn check_nodes(
+    platform: &Platform,
+    jobs: &[Job],
+    demands: &[Demand],
+    outcomes: &[Outcome],
+    placements: &Placements,
+) -> Result<(), String> {
+    if placements.is_empty() {
+        return Ok(());
+    }
+    let pools: Vec<Option<NodePool>> = platform.sites.iter().map(|s| s.node_pool()).collect();
+    // (time, 0 = end / 1 = start, job) per site with nodes.
+    let mut events: Vec<Vec<(SimTime, u8, usize)>> = vec![Vec::new(); pools.len()];
+    for (i, (job, out)) in jobs.iter().zip(outcomes).enumerate() {
+        let demand = demands.get(i).copied().unwrap_or_default();
+        if let JobOutcome::Rejected(RejectReason::Unplaceable { .. }) = out.status {
+            let home = pools.get(job.home as usize).and_then(Option::as_ref);
+            if home.is_none_or(|p| p.never_fits(job.procs, &demand).is_none()) {
+                return Err(format!(
+                    "job {} rejected as unplaceable although it fits",
+                    job.id
+                ));
+            }
+            continue;
+        }
+        if !out.ran() {
+            continue;
+        }
+        let Some(Some(pool)) = pools.get(out.site as usize) else {
+            continue;
+        };
+        let shares = placements.of(i);
+        if shares.iter().any(|s| s.node as usize >= pool.len()) {
+            return Err(format!(
+                "job {} placed on a node that does not exist",
+                job.id
+            ));
+        }
+        let cores: u64 = shares.iter().map(|s| u64::from(s.cores)).sum();
+        let gpus: u64 = shares.iter().map(|s| u64::from(s.gpus)).sum();
+        if cores != u64::from(job.procs) || gpus != u64::from(demand.gpus) {
+            return Err(format!(
+                "job {} holds {cores} cores and {gpus} GPUs on nodes but asked for {} and {}",
+                job.id, job.procs, demand.gpus
+            ));
+        }
+        events[out.site as usize].push((out.start, 1, i));
+        events[out.site as usize].push((out.end, 0, i));
+    }
+    for (site, (pool, mut ev)) in pools.into_iter().zip(events).enumerate() {
+        let Some(mut pool) = pool else { continue };
+        ev.sort_unstable();
+        for (t, kind, i) in ev {
+            let shares = placements.of(i);
+            if kind == 0 {
+                pool.give_back(shares);
+            } else if !pool.take(shares) {
+                return Err(format!(
+                    "a node of site {site} is over its cores, memory or GPUs at t={t} (job {})",
+                    jobs[i].id
+                ));
+            }
+        }
+    }
+    Ok(())
+}

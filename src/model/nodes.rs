@@ -1,0 +1,439 @@
+//! Nodes that exist (issue #37): what a job asks beyond processors ([`Demand`]), the node
+//! types a site may list ([`NodeType`]), and first-fit placement of a job on a site's nodes
+//! ([`NodePool`]).
+//!
+//! Placement follows AccaSim 1.1.3's `FirstFit` (`accasim/base/allocator_class.py`): a job
+//! of P processors and m KB of memory per processor is P units of {1 core, m KB}; the nodes
+//! are walked in order and each takes as many of the job's units as fit on it; all or
+//! nothing for the job. Nodes are shared between jobs. A job with a node count N takes the
+//! first N nodes that each hold its share (P / N cores, the rest spread one each over the
+//! first nodes; its memory per node, or its share's memory per processor; G / N GPUs
+//! likewise). A job's GPUs without a node count go with its cores: each node it takes
+//! gives as many of the GPUs still wanted as it has free.
+
+use serde::{Deserialize, Serialize};
+
+/// What a job asks beyond its processor count; the default asks nothing more.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Demand {
+    /// Memory in KB (SWF's unit): per processor, or per node when `mem_per_node`; 0 when
+    /// the job states none.
+    pub mem_kb: u64,
+    /// `mem_kb` is per node (Slurm's `Mn`, or `mem=` with a node count), not per processor.
+    pub mem_per_node: bool,
+    /// GPUs for the whole job.
+    pub gpus: u32,
+    /// Nodes asked for (0: any number, as the units fit).
+    pub nodes: u32,
+}
+
+impl Demand {
+    /// True when the job asks for nothing but processors.
+    pub fn is_processors_only(&self) -> bool {
+        *self == Demand::default()
+    }
+}
+
+/// A kind of node a site has `count` of (cores, memory in KB, GPUs).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NodeType {
+    /// A name for reports (optional).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub name: String,
+    pub count: u32,
+    pub cores: u32,
+    /// Memory per node in KB; 0 on every type of a site means memory is not modelled there.
+    #[serde(default)]
+    pub mem_kb: u64,
+    #[serde(default)]
+    pub gpus: u32,
+}
+
+/// The resource that kept a job off every node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Resource {
+    Cores,
+    Memory,
+    Gpus,
+    Nodes,
+}
+
+impl Resource {
+    pub fn name(self) -> &'static str {
+        match self {
+            Resource::Cores => "cores",
+            Resource::Memory => "memory",
+            Resource::Gpus => "GPUs",
+            Resource::Nodes => "nodes",
+        }
+    }
+}
+
+/// A job's part of one node.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Share {
+    pub node: u32,
+    pub cores: u32,
+    pub mem_kb: u64,
+    pub gpus: u32,
+}
+
+/// The nodes each job ran on (on node-typed sites): its shares, in node order. Empty for a
+/// run without node-typed sites.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Placements {
+    /// Per job: (first share, shares) into `shares`; (0, 0) for a job not placed.
+    spans: Vec<(u32, u32)>,
+    shares: Vec<Share>,
+}
+
+impl Placements {
+    /// Room for `jobs` jobs.
+    pub fn for_jobs(jobs: usize) -> Placements {
+        Placements {
+            spans: vec![(0, 0); jobs],
+            shares: Vec::new(),
+        }
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.spans.is_empty()
+    }
+
+    /// Records job `idx`'s shares (once: a job starts once).
+    pub fn record(&mut self, idx: usize, shares: &[Share]) {
+        if let Some(span) = self.spans.get_mut(idx) {
+            *span = (self.shares.len() as u32, shares.len() as u32);
+            self.shares.extend_from_slice(shares);
+        }
+    }
+
+    /// Job `idx`'s shares (none when it was not placed on nodes).
+    pub fn of(&self, idx: usize) -> &[Share] {
+        match self.spans.get(idx) {
+            Some(&(at, n)) => &self.shares[at as usize..(at + n) as usize],
+            None => &[],
+        }
+    }
+
+    /// Job `idx`'s nodes as an interval set of node numbers (Batsim's notation: `0-3 8`).
+    pub fn nodes_text(&self, idx: usize) -> String {
+        let mut out = String::new();
+        let shares = self.of(idx);
+        let mut i = 0;
+        while i < shares.len() {
+            let first = shares[i].node;
+            let mut last = first;
+            while i + 1 < shares.len() && shares[i + 1].node == last + 1 {
+                i += 1;
+                last += 1;
+            }
+            if !out.is_empty() {
+                out.push(' ');
+            }
+            out.push_str(&match first == last {
+                true => first.to_string(),
+                false => format!("{first}-{last}"),
+            });
+            i += 1;
+        }
+        out
+    }
+}
+
+/// Free (or total) cores, memory and GPUs per node, in node order.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct NodeFree {
+    pub cores: Vec<u32>,
+    pub mem_kb: Vec<u64>,
+    pub gpus: Vec<u32>,
+}
+
+/// A site's nodes: what each has and what is free now.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodePool {
+    pub capacity: NodeFree,
+    pub free: NodeFree,
+    /// Memory is modelled (some node has memory); otherwise jobs' memory is not checked.
+    pub tracks_memory: bool,
+}
+
+impl NodePool {
+    /// The nodes of `types`, in order (the first type's nodes first).
+    pub fn new(types: &[NodeType]) -> NodePool {
+        let mut capacity = NodeFree::default();
+        for t in types {
+            for _ in 0..t.count {
+                capacity.cores.push(t.cores);
+                capacity.mem_kb.push(t.mem_kb);
+                capacity.gpus.push(t.gpus);
+            }
+        }
+        let tracks_memory = capacity.mem_kb.iter().any(|&m| m > 0);
+        NodePool {
+            free: capacity.clone(),
+            capacity,
+            tracks_memory,
+        }
+    }
+
+    pub fn len(&self) -> usize {
+        self.capacity.cores.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.capacity.cores.is_empty()
+    }
+
+    /// First-fit placement of `procs` × `demand` on the free nodes (module header); `out`
+    /// gets the shares in node order, and is left empty when the job does not fit now.
+    pub fn place(&self, procs: u32, demand: &Demand, out: &mut Vec<Share>) -> bool {
+        place_first_fit(&self.free, self.tracks_memory, procs, demand, out)
+    }
+
+    /// Why the job could not be placed even on the empty site, or `None` when it could.
+    pub fn never_fits(&self, procs: u32, demand: &Demand) -> Option<(Resource, u64, u64)> {
+        let mut out = Vec::new();
+        let cap = &self.capacity;
+        if place_first_fit(cap, self.tracks_memory, procs, demand, &mut out) {
+            return None;
+        }
+        let n = self.len() as u64;
+        if u64::from(demand.nodes) > n {
+            return Some((Resource::Nodes, u64::from(demand.nodes), n));
+        }
+        let cores_only = Demand {
+            mem_kb: 0,
+            gpus: 0,
+            ..*demand
+        };
+        if !place_first_fit(cap, false, procs, &cores_only, &mut out) {
+            let most: u64 = cap.cores.iter().map(|&c| u64::from(c)).sum();
+            return Some((Resource::Cores, u64::from(procs), most));
+        }
+        let with_memory = Demand { gpus: 0, ..*demand };
+        if !place_first_fit(cap, self.tracks_memory, procs, &with_memory, &mut out) {
+            let most = cap.mem_kb.iter().copied().max().unwrap_or(0);
+            return Some((Resource::Memory, demand.mem_kb, most));
+        }
+        let most: u64 = cap.gpus.iter().map(|&g| u64::from(g)).sum();
+        Some((Resource::Gpus, u64::from(demand.gpus), most))
+    }
+
+    /// Takes the shares of a placement (found by [`NodePool::place`]); false, changing
+    /// nothing, when a share is more than its node has free (a bug the engine reports).
+    pub fn take(&mut self, shares: &[Share]) -> bool {
+        let f = &self.free;
+        let ok = shares.iter().all(|s| {
+            let n = s.node as usize;
+            n < f.cores.len()
+                && f.cores[n] >= s.cores
+                && f.mem_kb[n] >= s.mem_kb
+                && f.gpus[n] >= s.gpus
+        });
+        if ok {
+            for s in shares {
+                let n = s.node as usize;
+                self.free.cores[n] -= s.cores;
+                self.free.mem_kb[n] -= s.mem_kb;
+                self.free.gpus[n] -= s.gpus;
+            }
+        }
+        ok
+    }
+
+    /// Gives the shares of a finished job back.
+    pub fn give_back(&mut self, shares: &[Share]) {
+        for s in shares {
+            let n = s.node as usize;
+            self.free.cores[n] += s.cores;
+            self.free.mem_kb[n] += s.mem_kb;
+            self.free.gpus[n] += s.gpus;
+        }
+    }
+}
+
+/// Memory per processor of a job without a node count: per-node memory is read as the
+/// whole job's on one node, spread over its processors (rounded up).
+fn mem_per_unit(procs: u32, d: &Demand) -> u64 {
+    if d.mem_per_node {
+        d.mem_kb.div_ceil(u64::from(procs.max(1)))
+    } else {
+        d.mem_kb
+    }
+}
+
+/// First-fit placement on the free nodes `f` (module header); `memory` says whether memory
+/// is modelled. `out` gets the shares, or is left empty when the job does not fit.
+pub fn place_first_fit(
+    f: &NodeFree,
+    memory: bool,
+    procs: u32,
+    d: &Demand,
+    out: &mut Vec<Share>,
+) -> bool {
+    out.clear();
+    let ok = if d.nodes > 0 {
+        place_on_n_nodes(f, memory, procs, d, out)
+    } else {
+        place_units(f, memory, procs, d, out)
+    };
+    if !ok {
+        out.clear();
+    }
+    ok
+}
+
+/// AccaSim's rule: each node in order takes as many {1 core, m KB} units as fit.
+fn place_units(f: &NodeFree, memory: bool, procs: u32, d: &Demand, out: &mut Vec<Share>) -> bool {
+    let m = if memory { mem_per_unit(procs, d) } else { 0 };
+    let (mut cores_left, mut gpus_left) = (procs, d.gpus);
+    for (n, &free_cores) in f.cores.iter().enumerate() {
+        if cores_left == 0 && gpus_left == 0 {
+            break;
+        }
+        if free_cores == 0 {
+            continue;
+        }
+        let by_memory = match m {
+            0 => u64::MAX,
+            m => f.mem_kb[n] / m,
+        };
+        let k = u64::from(free_cores.min(cores_left)).min(by_memory) as u32;
+        if k == 0 {
+            continue;
+        }
+        let g = f.gpus[n].min(gpus_left);
+        cores_left -= k;
+        gpus_left -= g;
+        out.push(Share {
+            node: n as u32,
+            cores: k,
+            mem_kb: m * u64::from(k),
+            gpus: g,
+        });
+    }
+    cores_left == 0 && gpus_left == 0
+}
+
+/// A job with a node count: the first `d.nodes` nodes that each hold their share.
+fn place_on_n_nodes(
+    f: &NodeFree,
+    memory: bool,
+    procs: u32,
+    d: &Demand,
+    out: &mut Vec<Share>,
+) -> bool {
+    let n = d.nodes;
+    for (node, &free_cores) in f.cores.iter().enumerate() {
+        let i = out.len() as u32;
+        if i == n {
+            break;
+        }
+        let cores = procs / n + u32::from(i < procs % n);
+        let gpus = d.gpus / n + u32::from(i < d.gpus % n);
+        let mem_kb = match (memory, d.mem_per_node) {
+            (false, _) => 0,
+            (true, true) => d.mem_kb,
+            (true, false) => d.mem_kb.saturating_mul(u64::from(cores)),
+        };
+        if free_cores >= cores && f.mem_kb[node] >= mem_kb && f.gpus[node] >= gpus {
+            out.push(Share {
+                node: node as u32,
+                cores,
+                mem_kb,
+                gpus,
+            });
+        }
+    }
+    out.len() as u32 == n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pool(count: u32, cores: u32, mem_kb: u64, gpus: u32) -> NodePool {
+        NodePool::new(&[NodeType {
+            name: String::new(),
+            count,
+            cores,
+            mem_kb,
+            gpus,
+        }])
+    }
+
+    #[test]
+    fn first_fit_puts_as_many_units_on_each_node_as_fit() {
+        let mut p = pool(3, 4, 100, 0);
+        let mut out = Vec::new();
+        // 6 units of 30 KB: node 0 holds 3 by memory, node 1 three more.
+        let d = Demand {
+            mem_kb: 30,
+            ..Demand::default()
+        };
+        assert!(p.place(6, &d, &mut out));
+        assert_eq!(
+            out.iter().map(|s| (s.node, s.cores)).collect::<Vec<_>>(),
+            [(0, 3), (1, 3)]
+        );
+        assert!(p.take(&out));
+        // 1 core left on nodes 0 and 1, 10 KB each: a 20 KB unit goes to node 2.
+        let d2 = Demand {
+            mem_kb: 20,
+            ..Demand::default()
+        };
+        assert!(p.place(1, &d2, &mut out));
+        assert_eq!(out[0].node, 2);
+        // 5 units of 20 KB: node 2 holds 5 by memory but has 4 cores: no.
+        assert!(!p.place(6, &d2, &mut out));
+        assert!(out.is_empty());
+    }
+
+    #[test]
+    fn a_node_count_takes_that_many_nodes_with_their_share() {
+        let p = pool(4, 4, 100, 2);
+        let mut out = Vec::new();
+        let d = Demand {
+            mem_kb: 50,
+            mem_per_node: true,
+            gpus: 3,
+            nodes: 2,
+        };
+        assert!(p.place(5, &d, &mut out));
+        assert_eq!(
+            out.iter()
+                .map(|s| (s.node, s.cores, s.mem_kb, s.gpus))
+                .collect::<Vec<_>>(),
+            [(0, 3, 50, 2), (1, 2, 50, 1)]
+        );
+    }
+
+    #[test]
+    fn never_fits_names_the_resource() {
+        let p = pool(2, 4, 100, 1);
+        let mem = |kb| Demand {
+            mem_kb: kb,
+            ..Demand::default()
+        };
+        assert_eq!(p.never_fits(8, &mem(25)), None);
+        assert_eq!(p.never_fits(9, &mem(0)), Some((Resource::Cores, 9, 8)));
+        assert_eq!(
+            p.never_fits(1, &mem(101)),
+            Some((Resource::Memory, 101, 100))
+        );
+        let gpus = Demand {
+            gpus: 3,
+            ..Demand::default()
+        };
+        assert_eq!(p.never_fits(2, &gpus), Some((Resource::Gpus, 3, 2)));
+        let nodes = Demand {
+            nodes: 3,
+            ..Demand::default()
+        };
+        assert_eq!(p.never_fits(3, &nodes), Some((Resource::Nodes, 3, 2)));
+        // Without memory on the nodes, memory is not checked.
+        assert_eq!(pool(2, 4, 0, 0).never_fits(1, &mem(1 << 40)), None);
+    }
+}

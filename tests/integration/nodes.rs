@@ -1,0 +1,288 @@
+//! Nodes that exist (issue #37): the hand-made case where memory, not cores, decides (a
+//! golden of FCFS, SJF and first-fit, FCFS's starts checked against AccaSim 1.1.3's
+//! FIFO + FirstFit), rejections that name the resource, the policies refused on nodes, and
+//! random workloads on random node types: every run's node check passes, and nodes without
+//! memory give exactly the schedules of the same cores counted as processors.
+
+use std::fmt::Write;
+
+use gridscope::engine::{simulate, EventOrder, RunConfig, SimError};
+use gridscope::model::{Demand, Job, NodeType, Platform, Site};
+use gridscope::policy::local::LocalPolicyKind;
+use gridscope::rng::SimRng;
+use gridscope::scenario::{
+    jobs_csv, read_platform_file, run_loaded, AlgorithmSpec, PlatformSpec, Scenario, WorkloadSpec,
+    SCENARIO_VERSION,
+};
+use gridscope::time::SimTime;
+use gridscope::workload::{read_swf, SwfOptions};
+
+use crate::cli::gridscope;
+use crate::root;
+
+const PLACING: [LocalPolicyKind; 3] = [
+    LocalPolicyKind::Fcfs,
+    LocalPolicyKind::Sjf,
+    LocalPolicyKind::FirstFit,
+];
+
+fn no_kill() -> RunConfig {
+    RunConfig {
+        kill_at_estimate: false,
+        event_order: EventOrder::Gridscope,
+        ..RunConfig::default()
+    }
+}
+
+fn memory_case(policies: &[LocalPolicyKind]) -> Result<gridscope::scenario::Report, String> {
+    let dir = root().join("tests/fixtures");
+    let swf = std::fs::read(dir.join("memory_decides.swf")).unwrap();
+    let sys = std::fs::read_to_string(dir.join("memory_decides.json")).unwrap();
+    let platform = read_platform_file("memory_decides.json", &sys)?;
+    let scenario = Scenario {
+        version: SCENARIO_VERSION,
+        name: "memory decides".into(),
+        seed: 0,
+        platform: PlatformSpec::Sites {
+            name: platform.name,
+            sites: platform.sites,
+        },
+        workload: WorkloadSpec::Swf {
+            file: "memory_decides.swf".into(),
+            strict: false,
+            format: Default::default(),
+            utc_offset_min: 0,
+        },
+        algorithms: policies.iter().map(|&k| AlgorithmSpec::local(k)).collect(),
+        options: no_kill(),
+    };
+    let workload = read_swf("memory_decides.swf", &swf, &SwfOptions::default()).unwrap();
+    run_loaded(&scenario, workload, &mut |_, _, _| true).map_err(|e| e.to_string())
+}
+
+/// The per-job schedules with the nodes each job held, compared with the golden file.
+#[test]
+fn memory_not_cores_decides_golden() {
+    let report = memory_case(&PLACING).unwrap();
+    let mut text = report.import.summary();
+    for run in &report.runs {
+        let _ = writeln!(text, "\n## {}", run.label);
+        for r in &run.rejected {
+            let _ = writeln!(text, "rejected {r}");
+        }
+        text.push_str(&jobs_csv(&report, run));
+    }
+    let path = root().join("tests/golden/memory_decides.txt");
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::write(&path, &text).unwrap();
+    }
+    let want = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(text, want, "golden {} differs", path.display());
+    // FCFS's starts are AccaSim 1.1.3's FIFO + FirstFit on the same case
+    // (scripts/accasim_compare.py; job 6, which no node holds, left out there).
+    let fcfs = &report.runs[0];
+    let starts: Vec<(i64, i64)> = report
+        .workload
+        .jobs
+        .iter()
+        .zip(&fcfs.outcomes)
+        .filter(|(_, o)| o.ran())
+        .map(|(j, o)| (j.id, o.start.0 / 1000))
+        .collect();
+    assert_eq!(
+        starts,
+        [(1, 0), (2, 0), (3, 1), (4, 100), (5, 100), (7, 100)]
+    );
+}
+
+#[test]
+fn backfilling_and_grid_schemes_are_refused_on_nodes() {
+    for kind in [
+        LocalPolicyKind::Easy,
+        LocalPolicyKind::Conservative,
+        LocalPolicyKind::ConservativeRebuild,
+    ] {
+        let e = memory_case(&[kind]).unwrap_err();
+        assert!(
+            e.contains("does not place jobs on nodes yet"),
+            "{kind}: {e}"
+        );
+    }
+}
+
+#[test]
+fn cli_simulate_takes_an_accasim_platform() {
+    let out = std::env::temp_dir().join(format!("gs-nodes-{}.csv", std::process::id()));
+    let o = gridscope(&[
+        "simulate",
+        "tests/fixtures/memory_decides.swf",
+        "--platform",
+        "tests/fixtures/memory_decides.json",
+        "--policy",
+        "fcfs",
+        "--event-order",
+        "accasim",
+        "--no-kill",
+        "--jobs",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", crate::cli::stderr(&o));
+    let csv = std::fs::read_to_string(&out).unwrap();
+    let _ = std::fs::remove_file(&out);
+    assert!(
+        csv.starts_with("job_id,home,site,submit,start,end,procs,nodes\n"),
+        "{csv}"
+    );
+    assert!(
+        csv.contains("\n4,memory_decides,memory_decides,2,100,150,1,0\n"),
+        "{csv}"
+    );
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        stdout.contains("needs 300 KB of memory per processor"),
+        "{stdout}"
+    );
+}
+
+fn node_site(types: Vec<NodeType>) -> Platform {
+    let nodes = types.iter().map(|t| t.count).sum();
+    Platform::single(Site {
+        name: "N".into(),
+        nodes,
+        cpus_per_node: types.iter().map(|t| t.cores).max().unwrap_or(1),
+        speed: 1.0,
+        allocation: Default::default(),
+        groups: Vec::new(),
+        node_types: types,
+    })
+}
+
+fn random_jobs(rng: &mut SimRng, n: usize, widest: u32) -> Vec<Job> {
+    let mut t = 0;
+    (0..n)
+        .map(|i| {
+            t += rng.range_u64(0, 20) as i64;
+            let runtime = rng.range_u64(1, 200) as i64;
+            Job {
+                id: i as i64,
+                submit: SimTime::from_secs(t),
+                runtime: SimTime::from_secs(runtime),
+                estimate: SimTime::from_secs(runtime + rng.range_u64(0, 50) as i64),
+                procs: 1 + rng.range_u64(0, u64::from(widest) - 1) as u32,
+                home: 0,
+                user: -1,
+                partition: -1,
+            }
+        })
+        .collect()
+}
+
+/// Random workloads with memory, GPUs and node counts on random node types: each run ends
+/// with the engine's node check (no node over its cores, memory or GPUs; every job on
+/// nodes that exist), or rejects a job naming the resource.
+#[test]
+fn random_workloads_on_random_nodes_keep_the_node_invariants() {
+    let mut rng = SimRng::new(37);
+    for case in 0..200 {
+        let types: Vec<NodeType> = (0..1 + rng.range_u64(0, 2))
+            .map(|_| NodeType {
+                name: String::new(),
+                count: 1 + rng.range_u64(0, 4) as u32,
+                cores: 1 + rng.range_u64(0, 7) as u32,
+                mem_kb: 100 * rng.range_u64(0, 4),
+                gpus: rng.range_u64(0, 2) as u32,
+            })
+            .collect();
+        let platform = node_site(types);
+        let jobs = random_jobs(&mut rng, 40, 12);
+        let demands: Vec<Demand> = jobs
+            .iter()
+            .map(|_| Demand {
+                mem_kb: 10 * rng.range_u64(0, 15),
+                mem_per_node: false,
+                gpus: u32::from(rng.range_u64(0, 5) == 0),
+                nodes: if rng.range_u64(0, 4) == 0 {
+                    1 + rng.range_u64(0, 2) as u32
+                } else {
+                    0
+                },
+            })
+            .collect();
+        for kind in PLACING {
+            let sim = gridscope::engine::Simulation::new(
+                &platform,
+                &jobs[..],
+                kind,
+                Default::default(),
+                &Default::default(),
+                &no_kill(),
+            )
+            .and_then(|s| s.with_demands(&demands[..]));
+            let out = sim
+                .and_then(|s| s.run(&mut |_, _| true))
+                .unwrap_or_else(|e| panic!("case {case} {kind}: {e}"));
+            assert_eq!(out.outcomes.len(), jobs.len());
+        }
+    }
+}
+
+/// Nodes without memory or GPUs, jobs asking for processors only: first-fit placement
+/// finds nodes exactly when enough cores are free, so every schedule is the one of the
+/// same cores counted as processors.
+#[test]
+fn nodes_without_memory_schedule_as_processors() {
+    let mut rng = SimRng::new(38);
+    for case in 0..100 {
+        let count = 1 + rng.range_u64(0, 5) as u32;
+        let cores = 1 + rng.range_u64(0, 7) as u32;
+        let nodes = node_site(vec![NodeType {
+            name: String::new(),
+            count,
+            cores,
+            mem_kb: 0,
+            gpus: 0,
+        }]);
+        let flat = Platform::single(Site::flat("N", count * cores));
+        let jobs = random_jobs(&mut rng, 60, count * cores);
+        for kind in PLACING {
+            let run = |p: &Platform| -> Result<Vec<SimTime>, SimError> {
+                let out = simulate(p, &jobs, kind, &no_kill(), &mut |_, _| true)?;
+                Ok(out.outcomes.iter().map(|o| o.start).collect())
+            };
+            assert_eq!(
+                run(&nodes).unwrap(),
+                run(&flat).unwrap(),
+                "case {case} {kind}"
+            );
+        }
+    }
+}
+
+/// Node types came in scenario version 3: a version-2 file that lists them says so; one
+/// without them reads (and runs) as before, upgraded to the current version.
+#[test]
+fn node_types_are_versioned_in_the_scenario() {
+    let scenario = |version: u32, site: &str| {
+        format!(
+            r#"{{"version":{version},"platform":{{"kind":"sites","name":"P","sites":[{site}]}},"workload":{{"kind":"swf","file":"t.swf"}},"algorithms":[{{"local":"fcfs"}}]}}"#
+        )
+    };
+    let typed = r#"{"name":"N","nodes":2,"cpus_per_node":4,"node_types":[{"count":2,"cores":4,"mem_kb":100}]}"#;
+    let plain = r#"{"name":"N","nodes":2,"cpus_per_node":4}"#;
+    let e = Scenario::from_json(&scenario(2, typed))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("came in scenario version 3"), "{e}");
+    let s = Scenario::from_json(&scenario(3, typed)).unwrap();
+    let PlatformSpec::Sites { sites, .. } = &s.platform else {
+        panic!("sites")
+    };
+    assert_eq!(sites[0].node_types.len(), 1);
+    assert_eq!(s.version, 3);
+    // Without node types a scenario stays version 2, byte for byte (even one written as 3).
+    for version in [2, 3] {
+        let old = Scenario::from_json(&scenario(version, plain)).unwrap();
+        assert_eq!(old.version, SCENARIO_VERSION);
+        assert!(!old.to_json().contains("node_types"));
+    }
+}
