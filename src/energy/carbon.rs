@@ -3,8 +3,8 @@
 //! holds from its start to its end, in seconds on the run's clock (0 = the workload's first
 //! submission) — that must cover the run without a gap or an overlap.
 
-use super::power::PowerModel;
 use super::timeline::{power_series, NodeTimeline, TimelineError};
+use crate::model::power::PowerModel;
 use crate::time::SimTime;
 
 /// One piece of the series: `g_per_kwh` from `start` to `end`.

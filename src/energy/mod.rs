@@ -12,12 +12,13 @@
 //! series ([`CarbonSeries`]) turns the power into grams of CO₂ ([`emissions_g`]).
 
 mod carbon;
-mod power;
 pub mod simgrid;
 mod timeline;
 
+/// The power model is plain data of a node type (`model`); it is re-exported here, where
+/// it is used.
+pub use crate::model::power::{PowerError, PowerModel, Transition};
 pub use carbon::{emissions_g, CarbonError, CarbonSeries, Intensity};
-pub use power::{PowerError, PowerModel, Transition};
 pub use timeline::{
     account, busy_timelines, power_series, BusySpan, EnergyReport, NodeEnergy, NodeState,
     NodeTimeline, TimelineError,

@@ -7,8 +7,8 @@
 
 use std::fmt::Write;
 
-use super::power::PowerModel;
 use super::timeline::{NodeState, NodeTimeline, TimelineError};
+use crate::model::power::PowerModel;
 use crate::time::SimTime;
 
 /// Seconds as SimGrid reads them: the clock's milliseconds, exactly.

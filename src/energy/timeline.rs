@@ -5,7 +5,7 @@
 
 use serde::Serialize;
 
-use super::power::{PowerError, PowerModel};
+use crate::model::power::{PowerError, PowerModel};
 use crate::time::SimTime;
 
 /// A node's state over a piece of its timeline.

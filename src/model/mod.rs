@@ -1,10 +1,11 @@
-//! What is simulated: jobs and the platform they run on. Plain data, no behaviour beyond
+//! What is simulated: jobs and the platform they run on (with what its nodes draw). Plain data, no behaviour beyond
 //! unit conversions.
 
 mod job;
 pub mod nodes;
 pub mod packing;
 mod platform;
+pub mod power;
 
 pub use job::{Job, JobIdx};
 pub use nodes::{Demand, NodeFree, NodePool, NodeType, Placements, Resource, Share};

@@ -34,8 +34,8 @@ impl Demand {
     }
 }
 
-/// A kind of node a site has `count` of (cores, memory in KB, GPUs).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// A kind of node a site has `count` of (cores, memory in KB, GPUs, and what it draws).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct NodeType {
     /// A name for reports (optional).
@@ -48,6 +48,10 @@ pub struct NodeType {
     pub mem_kb: u64,
     #[serde(default)]
     pub gpus: u32,
+    /// What one node draws (issue #40, docs/energy.md): a run on a site whose node types
+    /// all have one reports its energy.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power: Option<super::power::PowerModel>,
 }
 
 /// The resource that kept a job off every node.
@@ -435,6 +439,7 @@ mod tests {
             cores,
             mem_kb,
             gpus,
+            power: None,
         }])
     }
 

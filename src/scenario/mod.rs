@@ -8,6 +8,7 @@
 //! `load.rs` the workload, `platform.rs` the platform and `report.rs` what a run produced.
 
 mod cost;
+pub mod energy;
 mod error;
 pub mod explain;
 pub mod link;

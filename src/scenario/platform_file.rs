@@ -85,6 +85,7 @@ fn accasim(name: &str, text: &str) -> Result<Platform, String> {
             cores: 0,
             mem_kb: 0,
             gpus: 0,
+            power: None,
         };
         for (attr, v) in &attrs.0 {
             let bad =

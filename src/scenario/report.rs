@@ -49,6 +49,9 @@ pub struct RunReport {
     /// The nodes each job ran on, on node-typed sites (issue #37; empty without them).
     #[serde(skip)]
     pub placements: crate::model::Placements,
+    /// Joules and watts, on sites whose node types say what they draw (issue #40).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub energy: Option<super::energy::RunEnergy>,
 }
 
 /// The per-job CSV: `job_id,home,site,submit,start,end,procs`, one row per job that ran,

@@ -112,7 +112,9 @@ pub fn run_report(
         })
         .take(20)
         .collect();
+    let energy = super::energy::run_energy(platform, &out.outcomes, &out.placements)?;
     Ok(RunReport {
+        energy,
         label: alg.label(),
         algorithm: alg.algorithm(),
         metrics,

@@ -107,3 +107,73 @@ fn joules_equal_a_real_simgrids_on_random_timelines() {
     }
     println!("{cases} random cases: worst relative difference {worst:e}");
 }
+
+/// `simulate --platform P --power MODEL`: two jobs on two 4-core nodes under FCFS — job 1
+/// takes node 0's four cores for 100 s, job 2 two of node 1's for 50 s. With SimGrid's
+/// example host (idle 100 W, Epsilon 93.33 W, all cores 200 W): node 0 draws 200 W for
+/// 100 s (20,000 J); node 1 146.67 W for 50 s, then idles 50 s (12,333.33 J).
+#[test]
+fn simulate_reports_a_runs_energy_from_its_node_placements() {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("energy_cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    let swf = dir.join("two.swf");
+    std::fs::write(
+        &swf,
+        "1 0 -1 100 4 -1 -1 4 100 -1 1 1 -1 -1 -1 -1 -1 -1\n2 0 -1 50 2 -1 -1 2 50 -1 1 1 -1 -1 -1 -1 -1 -1\n",
+    )
+    .unwrap();
+    let platform = dir.join("platform.json");
+    std::fs::write(
+        &platform,
+        r#"{"name": "two", "nodes": 2, "cpus_per_node": 4, "node_types": [{"name": "n", "count": 2, "cores": 4}]}"#,
+    )
+    .unwrap();
+    let (swf, platform) = (swf.to_str().unwrap(), platform.to_str().unwrap());
+    let args = [
+        "simulate",
+        swf,
+        "--platform",
+        platform,
+        "--policy",
+        "fcfs",
+        "--power",
+        "simgrid-example",
+    ];
+    let out = crate::cli::gridscope(&[&args[..], &["--json"]].concat());
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let e = &v["runs"][0]["energy"];
+    let half = 93.333_333_333_333_33 + (200.0 - 93.333_333_333_333_33) / 2.0;
+    let want = 20_000.0 + 50.0 * half + 5_000.0;
+    let total = e["total_j"].as_f64().unwrap();
+    assert!((total - want).abs() < 1e-6, "{e}");
+    assert!(
+        (e["peak_w"].as_f64().unwrap() - (200.0 + half)).abs() < 1e-9,
+        "{e}"
+    );
+    assert_eq!(e["sites"][0]["nodes"], 2);
+    // The table says it too; without --power there is no energy at all.
+    let text = crate::cli::gridscope(&args);
+    let text = String::from_utf8_lossy(&text.stdout);
+    assert!(
+        text.contains("energy (node power models; docs/energy.md)"),
+        "{text}"
+    );
+    let plain = crate::cli::gridscope(&[&args[..6], &["--json"]].concat());
+    assert!(!String::from_utf8_lossy(&plain.stdout).contains("\"energy\""));
+    // A power model that is not one names its field.
+    let bad = dir.join("bad.json");
+    std::fs::write(&bad, r#"{"idle_w": -5, "epsilon_w": 1, "all_cores_w": 2}"#).unwrap();
+    let mut args = args;
+    args[7] = bad.to_str().unwrap();
+    let out = crate::cli::gridscope(&args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("idle_w is -5"),
+        "{err}"
+    );
+}

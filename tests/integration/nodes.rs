@@ -191,6 +191,7 @@ fn random_workloads_on_random_nodes_keep_the_node_invariants() {
                 cores: 1 + rng.range_u64(0, 7) as u32,
                 mem_kb: 100 * rng.range_u64(0, 4),
                 gpus: rng.range_u64(0, 2) as u32,
+                power: None,
             })
             .collect();
         let platform = node_site(types);
@@ -241,6 +242,7 @@ fn nodes_without_memory_schedule_as_processors() {
             cores,
             mem_kb: 0,
             gpus: 0,
+            power: None,
         }]);
         let flat = Platform::single(Site::flat("N", count * cores));
         let jobs = random_jobs(&mut rng, 60, count * cores);

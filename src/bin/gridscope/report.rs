@@ -140,12 +140,42 @@ fn table(report: &Report) -> String {
         per_site(report, &mut s);
     }
     by_width(report, &mut s);
+    energy(report, &mut s);
     for r in &report.runs {
         for line in &r.rejected {
             let _ = writeln!(s, "{}: rejected {line}", r.label);
         }
     }
     s
+}
+
+/// Each run's energy, when its platform's nodes say what they draw (docs/energy.md).
+fn energy(report: &Report, s: &mut String) {
+    if report.runs.iter().all(|r| r.energy.is_none()) {
+        return;
+    }
+    s.push_str("\nenergy (node power models; docs/energy.md):\n");
+    let header = [
+        "algorithm",
+        "kWh",
+        "computing kWh",
+        "idle kWh",
+        "avg W",
+        "peak W",
+    ];
+    let mut rows = vec![header.iter().map(|h| h.to_string()).collect::<Vec<_>>()];
+    for r in &report.runs {
+        let Some(e) = &r.energy else { continue };
+        rows.push(vec![
+            r.label.clone(),
+            format!("{:.3}", e.total_kwh),
+            format!("{:.3}", e.computing_j / 3.6e6),
+            format!("{:.3}", e.idle_j / 3.6e6),
+            format!("{:.1}", e.average_w),
+            format!("{:.1}", e.peak_w),
+        ]);
+    }
+    s.push_str(&aligned(&rows, &[18, 12, 14, 12, 10, 10]));
 }
 
 /// Rows as columns: the first left-aligned, the others right-aligned, each at least its

@@ -52,7 +52,22 @@ pub fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
         let name = file.display().to_string();
         let text = String::from_utf8(bytes)
             .map_err(|_| CliError::Failed(format!("{name} is not UTF-8 text")))?;
-        let p = gridscope::scenario::read_platform_file(&name, &text).map_err(CliError::Failed)?;
+        let mut p =
+            gridscope::scenario::read_platform_file(&name, &text).map_err(CliError::Failed)?;
+        if let Some(model) = &a.power {
+            let power = power_model(model, &a.limits.limits(), &mut inputs)?;
+            let types = p.sites.iter_mut().flat_map(|s| s.node_types.iter_mut());
+            let mut typed = 0;
+            for t in types {
+                t.power.get_or_insert(power);
+                typed += 1;
+            }
+            if typed == 0 {
+                return Err(CliError::Failed(format!(
+                    "--power: {name} lists no node types, so no node to draw power (docs/nodes.md)"
+                )));
+            }
+        }
         scenario.platform = PlatformSpec::Sites {
             name: p.name,
             sites: p.sites,
@@ -67,6 +82,31 @@ pub fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
         limits: a.limits.limits(),
     };
     run_scenario(&scenario, &place, inputs, &a.report)
+}
+
+/// `--power MODEL`: a preset's name, else a power model JSON file.
+fn power_model(
+    model: &str,
+    limits: &gridscope::limits::Limits,
+    inputs: &mut Inputs,
+) -> Result<gridscope::energy::PowerModel, CliError> {
+    use gridscope::energy::PowerModel;
+    match model {
+        "simgrid-example" => return Ok(PowerModel::SIMGRID_EXAMPLE),
+        "batsim-cluster-energy-128" => return Ok(PowerModel::BATSIM_CLUSTER_ENERGY_128),
+        _ => {}
+    }
+    let path = Path::new(model);
+    let bytes = read_file(path, limits).map_err(|e| {
+        CliError::Failed(format!(
+            "--power {model}: not a preset (simgrid-example, batsim-cluster-energy-128) and {e}"
+        ))
+    })?;
+    let m: PowerModel = serde_json::from_slice(&bytes)
+        .map_err(|e| CliError::Failed(format!("{model}: not a power model: {e}")))?;
+    m.validate(model).map_err(CliError::failed)?;
+    inputs.add(path);
+    Ok(m)
 }
 
 /// The flags `simulate` and `explain` share about how a trace runs.

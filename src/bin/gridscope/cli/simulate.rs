@@ -38,6 +38,18 @@ pub struct SimulateArgs {
     /// Sites with node types place jobs on nodes by cores, memory and GPUs (docs/nodes.md).
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, conflicts_with = "procs", verbatim_doc_comment)]
     pub platform: Option<PathBuf>,
+    /// What each node draws, for every node type of the --platform: a power model JSON file
+    /// or a preset (simgrid-example, batsim-cluster-energy-128)
+    ///
+    /// The report then gives each run's energy (J, kWh), average and peak power
+    /// (docs/energy.md). Node types that name their own "power" in the platform keep it.
+    #[arg(
+        long,
+        value_name = "MODEL",
+        requires = "platform",
+        verbatim_doc_comment
+    )]
+    pub power: Option<String>,
     /// Run-time estimates: the trace's or the exact runtime
     ///
     /// trace: SWF field 9 (the runtime when missing); exact: the real runtime.

@@ -1,4 +1,4 @@
-//! A node's power model: SimGrid's three wattages of a power state (`Idle:Epsilon:AllCores`)
+//! A node type's power model (issue #40; the accounting is `crate::energy`): SimGrid's three wattages of a power state (`Idle:Epsilon:AllCores`)
 //! and its `wattage_off`, plus Batsim's switching transitions (a duration at a power).
 
 use serde::{Deserialize, Serialize};

@@ -1,0 +1,141 @@
+//! A run's energy (issue #40, docs/energy.md): on sites whose node types all say what a
+//! node draws, the jobs' node placements become node timelines — every node on from the
+//! first submission to the run's last end, busy with the cores its jobs hold — and the
+//! energy accounting gives joules per site and in all. A run with no powered site has none.
+
+use serde::{Deserialize, Serialize};
+
+use super::ScenarioError;
+use crate::energy::{account, busy_timelines, BusySpan, NodeTimeline, PowerModel};
+use crate::engine::Outcome;
+use crate::model::{Placements, Platform};
+use crate::time::SimTime;
+
+/// One site's joules and power.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SiteEnergy {
+    pub site: String,
+    pub nodes: usize,
+    pub total_j: f64,
+    pub computing_j: f64,
+    pub idle_j: f64,
+    pub average_w: f64,
+    pub peak_w: f64,
+}
+
+/// A run's energy over its powered sites.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunEnergy {
+    pub total_j: f64,
+    pub total_kwh: f64,
+    pub computing_j: f64,
+    pub idle_j: f64,
+    /// Total joules over the run's span (first submission to last end).
+    pub average_w: f64,
+    /// The most the powered sites drew at once.
+    pub peak_w: f64,
+    /// Energy × the run's span (J·s): lower is better on both counts.
+    pub energy_delay_js: f64,
+    pub sites: Vec<SiteEnergy>,
+}
+
+/// The power model of each node of `site` (its node types in order), when every type has
+/// one; `None` when none has; an error when only some have.
+fn site_models(platform: &Platform, site: usize) -> Result<Option<Vec<PowerModel>>, ScenarioError> {
+    let s = &platform.sites[site];
+    let powered = s.node_types.iter().filter(|t| t.power.is_some()).count();
+    if powered == 0 {
+        return Ok(None);
+    }
+    if powered < s.node_types.len() {
+        return Err(ScenarioError::Invalid(format!(
+            "site '{}': {powered} of its {} node types say what they draw (power); give every type a power model, or none",
+            s.name,
+            s.node_types.len()
+        )));
+    }
+    let mut models = Vec::new();
+    for t in &s.node_types {
+        if let Some(m) = t.power {
+            let what = format!("site '{}' node type '{}'", s.name, t.name);
+            m.validate(&what)
+                .map_err(|e| ScenarioError::Invalid(e.to_string()))?;
+            models.extend(std::iter::repeat_n(m, t.count as usize));
+        }
+    }
+    Ok(Some(models))
+}
+
+/// The energy of a run of `outcomes` on `platform` with its `placements`; `None` when no
+/// site has power models.
+pub fn run_energy(
+    platform: &Platform,
+    outcomes: &[Outcome],
+    placements: &Placements,
+) -> Result<Option<RunEnergy>, ScenarioError> {
+    let mut powered = Vec::new();
+    for site in 0..platform.sites.len() {
+        if let Some(models) = site_models(platform, site)? {
+            powered.push((site, models));
+        }
+    }
+    if powered.is_empty() {
+        return Ok(None);
+    }
+    let end = outcomes
+        .iter()
+        .filter(|o| o.ran())
+        .map(|o| o.end)
+        .max()
+        .unwrap_or(SimTime::ZERO);
+    let from = SimTime::ZERO.min(end);
+    let (mut timelines, mut models): (Vec<NodeTimeline>, Vec<PowerModel>) =
+        (Vec::new(), Vec::new());
+    let mut sites = Vec::new();
+    for (site, site_models) in &powered {
+        let cores: Vec<u32> = platform.sites[*site]
+            .node_types
+            .iter()
+            .flat_map(|t| std::iter::repeat_n(t.cores, t.count as usize))
+            .collect();
+        let mut spans = Vec::new();
+        for (idx, o) in outcomes.iter().enumerate() {
+            if o.site as usize != *site || !o.ran() {
+                continue;
+            }
+            spans.extend(placements.of(idx).iter().map(|sh| BusySpan {
+                node: sh.node,
+                cores: sh.cores,
+                start: o.start,
+                end: o.end,
+            }));
+        }
+        let t = busy_timelines(&|n| cores[n], cores.len(), &spans, from, end).map_err(|e| {
+            ScenarioError::Invalid(format!("site '{}': {e}", platform.sites[*site].name))
+        })?;
+        let r = account(&t, &|n| site_models[n]).map_err(|e| ScenarioError::Invalid(e.0))?;
+        sites.push(SiteEnergy {
+            site: platform.sites[*site].name.clone(),
+            nodes: t.len(),
+            total_j: r.total_j,
+            computing_j: r.computing_j,
+            idle_j: r.idle_j,
+            average_w: r.average_w,
+            peak_w: r.peak_w,
+        });
+        timelines.extend(t);
+        models.extend_from_slice(site_models);
+    }
+    let all = account(&timelines, &|n| models[n]).map_err(|e| ScenarioError::Invalid(e.0))?;
+    let span_s = (end.0 - from.0) as f64 / 1000.0;
+    Ok(Some(RunEnergy {
+        total_j: all.total_j,
+        total_kwh: all.total_j / 3.6e6,
+        computing_j: all.computing_j,
+        idle_j: all.idle_j,
+        average_w: all.average_w,
+        peak_w: all.peak_w,
+        energy_delay_js: all.total_j * span_s,
+        sites,
+    }))
+}
