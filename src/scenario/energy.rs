@@ -6,7 +6,9 @@
 use serde::{Deserialize, Serialize};
 
 use super::ScenarioError;
-use crate::energy::{account, busy_timelines, BusySpan, NodeTimeline, PowerModel};
+use crate::energy::{
+    account, busy_timelines, emissions_g, BusySpan, CarbonSeries, NodeTimeline, PowerModel,
+};
 use crate::engine::Outcome;
 use crate::model::{Placements, Platform};
 use crate::time::SimTime;
@@ -36,6 +38,10 @@ pub struct RunEnergy {
     pub peak_w: f64,
     /// Energy × the run's span (J·s): lower is better on both counts.
     pub energy_delay_js: f64,
+    /// Grams of CO₂ under a carbon-intensity series, when one was given
+    /// (`simulate --carbon`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub emissions_g: Option<f64>,
     pub sites: Vec<SiteEnergy>,
 }
 
@@ -66,22 +72,20 @@ fn site_models(platform: &Platform, site: usize) -> Result<Option<Vec<PowerModel
     Ok(Some(models))
 }
 
-/// The energy of a run of `outcomes` on `platform` with its `placements`; `None` when no
-/// site has power models.
-pub fn run_energy(
+/// A powered site's node timelines over a run, with each node's power model.
+struct PoweredSite {
+    site: usize,
+    timelines: Vec<NodeTimeline>,
+    models: Vec<PowerModel>,
+}
+
+/// The node timelines of every powered site of a run of `outcomes` with its `placements`
+/// (each node on from the first submission to the run's last end), with that span.
+fn powered_sites(
     platform: &Platform,
     outcomes: &[Outcome],
     placements: &Placements,
-) -> Result<Option<RunEnergy>, ScenarioError> {
-    let mut powered = Vec::new();
-    for site in 0..platform.sites.len() {
-        if let Some(models) = site_models(platform, site)? {
-            powered.push((site, models));
-        }
-    }
-    if powered.is_empty() {
-        return Ok(None);
-    }
+) -> Result<(Vec<PoweredSite>, SimTime, SimTime), ScenarioError> {
     let end = outcomes
         .iter()
         .filter(|o| o.ran())
@@ -89,18 +93,19 @@ pub fn run_energy(
         .max()
         .unwrap_or(SimTime::ZERO);
     let from = SimTime::ZERO.min(end);
-    let (mut timelines, mut models): (Vec<NodeTimeline>, Vec<PowerModel>) =
-        (Vec::new(), Vec::new());
-    let mut sites = Vec::new();
-    for (site, site_models) in &powered {
-        let cores: Vec<u32> = platform.sites[*site]
+    let mut out = Vec::new();
+    for site in 0..platform.sites.len() {
+        let Some(models) = site_models(platform, site)? else {
+            continue;
+        };
+        let cores: Vec<u32> = platform.sites[site]
             .node_types
             .iter()
             .flat_map(|t| std::iter::repeat_n(t.cores, t.count as usize))
             .collect();
         let mut spans = Vec::new();
         for (idx, o) in outcomes.iter().enumerate() {
-            if o.site as usize != *site || !o.ran() {
+            if o.site as usize != site || !o.ran() {
                 continue;
             }
             spans.extend(placements.of(idx).iter().map(|sh| BusySpan {
@@ -110,21 +115,46 @@ pub fn run_energy(
                 end: o.end,
             }));
         }
-        let t = busy_timelines(&|n| cores[n], cores.len(), &spans, from, end).map_err(|e| {
-            ScenarioError::Invalid(format!("site '{}': {e}", platform.sites[*site].name))
-        })?;
-        let r = account(&t, &|n| site_models[n]).map_err(|e| ScenarioError::Invalid(e.0))?;
+        let timelines =
+            busy_timelines(&|n| cores[n], cores.len(), &spans, from, end).map_err(|e| {
+                ScenarioError::Invalid(format!("site '{}': {e}", platform.sites[site].name))
+            })?;
+        out.push(PoweredSite {
+            site,
+            timelines,
+            models,
+        });
+    }
+    Ok((out, from, end))
+}
+
+/// The energy of a run of `outcomes` on `platform` with its `placements`; `None` when no
+/// site has power models.
+pub fn run_energy(
+    platform: &Platform,
+    outcomes: &[Outcome],
+    placements: &Placements,
+) -> Result<Option<RunEnergy>, ScenarioError> {
+    let (powered, from, end) = powered_sites(platform, outcomes, placements)?;
+    if powered.is_empty() {
+        return Ok(None);
+    }
+    let (mut timelines, mut models): (Vec<NodeTimeline>, Vec<PowerModel>) =
+        (Vec::new(), Vec::new());
+    let mut sites = Vec::new();
+    for p in powered {
+        let r = account(&p.timelines, &|n| p.models[n]).map_err(|e| ScenarioError::Invalid(e.0))?;
         sites.push(SiteEnergy {
-            site: platform.sites[*site].name.clone(),
-            nodes: t.len(),
+            site: platform.sites[p.site].name.clone(),
+            nodes: p.timelines.len(),
             total_j: r.total_j,
             computing_j: r.computing_j,
             idle_j: r.idle_j,
             average_w: r.average_w,
             peak_w: r.peak_w,
         });
-        timelines.extend(t);
-        models.extend_from_slice(site_models);
+        timelines.extend(p.timelines);
+        models.extend(p.models);
     }
     let all = account(&timelines, &|n| models[n]).map_err(|e| ScenarioError::Invalid(e.0))?;
     let span_s = (end.0 - from.0) as f64 / 1000.0;
@@ -136,6 +166,29 @@ pub fn run_energy(
         average_w: all.average_w,
         peak_w: all.peak_w,
         energy_delay_js: all.total_j * span_s,
+        emissions_g: None,
         sites,
     }))
+}
+
+/// Grams of CO₂ of a run's powered sites under `series` (the run's span must lie within
+/// it); `None` when no site is powered.
+pub fn run_emissions(
+    platform: &Platform,
+    outcomes: &[Outcome],
+    placements: &Placements,
+    series: &CarbonSeries,
+) -> Result<Option<f64>, ScenarioError> {
+    let (powered, _, _) = powered_sites(platform, outcomes, placements)?;
+    if powered.is_empty() {
+        return Ok(None);
+    }
+    let (mut timelines, mut models) = (Vec::new(), Vec::new());
+    for p in powered {
+        timelines.extend(p.timelines);
+        models.extend(p.models);
+    }
+    emissions_g(&timelines, &|n| models[n], series)
+        .map(Some)
+        .map_err(|e| ScenarioError::Invalid(e.0))
 }

@@ -165,6 +165,21 @@ fn simulate_reports_a_runs_energy_from_its_node_placements() {
     );
     let plain = crate::cli::gridscope(&[&args[..6], &["--json"]].concat());
     assert!(!String::from_utf8_lossy(&plain.stdout).contains("\"energy\""));
+    // Under a grid of 360 g/kWh for the run's 100 s: grams = joules × 360 / 3.6e6.
+    let grid = dir.join("grid.csv");
+    std::fs::write(&grid, "start_s,end_s,g_per_kwh\n0,60,360\n60,100,360\n").unwrap();
+    let with_carbon = [&args[..], &["--carbon", grid.to_str().unwrap(), "--json"]].concat();
+    let out = crate::cli::gridscope(&with_carbon);
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let grams = v["runs"][0]["energy"]["emissions_g"].as_f64().unwrap();
+    assert!((grams - want * 1e-4).abs() < 1e-9, "{grams}");
+    std::fs::write(&grid, "0,60,360\n70,100,360\n").unwrap();
+    let out = crate::cli::gridscope(&with_carbon);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("grid.csv line 2: the piece from 70 s leaves a gap"),
+        "{err}"
+    );
     // A power model that is not one names its field.
     let bad = dir.join("bad.json");
     std::fs::write(&bad, r#"{"idle_w": -5, "epsilon_w": 1, "all_cores_w": 2}"#).unwrap();

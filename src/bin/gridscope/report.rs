@@ -155,7 +155,11 @@ fn energy(report: &Report, s: &mut String) {
         return;
     }
     s.push_str("\nenergy (node power models; docs/energy.md):\n");
-    let header = [
+    let carbon = report
+        .runs
+        .iter()
+        .any(|r| r.energy.as_ref().is_some_and(|e| e.emissions_g.is_some()));
+    let mut header = vec![
         "algorithm",
         "kWh",
         "computing kWh",
@@ -163,6 +167,9 @@ fn energy(report: &Report, s: &mut String) {
         "avg W",
         "peak W",
     ];
+    if carbon {
+        header.push("kg CO2");
+    }
     let mut rows = vec![header.iter().map(|h| h.to_string()).collect::<Vec<_>>()];
     for r in &report.runs {
         let Some(e) = &r.energy else { continue };
@@ -174,6 +181,12 @@ fn energy(report: &Report, s: &mut String) {
             format!("{:.1}", e.average_w),
             format!("{:.1}", e.peak_w),
         ]);
+        if let (true, Some(row)) = (carbon, rows.last_mut()) {
+            row.push(
+                e.emissions_g
+                    .map_or("-".into(), |g| format!("{:.3}", g / 1000.0)),
+            );
+        }
     }
     s.push_str(&aligned(&rows, &[18, 12, 14, 12, 10, 10]));
 }

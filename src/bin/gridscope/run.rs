@@ -81,7 +81,16 @@ pub fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
         files: Files::Anywhere,
         limits: a.limits.limits(),
     };
-    run_scenario(&scenario, &place, inputs, &a.report)
+    let carbon = match &a.carbon {
+        Some(file) => {
+            let bytes = read_file(file, &a.limits.limits()).map_err(CliError::Failed)?;
+            inputs.add(file);
+            let name = file.display().to_string();
+            Some(gridscope::energy::CarbonSeries::parse(&name, &bytes).map_err(CliError::failed)?)
+        }
+        None => None,
+    };
+    run_scenario(&scenario, &place, inputs, &a.report, carbon.as_ref())
 }
 
 /// `--power MODEL`: a preset's name, else a power model JSON file.
@@ -206,7 +215,7 @@ pub fn run(a: &RunArgs) -> Result<(), CliError> {
         },
         limits,
     };
-    run_scenario(&scenario, &place, inputs, &a.report)
+    run_scenario(&scenario, &place, inputs, &a.report, None)
 }
 
 /// The first flag given that only a scenario run takes (`--traces` aside: the families
@@ -260,6 +269,7 @@ fn run_scenario(
     place: &Place,
     mut inputs: Inputs,
     args: &ReportArgs,
+    carbon: Option<&gridscope::energy::CarbonSeries>,
 ) -> Result<(), CliError> {
     let mut progress = Progress::new();
     let workload = load_workload(scenario, &place.limits, &mut |f| {
@@ -291,6 +301,21 @@ fn run_scenario(
     )
     .map_err(CliError::failed)?;
     drop(progress);
+    if let Some(series) = carbon {
+        let platform = &report.platform;
+        for run in &mut report.runs {
+            let grams = gridscope::scenario::energy::run_emissions(
+                platform,
+                &run.outcomes,
+                &run.placements,
+                series,
+            )
+            .map_err(CliError::failed)?;
+            if let Some(e) = run.energy.as_mut() {
+                e.emissions_g = grams;
+            }
+        }
+    }
     report::finish(
         args,
         &mut report,

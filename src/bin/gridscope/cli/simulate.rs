@@ -50,6 +50,10 @@ pub struct SimulateArgs {
         verbatim_doc_comment
     )]
     pub power: Option<String>,
+    /// A grid's carbon intensity (CSV of start_s,end_s,g_per_kwh, seconds from the first
+    /// submission): each run's energy then says its grams of CO2 (docs/energy.md)
+    #[arg(long, value_name = "CSV", value_hint = ValueHint::FilePath, requires = "power", verbatim_doc_comment)]
+    pub carbon: Option<PathBuf>,
     /// Run-time estimates: the trace's or the exact runtime
     ///
     /// trace: SWF field 9 (the runtime when missing); exact: the real runtime.
