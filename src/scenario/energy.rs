@@ -156,7 +156,18 @@ pub fn run_energy(
         timelines.extend(p.timelines);
         models.extend(p.models);
     }
-    let all = account(&timelines, &|n| models[n]).map_err(|e| ScenarioError::Invalid(e.0))?;
+    // One powered site (the usual case) is the run: its sums and peak are the run's.
+    let all = match (sites.len(), sites.first()) {
+        (1, Some(s)) => crate::energy::EnergyReport {
+            total_j: s.total_j,
+            computing_j: s.computing_j,
+            idle_j: s.idle_j,
+            average_w: s.average_w,
+            peak_w: s.peak_w,
+            ..Default::default()
+        },
+        _ => account(&timelines, &|n| models[n]).map_err(|e| ScenarioError::Invalid(e.0))?,
+    };
     let span_s = (end.0 - from.0) as f64 / 1000.0;
     Ok(Some(RunEnergy {
         total_j: all.total_j,
