@@ -82,6 +82,10 @@ fn bad_power_models_name_the_field() {
     });
     assert!(m.validate("x").is_err());
     assert!(PowerModel::BATSIM_CLUSTER_ENERGY_128.validate("x").is_ok());
+    let mut m = PowerModel::SIMGRID_EXAMPLE;
+    m.all_cores_w = 1e308;
+    let e = m.validate("x").unwrap_err().0;
+    assert!(e.contains("all_cores_w is 1e308"), "{e}");
 }
 
 #[test]

@@ -43,6 +43,19 @@ pub struct PowerModel {
     pub switch_on: Option<Transition>,
 }
 
+/// The most a node may draw: a gigawatt. Far above any machine, and low enough that a run's
+/// joules stay finite (10⁹ W over 10¹² s of run per node is 10²¹ J, well inside `f64`).
+pub const MAX_WATTS: f64 = 1e9;
+
+/// A number as a person reads it in a message: 1e308 rather than its 309 digits.
+fn show(x: f64) -> String {
+    if x.is_finite() && x.abs() >= 1e9 {
+        format!("{x:e}")
+    } else {
+        format!("{x}")
+    }
+}
+
 /// A power model that cannot describe a real node; the message names the field.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PowerError(pub String);
@@ -105,9 +118,10 @@ impl PowerModel {
             ("off_w", self.off_w),
         ];
         for (name, w) in fields {
-            if !(w.is_finite() && w >= 0.0) {
+            if !(w.is_finite() && (0.0..=MAX_WATTS).contains(&w)) {
                 return Err(PowerError(format!(
-                    "{what}: {name} is {w}; a power must be a number of watts ≥ 0"
+                    "{what}: {name} is {}; a node's power is a number of watts from 0 to 10⁹",
+                    show(w)
                 )));
             }
         }
@@ -116,10 +130,10 @@ impl PowerModel {
             ("switch_on", self.switch_on),
         ] {
             let Some(t) = t else { continue };
-            if !(t.watts.is_finite() && t.watts >= 0.0) {
+            if !(t.watts.is_finite() && (0.0..=MAX_WATTS).contains(&t.watts)) {
                 return Err(PowerError(format!(
-                    "{what}: {name}.watts is {}; a power must be a number of watts ≥ 0",
-                    t.watts
+                    "{what}: {name}.watts is {}; a node's power is a number of watts from 0 to 10⁹",
+                    show(t.watts)
                 )));
             }
             if !(t.seconds.is_finite() && t.seconds >= 0.0 && t.seconds <= 1e9) {
