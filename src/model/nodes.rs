@@ -258,6 +258,11 @@ impl NodePool {
         &self.free
     }
 
+    /// Changes of the free nodes so far: equal versions, the same free nodes.
+    pub fn version(&self) -> u64 {
+        self.version
+    }
+
     pub fn len(&self) -> usize {
         self.capacity.cores.len()
     }

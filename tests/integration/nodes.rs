@@ -1,8 +1,9 @@
 //! Nodes that exist (issue #37): the hand-made case where memory, not cores, decides (a
 //! golden of FCFS, SJF and first-fit, FCFS's starts checked against AccaSim 1.1.3's
-//! FIFO + FirstFit), rejections that name the resource, the policies refused on nodes, and
-//! random workloads on random node types: every run's node check passes, and nodes without
-//! memory give exactly the schedules of the same cores counted as processors.
+//! FIFO + FirstFit), rejections that name the resource, the policies refused on nodes, EASY's
+//! reservation on nodes (hand cases), and random workloads on random node types: every
+//! run's node check passes, and nodes without memory give exactly the schedules of the same
+//! cores counted as processors.
 
 use std::fmt::Write;
 
@@ -22,6 +23,14 @@ use crate::root;
 
 const PLACING: [LocalPolicyKind; 3] = [
     LocalPolicyKind::Fcfs,
+    LocalPolicyKind::Sjf,
+    LocalPolicyKind::FirstFit,
+];
+
+/// Every policy that places jobs on nodes.
+const ON_NODES: [LocalPolicyKind; 4] = [
+    LocalPolicyKind::Fcfs,
+    LocalPolicyKind::Easy,
     LocalPolicyKind::Sjf,
     LocalPolicyKind::FirstFit,
 ];
@@ -96,9 +105,8 @@ fn memory_not_cores_decides_golden() {
 }
 
 #[test]
-fn backfilling_and_grid_schemes_are_refused_on_nodes() {
+fn conservative_backfilling_is_refused_on_nodes() {
     for kind in [
-        LocalPolicyKind::Easy,
         LocalPolicyKind::Conservative,
         LocalPolicyKind::ConservativeRebuild,
     ] {
@@ -209,7 +217,7 @@ fn random_workloads_on_random_nodes_keep_the_node_invariants() {
                 },
             })
             .collect();
-        for kind in PLACING {
+        for kind in ON_NODES {
             let sim = gridscope::engine::Simulation::new(
                 &platform,
                 &jobs[..],
@@ -229,7 +237,10 @@ fn random_workloads_on_random_nodes_keep_the_node_invariants() {
 
 /// Nodes without memory or GPUs, jobs asking for processors only: first-fit placement
 /// finds nodes exactly when enough cores are free, so every schedule is the one of the
-/// same cores counted as processors.
+/// same cores counted as processors. For EASY this holds by construction too: its shadow
+/// is the first predicted end at which enough cores are free, and a job that does not end
+/// by it keeps the head placeable there iff its processors are within the cores free at
+/// the shadow beyond the head's (the processor rule's extra units).
 #[test]
 fn nodes_without_memory_schedule_as_processors() {
     let mut rng = SimRng::new(38);
@@ -246,7 +257,7 @@ fn nodes_without_memory_schedule_as_processors() {
         }]);
         let flat = Platform::single(Site::flat("N", count * cores));
         let jobs = random_jobs(&mut rng, 60, count * cores);
-        for kind in PLACING {
+        for kind in ON_NODES {
             let run = |p: &Platform| -> Result<Vec<SimTime>, SimError> {
                 let out = simulate(p, &jobs, kind, &no_kill(), &mut |_, _| true)?;
                 Ok(out.outcomes.iter().map(|o| o.start).collect())
@@ -287,4 +298,93 @@ fn node_types_are_versioned_in_the_scenario() {
         assert_eq!(old.version, SCENARIO_VERSION);
         assert!(!old.to_json().contains("node_types"));
     }
+}
+
+/// Two nodes × 4 cores × 100 KB, jobs (submit, processors, KB per processor, run time =
+/// estimate) run under EASY: each job's start and nodes.
+fn easy_on_two_nodes(jobs: &[(i64, u32, u64, i64)]) -> Vec<(i64, String)> {
+    let platform = node_site(vec![NodeType {
+        name: String::new(),
+        count: 2,
+        cores: 4,
+        mem_kb: 100,
+        gpus: 0,
+        power: None,
+    }]);
+    let (jobs, demands): (Vec<Job>, Vec<Demand>) = jobs
+        .iter()
+        .enumerate()
+        .map(|(i, &(submit, procs, mem_kb, runtime))| {
+            let job = Job {
+                id: i as i64,
+                submit: SimTime::from_secs(submit),
+                runtime: SimTime::from_secs(runtime),
+                estimate: SimTime::from_secs(runtime),
+                procs,
+                home: 0,
+                user: -1,
+                partition: -1,
+            };
+            let demand = Demand {
+                mem_kb,
+                ..Demand::default()
+            };
+            (job, demand)
+        })
+        .unzip();
+    let out = gridscope::engine::Simulation::new(
+        &platform,
+        &jobs[..],
+        LocalPolicyKind::Easy,
+        Default::default(),
+        &Default::default(),
+        &no_kill(),
+    )
+    .and_then(|s| s.with_demands(&demands[..]))
+    .and_then(|s| s.run(&mut |_, _| true))
+    .unwrap();
+    (0..jobs.len())
+        .map(|i| {
+            let start = out.outcomes[i].start.0 / 1000;
+            (start, out.placements.nodes_text(i))
+        })
+        .collect()
+}
+
+/// Memory makes EASY's head wait with cores free, and a small job backfills on a node the
+/// head's reservation does not need.
+#[test]
+fn easy_on_nodes_backfills_beside_a_head_memory_holds_back() {
+    let got = easy_on_two_nodes(&[
+        (0, 4, 25, 100),  // A fills node 0 (cores and memory) until 100
+        (0, 1, 100, 200), // B takes node 1's memory: 3 cores free there, no memory
+        (1, 2, 50, 100),  // H, the head: 3 cores free but no memory; waits for A's end
+        (2, 1, 0, 500),   // S: no memory, runs past 100, fits on node 1 beside B
+    ]);
+    assert_eq!(
+        got,
+        [
+            (0, "0".to_string()),
+            (0, "1".to_string()),
+            (100, "0".to_string()),
+            (2, "1".to_string())
+        ]
+    );
+}
+
+/// A job that fits now but would still hold the cores EASY's head needs at its shadow time
+/// does not start; one that ends by the shadow does.
+#[test]
+fn easy_on_nodes_never_backfills_into_the_heads_reservation() {
+    let got = easy_on_two_nodes(&[
+        (0, 4, 25, 100), // A fills node 0 until 100
+        (0, 2, 25, 200), // B: 2 cores of node 1 until 200
+        (1, 6, 10, 100), // H, the head: needs node 0 and node 1's 2 free cores at 100
+        (2, 1, 0, 500),  // long: would leave node 1 one core at 100, delaying H
+        (3, 1, 0, 50),   // short: ends at 53, before H's shadow
+    ]);
+    assert_eq!(got[2].0, 100, "the head starts at its shadow: {got:?}");
+    assert_eq!(got[2].1, "0-1");
+    assert!(got[3].0 >= 100, "the long job waits: {got:?}");
+    assert_eq!(got[4], (3, "1".to_string()), "the short job backfills");
 }

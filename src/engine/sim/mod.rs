@@ -85,9 +85,18 @@ impl Resources {
 
     /// [`Resources::view`] with the site's nodes and the jobs' demands, for the pass that
     /// decides who starts.
-    fn pass_view<'a>(&'a self, now: SimTime, demands: &'a [Demand]) -> SiteView<'a> {
+    fn pass_view<'a>(
+        &'a self,
+        now: SimTime,
+        demands: &'a [Demand],
+        placements: &'a Placements,
+    ) -> SiteView<'a> {
         SiteView {
-            nodes: self.nodes.as_ref().map(|pool| NodesView { pool, demands }),
+            nodes: self.nodes.as_ref().map(|pool| NodesView {
+                pool,
+                demands,
+                placements,
+            }),
             ..self.view(now)
         }
     }

@@ -31,7 +31,10 @@ impl Simulation<'_> {
         } = &mut self.sites[s as usize];
         let replans = site.plan_invalidated;
         self.starts.clear();
-        policy.schedule(&site.pass_view(now, &self.demands), &mut self.starts);
+        policy.schedule(
+            &site.pass_view(now, &self.demands, &self.placements),
+            &mut self.starts,
+        );
         site.plan_invalidated = false;
         // A projection in arrival order reads only the queue and the running jobs: a pass
         // that starts nothing leaves it as it was, and one that starts only jobs it placed

@@ -1,5 +1,6 @@
+use super::nodefit::{node_shadow, NodeShadow, NodesView, Release};
 use super::{HeadReservation, LocalPolicy, NowFit, PassNote, QueuedJob, SiteView, WidthQueue};
-use crate::model::JobIdx;
+use crate::model::{JobIdx, Share};
 use crate::policy::Profile;
 use crate::time::SimTime;
 
@@ -12,7 +13,8 @@ use crate::time::SimTime;
 /// either ends by the shadow time or uses no more than the extra units (which it then
 /// consumes). Running jobs are predicted by their estimates, never by their real runtimes.
 /// On a site holding advance reservations the same rule runs on the planning profile (see
-/// [`Easy::backfill_around_reservations`]).
+/// [`Easy::backfill_around_reservations`]). On a site with node types the same rule runs on
+/// nodes (see [`Easy::schedule_on_nodes`]).
 #[derive(Default)]
 pub struct Easy {
     queue: WidthQueue,
@@ -23,6 +25,24 @@ pub struct Easy {
     /// What the last pass saw when it started nothing, so the next one can skip the jobs
     /// it already turned down (see [`Memo`]).
     memo: Option<Memo>,
+    /// On a node-typed site: the jobs started from the head in the current pass, as
+    /// (predicted end, processors, first share, shares) into `started_shares`.
+    started_on_nodes: Vec<(SimTime, u32, usize, usize)>,
+    started_shares: Vec<Share>,
+    /// [`Memo`]'s counterpart on nodes.
+    node_memo: Option<NodeMemo>,
+}
+
+/// On a node-typed site, the state after a pass that started no job and left a blocked
+/// head: the same argument as [`Memo`]'s, with the pool's version standing for the free
+/// nodes (any start or end changes it) and the nodes at the shadow for the extra units.
+#[derive(Clone, Debug)]
+struct NodeMemo {
+    version: u64,
+    running: usize,
+    head: JobIdx,
+    seen: usize,
+    reservation: NodeShadow,
 }
 
 /// The state after a pass that started no job. If the next pass sees the same running set
@@ -234,6 +254,160 @@ impl Easy {
     }
 }
 
+impl Easy {
+    /// EASY on a node-typed site (docs/nodes.md, "EASY on nodes"). Jobs start from the head
+    /// while first-fit places them. A blocked head gets a reservation on nodes: its shadow
+    /// time is the first predicted end of running jobs (this pass's starts included) at
+    /// which, with every job ending by then having given its nodes back, first-fit places
+    /// it. A later job (in arrival order) starts now iff first-fit places it now and either
+    /// it ends by the shadow time (by its estimate) or first-fit still places the head at
+    /// the shadow time on the nodes left with this job (and every job backfilled past the
+    /// shadow before it) still holding its nodes. Node-typed sites hold no advance
+    /// reservations (only SCJG's grid schemes make them, refused there).
+    fn schedule_on_nodes(&mut self, site: &SiteView, nodes: &NodesView, starts: &mut Vec<JobIdx>) {
+        self.memo = None;
+        let mut fit = NowFit::new(site);
+        if let Some(memo) = self.node_memo.take() {
+            let holds = memo.version == nodes.pool.version()
+                && memo.running == site.running.len()
+                && memo.reservation.shadow >= site.now
+                && site.reservations.is_empty()
+                && self.queue.first().map(|j| j.idx) == Some(memo.head)
+                && memo.seen <= self.queue.end();
+            if holds {
+                self.last.heads = 0;
+                let (from, reservation) = (memo.seen, memo.reservation);
+                return self.backfill_on_nodes(site, nodes, fit, from, reservation, starts);
+            }
+        }
+        self.started_on_nodes.clear();
+        self.started_shares.clear();
+        let mut heads = Vec::new();
+        for (pos, job) in self.queue.iter() {
+            if !fit.fits_job(site, job) {
+                break;
+            }
+            let at = self.started_shares.len();
+            self.started_shares.extend_from_slice(fit.nodes.last());
+            let end = site.now + job.estimate;
+            self.started_on_nodes
+                .push((end, job.units, at, fit.nodes.last().len()));
+            fit.take_job(site, job);
+            starts.push(job.idx);
+            heads.push(pos);
+        }
+        self.queue.remove_at(&heads);
+        self.last = PassNote {
+            heads: heads.len(),
+            reservation: None,
+        };
+        let Some(&head) = self.queue.first() else {
+            return;
+        };
+        if fit.free() == 0 {
+            return;
+        }
+        let want = (head.units, nodes.demand(head.idx));
+        self.started_on_nodes.sort_unstable_by_key(|s| s.0);
+        let reservation = {
+            let fresh = self.started_on_nodes.iter().map(|&(end, units, at, n)| {
+                (end, units, &self.started_shares[at..at + n]) as Release
+            });
+            let running = site.running.iter().map(|(&(end, idx), &units)| {
+                (end, units, nodes.placements.of(idx as usize)) as Release
+            });
+            let releases = merge_by_end(running, fresh);
+            node_shadow(
+                nodes,
+                fit.nodes.free(nodes),
+                fit.free(),
+                releases,
+                site.now,
+                want,
+            )
+        };
+        self.last.reservation = Some(HeadReservation {
+            job: head.idx,
+            shadow: reservation.shadow,
+            extra: reservation.extra(head.units),
+        });
+        let from = self.queue.head() + 1;
+        let started = starts.len();
+        self.backfill_on_nodes(site, nodes, fit, from, reservation, starts);
+        if starts.len() > started || !heads.is_empty() {
+            self.node_memo = None;
+        }
+    }
+
+    /// Backfills the queue from position `from` around the head's `reservation` on nodes;
+    /// a pass that starts nothing is remembered ([`NodeMemo`]).
+    fn backfill_on_nodes(
+        &mut self,
+        site: &SiteView,
+        nodes: &NodesView,
+        mut fit: NowFit,
+        mut from: usize,
+        mut reservation: NodeShadow,
+        starts: &mut Vec<JobIdx>,
+    ) {
+        let Some(&head) = self.queue.first() else {
+            return;
+        };
+        let want = (head.units, nodes.demand(head.idx));
+        let shadow = reservation.shadow;
+        let (mut taken, mut probe) = (Vec::new(), Vec::new());
+        // A job held past the shadow takes its cores out of those free there, so it must
+        // ask at most the cores free there beyond the head's (`extra`): the queue skips
+        // the jobs that neither end by the shadow nor pass that test, a block at a time.
+        let mut extra = reservation.extra(head.units);
+        let window = shadow - site.now;
+        while let Some(k) = self.queue.next_backfill(from, fit.free(), extra, window) {
+            if fit.free() == 0 {
+                break;
+            }
+            from = k + 1;
+            let job = self.queue.at(k);
+            if !fit.fits_job(site, &job) {
+                continue;
+            }
+            if site.now + job.estimate > shadow {
+                if !reservation.keeps_head(nodes, want, fit.nodes.last(), &mut probe) {
+                    continue;
+                }
+                extra -= job.units;
+            }
+            fit.take_job(site, &job);
+            starts.push(job.idx);
+            taken.push(k);
+        }
+        self.queue.remove_at(&taken);
+        self.node_memo = match taken.is_empty() {
+            true => Some(NodeMemo {
+                version: nodes.pool.version(),
+                running: site.running.len(),
+                head: head.idx,
+                seen: self.queue.end(),
+                reservation,
+            }),
+            false => None,
+        };
+    }
+}
+
+/// Two streams of releases, each in order of predicted end, merged in that order (the
+/// first stream's first at equal ends).
+fn merge_by_end<'a>(
+    a: impl Iterator<Item = Release<'a>>,
+    b: impl Iterator<Item = Release<'a>>,
+) -> impl Iterator<Item = Release<'a>> {
+    let (mut a, mut b) = (a.peekable(), b.peekable());
+    std::iter::from_fn(move || match (a.peek(), b.peek()) {
+        (Some(x), Some(y)) if x.0 > y.0 => b.next(),
+        (Some(_), _) => a.next(),
+        (None, _) => b.next(),
+    })
+}
+
 /// The head's earliest start for its whole estimate in `profile` (NEVER if none).
 fn head_start(profile: &Profile, now: SimTime, head: &QueuedJob) -> SimTime {
     profile
@@ -251,6 +425,9 @@ impl LocalPolicy for Easy {
     }
 
     fn schedule(&mut self, site: &SiteView, starts: &mut Vec<JobIdx>) {
+        if let Some(nodes) = &site.nodes {
+            return self.schedule_on_nodes(site, nodes, starts);
+        }
         if let Some(memo) = self.memo.take() {
             if self.memo_holds(&memo, site) {
                 return self.backfill_newcomers(site, memo, starts);
@@ -305,11 +482,16 @@ impl LocalPolicy for Easy {
     fn withdraw(&mut self, job: JobIdx) -> bool {
         // Positions may move: the memo's are forgotten.
         self.memo = None;
+        self.node_memo = None;
         self.queue.withdraw(job)
     }
 
     fn last_pass(&self) -> Option<PassNote> {
         Some(self.last)
+    }
+
+    fn places_on_nodes(&self) -> bool {
+        true
     }
 
     /// EASY guarantees only its head: the planning profile with the head at its shadow

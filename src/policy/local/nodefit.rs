@@ -5,14 +5,17 @@
 
 use super::{NowFit, QueuedJob, SiteView};
 use crate::model::nodes::place_first_fit;
-use crate::model::{Demand, JobIdx, NodeFree, NodePool, Share};
+use crate::model::{Demand, JobIdx, NodeFree, NodePool, Placements, Share};
+use crate::time::SimTime;
 
 /// A node-typed site's nodes and the jobs' demands (indexed by job; empty when every job
-/// asks for processors only).
+/// asks for processors only), and the nodes each running job holds (EASY releases them in
+/// the order of the jobs' predicted ends to find its head's reservation).
 #[derive(Clone, Copy, Debug)]
 pub struct NodesView<'a> {
     pub pool: &'a NodePool,
     pub demands: &'a [Demand],
+    pub placements: &'a Placements,
 }
 
 impl NodesView<'_> {
@@ -46,6 +49,16 @@ impl NodeFit {
         }
     }
 
+    /// The placement the last successful [`NodeFit::fits`] found (until it is taken).
+    pub(crate) fn last(&self) -> &[Share] {
+        &self.last
+    }
+
+    /// The nodes free now for this pass (after its starts so far).
+    pub(crate) fn free<'b>(&'b self, nodes: &'b NodesView) -> &'b NodeFree {
+        self.taken.as_ref().unwrap_or_else(|| nodes.pool.free())
+    }
+
     /// Takes the placement the last [`NodeFit::fits`] found.
     pub(crate) fn take(&mut self, nodes: &NodesView) {
         let free = self.taken.get_or_insert_with(|| nodes.pool.free().clone());
@@ -73,5 +86,83 @@ impl NowFit {
         if let Some(nodes) = &site.nodes {
             self.nodes.take(nodes);
         }
+    }
+}
+
+/// A blocked head's reservation on nodes (EASY, docs/nodes.md): the earliest predicted end
+/// `shadow` of running jobs at which first-fit places the head on the nodes then free, and
+/// `at_shadow`, the nodes predicted free at that instant (before the head takes its part).
+#[derive(Clone, Debug)]
+pub(crate) struct NodeShadow {
+    pub(crate) shadow: SimTime,
+    pub(crate) at_shadow: NodeFree,
+}
+
+/// One running job's predicted release: its predicted end, processors and nodes.
+pub(crate) type Release<'a> = (SimTime, u32, &'a [Share]);
+
+/// The head's reservation on nodes: starting from `free` (the nodes free now) with `units`
+/// processors free, the `releases` (in order of predicted end) give their nodes back one
+/// instant at a time (every release at an instant before the next try, as every unit freed
+/// at the shadow is free there); the first instant at which first-fit places the head's
+/// `procs` × `demand` is its shadow (never before `now`). A head no release lets in gets
+/// `NEVER` (cannot happen: a job no placement on the empty site holds is rejected on
+/// arrival), with every running job released.
+pub(crate) fn node_shadow<'a>(
+    nodes: &NodesView,
+    free: &NodeFree,
+    mut units: u32,
+    releases: impl Iterator<Item = Release<'a>>,
+    now: SimTime,
+    (procs, demand): (u32, Demand),
+) -> NodeShadow {
+    let memory = nodes.pool.tracks_memory;
+    let mut at_shadow = free.clone();
+    let mut probe = Vec::new();
+    let mut releases = releases.peekable();
+    while let Some((end, u, shares)) = releases.next() {
+        at_shadow.give_back(shares);
+        units += u;
+        if releases.peek().is_some_and(|next| next.0 == end) || units < procs {
+            continue;
+        }
+        if place_first_fit(&at_shadow, memory, procs, &demand, &mut probe) {
+            return NodeShadow {
+                shadow: end.max(now),
+                at_shadow,
+            };
+        }
+    }
+    NodeShadow {
+        shadow: SimTime::NEVER,
+        at_shadow,
+    }
+}
+
+impl NodeShadow {
+    /// True when the head still finds its first-fit placement at the shadow time with a job
+    /// holding `shares` past it; then those shares are taken out of what is free there.
+    /// (The shares fit now, and everything free now is free at the shadow, so taking them
+    /// never goes below zero.)
+    pub(crate) fn keeps_head(
+        &mut self,
+        nodes: &NodesView,
+        (procs, demand): (u32, Demand),
+        shares: &[Share],
+        probe: &mut Vec<Share>,
+    ) -> bool {
+        self.at_shadow.take(shares);
+        let memory = nodes.pool.tracks_memory;
+        if place_first_fit(&self.at_shadow, memory, procs, &demand, probe) {
+            return true;
+        }
+        self.at_shadow.give_back(shares);
+        false
+    }
+
+    /// Processors free at the shadow beyond the head's (the step view's "extra").
+    pub(crate) fn extra(&self, procs: u32) -> u32 {
+        let cores: u64 = self.at_shadow.cores.iter().map(|&c| u64::from(c)).sum();
+        u32::try_from(cores.saturating_sub(u64::from(procs))).unwrap_or(u32::MAX)
     }
 }
