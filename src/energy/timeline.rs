@@ -133,15 +133,13 @@ pub fn account(
     model: &dyn Fn(usize) -> PowerModel,
 ) -> Result<EnergyReport, TimelineError> {
     let mut report = EnergyReport::default();
-    // (instant, node, change in the platform's watts) for the peak, over every node.
-    let mut steps: Vec<(SimTime, u32, f64)> = Vec::new();
+    let mut steps: Vec<Step> = Vec::new();
     let (mut first, mut last) = (SimTime::NEVER, SimTime::ZERO);
     for (n, t) in timelines.iter().enumerate() {
         check(n, t)?;
         let m = model(n);
         m.validate(&format!("node {n}'s power model"))?;
         let mut e = NodeEnergy::default();
-        let mut before = 0.0;
         for (k, &(from, state)) in t.breakpoints.iter().enumerate() {
             let to = t.breakpoints.get(k + 1).map_or(t.end, |b| b.0);
             let w = watts(&m, t.cores, state);
@@ -152,11 +150,9 @@ pub fn account(
                 NodeState::Off => e.off_j += j,
                 NodeState::SwitchingOff | NodeState::SwitchingOn => e.switching_j += j,
             }
-            steps.push((from, n as u32, w - before));
-            before = w;
         }
+        push_steps(&mut steps, n, t, &m);
         if let Some(&(from, _)) = t.breakpoints.first() {
-            steps.push((t.end, n as u32, -before));
             first = first.min(from);
             last = last.max(t.end);
         }
@@ -174,18 +170,29 @@ pub fn account(
     Ok(report)
 }
 
-/// The platform's power from each instant on (watts summed over nodes), from `steps` of
-/// (instant, node, change in watts), pushed node by node, each node's in time order.
-/// Same-instant changes are summed before a value is kept, so a job ending as another
-/// starts is not a blip. The sum runs in (instant, node, push order) order: the key with
-/// the push order is unique, so the (faster) unstable sort gives one order, the same bits
-/// natively and in wasm.
-fn series_of(steps: Vec<(SimTime, u32, f64)>) -> Vec<(SimTime, f64)> {
-    let mut steps: Vec<(SimTime, u32, u32, f64)> = steps
-        .into_iter()
-        .enumerate()
-        .map(|(k, (t, n, w))| (t, n, k as u32, w))
-        .collect();
+/// A change in the platform's power: (instant, node, push order, change in watts).
+type Step = (SimTime, u32, u32, f64);
+
+/// Node `n`'s changes in power over its timeline `t` drawing by `m`, in time order, each
+/// numbered by its place in `steps` (the sort's tie-break in [`series_of`]).
+fn push_steps(steps: &mut Vec<Step>, n: usize, t: &NodeTimeline, m: &PowerModel) {
+    let mut before = 0.0;
+    for &(from, state) in &t.breakpoints {
+        let w = watts(m, t.cores, state);
+        steps.push((from, n as u32, steps.len() as u32, w - before));
+        before = w;
+    }
+    if !t.breakpoints.is_empty() {
+        steps.push((t.end, n as u32, steps.len() as u32, -before));
+    }
+}
+
+/// The platform's power from each instant on (watts summed over nodes), from `steps`
+/// pushed node by node ([`push_steps`]). Same-instant changes are summed before a value is
+/// kept, so a job ending as another starts is not a blip. The sum runs in (instant, node,
+/// push order) order: the key with the push order is unique, so the (faster) unstable sort
+/// gives one order, the same bits natively and in wasm.
+fn series_of(mut steps: Vec<Step>) -> Vec<(SimTime, f64)> {
     steps.sort_unstable_by_key(|s| (s.0, s.1, s.2));
     let mut out: Vec<(SimTime, f64)> = Vec::new();
     let mut now = 0.0f64;
@@ -210,16 +217,7 @@ pub fn power_series(
     let mut steps = Vec::new();
     for (n, t) in timelines.iter().enumerate() {
         check(n, t)?;
-        let m = model(n);
-        let mut before = 0.0;
-        for &(from, state) in &t.breakpoints {
-            let w = watts(&m, t.cores, state);
-            steps.push((from, n as u32, w - before));
-            before = w;
-        }
-        if !t.breakpoints.is_empty() {
-            steps.push((t.end, n as u32, -before));
-        }
+        push_steps(&mut steps, n, t, &model(n));
     }
     Ok(series_of(steps))
 }
