@@ -12,6 +12,7 @@
 //!   reports, and the workload generators (bytes in, `Result` out, no file system);
 //! - [`allocation`]: SF's batch-allocation model and its sweeps;
 //! - [`energy`]: SimGrid's host power model and the joules of node timelines;
+//! - [`failure`]: outages from files and failure models, and checkpointing's intervals;
 //! - [`engine`]: the event queue, the steppable simulation loop and its invariant checks;
 //! - [`kkor`], [`scjg`]: the KKOR and SCJG models, each with its own event loop;
 //! - [`metrics`]: per-job records, aggregates and time series;
@@ -27,6 +28,7 @@
 pub mod allocation;
 pub mod energy;
 pub mod engine;
+pub mod failure;
 pub mod family;
 pub mod json_path;
 pub mod kkor;

@@ -141,6 +141,7 @@ pub fn simulate_ideal(
         // Nothing waits in a local queue on the shared machine.
         max_queue: 0,
         ideal_capacity: Some(ideal_capacity(platform)),
+        failures: None,
     })
 }
 

@@ -29,7 +29,7 @@ pub fn check_invariants(
     let mut ran = vec![0usize; platform.sites.len()];
     for out in outcomes {
         if let Some(n) = ran.get_mut(out.site as usize) {
-            *n += matches!(out.status, JobOutcome::Finished | JobOutcome::Killed) as usize;
+            *n += out.ran() as usize;
         }
     }
     let mut usage: Vec<Vec<(SimTime, i64)>> =
@@ -53,7 +53,7 @@ pub fn check_invariants(
                     return fail(format!("job {} rejected although it fits", job.id));
                 }
             }
-            JobOutcome::Finished | JobOutcome::Killed => {
+            JobOutcome::Finished | JobOutcome::Killed | JobOutcome::Lost => {
                 let Some(site) = platform.sites.get(out.site as usize) else {
                     return fail(format!("job {} ran on unknown site {}", job.id, out.site));
                 };
@@ -66,7 +66,17 @@ pub fn check_invariants(
                 let home_speed = platform.sites[job.home as usize].speed;
                 let (planned, effective) = planned_and_effective(job, cfg);
                 let expected = scale(effective, home_speed, site.speed);
-                if out.end - out.start != expected {
+                let lost = out.status == JobOutcome::Lost;
+                // A lost job ends at the failure that killed it, before its own end.
+                if lost && (out.end < out.start || out.end - out.start > expected) {
+                    return fail(format!(
+                        "job {} was lost after {} s, longer than its run of {} s",
+                        job.id,
+                        out.end - out.start,
+                        expected
+                    ));
+                }
+                if !lost && out.end - out.start != expected {
                     return fail(format!(
                         "job {} ran {} s, expected {} s",
                         job.id,
@@ -75,7 +85,7 @@ pub fn check_invariants(
                     ));
                 }
                 let killed = cfg.kill_at_estimate && job.runtime > planned;
-                if killed != (out.status == JobOutcome::Killed) {
+                if !lost && killed != (out.status == JobOutcome::Killed) {
                     return fail(format!("job {} kill status is wrong", job.id));
                 }
                 let units = site.units_for(job.procs) as i64;

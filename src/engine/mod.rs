@@ -21,4 +21,7 @@ pub use outcome::{
     RejectReason, RunConfig, RunOutput, SimError,
 };
 pub use queue::EventQueue;
-pub use sim::{simulate, simulate_grid, Input, Simulation, SiteSnapshot, StepLog};
+pub use sim::{
+    simulate, simulate_grid, Downtime, FailureLog, Input, KilledRun, Simulation, SiteSnapshot,
+    StepLog,
+};

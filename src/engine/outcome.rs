@@ -141,6 +141,9 @@ pub enum JobOutcome {
     Finished,
     /// Stopped at its estimate (runtime above estimate with kills on).
     Killed,
+    /// Killed by a node failure and not run again (issue #41, `OnFailure::Lost`): it ends
+    /// at the failure, unfinished.
+    Lost,
     /// Could not run anywhere; the reason says why.
     Rejected(RejectReason),
 }
@@ -168,7 +171,10 @@ impl Outcome {
 
     /// True for a job that ran (finished or killed).
     pub fn ran(&self) -> bool {
-        matches!(self.status, JobOutcome::Finished | JobOutcome::Killed)
+        matches!(
+            self.status,
+            JobOutcome::Finished | JobOutcome::Killed | JobOutcome::Lost
+        )
     }
 }
 
@@ -186,6 +192,8 @@ pub struct RunOutput {
     pub ideal_capacity: Option<f64>,
     /// The nodes each job ran on, on node-typed sites (empty without them).
     pub placements: Placements,
+    /// What nodes going down did (a run with outages only; issue #41).
+    pub failures: Option<super::sim::FailureLog>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

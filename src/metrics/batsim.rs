@@ -50,6 +50,7 @@ pub fn batsim_jobs_csv(
         let requested = wallclock_limit(j, cfg, platform, o.site as usize);
         let (success, state) = match o.status {
             JobOutcome::Killed => (0, "COMPLETED_WALLTIME_REACHED"),
+            JobOutcome::Lost => (0, "COMPLETED_KILLED"),
             _ => (1, "COMPLETED_SUCCESSFULLY"),
         };
         let execution = o.end - o.start;

@@ -219,7 +219,8 @@ pub fn compute(
                 rejected += 1;
                 continue;
             }
-            JobOutcome::Pending => continue,
+            // Lost to a failure (issue #41): counted by the run's failure report, not here.
+            JobOutcome::Pending | JobOutcome::Lost => continue,
             JobOutcome::Killed => killed += 1,
             JobOutcome::Finished => {}
         }

@@ -6,6 +6,7 @@ mod cluster;
 mod differential;
 mod energy;
 mod explain;
+mod failures;
 mod formats;
 mod fuzz;
 mod golden;

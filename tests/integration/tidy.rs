@@ -33,6 +33,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("workload", 2),
     ("allocation", 2),
     ("energy", 2),
+    ("failure", 2),
     ("engine", 3),
     ("kkor", 3),
     ("metrics", 4),

@@ -26,6 +26,8 @@ impl Simulation<'_> {
                 }
             }
             Event::EstimateExpired(idx) => self.expire(idx)?,
+            Event::Down(i) => self.node_down(i)?,
+            Event::Up(i) => self.node_up(i)?,
             Event::Grid(msg) => {
                 self.log.grid_messages += 1;
                 self.grid_decides(|g, v, a| g.on_message(msg, v, a));
@@ -50,8 +52,11 @@ impl Simulation<'_> {
         }
     }
 
-    fn complete(&mut self, idx: JobIdx) -> Result<(), SimError> {
+    pub(super) fn complete(&mut self, idx: JobIdx) -> Result<(), SimError> {
         let now = self.now;
+        if self.outages.is_some() && (self.stale(idx) || self.outcomes[idx as usize].end != now) {
+            return Ok(());
+        }
         // An overrunning job's predicted end was moved to its real end.
         let predicted = self.predicted_end(idx);
         let job = &self.jobs[idx as usize];
@@ -62,9 +67,17 @@ impl Simulation<'_> {
             self.sites[s].changed();
         }
         let site = &mut self.sites[s].res;
-        let units = site.running.remove(&(predicted, idx)).ok_or_else(|| {
-            InvariantViolation(format!("job {} completed but was not running", job.id))
-        })?;
+        let Some(units) = site.running.remove(&(predicted, idx)) else {
+            if self.outages.is_some() {
+                // A killed run's completion at the instant its requeued run ends too.
+                return Ok(());
+            }
+            return Err(InvariantViolation(format!(
+                "job {} completed but was not running",
+                job.id
+            ))
+            .into());
+        };
         site.free += units;
         self.release_nodes(s, idx);
         let site = &mut self.sites[s].res;
@@ -90,6 +103,10 @@ impl Simulation<'_> {
     fn expire(&mut self, idx: JobIdx) -> Result<(), SimError> {
         let now = self.now;
         let out = self.outcomes[idx as usize];
+        if self.outages.is_some() && (self.stale(idx) || out.start + self.estimate_here(idx) != now)
+        {
+            return Ok(());
+        }
         self.sites[out.site as usize].changed();
         let site = &mut self.sites[out.site as usize].res;
         let key = site
@@ -98,6 +115,9 @@ impl Simulation<'_> {
             .next()
             .map(|(k, v)| (*k, *v));
         let Some((k, units)) = key else {
+            if self.outages.is_some() {
+                return Ok(());
+            }
             return Err(InvariantViolation(format!(
                 "estimate of job {} expired but it was not running",
                 self.jobs[idx as usize].id
@@ -110,6 +130,22 @@ impl Simulation<'_> {
         self.sites[out.site as usize].policy.replan();
         self.touched.push(out.site);
         Ok(())
+    }
+
+    /// True when job `idx`'s completion or expiry event belongs to a run of it that a
+    /// failure killed (it is queued again, running again with another end, or lost).
+    fn stale(&self, idx: JobIdx) -> bool {
+        let out = &self.outcomes[idx as usize];
+        out.start == SimTime::NEVER || out.status == JobOutcome::Lost
+    }
+
+    /// Job `idx`'s estimate at the site it runs on.
+    fn estimate_here(&self, idx: JobIdx) -> SimTime {
+        let job = &self.jobs[idx as usize];
+        let site = &self.sites[self.outcomes[idx as usize].site as usize].res;
+        let home_speed = self.platform.sites[job.home as usize].speed;
+        let (planned, _) = planned_and_effective(job, &self.cfg);
+        scale(planned, home_speed, site.speed)
     }
 
     /// 2. Arrivals at `now`, in input order, through the grid policy.

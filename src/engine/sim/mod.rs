@@ -38,12 +38,14 @@ mod handlers;
 mod input;
 mod nodes;
 mod order;
+mod outages;
 mod pass;
 mod steplog;
 mod validate;
 mod view;
 
 pub use input::Input;
+pub use outages::{Downtime, FailureLog, KilledRun};
 pub use steplog::{SiteSnapshot, StepLog};
 use validate::{validate, validate_nodes};
 
@@ -57,6 +59,10 @@ enum Event {
     EstimateExpired(JobIdx),
     /// A grid policy's timer or message.
     Grid(GridMsg),
+    /// Outage `i` of the run's outage table begins (issue #41).
+    Down(u32),
+    /// Outage `i` ends.
+    Up(u32),
 }
 
 /// A site's resources; kept apart from its policy so the policy can borrow a view of them.
@@ -174,6 +180,10 @@ pub struct Simulation<'a> {
     work_limit: u64,
     /// The idealized scheme is not event-stepped: its whole run is computed at the first step.
     ideal: Option<RunOutput>,
+    /// Nodes that go down (`with_outages`; none by default).
+    outages: Option<Box<outages::OutageState>>,
+    /// Outages in the table that came from the file (those after are drawn).
+    outages_from_file: usize,
 }
 
 impl<'a> Simulation<'a> {
@@ -257,6 +267,8 @@ impl<'a> Simulation<'a> {
             cache_projections: true,
             work_limit: u64::MAX,
             ideal: None,
+            outages: None,
+            outages_from_file: 0,
         })
     }
 
@@ -276,6 +288,19 @@ impl<'a> Simulation<'a> {
             .into());
         }
         self.demands = demands;
+        Ok(self)
+    }
+
+    /// Nodes go down as `outages` says (issue #41, docs/failures.md): from a file, drawn
+    /// from a failure model, or both; a killed job is requeued or lost. Only node-typed
+    /// sites have nodes to lose; before the first step.
+    pub fn with_outages(mut self, outages: crate::failure::Outages) -> Result<Self, SimError> {
+        if outages.is_empty() {
+            return Ok(self);
+        }
+        let nodes = validate::validate_outages(&self.platform, &outages, &self.cfg)?;
+        let jobs = self.jobs.len();
+        self.outages = Some(Box::new(outages::OutageState::new(outages, &nodes, jobs)));
         Ok(self)
     }
 
@@ -421,6 +446,7 @@ impl<'a> Simulation<'a> {
         }
         if !self.started_grid {
             self.started_grid = true;
+            self.start_outages();
             self.grid_decides(|g, v, a| g.start(v, a));
         }
         self.handle_instant()?;
@@ -518,15 +544,18 @@ impl<'a> Simulation<'a> {
             }
         }
         check_invariants(&self.platform, &self.jobs, &self.outcomes, &self.cfg)?;
+        let failures = self.outages.map(|st| st.log);
         nodes::check_nodes(
             &self.platform,
             &self.jobs,
             &self.demands,
             &self.outcomes,
             &self.placements,
+            failures.as_ref(),
         )
         .map_err(InvariantViolation)?;
         Ok(RunOutput {
+            failures,
             placements: self.placements,
             outcomes: self.outcomes,
             events: self.handled,

@@ -4,9 +4,9 @@
 //! node's cores, memory or GPUs ever exceeded, every job on nodes that exist, each job's
 //! shares adding up to what it asked.
 
-use super::Simulation;
+use super::{FailureLog, Simulation};
 use crate::engine::{InvariantViolation, JobOutcome, Outcome, RejectReason, SimError, SimTime};
-use crate::model::{Demand, Job, JobIdx, NodePool, Placements, Platform};
+use crate::model::{Demand, Job, JobIdx, NodePool, Placements, Platform, Share};
 
 impl Simulation<'_> {
     /// Job `idx`'s demand beyond processors.
@@ -65,13 +65,14 @@ pub(super) fn check_nodes(
     demands: &[Demand],
     outcomes: &[Outcome],
     placements: &Placements,
+    failures: Option<&FailureLog>,
 ) -> Result<(), String> {
     if placements.is_empty() {
         return Ok(());
     }
     let pools: Vec<Option<NodePool>> = platform.sites.iter().map(|s| s.node_pool()).collect();
-    // (time, 0 = end / 1 = start, job) per site with nodes.
-    let mut events: Vec<Vec<(SimTime, u8, usize)>> = vec![Vec::new(); pools.len()];
+    // (time, 0 = end / 1 = start, what, index) per site with nodes.
+    let mut events: Vec<Vec<(SimTime, u8, Held, usize)>> = vec![Vec::new(); pools.len()];
     for (i, (job, out)) in jobs.iter().zip(outcomes).enumerate() {
         let demand = demands.get(i).copied().unwrap_or_default();
         if let JobOutcome::Rejected(RejectReason::Unplaceable { .. }) = out.status {
@@ -105,23 +106,87 @@ pub(super) fn check_nodes(
                 job.id, job.procs, demand.gpus
             ));
         }
-        events[out.site as usize].push((out.start, 1, i));
-        events[out.site as usize].push((out.end, 0, i));
+        events[out.site as usize].push((out.start, 1, Held::Job, i));
+        events[out.site as usize].push((out.end, 0, Held::Job, i));
     }
+    if let Some(log) = failures {
+        held_by_failures(log, outcomes, &mut events);
+    }
+    let mut whole = Vec::new();
     for (site, (pool, mut ev)) in pools.into_iter().zip(events).enumerate() {
         let Some(mut pool) = pool else { continue };
         ev.sort_unstable();
-        for (t, kind, i) in ev {
-            let shares = placements.of(i);
+        for (t, kind, held, i) in ev {
+            let shares = match (held, failures) {
+                (Held::Job, _) => placements.of(i),
+                (Held::Killed, Some(log)) => log.shares_of(&log.killed[i]),
+                (Held::Down, Some(log)) => {
+                    let n = log.downtimes[i].node as usize;
+                    whole.clear();
+                    whole.push(Share {
+                        node: n as u32,
+                        cores: pool.capacity.cores[n],
+                        mem_kb: pool.capacity.mem_kb[n],
+                        gpus: pool.capacity.gpus[n],
+                    });
+                    &whole[..]
+                }
+                (_, None) => &[],
+            };
             if kind == 0 {
                 pool.give_back(shares);
             } else if !pool.take(shares) {
+                let who = match held {
+                    Held::Down => format!("node {} down", log_node(failures, i)),
+                    Held::Job => format!("job {}", jobs[i].id),
+                    Held::Killed => {
+                        format!("a killed run of job {}", killed_job(failures, jobs, i))
+                    }
+                };
                 return Err(format!(
-                    "a node of site {site} is over its cores, memory or GPUs at t={t} (job {})",
-                    jobs[i].id
+                    "a node of site {site} is over its cores, memory or GPUs, or held while down, at t={t} ({who})"
                 ));
             }
         }
     }
     Ok(())
+}
+
+/// What holds a node in the sweep of [`check_nodes`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+enum Held {
+    /// A job's (last) run, from its outcome.
+    Job,
+    /// A run a failure killed (the job ran again later).
+    Killed,
+    /// The whole node, down.
+    Down,
+}
+
+/// Adds the runs failures killed (all but a lost job's, which is its outcome) and the
+/// nodes' down times to the sweep.
+fn held_by_failures(
+    log: &FailureLog,
+    outcomes: &[Outcome],
+    events: &mut [Vec<(SimTime, u8, Held, usize)>],
+) {
+    for (i, k) in log.killed.iter().enumerate() {
+        if outcomes[k.job as usize].status == JobOutcome::Lost {
+            continue;
+        }
+        events[k.site as usize].push((k.start, 1, Held::Killed, i));
+        events[k.site as usize].push((k.end, 0, Held::Killed, i));
+    }
+    for (i, d) in log.downtimes.iter().enumerate() {
+        events[d.site as usize].push((d.start, 1, Held::Down, i));
+        events[d.site as usize].push((d.end, 0, Held::Down, i));
+    }
+}
+
+fn log_node(failures: Option<&FailureLog>, i: usize) -> u32 {
+    failures.map_or(0, |l| l.downtimes[i].node)
+}
+
+fn killed_job(failures: Option<&FailureLog>, jobs: &[Job], i: usize) -> i64 {
+    failures.map_or(0, |l| jobs[l.killed[i].job as usize].id)
 }

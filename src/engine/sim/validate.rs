@@ -87,3 +87,44 @@ pub(super) fn validate_nodes(
     }
     Ok(())
 }
+
+/// Checks a run's outages against its platform and conventions; the node count of each
+/// site (0 for a site without node types).
+pub(super) fn validate_outages(
+    platform: &Platform,
+    outages: &crate::failure::Outages,
+    cfg: &crate::engine::RunConfig,
+) -> Result<Vec<u32>, SimError> {
+    let invalid = |reason: String| Err(SimError::InvalidPlatform { reason });
+    let nodes: Vec<u32> = platform
+        .sites
+        .iter()
+        .map(|s| s.node_pool().map_or(0, |p| p.len() as u32))
+        .collect();
+    if nodes.iter().all(|&n| n == 0) {
+        return invalid(
+            "failures take nodes down, and no site lists node types (docs/nodes.md says how to give a site nodes)"
+                .into(),
+        );
+    }
+    if cfg.event_order == crate::engine::EventOrder::Pyss {
+        return invalid(
+            "failures run under the gridscope and cqsim event orders, not pyss's".into(),
+        );
+    }
+    if let Some(model) = &outages.model {
+        model.check().map_err(|e| SimError::InvalidPlatform {
+            reason: e.to_string(),
+        })?;
+    }
+    for o in &outages.windows {
+        let n = nodes.get(o.site as usize).copied().unwrap_or(0);
+        if o.node >= n || o.end <= o.start {
+            return invalid(format!(
+                "an outage of node {} of site {} from {} to {} does not fit the platform ({} nodes there) or ends before it starts",
+                o.node, o.site, o.start, o.end, n
+            ));
+        }
+    }
+    Ok(nodes)
+}

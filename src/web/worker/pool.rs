@@ -67,6 +67,8 @@ pub fn encode_outcomes(outcomes: &[Outcome]) -> Vec<u8> {
             JobOutcome::Pending => (0u8, 0, 0),
             JobOutcome::Finished => (1, 0, 0),
             JobOutcome::Killed => (2, 0, 0),
+            // Lost to a node failure (issue #41).
+            JobOutcome::Lost => (9, 0, 0),
             JobOutcome::Rejected(RejectReason::TooWide { needs, capacity }) => (3, needs, capacity),
             JobOutcome::Rejected(RejectReason::NoSuchSite) => (4, 0, 0),
             // Node-typed sites (issue #37): 5 + the resource; its numbers saturate at u32.
@@ -121,6 +123,7 @@ pub fn decode_outcomes(bytes: &[u8]) -> Result<Vec<Outcome>, String> {
                     needs: u64::from(u32_at(r, 21)),
                     most: u64::from(u32_at(r, 25)),
                 }),
+                9 => JobOutcome::Lost,
                 other => return Err(format!("unknown outcome status {other}")),
             };
             Ok(Outcome {

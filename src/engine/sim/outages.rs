@@ -1,0 +1,358 @@
+//! Nodes that go down (issue #41, docs/failures.md): the engine's side of
+//! [`crate::failure::Outages`].
+//!
+//! A node goes down at an outage's start: every job with a share on it is killed (its
+//! resources given back, its site's policy told as of an early end), then the whole node
+//! is taken, so that no placement can use it and the site's free units drop by its cores;
+//! the schedulers see it as gone until it is repaired (they do not know when: EASY's
+//! reservation and the projections plan without it). At the outage's end the node comes
+//! back. Overlapping outages of a node merge (it is down while any is in force). A killed
+//! job goes back to the end of its site's queue or is lost ([`OnFailure`]).
+//!
+//! A failure model draws each node's outages lazily from its own stream: the first up
+//! time from the run's first instant, the next at each repair, and none once every job is
+//! done, so the run ends. Every kill is kept ([`KilledRun`]) and the node check every run
+//! ends with sweeps them and the down times too: no node is over its capacity and no job
+//! holds a node while it is down.
+
+use super::{Event, Simulation};
+use crate::engine::outcome::{planned_and_effective, scale};
+use crate::engine::{InvariantViolation, JobOutcome, Outcome, SimError, SimTime};
+use crate::failure::{node_rng, FailureModel, OnFailure, Outage, OutageKind, Outages};
+use crate::model::{JobIdx, Share};
+use crate::policy::local::QueuedJob;
+use crate::rng::SimRng;
+
+/// A run of a job that a failure cut short.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KilledRun {
+    /// The job (index into the run's jobs).
+    pub job: JobIdx,
+    /// The site it ran on.
+    pub site: u32,
+    /// When this run of it started.
+    pub start: SimTime,
+    /// When the failure killed it.
+    pub end: SimTime,
+    /// Its shares, in [`FailureLog::shares`].
+    pub shares: (u32, u32),
+}
+
+/// A node down over `[start, end)` as the engine applied it (overlapping outages merged).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Downtime {
+    /// The site.
+    pub site: u32,
+    /// The node, numbered within its site.
+    pub node: u32,
+    /// When it went down.
+    pub start: SimTime,
+    /// When it came back.
+    pub end: SimTime,
+    /// The kind of the outage that took it down.
+    pub kind: OutageKind,
+}
+
+/// What the failures did in a run.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct FailureLog {
+    /// What became of the jobs a failure killed.
+    pub on_failure: OnFailure,
+    /// Every run a failure cut short, in the order they were killed.
+    pub killed: Vec<KilledRun>,
+    /// The killed runs' shares of their nodes, one after the other.
+    pub shares: Vec<Share>,
+    /// Every node's down times, in the order they ended.
+    pub downtimes: Vec<Downtime>,
+    /// Outages that began after the last job was done (no effect; not applied).
+    pub after_the_end: u64,
+    /// Jobs lost because they had been requeued [`Outages::max_requeue`] times already.
+    pub requeue_limit: u64,
+}
+
+impl FailureLog {
+    /// The shares of a killed run.
+    pub fn shares_of(&self, k: &KilledRun) -> &[Share] {
+        &self.shares[k.shares.0 as usize..(k.shares.0 + k.shares.1) as usize]
+    }
+}
+
+/// The engine's failure state (present only in a run with outages).
+pub(super) struct OutageState {
+    on_failure: OnFailure,
+    max_requeue: u32,
+    /// Times each job was requeued.
+    requeues: Vec<u32>,
+    model: Option<FailureModel>,
+    /// Per site, per node: its model stream (empty without a model).
+    rngs: Vec<Vec<SimRng>>,
+    /// Every outage an event points at: the file's, then those drawn.
+    table: Vec<Outage>,
+    /// Per site, per node: outages in force, and since when the node is down.
+    down: Vec<Vec<(u32, SimTime, OutageKind)>>,
+    pub(super) log: FailureLog,
+}
+
+impl OutageState {
+    /// The state for `outages` on sites of `nodes[s]` nodes each (0: no node types).
+    pub(super) fn new(outages: Outages, nodes: &[u32], jobs: usize) -> OutageState {
+        let model = outages.model;
+        let rngs = nodes
+            .iter()
+            .enumerate()
+            .map(|(s, &n)| match &model {
+                Some(_) => (0..n)
+                    .map(|i| node_rng(outages.seed, s as u32, i))
+                    .collect(),
+                None => Vec::new(),
+            })
+            .collect();
+        OutageState {
+            on_failure: outages.on_failure,
+            max_requeue: outages.max_requeue,
+            requeues: vec![0; jobs],
+            model,
+            rngs,
+            table: outages.windows,
+            down: nodes
+                .iter()
+                .map(|&n| vec![(0, SimTime::ZERO, OutageKind::Failure); n as usize])
+                .collect(),
+            log: FailureLog {
+                on_failure: outages.on_failure,
+                ..FailureLog::default()
+            },
+        }
+    }
+
+    /// Draws node `node` of site `site`'s next failure from `from`; its index in the table.
+    fn draw(&mut self, site: u32, node: u32, from: SimTime) -> Option<u32> {
+        let model = self.model.as_ref()?;
+        let rng = &mut self.rngs[site as usize][node as usize];
+        let start = SimTime(from.0.saturating_add(model.draw_up(rng).0));
+        let end = SimTime(start.0.saturating_add(model.draw_down(rng).0));
+        self.table.push(Outage {
+            site,
+            node,
+            start,
+            end,
+            kind: OutageKind::Failure,
+        });
+        Some(self.table.len() as u32 - 1)
+    }
+
+    /// True for an outage drawn from the model (after the file's).
+    fn drawn(&self, idx: u32, from_file: usize) -> bool {
+        self.model.is_some() && idx as usize >= from_file
+    }
+}
+
+impl Simulation<'_> {
+    /// At the run's first instant: every known outage and every node's first drawn failure
+    /// onto the heap.
+    pub(super) fn start_outages(&mut self) {
+        let now = self.now;
+        let Some(st) = self.outages.as_mut() else {
+            return;
+        };
+        for (i, o) in st.table.iter().enumerate() {
+            self.events.push(o.start.max(now), Event::Down(i as u32));
+        }
+        self.outages_from_file = st.table.len();
+        for site in 0..st.rngs.len() {
+            for node in 0..st.rngs[site].len() {
+                if let Some(i) = st.draw(site as u32, node as u32, now) {
+                    self.events.push(st.table[i as usize].start, Event::Down(i));
+                }
+            }
+        }
+    }
+
+    /// Outage `i` begins: its node goes down, the jobs on it are killed.
+    pub(super) fn node_down(&mut self, i: u32) -> Result<(), SimError> {
+        let now = self.now;
+        let all_done = self.done == self.jobs.len() as u64;
+        let Some(st) = self.outages.as_mut() else {
+            return Ok(());
+        };
+        let o = st.table[i as usize];
+        if all_done || o.end <= now {
+            st.log.after_the_end += u64::from(all_done);
+            return Ok(());
+        }
+        self.events.push(o.end, Event::Up(i));
+        let slot = &mut st.down[o.site as usize][o.node as usize];
+        slot.0 += 1;
+        if slot.0 > 1 {
+            return Ok(());
+        }
+        *slot = (1, now, o.kind);
+        let s = o.site as usize;
+        let victims: Vec<(SimTime, JobIdx)> = self.sites[s]
+            .res
+            .running
+            .keys()
+            .filter(|&&(_, idx)| {
+                self.placements
+                    .of(idx as usize)
+                    .iter()
+                    .any(|sh| sh.node == o.node)
+            })
+            .copied()
+            .collect();
+        for key in victims {
+            // A job that ends at this very instant ends before the node goes down (every
+            // completion of an instant comes first; its own event, later, finds it gone).
+            if self.outcomes[key.1 as usize].end == now {
+                self.complete(key.1)?;
+            } else {
+                self.kill_for_failure(s, key)?;
+            }
+        }
+        let res = &mut self.sites[s].res;
+        let Some(pool) = res.nodes.as_mut() else {
+            return Err(
+                InvariantViolation(format!("an outage on site {s}, which has no nodes")).into(),
+            );
+        };
+        let whole = whole_node(pool, o.node);
+        if !pool.take(&[whole]) {
+            return Err(InvariantViolation(format!(
+                "node {} of site {s} still held by a job after its jobs were killed at t={now}",
+                o.node
+            ))
+            .into());
+        }
+        res.free -= whole.cores;
+        self.site_lost_or_gained(s);
+        Ok(())
+    }
+
+    /// Outage `i` ends: its node comes back once no other outage holds it, and a drawn
+    /// failure draws the node's next.
+    pub(super) fn node_up(&mut self, i: u32) -> Result<(), SimError> {
+        let now = self.now;
+        let jobs_left = self.done < self.jobs.len() as u64;
+        let from_file = self.outages_from_file;
+        let Some(st) = self.outages.as_mut() else {
+            return Ok(());
+        };
+        let o = st.table[i as usize];
+        if st.drawn(i, from_file) && jobs_left {
+            if let Some(next) = st.draw(o.site, o.node, now) {
+                self.events
+                    .push(st.table[next as usize].start, Event::Down(next));
+            }
+        }
+        let slot = &mut st.down[o.site as usize][o.node as usize];
+        slot.0 -= 1;
+        if slot.0 > 0 {
+            return Ok(());
+        }
+        st.log.downtimes.push(Downtime {
+            site: o.site,
+            node: o.node,
+            start: slot.1,
+            end: now,
+            kind: slot.2,
+        });
+        let s = o.site as usize;
+        let res = &mut self.sites[s].res;
+        if let Some(pool) = res.nodes.as_mut() {
+            let whole = whole_node(pool, o.node);
+            pool.give_back(&[whole]);
+            res.free += whole.cores;
+        }
+        self.site_lost_or_gained(s);
+        Ok(())
+    }
+
+    /// Site `s` lost or regained a node: its plans and kept projection are stale, and it
+    /// gets a pass.
+    fn site_lost_or_gained(&mut self, s: usize) {
+        self.sites[s].changed();
+        self.sites[s].res.plan_invalidated = true;
+        self.sites[s].policy.replan();
+        self.touched.push(s as u32);
+    }
+
+    /// Kills the running job `key.1` of site `s` (planned until `key.0`) for a failure.
+    fn kill_for_failure(&mut self, s: usize, key: (SimTime, JobIdx)) -> Result<(), SimError> {
+        let now = self.now;
+        let idx = key.1;
+        let res = &mut self.sites[s].res;
+        let Some(units) = res.running.remove(&key) else {
+            return Err(InvariantViolation(format!(
+                "a failure killed job {}, which was not running",
+                self.jobs[idx as usize].id
+            ))
+            .into());
+        };
+        res.free += units;
+        let out = self.outcomes[idx as usize];
+        let Some(st) = self.outages.as_mut() else {
+            return Ok(());
+        };
+        let shares = self.placements.of(idx as usize);
+        st.log.killed.push(KilledRun {
+            job: idx,
+            site: s as u32,
+            start: out.start,
+            end: now,
+            shares: (st.log.shares.len() as u32, shares.len() as u32),
+        });
+        st.log.shares.extend_from_slice(shares);
+        let count = &mut st.requeues[idx as usize];
+        let on_failure = match st.on_failure {
+            OnFailure::Requeue if *count >= st.max_requeue => {
+                st.log.requeue_limit += 1;
+                OnFailure::Lost
+            }
+            OnFailure::Requeue => {
+                *count += 1;
+                OnFailure::Requeue
+            }
+            OnFailure::Lost => OnFailure::Lost,
+        };
+        self.release_nodes(s, idx);
+        self.sites[s].policy.released(now, units, key.0);
+        self.sites[s].changed();
+        match on_failure {
+            OnFailure::Lost => {
+                let o = &mut self.outcomes[idx as usize];
+                o.end = now;
+                o.status = JobOutcome::Lost;
+                self.done += 1;
+            }
+            OnFailure::Requeue => {
+                self.outcomes[idx as usize] = Outcome {
+                    site: s as u32,
+                    ..Outcome::PENDING
+                };
+                let job = &self.jobs[idx as usize];
+                let (planned, _) = planned_and_effective(job, &self.cfg);
+                let home_speed = self.platform.sites[job.home as usize].speed;
+                let site = &mut self.sites[s];
+                let queued = QueuedJob {
+                    idx,
+                    units,
+                    estimate: scale(planned, home_speed, site.res.speed),
+                    queued_at: now,
+                };
+                site.policy.enqueue(queued, &site.res.view(now));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// All of node `node`'s capacity, as one share.
+fn whole_node(pool: &crate::model::NodePool, node: u32) -> Share {
+    let n = node as usize;
+    Share {
+        node,
+        cores: pool.capacity.cores[n],
+        mem_kb: pool.capacity.mem_kb[n],
+        gpus: pool.capacity.gpus[n],
+    }
+}

@@ -1,0 +1,151 @@
+//! Failures and maintenance (issue #41, docs/failures.md): when nodes are down, from a file
+//! or drawn from a model, and what a failure does to the jobs on the node; checkpointing's
+//! intervals and waste.
+//!
+//! Plain data in, plain data out: [`Outage`]s (a node of a site down from `start` to `end`,
+//! a failure or a maintenance) read by [`read_outages_csv`] or [`read_alea_failures`], a
+//! [`FailureModel`] whose up and down times each node draws from its own seeded stream
+//! ([`node_rng`]), and the [`OnFailure`] rule for the jobs a failure kills. The engine
+//! takes them as [`Outages`] and does the rest (`engine/sim/outages.rs`); nothing here
+//! schedules. [`checkpoint`] has Young's and Daly's intervals and a drawn check of the
+//! first-order waste `C/τ + τ/(2M)`.
+
+pub mod checkpoint;
+mod dist;
+mod model;
+mod read;
+
+pub use dist::Dist;
+pub use model::{node_rng, FailureModel};
+pub use read::{read_alea_failures, read_outages_csv, NodeCounts, OutageReport};
+
+use crate::time::SimTime;
+
+/// Why a node is down.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum OutageKind {
+    /// Unplanned: the jobs on the node are killed.
+    Failure,
+    /// Planned (drained for maintenance). The schedulers do not plan around it yet: a job
+    /// still on the node when it starts is killed as by a failure (docs/failures.md).
+    Maintenance,
+}
+
+impl OutageKind {
+    pub fn name(self) -> &'static str {
+        match self {
+            OutageKind::Failure => "failure",
+            OutageKind::Maintenance => "maintenance",
+        }
+    }
+}
+
+/// Node `node` of site `site` is down over `[start, end)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Outage {
+    pub site: u32,
+    pub node: u32,
+    pub start: SimTime,
+    pub end: SimTime,
+    pub kind: OutageKind,
+}
+
+/// What becomes of a job a failure kills.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum OnFailure {
+    /// It goes back to the end of its site's queue and runs again from the start (Slurm's
+    /// `--requeue`), at most [`Outages::max_requeue`] times, after which it is lost. Its
+    /// wait counts from its submission, restarts included.
+    #[default]
+    Requeue,
+    /// It is lost: it ends at the failure, unfinished, and does not run again.
+    Lost,
+}
+
+impl OnFailure {
+    pub fn name(self) -> &'static str {
+        match self {
+            OnFailure::Requeue => "requeue",
+            OnFailure::Lost => "lost",
+        }
+    }
+}
+
+impl std::str::FromStr for OnFailure {
+    type Err = String;
+    fn from_str(s: &str) -> Result<OnFailure, String> {
+        match s {
+            "requeue" => Ok(OnFailure::Requeue),
+            "lost" => Ok(OnFailure::Lost),
+            _ => Err(format!(
+                "unknown failure rule '{s}': 'requeue' (run again from the start) or 'lost'"
+            )),
+        }
+    }
+}
+
+/// Everything that takes nodes down in a run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Outages {
+    /// Known outages (from a file), in any order; overlapping ones on a node merge.
+    pub windows: Vec<Outage>,
+    /// Failures drawn per node on every node-typed site, from the start of the run until the
+    /// last job is done.
+    pub model: Option<FailureModel>,
+    /// The seed of the model's per-node streams.
+    pub seed: u64,
+    pub on_failure: OnFailure,
+    /// Under [`OnFailure::Requeue`], how many times a job is requeued before it is lost
+    /// (Slurm's `MaxBatchRequeue`, 5 by default there and here): a job much longer than
+    /// its nodes' time between failures would otherwise run again for ever.
+    pub max_requeue: u32,
+}
+
+/// Slurm's default `MaxBatchRequeue`.
+pub const MAX_REQUEUE: u32 = 5;
+
+impl Default for Outages {
+    fn default() -> Outages {
+        Outages {
+            windows: Vec::new(),
+            model: None,
+            seed: 0,
+            on_failure: OnFailure::default(),
+            max_requeue: MAX_REQUEUE,
+        }
+    }
+}
+
+impl Outages {
+    /// True when nothing ever goes down.
+    pub fn is_empty(&self) -> bool {
+        self.windows.is_empty() && self.model.is_none()
+    }
+}
+
+/// Bad failure input: a file's line, or a model's field.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum FailureError {
+    /// A line of an outage file that cannot be read.
+    Line {
+        file: String,
+        line: usize,
+        msg: String,
+    },
+    /// A failure model's parameter out of range, naming the field.
+    Model(String),
+}
+
+impl std::fmt::Display for FailureError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            FailureError::Line { file, line, msg } => write!(f, "{file}:{line}: {msg}"),
+            FailureError::Model(msg) => write!(f, "failure model: {msg}"),
+        }
+    }
+}
+
+impl std::error::Error for FailureError {}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,359 @@
+//! Failures and maintenance (issue #41): hand cases whose schedules are worked out in the
+//! comments (a requeued job, a lost job, a failure during a backfilled job under EASY, a job
+//! ending at the instant its node fails, overlapping outages), failure models on random
+//! workloads under every policy that places on nodes (the node check every run ends with
+//! holds: no job on a node while it is down; every job accounted for; the same seed gives
+//! the same run), and the errors a bad outage gets.
+
+use gridscope::engine::{EventOrder, JobOutcome, RunConfig, RunOutput, SimError, Simulation};
+use gridscope::failure::{FailureModel, OnFailure, Outage, OutageKind, Outages};
+use gridscope::model::{Job, NodeType, Platform, Site};
+use gridscope::policy::grid::{GridParams, GridScheme};
+use gridscope::policy::local::LocalPolicyKind;
+use gridscope::rng::SimRng;
+use gridscope::time::SimTime;
+
+const ON_NODES: [LocalPolicyKind; 4] = [
+    LocalPolicyKind::Fcfs,
+    LocalPolicyKind::Easy,
+    LocalPolicyKind::Sjf,
+    LocalPolicyKind::FirstFit,
+];
+
+fn nodes(count: u32, cores: u32) -> Platform {
+    Platform::single(Site {
+        name: "N".into(),
+        nodes: count,
+        cpus_per_node: cores,
+        speed: 1.0,
+        allocation: Default::default(),
+        groups: Vec::new(),
+        node_types: vec![NodeType {
+            name: String::new(),
+            count,
+            cores,
+            mem_kb: 0,
+            gpus: 0,
+            power: None,
+        }],
+    })
+}
+
+/// Job `id` of `procs` processors submitted at `submit` s, running `run` s, estimated `est` s.
+fn job(id: i64, submit: i64, procs: u32, run: i64, est: i64) -> Job {
+    Job {
+        id,
+        submit: SimTime::from_secs(submit),
+        runtime: SimTime::from_secs(run),
+        estimate: SimTime::from_secs(est),
+        procs,
+        home: 0,
+        user: 1,
+        partition: 0,
+    }
+}
+
+fn down(node: u32, start: i64, end: i64) -> Outage {
+    Outage {
+        site: 0,
+        node,
+        start: SimTime::from_secs(start),
+        end: SimTime::from_secs(end),
+        kind: OutageKind::Failure,
+    }
+}
+
+fn run(
+    platform: &Platform,
+    jobs: &[Job],
+    policy: LocalPolicyKind,
+    outages: Outages,
+) -> Result<RunOutput, SimError> {
+    Simulation::new(
+        platform,
+        jobs,
+        policy,
+        GridScheme::Local,
+        &GridParams::default(),
+        &RunConfig::default(),
+    )?
+    .with_outages(outages)?
+    .run(&mut |_, _| true)
+}
+
+fn windows(windows: Vec<Outage>, on_failure: OnFailure) -> Outages {
+    Outages {
+        windows,
+        on_failure,
+        ..Outages::default()
+    }
+}
+
+/// (start s, end s) of every job.
+fn spans(out: &RunOutput) -> Vec<(i64, i64)> {
+    out.outcomes
+        .iter()
+        .map(|o| (o.start.0 / 1000, o.end.0 / 1000))
+        .collect()
+}
+
+/// Two one-core nodes; job 0 (100 s) on node 0 and job 1 (50 s) on node 1 at t = 0. Node 0
+/// fails from 30 to 60 s: job 0 is killed at 30 and requeued; node 1 frees at 50, where it
+/// runs again from the start (node 0 is still down), to 150. SJF starts the shorter job 1
+/// first, on node 0: the failure kills it instead, and it runs again when node 0 is back.
+#[test]
+fn a_killed_job_is_requeued_and_runs_again_from_the_start() {
+    let p = nodes(2, 1);
+    let jobs = [job(0, 0, 1, 100, 100), job(1, 0, 1, 50, 50)];
+    for policy in ON_NODES {
+        let out = run(
+            &p,
+            &jobs,
+            policy,
+            windows(vec![down(0, 30, 60)], OnFailure::Requeue),
+        )
+        .expect("runs");
+        let (victim, spans_want, node) = match policy {
+            LocalPolicyKind::Sjf => (1, [(0, 100), (60, 110)], "0"),
+            _ => (0, [(50, 150), (0, 50)], "1"),
+        };
+        assert_eq!(spans(&out), spans_want, "{policy:?}");
+        assert_eq!(out.placements.nodes_text(victim), node);
+        let log = out.failures.expect("a failure log");
+        assert_eq!(log.killed.len(), 1);
+        assert_eq!(log.killed[0].job, victim as u32);
+        assert_eq!(
+            (log.killed[0].start, log.killed[0].end),
+            (SimTime(0), SimTime(30_000))
+        );
+        assert_eq!(log.downtimes.len(), 1);
+        assert_eq!(log.downtimes[0].end, SimTime(60_000));
+    }
+}
+
+/// The same case with lost jobs: job 0 ends at the failure, unfinished.
+#[test]
+fn a_lost_job_ends_at_the_failure() {
+    let p = nodes(2, 1);
+    let jobs = [job(0, 0, 1, 100, 100), job(1, 0, 1, 50, 50)];
+    let out = run(
+        &p,
+        &jobs,
+        LocalPolicyKind::Fcfs,
+        windows(vec![down(0, 30, 60)], OnFailure::Lost),
+    )
+    .expect("runs");
+    assert_eq!(spans(&out), [(0, 30), (0, 50)]);
+    assert_eq!(out.outcomes[0].status, JobOutcome::Lost);
+    assert_eq!(out.outcomes[1].status, JobOutcome::Finished);
+}
+
+/// EASY on two nodes of two cores. A (2 cores, 100 s) starts at 0 on node 0; B (4 cores)
+/// waits for it, its reservation at 100; C (2 cores, 60 s) backfills at 2 on node 1, as it
+/// ends by 100. Node 1 fails from 30 to 40: C is killed and requeued behind B. At 40 the
+/// node is back, and C backfills again (40 + 60 = 100, still by B's reservation); at 100 A
+/// and C end and B starts.
+#[test]
+fn a_failure_during_a_backfilled_job() {
+    let p = nodes(2, 2);
+    let jobs = [
+        job(0, 0, 2, 100, 100),
+        job(1, 1, 4, 100, 100),
+        job(2, 2, 2, 60, 60),
+    ];
+    let out = run(
+        &p,
+        &jobs,
+        LocalPolicyKind::Easy,
+        windows(vec![down(1, 30, 40)], OnFailure::Requeue),
+    )
+    .expect("runs");
+    assert_eq!(spans(&out), [(0, 100), (100, 200), (40, 100)]);
+    // Without the failure C would have run from 2 to 62.
+    let clean = run(&p, &jobs, LocalPolicyKind::Easy, Outages::default()).expect("runs");
+    assert_eq!(spans(&clean), [(0, 100), (100, 200), (2, 62)]);
+    assert!(clean.failures.is_none());
+}
+
+/// A job that ends at the instant its node fails has finished (completions come first),
+/// and a job starting at that instant does not get the node.
+#[test]
+fn a_job_ending_as_its_node_fails_has_finished() {
+    let p = nodes(1, 1);
+    let jobs = [job(0, 0, 1, 30, 30), job(1, 30, 1, 10, 10)];
+    let out = run(
+        &p,
+        &jobs,
+        LocalPolicyKind::Fcfs,
+        windows(vec![down(0, 30, 45)], OnFailure::Requeue),
+    )
+    .expect("runs");
+    assert_eq!(spans(&out), [(0, 30), (45, 55)]);
+    assert!(out.failures.expect("log").killed.is_empty());
+}
+
+/// A job is requeued at most `max_requeue` times (Slurm's `MaxBatchRequeue`), then lost:
+/// one node fails at 10, 30 and 50 s, each time 5 s into the job's run.
+#[test]
+fn a_job_requeued_too_often_is_lost() {
+    let p = nodes(1, 1);
+    let jobs = [job(0, 5, 1, 100, 100)];
+    let outages = Outages {
+        windows: vec![down(0, 10, 25), down(0, 30, 45), down(0, 50, 60)],
+        max_requeue: 2,
+        ..Outages::default()
+    };
+    let out = run(&p, &jobs, LocalPolicyKind::Fcfs, outages).expect("runs");
+    assert_eq!(spans(&out), [(45, 50)]);
+    assert_eq!(out.outcomes[0].status, JobOutcome::Lost);
+    let log = out.failures.expect("log");
+    assert_eq!(log.killed.len(), 3);
+    assert_eq!(log.requeue_limit, 1);
+}
+
+/// Overlapping outages of a node merge: it is down from the first start to the last end,
+/// and the log has one down time. (Job 0 ends as the node goes down: it has finished.)
+#[test]
+fn overlapping_outages_merge() {
+    let p = nodes(1, 1);
+    let jobs = [job(0, 0, 1, 5, 5), job(1, 10, 1, 5, 5)];
+    let out = run(
+        &p,
+        &jobs,
+        LocalPolicyKind::Fcfs,
+        windows(vec![down(0, 5, 20), down(0, 15, 30)], OnFailure::Requeue),
+    )
+    .expect("runs");
+    assert_eq!(spans(&out), [(0, 5), (30, 35)]);
+    let log = out.failures.expect("log");
+    assert_eq!(log.downtimes.len(), 1);
+    assert_eq!(
+        (log.downtimes[0].start, log.downtimes[0].end),
+        (SimTime(5_000), SimTime(30_000))
+    );
+}
+
+fn random_jobs(rng: &mut SimRng, n: usize, widest: u32) -> Vec<Job> {
+    let mut t = 0;
+    (0..n)
+        .map(|i| {
+            t += rng.range_u64(0, 30) as i64;
+            let run = rng.range_u64(1, 400) as i64;
+            let est = run + rng.range_u64(0, 200) as i64;
+            job(
+                i as i64,
+                t,
+                rng.range_u64(1, u64::from(widest)) as u32,
+                run,
+                est,
+            )
+        })
+        .collect()
+}
+
+/// Failures drawn from a model on random workloads, under every policy that places on
+/// nodes and both rules: every run ends with its checks passed (no node over its capacity
+/// or held while down, every job finished, killed at its estimate or lost), some jobs were
+/// killed, and the same seed gives the same run.
+#[test]
+fn drawn_failures_keep_every_invariant() {
+    let p = nodes(8, 4);
+    for case in 0..6u64 {
+        let mut rng = SimRng::new(100 + case);
+        let jobs = random_jobs(&mut rng, 300, 12);
+        for policy in ON_NODES {
+            for on_failure in [OnFailure::Requeue, OnFailure::Lost] {
+                let outages = Outages {
+                    model: Some(FailureModel::exponential(3_000.0, 400.0)),
+                    seed: case,
+                    on_failure,
+                    ..Outages::default()
+                };
+                let out = run(&p, &jobs, policy, outages.clone())
+                    .unwrap_or_else(|e| panic!("case {case} {policy:?} {on_failure:?}: {e}"));
+                let log = out.failures.as_ref().expect("log");
+                assert!(
+                    !log.killed.is_empty(),
+                    "case {case} {policy:?}: nothing failed"
+                );
+                let lost = out
+                    .outcomes
+                    .iter()
+                    .filter(|o| o.status == JobOutcome::Lost)
+                    .count();
+                match on_failure {
+                    OnFailure::Requeue => assert_eq!(lost as u64, log.requeue_limit),
+                    OnFailure::Lost => assert_eq!(lost, log.killed.len()),
+                }
+                let again = run(&p, &jobs, policy, outages).expect("runs");
+                assert_eq!(out.outcomes, again.outcomes);
+                assert_eq!(out.failures, again.failures);
+            }
+        }
+    }
+}
+
+/// A named FTA model on a long workload: LANL's nodes fail every ~1,780 h, so a year on
+/// 64 nodes sees some failures.
+#[test]
+fn a_named_model_runs() {
+    let p = nodes(64, 4);
+    let mut rng = SimRng::new(9);
+    let mut jobs = random_jobs(&mut rng, 2_000, 16);
+    for (i, j) in jobs.iter_mut().enumerate() {
+        j.submit = SimTime::from_secs(i as i64 * 15_000);
+        j.runtime = SimTime(j.runtime.0 * 40);
+        j.estimate = SimTime(j.estimate.0 * 40);
+    }
+    for name in ["lanl05-exp", "lanl05-wbl", "lanl05-logn", "lanl05-gam"] {
+        let outages = Outages {
+            model: FailureModel::preset(name),
+            seed: 1,
+            ..Outages::default()
+        };
+        let out = run(&p, &jobs, LocalPolicyKind::Easy, outages).expect("runs");
+        let log = out.failures.expect("log");
+        assert!(!log.downtimes.is_empty(), "{name}: no node went down");
+    }
+}
+
+#[test]
+fn bad_outages_are_refused_with_the_reason() {
+    let jobs = [job(0, 0, 1, 10, 10)];
+    let flat = Platform::single(Site::flat("F", 4));
+    let e = run(
+        &flat,
+        &jobs,
+        LocalPolicyKind::Fcfs,
+        windows(vec![down(0, 1, 2)], OnFailure::Requeue),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("no site lists node types"), "{e}");
+    let e = run(
+        &nodes(2, 1),
+        &jobs,
+        LocalPolicyKind::Fcfs,
+        windows(vec![down(5, 1, 2)], OnFailure::Requeue),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("node 5 of site 0"), "{e}");
+    let pyss = RunConfig {
+        event_order: EventOrder::Pyss,
+        ..RunConfig::default()
+    };
+    let e = Simulation::new(
+        &nodes(2, 1),
+        &jobs[..],
+        LocalPolicyKind::Fcfs,
+        GridScheme::Local,
+        &GridParams::default(),
+        &pyss,
+    )
+    .and_then(|s| s.with_outages(windows(vec![down(0, 1, 2)], OnFailure::Requeue)))
+    .err()
+    .map(|e| e.to_string())
+    .unwrap_or_default();
+    assert!(e.contains("not pyss's"), "{e}");
+}
