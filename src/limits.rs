@@ -179,6 +179,54 @@ impl Limits {
     }
 }
 
+/// Why an input file could not be read: the system refused (missing, a folder, no
+/// permission: `name` is the file as the user gave it) or it is larger than a limit.
+#[derive(Debug)]
+#[non_exhaustive]
+pub enum ReadError {
+    /// Opening or reading failed: fix the path or the permissions.
+    Io {
+        name: String,
+        source: std::io::Error,
+    },
+    /// The file passed [`Limits::file_bytes`]: raise the limit if it is genuine.
+    Limit(LimitExceeded),
+}
+
+impl ReadError {
+    /// `name` could not be opened or read.
+    pub fn io(name: impl Into<String>, source: std::io::Error) -> ReadError {
+        ReadError::Io {
+            name: name.into(),
+            source,
+        }
+    }
+}
+
+impl fmt::Display for ReadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ReadError::Io { name, source } => write!(f, "cannot read {name}: {source}"),
+            ReadError::Limit(e) => e.fmt(f),
+        }
+    }
+}
+
+impl std::error::Error for ReadError {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        match self {
+            ReadError::Io { source, .. } => Some(source),
+            ReadError::Limit(e) => Some(e),
+        }
+    }
+}
+
+impl From<LimitExceeded> for ReadError {
+    fn from(e: LimitExceeded) -> Self {
+        ReadError::Limit(e)
+    }
+}
+
 /// Reads all of `input` (a file the caller opened: the library does no file I/O), at most
 /// `limits.file_bytes` of it: `/dev/zero` or a huge file is an error naming the limit, not
 /// an endless read. `name` says what it is in errors. Every native edge (the CLI, the
@@ -187,16 +235,14 @@ pub fn read_bounded(
     input: impl std::io::Read,
     name: &str,
     limits: &Limits,
-) -> Result<Vec<u8>, String> {
+) -> Result<Vec<u8>, ReadError> {
     use std::io::Read;
     let mut bytes = Vec::new();
     input
         .take(limits.file_bytes.saturating_add(1))
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read {name}: {e}"))?;
-    limits
-        .check(Limit::FileBytes, bytes.len() as u64, name)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| ReadError::io(name, e))?;
+    limits.check(Limit::FileBytes, bytes.len() as u64, name)?;
     Ok(bytes)
 }
 

@@ -11,7 +11,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use gridscope::engine::{JobOutcome, RunConfig, SimError};
-use gridscope::limits::{read_bounded, Limits};
+use gridscope::limits::{read_bounded, Limits, ReadError};
 use gridscope::metrics::batsim::batsim_jobs_csv;
 use gridscope::policy::local::LocalPolicy;
 use gridscope::scenario::{
@@ -147,9 +147,11 @@ impl Report {
 /// Reads a file within the default limits (the library's bounded read: a huge file or
 /// `/dev/zero` is an error naming the limit, not an endless read).
 pub(crate) fn read_file(path: &std::path::Path) -> Result<Vec<u8>, String> {
-    let file =
-        std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    read_bounded(file, &path.display().to_string(), &Limits::default())
+    let name = path.display().to_string();
+    std::fs::File::open(path)
+        .map_err(|e| ReadError::io(&name, e))
+        .and_then(|file| read_bounded(file, &name, &Limits::default()))
+        .map_err(|e| e.to_string())
 }
 
 /// Reads a scenario's files relative to `base` (any path: the caller chose the scenario).

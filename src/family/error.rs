@@ -73,6 +73,16 @@ impl From<String> for FamilyError {
     }
 }
 
+/// An option out of range keeps the field it names; a cancel or a failed schedule is the run's.
+impl From<crate::kkor::KkorError> for FamilyError {
+    fn from(e: crate::kkor::KkorError) -> Self {
+        match e {
+            crate::kkor::KkorError::Invalid { what, reason } => FamilyError::invalid(what, reason),
+            e => FamilyError::Run(e.to_string()),
+        }
+    }
+}
+
 impl From<crate::scenario::ScenarioError> for FamilyError {
     fn from(e: crate::scenario::ScenarioError) -> Self {
         match e {

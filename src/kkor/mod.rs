@@ -20,10 +20,13 @@
 
 pub mod centralized;
 pub mod decentralized;
+mod error;
 pub mod generator;
 pub mod invariants;
 pub mod metrics;
 pub mod presets;
+
+pub use error::KkorError;
 
 use serde::{Deserialize, Serialize};
 
@@ -254,32 +257,44 @@ pub struct KkorRun {
 }
 
 /// Checks the inputs every algorithm relies on; the message names the first bad value.
-pub fn validate(clusters: &[Cluster], jobs: &[KkorJob], params: &KkorParams) -> Result<(), String> {
+pub fn validate(
+    clusters: &[Cluster],
+    jobs: &[KkorJob],
+    params: &KkorParams,
+) -> Result<(), KkorError> {
     if clusters.is_empty() || clusters.len() > 64 {
-        return Err(format!(
-            "KKOR needs 1..64 clusters (got {})",
-            clusters.len()
+        return Err(KkorError::invalid(
+            "clusters",
+            format!("KKOR needs 1..64 clusters (got {})", clusters.len()),
         ));
     }
     for (k, c) in clusters.iter().enumerate() {
         if c.procs == 0 || c.procs > 1_000_000 {
-            return Err(format!(
-                "cluster {k} ({}) needs 1..1,000,000 processors",
-                c.name
+            return Err(KkorError::invalid(
+                "clusters",
+                format!("cluster {k} ({}) needs 1..1,000,000 processors", c.name),
             ));
         }
         if !(c.inv_speed.is_finite() && c.inv_speed > 0.0 && c.inv_speed <= 1000.0) {
-            return Err(format!(
-                "cluster {k} ({}): inverse speed must be in (0, 1000]",
-                c.name
+            return Err(KkorError::invalid(
+                "clusters",
+                format!(
+                    "cluster {k} ({}): inverse speed must be in (0, 1000]",
+                    c.name
+                ),
             ));
         }
     }
     if jobs.is_empty() {
-        return Err("KKOR needs at least one job".into());
+        return Err(KkorError::invalid("jobs", "KKOR needs at least one job"));
     }
     for (i, j) in jobs.iter().enumerate() {
-        let bad = |what: &str| Err(format!("job {i} (id {}): {what}", j.id));
+        let bad = |what: &str| {
+            Err(KkorError::invalid(
+                "jobs",
+                format!("job {i} (id {}): {what}", j.id),
+            ))
+        };
         if j.org >= clusters.len() {
             return bad("its organization is not one of the clusters");
         }
@@ -297,17 +312,23 @@ pub fn validate(clusters: &[Cluster], jobs: &[KkorJob], params: &KkorParams) -> 
     bound_schedule(clusters, jobs)?;
     for (k, &c) in params.coefficients.iter().enumerate() {
         if !(c.is_finite() && (0.0..=100.0).contains(&c)) {
-            return Err(format!(
-                "cooperation coefficient c_{} must be in [0, 100]",
-                k + 1
+            return Err(KkorError::invalid(
+                "coefficients",
+                format!("cooperation coefficient c_{} must be in [0, 100]", k + 1),
             ));
         }
     }
     if params.batch_jobs == 0 {
-        return Err("the batch size S must be at least 1".into());
+        return Err(KkorError::invalid(
+            "batch_jobs",
+            "the batch size S must be at least 1",
+        ));
     }
     if params.batch_length < 0 || params.latency < 0 || params.latency > MAX_TICKS / 16 {
-        return Err("the batch length L and the latency must be ≥ 0".into());
+        return Err(KkorError::invalid(
+            "batch_length",
+            "the batch length L and the latency must be ≥ 0",
+        ));
     }
     Ok(())
 }
@@ -318,7 +339,7 @@ const MAX_TICKS: i64 = 1 << 52;
 /// No schedule can pass 2⁶² ticks, nor a sum of surfaces 2⁶² processor-ticks: every job
 /// starts by the latest release plus all the work before it, at the slowest speed. Refusing
 /// larger workloads keeps every sum below in i64 without overflow checks.
-fn bound_schedule(clusters: &[Cluster], jobs: &[KkorJob]) -> Result<(), String> {
+fn bound_schedule(clusters: &[Cluster], jobs: &[KkorJob]) -> Result<(), KkorError> {
     let slowest = clusters.iter().map(|c| c.inv_speed).fold(1.0, f64::max);
     let latest = jobs.iter().map(|j| j.release).max().unwrap_or(0) as f64;
     let span: f64 = jobs.iter().map(|j| j.length as f64 * slowest).sum();
@@ -328,9 +349,10 @@ fn bound_schedule(clusters: &[Cluster], jobs: &[KkorJob]) -> Result<(), String> 
         .sum();
     let limit = (1u64 << 62) as f64;
     if latest + span + jobs.len() as f64 > limit || surface > limit {
-        return Err(
-            "this workload's schedule could pass 2⁶² ticks (or its work 2⁶² processor-ticks): use fewer or shorter jobs".into(),
-        );
+        return Err(KkorError::invalid(
+            "jobs",
+            "this workload's schedule could pass 2⁶² ticks (or its work 2⁶² processor-ticks): use fewer or shorter jobs",
+        ));
     }
     Ok(())
 }
@@ -341,21 +363,29 @@ pub fn run(
     jobs: &[KkorJob],
     policy: KkorPolicy,
     params: &KkorParams,
-) -> Result<KkorRun, String> {
+) -> Result<KkorRun, KkorError> {
     if jobs.len() > 10_000_000 {
-        return Err("KKOR runs at most 10,000,000 jobs".into());
+        return Err(KkorError::invalid(
+            "jobs",
+            "KKOR runs at most 10,000,000 jobs",
+        ));
     }
     validate(clusters, jobs, params)?;
+    // The schedulers and the invariant check say in a sentence what went wrong.
     let (placements, batches, offers) = match policy {
         KkorPolicy::Centralized => {
-            let (p, b) = centralized::schedule(clusters, jobs, params)?;
+            let (p, b) = centralized::schedule(clusters, jobs, params).map_err(KkorError::Run)?;
             (p, b, Offers::default())
         }
-        KkorPolicy::Decentralized => decentralized::schedule(clusters, jobs, params, true)?,
-        KkorPolicy::Local => decentralized::schedule(clusters, jobs, params, false)?,
+        KkorPolicy::Decentralized => {
+            decentralized::schedule(clusters, jobs, params, true).map_err(KkorError::Run)?
+        }
+        KkorPolicy::Local => {
+            decentralized::schedule(clusters, jobs, params, false).map_err(KkorError::Run)?
+        }
     };
     let limits = (policy == KkorPolicy::Decentralized).then_some(params.receiver_limit);
-    invariants::check(clusters, jobs, &placements, &batches, limits)?;
+    invariants::check(clusters, jobs, &placements, &batches, limits).map_err(KkorError::Run)?;
     let n = clusters.len();
     let mut migrations = vec![vec![0u32; n]; n];
     for (j, p) in jobs.iter().zip(&placements) {

@@ -17,7 +17,9 @@ use serde::{Deserialize, Serialize};
 
 use super::generator::{from_swf_jobs, generate, GeneratorParams};
 use super::metrics::{KkorMetrics, OrgMetrics, RelativeToLocal, Spread};
-use super::{paper_clusters, run, Cluster, KkorJob, KkorParams, KkorPolicy, KkorRun, Offers};
+use super::{
+    paper_clusters, run, Cluster, KkorError, KkorJob, KkorParams, KkorPolicy, KkorRun, Offers,
+};
 
 /// (name, what the paper shows).
 pub const KKOR_PRESETS: &[(&str, &str)] = &[
@@ -201,28 +203,33 @@ pub struct KkorOptions {
 
 impl KkorOptions {
     /// The run parameters these options give; the message names the first bad value.
-    pub fn params(&self, clusters: usize) -> Result<KkorParams, String> {
+    pub fn params(&self, clusters: usize) -> Result<KkorParams, KkorError> {
         let mut p = KkorParams::default();
         if !self.coefficients.is_empty() {
             if self.coefficients.len() != clusters
                 || self.coefficients.iter().any(|c| !(0.0..=1.0).contains(c))
             {
-                return Err(format!(
-                    "give {clusters} cooperation coefficients c_k, each in [0, 1]"
+                return Err(KkorError::invalid(
+                    "coefficients",
+                    format!("give {clusters} cooperation coefficients c_k, each in [0, 1]"),
                 ));
             }
             p.coefficients = self.coefficients.clone();
         }
         if let Some(s) = self.batch_jobs {
             if !(1..=100_000).contains(&s) {
-                return Err(format!("S (jobs per batch) must be 1..100000 (got {s})"));
+                return Err(KkorError::invalid(
+                    "batch_jobs",
+                    format!("S (jobs per batch) must be 1..100000 (got {s})"),
+                ));
             }
             p.batch_jobs = s;
         }
         if let Some(l) = self.batch_length {
             if !(l.is_finite() && l > 0.0 && l <= 1e6) {
-                return Err(format!(
-                    "L (batch length) must be in (0, 10⁶] time units (got {l})"
+                return Err(KkorError::invalid(
+                    "batch_length",
+                    format!("L (batch length) must be in (0, 10⁶] time units (got {l})"),
                 ));
             }
             p.batch_length = super::units_to_ticks(l);
@@ -391,21 +398,24 @@ pub fn load_point_seed(
     jobs: u32,
     seed: u64,
     tick: &mut dyn FnMut() -> bool,
-) -> Result<Vec<Vec<f64>>, String> {
+) -> Result<Vec<Vec<f64>>, KkorError> {
     if !(load.is_finite() && load > 0.0 && load <= 10.0) {
-        return Err(format!("offered loads must be in (0, 10] (got {load})"));
+        return Err(KkorError::invalid(
+            "x",
+            format!("offered loads must be in (0, 10] (got {load})"),
+        ));
     }
     let g = GeneratorParams {
         jobs,
         ..GeneratorParams::paper(equal_rates(clusters, load))
     };
-    let js = generate(clusters, &g, seed)?;
+    let js = generate(clusters, &g, seed).map_err(|e| KkorError::invalid("generator", e))?;
     let mut out = Vec::with_capacity(KkorPolicy::ALL.len());
     for &policy in KkorPolicy::ALL.iter() {
         let r = run(clusters, &js, policy, params)?;
         out.push(SWEEP_METRICS.iter().map(|(_, f)| f(&r.metrics)).collect());
         if !tick() {
-            return Err("KKOR sweep cancelled".into());
+            return Err(KkorError::Cancelled { what: "sweep" });
         }
     }
     Ok(out)

@@ -525,12 +525,23 @@ fn bad_inputs_are_errors_not_panics() {
     let cl = two(2, 2);
     let p = KkorParams::default();
     let e = run(&cl, &[], KkorPolicy::Centralized, &p).unwrap_err();
+    assert!(
+        matches!(e, gridscope::kkor::KkorError::Invalid { what: "jobs", .. }),
+        "{e:?}"
+    );
+    let e = e.to_string();
     assert!(e.contains("at least one job"), "{e}");
-    let e = run(&cl, &[job(0, 0, 3, 1, 0, 5)], KkorPolicy::Local, &p).unwrap_err();
+    let e = run(&cl, &[job(0, 0, 3, 1, 0, 5)], KkorPolicy::Local, &p)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("own cluster"), "{e}");
-    let e = run(&cl, &[job(0, 5, 1, 1, 0, 5)], KkorPolicy::Local, &p).unwrap_err();
+    let e = run(&cl, &[job(0, 5, 1, 1, 0, 5)], KkorPolicy::Local, &p)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("organization"), "{e}");
-    let e = run(&cl, &[job(0, 0, 1, 1, 5, 2)], KkorPolicy::Local, &p).unwrap_err();
+    let e = run(&cl, &[job(0, 0, 1, 1, 5, 2)], KkorPolicy::Local, &p)
+        .unwrap_err()
+        .to_string();
     assert!(e.contains("due date"), "{e}");
     let bad_c = KkorParams {
         coefficients: vec![f64::NAN],
@@ -573,7 +584,7 @@ fn bad_inputs_are_errors_not_panics() {
         })
         .collect();
     for policy in KkorPolicy::ALL {
-        let e = run(&cl, &huge, policy, &p).unwrap_err();
+        let e = run(&cl, &huge, policy, &p).unwrap_err().to_string();
         assert!(e.contains("could pass"), "{e}");
     }
 }

@@ -576,3 +576,67 @@ fn only_the_registry_tells_families_apart_by_name() {
         found.join("\n")
     );
 }
+
+/// Whether a line names a `Result<…, String>`: the last argument of a `Result<…>` is
+/// `String` (nested generics such as `Result<Vec<u8>, String>` included).
+fn names_a_string_result(line: &str) -> bool {
+    line.match_indices("Result<").any(|(i, _)| {
+        let rest = &line[i + "Result<".len()..];
+        let mut depth = 0usize;
+        let mut last = 0;
+        for (k, c) in rest.char_indices() {
+            match c {
+                '<' | '(' | '[' => depth += 1,
+                ',' if depth == 0 => last = k + 1,
+                '>' | ')' | ']' if depth == 0 => {
+                    return last > 0 && rest[last..k].trim() == "String"
+                }
+                '>' | ')' | ']' => depth -= 1,
+                _ => {}
+            }
+        }
+        false
+    })
+}
+
+/// Errors are typed where the families and the CLI meet (issue #36): the lines that still
+/// name a `Result<_, String>` in these trees may only become fewer (the CLI's are clap value
+/// parsers, the library's file loaders and the sweep store's per-case sentences; the family
+/// layer's are its loader and a merge helper). Lower a cap when you type one more.
+#[test]
+fn string_errors_do_not_grow_in_the_families_and_the_cli() {
+    let caps = [
+        ("src/family", 3),
+        ("src/bin/gridscope", 23),
+        ("src/kkor", 21),
+    ];
+    let mut grown = Vec::new();
+    for (tree, cap) in caps {
+        let lines: usize = rust_files(&crate::root().join(tree))
+            .iter()
+            .map(|f| {
+                std::fs::read_to_string(f)
+                    .unwrap_or_default()
+                    .lines()
+                    .filter(|l| names_a_string_result(l))
+                    .count()
+            })
+            .sum();
+        if lines > cap {
+            grown.push(format!(
+                "{tree}: {lines} lines name a Result<_, String> (at most {cap}): return a typed error"
+            ));
+        }
+    }
+    assert!(grown.is_empty(), "{}", grown.join("\n"));
+}
+
+#[test]
+fn the_string_error_check_sees_what_grep_sees() {
+    assert!(names_a_string_result("fn f() -> Result<Vec<u8>, String> {"));
+    assert!(names_a_string_result("fn f() -> Result<(), String> {"));
+    assert!(!names_a_string_result("fn f() -> Result<(), CliError> {"));
+    assert!(!names_a_string_result(
+        "fn f() -> Result<Vec<String>, Error> {"
+    ));
+}

@@ -27,7 +27,7 @@ pub fn compare(a: &CompareArgs) -> Result<(), CliError> {
         )));
     }
     let read = |p: &String| -> Result<JobWaits, CliError> {
-        let bytes = read_file(Path::new(p), &limits).map_err(CliError::Failed)?;
+        let bytes = read_file(Path::new(p), &limits)?;
         parse_jobs_csv(p, &bytes).map_err(CliError::Failed)
     };
     let runs = fa

@@ -25,13 +25,14 @@ pub fn explain(a: &ExplainArgs) -> Result<(), CliError> {
     );
     let mut workload = read_trace(&a.trace, a.strict, &limits, &a.format)?;
     // The same checks and platform as `simulate` (jobs wider than the machine rejected).
-    prepare(&scenario, &mut workload, &limits).map_err(CliError::failed)?;
+    prepare(&scenario, &mut workload, &limits)?;
     let e = explain_job(&scenario, workload, 0, a.job).map_err(|e| match e {
+        // The job's absence is said without "invalid scenario:".
         ScenarioError::Invalid(m) => CliError::Failed(m),
-        other => CliError::failed(other),
+        other => CliError::Scenario(other),
     })?;
     if a.json {
-        let json = serde_json::to_string_pretty(&e).map_err(CliError::failed)?;
+        let json = serde_json::to_string_pretty(&e)?;
         output::stdout(&format!("{json}\n"))
     } else {
         output::stdout(&e.text())

@@ -5,11 +5,11 @@
 
 use std::path::Path;
 
-use gridscope::family::{Ctx, Family, FamilyError, PresetArgs, DEFAULT_TRACES};
+use gridscope::family::{Ctx, Family, PresetArgs, DEFAULT_TRACES};
 use gridscope::limits::Limits;
 
 use crate::cli::{RunArgs, SweepArgs};
-use crate::io::read_file;
+use crate::io::load_file;
 use crate::progress::Progress;
 use crate::{output, CliError};
 
@@ -43,14 +43,6 @@ impl SweepArgs {
     }
 }
 
-/// A family error as the CLI reports it: a flag the preset does not take is a usage error.
-fn cli_error(e: FamilyError) -> CliError {
-    match e {
-        FamilyError::Usage { message } => CliError::Usage(message),
-        e => CliError::Failed(e.to_string()),
-    }
-}
-
 /// Runs `preset` of `family` with the command line's flags; `scenario_flag` is the first
 /// flag given that only a scenario run takes (other than `--traces`).
 pub fn run_preset(
@@ -64,7 +56,7 @@ pub fn run_preset(
     }
     let args = a.sweep.preset_args(a.traces.is_some());
     let traces = a.traces.clone().unwrap_or(DEFAULT_TRACES.into());
-    let mut load = |name: &str| read_file(&Path::new(&traces).join(name), &Limits::default());
+    let mut load = |name: &str| load_file(&Path::new(&traces).join(name), &Limits::default());
     let mut progress = Progress::new();
     let mut on_progress = |done, total| progress.sweep(done, total);
     let result = gridscope::family::run_preset(
@@ -79,7 +71,7 @@ pub fn run_preset(
         },
     );
     drop(progress);
-    let report = result.map_err(cli_error)?;
+    let report = result?;
     if a.report.json {
         output::stdout(&format!("{}\n", report.json()))
     } else {

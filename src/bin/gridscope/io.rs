@@ -5,7 +5,7 @@
 
 use std::path::{Path, PathBuf};
 
-use gridscope::limits::{read_bounded, Limits};
+use gridscope::limits::{read_bounded, Limits, ReadError};
 use gridscope::workload::{self, SwfOptions, Workload};
 
 use crate::cli::FormatArgs;
@@ -13,10 +13,22 @@ use crate::CliError;
 
 /// Reads a whole file, at most `limits.file_bytes` of it (`/dev/zero` or a huge file is an
 /// error naming the limit, not an endless read).
-pub fn read_file(path: &Path, limits: &Limits) -> Result<Vec<u8>, String> {
-    let file =
-        std::fs::File::open(path).map_err(|e| format!("cannot read {}: {e}", path.display()))?;
-    read_bounded(file, &path.display().to_string(), limits)
+pub fn read_file(path: &Path, limits: &Limits) -> Result<Vec<u8>, ReadError> {
+    let name = path.display().to_string();
+    let file = std::fs::File::open(path).map_err(|e| ReadError::io(&name, e))?;
+    read_bounded(file, &name, limits)
+}
+
+/// A whole text file (UTF-8) within the limits.
+pub fn read_text(path: &Path, limits: &Limits) -> Result<String, CliError> {
+    String::from_utf8(read_file(path, limits)?).map_err(|_| CliError::NotUtf8 {
+        file: path.display().to_string(),
+    })
+}
+
+/// [`read_file`] for the library's loaders, which take the reason as a sentence.
+pub fn load_file(path: &Path, limits: &Limits) -> Result<Vec<u8>, String> {
+    read_file(path, limits).map_err(|e| e.to_string())
 }
 
 /// Reads the trace at `path` (SWF, GWF, Batsim JSON or sacct: `format` says or the
@@ -27,12 +39,17 @@ pub fn read_trace(
     limits: &Limits,
     format: &FormatArgs,
 ) -> Result<Workload, CliError> {
-    let bytes = read_file(Path::new(path), limits).map_err(CliError::Failed)?;
+    let bytes = read_file(Path::new(path), limits)?;
     let opts = SwfOptions {
         strict,
         limits: *limits,
     };
-    workload::read_trace(path, &bytes, &opts, &format.trace_options()).map_err(CliError::failed)
+    Ok(workload::read_trace(
+        path,
+        &bytes,
+        &opts,
+        &format.trace_options(),
+    )?)
 }
 
 /// Where a scenario's workload files may come from.

@@ -9,6 +9,7 @@ mod cli;
 mod cluster;
 mod compare;
 mod convert;
+mod error;
 mod explain;
 mod family;
 mod fit;
@@ -25,23 +26,7 @@ use std::process::ExitCode;
 
 use clap::{CommandFactory, Parser};
 use cli::{Cli, Command};
-
-/// Why a command failed.
-#[derive(Debug)]
-pub enum CliError {
-    /// A bad command line found after parsing (a flag that does not apply, two that exclude
-    /// each other): exit 2 with the subcommand's usage.
-    Usage(String),
-    /// Bad input, a failed run or results that could not be written: exit 1.
-    Failed(String),
-}
-
-impl CliError {
-    /// An engine or reader error: bad input or a failed run.
-    pub fn failed(e: impl std::fmt::Display) -> CliError {
-        CliError::Failed(e.to_string())
-    }
-}
+pub use error::CliError;
 
 fn main() -> ExitCode {
     let cli = match Cli::try_parse() {
@@ -50,10 +35,10 @@ fn main() -> ExitCode {
     };
     match dispatch(&cli.command) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(CliError::Usage(m)) => clap_exit(&usage_error(cli.command.name(), &m)),
-        Err(CliError::Failed(m)) => {
-            let _ = writeln!(std::io::stderr(), "error: {m}");
-            ExitCode::from(1)
+        Err(e) if e.is_usage() => clap_exit(&usage_error(cli.command.name(), &e.to_string())),
+        Err(e) => {
+            let _ = writeln!(std::io::stderr(), "error: {e}");
+            ExitCode::from(e.exit_code())
         }
     }
 }

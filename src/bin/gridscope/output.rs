@@ -14,9 +14,7 @@ use crate::CliError;
 pub fn stdout(text: &str) -> Result<(), CliError> {
     let mut out = std::io::stdout().lock();
     match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
-        Err(e) if e.kind() != ErrorKind::BrokenPipe => Err(CliError::Failed(format!(
-            "cannot write the results to stdout: {e}"
-        ))),
+        Err(e) if e.kind() != ErrorKind::BrokenPipe => Err(CliError::Stdout(e)),
         _ => Ok(()),
     }
 }
@@ -29,8 +27,10 @@ pub fn note(text: &str) {
 /// Writes a result file and makes sure it reached the disk: a full disk or a closed pipe is
 /// an error naming the file, never a silent loss.
 pub fn write_file(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
-    let failed =
-        |e: std::io::Error| CliError::Failed(format!("cannot write {}: {e}", path.display()));
+    let failed = |source| CliError::Write {
+        path: path.to_path_buf(),
+        source,
+    };
     let mut file = File::create(path).map_err(failed)?;
     file.write_all(bytes).map_err(failed)?;
     file.flush().map_err(failed)?;

@@ -76,7 +76,7 @@ pub fn check_series(
             points,
             &format!("--series {buckets} on {sites} sites × {runs} runs"),
         )
-        .map_err(CliError::failed)
+        .map_err(CliError::Limit)
 }
 
 /// Pretty JSON (serialization of these types cannot fail; say so if it ever does).

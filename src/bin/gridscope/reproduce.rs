@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use gridscope::reproduce::{self, show, Card, Row};
 
 use crate::cli::ReproduceArgs;
-use crate::io::read_file;
+use crate::io::load_file;
 use crate::progress::Progress;
 use crate::{output, report, CliError};
 
@@ -64,7 +64,7 @@ fn read_trace(dir: &Path, name: &str) -> Result<Vec<u8>, String> {
             dir.display()
         ));
     }
-    read_file(&path, &Default::default())
+    load_file(&path, &Default::default())
 }
 
 fn table(card: &Card) -> String {

@@ -16,7 +16,7 @@ use gridscope::workload::Workload;
 use crate::cli::{
     Estimates, EventOrderArg, FormatArgs, LintArgs, ReportArgs, RunArgs, SimulateArgs,
 };
-use crate::io::{confined_path, read_file, read_trace, Files};
+use crate::io::{confined_path, load_file, read_file, read_text, read_trace, Files};
 use crate::output::Inputs;
 use crate::progress::Progress;
 use crate::{output, report, CliError};
@@ -48,10 +48,8 @@ pub fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
     let mut inputs = Inputs::default();
     inputs.add(Path::new(&a.trace));
     if let Some(file) = &a.platform {
-        let bytes = read_file(file, &a.limits.limits()).map_err(CliError::Failed)?;
+        let text = read_text(file, &a.limits.limits())?;
         let name = file.display().to_string();
-        let text = String::from_utf8(bytes)
-            .map_err(|_| CliError::Failed(format!("{name} is not UTF-8 text")))?;
         let mut p =
             gridscope::scenario::read_platform_file(&name, &text).map_err(CliError::Failed)?;
         if let Some(model) = &a.power {
@@ -83,10 +81,10 @@ pub fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
     };
     let carbon = match &a.carbon {
         Some(file) => {
-            let bytes = read_file(file, &a.limits.limits()).map_err(CliError::Failed)?;
+            let bytes = read_file(file, &a.limits.limits())?;
             inputs.add(file);
             let name = file.display().to_string();
-            Some(gridscope::energy::CarbonSeries::parse(&name, &bytes).map_err(CliError::failed)?)
+            Some(gridscope::energy::CarbonSeries::parse(&name, &bytes)?)
         }
         None => None,
     };
@@ -112,8 +110,8 @@ fn power_model(
         ))
     })?;
     let m: PowerModel = serde_json::from_slice(&bytes)
-        .map_err(|e| CliError::Failed(format!("{model}: not a power model: {e}")))?;
-    m.validate(model).map_err(CliError::failed)?;
+        .map_err(|e| CliError::Json(e).at(format!("{model}: not a power model")))?;
+    m.validate(model)?;
     inputs.add(path);
     Ok(m)
 }
@@ -247,9 +245,8 @@ fn preset(name: &str) -> Result<Scenario, CliError> {
 /// A scenario file and the folder its workload files are relative to.
 fn scenario_file(file: &str, limits: &Limits) -> Result<(Scenario, PathBuf), CliError> {
     let path = Path::new(file);
-    let text = String::from_utf8(read_file(path, limits).map_err(CliError::Failed)?)
-        .map_err(|_| CliError::Failed(format!("{file} is not UTF-8 text")))?;
-    let s = Scenario::from_json(&text).map_err(|e| CliError::Failed(format!("{file}: {e}")))?;
+    let text = read_text(path, limits)?;
+    let s = Scenario::from_json(&text).map_err(|e| CliError::Scenario(e).at(file))?;
     Ok((s, path.parent().map(Path::to_path_buf).unwrap_or_default()))
 }
 
@@ -275,9 +272,8 @@ fn run_scenario(
     let workload = load_workload(scenario, &place.limits, &mut |f| {
         let path = confined_path(&place.base, f, place.files)?;
         inputs.add(&path);
-        read_file(&path, &place.limits)
-    })
-    .map_err(CliError::failed)?;
+        load_file(&path, &place.limits)
+    })?;
     let labels: Vec<String> = scenario
         .algorithms
         .iter()
@@ -298,8 +294,7 @@ fn run_scenario(
         threads,
         &place.limits,
         &mut |run, done, total| progress.runs(&labels, run, done, total),
-    )
-    .map_err(CliError::failed)?;
+    )?;
     drop(progress);
     if let Some(series) = carbon {
         let platform = &report.platform;
@@ -309,8 +304,7 @@ fn run_scenario(
                 &run.outcomes,
                 &run.placements,
                 series,
-            )
-            .map_err(CliError::failed)?;
+            )?;
             if let Some(e) = run.energy.as_mut() {
                 e.emissions_g = grams;
             }

@@ -125,6 +125,8 @@ impl std::fmt::Display for ManifestError {
     }
 }
 
+impl std::error::Error for ManifestError {}
+
 fn err(field: impl Into<String>, message: impl Into<String>) -> ManifestError {
     ManifestError {
         field: field.into(),

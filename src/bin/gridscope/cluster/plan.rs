@@ -4,7 +4,7 @@
 
 use std::path::Path;
 
-use gridscope::limits::Limits;
+use gridscope::limits::{Limits, ReadError};
 use gridscope::reproduce::case;
 use gridscope::scenario::manifest::{self, base_scenario, expand, workload_files, Manifest};
 use gridscope::workload::{read_swf, SwfOptions};
@@ -12,22 +12,21 @@ use gridscope::workload::{read_swf, SwfOptions};
 use super::store::{case_id, sha256_hex, write_atomic, CaseLine, Dir, Lock, Plan, TraceLock};
 use super::store::{FORMAT, VERSION};
 use crate::cli::PlanArgs;
-use crate::io::read_file;
+use crate::io::{load_file, read_file, read_text};
 use crate::progress::Progress;
 use crate::{output, CliError};
 
 pub fn plan(a: &PlanArgs) -> Result<(), CliError> {
     let limits = a.limits.limits();
     let manifest_path = Path::new(&a.manifest);
-    let text = String::from_utf8(read_file(manifest_path, &limits).map_err(CliError::Failed)?)
-        .map_err(|_| CliError::Failed(format!("{} is not UTF-8 text", a.manifest)))?;
+    let text = read_text(manifest_path, &limits)?;
     let at = |e: manifest::ManifestError| match e.line(&text) {
-        Some(line) => CliError::Failed(format!("{}:{line}: {e}", a.manifest)),
-        None => CliError::Failed(format!("{}: {e}", a.manifest)),
+        Some(line) => CliError::Manifest(e).at(format!("{}:{line}", a.manifest)),
+        None => CliError::Manifest(e).at(&a.manifest),
     };
     let m = Manifest::from_json(&text).map_err(at)?;
     let root = std::fs::canonicalize(manifest_path)
-        .map_err(|e| CliError::Failed(format!("cannot read {}: {e}", a.manifest)))?
+        .map_err(|e| CliError::Read(ReadError::io(&a.manifest, e)))?
         .parent()
         .map(Path::to_path_buf)
         .unwrap_or_default();
@@ -35,7 +34,7 @@ pub fn plan(a: &PlanArgs) -> Result<(), CliError> {
         return plan_family(a, &m, root, &at);
     }
     let base = base_scenario(&m, &mut |f| {
-        let bytes = read_file(&root.join(f), &limits)?;
+        let bytes = load_file(&root.join(f), &limits)?;
         String::from_utf8(bytes).map_err(|_| format!("{f} is not UTF-8 text"))
     })
     .map_err(at)?;
@@ -86,10 +85,7 @@ pub fn plan(a: &PlanArgs) -> Result<(), CliError> {
 }
 
 fn in_manifest(a: &PlanArgs, e: CliError) -> CliError {
-    match e {
-        CliError::Failed(msg) => CliError::Failed(format!("{}: {msg}", a.manifest)),
-        other => other,
-    }
+    e.at(&a.manifest)
 }
 
 /// A family manifest (`{"run": …}`): each case one seed of the family's run
@@ -261,12 +257,12 @@ fn lock_traces(
 }
 
 fn lock_one(file: &str, path: &Path, limits: &Limits) -> Result<TraceLock, CliError> {
-    let bytes = read_file(path, limits).map_err(CliError::Failed)?;
+    let bytes = read_file(path, limits)?;
     let opts = SwfOptions {
         strict: false,
         limits: *limits,
     };
-    let w = read_swf(file, &bytes, &opts).map_err(|e| CliError::Failed(format!("{file}: {e}")))?;
+    let w = read_swf(file, &bytes, &opts).map_err(|e| CliError::Trace(e).at(file))?;
     Ok(TraceLock {
         file: file.to_string(),
         sha256: sha256_hex(&bytes),

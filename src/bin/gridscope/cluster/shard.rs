@@ -12,7 +12,7 @@ use gridscope::scenario::{load_workload, run_loaded_on};
 use super::store::{family_trace, Dir, Lock, Plan, RunResult, FORMAT, VERSION};
 use super::store::{read_result, result_text, write_atomic, Bad, CaseLine, CaseResult};
 use crate::cli::{Shard, ShardRunArgs, ShardSpec};
-use crate::io::{hostname, read_file};
+use crate::io::{hostname, load_file, read_file};
 use crate::progress::Progress;
 use crate::{output, CliError};
 
@@ -218,7 +218,7 @@ fn check_traces(
                 "trace {f} is not in lock.json: plan the sweep again"
             )));
         };
-        let bytes = read_file(&plan.root.join(&f), limits).map_err(CliError::Failed)?;
+        let bytes = read_file(&plan.root.join(&f), limits)?;
         let sum = super::store::sha256_hex(&bytes);
         if sum != locked.sha256 {
             return Err(CliError::Failed(format!(
@@ -246,9 +246,7 @@ fn run_case(
     let marker = dir.running_path(&c.id);
     let _ = std::fs::write(&marker, format!("{host} {}\n", std::process::id()));
     let result = simulate(plan, lock, c, limits).and_then(|r| {
-        write_atomic(&dir.result_path(&c.id), result_text(&r).as_bytes()).map_err(|e| match e {
-            CliError::Failed(m) | CliError::Usage(m) => m,
-        })
+        write_atomic(&dir.result_path(&c.id), result_text(&r).as_bytes()).map_err(|e| e.to_string())
     });
     let _ = std::fs::remove_file(&marker);
     match result {
@@ -292,7 +290,7 @@ fn simulate(plan: &Plan, lock: &Lock, c: &CaseLine, limits: &Limits) -> Result<C
         return simulate_family(plan, c, traces, limits);
     };
     let workload = load_workload(scenario, limits, &mut |f| {
-        read_file(&plan.root.join(f), limits)
+        load_file(&plan.root.join(f), limits)
     })
     .map_err(|e| e.to_string())?;
     let report = run_loaded_on(scenario, workload, 1, limits, &mut |_, _, _| true)
@@ -342,7 +340,7 @@ fn simulate_family(
         .as_ref()
         .ok_or("the case has neither a scenario nor a run")?;
     let runs = gridscope::reproduce::case::run_case(spec, &mut |name| {
-        read_file(&plan.root.join(family_trace(plan, name)), limits)
+        load_file(&plan.root.join(family_trace(plan, name)), limits)
     })?;
     let runs = runs
         .into_iter()
@@ -382,7 +380,7 @@ impl Log {
             .create(true)
             .append(true)
             .open(&p)
-            .map_err(|e| CliError::Failed(format!("cannot write {}: {e}", p.display())))?;
+            .map_err(|source| CliError::Write { path: p, source })?;
         Ok(Log(Mutex::new(Some(f))))
     }
 

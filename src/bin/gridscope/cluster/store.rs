@@ -133,7 +133,10 @@ pub fn case_id(canonical: &str) -> String {
 }
 
 fn cannot(what: &Path) -> impl Fn(std::io::Error) -> CliError + '_ {
-    move |e| CliError::Failed(format!("cannot write {}: {e}", what.display()))
+    move |source| CliError::Write {
+        path: what.to_path_buf(),
+        source,
+    }
 }
 
 /// Writes `bytes` to `path` atomically: a temporary file beside it, synced, then renamed over
@@ -155,7 +158,7 @@ pub fn write_atomic(path: &Path, bytes: &[u8]) -> Result<(), CliError> {
     drop(f);
     std::fs::rename(&tmp, path).map_err(|e| {
         let _ = std::fs::remove_file(&tmp);
-        CliError::Failed(format!("cannot write {}: {e}", path.display()))
+        cannot(path)(e)
     })
 }
 
@@ -185,9 +188,8 @@ impl Dir {
     pub fn mkdirs(&self, subdirs: &[&str]) -> Result<(), CliError> {
         for d in subdirs {
             let p = self.path.join(d);
-            std::fs::create_dir_all(&p).map_err(|e| {
-                CliError::Failed(format!("cannot create the folder {}: {e}", p.display()))
-            })?;
+            std::fs::create_dir_all(&p)
+                .map_err(|source| CliError::CreateDir { path: p, source })?;
         }
         Ok(())
     }
@@ -206,7 +208,7 @@ impl Dir {
     pub fn plan(&self) -> Result<Plan, CliError> {
         let text = self.read_text("plan.json")?;
         let plan: Plan = serde_json::from_str(&text)
-            .map_err(|e| CliError::Failed(format!("{}: {e}", self.file("plan.json").display())))?;
+            .map_err(|e| CliError::Json(e).at(self.file("plan.json").display().to_string()))?;
         if plan.format != FORMAT {
             return Err(CliError::Failed(format!(
                 "{} has format {}; this gridscope reads format {FORMAT}: plan the sweep again",
@@ -225,7 +227,7 @@ impl Dir {
             .enumerate()
             .map(|(i, l)| {
                 serde_json::from_str(l)
-                    .map_err(|e| CliError::Failed(format!("{}:{}: {e}", path.display(), i + 1)))
+                    .map_err(|e| CliError::Json(e).at(format!("{}:{}", path.display(), i + 1)))
             })
             .collect::<Result<_, _>>()?;
         // The ids are the cases' identity: one that does not hash to its scenario was edited.
@@ -246,7 +248,7 @@ impl Dir {
     pub fn lock(&self) -> Result<Lock, CliError> {
         let text = self.read_text("lock.json")?;
         serde_json::from_str(&text)
-            .map_err(|e| CliError::Failed(format!("{}: {e}", self.file("lock.json").display())))
+            .map_err(|e| CliError::Json(e).at(self.file("lock.json").display().to_string()))
     }
 }
 
