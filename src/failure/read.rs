@@ -24,20 +24,30 @@ pub struct OutageReport {
 impl OutageReport {
     /// One line for a person: what was read and what was skipped, with why.
     pub fn summary(&self) -> String {
+        let plural = |n: usize, one: &str, many: &str| match n {
+            1 => format!("1 {one}"),
+            _ => format!("{n} {many}"),
+        };
         let mut s = format!(
-            "{} outages ({} failures, {} maintenance)",
-            self.outages, self.failures, self.maintenance
+            "{} ({}, {} maintenance)",
+            plural(self.outages, "outage", "outages"),
+            plural(self.failures, "failure", "failures"),
+            self.maintenance
         );
         if self.skipped_short > 0 {
             s.push_str(&format!(
-                "; {} failures under 60 s skipped (Alea's rule)",
-                self.skipped_short
+                "; {} under 60 s skipped (Alea's rule)",
+                plural(self.skipped_short, "failure", "failures")
             ));
         }
         if self.skipped_info > 0 {
             s.push_str(&format!(
-                "; {} cluster information lines skipped",
-                self.skipped_info
+                "; {} skipped",
+                plural(
+                    self.skipped_info,
+                    "cluster information line",
+                    "cluster information lines"
+                )
             ));
         }
         s

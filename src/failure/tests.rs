@@ -104,7 +104,7 @@ fn the_csv_reads_outages_and_names_bad_lines() {
     assert_eq!(out[0].node, 1);
     assert_eq!(out[0].kind, OutageKind::Maintenance);
     assert_eq!(out[1].end, SimTime::from_secs_f64(200.5));
-    assert_eq!(report.summary(), "2 outages (1 failures, 1 maintenance)");
+    assert_eq!(report.summary(), "2 outages (1 failure, 1 maintenance)");
     let cases: &[(&[u8], &str)] = &[
         (b"", "o.csv:1: the file is empty"),
         (b"a,b\n", "o.csv:1: the first line must be the header"),

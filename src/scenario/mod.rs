@@ -11,6 +11,7 @@ mod cost;
 pub mod energy;
 mod error;
 pub mod explain;
+pub mod failures;
 pub mod link;
 mod load;
 pub mod manifest;
@@ -32,7 +33,7 @@ pub use platform::{group_platform, resolve_platform};
 pub use platform_file::read_platform_file;
 pub use presets::{platform_preset, PLATFORM_PRESETS, SCENARIO_PRESETS};
 pub use report::{jobs_csv, Conventions, Report, RunReport};
-pub use run::{hand_out_order, run_loaded, run_loaded_on, run_scenario};
+pub use run::{hand_out_order, run_loaded, run_loaded_on, run_loaded_with_outages, run_scenario};
 pub use runner::{
     check_algorithm, conventions, prepare, run_report, PolicyFactory, PreparedScenario,
     ScenarioRun, Slice,

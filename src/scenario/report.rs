@@ -52,6 +52,9 @@ pub struct RunReport {
     /// Joules and watts, on sites whose node types say what they draw (issue #40).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub energy: Option<super::energy::RunEnergy>,
+    /// What nodes going down did, in a run with outages (issue #41).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failures: Option<super::failures::RunFailures>,
 }
 
 /// The per-job CSV: `job_id,home,site,submit,start,end,procs`, one row per job that ran,

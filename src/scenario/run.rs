@@ -31,7 +31,26 @@ pub fn run_loaded_on(
     limits: &Limits,
     progress: &mut dyn FnMut(usize, u64, u64) -> bool,
 ) -> Result<Report, ScenarioError> {
-    let mut run = ScenarioRun::with_limits(scenario, workload, limits)?;
+    run_loaded_with_outages(
+        scenario,
+        workload,
+        threads,
+        limits,
+        crate::failure::Outages::default(),
+        progress,
+    )
+}
+
+/// [`run_loaded_on`] with nodes going down in every run as `outages` says (issue #41).
+pub fn run_loaded_with_outages(
+    scenario: &Scenario,
+    workload: Workload,
+    threads: usize,
+    limits: &Limits,
+    outages: crate::failure::Outages,
+    progress: &mut dyn FnMut(usize, u64, u64) -> bool,
+) -> Result<Report, ScenarioError> {
+    let mut run = ScenarioRun::with_limits(scenario, workload, limits)?.with_outages(outages);
     if threads > 1 && run.algorithms() > 1 {
         for (i, report) in run_on_threads(&run, threads, progress)?
             .into_iter()

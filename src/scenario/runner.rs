@@ -19,6 +19,7 @@ use crate::engine::{
     EstimateSource, EventOrder, InvariantViolation, JobOutcome, RunConfig, RunOutput, SimError,
     Simulation,
 };
+use crate::failure::Outages;
 use crate::limits::{Limit, Limits};
 use crate::metrics::compute;
 use crate::model::{Demand, Job, Platform};
@@ -94,10 +95,15 @@ pub fn run_report(
         import.skipped_total,
         out.ideal_capacity,
     );
-    let accounted = metrics.jobs_finished + metrics.jobs_rejected + metrics.jobs_skipped;
+    let failures = out
+        .failures
+        .as_ref()
+        .map(|log| super::failures::run_failures(platform, jobs, &out.outcomes, log));
+    let lost = failures.as_ref().map_or(0, |f| f.jobs_lost);
+    let accounted = metrics.jobs_finished + metrics.jobs_rejected + metrics.jobs_skipped + lost;
     if accounted != import.records {
         return Err(ScenarioError::Sim(SimError::Invariant(InvariantViolation(format!(
-            "{accounted} jobs accounted for (finished + rejected + skipped) but the workload has {} records",
+            "{accounted} jobs accounted for (finished + rejected + skipped + lost to failures) but the workload has {} records",
             import.records
         )))));
     }
@@ -115,6 +121,7 @@ pub fn run_report(
     let energy = super::energy::run_energy(platform, &out.outcomes, &out.placements)?;
     Ok(RunReport {
         energy,
+        failures,
         label: alg.label(),
         algorithm: alg.algorithm(),
         metrics,
@@ -182,6 +189,8 @@ pub struct PreparedScenario {
     workload: Workload,
     /// Bounds a conservative run's plan work ([`Limits::plan_work`]).
     work_limit: u64,
+    /// Nodes that go down in every run (issue #41; none by default).
+    outages: Arc<Outages>,
 }
 
 /// The run in progress: its index, the platform it runs on (SES node groups expanded) and
@@ -234,6 +243,7 @@ impl PreparedScenario {
             ),
         }
         .and_then(|sim| sim.with_demands(self.demands.clone()))
+        .and_then(|sim| sim.with_outages((*self.outages).clone()))
         .map_err(ScenarioError::Sim)?
         .with_seed(self.scenario.seed)
         // A conservative backlog too long to re-plan ends the run with the limit's message
@@ -310,6 +320,7 @@ impl ScenarioRun {
             jobs,
             workload,
             work_limit: limits.plan_work,
+            outages: Arc::default(),
         }))
     }
 
@@ -333,6 +344,7 @@ impl ScenarioRun {
                 ..workload
             },
             work_limit: Limits::default().plan_work,
+            outages: Arc::default(),
         })
     }
 
@@ -345,6 +357,13 @@ impl ScenarioRun {
             run_platforms: Vec::new(),
             only: None,
         }
+    }
+
+    /// Nodes go down in every run as `outages` says (issue #41, docs/failures.md): each run
+    /// sees the same outages, and a failure model the same draws.
+    pub fn with_outages(mut self, outages: Outages) -> ScenarioRun {
+        self.base.outages = Arc::new(outages);
+        self
     }
 
     /// Every site of every run gets its local policy from `build(site)` instead of the

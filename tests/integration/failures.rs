@@ -357,3 +357,77 @@ fn bad_outages_are_refused_with_the_reason() {
     .unwrap_or_default();
     assert!(e.contains("not pyss's"), "{e}");
 }
+
+/// The CLI: `simulate --platform … --outages CSV` prints what the file held and the run's
+/// failure table; job 1 (4 cores on node 0) is killed at 50 s and runs again at 110 s,
+/// after node 0 is back at 70 s and jobs 4 and 5 took it; a bad line names its file and
+/// line, and an unknown model its presets.
+#[test]
+fn the_cli_runs_outages_and_names_bad_input() {
+    let root = crate::root();
+    let fx = |f: &str| root.join("tests/fixtures").join(f).display().to_string();
+    let (swf, sys, csv) = (
+        fx("memory_decides.swf"),
+        fx("memory_decides.json"),
+        fx("outages.csv"),
+    );
+    let dir = std::env::temp_dir().join(format!("gridscope-failures-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let jobs = dir.join("jobs.csv").display().to_string();
+    let out = crate::cli::gridscope(&[
+        "simulate",
+        &swf,
+        "--platform",
+        &sys,
+        "--policy",
+        "fcfs",
+        "--outages",
+        &csv,
+        "--jobs",
+        &jobs,
+    ]);
+    assert!(out.status.success(), "{}", crate::cli::stderr(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(stdout.contains("failures (docs/failures.md):"), "{stdout}");
+    assert!(
+        crate::cli::stderr(&out).contains("1 outage (1 failure, 0 maintenance)"),
+        "{}",
+        crate::cli::stderr(&out)
+    );
+    let csv_out = std::fs::read_to_string(&jobs).unwrap();
+    assert!(
+        csv_out.contains("\n1,memory_decides,memory_decides,0,110,210,4,1\n"),
+        "{csv_out}"
+    );
+    std::fs::write(dir.join("bad.csv"), "node,start,end,kind\n7,1,2,failure\n").unwrap();
+    let bad = dir.join("bad.csv").display().to_string();
+    let out = crate::cli::gridscope(&[
+        "simulate",
+        &swf,
+        "--platform",
+        &sys,
+        "--policy",
+        "fcfs",
+        "--outages",
+        &bad,
+    ]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(
+        crate::cli::stderr(&out)
+            .contains("bad.csv:2: node 7 does not exist (site 'memory_decides' has nodes 0 to 1)"),
+        "{}",
+        crate::cli::stderr(&out)
+    );
+    let out = crate::cli::gridscope(&[
+        "simulate",
+        &swf,
+        "--platform",
+        &sys,
+        "--policy",
+        "fcfs",
+        "--failures",
+        "nope",
+    ]);
+    assert!(crate::cli::stderr(&out).contains("not a preset (lanl05-exp, lanl05-wbl"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -7,6 +7,7 @@ use std::fmt;
 use std::path::PathBuf;
 
 use gridscope::energy::{CarbonError, PowerError};
+use gridscope::failure::FailureError;
 use gridscope::family::FamilyError;
 use gridscope::limits::{LimitExceeded, ReadError};
 use gridscope::scenario::manifest::ManifestError;
@@ -50,6 +51,8 @@ pub enum CliError {
     Carbon(CarbonError),
     /// A power model is out of range.
     Power(PowerError),
+    /// An outage file or a failure model is bad (the message names the line or field).
+    Failure(FailureError),
     /// A result could not be put into JSON.
     Json(serde_json::Error),
     /// Another error, said of a file or a place (`FILE: …`, `FILE:LINE: …`).
@@ -114,6 +117,7 @@ impl fmt::Display for CliError {
             CliError::Limit(e) => e.fmt(f),
             CliError::Carbon(e) => e.fmt(f),
             CliError::Power(e) => e.fmt(f),
+            CliError::Failure(e) => e.fmt(f),
             CliError::Json(e) => e.fmt(f),
             CliError::At { place, source } => write!(f, "{place}: {source}"),
         }
@@ -135,6 +139,7 @@ impl std::error::Error for CliError {
             CliError::Limit(e) => Some(e),
             CliError::Carbon(e) => Some(e),
             CliError::Power(e) => Some(e),
+            CliError::Failure(e) => Some(e),
             CliError::Json(e) => Some(e),
             CliError::At { source, .. } => Some(source.as_ref()),
         }
@@ -160,5 +165,6 @@ from! {
     LimitExceeded => Limit,
     CarbonError => Carbon,
     PowerError => Power,
+    FailureError => Failure,
     serde_json::Error => Json,
 }

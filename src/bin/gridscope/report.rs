@@ -141,6 +141,7 @@ fn table(report: &Report) -> String {
     }
     by_width(report, &mut s);
     energy(report, &mut s);
+    failures(report, &mut s);
     for r in &report.runs {
         for line in &r.rejected {
             let _ = writeln!(s, "{}: rejected {line}", r.label);
@@ -189,6 +190,39 @@ fn energy(report: &Report, s: &mut String) {
         }
     }
     s.push_str(&aligned(&rows, &[18, 12, 14, 12, 10, 10]));
+}
+
+/// Each run's failures, when nodes went down (docs/failures.md).
+fn failures(report: &Report, s: &mut String) {
+    if report.runs.iter().all(|r| r.failures.is_none()) {
+        return;
+    }
+    s.push_str("\nfailures (docs/failures.md):\n");
+    let header = [
+        "algorithm",
+        "down periods",
+        "availability",
+        "runs killed",
+        "requeues",
+        "jobs lost",
+        "lost core-h",
+        "goodput",
+    ];
+    let mut rows = vec![header.iter().map(|h| h.to_string()).collect::<Vec<_>>()];
+    for r in &report.runs {
+        let Some(f) = &r.failures else { continue };
+        rows.push(vec![
+            r.label.clone(),
+            f.downtimes.to_string(),
+            format!("{:.4}", f.availability),
+            f.runs_killed.to_string(),
+            f.requeues.to_string(),
+            f.jobs_lost.to_string(),
+            format!("{:.1}", f.work_lost_core_h),
+            format!("{:.4}", f.goodput),
+        ]);
+    }
+    s.push_str(&aligned(&rows, &[18, 13, 13, 12, 9, 10, 12, 8]));
 }
 
 /// Rows as columns: the first left-aligned, the others right-aligned, each at least its

@@ -4,12 +4,13 @@
 use std::path::{Path, PathBuf};
 
 use gridscope::engine::{EstimateSource, RunConfig};
+use gridscope::failure::Outages;
 use gridscope::limits::Limits;
 use gridscope::metrics::offered_load;
 use gridscope::policy::local::LocalPolicyKind;
 use gridscope::scenario::{
-    load_workload, resolve_platform, run_loaded_on, AlgorithmSpec, PlatformSpec, Scenario,
-    WorkloadSpec, SCENARIO_VERSION,
+    load_workload, resolve_platform, run_loaded_with_outages, AlgorithmSpec, PlatformSpec,
+    Scenario, WorkloadSpec, SCENARIO_VERSION,
 };
 use gridscope::workload::Workload;
 
@@ -47,6 +48,7 @@ pub fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
     );
     let mut inputs = Inputs::default();
     inputs.add(Path::new(&a.trace));
+    let mut outages = Outages::default();
     if let Some(file) = &a.platform {
         let text = read_text(file, &a.limits.limits())?;
         let name = file.display().to_string();
@@ -66,6 +68,7 @@ pub fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
                 )));
             }
         }
+        outages = failure_flags(a, &p.sites, &mut inputs)?;
         scenario.platform = PlatformSpec::Sites {
             name: p.name,
             sites: p.sites,
@@ -88,7 +91,73 @@ pub fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
         }
         None => None,
     };
-    run_scenario(&scenario, &place, inputs, &a.report, carbon.as_ref())
+    run_scenario(
+        &scenario,
+        &place,
+        inputs,
+        &a.report,
+        carbon.as_ref(),
+        outages,
+    )
+}
+
+/// `--outages FILE`, `--failures MODEL` and the rules for killed jobs, read against the
+/// platform's sites (issue #41, docs/failures.md). What the file's reading decided goes to
+/// stderr.
+fn failure_flags(
+    a: &SimulateArgs,
+    sites: &[gridscope::model::Site],
+    inputs: &mut Inputs,
+) -> Result<Outages, CliError> {
+    use gridscope::failure::{read_alea_failures, read_outages_csv, FailureModel, NodeCounts};
+    let limits = a.limits.limits();
+    let counts: Vec<(&str, u32)> = sites
+        .iter()
+        .map(|s| (s.name.as_str(), if s.has_nodes() { s.nodes } else { 0 }))
+        .collect();
+    let mut outages = Outages {
+        on_failure: a.on_failure,
+        max_requeue: a.max_requeue,
+        seed: a.failure_seed,
+        ..Outages::default()
+    };
+    if let Some(file) = &a.outages {
+        let bytes = read_file(file, &limits)?;
+        inputs.add(file);
+        let name = file.display().to_string();
+        let nodes = NodeCounts { sites: &counts };
+        let (windows, report) = match name.ends_with(".failures") {
+            true => read_alea_failures(&name, &bytes, &nodes, a.outage_origin)?,
+            false => read_outages_csv(&name, &bytes, &nodes)?,
+        };
+        eprintln!("outages: {name}: {}", report.summary());
+        outages.windows = windows;
+    }
+    if let Some(model) = &a.failures {
+        let m = match FailureModel::preset(model) {
+            Some(m) => m,
+            None => {
+                let path = Path::new(model);
+                let bytes = read_file(path, &limits).map_err(|e| {
+                    let names: Vec<&str> = FailureModel::presets().map(|p| p.0).collect();
+                    CliError::Failed(format!(
+                        "--failures {model}: not a preset ({}) and {e}",
+                        names.join(", ")
+                    ))
+                })?;
+                inputs.add(path);
+                let mut m: FailureModel = serde_json::from_slice(&bytes)
+                    .map_err(|e| CliError::Json(e).at(format!("{model}: not a failure model")))?;
+                if m.name.is_empty() {
+                    m.name = model.clone();
+                }
+                m
+            }
+        };
+        m.check()?;
+        outages.model = Some(m);
+    }
+    Ok(outages)
 }
 
 /// `--power MODEL`: a preset's name, else a power model JSON file.
@@ -213,7 +282,14 @@ pub fn run(a: &RunArgs) -> Result<(), CliError> {
         },
         limits,
     };
-    run_scenario(&scenario, &place, inputs, &a.report, None)
+    run_scenario(
+        &scenario,
+        &place,
+        inputs,
+        &a.report,
+        None,
+        Outages::default(),
+    )
 }
 
 /// The first flag given that only a scenario run takes (`--traces` aside: the families
@@ -267,6 +343,7 @@ fn run_scenario(
     mut inputs: Inputs,
     args: &ReportArgs,
     carbon: Option<&gridscope::energy::CarbonSeries>,
+    outages: Outages,
 ) -> Result<(), CliError> {
     let mut progress = Progress::new();
     let workload = load_workload(scenario, &place.limits, &mut |f| {
@@ -288,11 +365,12 @@ fn run_scenario(
         report::check_series(&place.limits, buckets, sites.len(), labels.len())?;
     }
     let threads = args.thread_count();
-    let mut report = run_loaded_on(
+    let mut report = run_loaded_with_outages(
         scenario,
         workload,
         threads,
         &place.limits,
+        outages,
         &mut |run, done, total| progress.runs(&labels, run, done, total),
     )?;
     drop(progress);

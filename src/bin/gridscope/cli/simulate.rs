@@ -54,6 +54,45 @@ pub struct SimulateArgs {
     /// submission): each run's energy then says its grams of CO2 (docs/energy.md)
     #[arg(long, value_name = "CSV", value_hint = ValueHint::FilePath, requires = "power", verbatim_doc_comment)]
     pub carbon: Option<PathBuf>,
+    /// Nodes down from a file: a CSV with the header node,start,end,kind (node: a node
+    /// number of the first site, or SITE:NODE; start and end in seconds from the trace's
+    /// start; kind failure or maintenance), or Alea's .failures lines (a file ending in
+    /// .failures; see --outage-origin)
+    ///
+    /// The jobs on a node that goes down are killed (--on-failure); the node is back at
+    /// the outage's end (docs/failures.md).
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, requires = "platform", verbatim_doc_comment)]
+    pub outages: Option<PathBuf>,
+    /// The epoch second an Alea .failures file's times count from (the trace's
+    /// UnixStartTime)
+    #[arg(
+        long,
+        value_name = "EPOCH_S",
+        default_value_t = 0,
+        requires = "outages",
+        verbatim_doc_comment
+    )]
+    pub outage_origin: i64,
+    /// Failures drawn per node from a model: lanl05-exp, lanl05-wbl, lanl05-logn,
+    /// lanl05-gam (the Failure Trace Archive's LANL fits, as OpenDC ships them), or a JSON
+    /// file {"up": {"kind": "weibull", "shape": …, "scale": …}, "down": {…}, "unit_s": 3600}
+    #[arg(
+        long,
+        value_name = "MODEL",
+        requires = "platform",
+        verbatim_doc_comment
+    )]
+    pub failures: Option<String>,
+    /// The seed of the failure model's per-node draws
+    #[arg(long, value_name = "N", default_value_t = 0, requires = "failures")]
+    pub failure_seed: u64,
+    /// What becomes of a job a failure kills: requeue (back to the end of its queue, to
+    /// run again from the start) or lost
+    #[arg(long, value_name = "RULE", default_value = "requeue", value_parser = parse_on_failure, verbatim_doc_comment)]
+    pub on_failure: gridscope::failure::OnFailure,
+    /// How many times a job is requeued before it is lost (Slurm's MaxBatchRequeue)
+    #[arg(long, value_name = "N", default_value_t = gridscope::failure::MAX_REQUEUE)]
+    pub max_requeue: u32,
     /// Run-time estimates: the trace's or the exact runtime
     ///
     /// trace: SWF field 9 (the runtime when missing); exact: the real runtime.
@@ -259,4 +298,8 @@ fn parse_local_policies(s: &str) -> Result<LocalPolicies, String> {
         .map(str::parse)
         .collect::<Result<_, _>>()
         .map(LocalPolicies)
+}
+
+fn parse_on_failure(s: &str) -> Result<gridscope::failure::OnFailure, String> {
+    s.parse()
 }
