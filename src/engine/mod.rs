@@ -4,6 +4,7 @@
 
 #![warn(missing_docs)]
 
+mod failure_log;
 mod ideal;
 mod invariants;
 mod outcome;
@@ -13,6 +14,7 @@ mod sim;
 /// Re-exported for callers that know time as the engine's (the type lives in [`crate::time`],
 /// below the model and the policies, so that they need not import the engine).
 pub use crate::time::{SimTime, TICKS_PER_SEC};
+pub use failure_log::{Downtime, FailureLog, KilledRun};
 pub use ideal::{check_ideal, ideal_capacity, ideal_work, simulate_ideal};
 pub use invariants::check_invariants;
 pub(crate) use outcome::planned_and_effective;
@@ -21,7 +23,4 @@ pub use outcome::{
     RejectReason, RunConfig, RunOutput, SimError,
 };
 pub use queue::EventQueue;
-pub use sim::{
-    simulate, simulate_grid, Downtime, FailureLog, Input, KilledRun, Simulation, SiteSnapshot,
-    StepLog,
-};
+pub use sim::{simulate, simulate_grid, Input, Simulation, SiteSnapshot, StepLog};

@@ -193,7 +193,7 @@ pub struct RunOutput {
     /// The nodes each job ran on, on node-typed sites (empty without them).
     pub placements: Placements,
     /// What nodes going down did (a run with outages only; issue #41).
-    pub failures: Option<super::sim::FailureLog>,
+    pub failures: Option<super::failure_log::FailureLog>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -71,19 +71,6 @@ impl OnFailure {
     }
 }
 
-impl std::str::FromStr for OnFailure {
-    type Err = String;
-    fn from_str(s: &str) -> Result<OnFailure, String> {
-        match s {
-            "requeue" => Ok(OnFailure::Requeue),
-            "lost" => Ok(OnFailure::Lost),
-            _ => Err(format!(
-                "unknown failure rule '{s}': 'requeue' (run again from the start) or 'lost'"
-            )),
-        }
-    }
-}
-
 /// Everything that takes nodes down in a run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Outages {

@@ -116,7 +116,7 @@ fn failure_flags(
         .map(|s| (s.name.as_str(), if s.has_nodes() { s.nodes } else { 0 }))
         .collect();
     let mut outages = Outages {
-        on_failure: a.on_failure,
+        on_failure: a.on_failure.into(),
         max_requeue: a.max_requeue,
         seed: a.failure_seed,
         ..Outages::default()

@@ -45,7 +45,6 @@ mod validate;
 mod view;
 
 pub use input::Input;
-pub use outages::{Downtime, FailureLog, KilledRun};
 pub use steplog::{SiteSnapshot, StepLog};
 use validate::{validate, validate_nodes};
 

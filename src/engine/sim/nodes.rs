@@ -4,7 +4,8 @@
 //! node's cores, memory or GPUs ever exceeded, every job on nodes that exist, each job's
 //! shares adding up to what it asked.
 
-use super::{FailureLog, Simulation};
+use super::Simulation;
+use crate::engine::FailureLog;
 use crate::engine::{InvariantViolation, JobOutcome, Outcome, RejectReason, SimError, SimTime};
 use crate::model::{Demand, Job, JobIdx, NodePool, Placements, Platform, Share};
 

@@ -16,66 +16,13 @@
 //! holds a node while it is down.
 
 use super::{Event, Simulation};
+use crate::engine::failure_log::{Downtime, FailureLog, KilledRun};
 use crate::engine::outcome::{planned_and_effective, scale};
 use crate::engine::{InvariantViolation, JobOutcome, Outcome, SimError, SimTime};
 use crate::failure::{node_rng, FailureModel, OnFailure, Outage, OutageKind, Outages};
 use crate::model::{JobIdx, Share};
 use crate::policy::local::QueuedJob;
 use crate::rng::SimRng;
-
-/// A run of a job that a failure cut short.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct KilledRun {
-    /// The job (index into the run's jobs).
-    pub job: JobIdx,
-    /// The site it ran on.
-    pub site: u32,
-    /// When this run of it started.
-    pub start: SimTime,
-    /// When the failure killed it.
-    pub end: SimTime,
-    /// Its shares, in [`FailureLog::shares`].
-    pub shares: (u32, u32),
-}
-
-/// A node down over `[start, end)` as the engine applied it (overlapping outages merged).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Downtime {
-    /// The site.
-    pub site: u32,
-    /// The node, numbered within its site.
-    pub node: u32,
-    /// When it went down.
-    pub start: SimTime,
-    /// When it came back.
-    pub end: SimTime,
-    /// The kind of the outage that took it down.
-    pub kind: OutageKind,
-}
-
-/// What the failures did in a run.
-#[derive(Clone, Debug, Default, PartialEq)]
-pub struct FailureLog {
-    /// What became of the jobs a failure killed.
-    pub on_failure: OnFailure,
-    /// Every run a failure cut short, in the order they were killed.
-    pub killed: Vec<KilledRun>,
-    /// The killed runs' shares of their nodes, one after the other.
-    pub shares: Vec<Share>,
-    /// Every node's down times, in the order they ended.
-    pub downtimes: Vec<Downtime>,
-    /// Outages that began after the last job was done (no effect; not applied).
-    pub after_the_end: u64,
-    /// Jobs lost because they had been requeued [`Outages::max_requeue`] times already.
-    pub requeue_limit: u64,
-}
-
-impl FailureLog {
-    /// The shares of a killed run.
-    pub fn shares_of(&self, k: &KilledRun) -> &[Share] {
-        &self.shares[k.shares.0 as usize..(k.shares.0 + k.shares.1) as usize]
-    }
-}
 
 /// The engine's failure state (present only in a run with outages).
 pub(super) struct OutageState {

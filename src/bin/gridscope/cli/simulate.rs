@@ -88,8 +88,8 @@ pub struct SimulateArgs {
     pub failure_seed: u64,
     /// What becomes of a job a failure kills: requeue (back to the end of its queue, to
     /// run again from the start) or lost
-    #[arg(long, value_name = "RULE", default_value = "requeue", value_parser = parse_on_failure, verbatim_doc_comment)]
-    pub on_failure: gridscope::failure::OnFailure,
+    #[arg(long, value_name = "RULE", value_enum, default_value_t = OnFailureArg::Requeue, verbatim_doc_comment)]
+    pub on_failure: OnFailureArg,
     /// How many times a job is requeued before it is lost (Slurm's MaxBatchRequeue)
     #[arg(long, value_name = "N", default_value_t = gridscope::failure::MAX_REQUEUE)]
     pub max_requeue: u32,
@@ -300,6 +300,18 @@ fn parse_local_policies(s: &str) -> Result<LocalPolicies, String> {
         .map(LocalPolicies)
 }
 
-fn parse_on_failure(s: &str) -> Result<gridscope::failure::OnFailure, String> {
-    s.parse()
+/// `--on-failure`: what becomes of a job a failure kills.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum OnFailureArg {
+    Requeue,
+    Lost,
+}
+
+impl From<OnFailureArg> for gridscope::failure::OnFailure {
+    fn from(a: OnFailureArg) -> Self {
+        match a {
+            OnFailureArg::Requeue => gridscope::failure::OnFailure::Requeue,
+            OnFailureArg::Lost => gridscope::failure::OnFailure::Lost,
+        }
+    }
 }
