@@ -98,12 +98,7 @@ pub fn read_outages_csv(
     let mut out = Vec::new();
     let mut header = false;
     for (i, raw) in text.lines().enumerate() {
-        let line_no = i + 1;
-        let bad = |msg: String| FailureError::Line {
-            file: file.to_string(),
-            line: line_no,
-            msg,
-        };
+        let bad = at_line(file, i + 1);
         let line = raw.trim();
         if line.is_empty() || line.starts_with('#') {
             report.blank += 1;
@@ -184,12 +179,7 @@ pub fn read_alea_failures(
     let mut report = OutageReport::default();
     let mut out = Vec::new();
     for (i, raw) in text.lines().enumerate() {
-        let line_no = i + 1;
-        let bad = |msg: String| FailureError::Line {
-            file: file.to_string(),
-            line: line_no,
-            msg,
-        };
+        let bad = at_line(file, i + 1);
         if raw.trim().is_empty() || raw.trim_start().starts_with('#') {
             report.blank += 1;
             continue;
@@ -240,6 +230,15 @@ pub fn read_alea_failures(
         }
     }
     finish(out, report)
+}
+
+/// The error of line `line` of `file`, from its message.
+fn at_line(file: &str, line: usize) -> impl Fn(String) -> FailureError + Copy + '_ {
+    move |msg| FailureError::Line {
+        file: file.to_string(),
+        line,
+        msg,
+    }
 }
 
 fn text_of<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str, FailureError> {
