@@ -431,3 +431,125 @@ fn the_cli_runs_outages_and_names_bad_input() {
     assert!(crate::cli::stderr(&out).contains("not a preset (lanl05-exp, lanl05-wbl"));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// FCFS with failures the slow, obvious way, on one-core nodes: at each instant the jobs
+/// ending then end; then the nodes going down then kill their jobs (in outage order, a
+/// node's job once), which go back to the end of the queue; then the nodes coming back
+/// return; then the arrivals queue; then the queue's head starts while enough nodes are up
+/// and free (the lowest-numbered ones). Returns each job's last (start, end).
+fn reference_fcfs(nodes: usize, jobs: &[Job], outages: &[Outage]) -> Vec<(i64, i64)> {
+    let mut times: Vec<i64> = jobs.iter().map(|j| j.submit.0).collect();
+    times.extend(outages.iter().flat_map(|o| [o.start.0, o.end.0]));
+    let mut holder: Vec<Option<usize>> = vec![None; nodes];
+    let mut up = vec![true; nodes];
+    let mut queue: Vec<usize> = Vec::new();
+    let mut run: Vec<(i64, i64)> = vec![(-1, -1); jobs.len()];
+    let mut running: Vec<usize> = Vec::new();
+    let mut next_job = 0;
+    let mut now = i64::MIN;
+    loop {
+        let ends = running.iter().map(|&i| run[i].1);
+        let Some(t) = times.iter().copied().chain(ends).filter(|&t| t > now).min() else {
+            break;
+        };
+        now = t;
+        running.retain(|&i| {
+            let done = run[i].1 == now;
+            if done {
+                holder
+                    .iter_mut()
+                    .filter(|h| **h == Some(i))
+                    .for_each(|h| *h = None);
+            }
+            !done
+        });
+        for o in outages.iter().filter(|o| o.start.0 == now) {
+            let n = o.node as usize;
+            up[n] = false;
+            if let Some(victim) = holder[n] {
+                holder
+                    .iter_mut()
+                    .filter(|h| **h == Some(victim))
+                    .for_each(|h| *h = None);
+                running.retain(|&i| i != victim);
+                run[victim] = (-1, -1);
+                queue.push(victim);
+            }
+        }
+        for o in outages.iter().filter(|o| o.end.0 == now) {
+            up[o.node as usize] = true;
+        }
+        while next_job < jobs.len() && jobs[next_job].submit.0 == now {
+            queue.push(next_job);
+            next_job += 1;
+        }
+        while let Some(&head) = queue.first() {
+            let free: Vec<usize> = (0..nodes)
+                .filter(|&n| up[n] && holder[n].is_none())
+                .collect();
+            let want = jobs[head].procs as usize;
+            if free.len() < want {
+                break;
+            }
+            free[..want].iter().for_each(|&n| holder[n] = Some(head));
+            run[head] = (now, now + jobs[head].runtime.0);
+            running.push(head);
+            queue.remove(0);
+        }
+    }
+    run.iter().map(|&(s, e)| (s / 1000, e / 1000)).collect()
+}
+
+/// The engine's FCFS with failures equals the reference on random workloads and random
+/// outages (whole seconds, each node's outages apart, none at a job's submission; the
+/// victims of one instant's failures queue in the order the engine kills them, so each
+/// instant takes down at most one node).
+#[test]
+fn fcfs_with_failures_matches_the_reference() {
+    let mut killed = 0;
+    for case in 0..40u64 {
+        let mut rng = SimRng::new(1_000 + case);
+        let nodes_n = rng.range_u64(2, 6) as u32;
+        let jobs: Vec<Job> = random_jobs(&mut rng, 40, nodes_n)
+            .into_iter()
+            .map(|mut j| {
+                j.estimate = j.runtime;
+                j
+            })
+            .collect();
+        let horizon = jobs.last().map_or(0, |j| j.submit.0 / 1000) + 2_000;
+        let mut outages = Vec::new();
+        let mut used = std::collections::BTreeSet::new();
+        for node in 0..nodes_n {
+            let mut t = rng.range_u64(1, 300) as i64;
+            while t < horizon {
+                let len = rng.range_u64(1, 200) as i64;
+                if used.insert(t) && used.insert(t + len) {
+                    outages.push(down(node, t, t + len));
+                }
+                t += len + rng.range_u64(1, 600) as i64;
+            }
+        }
+        let submits: std::collections::BTreeSet<i64> =
+            jobs.iter().map(|j| j.submit.0 / 1000).collect();
+        outages.retain(|o| {
+            !submits.contains(&(o.start.0 / 1000)) && !submits.contains(&(o.end.0 / 1000))
+        });
+        outages.sort_by_key(|o| (o.start, o.node));
+        let want = reference_fcfs(nodes_n as usize, &jobs, &outages);
+        let out = run(
+            &nodes(nodes_n, 1),
+            &jobs,
+            LocalPolicyKind::Fcfs,
+            Outages {
+                windows: outages.clone(),
+                max_requeue: u32::MAX,
+                ..Outages::default()
+            },
+        )
+        .unwrap_or_else(|e| panic!("case {case}: {e}"));
+        assert_eq!(spans(&out), want, "case {case}: outages {outages:?}");
+        killed += out.failures.map_or(0, |l| l.killed.len());
+    }
+    assert!(killed > 100, "only {killed} runs killed over the cases");
+}
