@@ -80,6 +80,31 @@ pub struct FamilyInfo {
     pub default_seeds: u64,
     /// The metrics its runs report by name (the keys of its JSON), with their units.
     pub metrics: &'static [MetricInfo],
+    /// Its name in a list of views or commands (the page's tab: `KKOR grids`).
+    pub label: &'static str,
+    /// What it compares, in one line (the tab's tooltip).
+    pub about: &'static str,
+    /// The paper's setting in a paragraph, with its source and docs page (the page's
+    /// introduction to the family's view).
+    pub intro: &'static str,
+    /// What its options mean: a name in words and a help text per option it takes (the
+    /// page's fields; CLI and Python help can print the same).
+    pub options: &'static [OptInfo],
+}
+
+impl FamilyInfo {
+    /// What option `opt` means to this family, if it takes it.
+    pub fn option(&self, opt: Opt) -> Option<&'static OptInfo> {
+        self.options.iter().find(|o| o.opt == opt)
+    }
+}
+
+/// An option as one family reads it: its name in words and its help.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptInfo {
+    pub opt: Opt,
+    pub name: &'static str,
+    pub help: &'static str,
 }
 
 /// What kind of quantity a metric is, which decides how it prints.

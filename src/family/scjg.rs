@@ -6,6 +6,7 @@
 use std::fmt::Write;
 
 use super::text::{band_table, case_label, numbers, one_newline, sweep_header};
+use super::OptInfo;
 use super::{
     merged, CaseRun, Ctx, Family, FamilyError, FamilyInfo, FamilyReport, MetricInfo, Opt,
     PresetArgs, Quantity, RunSpec,
@@ -33,6 +34,26 @@ const INFO: FamilyInfo = FamilyInfo {
     doc: "docs/scjg.md",
     default_seeds: DEFAULT_SEEDS,
     metrics: &METRICS,
+    label: "SCJG reservations",
+    about: "SCJG: metajobs co-allocated with advance reservations against lock-down",
+    intro: "A metascheduler places metajobs through advance reservations on the sites' local schedulers — query every site's range list, pick the earliest common start, reserve on each site, and on any failure release all and back off — instead of locking a block of nodes for them every day. Local jobs are backfilled around the reservations. Source: Snell, Clement, Jackson, Gregory (docs/scjg.md).",
+    options: &[
+        OptInfo {
+            opt: Opt::Traces,
+            name: "Trace file",
+            help: "An SWF trace (plain or .gz) of an SP-like machine; the presets take 10-day windows of it from day 270 on, on 128-node sites (the CLI uses SDSC-SP2-1998-4.2-cln.swf.gz from the Parallel Workloads Archive, 128 nodes, jobs of 1–128 nodes like SCJG's MHPCC trace). The file is read in this tab's worker and never leaves the machine.",
+        },
+        OptInfo {
+            opt: Opt::Seeds,
+            name: "Seeds",
+            help: "Each seed draws which jobs become metajobs (a seeded permutation, so a larger share keeps a smaller one's metajobs) and the metaschedulers' back-off streams. Figures are medians over the seeds with an order-statistic band. The CLI's --seeds, default 5.",
+        },
+        OptInfo {
+            opt: Opt::X,
+            name: "Metajob %",
+            help: "Metajob shares in percent of the window's jobs, comma-separated (scjg-fraction and scjg-ar-vs-lockdown; SCJG Figs. 5–7 sweep 0 to about 10 %). The CLI's --x.",
+        },
+    ],
 };
 
 /// The metrics of SCJG's runs (docs/scjg.md).

@@ -779,3 +779,28 @@ fn family_views_export_their_sweep_as_a_manifest() {
         .unwrap_err()
         .contains("not a seed sweep over x"));
 }
+
+/// A family view's id is its family's id in the registry (its words, docs page and runs come
+/// from there), and every family whose presets are not scenarios has a view: the report
+/// card is the one view of its own, SOB's scenario presets run in the scheduling view.
+#[wasm_bindgen_test]
+fn every_family_tab_is_a_registry_family_and_every_family_has_a_view() {
+    use crate::family::FAMILIES;
+    use crate::web::panels::FAMILY_TABS;
+    for tab in FAMILY_TABS {
+        match crate::family::by_id(tab.id) {
+            Some(f) => {
+                assert_eq!(f.id(), tab.id);
+                assert_eq!(tab.title(), f.info().label);
+                assert_eq!(tab.about(), f.info().about);
+                assert_eq!(format!("docs/{}.md", tab.doc()), f.doc());
+            }
+            None => assert_eq!(tab.id, "paper", "the tab {} is no registry family", tab.id),
+        }
+    }
+    for f in FAMILIES {
+        let tabs = FAMILY_TABS.iter().filter(|t| t.id == f.id()).count();
+        let want = usize::from(!f.scenario_presets());
+        assert_eq!(tabs, want, "family {} has {tabs} views", f.id());
+    }
+}

@@ -7,6 +7,7 @@
 use yew::prelude::*;
 
 use super::form::DraftInput;
+use crate::family::Opt;
 use crate::web::engine_worker::{self, EngineWorker};
 use crate::web::protocol::{FamilyRequest, FamilyResult, FromWorker, ToWorker};
 use crate::web::share;
@@ -288,6 +289,35 @@ pub fn parse_seeds(v: &str) -> Result<u64, String> {
 /// damaged link.
 pub fn linked_request() -> Result<Option<FamilyRequest>, String> {
     share::decode_family(&crate::web::format::location_hash())
+}
+
+/// What option `opt` of the registry family `family` is called and means
+/// (`crate::family::FamilyInfo::options`): the page's field label and help.
+pub fn opt_text(family: &str, opt: Opt) -> (&'static str, &'static str) {
+    crate::family::by_id(family)
+        .and_then(|f| f.info().option(opt))
+        .map_or(("", ""), |o| (o.name, o.help))
+}
+
+/// The text field of option `opt` of the registry family `family`, labelled and explained
+/// as the registry says.
+pub fn opt_field(
+    family: &str,
+    opt: Opt,
+    id: &'static str,
+    value: &str,
+    onchange: Callback<Event>,
+) -> Html {
+    let (label, help) = opt_text(family, opt);
+    field(id, label, value, help, onchange)
+}
+
+/// The registry family `family`'s introduction (`FamilyInfo::intro`), then `more`.
+pub fn intro(family: &str, more: &str) -> Html {
+    let text = crate::family::by_id(family).map_or("", |f| f.info().intro);
+    html! {
+        <p class="help">{ super::with_doc_links(&format!("{text}{more}")) }</p>
+    }
 }
 
 /// A labelled text field with its help.

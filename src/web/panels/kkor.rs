@@ -9,11 +9,14 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::band_table::metric_band_table;
-use super::family::{field, linked_request, parse_seeds, preset_select, FamilyTask};
+use super::family::{
+    intro, linked_request, opt_field, opt_text, parse_seeds, preset_select, FamilyTask,
+};
 use super::family_export_after;
 use super::family_view::{FamilyPanel, Linked, Opening, Then};
 use super::form::{input_value, select_index};
 use crate::allocation::sweep::parse_numbers;
+use crate::family::Opt;
 use crate::kkor::presets::{
     KkorOptions, KkorPresetResult, KkorRunsResult, KkorSweepResult, KKOR_PRESETS,
 };
@@ -26,13 +29,7 @@ use crate::web::share;
 /// The presets the page runs (`kkor-real` reads trace files: CLI only).
 const PAGE_PRESETS: [&str; 2] = ["kkor-load", "kkor-fairness"];
 
-const SEEDS_HELP: &str = "Each seed draws new job streams: 500 jobs, q = 1 with probability 0.25 else uniform on [2, 64] (capped at the birth cluster), length p ~ Normal(20, 20) redrawn until ≥ 1, due date d = r + U[p·s, 180] (KKOR §4.1). Every algorithm sees the same jobs of a seed; figures are medians over the seeds with an order-statistic band (min–max for few seeds). The CLI's --seeds, default 10.";
-
 const FAIRNESS_HELP: &str = "Each organization's mean flow time F̄ (over the jobs it produced) under every run, beside its value under local (no migration, the selfish baseline); the tooltip and table give the ratio to local. distr1..3 are the decentralized algorithm with cooperation coefficients c = (.25,.25,.25), (.2,.2,.3), (.1,.1,.5): an organization accepts foreign work up to c_k of its batch surface L_k (KKOR §2.3.2, Fig. 4).";
-
-const LOADS_HELP: &str = "kkor-load: the offered loads ρ swept (x axis), comma-separated, each in (0, 10]; ρ = Σ_k λ_k·E[q_k]·E[p] / Σ_k m_k with equal λ_k (KKOR §4.1). kkor-fairness: one load per organization O1, O2, O3 (default 0.3, 0.3, 1.1: O3 overloaded, KKOR Fig. 4). Empty: the preset's.";
-const COEFF_HELP: &str = "Cooperation coefficient c_k of each organization for kkor-load's decentralized runs (KKOR §2.3.2): O_k must accept foreign work up to L_k = c_k·(t1 − t0)·m_k per batch, may refuse a job that grows its makespan by more than c_k·(t1 − t0), and anyone may refuse O_k's jobs once O_k exported more than L_k. Default 0.25 each (Fig. 4's distr1). kkor-fairness runs its own distr1..3.";
-const BATCH_HELP: &str = "S and L (KKOR §2.2): a batch closes when it holds S jobs or when L time units have passed since its first release, whichever first. The paper gives no values; ours default to S = 20 jobs, L = 10 time units.";
 
 /// A change of the KKOR view's fields.
 pub enum KkorField {
@@ -93,9 +90,7 @@ impl FamilyPanel for Kkor {
     }
 
     fn intro(&self) -> Html {
-        html! {
-            <p class="help">{ super::with_doc_links("Organizations with their own clusters and due-dated jobs: one central scheduler (batches, earliest due date first), or each organization scheduling its own jobs and migrating a job that would be late to another that accepts it within its cooperation coefficient c_k; local never migrates. Source: Krystek, Kurowski, Oleksiak, Rzadca (docs/kkor.md). The third preset, kkor-real, reads three trace files and runs in the CLI: gridscope run --preset kkor-real --traces DIR.") }</p>
-        }
+        intro(Self::ID, " The third preset, kkor-real, reads three trace files and runs in the CLI: gridscope run --preset kkor-real --traces DIR.")
     }
 
     fn link(&self) -> Result<FamilyRequest, String> {
@@ -242,13 +237,14 @@ impl FamilyPanel for Kkor {
             .find(|p| p.0 == self.preset_name())
             .map_or("", |p| p.1);
         let text = |f: fn(String) -> KkorField| on.reform(move |e: Event| f(input_value(&e)));
+        let coefficients = opt_text(Self::ID, Opt::Coefficients);
         html! {
             <>
                 { preset_select("kkor", &PAGE_PRESETS, self.preset, description, on.reform(|e: Event| KkorField::Preset(select_index(&e)))) }
-                { field("kkor-seeds", "Seeds", &self.seeds, SEEDS_HELP, text(KkorField::Seeds)) }
-                { field("kkor-loads", "Loads", &self.loads, LOADS_HELP, text(KkorField::Loads)) }
+                { opt_field(Self::ID, Opt::Seeds, "kkor-seeds", &self.seeds, text(KkorField::Seeds)) }
+                { opt_field(Self::ID, Opt::X, "kkor-loads", &self.loads, text(KkorField::Loads)) }
                 <div class="field">
-                    <span>{"Cooperation c_k (kkor-load)"}</span>
+                    <span>{coefficients.0}</span>
                     { for (0..3).map(|k| {
                         let v = self.coefficients[k].clone();
                         html! {
@@ -259,10 +255,10 @@ impl FamilyPanel for Kkor {
                             </label>
                         }
                     }) }
-                    <span class="help">{COEFF_HELP}</span>
+                    <span class="help">{coefficients.1}</span>
                 </div>
-                { field("kkor-s", "S (jobs per batch)", &self.batch_jobs, BATCH_HELP, text(KkorField::BatchJobs)) }
-                { field("kkor-l", "L (time units)", &self.batch_length, BATCH_HELP, text(KkorField::BatchLength)) }
+                { opt_field(Self::ID, Opt::BatchJobs, "kkor-s", &self.batch_jobs, text(KkorField::BatchJobs)) }
+                { opt_field(Self::ID, Opt::BatchLength, "kkor-l", &self.batch_length, text(KkorField::BatchLength)) }
             </>
         }
     }

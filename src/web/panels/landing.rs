@@ -62,7 +62,7 @@ impl View {
             View::Cluster => fixed(&CLUSTER),
             View::Family(i) => FAMILY_TABS
                 .get(i)
-                .map_or(("", "", "", ""), |t| (t.id, t.title, t.about, t.doc())),
+                .map_or(("", "", "", ""), |t| (t.id, t.title(), t.about(), t.doc())),
         }
     }
 

@@ -8,11 +8,14 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::band_table::{band_table, BandRow};
-use super::family::{field, linked_request, parse_seeds, preset_select, FamilyTask};
+use super::family::{
+    intro, linked_request, opt_field, opt_text, parse_seeds, preset_select, FamilyTask,
+};
 use super::family_export_after;
 use super::family_view::{FamilyPanel, Linked, Opening, Then};
 use super::form::{input_value, select_index};
 use crate::allocation::sweep::parse_numbers;
+use crate::family::Opt;
 use crate::scenario::ses::{SesCrossover, SesSelection, CROSSOVER_SHARES, SES_PRESETS};
 use crate::web::charts::{
     plot, ChartView, Plot, SesBars, SesCrossoverLines, SesFigure, SesGroups, SesQueue,
@@ -21,12 +24,8 @@ use crate::web::format::{fmt_duration, fmt_num, json_num};
 use crate::web::protocol::{FamilyRequest, FamilyResult};
 use crate::web::share;
 
-const SEEDS_HELP: &str = "Independent seven-day workloads of SES's Poisson model (SES §3.2, Tables 1 and A3: 3.125 jobs per 30 min, exponential run times of mean 496.3 min); the four variants see the same jobs of a seed. Every figure is the median over the seeds with an order-statistic band (min–max for few seeds). The CLI's --seeds, default 10.";
-const LOAD_HELP: &str = "Multiplies SES's arrival rate λ = 3.125 jobs / 30 min (SES Table 1): 1 is the paper's load, 2 doubles the arrivals. The CLI's --load.";
-const SHARES_HELP: &str = "Shares of jobs needing ≥ 4 CPUs, comma-separated, each in [0, 1] (Table A3: 11 %). Table A3 is rescaled so each class keeps its internal proportions, and λ is scaled so the offered CPU demand (λ × mean CPUs × mean run time) stays the paper's (times the load factor). SES §5's open question. The CLI's --x.";
 const METRICS_HELP: &str = "Group utilization: time-average of busy units / units of the group (a 1-CPU job on a 4-CPU node holds the node; SES Fig. 1, GPSS storage utilization). Group queueing delay: mean of start − arrival over the jobs routed to the group, zero waits included (SES Fig. 2). Response (SYS): mean of completion − arrival over all jobs (SES Fig. 3). Bars and boxes are medians over the seeds; whiskers the order-statistic band.";
 
-const SITE_QUEUE_HELP: &str = "Off (the paper, SES §3.4): each node group has its own FCFS queue (a GPSS-H storage) and a job joins one on arrival. On: jobs wait in one FCFS queue for the whole cluster and the head goes to a group the moment one can start it (by the same selection rules), blocking everyone behind it. The CLI's --site-queue.";
 const QUEUE_HELP: &str = "Queue length over time per group, one chart per variant: the time-averaged number of jobs waiting for each group in each of 84 equal slices of the first seed's run (SES §4: GPSS-H reports each storage's queue; a restricted variant's single-CPU group D builds the long queues). Time in days from the first submission.";
 
 /// A change of the SES view's fields.
@@ -84,9 +83,7 @@ impl FamilyPanel for Ses {
     }
 
     fn intro(&self) -> Html {
-        html! {
-            <p class="help">{ super::with_doc_links("One heterogeneous cluster (the Lattice: groups A 36 nodes × 4 CPUs, B 20×4, C 1×4, D 50×1) and two ways to pick a group for a job: at random, or the group with the most nodes available (MNA); restricted or not (may jobs of fewer than 4 CPUs use 4-CPU nodes). Source: Sessini's node-group selection study (docs/ses.md).") }</p>
-        }
+        intro(Self::ID, "")
     }
 
     /// The run the fields describe; the error names the field.
@@ -206,19 +203,20 @@ impl FamilyPanel for Ses {
         let text = |f: fn(String) -> SesField| on.reform(move |e: Event| f(input_value(&e)));
         let names: Vec<&str> = SES_PRESETS.iter().map(|p| p.0).collect();
         let description = SES_PRESETS.get(self.preset).map_or("", |p| p.1);
+        let site_queue = opt_text(Self::ID, Opt::SiteQueue);
         html! {
             <>
                 { preset_select("ses", &names, self.preset, description, on.reform(|e: Event| SesField::Preset(select_index(&e)))) }
-                { field("ses-seeds", "Seeds", &self.seeds, SEEDS_HELP, text(SesField::Seeds)) }
-                { field("ses-load", "Load factor", &self.load, LOAD_HELP, text(SesField::Load)) }
+                { opt_field(Self::ID, Opt::Seeds, "ses-seeds", &self.seeds, text(SesField::Seeds)) }
+                { opt_field(Self::ID, Opt::Load, "ses-load", &self.load, text(SesField::Load)) }
                 <div class="field">
                     <label><input type="checkbox" data-testid="ses-site-queue" checked={self.site_queue}
                         onchange={on.reform(|e: Event| SesField::SiteQueue(e.target_unchecked_into::<web_sys::HtmlInputElement>().checked()))} />
-                        {" One FCFS queue for the whole site"}</label>
-                    <span class="help">{SITE_QUEUE_HELP}</span>
+                        {format!(" {}", site_queue.0)}</label>
+                    <span class="help">{site_queue.1}</span>
                 </div>
                 if self.is_crossover() {
-                    { field("ses-shares", "Shares of ≥ 4-CPU jobs", &self.shares, SHARES_HELP, text(SesField::Shares)) }
+                    { opt_field(Self::ID, Opt::X, "ses-shares", &self.shares, text(SesField::Shares)) }
                 }
             </>
         }
