@@ -164,6 +164,13 @@ impl Family for Kkor {
             Vec::new()
         }
     }
+    fn sweep_x(&self, spec: &RunSpec) -> Option<Vec<f64>> {
+        match (&spec.x, spec.preset.as_str()) {
+            (Some(x), _) => Some(x.clone()),
+            (None, LOAD) => Some(LOAD_POINTS.to_vec()),
+            (None, _) => None,
+        }
+    }
     fn splits(&self, preset: &str) -> bool {
         preset == LOAD
     }

@@ -180,6 +180,16 @@ pub trait Family: Sync {
     fn traces(&self, _spec: &RunSpec) -> Vec<String> {
         Vec::new()
     }
+    /// What an edge shows beside `spec`'s report, as JSON (SCJG: one of its runs inspected,
+    /// `scjg::inspect`, which the page draws); `None` for most families.
+    fn detail(&self, _spec: &RunSpec, _ctx: &mut Ctx) -> Result<Option<Value>, FamilyError> {
+        Ok(None)
+    }
+    /// The x values `spec`'s run sweeps: the spec's own, else the preset's (a family
+    /// manifest's axis; `None` for a run without an x axis).
+    fn sweep_x(&self, spec: &RunSpec) -> Option<Vec<f64>> {
+        spec.x.clone()
+    }
     /// Whether a cluster manifest can split `preset` into one case per (x, seed).
     fn splits(&self, _preset: &str) -> bool {
         false

@@ -11,7 +11,10 @@ use super::{
     merged, CaseRun, Ctx, Family, FamilyError, FamilyInfo, FamilyReport, MetricInfo, Opt,
     PresetArgs, Quantity, RunSpec,
 };
+use serde_json::Value;
+
 use crate::model::Job;
+use crate::scjg::inspect::inspect;
 use crate::scjg::presets::{
     run_preset, sweep_point_seed, PresetOptions, ScjgPresetResult, ScjgRunsResult, ScjgSweepResult,
     DEFAULT_SEEDS, DEFAULT_TRACE, SCJG_PRESETS,
@@ -162,13 +165,23 @@ impl Family for Scjg {
 
     fn run(&self, spec: &RunSpec, ctx: &mut Ctx) -> Result<Box<dyn FamilyReport>, FamilyError> {
         let jobs = trace(ctx.load)?;
-        let mut options = merged(&PresetOptions::default(), &spec.scjg, "the SCJG options")?;
-        options.seeds = spec.seeds.unwrap_or(0);
-        if let Some(x) = &spec.x {
-            options.percents = x.clone();
-        }
+        let options = run_options(spec)?;
         let r = run_preset(&spec.preset, &jobs, &options, ctx.threads, ctx.progress)?;
         Ok(Box::new(r))
+    }
+    /// One run of the preset inspected (the first metajob that had to retry, else the one
+    /// that waited longest): each site's schedule and its answers to one query (SCJG Fig. 2).
+    fn detail(&self, spec: &RunSpec, ctx: &mut Ctx) -> Result<Option<Value>, FamilyError> {
+        let jobs = trace(ctx.load)?;
+        let inspection = inspect(&spec.preset, &jobs, &run_options(spec)?)?;
+        Ok(Some(super::to_value(&inspection)?))
+    }
+    fn sweep_x(&self, spec: &RunSpec) -> Option<Vec<f64>> {
+        Some(match (&spec.x, spec.preset.as_str()) {
+            (Some(x), _) => x.clone(),
+            (None, SITES) => vec![1.0, 2.0, 3.0, 4.0],
+            (None, _) => PresetOptions::default().percents,
+        })
     }
 
     fn traces(&self, _spec: &RunSpec) -> Vec<String> {
@@ -213,6 +226,16 @@ impl Family for Scjg {
         }
         Ok(out)
     }
+}
+
+/// The preset's options with the spec's changes, seeds and metajob shares.
+fn run_options(spec: &RunSpec) -> Result<PresetOptions, FamilyError> {
+    let mut options = merged(&PresetOptions::default(), &spec.scjg, "the SCJG options")?;
+    options.seeds = spec.seeds.unwrap_or(0);
+    if let Some(x) = &spec.x {
+        options.percents = x.clone();
+    }
+    Ok(options)
 }
 
 /// The presets' trace, read through the caller.

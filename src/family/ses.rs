@@ -106,6 +106,12 @@ impl Family for Ses {
         }
     }
 
+    fn sweep_x(&self, spec: &RunSpec) -> Option<Vec<f64>> {
+        match spec.preset.as_str() {
+            SELECTION => None,
+            _ => Some(spec.x.clone().unwrap_or(CROSSOVER_SHARES.to_vec())),
+        }
+    }
     fn splits(&self, preset: &str) -> bool {
         preset == SELECTION
     }

@@ -285,10 +285,15 @@ pub fn parse_seeds(v: &str) -> Result<u64, String> {
     }
 }
 
-/// The request of a `#f1=` link in the page's address, if there is one; `Err` for a
-/// damaged link.
+/// The request of a family link (`#f2=`, or the older `#f1=`) in the page's address, if
+/// there is one; `Err` for a damaged link (the alert over the page says so).
 pub fn linked_request() -> Result<Option<FamilyRequest>, String> {
     share::decode_family(&crate::web::format::location_hash())
+}
+
+/// A family's report as the worker sent it (its CLI JSON), read back as `T`.
+pub fn read_report<T: serde::de::DeserializeOwned>(report: serde_json::Value) -> Result<T, String> {
+    serde_json::from_value(report).map_err(|e| format!("the worker's report does not read: {e}"))
 }
 
 /// What option `opt` of the registry family `family` is called and means

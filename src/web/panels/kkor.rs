@@ -10,15 +10,16 @@ use yew::prelude::*;
 
 use super::band_table::metric_band_table;
 use super::family::{
-    intro, linked_request, opt_field, opt_text, parse_seeds, preset_select, FamilyTask,
+    intro, opt_field, opt_text, parse_seeds, preset_select, read_report, FamilyTask,
 };
 use super::family_export_after;
 use super::family_view::{FamilyPanel, Linked, Opening, Then};
 use super::form::{input_value, select_index};
+use super::linked::{linked_family, not_on_page, opened_run};
 use crate::allocation::sweep::parse_numbers;
-use crate::family::Opt;
+use crate::family::{Opt, RunSpec};
 use crate::kkor::presets::{
-    KkorOptions, KkorPresetResult, KkorRunsResult, KkorSweepResult, KKOR_PRESETS,
+    KkorOptions, KkorPresetResult, KkorRunsResult, KkorSweepResult, DEFAULT_SEEDS, KKOR_PRESETS,
 };
 use crate::web::charts::{plot, ChartView, KkorGantt, KkorLines, KkorOrgs, KKOR_CHART_METRICS};
 use crate::web::family_metric;
@@ -125,11 +126,17 @@ impl FamilyPanel for Kkor {
             batch_length: Some(number("L", &self.batch_length)?).filter(|&l| l != 10.0),
         };
         options.params(3)?;
-        Ok(FamilyRequest::Kkor {
+        let given = |v: Vec<f64>| (!v.is_empty()).then_some(v);
+        let spec = RunSpec {
             preset: self.preset_name().to_string(),
-            seeds: parse_seeds(&self.seeds)?,
-            options,
-        })
+            seeds: Some(parse_seeds(&self.seeds)?),
+            x: given(options.loads),
+            coefficients: given(options.coefficients),
+            batch_jobs: options.batch_jobs,
+            batch_length: options.batch_length,
+            ..RunSpec::default()
+        };
+        Ok(FamilyRequest::Run { spec, trace: None })
     }
 
     fn encode(link: &FamilyRequest) -> Result<String, String> {
@@ -144,48 +151,44 @@ impl FamilyPanel for Kkor {
     }
 
     fn linked(fragment: &str) -> Option<Linked> {
-        match share::decode_family(fragment).ok()?? {
-            FamilyRequest::Kkor { preset, seeds, .. } => Some(Linked {
-                what: format!("the KKOR preset {preset} ({seeds} seeds)"),
-                needs: None,
-            }),
-            _ => None,
-        }
+        linked_family(fragment, Self::ID)
     }
 
-    /// A `#f1=` KKOR link fills the fields and runs, unless it asks for more than a link
-    /// starts by itself.
+    /// A KKOR link fills the fields and runs, unless it asks for more than a link starts by
+    /// itself.
     fn open_link(&mut self) -> Opening {
-        let Ok(Some(request)) = linked_request() else {
-            // The SES view reports a damaged `#f1=` link.
+        let Some(run) = opened_run(Self::ID) else {
             return Opening::Nothing;
         };
-        let FamilyRequest::Kkor {
-            preset,
-            seeds,
-            options,
-        } = &request
-        else {
-            return Opening::Nothing;
+        let spec = run.spec;
+        let Some(preset) = PAGE_PRESETS.iter().position(|p| *p == spec.preset) else {
+            return not_on_page(Self::ID, &spec.preset);
         };
-        self.preset = PAGE_PRESETS.iter().position(|p| p == preset).unwrap_or(0);
-        self.seeds = seeds.to_string();
-        self.loads = options
-            .loads
+        self.preset = preset;
+        self.seeds = spec.seeds.unwrap_or(DEFAULT_SEEDS).to_string();
+        self.loads = spec
+            .x
+            .unwrap_or_default()
             .iter()
             .map(|x| x.to_string())
             .collect::<Vec<_>>()
             .join(",");
-        for (k, c) in options.coefficients.iter().take(3).enumerate() {
+        for (k, c) in spec
+            .coefficients
+            .unwrap_or_default()
+            .iter()
+            .take(3)
+            .enumerate()
+        {
             self.coefficients[k] = c.to_string();
         }
-        if let Some(s) = options.batch_jobs {
+        if let Some(s) = spec.batch_jobs {
             self.batch_jobs = s.to_string();
         }
-        if let Some(l) = options.batch_length {
+        if let Some(l) = spec.batch_length {
             self.batch_length = l.to_string();
         }
-        request.asks_first().map_or(Opening::Run, Opening::Wait)
+        run.asks_first.map_or(Opening::Run, Opening::Wait)
     }
 
     fn set(&mut self, field: KkorField) -> Result<Then, String> {
@@ -206,15 +209,15 @@ impl FamilyPanel for Kkor {
     }
 
     fn show(&mut self, result: FamilyResult) -> Result<(), String> {
-        match result {
-            FamilyResult::Kkor(KkorPresetResult::Sweep(r)) => {
-                self.result = Some(KkorResult::Sweep(Rc::new(r)))
-            }
-            FamilyResult::Kkor(KkorPresetResult::Runs(r)) => {
+        let FamilyResult::Run { report, .. } = result else {
+            return Err("the worker answered with the report card".into());
+        };
+        match read_report(report)? {
+            KkorPresetResult::Sweep(r) => self.result = Some(KkorResult::Sweep(Rc::new(r))),
+            KkorPresetResult::Runs(r) => {
                 self.migration_run = self.migration_run.min(r.runs.len().saturating_sub(1));
                 self.result = Some(KkorResult::Runs(Rc::new(r)))
             }
-            _ => return Err("the worker answered with an SES result".into()),
         }
         Ok(())
     }

@@ -11,16 +11,17 @@ use yew::prelude::*;
 
 use super::band_table::metric_band_table;
 use super::family::{
-    intro, linked_request, opt_field, opt_text, parse_seeds, preset_select, FamilyTask,
+    intro, opt_field, opt_text, parse_seeds, preset_select, read_report, FamilyTask,
 };
 use super::family_export_after;
 use super::family_view::{FamilyPanel, Linked, Opening, Then};
 use super::form::{input_value, select_index};
+use super::linked::{linked_family, opened_run};
 use crate::allocation::sweep::parse_numbers;
-use crate::family::Opt;
+use crate::family::{Opt, RunSpec};
 use crate::scjg::inspect::Inspection;
 use crate::scjg::presets::{
-    ScjgPresetResult, ScjgRunsResult, ScjgSweepResult, DEFAULT_TRACE, SCJG_PRESETS,
+    ScjgPresetResult, ScjgRunsResult, ScjgSweepResult, DEFAULT_SEEDS, DEFAULT_TRACE, SCJG_PRESETS,
 };
 use crate::web::charts::{
     plot, ChartView, ScjgGantt, ScjgLines, ScjgQuery, ScjgTimeline, SCJG_CHART_METRICS,
@@ -115,11 +116,15 @@ impl FamilyPanel for Scjg {
             (None, Some(t)) => t.clone(),
             (None, None) => DEFAULT_TRACE.to_string(),
         };
-        Ok(FamilyRequest::Scjg {
+        let spec = RunSpec {
             preset: name.to_string(),
-            seeds: parse_seeds(&self.seeds)?,
-            percents,
-            trace,
+            seeds: Some(parse_seeds(&self.seeds)?),
+            x: (!percents.is_empty()).then_some(percents),
+            ..RunSpec::default()
+        };
+        Ok(FamilyRequest::Run {
+            spec,
+            trace: Some(trace),
         })
     }
 
@@ -144,34 +149,21 @@ impl FamilyPanel for Scjg {
     }
 
     fn linked(fragment: &str) -> Option<Linked> {
-        match share::decode_family(fragment).ok()?? {
-            FamilyRequest::Scjg {
-                preset,
-                seeds,
-                trace,
-                ..
-            } => Some(Linked {
-                what: format!("the SCJG preset {preset} ({seeds} seeds)"),
-                needs: Some(trace),
-            }),
-            _ => None,
-        }
+        linked_family(fragment, Self::ID)
     }
 
-    /// A `#f1=` SCJG link fills the fields and waits for its trace file.
+    /// An SCJG link fills the fields and waits for its trace file.
     fn open_link(&mut self) -> Opening {
-        let Ok(Some(FamilyRequest::Scjg {
-            preset,
-            seeds,
-            percents,
-            trace,
-        })) = linked_request()
-        else {
+        let Some(run) = opened_run(Self::ID) else {
             return Opening::Nothing;
         };
-        self.preset = SCJG_PRESETS.iter().position(|p| p.0 == preset).unwrap_or(0);
-        self.seeds = seeds.to_string();
-        if !percents.is_empty() {
+        let (spec, trace) = (run.spec, run.trace.unwrap_or(DEFAULT_TRACE.to_string()));
+        self.preset = SCJG_PRESETS
+            .iter()
+            .position(|p| p.0 == spec.preset)
+            .unwrap_or(0);
+        self.seeds = spec.seeds.unwrap_or(DEFAULT_SEEDS).to_string();
+        if let Some(percents) = spec.x.filter(|x| !x.is_empty()) {
             self.percents = percents
                 .iter()
                 .map(|p| p.to_string())
@@ -179,7 +171,8 @@ impl FamilyPanel for Scjg {
                 .join(",");
         }
         let notice = format!(
-            "This link runs {preset} on {trace}: choose that file below and it starts (the file never leaves this machine)."
+            "This link runs {} on {trace}: choose that file below and it starts (the file never leaves this machine).",
+            spec.preset
         );
         self.wanted_trace = Some(trace);
         Opening::Wait(notice)
@@ -207,18 +200,19 @@ impl FamilyPanel for Scjg {
     }
 
     fn show(&mut self, result: FamilyResult) -> Result<(), String> {
-        let FamilyResult::Scjg(page) = result else {
-            return Err("the worker answered with another family's result".into());
+        let FamilyResult::Run { report, detail, .. } = result else {
+            return Err("the worker answered with the report card".into());
         };
-        let page = *page;
-        self.result = Some(match page.result {
+        let inspection: Inspection =
+            read_report(detail.ok_or("the worker sent no inspected run")?)?;
+        self.result = Some(match read_report(report)? {
             ScjgPresetResult::Sweep(s) => Shown::Sweep(Rc::new(s)),
             ScjgPresetResult::Runs(r) => Shown::Runs(Rc::new(r)),
         });
         self.gantt_site = self
             .gantt_site
-            .min(page.inspection.sites.len().saturating_sub(1));
-        self.inspection = Some(Rc::new(page.inspection));
+            .min(inspection.sites.len().saturating_sub(1));
+        self.inspection = Some(Rc::new(inspection));
         Ok(())
     }
 
