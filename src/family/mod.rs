@@ -1,10 +1,11 @@
 //! The paper families: one home for each paper's experiments and the one registry every edge
-//! goes through (the CLI's `run --preset`, Python, the report card and cluster manifests; the
-//! page's family views still keep a request per family, their share-link format). A family
+//! goes through (the CLI's `run --preset`, Python, the report card, cluster manifests and
+//! the page's family views, whose requests and `#f2=` links are a [`RunSpec`]). A family
 //! is a [`Family`] value in [`FAMILIES`]: its presets, the options it takes, its run (the
 //! whole seed sweep) and, for sweeps a cluster can split, one seed of one point; its
-//! [`FamilyInfo`] names it and its metrics (the page prints them by it). Outside the page,
-//! nothing chooses a family by its name.
+//! [`FamilyInfo`] names it, says what it compares and what its options mean, and lists its
+//! metrics (the page's tabs, fields and tables print them). Nothing outside chooses a family
+//! by its name.
 //!
 //! | family | paper | module | the experiments live in |
 //! |---|---|---|---|
