@@ -6,6 +6,7 @@
 use std::fmt::Write;
 
 use super::text::{band_table, case_label, numbers, one_newline, sweep_header};
+use super::OptInfo;
 use super::{
     CaseRun, Ctx, Family, FamilyError, FamilyInfo, FamilyReport, MetricInfo, Opt, PresetArgs,
     Quantity, RunSpec,
@@ -33,6 +34,36 @@ const INFO: FamilyInfo = FamilyInfo {
     doc: "docs/kkor.md",
     default_seeds: DEFAULT_SEEDS,
     metrics: &METRICS,
+    label: "KKOR grids",
+    about: "KKOR: centralized against decentralized grid scheduling, with migration",
+    intro: "Organizations with their own clusters and due-dated jobs: one central scheduler (batches, earliest due date first), or each organization scheduling its own jobs and migrating a job that would be late to another that accepts it within its cooperation coefficient c_k; local never migrates. Source: Krystek, Kurowski, Oleksiak, Rzadca (docs/kkor.md).",
+    options: &[
+        OptInfo {
+            opt: Opt::Seeds,
+            name: "Seeds",
+            help: "Each seed draws new job streams: 500 jobs, q = 1 with probability 0.25 else uniform on [2, 64] (capped at the birth cluster), length p ~ Normal(20, 20) redrawn until ≥ 1, due date d = r + U[p·s, 180] (KKOR §4.1). Every algorithm sees the same jobs of a seed; figures are medians over the seeds with an order-statistic band (min–max for few seeds). The CLI's --seeds, default 10.",
+        },
+        OptInfo {
+            opt: Opt::X,
+            name: "Loads",
+            help: "kkor-load: the offered loads ρ swept (x axis), comma-separated, each in (0, 10]; ρ = Σ_k λ_k·E[q_k]·E[p] / Σ_k m_k with equal λ_k (KKOR §4.1). kkor-fairness: one load per organization O1, O2, O3 (default 0.3, 0.3, 1.1: O3 overloaded, KKOR Fig. 4). Empty: the preset's.",
+        },
+        OptInfo {
+            opt: Opt::Coefficients,
+            name: "Cooperation c_k (kkor-load)",
+            help: "Cooperation coefficient c_k of each organization for kkor-load's decentralized runs (KKOR §2.3.2): O_k must accept foreign work up to L_k = c_k·(t1 − t0)·m_k per batch, may refuse a job that grows its makespan by more than c_k·(t1 − t0), and anyone may refuse O_k's jobs once O_k exported more than L_k. Default 0.25 each (Fig. 4's distr1). kkor-fairness runs its own distr1..3.",
+        },
+        OptInfo {
+            opt: Opt::BatchJobs,
+            name: "S (jobs per batch)",
+            help: "S and L (KKOR §2.2): a batch closes when it holds S jobs or when L time units have passed since its first release, whichever first. The paper gives no values; ours default to S = 20 jobs, L = 10 time units.",
+        },
+        OptInfo {
+            opt: Opt::BatchLength,
+            name: "L (time units)",
+            help: "S and L (KKOR §2.2): a batch closes when it holds S jobs or when L time units have passed since its first release, whichever first. The paper gives no values; ours default to S = 20 jobs, L = 10 time units.",
+        },
+    ],
 };
 
 /// The metrics of KKOR's runs (docs/kkor.md, Metrics).
@@ -131,6 +162,13 @@ impl Family for Kkor {
             REAL_TRACES.iter().map(|(f, _)| f.to_string()).collect()
         } else {
             Vec::new()
+        }
+    }
+    fn sweep_x(&self, spec: &RunSpec) -> Option<Vec<f64>> {
+        match (&spec.x, spec.preset.as_str()) {
+            (Some(x), _) => Some(x.clone()),
+            (None, LOAD) => Some(LOAD_POINTS.to_vec()),
+            (None, _) => None,
         }
     }
     fn splits(&self, preset: &str) -> bool {

@@ -1,10 +1,11 @@
 //! The paper families: one home for each paper's experiments and the one registry every edge
-//! goes through (the CLI's `run --preset`, Python, the report card and cluster manifests; the
-//! page's family views still keep a request per family, their share-link format). A family
+//! goes through (the CLI's `run --preset`, Python, the report card, cluster manifests and
+//! the page's family views, whose requests and `#f2=` links are a [`RunSpec`]). A family
 //! is a [`Family`] value in [`FAMILIES`]: its presets, the options it takes, its run (the
 //! whole seed sweep) and, for sweeps a cluster can split, one seed of one point; its
-//! [`FamilyInfo`] names it and its metrics (the page prints them by it). Outside the page,
-//! nothing chooses a family by its name.
+//! [`FamilyInfo`] names it, says what it compares and what its options mean, and lists its
+//! metrics (the page's tabs, fields and tables print them). Nothing outside chooses a family
+//! by its name.
 //!
 //! | family | paper | module | the experiments live in |
 //! |---|---|---|---|
@@ -80,6 +81,31 @@ pub struct FamilyInfo {
     pub default_seeds: u64,
     /// The metrics its runs report by name (the keys of its JSON), with their units.
     pub metrics: &'static [MetricInfo],
+    /// Its name in a list of views or commands (the page's tab: `KKOR grids`).
+    pub label: &'static str,
+    /// What it compares, in one line (the tab's tooltip).
+    pub about: &'static str,
+    /// The paper's setting in a paragraph, with its source and docs page (the page's
+    /// introduction to the family's view).
+    pub intro: &'static str,
+    /// What its options mean: a name in words and a help text per option it takes (the
+    /// page's fields; CLI and Python help can print the same).
+    pub options: &'static [OptInfo],
+}
+
+impl FamilyInfo {
+    /// What option `opt` means to this family, if it takes it.
+    pub fn option(&self, opt: Opt) -> Option<&'static OptInfo> {
+        self.options.iter().find(|o| o.opt == opt)
+    }
+}
+
+/// An option as one family reads it: its name in words and its help.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OptInfo {
+    pub opt: Opt,
+    pub name: &'static str,
+    pub help: &'static str,
 }
 
 /// What kind of quantity a metric is, which decides how it prints.
@@ -154,6 +180,16 @@ pub trait Family: Sync {
     /// The trace files `spec`'s run reads, by name (the page says which to drop).
     fn traces(&self, _spec: &RunSpec) -> Vec<String> {
         Vec::new()
+    }
+    /// What an edge shows beside `spec`'s report, as JSON (SCJG: one of its runs inspected,
+    /// `scjg::inspect`, which the page draws); `None` for most families.
+    fn detail(&self, _spec: &RunSpec, _ctx: &mut Ctx) -> Result<Option<Value>, FamilyError> {
+        Ok(None)
+    }
+    /// The x values `spec`'s run sweeps: the spec's own, else the preset's (a family
+    /// manifest's axis; `None` for a run without an x axis).
+    fn sweep_x(&self, spec: &RunSpec) -> Option<Vec<f64>> {
+        spec.x.clone()
     }
     /// Whether a cluster manifest can split `preset` into one case per (x, seed).
     fn splits(&self, _preset: &str) -> bool {

@@ -6,11 +6,15 @@
 use std::fmt::Write;
 
 use super::text::{band_table, case_label, numbers, one_newline, sweep_header};
+use super::OptInfo;
 use super::{
     merged, CaseRun, Ctx, Family, FamilyError, FamilyInfo, FamilyReport, MetricInfo, Opt,
     PresetArgs, Quantity, RunSpec,
 };
+use serde_json::Value;
+
 use crate::model::Job;
+use crate::scjg::inspect::inspect;
 use crate::scjg::presets::{
     run_preset, sweep_point_seed, PresetOptions, ScjgPresetResult, ScjgRunsResult, ScjgSweepResult,
     DEFAULT_SEEDS, DEFAULT_TRACE, SCJG_PRESETS,
@@ -33,6 +37,26 @@ const INFO: FamilyInfo = FamilyInfo {
     doc: "docs/scjg.md",
     default_seeds: DEFAULT_SEEDS,
     metrics: &METRICS,
+    label: "SCJG reservations",
+    about: "SCJG: metajobs co-allocated with advance reservations against lock-down",
+    intro: "A metascheduler places metajobs through advance reservations on the sites' local schedulers — query every site's range list, pick the earliest common start, reserve on each site, and on any failure release all and back off — instead of locking a block of nodes for them every day. Local jobs are backfilled around the reservations. Source: Snell, Clement, Jackson, Gregory (docs/scjg.md).",
+    options: &[
+        OptInfo {
+            opt: Opt::Traces,
+            name: "Trace file",
+            help: "An SWF trace (plain or .gz) of an SP-like machine; the presets take 10-day windows of it from day 270 on, on 128-node sites (the CLI uses SDSC-SP2-1998-4.2-cln.swf.gz from the Parallel Workloads Archive, 128 nodes, jobs of 1–128 nodes like SCJG's MHPCC trace). The file is read in this tab's worker and never leaves the machine.",
+        },
+        OptInfo {
+            opt: Opt::Seeds,
+            name: "Seeds",
+            help: "Each seed draws which jobs become metajobs (a seeded permutation, so a larger share keeps a smaller one's metajobs) and the metaschedulers' back-off streams. Figures are medians over the seeds with an order-statistic band. The CLI's --seeds, default 5.",
+        },
+        OptInfo {
+            opt: Opt::X,
+            name: "Metajob %",
+            help: "Metajob shares in percent of the window's jobs, comma-separated (scjg-fraction and scjg-ar-vs-lockdown; SCJG Figs. 5–7 sweep 0 to about 10 %). The CLI's --x.",
+        },
+    ],
 };
 
 /// The metrics of SCJG's runs (docs/scjg.md).
@@ -141,13 +165,23 @@ impl Family for Scjg {
 
     fn run(&self, spec: &RunSpec, ctx: &mut Ctx) -> Result<Box<dyn FamilyReport>, FamilyError> {
         let jobs = trace(ctx.load)?;
-        let mut options = merged(&PresetOptions::default(), &spec.scjg, "the SCJG options")?;
-        options.seeds = spec.seeds.unwrap_or(0);
-        if let Some(x) = &spec.x {
-            options.percents = x.clone();
-        }
+        let options = run_options(spec)?;
         let r = run_preset(&spec.preset, &jobs, &options, ctx.threads, ctx.progress)?;
         Ok(Box::new(r))
+    }
+    /// One run of the preset inspected (the first metajob that had to retry, else the one
+    /// that waited longest): each site's schedule and its answers to one query (SCJG Fig. 2).
+    fn detail(&self, spec: &RunSpec, ctx: &mut Ctx) -> Result<Option<Value>, FamilyError> {
+        let jobs = trace(ctx.load)?;
+        let inspection = inspect(&spec.preset, &jobs, &run_options(spec)?)?;
+        Ok(Some(super::to_value(&inspection)?))
+    }
+    fn sweep_x(&self, spec: &RunSpec) -> Option<Vec<f64>> {
+        Some(match (&spec.x, spec.preset.as_str()) {
+            (Some(x), _) => x.clone(),
+            (None, SITES) => vec![1.0, 2.0, 3.0, 4.0],
+            (None, _) => PresetOptions::default().percents,
+        })
     }
 
     fn traces(&self, _spec: &RunSpec) -> Vec<String> {
@@ -192,6 +226,16 @@ impl Family for Scjg {
         }
         Ok(out)
     }
+}
+
+/// The preset's options with the spec's changes, seeds and metajob shares.
+fn run_options(spec: &RunSpec) -> Result<PresetOptions, FamilyError> {
+    let mut options = merged(&PresetOptions::default(), &spec.scjg, "the SCJG options")?;
+    options.seeds = spec.seeds.unwrap_or(0);
+    if let Some(x) = &spec.x {
+        options.percents = x.clone();
+    }
+    Ok(options)
 }
 
 /// The presets' trace, read through the caller.

@@ -8,6 +8,7 @@ use std::fmt::Write;
 use serde_json::Value;
 
 use super::text::numbers;
+use super::OptInfo;
 use super::{
     CaseRun, Ctx, Family, FamilyError, FamilyInfo, FamilyReport, Opt, PresetArgs, RunSpec,
 };
@@ -32,6 +33,31 @@ const INFO: FamilyInfo = FamilyInfo {
     doc: "docs/ses.md",
     default_seeds: DEFAULT_SEEDS,
     metrics: &[],
+    label: "SES node groups",
+    about: "SES: choosing node groups for parallel jobs on a heterogeneous cluster",
+    intro: "One heterogeneous cluster (the Lattice: groups A 36 nodes × 4 CPUs, B 20×4, C 1×4, D 50×1) and two ways to pick a group for a job: at random, or the group with the most nodes available (MNA); restricted or not (may jobs of fewer than 4 CPUs use 4-CPU nodes). Source: Sessini's node-group selection study (docs/ses.md).",
+    options: &[
+        OptInfo {
+            opt: Opt::Seeds,
+            name: "Seeds",
+            help: "Independent seven-day workloads of SES's Poisson model (SES §3.2, Tables 1 and A3: 3.125 jobs per 30 min, exponential run times of mean 496.3 min); the four variants see the same jobs of a seed. Every figure is the median over the seeds with an order-statistic band (min–max for few seeds). The CLI's --seeds, default 10.",
+        },
+        OptInfo {
+            opt: Opt::Load,
+            name: "Load factor",
+            help: "Multiplies SES's arrival rate λ = 3.125 jobs / 30 min (SES Table 1): 1 is the paper's load, 2 doubles the arrivals. The CLI's --load.",
+        },
+        OptInfo {
+            opt: Opt::X,
+            name: "Shares of ≥ 4-CPU jobs",
+            help: "Shares of jobs needing ≥ 4 CPUs, comma-separated, each in [0, 1] (Table A3: 11 %). Table A3 is rescaled so each class keeps its internal proportions, and λ is scaled so the offered CPU demand (λ × mean CPUs × mean run time) stays the paper's (times the load factor). SES §5's open question. The CLI's --x.",
+        },
+        OptInfo {
+            opt: Opt::SiteQueue,
+            name: "One FCFS queue for the whole site",
+            help: "Off (the paper, SES §3.4): each node group has its own FCFS queue (a GPSS-H storage) and a job joins one on arrival. On: jobs wait in one FCFS queue for the whole cluster and the head goes to a group the moment one can start it (by the same selection rules), blocking everyone behind it. The CLI's --site-queue.",
+        },
+    ],
 };
 
 impl Family for Ses {
@@ -80,6 +106,12 @@ impl Family for Ses {
         }
     }
 
+    fn sweep_x(&self, spec: &RunSpec) -> Option<Vec<f64>> {
+        match spec.preset.as_str() {
+            SELECTION => None,
+            _ => Some(spec.x.clone().unwrap_or(CROSSOVER_SHARES.to_vec())),
+        }
+    }
     fn splits(&self, preset: &str) -> bool {
         preset == SELECTION
     }

@@ -31,6 +31,10 @@ const INFO: FamilyInfo = FamilyInfo {
     doc: "docs/sf.md",
     default_seeds: DEFAULT_SEEDS,
     metrics: &[],
+    label: "SF allocation",
+    about: "SF: allocating a workload over heterogeneous resources (batches, OWA, DLL, hybrid)",
+    intro: "How to split batches of jobs over resources of different speeds: the optimal static fractions for batch arrivals (OWA), fractions proportional to speed (WW), dynamic least load (DLL) and the hybrid adaptive scheduler. Each point runs every policy with the same seeds; the line is the median of the mean response times and the shaded band its order-statistic confidence band. Source: the SF paper (optimal workload allocation for batch arrivals on heterogeneous resources).",
+    options: &[],
 };
 
 impl Family for Sf {

@@ -24,6 +24,10 @@ const INFO: FamilyInfo = FamilyInfo {
     doc: "docs/sob.md",
     default_seeds: 1,
     metrics: &[],
+    label: "SOB grid schemes",
+    about: "SOB: grid schemes (local, central, sender- and receiver-initiated, symmetric, idealized) over local schedulers on several sites",
+    intro: "Jobs of several sites, each with its own local scheduler (FCFS, EASY, conservative, …), and a grid scheme above them that sends each arriving job to a site: local, central, sender- or receiver-initiated, symmetric, or the idealized grid. Source: the SOB paper on grid scheduling over local schedulers (docs/sob.md).",
+    options: &[],
 };
 
 impl Family for Sob {

@@ -98,3 +98,31 @@ fn a_metric_key_is_named_alike_in_every_family() {
     }
     assert!(all.iter().any(|m| m.key == "mean_flow_time"));
 }
+
+/// Every family says what it is in words (the page's tab, tooltip and introduction), and
+/// each option it explains is one some preset of it takes, named and explained.
+#[test]
+fn every_family_has_its_words_and_each_option_it_explains_is_taken() {
+    for f in FAMILIES {
+        let info = f.info();
+        assert!(
+            !info.label.is_empty() && !info.about.is_empty() && !info.intro.is_empty(),
+            "{}",
+            info.id
+        );
+        for o in info.options {
+            assert!(
+                !o.name.is_empty() && !o.help.is_empty(),
+                "{} {:?}",
+                info.id,
+                o.opt
+            );
+            assert!(
+                f.presets().iter().any(|(p, _)| f.takes(p).contains(&o.opt)),
+                "{} explains {:?}, which none of its presets takes",
+                info.id,
+                o.opt
+            );
+        }
+    }
+}

@@ -1,7 +1,7 @@
 //! The encoding of share links, without the browser: `prefix` + base64url(raw deflate(JSON)),
 //! with size limits on the fragment and on the inflated JSON (a deflate bomb is refused by
-//! size). The page's `web::share` names the payloads (`#s1=` scenarios, `#w1=` sweeps, `#f1=`
-//! family runs); the fuzz tests drive [`unpack`] natively.
+//! size). The page's `web::share` names the payloads (`#s1=` scenarios, `#w1=` sweeps, `#f2=`
+//! family runs and the older `#f1=`); the fuzz tests drive [`unpack`] natively.
 
 use std::io::{Read, Write};
 

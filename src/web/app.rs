@@ -27,6 +27,8 @@ pub struct App {
     view: View,
     /// The view a shared sweep or family link runs in (a banner says so at the top).
     linked: Option<LinkedView>,
+    /// What is wrong with a family link in the address that cannot open.
+    link_error: Option<String>,
     /// Armed while a cancel waits for the worker's answer.
     cancel_timer: Option<gloo::timers::callback::Timeout>,
     _worker_events: Subscription,
@@ -115,6 +117,7 @@ impl Component for App {
             dragging: false,
             view: View::of_fragment(&hash).unwrap_or(View::Scheduling),
             linked: linked_view(&hash),
+            link_error: link_error(&hash),
             cancel_timer: None,
             _worker_events: worker_events,
             _listeners: window_listeners(link),
@@ -153,6 +156,9 @@ impl Component for App {
                     { view_tabs(self.view) }
                     if let Some(linked) = &self.linked {
                         <LinkBanner linked={linked.clone()} shown={self.view} />
+                    }
+                    if let Some(e) = &self.link_error {
+                        <Alert testid="link-error" text={e.clone()} />
                     }
                     { messages(&context) }
                     <main id="main">
@@ -206,6 +212,7 @@ impl App {
         if let Some(linked) = linked_view(&hash) {
             self.linked = Some(linked);
         }
+        self.link_error = link_error(&hash);
     }
 
     /// A worker that does not answer a cancel in time is restarted

@@ -39,7 +39,12 @@ pub struct EngineWorker {
 }
 
 impl Drop for EngineWorker {
+    /// Terminates the worker and unhooks its handlers first: a message it posted before it
+    /// was stopped may still be queued on the page, and must find no handler rather than
+    /// the closures dropped with this value ("closure invoked after being dropped").
     fn drop(&mut self) {
+        self.worker.set_onmessage(None);
+        self.worker.set_onerror(None);
         self.worker.terminate();
     }
 }

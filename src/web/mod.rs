@@ -1,11 +1,12 @@
 //! The browser app (wasm32 only): a Yew page (`app`, the layout of `panels` over a shared
 //! `state`) and an engine that runs in a Web Worker (`worker`); they talk in typed
 //! `protocol` messages through `hub`. `charts` draws with plotters-canvas, `share` puts
-//! scenarios in URLs.
+//! scenarios in URLs (`family_link` the family views' runs).
 
 mod app;
 mod charts;
 mod engine_worker;
+mod family_link;
 mod family_metric;
 mod format;
 mod hub;

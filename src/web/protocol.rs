@@ -2,18 +2,16 @@
 //! sides are this crate: `EngineWorker::send` and the worker's `post` carry them as JSON
 //! text (engine types cross as their own serde JSON; `float_roundtrip` keeps every f64 to
 //! the bit), plus, for `Load`, the dropped `File` object itself (structured-cloned, read in
-//! the worker). Nothing on the page reads a message by string key. A paper family's run (an
-//! SES, KKOR or SCJG preset, or the report card) is one [`ToWorker::Family`] carrying a
-//! [`FamilyRequest`], answered by progress and a [`FamilyResult`] (`worker::families`).
+//! the worker). Nothing on the page reads a message by string key. A paper family's run (a
+//! registry family's preset as its `RunSpec`, or the report card) is one
+//! [`ToWorker::Family`] carrying a [`FamilyRequest`], answered by progress and a
+//! [`FamilyResult`] (`worker::families`).
 
 use serde::{Deserialize, Serialize};
 
-use crate::kkor::presets::{KkorOptions, KkorPresetResult};
+use crate::family::RunSpec;
 use crate::model::{Platform, Site};
-use crate::scenario::ses::{SesCrossover, SesSelection};
 use crate::scenario::{RunReport, Scenario};
-use crate::scjg::inspect::Inspection;
-use crate::scjg::presets::ScjgPresetResult;
 use crate::workload::ImportReport;
 
 /// A dropped or picked file as the share URL records it.
@@ -371,43 +369,25 @@ impl RunResult {
     }
 }
 
-/// What to run: the same flags as `gridscope run --preset …` (`--seeds`, and for SES
-/// `--load`, and for the crossover `--x`).
+/// What a family view runs: a preset of a registry family (`crate::family::FAMILIES`) as
+/// the registry's [`RunSpec`] — the flags of `gridscope run --preset …`, what claim files and
+/// manifests store — or the report card. A `#f2=` share link holds one
+/// (`web::family_link`, which also reads the older `#f1=`).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "family", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case", deny_unknown_fields)]
 pub enum FamilyRequest {
-    Ses {
-        preset: String,
-        seeds: u64,
-        load_factor: f64,
-        /// Shares of jobs needing ≥ 4 CPUs (`ses-restriction-crossover` only).
-        #[serde(default)]
-        shares: Vec<f64>,
-        /// One FCFS queue for the whole site (`ses-selection`; absent in older links).
-        #[serde(default)]
-        site_queue: bool,
-    },
-    Kkor {
-        preset: String,
-        seeds: u64,
-        /// Changes to the preset (loads, c_k, S, L); absent in links made before them.
-        #[serde(default)]
-        options: KkorOptions,
-    },
-    /// An SCJG preset on a trace file the page attaches (named here; the link records the
-    /// name, the user picks the file again).
-    Scjg {
-        preset: String,
-        seeds: u64,
-        /// Metajob percentages (`scjg-fraction`, `scjg-ar-vs-lockdown`; the CLI's --x).
-        #[serde(default)]
-        percents: Vec<f64>,
-        trace: String,
+    /// A family's preset, run through the registry (`crate::family::run`). `trace` names the
+    /// file the page attaches, which stands in for the trace the run reads (SCJG's; the link
+    /// records the name, the visitor picks the file again).
+    Run {
+        spec: RunSpec,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        trace: Option<String>,
     },
     /// The papers' report card (`gridscope reproduce`): `papers` empty for all. The runs that
     /// read a trace get it when its file is attached (named `trace`); the others say which
     /// trace they need.
-    Reproduce {
+    Card {
         #[serde(default)]
         papers: Vec<String>,
         /// Also the sensitivity sweeps of the parameters the papers leave open.
@@ -425,15 +405,16 @@ pub const CONFIRM_ABOVE_RUNS: u64 = 200;
 impl FamilyRequest {
     /// Seed × point runs the request asks for (one point when it names none).
     pub fn runs(&self) -> u64 {
-        let (seeds, points) = match self {
-            FamilyRequest::Ses { seeds, shares, .. } => (*seeds, shares.len()),
-            FamilyRequest::Kkor { seeds, options, .. } => (*seeds, options.loads.len()),
-            FamilyRequest::Scjg {
-                seeds, percents, ..
-            } => (*seeds, percents.len()),
-            FamilyRequest::Reproduce { .. } => (1, 1),
-        };
-        seeds.saturating_mul(points.max(1) as u64)
+        match self {
+            FamilyRequest::Run { spec, .. } => {
+                let seeds = spec.seeds.unwrap_or_else(|| {
+                    crate::family::find(&spec.preset).map_or(1, |f| f.default_seeds())
+                });
+                let points = spec.x.as_ref().map_or(1, |x| x.len().max(1));
+                seeds.saturating_mul(points as u64)
+            }
+            FamilyRequest::Card { .. } => 1,
+        }
     }
 
     /// What a linked request above [`CONFIRM_ABOVE_RUNS`] would run, for the notice that
@@ -448,20 +429,18 @@ impl FamilyRequest {
     }
 }
 
-/// An SCJG preset's result and one of its runs inspected (`scjg::inspect`).
+/// A finished family view's run.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-pub struct ScjgPage {
-    pub result: ScjgPresetResult,
-    pub inspection: Inspection,
-}
-
-/// A finished preset, in the CLI's JSON shapes.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
-#[serde(tag = "kind", content = "result", rename_all = "snake_case")]
+#[serde(rename_all = "snake_case")]
 pub enum FamilyResult {
-    SesSelection(SesSelection),
-    SesCrossover(SesCrossover),
-    Kkor(KkorPresetResult),
-    Scjg(Box<ScjgPage>),
-    Reproduce(Box<crate::reproduce::Card>),
+    /// A family's report as its JSON (`FamilyReport::value`, what `gridscope run --preset
+    /// NAME --json` prints), which the family's panel reads back into its result type, and
+    /// what the family shows beside it (`Family::detail`).
+    Run {
+        preset: String,
+        report: serde_json::Value,
+        #[serde(default)]
+        detail: Option<serde_json::Value>,
+    },
+    Card(Box<crate::reproduce::Card>),
 }

@@ -88,19 +88,12 @@ pub fn decode_sweep(fragment: &str) -> Result<Option<SharedSweep>, String> {
     unpack(SWEEP_PREFIX, f, "sweep")
 }
 
-/// The SES and KKOR panels' share links: `#f1=` + the same encoding, holding the request
-/// (family, preset, seeds and the preset's parameters), so the link re-runs it.
-pub const FAMILY_PREFIX: &str = "f1=";
-
-pub fn encode_family(r: &super::protocol::FamilyRequest) -> Result<String, String> {
-    pack(FAMILY_PREFIX, r)
-}
-
-/// `Ok(None)` when the fragment is not a family link.
-pub fn decode_family(fragment: &str) -> Result<Option<super::protocol::FamilyRequest>, String> {
-    let f = fragment.strip_prefix('#').unwrap_or(fragment);
-    unpack(FAMILY_PREFIX, f, "preset run")
-}
+/// The family views' share links: `#f2=` (and the older `#f1=`, still read), holding the
+/// request (a registry family's `RunSpec`, or the report card), so the link re-runs it
+/// (`super::family_link`).
+pub use super::family_link::{
+    decode as decode_family, encode as encode_family, PREFIX as FAMILY_PREFIX,
+};
 
 /// Sweep manifests (`gridscope sweep`, docs/cluster.md): `#m1=` + the same encoding, holding
 /// the manifest as its JSON file has it; they open the Cluster sweeps view.

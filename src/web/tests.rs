@@ -5,7 +5,7 @@
 use wasm_bindgen_test::*;
 
 use super::metric::Metric;
-use super::protocol::{FileInfo, FromWorker, ToWorker};
+use super::protocol::{FamilyRequest, FileInfo, FromWorker, ToWorker};
 use super::share::{self, b64url_decode, b64url_encode, Shared};
 use super::worker;
 use crate::scenario::{load_workload, run_loaded, PlatformSpec, Scenario, WorkloadSpec};
@@ -723,59 +723,237 @@ fn manifest_links_round_trip_and_open_the_cluster_view() {
     assert_eq!(share::decode_manifest(&s), Ok(None));
 }
 
+/// A family view's run as its panel asks for it: the preset and what differs.
+fn page_run(
+    preset: &str,
+    seeds: u64,
+    change: impl FnOnce(&mut crate::family::RunSpec),
+) -> FamilyRequest {
+    let mut spec = crate::family::RunSpec {
+        preset: preset.into(),
+        seeds: Some(seeds),
+        ..Default::default()
+    };
+    change(&mut spec);
+    FamilyRequest::Run { spec, trace: None }
+}
+
 #[wasm_bindgen_test]
 fn family_views_export_their_sweep_as_a_manifest() {
-    use crate::kkor::presets::KkorOptions;
+    use crate::family::RunSpec;
     use crate::reproduce::case;
     use crate::web::panels::family_manifest;
-    use crate::web::protocol::FamilyRequest;
-    let kkor = FamilyRequest::Kkor {
-        preset: "kkor-load".into(),
-        seeds: 4,
-        options: KkorOptions {
-            loads: vec![0.5, 0.75],
-            ..KkorOptions::default()
-        },
-    };
+    let kkor = page_run("kkor-load", 4, |s| s.x = Some(vec![0.5, 0.75]));
     let m = family_manifest(&kkor).unwrap();
     let e = case::expand(&m, 100, &mut |_| Err("no glob".into())).unwrap();
     assert_eq!(e.cases.len(), 8);
     assert_eq!(e.cases[7].spec.x, Some(vec![0.75]));
     assert_eq!(e.cases[7].spec.seed, Some(4));
+    // The same manifest as the one each family's own request made before the registry
+    // (case ids hash its base).
+    let base = |preset: &str| RunSpec {
+        preset: preset.into(),
+        ..RunSpec::default()
+    };
+    assert_eq!(
+        m,
+        case::manifest(
+            "kkor-load exported from the page",
+            base("kkor-load"),
+            Some(vec![0.5, 0.75]),
+            4
+        )
+    );
+    let changed = page_run("kkor-load", 3, |s| {
+        s.coefficients = Some(vec![0.1, 0.2, 0.3]);
+        s.batch_jobs = Some(7);
+    });
+    assert_eq!(
+        family_manifest(&changed).unwrap(),
+        case::manifest(
+            "kkor-load exported from the page",
+            RunSpec {
+                coefficients: Some(vec![0.1, 0.2, 0.3]),
+                batch_jobs: Some(7),
+                ..base("kkor-load")
+            },
+            Some(crate::kkor::presets::LOAD_POINTS.to_vec()),
+            3
+        )
+    );
     // The manifest travels as a link like any other.
     let f = share::encode_manifest(&m).unwrap();
     assert_eq!(share::decode_manifest(&format!("#{f}")), Ok(Some(m)));
-    let ses = FamilyRequest::Ses {
-        preset: "ses-selection".into(),
-        seeds: 3,
-        load_factor: 1.5,
-        shares: vec![],
-        site_queue: true,
-    };
-    let e = case::expand(&family_manifest(&ses).unwrap(), 100, &mut |_| {
-        Err("no".into())
-    })
-    .unwrap();
+    let ses = page_run("ses-selection", 3, |s| {
+        s.load_factor = Some(1.5);
+        s.site_queue = true;
+    });
+    let m = family_manifest(&ses).unwrap();
+    let e = case::expand(&m, 100, &mut |_| Err("no".into())).unwrap();
     assert_eq!(e.cases.len(), 3);
     assert_eq!(e.cases[0].spec.load_factor, Some(1.5));
     assert!(e.cases[0].spec.site_queue);
-    // SCJG's cases read the presets' trace: a run on another file has no manifest.
-    let scjg = |trace: &str| FamilyRequest::Scjg {
-        preset: "scjg-fraction".into(),
-        seeds: 0,
-        percents: vec![],
-        trace: trace.into(),
+    let old = RunSpec {
+        load_factor: Some(1.5),
+        site_queue: true,
+        ..base("ses-selection")
     };
-    let m = family_manifest(&scjg(crate::scjg::presets::DEFAULT_TRACE)).unwrap();
+    assert_eq!(
+        m,
+        case::manifest("ses-selection exported from the page", old, None, 3)
+    );
+    // SCJG's cases read the presets' trace: a run on another file has no manifest.
+    let scjg = |preset: &str, trace: &str| FamilyRequest::Run {
+        spec: base(preset),
+        trace: Some(trace.into()),
+    };
+    let trace = crate::scjg::presets::DEFAULT_TRACE;
+    let m = family_manifest(&scjg("scjg-fraction", trace)).unwrap();
     assert_eq!(m.traces.as_deref(), Some("traces"));
     assert_eq!(m.axes[0].values.as_ref().map(Vec::len), Some(11));
-    assert!(family_manifest(&scjg("mine.swf")).is_err());
-    let fairness = FamilyRequest::Kkor {
-        preset: "kkor-fairness".into(),
-        seeds: 2,
-        options: KkorOptions::default(),
-    };
+    let percents = crate::scjg::presets::PresetOptions::default().percents;
+    let old = case::manifest(
+        "scjg-fraction exported from the page",
+        base("scjg-fraction"),
+        Some(percents),
+        crate::scjg::presets::DEFAULT_SEEDS,
+    );
+    assert_eq!(m, old);
+    let sites = family_manifest(&scjg("scjg-sites", trace)).unwrap();
+    assert_eq!(sites.axes[0].values.as_ref().map(Vec::len), Some(4));
+    assert!(family_manifest(&scjg("scjg-fraction", "mine.swf"))
+        .unwrap_err()
+        .contains("and this run read mine.swf"));
+    let fairness = page_run("kkor-fairness", 2, |_| {});
     assert!(family_manifest(&fairness)
         .unwrap_err()
         .contains("not a seed sweep over x"));
+}
+
+/// `#f1=` links (one request per family, before the registry) open as the same runs:
+/// each field becomes the `RunSpec` field of its CLI flag; new links are `#f2=`.
+#[wasm_bindgen_test]
+fn old_family_links_read_as_registry_runs() {
+    use crate::family::RunSpec;
+    use crate::scenario::link::pack;
+    use serde_json::json;
+    let old =
+        |v: serde_json::Value| share::decode_family(&format!("#{}", pack("f1=", &v).unwrap()));
+    let kkor = old(json!({"family": "kkor", "preset": "kkor-load", "seeds": 4,
+        "options": {"loads": [0.5, 0.75], "coefficients": [0.1, 0.2, 0.3], "batch_length": 12.0}}));
+    let want = page_run("kkor-load", 4, |s| {
+        s.x = Some(vec![0.5, 0.75]);
+        s.coefficients = Some(vec![0.1, 0.2, 0.3]);
+        s.batch_length = Some(12.0);
+    });
+    assert_eq!(kkor, Ok(Some(want.clone())));
+    // A link made before the options existed.
+    let bare = old(json!({"family": "kkor", "preset": "kkor-fairness", "seeds": 2}));
+    assert_eq!(bare, Ok(Some(page_run("kkor-fairness", 2, |_| {}))));
+    let ses = old(
+        json!({"family": "ses", "preset": "ses-restriction-crossover", "seeds": 2,
+        "load_factor": 1.5, "shares": [0.2, 0.6]}),
+    );
+    let want_ses = page_run("ses-restriction-crossover", 2, |s| {
+        s.load_factor = Some(1.5);
+        s.x = Some(vec![0.2, 0.6]);
+    });
+    assert_eq!(ses, Ok(Some(want_ses)));
+    let scjg =
+        old(json!({"family": "scjg", "preset": "scjg-livelock", "seeds": 2, "trace": "t.swf"}));
+    assert_eq!(
+        scjg,
+        Ok(Some(FamilyRequest::Run {
+            spec: RunSpec {
+                preset: "scjg-livelock".into(),
+                seeds: Some(2),
+                ..RunSpec::default()
+            },
+            trace: Some("t.swf".into())
+        }))
+    );
+    let card = old(json!({"family": "reproduce", "papers": ["kkor"], "sensitivity": true}));
+    assert_eq!(
+        card,
+        Ok(Some(FamilyRequest::Card {
+            papers: vec!["kkor".into()],
+            sensitivity: true,
+            trace: None
+        }))
+    );
+    // What the page writes now, and reads back.
+    let f = share::encode_family(&want).unwrap();
+    assert!(f.starts_with("f2="), "{f}");
+    assert_eq!(share::decode_family(&f), Ok(Some(want)));
+    assert_eq!(share::decode_family("#/kkor"), Ok(None));
+    assert_eq!(share::decode_family("#s1=abc"), Ok(None));
+}
+
+/// A family link that cannot open says why, in an alert over the page.
+#[wasm_bindgen_test]
+fn damaged_family_links_say_what_is_wrong() {
+    use crate::scenario::link::pack;
+    use crate::web::panels::link_error;
+    use serde_json::json;
+    for (fragment, want) in [
+        ("#f1=not*base64!".to_string(), "damaged"),
+        ("#f2=AAAAAAAA".to_string(), "This family link cannot open"),
+        ("#f9=abc".to_string(), "family link format 'f9'"),
+        (
+            format!(
+                "#{}",
+                pack("f1=", &json!({"family": "nope", "preset": "x"})).unwrap()
+            ),
+            "does not hold a preset run",
+        ),
+        (
+            format!(
+                "#{}",
+                pack("f2=", &json!({"run": {"spec": {"preset": "nope"}}})).unwrap()
+            ),
+            "the preset 'nope', which this version does not know",
+        ),
+        (
+            format!(
+                "#{}",
+                pack(
+                    "f2=",
+                    &json!({"run": {"spec": {"preset": "sob-synthetic-light"}}})
+                )
+                .unwrap()
+            ),
+            "no family view of this page runs",
+        ),
+    ] {
+        let e = link_error(&fragment).unwrap_or_else(|| panic!("{fragment}: no error"));
+        assert!(e.contains(want), "{fragment}: {e}");
+    }
+    let fine = share::encode_family(&page_run("ses-selection", 2, |_| {})).unwrap();
+    assert_eq!(link_error(&fine), None);
+    assert_eq!(link_error("#/ses"), None);
+}
+
+/// A family view's id is its family's id in the registry (its words, docs page and runs come
+/// from there), and every family whose presets are not scenarios has a view: the report
+/// card is the one view of its own, SOB's scenario presets run in the scheduling view.
+#[wasm_bindgen_test]
+fn every_family_tab_is_a_registry_family_and_every_family_has_a_view() {
+    use crate::family::FAMILIES;
+    use crate::web::panels::FAMILY_TABS;
+    for tab in FAMILY_TABS {
+        match crate::family::by_id(tab.id) {
+            Some(f) => {
+                assert_eq!(f.id(), tab.id);
+                assert_eq!(tab.title(), f.info().label);
+                assert_eq!(tab.about(), f.info().about);
+                assert_eq!(format!("docs/{}.md", tab.doc()), f.doc());
+            }
+            None => assert_eq!(tab.id, "paper", "the tab {} is no registry family", tab.id),
+        }
+    }
+    for f in FAMILIES {
+        let tabs = FAMILY_TABS.iter().filter(|t| t.id == f.id()).count();
+        let want = usize::from(!f.scenario_presets());
+        assert_eq!(tabs, want, "family {} has {tabs} views", f.id());
+    }
 }

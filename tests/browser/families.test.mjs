@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import zlib from 'node:zlib';
 import { execFileSync } from 'node:child_process';
 import { canvasInk, repoRoot, pageSuite, assertCleanPages, assertOnView } from './harness.mjs';
 
@@ -122,13 +123,20 @@ test('the SES panel runs both presets in the worker to the CLI numbers, draws it
   // The link re-runs the crossover with the same parameters to the same numbers.
   await page.click('[data-testid=ses-share]');
   const link = await page.textContent('[data-testid=ses-share-url]');
-  assert.match(link, /#f1=[A-Za-z0-9_-]+$/);
+  assert.match(link, /#f2=[A-Za-z0-9_-]+$/);
   const again = await open(link);
   await again.waitForSelector('[data-testid=ses-crossover-table]', { timeout: 60_000 });
   assert.equal(await again.inputValue('#ses-shares'), '0.2,0.6');
   // It lands on its panel, with a banner at the top that says what was shared.
   await assertLandsOn(again, 'ses', /This link shares the SES preset ses-restriction-crossover \(2 seeds\)\. It runs in the SES node groups view\./);
   assert.deepEqual(await readTable(again, 'ses-crossover-table', ['policy']), table);
+  // A link written before the family registry (`#f1=`, one request per family) opens the
+  // same run to the same numbers.
+  const f1 = { family: 'ses', preset: 'ses-restriction-crossover', seeds: 2, load_factor: 1.5, shares: [0.2, 0.6], site_queue: false };
+  const old = await open(`#f1=${zlib.deflateRawSync(Buffer.from(JSON.stringify(f1)), { level: 9 }).toString('base64url')}`);
+  await old.waitForSelector('[data-testid=ses-crossover-table]', { timeout: 60_000 });
+  await assertLandsOn(old, 'ses', /This link shares the SES preset ses-restriction-crossover \(2 seeds\)\./);
+  assert.deepEqual(await readTable(old, 'ses-crossover-table', ['policy']), table);
   // A bad field is named before anything runs.
   await set(page, '#ses-shares', '0.2,1.5');
   await page.click('[data-testid=ses-run]');

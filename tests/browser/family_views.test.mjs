@@ -41,7 +41,7 @@ test('the report card hides its link once the fields ask for another run', async
   const page = await open('#/paper');
   await assertOnView(page, 'paper');
   await page.click('[data-testid=paper-share]');
-  assert.match(await page.textContent('[data-testid=paper-share-url]'), /#f1=/);
+  assert.match(await page.textContent('[data-testid=paper-share-url]'), /#f2=/);
   await page.selectOption('[data-testid=paper-select]', { label: 'kkor' });
   await page.waitForSelector('[data-testid=paper-share-url]', { state: 'detached' });
 });

@@ -108,6 +108,24 @@ test('a family link of thousands of runs waits for Run', async () => {
   const page = await open(hash);
   await page.waitForSelector('[data-testid=kkor-notice]', { timeout: 30_000 });
   assert.match(await page.textContent('[data-testid=kkor-notice]'), /3000 runs/);
+  // The same run as this version writes it.
+  const f2 = pack('f2=', { run: { spec: { preset: 'kkor-load', seeds: 1000, x: [0.2, 0.5, 0.8] } } });
+  const again = await open(f2);
+  await again.waitForSelector('[data-testid=kkor-notice]', { timeout: 30_000 });
+  assert.match(await again.textContent('[data-testid=kkor-notice]'), /3000 runs/);
+});
+
+test('a family link that cannot open says what is wrong', async () => {
+  for (const [hash, msg] of [
+    ['#f1=not*base64!', /family link cannot open: the share link is damaged/],
+    [pack('f2=', { run: { spec: { preset: 'nope' } } }), /the preset 'nope', which this version does not know/],
+    [pack('f1=', { family: 'kkor', preset: 'kkor-load' }), /does not hold a preset run/],
+    ['#f7=abc', /family link format 'f7'/],
+  ]) {
+    const page = await open(hash);
+    await page.waitForSelector('[data-testid=link-error]', { timeout: 30_000 });
+    assert.match(await page.textContent('[data-testid=link-error]'), msg);
+  }
 });
 
 test('no page of this file left 127.0.0.1 or logged an error', () => {

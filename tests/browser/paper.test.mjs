@@ -71,7 +71,7 @@ test('the report card runs in the page to the CLI\'s values and verdicts, filter
   await page.selectOption('[data-testid=paper-select]', { label: 'ses' });
   await page.click('[data-testid=paper-share]');
   const link = await page.textContent('[data-testid=paper-share-url]');
-  assert.match(link, /#f1=/);
+  assert.match(link, /#f2=/);
   const other = await open(link.slice(link.indexOf('#')));
   await assertOnView(other, 'paper');
   assert.equal(await other.$eval('[data-testid=paper-select]', (s) => s.selectedOptions[0].textContent), 'ses');

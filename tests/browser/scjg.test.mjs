@@ -88,7 +88,7 @@ test('the SCJG panel runs the presets on a picked trace to the CLI numbers and d
   // A link fills the fields and runs when its trace is chosen.
   await page.click('[data-testid=scjg-share]');
   const link = await page.textContent('[data-testid=scjg-share-url]');
-  assert.match(link, /#f1=[A-Za-z0-9_-]+$/);
+  assert.match(link, /#f2=[A-Za-z0-9_-]+$/);
   const again = await open(link);
   await again.waitForSelector('[data-testid=scjg-notice]');
   // The banner at the top says what was shared and which trace file it still needs.

@@ -13,7 +13,7 @@ use super::{Alert, CopyButton};
 use crate::allocation::sweep::{sweep_preset, SweepResult, SWEEP_PRESETS};
 use crate::reproduce::case;
 use crate::reproduce::runs::RunSpec;
-use crate::scenario::manifest::Manifest;
+use crate::scenario::manifest::{Base, Manifest};
 use crate::web::format::download_text;
 use crate::web::protocol::FamilyRequest;
 use crate::web::share;
@@ -52,89 +52,39 @@ pub fn sf_manifest(r: &SweepResult, preset: usize) -> Option<Manifest> {
     ))
 }
 
-/// The manifest of a family view's finished run, or why it has none (what the text says).
+/// The manifest of a family view's finished run, or why it has none (what the text says):
+/// the run's spec as the base, the x values its family sweeps (`Family::sweep_x`) and its
+/// seeds (the family's default when it names none).
 pub fn family_manifest(req: &FamilyRequest) -> Result<Manifest, String> {
-    let named = |p: &str| format!("{p} exported from the page");
-    match req {
-        FamilyRequest::Ses {
-            preset,
-            seeds,
-            load_factor,
-            site_queue,
-            ..
-        } if preset == "ses-selection" => {
-            let spec = RunSpec {
-                preset: preset.clone(),
-                load_factor: Some(*load_factor).filter(|&l| l != 1.0),
-                site_queue: *site_queue,
-                ..RunSpec::default()
-            };
-            Ok(case::manifest(&named(preset), spec, None, *seeds))
-        }
-        FamilyRequest::Kkor {
-            preset,
-            seeds,
-            options,
-        } if preset == "kkor-load" => {
-            let spec = RunSpec {
-                preset: preset.clone(),
-                coefficients: Some(options.coefficients.clone()).filter(|c| !c.is_empty()),
-                batch_jobs: options.batch_jobs,
-                batch_length: options.batch_length,
-                ..RunSpec::default()
-            };
-            let xs = if options.loads.is_empty() {
-                crate::kkor::presets::LOAD_POINTS.to_vec()
-            } else {
-                options.loads.clone()
-            };
-            let seeds = if *seeds == 0 {
-                crate::kkor::presets::DEFAULT_SEEDS
-            } else {
-                *seeds
-            };
-            Ok(case::manifest(&named(preset), spec, Some(xs), seeds))
-        }
-        FamilyRequest::Scjg { preset, trace, .. }
-            if case::family(preset).is_ok() && trace != crate::scjg::presets::DEFAULT_TRACE =>
-        {
-            // The manifest's cases read the presets' trace by its name: another file would
-            // make a table of another input than the one on screen.
-            Err(format!(
-                "its cases read {} (the presets' trace) and this run read {trace}",
-                crate::scjg::presets::DEFAULT_TRACE
-            ))
-        }
-        FamilyRequest::Scjg {
-            preset,
-            seeds,
-            percents,
-            ..
-        } if case::family(preset).is_ok() => {
-            let xs = match preset.as_str() {
-                "scjg-sites" => vec![1.0, 2.0, 3.0, 4.0],
-                _ if percents.is_empty() => crate::scjg::presets::PresetOptions::default().percents,
-                _ => percents.clone(),
-            };
-            let seeds = if *seeds == 0 {
-                crate::scjg::presets::DEFAULT_SEEDS
-            } else {
-                *seeds
-            };
-            let spec = RunSpec {
-                preset: preset.clone(),
-                ..RunSpec::default()
-            };
-            Ok(case::manifest(&named(preset), spec, Some(xs), seeds))
-        }
-        FamilyRequest::Ses { preset, .. }
-        | FamilyRequest::Kkor { preset, .. }
-        | FamilyRequest::Scjg { preset, .. } => Err(format!(
-            "{preset} is not a seed sweep over x (the manifest's family presets: {})",
+    let FamilyRequest::Run { spec, trace } = req else {
+        return Err("the report card is not a sweep".into());
+    };
+    let family = case::family(&spec.preset).map_err(|_| {
+        format!(
+            "{} is not a seed sweep over x (the manifest's family presets: {})",
+            spec.preset,
             case::SPLITTABLE
-        )),
-        FamilyRequest::Reproduce { .. } => Err("the report card is not a sweep".into()),
+        )
+    })?;
+    // The manifest's cases read the presets' traces by their names: another file would make
+    // a table of another input than the one on screen.
+    let reads = family.traces(spec);
+    if let Some(t) = trace.as_ref().filter(|t| !reads.contains(t)) {
+        return Err(format!(
+            "its cases read {} (the presets' trace) and this run read {t}",
+            reads.join(", ")
+        ));
     }
+    let seeds = spec
+        .seeds
+        .filter(|&s| s > 0)
+        .unwrap_or(family.default_seeds());
+    Ok(case::manifest(
+        &format!("{} exported from the page", spec.preset),
+        spec.clone(),
+        family.sweep_x(spec),
+        seeds,
+    ))
 }
 
 #[derive(Properties, PartialEq)]
@@ -214,13 +164,17 @@ pub fn ExportFamily(props: &ExportFamilyProps) -> Html {
             format!("{} ({n} values)", a.name.as_deref().unwrap_or(&a.path))
         })
         .collect();
-    let traces = if m.traces.is_some() {
-        format!(
-            " It reads {} from a folder traces/ beside the manifest.",
-            crate::scjg::presets::DEFAULT_TRACE
-        )
-    } else {
-        String::new()
+    let traces = match &m.base {
+        Base::Run(base) if m.traces.is_some() => {
+            let reads = serde_json::from_value::<RunSpec>(base.clone())
+                .map(|s| s.traces())
+                .unwrap_or_default();
+            format!(
+                " It reads {} from a folder traces/ beside the manifest.",
+                reads.join(", ")
+            )
+        }
+        _ => String::new(),
     };
     let help = format!(
         "The manifest reproduces the sweep on screen as cluster cases, one per {}: `gridscope sweep plan M --out DIR`, `sweep run DIR --shard 0/1` (or `sweep slurm DIR --tasks N`), `sweep merge DIR` gives per x and line the median and band above, to the last digit; drop its merged/points.csv on the Cluster sweeps view to draw it.{traces} (docs/cluster.md)",

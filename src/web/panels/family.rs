@@ -7,6 +7,7 @@
 use yew::prelude::*;
 
 use super::form::DraftInput;
+use crate::family::Opt;
 use crate::web::engine_worker::{self, EngineWorker};
 use crate::web::protocol::{FamilyRequest, FamilyResult, FromWorker, ToWorker};
 use crate::web::share;
@@ -284,10 +285,44 @@ pub fn parse_seeds(v: &str) -> Result<u64, String> {
     }
 }
 
-/// The request of a `#f1=` link in the page's address, if there is one; `Err` for a
-/// damaged link.
+/// The request of a family link (`#f2=`, or the older `#f1=`) in the page's address, if
+/// there is one; `Err` for a damaged link (the alert over the page says so).
 pub fn linked_request() -> Result<Option<FamilyRequest>, String> {
     share::decode_family(&crate::web::format::location_hash())
+}
+
+/// A family's report as the worker sent it (its CLI JSON), read back as `T`.
+pub fn read_report<T: serde::de::DeserializeOwned>(report: serde_json::Value) -> Result<T, String> {
+    serde_json::from_value(report).map_err(|e| format!("the worker's report does not read: {e}"))
+}
+
+/// What option `opt` of the registry family `family` is called and means
+/// (`crate::family::FamilyInfo::options`): the page's field label and help.
+pub fn opt_text(family: &str, opt: Opt) -> (&'static str, &'static str) {
+    crate::family::by_id(family)
+        .and_then(|f| f.info().option(opt))
+        .map_or(("", ""), |o| (o.name, o.help))
+}
+
+/// The text field of option `opt` of the registry family `family`, labelled and explained
+/// as the registry says.
+pub fn opt_field(
+    family: &str,
+    opt: Opt,
+    id: &'static str,
+    value: &str,
+    onchange: Callback<Event>,
+) -> Html {
+    let (label, help) = opt_text(family, opt);
+    field(id, label, value, help, onchange)
+}
+
+/// The registry family `family`'s introduction (`FamilyInfo::intro`), then `more`.
+pub fn intro(family: &str, more: &str) -> Html {
+    let text = crate::family::by_id(family).map_or("", |f| f.info().intro);
+    html! {
+        <p class="help">{ super::with_doc_links(&format!("{text}{more}")) }</p>
+    }
 }
 
 /// A labelled text field with its help.

@@ -9,13 +9,17 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::band_table::metric_band_table;
-use super::family::{field, linked_request, parse_seeds, preset_select, FamilyTask};
+use super::family::{
+    intro, opt_field, opt_text, parse_seeds, preset_select, read_report, FamilyTask,
+};
 use super::family_export_after;
 use super::family_view::{FamilyPanel, Linked, Opening, Then};
 use super::form::{input_value, select_index};
+use super::linked::{linked_family, not_on_page, opened_run};
 use crate::allocation::sweep::parse_numbers;
+use crate::family::{Opt, RunSpec};
 use crate::kkor::presets::{
-    KkorOptions, KkorPresetResult, KkorRunsResult, KkorSweepResult, KKOR_PRESETS,
+    KkorOptions, KkorPresetResult, KkorRunsResult, KkorSweepResult, DEFAULT_SEEDS, KKOR_PRESETS,
 };
 use crate::web::charts::{plot, ChartView, KkorGantt, KkorLines, KkorOrgs, KKOR_CHART_METRICS};
 use crate::web::family_metric;
@@ -26,13 +30,7 @@ use crate::web::share;
 /// The presets the page runs (`kkor-real` reads trace files: CLI only).
 const PAGE_PRESETS: [&str; 2] = ["kkor-load", "kkor-fairness"];
 
-const SEEDS_HELP: &str = "Each seed draws new job streams: 500 jobs, q = 1 with probability 0.25 else uniform on [2, 64] (capped at the birth cluster), length p ~ Normal(20, 20) redrawn until ≥ 1, due date d = r + U[p·s, 180] (KKOR §4.1). Every algorithm sees the same jobs of a seed; figures are medians over the seeds with an order-statistic band (min–max for few seeds). The CLI's --seeds, default 10.";
-
 const FAIRNESS_HELP: &str = "Each organization's mean flow time F̄ (over the jobs it produced) under every run, beside its value under local (no migration, the selfish baseline); the tooltip and table give the ratio to local. distr1..3 are the decentralized algorithm with cooperation coefficients c = (.25,.25,.25), (.2,.2,.3), (.1,.1,.5): an organization accepts foreign work up to c_k of its batch surface L_k (KKOR §2.3.2, Fig. 4).";
-
-const LOADS_HELP: &str = "kkor-load: the offered loads ρ swept (x axis), comma-separated, each in (0, 10]; ρ = Σ_k λ_k·E[q_k]·E[p] / Σ_k m_k with equal λ_k (KKOR §4.1). kkor-fairness: one load per organization O1, O2, O3 (default 0.3, 0.3, 1.1: O3 overloaded, KKOR Fig. 4). Empty: the preset's.";
-const COEFF_HELP: &str = "Cooperation coefficient c_k of each organization for kkor-load's decentralized runs (KKOR §2.3.2): O_k must accept foreign work up to L_k = c_k·(t1 − t0)·m_k per batch, may refuse a job that grows its makespan by more than c_k·(t1 − t0), and anyone may refuse O_k's jobs once O_k exported more than L_k. Default 0.25 each (Fig. 4's distr1). kkor-fairness runs its own distr1..3.";
-const BATCH_HELP: &str = "S and L (KKOR §2.2): a batch closes when it holds S jobs or when L time units have passed since its first release, whichever first. The paper gives no values; ours default to S = 20 jobs, L = 10 time units.";
 
 /// A change of the KKOR view's fields.
 pub enum KkorField {
@@ -93,9 +91,7 @@ impl FamilyPanel for Kkor {
     }
 
     fn intro(&self) -> Html {
-        html! {
-            <p class="help">{ super::with_doc_links("Organizations with their own clusters and due-dated jobs: one central scheduler (batches, earliest due date first), or each organization scheduling its own jobs and migrating a job that would be late to another that accepts it within its cooperation coefficient c_k; local never migrates. Source: Krystek, Kurowski, Oleksiak, Rzadca (docs/kkor.md). The third preset, kkor-real, reads three trace files and runs in the CLI: gridscope run --preset kkor-real --traces DIR.") }</p>
-        }
+        intro(Self::ID, " The third preset, kkor-real, reads three trace files and runs in the CLI: gridscope run --preset kkor-real --traces DIR.")
     }
 
     fn link(&self) -> Result<FamilyRequest, String> {
@@ -130,11 +126,17 @@ impl FamilyPanel for Kkor {
             batch_length: Some(number("L", &self.batch_length)?).filter(|&l| l != 10.0),
         };
         options.params(3)?;
-        Ok(FamilyRequest::Kkor {
+        let given = |v: Vec<f64>| (!v.is_empty()).then_some(v);
+        let spec = RunSpec {
             preset: self.preset_name().to_string(),
-            seeds: parse_seeds(&self.seeds)?,
-            options,
-        })
+            seeds: Some(parse_seeds(&self.seeds)?),
+            x: given(options.loads),
+            coefficients: given(options.coefficients),
+            batch_jobs: options.batch_jobs,
+            batch_length: options.batch_length,
+            ..RunSpec::default()
+        };
+        Ok(FamilyRequest::Run { spec, trace: None })
     }
 
     fn encode(link: &FamilyRequest) -> Result<String, String> {
@@ -149,48 +151,44 @@ impl FamilyPanel for Kkor {
     }
 
     fn linked(fragment: &str) -> Option<Linked> {
-        match share::decode_family(fragment).ok()?? {
-            FamilyRequest::Kkor { preset, seeds, .. } => Some(Linked {
-                what: format!("the KKOR preset {preset} ({seeds} seeds)"),
-                needs: None,
-            }),
-            _ => None,
-        }
+        linked_family(fragment, Self::ID)
     }
 
-    /// A `#f1=` KKOR link fills the fields and runs, unless it asks for more than a link
-    /// starts by itself.
+    /// A KKOR link fills the fields and runs, unless it asks for more than a link starts by
+    /// itself.
     fn open_link(&mut self) -> Opening {
-        let Ok(Some(request)) = linked_request() else {
-            // The SES view reports a damaged `#f1=` link.
+        let Some(run) = opened_run(Self::ID) else {
             return Opening::Nothing;
         };
-        let FamilyRequest::Kkor {
-            preset,
-            seeds,
-            options,
-        } = &request
-        else {
-            return Opening::Nothing;
+        let spec = run.spec;
+        let Some(preset) = PAGE_PRESETS.iter().position(|p| *p == spec.preset) else {
+            return not_on_page(Self::ID, &spec.preset);
         };
-        self.preset = PAGE_PRESETS.iter().position(|p| p == preset).unwrap_or(0);
-        self.seeds = seeds.to_string();
-        self.loads = options
-            .loads
+        self.preset = preset;
+        self.seeds = spec.seeds.unwrap_or(DEFAULT_SEEDS).to_string();
+        self.loads = spec
+            .x
+            .unwrap_or_default()
             .iter()
             .map(|x| x.to_string())
             .collect::<Vec<_>>()
             .join(",");
-        for (k, c) in options.coefficients.iter().take(3).enumerate() {
+        for (k, c) in spec
+            .coefficients
+            .unwrap_or_default()
+            .iter()
+            .take(3)
+            .enumerate()
+        {
             self.coefficients[k] = c.to_string();
         }
-        if let Some(s) = options.batch_jobs {
+        if let Some(s) = spec.batch_jobs {
             self.batch_jobs = s.to_string();
         }
-        if let Some(l) = options.batch_length {
+        if let Some(l) = spec.batch_length {
             self.batch_length = l.to_string();
         }
-        request.asks_first().map_or(Opening::Run, Opening::Wait)
+        run.asks_first.map_or(Opening::Run, Opening::Wait)
     }
 
     fn set(&mut self, field: KkorField) -> Result<Then, String> {
@@ -211,15 +209,15 @@ impl FamilyPanel for Kkor {
     }
 
     fn show(&mut self, result: FamilyResult) -> Result<(), String> {
-        match result {
-            FamilyResult::Kkor(KkorPresetResult::Sweep(r)) => {
-                self.result = Some(KkorResult::Sweep(Rc::new(r)))
-            }
-            FamilyResult::Kkor(KkorPresetResult::Runs(r)) => {
+        let FamilyResult::Run { report, .. } = result else {
+            return Err("the worker answered with the report card".into());
+        };
+        match read_report(report)? {
+            KkorPresetResult::Sweep(r) => self.result = Some(KkorResult::Sweep(Rc::new(r))),
+            KkorPresetResult::Runs(r) => {
                 self.migration_run = self.migration_run.min(r.runs.len().saturating_sub(1));
                 self.result = Some(KkorResult::Runs(Rc::new(r)))
             }
-            _ => return Err("the worker answered with an SES result".into()),
         }
         Ok(())
     }
@@ -242,13 +240,14 @@ impl FamilyPanel for Kkor {
             .find(|p| p.0 == self.preset_name())
             .map_or("", |p| p.1);
         let text = |f: fn(String) -> KkorField| on.reform(move |e: Event| f(input_value(&e)));
+        let coefficients = opt_text(Self::ID, Opt::Coefficients);
         html! {
             <>
                 { preset_select("kkor", &PAGE_PRESETS, self.preset, description, on.reform(|e: Event| KkorField::Preset(select_index(&e)))) }
-                { field("kkor-seeds", "Seeds", &self.seeds, SEEDS_HELP, text(KkorField::Seeds)) }
-                { field("kkor-loads", "Loads", &self.loads, LOADS_HELP, text(KkorField::Loads)) }
+                { opt_field(Self::ID, Opt::Seeds, "kkor-seeds", &self.seeds, text(KkorField::Seeds)) }
+                { opt_field(Self::ID, Opt::X, "kkor-loads", &self.loads, text(KkorField::Loads)) }
                 <div class="field">
-                    <span>{"Cooperation c_k (kkor-load)"}</span>
+                    <span>{coefficients.0}</span>
                     { for (0..3).map(|k| {
                         let v = self.coefficients[k].clone();
                         html! {
@@ -259,10 +258,10 @@ impl FamilyPanel for Kkor {
                             </label>
                         }
                     }) }
-                    <span class="help">{COEFF_HELP}</span>
+                    <span class="help">{coefficients.1}</span>
                 </div>
-                { field("kkor-s", "S (jobs per batch)", &self.batch_jobs, BATCH_HELP, text(KkorField::BatchJobs)) }
-                { field("kkor-l", "L (time units)", &self.batch_length, BATCH_HELP, text(KkorField::BatchLength)) }
+                { opt_field(Self::ID, Opt::BatchJobs, "kkor-s", &self.batch_jobs, text(KkorField::BatchJobs)) }
+                { opt_field(Self::ID, Opt::BatchLength, "kkor-l", &self.batch_length, text(KkorField::BatchLength)) }
             </>
         }
     }

@@ -1,8 +1,9 @@
 //! The page's views and where a shared link lands. Each paper family has its own view
 //! (Scheduling & SOB, then the rows of `families::FAMILY_TABS`), shown one at a time under a row of tabs; the
 //! address picks the view: a route (`#/sf`, `#/kkor`, …) or a share link, which opens the
-//! view it runs in (`#s1=` the scheduling view, `#w1=` SF, `#f1=` its family) with a banner
-//! saying what was shared and what file it still needs. Also the Copy button every share
+//! view it runs in (`#s1=` the scheduling view, `#w1=` SF, `#f2=` and the older `#f1=` its
+//! family) with a banner saying what was shared and what file it still needs, or an alert
+//! saying what is wrong with a family link that cannot open. Also the Copy button every share
 //! link gets.
 
 use wasm_bindgen::JsCast;
@@ -62,7 +63,7 @@ impl View {
             View::Cluster => fixed(&CLUSTER),
             View::Family(i) => FAMILY_TABS
                 .get(i)
-                .map_or(("", "", "", ""), |t| (t.id, t.title, t.about, t.doc())),
+                .map_or(("", "", "", ""), |t| (t.id, t.title(), t.about(), t.doc())),
         }
     }
 
@@ -152,6 +153,23 @@ pub fn linked_view(fragment: &str) -> Option<LinkedView> {
             needs: l.needs,
         })
     })
+}
+
+/// What is wrong with a family link (`#f2=`, `#f1=`) in the address, for the alert over the
+/// page: one that cannot be read (damaged, of a later version, naming a preset this version
+/// does not know), or one that no family view runs.
+pub fn link_error(fragment: &str) -> Option<String> {
+    match share::decode_family(fragment) {
+        Err(e) => Some(format!("This family link cannot open: {e}.")),
+        Ok(Some(r)) if linked_view(fragment).is_none() => Some(match r {
+            crate::web::protocol::FamilyRequest::Run { spec, .. } => format!(
+                "This link runs the preset {0}, which no family view of this page runs from a link: run it with `gridscope run --preset {0}`.",
+                spec.preset
+            ),
+            _ => "This family link asks for a run no view of this page runs.".into(),
+        }),
+        _ => None,
+    }
 }
 
 #[derive(Properties, PartialEq)]

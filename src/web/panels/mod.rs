@@ -20,6 +20,7 @@ pub(crate) mod form;
 mod kkor;
 mod landing;
 mod limits;
+mod linked;
 mod options;
 mod paper;
 mod platform;
@@ -53,7 +54,9 @@ pub use doc_link::{doc_href, with_doc_links};
 pub use families::FAMILY_TABS;
 pub use files::FilesPanel;
 pub use fit::FitPanel;
-pub use landing::{linked_view, view_tabs, Alert, CopyButton, LinkBanner, LinkedView, View};
+pub use landing::{
+    link_error, linked_view, view_tabs, Alert, CopyButton, LinkBanner, LinkedView, View,
+};
 pub use limits::{open_limits, LimitsHelp};
 pub use options::OptionsPanel;
 pub use platform::PlatformPanel;

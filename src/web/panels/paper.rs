@@ -77,7 +77,7 @@ impl FamilyPanel for Paper {
                 .map(|p| vec![p.0.to_string()])
                 .unwrap_or_default(),
         };
-        Ok(FamilyRequest::Reproduce {
+        Ok(FamilyRequest::Card {
             papers,
             sensitivity: self.sensitivity,
             trace: self
@@ -95,7 +95,7 @@ impl FamilyPanel for Paper {
     /// Runs with the chosen trace, or without one (the rows that read it say "not run").
     fn task(&self, mut request: FamilyRequest) -> Result<FamilyTask, String> {
         if self.file.is_none() {
-            if let FamilyRequest::Reproduce { trace, .. } = &mut request {
+            if let FamilyRequest::Card { trace, .. } = &mut request {
                 *trace = None;
             }
         }
@@ -107,7 +107,7 @@ impl FamilyPanel for Paper {
 
     fn linked(fragment: &str) -> Option<Linked> {
         match share::decode_family(fragment).ok()?? {
-            FamilyRequest::Reproduce { papers, trace, .. } => Some(Linked {
+            FamilyRequest::Card { papers, trace, .. } => Some(Linked {
                 what: if papers.is_empty() {
                     "the report card of the five papers".into()
                 } else {
@@ -120,7 +120,7 @@ impl FamilyPanel for Paper {
     }
 
     fn open_link(&mut self) -> Opening {
-        let Ok(Some(FamilyRequest::Reproduce {
+        let Ok(Some(FamilyRequest::Card {
             papers,
             trace,
             sensitivity,
@@ -162,7 +162,7 @@ impl FamilyPanel for Paper {
 
     fn show(&mut self, result: FamilyResult) -> Result<(), String> {
         match result {
-            FamilyResult::Reproduce(card) => self.card = Some(Rc::new(*card)),
+            FamilyResult::Card(card) => self.card = Some(Rc::new(*card)),
             _ => return Err("the worker answered with another family's result".into()),
         }
         Ok(())

@@ -10,14 +10,18 @@ use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::band_table::metric_band_table;
-use super::family::{field, linked_request, parse_seeds, preset_select, FamilyTask};
+use super::family::{
+    intro, opt_field, opt_text, parse_seeds, preset_select, read_report, FamilyTask,
+};
 use super::family_export_after;
 use super::family_view::{FamilyPanel, Linked, Opening, Then};
 use super::form::{input_value, select_index};
+use super::linked::{linked_family, opened_run};
 use crate::allocation::sweep::parse_numbers;
+use crate::family::{Opt, RunSpec};
 use crate::scjg::inspect::Inspection;
 use crate::scjg::presets::{
-    ScjgPresetResult, ScjgRunsResult, ScjgSweepResult, DEFAULT_TRACE, SCJG_PRESETS,
+    ScjgPresetResult, ScjgRunsResult, ScjgSweepResult, DEFAULT_SEEDS, DEFAULT_TRACE, SCJG_PRESETS,
 };
 use crate::web::charts::{
     plot, ChartView, ScjgGantt, ScjgLines, ScjgQuery, ScjgTimeline, SCJG_CHART_METRICS,
@@ -27,9 +31,6 @@ use crate::web::format::json_num;
 use crate::web::protocol::{FamilyRequest, FamilyResult};
 use crate::web::share;
 
-const TRACE_HELP: &str = "An SWF trace (plain or .gz) of an SP-like machine; the presets take 10-day windows of it from day 270 on, on 128-node sites (the CLI uses SDSC-SP2-1998-4.2-cln.swf.gz from the Parallel Workloads Archive, 128 nodes, jobs of 1–128 nodes like SCJG's MHPCC trace). The file is read in this tab's worker and never leaves the machine.";
-const SEEDS_HELP: &str = "Each seed draws which jobs become metajobs (a seeded permutation, so a larger share keeps a smaller one's metajobs) and the metaschedulers' back-off streams. Figures are medians over the seeds with an order-statistic band. The CLI's --seeds, default 5.";
-const PERCENTS_HELP: &str = "Metajob shares in percent of the window's jobs, comma-separated (scjg-fraction and scjg-ar-vs-lockdown; SCJG Figs. 5–7 sweep 0 to about 10 %). The CLI's --x.";
 const RUNS_HELP: &str = "retries: failed reservation rounds per metajob (a round fails when a site no longer accepts the start it answered — another metascheduler or a local job took it; all of the round's reservations are then released and the metajob backs off U(0,1) × min(1 h, 60 s × 2^(n−1)) before querying again: SCJG §3.3 step 5). lock wait: time spent waiting for another metascheduler's courtesy lock (SCJG §4). Medians over the seeds.";
 const GANTT_HELP: &str = "Jobs over (hours, nodes) for 48 hours around the inspected metajob: local jobs in colour, metajob components dark grey, each reservation outlined in orange from its start to start + wallclock limit (SCJG §2 rules 1–5: a component never starts early; when it ends early the rest of its reservation is free for local jobs). Lock-down windows shaded (the block's nodes). Nodes are placed first fit for drawing; the simulation only counts them.";
 const QUERY_HELP: &str = "SCJG Fig. 2 for one metajob (the first that had to retry, else the one that waited longest), at its first query: per site the yes/no answer at the first start asked for (dot: green yes, red no), the single range (the first bar) and the whole range list (all bars) of start times at which a reservation of its units × wallclock limit would delay no running job, reservation or what the local policy guarantees its queue (EASY: its head). The result row is the intersection of the lists for a metajob spanning sites; the vertical line is the start it got.";
@@ -96,9 +97,7 @@ impl FamilyPanel for Scjg {
     }
 
     fn intro(&self) -> Html {
-        html! {
-            <p class="help">{ super::with_doc_links("A metascheduler places metajobs through advance reservations on the sites' local schedulers — query every site's range list, pick the earliest common start, reserve on each site, and on any failure release all and back off — instead of locking a block of nodes for them every day. Local jobs are backfilled around the reservations. Source: Snell, Clement, Jackson, Gregory (docs/scjg.md).") }</p>
-        }
+        intro(Self::ID, "")
     }
 
     fn link(&self) -> Result<FamilyRequest, String> {
@@ -117,11 +116,15 @@ impl FamilyPanel for Scjg {
             (None, Some(t)) => t.clone(),
             (None, None) => DEFAULT_TRACE.to_string(),
         };
-        Ok(FamilyRequest::Scjg {
+        let spec = RunSpec {
             preset: name.to_string(),
-            seeds: parse_seeds(&self.seeds)?,
-            percents,
-            trace,
+            seeds: Some(parse_seeds(&self.seeds)?),
+            x: (!percents.is_empty()).then_some(percents),
+            ..RunSpec::default()
+        };
+        Ok(FamilyRequest::Run {
+            spec,
+            trace: Some(trace),
         })
     }
 
@@ -146,34 +149,21 @@ impl FamilyPanel for Scjg {
     }
 
     fn linked(fragment: &str) -> Option<Linked> {
-        match share::decode_family(fragment).ok()?? {
-            FamilyRequest::Scjg {
-                preset,
-                seeds,
-                trace,
-                ..
-            } => Some(Linked {
-                what: format!("the SCJG preset {preset} ({seeds} seeds)"),
-                needs: Some(trace),
-            }),
-            _ => None,
-        }
+        linked_family(fragment, Self::ID)
     }
 
-    /// A `#f1=` SCJG link fills the fields and waits for its trace file.
+    /// An SCJG link fills the fields and waits for its trace file.
     fn open_link(&mut self) -> Opening {
-        let Ok(Some(FamilyRequest::Scjg {
-            preset,
-            seeds,
-            percents,
-            trace,
-        })) = linked_request()
-        else {
+        let Some(run) = opened_run(Self::ID) else {
             return Opening::Nothing;
         };
-        self.preset = SCJG_PRESETS.iter().position(|p| p.0 == preset).unwrap_or(0);
-        self.seeds = seeds.to_string();
-        if !percents.is_empty() {
+        let (spec, trace) = (run.spec, run.trace.unwrap_or(DEFAULT_TRACE.to_string()));
+        self.preset = SCJG_PRESETS
+            .iter()
+            .position(|p| p.0 == spec.preset)
+            .unwrap_or(0);
+        self.seeds = spec.seeds.unwrap_or(DEFAULT_SEEDS).to_string();
+        if let Some(percents) = spec.x.filter(|x| !x.is_empty()) {
             self.percents = percents
                 .iter()
                 .map(|p| p.to_string())
@@ -181,7 +171,8 @@ impl FamilyPanel for Scjg {
                 .join(",");
         }
         let notice = format!(
-            "This link runs {preset} on {trace}: choose that file below and it starts (the file never leaves this machine)."
+            "This link runs {} on {trace}: choose that file below and it starts (the file never leaves this machine).",
+            spec.preset
         );
         self.wanted_trace = Some(trace);
         Opening::Wait(notice)
@@ -209,18 +200,19 @@ impl FamilyPanel for Scjg {
     }
 
     fn show(&mut self, result: FamilyResult) -> Result<(), String> {
-        let FamilyResult::Scjg(page) = result else {
-            return Err("the worker answered with another family's result".into());
+        let FamilyResult::Run { report, detail, .. } = result else {
+            return Err("the worker answered with the report card".into());
         };
-        let page = *page;
-        self.result = Some(match page.result {
+        let inspection: Inspection =
+            read_report(detail.ok_or("the worker sent no inspected run")?)?;
+        self.result = Some(match read_report(report)? {
             ScjgPresetResult::Sweep(s) => Shown::Sweep(Rc::new(s)),
             ScjgPresetResult::Runs(r) => Shown::Runs(Rc::new(r)),
         });
         self.gantt_site = self
             .gantt_site
-            .min(page.inspection.sites.len().saturating_sub(1));
-        self.inspection = Some(Rc::new(page.inspection));
+            .min(inspection.sites.len().saturating_sub(1));
+        self.inspection = Some(Rc::new(inspection));
         Ok(())
     }
 
@@ -240,17 +232,18 @@ impl FamilyPanel for Scjg {
             ScjgField::File(input.files().and_then(|f| f.get(0)))
         });
         let text = |f: fn(String) -> ScjgField| on.reform(move |e: Event| f(input_value(&e)));
+        let trace = opt_text(Self::ID, Opt::Traces);
         html! {
             <>
                 { preset_select("scjg", &names, self.preset, description, on.reform(|e: Event| ScjgField::Preset(select_index(&e)))) }
                 <div class="field">
-                    <label for="scjg-trace">{"Trace file"}</label>
+                    <label for="scjg-trace">{trace.0}</label>
                     <input id="scjg-trace" data-testid="scjg-trace" type="file" accept=".swf,.gz,.txt" onchange={on_file} />
-                    <span class="help">{TRACE_HELP}</span>
+                    <span class="help">{trace.1}</span>
                 </div>
-                { field("scjg-seeds", "Seeds", &self.seeds, SEEDS_HELP, text(ScjgField::Seeds)) }
+                { opt_field(Self::ID, Opt::Seeds, "scjg-seeds", &self.seeds, text(ScjgField::Seeds)) }
                 if sweeps_percents(name) {
-                    { field("scjg-percents", "Metajob %", &self.percents, PERCENTS_HELP, text(ScjgField::Percents)) }
+                    { opt_field(Self::ID, Opt::X, "scjg-percents", &self.percents, text(ScjgField::Percents)) }
                 }
             </>
         }

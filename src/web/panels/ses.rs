@@ -1,18 +1,24 @@
 //! The "Node-group selection (SES)" panel (docs/ses.md): `ses-selection` (SES Figs. 1–3) and
 //! `ses-restriction-crossover` run in a worker of their own, to the CLI's numbers for the
 //! same flags (`--seeds`, `--load`, `--x`); the node groups filled to their utilization,
-//! per-group bars with bands, the crossover's lines; a `#f1=` link re-runs them.
+//! per-group bars with bands, the crossover's lines; a `#f2=` link (or an older `#f1=`)
+//! re-runs them.
 
 use std::rc::Rc;
 
 use yew::prelude::*;
 
 use super::band_table::{band_table, BandRow};
-use super::family::{field, linked_request, parse_seeds, preset_select, FamilyTask};
+use super::family::{
+    intro, opt_field, opt_text, parse_seeds, preset_select, read_report, FamilyTask,
+};
 use super::family_export_after;
 use super::family_view::{FamilyPanel, Linked, Opening, Then};
 use super::form::{input_value, select_index};
+use super::linked::{linked_family, not_on_page, opened_run};
 use crate::allocation::sweep::parse_numbers;
+use crate::family::ses::DEFAULT_SEEDS;
+use crate::family::{Opt, RunSpec};
 use crate::scenario::ses::{SesCrossover, SesSelection, CROSSOVER_SHARES, SES_PRESETS};
 use crate::web::charts::{
     plot, ChartView, Plot, SesBars, SesCrossoverLines, SesFigure, SesGroups, SesQueue,
@@ -21,12 +27,10 @@ use crate::web::format::{fmt_duration, fmt_num, json_num};
 use crate::web::protocol::{FamilyRequest, FamilyResult};
 use crate::web::share;
 
-const SEEDS_HELP: &str = "Independent seven-day workloads of SES's Poisson model (SES §3.2, Tables 1 and A3: 3.125 jobs per 30 min, exponential run times of mean 496.3 min); the four variants see the same jobs of a seed. Every figure is the median over the seeds with an order-statistic band (min–max for few seeds). The CLI's --seeds, default 10.";
-const LOAD_HELP: &str = "Multiplies SES's arrival rate λ = 3.125 jobs / 30 min (SES Table 1): 1 is the paper's load, 2 doubles the arrivals. The CLI's --load.";
-const SHARES_HELP: &str = "Shares of jobs needing ≥ 4 CPUs, comma-separated, each in [0, 1] (Table A3: 11 %). Table A3 is rescaled so each class keeps its internal proportions, and λ is scaled so the offered CPU demand (λ × mean CPUs × mean run time) stays the paper's (times the load factor). SES §5's open question. The CLI's --x.";
+/// The preset of node-group figures; the other is the crossover of shares.
+const SELECTION: &str = "ses-selection";
 const METRICS_HELP: &str = "Group utilization: time-average of busy units / units of the group (a 1-CPU job on a 4-CPU node holds the node; SES Fig. 1, GPSS storage utilization). Group queueing delay: mean of start − arrival over the jobs routed to the group, zero waits included (SES Fig. 2). Response (SYS): mean of completion − arrival over all jobs (SES Fig. 3). Bars and boxes are medians over the seeds; whiskers the order-statistic band.";
 
-const SITE_QUEUE_HELP: &str = "Off (the paper, SES §3.4): each node group has its own FCFS queue (a GPSS-H storage) and a job joins one on arrival. On: jobs wait in one FCFS queue for the whole cluster and the head goes to a group the moment one can start it (by the same selection rules), blocking everyone behind it. The CLI's --site-queue.";
 const QUEUE_HELP: &str = "Queue length over time per group, one chart per variant: the time-averaged number of jobs waiting for each group in each of 84 equal slices of the first seed's run (SES §4: GPSS-H reports each storage's queue; a restricted variant's single-CPU group D builds the long queues). Time in days from the first submission.";
 
 /// A change of the SES view's fields.
@@ -59,7 +63,7 @@ fn join(v: &[f64]) -> String {
 
 impl Ses {
     fn is_crossover(&self) -> bool {
-        SES_PRESETS.get(self.preset).map(|p| p.0) == Some("ses-restriction-crossover")
+        SES_PRESETS.get(self.preset).map(|p| p.0) != Some(SELECTION)
     }
 }
 
@@ -84,9 +88,7 @@ impl FamilyPanel for Ses {
     }
 
     fn intro(&self) -> Html {
-        html! {
-            <p class="help">{ super::with_doc_links("One heterogeneous cluster (the Lattice: groups A 36 nodes × 4 CPUs, B 20×4, C 1×4, D 50×1) and two ways to pick a group for a job: at random, or the group with the most nodes available (MNA); restricted or not (may jobs of fewer than 4 CPUs use 4-CPU nodes). Source: Sessini's node-group selection study (docs/ses.md).") }</p>
-        }
+        intro(Self::ID, "")
     }
 
     /// The run the fields describe; the error names the field.
@@ -108,17 +110,22 @@ impl FamilyPanel for Ses {
             if let Some(bad) = s.iter().find(|v| !(0.0..=1.0).contains(*v)) {
                 return Err(format!("shares: {bad} is not in [0, 1]"));
             }
-            s
+            if s.is_empty() || s.len() > 100 {
+                return Err("give 1 to 100 shares of ≥ 4-CPU jobs".into());
+            }
+            Some(s)
         } else {
-            vec![]
+            None
         };
-        Ok(FamilyRequest::Ses {
+        let spec = RunSpec {
             preset: SES_PRESETS.get(self.preset).map_or("", |p| p.0).to_string(),
-            seeds: parse_seeds(&self.seeds)?,
-            load_factor,
-            shares,
+            seeds: Some(parse_seeds(&self.seeds)?),
+            load_factor: Some(load_factor).filter(|&l| l != 1.0),
+            x: shares,
             site_queue: self.site_queue,
-        })
+            ..RunSpec::default()
+        };
+        Ok(FamilyRequest::Run { spec, trace: None })
     }
 
     fn encode(link: &FamilyRequest) -> Result<String, String> {
@@ -133,41 +140,27 @@ impl FamilyPanel for Ses {
     }
 
     fn linked(fragment: &str) -> Option<Linked> {
-        match share::decode_family(fragment).ok()?? {
-            FamilyRequest::Ses { preset, seeds, .. } => Some(Linked {
-                what: format!("the SES preset {preset} ({seeds} seeds)"),
-                needs: None,
-            }),
-            _ => None,
-        }
+        linked_family(fragment, Self::ID)
     }
 
-    /// A `#f1=` SES link fills the fields and runs, unless it asks for more than a link
-    /// starts by itself.
+    /// An SES link fills the fields and runs, unless it asks for more than a link starts by
+    /// itself.
     fn open_link(&mut self) -> Opening {
-        match linked_request() {
-            Ok(Some(
-                ref request @ FamilyRequest::Ses {
-                    ref preset,
-                    seeds,
-                    load_factor,
-                    ref shares,
-                    site_queue,
-                },
-            )) => {
-                self.site_queue = site_queue;
-                self.preset = SES_PRESETS.iter().position(|p| p.0 == preset).unwrap_or(0);
-                self.seeds = seeds.to_string();
-                self.load = load_factor.to_string();
-                if !shares.is_empty() {
-                    self.shares = join(shares);
-                }
-                request.asks_first().map_or(Opening::Run, Opening::Wait)
-            }
-            // The other views report a damaged link of theirs; this one only its own.
-            Err(e) if e.contains("preset run") => Opening::Error(e),
-            _ => Opening::Nothing,
+        let Some(run) = opened_run(Self::ID) else {
+            return Opening::Nothing;
+        };
+        let spec = run.spec;
+        let Some(preset) = SES_PRESETS.iter().position(|p| p.0 == spec.preset) else {
+            return not_on_page(Self::ID, &spec.preset);
+        };
+        self.preset = preset;
+        self.site_queue = spec.site_queue;
+        self.seeds = spec.seeds.unwrap_or(DEFAULT_SEEDS).to_string();
+        self.load = spec.load_factor.unwrap_or(1.0).to_string();
+        if let Some(shares) = spec.x.filter(|x| !x.is_empty()) {
+            self.shares = join(&shares);
         }
+        run.asks_first.map_or(Opening::Run, Opening::Wait)
     }
 
     fn set(&mut self, field: SesField) -> Result<Then, String> {
@@ -182,10 +175,13 @@ impl FamilyPanel for Ses {
     }
 
     fn show(&mut self, result: FamilyResult) -> Result<(), String> {
-        self.result = Some(match result {
-            FamilyResult::SesSelection(r) => SesResult::Selection(Rc::new(r)),
-            FamilyResult::SesCrossover(r) => SesResult::Crossover(Rc::new(r)),
-            _ => return Err("the worker answered with another family's result".into()),
+        let FamilyResult::Run { preset, report, .. } = result else {
+            return Err("the worker answered with the report card".into());
+        };
+        self.result = Some(if preset == SELECTION {
+            SesResult::Selection(Rc::new(read_report(report)?))
+        } else {
+            SesResult::Crossover(Rc::new(read_report(report)?))
         });
         Ok(())
     }
@@ -206,19 +202,20 @@ impl FamilyPanel for Ses {
         let text = |f: fn(String) -> SesField| on.reform(move |e: Event| f(input_value(&e)));
         let names: Vec<&str> = SES_PRESETS.iter().map(|p| p.0).collect();
         let description = SES_PRESETS.get(self.preset).map_or("", |p| p.1);
+        let site_queue = opt_text(Self::ID, Opt::SiteQueue);
         html! {
             <>
                 { preset_select("ses", &names, self.preset, description, on.reform(|e: Event| SesField::Preset(select_index(&e)))) }
-                { field("ses-seeds", "Seeds", &self.seeds, SEEDS_HELP, text(SesField::Seeds)) }
-                { field("ses-load", "Load factor", &self.load, LOAD_HELP, text(SesField::Load)) }
+                { opt_field(Self::ID, Opt::Seeds, "ses-seeds", &self.seeds, text(SesField::Seeds)) }
+                { opt_field(Self::ID, Opt::Load, "ses-load", &self.load, text(SesField::Load)) }
                 <div class="field">
                     <label><input type="checkbox" data-testid="ses-site-queue" checked={self.site_queue}
                         onchange={on.reform(|e: Event| SesField::SiteQueue(e.target_unchecked_into::<web_sys::HtmlInputElement>().checked()))} />
-                        {" One FCFS queue for the whole site"}</label>
-                    <span class="help">{SITE_QUEUE_HELP}</span>
+                        {format!(" {}", site_queue.0)}</label>
+                    <span class="help">{site_queue.1}</span>
                 </div>
                 if self.is_crossover() {
-                    { field("ses-shares", "Shares of ≥ 4-CPU jobs", &self.shares, SHARES_HELP, text(SesField::Shares)) }
+                    { opt_field(Self::ID, Opt::X, "ses-shares", &self.shares, text(SesField::Shares)) }
                 }
             </>
         }

@@ -1,110 +1,47 @@
-//! The worker side of a paper family's run (docs/ses.md, docs/kkor.md, docs/scjg.md,
-//! docs/reproduce.md): runs a [`FamilyRequest`] — an SES, KKOR or SCJG preset, or the
-//! report card — with progress, and posts its [`FamilyResult`]. Each family view
-//! starts its own worker (`panels::family::Runner`), so cancelling one is dropping it.
+//! The worker side of a family view's run (docs/reproduce.md and each family's page): runs a
+//! [`FamilyRequest`] — a registry family's preset through `crate::family::run`, as
+//! `gridscope run --preset` (one thread), or the report card — with progress, and posts its
+//! [`FamilyResult`]. Each family view starts its own worker (`panels::family::Runner`), so
+//! cancelling one is dropping it.
 
 use super::post;
-use crate::kkor::presets::run_preset_with;
-use crate::scenario::ses::{run_crossover, run_selection_with, SES_DAYS};
-use crate::scjg::inspect::inspect;
-use crate::scjg::presets::PresetOptions;
-use crate::web::protocol::{FamilyRequest, FamilyResult, FromWorker, ScjgPage};
-use crate::workload::SesPoisson;
-use crate::workload::{read_trace, SwfOptions, TraceOptions};
+use crate::family::{Ctx, RunSpec};
+use crate::limits::Limits;
+use crate::web::protocol::{FamilyRequest, FamilyResult, FromWorker};
 
-/// Runs an SCJG preset on the trace `bytes`, as `gridscope run --preset` (one thread), and
-/// inspects one of its runs.
-fn compute_scjg(
-    request: &FamilyRequest,
-    bytes: &[u8],
+/// Seeds a page's run may ask for (the fields say 1..1000).
+const MAX_SEEDS: u64 = 1000;
+
+/// Runs `spec` through the registry: its report as JSON and the family's detail. `file` is
+/// the attached file's bytes, which stand in for the trace the run reads (the page attaches
+/// one at most).
+fn run_family(
+    spec: &RunSpec,
+    file: Option<&[u8]>,
     progress: &mut dyn FnMut(u64, u64) -> bool,
 ) -> Result<FamilyResult, String> {
-    let FamilyRequest::Scjg {
-        preset,
-        seeds,
-        percents,
-        trace,
-    } = request
-    else {
-        return Err("not an SCJG request".into());
+    if spec.seeds.is_some_and(|s| s == 0 || s > MAX_SEEDS) {
+        return Err(format!("seeds must be 1..{MAX_SEEDS}"));
+    }
+    let family = crate::family::family_of(&spec.preset).map_err(|e| e.to_string())?;
+    let mut load = |name: &str| {
+        file.map(<[u8]>::to_vec)
+            .ok_or_else(|| format!("needs the trace {name}: choose its file above"))
     };
-    if *seeds == 0 || *seeds > 1000 {
-        return Err("seeds must be 1..1000".into());
-    }
-    let w = read_trace(
-        trace,
-        bytes,
-        &SwfOptions::default(),
-        &TraceOptions::default(),
-    )
-    .map_err(|e| e.to_string())?;
-    let mut options = PresetOptions {
-        seeds: *seeds,
-        ..PresetOptions::default()
+    let mut ctx = Ctx {
+        threads: 1,
+        limits: Limits::default(),
+        load: &mut load,
+        progress,
     };
-    if !percents.is_empty() {
-        options.percents = percents.clone();
-    }
-    let result = crate::scjg::presets::run_preset(preset, &w.jobs, &options, 1, progress)?;
-    let inspection = inspect(preset, &w.jobs, &options)?;
-    Ok(FamilyResult::Scjg(Box::new(ScjgPage {
-        result,
-        inspection,
-    })))
-}
-
-/// Runs `request`; `progress(done, total)` returns false to stop.
-fn compute(
-    request: &FamilyRequest,
-    progress: &mut dyn FnMut(u64, u64) -> bool,
-) -> Result<FamilyResult, String> {
-    match request {
-        FamilyRequest::Scjg { .. } => Err("an SCJG preset needs its trace file".into()),
-        FamilyRequest::Reproduce {
-            papers,
-            sensitivity,
-            ..
-        } => reproduce(papers, *sensitivity, None, progress),
-        FamilyRequest::Ses {
-            preset,
-            seeds,
-            load_factor,
-            shares,
-            site_queue,
-        } => {
-            let gen = SesPoisson {
-                load_factor: *load_factor,
-                ..SesPoisson::default()
-            };
-            gen.validate()?;
-            match preset.as_str() {
-                "ses-selection" => {
-                    run_selection_with(&gen, SES_DAYS, *seeds, *site_queue, progress)
-                        .map(FamilyResult::SesSelection)
-                        .map_err(|e| e.to_string())
-                }
-                "ses-restriction-crossover" => {
-                    if shares.is_empty() || shares.len() > 100 {
-                        return Err("give 1 to 100 shares of ≥ 4-CPU jobs".into());
-                    }
-                    run_crossover(&gen, shares, SES_DAYS, *seeds, progress)
-                        .map(FamilyResult::SesCrossover)
-                        .map_err(|e| e.to_string())
-                }
-                other => Err(format!("unknown SES preset '{other}'")),
-            }
-        }
-        FamilyRequest::Kkor {
-            preset,
-            seeds,
-            options,
-        } => {
-            if *seeds == 0 {
-                return Err("seeds must be 1..1000".into());
-            }
-            run_preset_with(preset, *seeds, options, progress).map(FamilyResult::Kkor)
-        }
-    }
+    let report = crate::family::run(spec, &mut ctx).map_err(|e| e.to_string())?;
+    let report = report.value().map_err(|e| e.to_string())?;
+    let detail = family.detail(spec, &mut ctx).map_err(|e| e.to_string())?;
+    Ok(FamilyResult::Run {
+        preset: spec.preset.clone(),
+        report,
+        detail,
+    })
 }
 
 /// The report card, one run at a time (the page has one thread per worker); `trace` is the
@@ -125,12 +62,12 @@ fn reproduce(
     let card = crate::reproduce::run_card(&files, sensitivity, 1, &mut load, &mut |d, t| {
         progress(d as u64, t as u64)
     });
-    Ok(FamilyResult::Reproduce(Box::new(card)))
+    Ok(FamilyResult::Card(Box::new(card)))
 }
 
-/// The worker side: runs the preset (on the attached trace's bytes for SCJG), posting
+/// The worker side: runs the request (on the attached file's bytes, if any), posting
 /// progress at most every 50 ms, then the result.
-pub fn run(request: &FamilyRequest, trace: Result<Option<Vec<u8>>, String>) {
+pub fn run(request: &FamilyRequest, file: Result<Option<Vec<u8>>, String>) {
     let t0 = js_sys::Date::now();
     let mut last_post = f64::NEG_INFINITY;
     let mut progress = |done, total| {
@@ -141,21 +78,17 @@ pub fn run(request: &FamilyRequest, trace: Result<Option<Vec<u8>>, String>) {
         }
         true
     };
-    let result = match (request, trace) {
-        (FamilyRequest::Scjg { .. }, Ok(Some(bytes))) => {
-            compute_scjg(request, &bytes, &mut progress)
+    let result = file.and_then(|bytes| match request {
+        FamilyRequest::Run { spec, .. } => run_family(spec, bytes.as_deref(), &mut progress),
+        FamilyRequest::Card {
+            papers,
+            sensitivity,
+            trace,
+        } => {
+            let trace = trace.as_deref().zip(bytes.as_deref());
+            reproduce(papers, *sensitivity, trace, &mut progress)
         }
-        (
-            FamilyRequest::Reproduce {
-                papers,
-                sensitivity,
-                trace: Some(name),
-            },
-            Ok(Some(bytes)),
-        ) => reproduce(papers, *sensitivity, Some((name, &bytes)), &mut progress),
-        (_, Err(e)) => Err(e),
-        _ => compute(request, &mut progress),
-    };
+    });
     post(&match result {
         Ok(r) => FromWorker::FamilyDone {
             result: Box::new(r),

@@ -170,9 +170,7 @@ impl FamilyPanel for Sf {
     }
 
     fn intro(&self) -> Html {
-        html! {
-            <p class="help">{"How to split batches of jobs over resources of different speeds: the optimal static fractions for batch arrivals (OWA), fractions proportional to speed (WW), dynamic least load (DLL) and the hybrid adaptive scheduler. Each point runs every policy with the same seeds; the line is the median of the mean response times and the shaded band its order-statistic confidence band. Source: the SF paper (optimal workload allocation for batch arrivals on heterogeneous resources)."}</p>
-        }
+        super::family::intro(Self::ID, "")
     }
 
     fn linked(fragment: &str) -> Option<Linked> {
