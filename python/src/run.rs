@@ -128,7 +128,8 @@ impl Report {
             site_names,
             outs.iter().map(|o| (o.site as i64).min(n as i64) as i32),
         );
-        let statuses = ["finished", "killed", "rejected", "pending"];
+        // "lost": killed by a node failure and not run again (issue #41).
+        let statuses = ["finished", "killed", "rejected", "pending", "lost"];
         c.dict(
             "status",
             statuses.iter().map(|s| s.to_string()).collect(),
@@ -137,6 +138,7 @@ impl Report {
                 JobOutcome::Killed => 1,
                 JobOutcome::Rejected(_) => 2,
                 JobOutcome::Pending => 3,
+                JobOutcome::Lost => 4,
             }),
         );
         c.bool("ran", outs.iter().map(|o| o.ran()));
