@@ -630,7 +630,7 @@ fn pool_refuses_what_does_not_fit() {
     let bytes = worker::encode_outcomes(&part_outcomes());
     assert!(worker::decode_outcomes(&bytes[1..]).is_err());
     let mut bad = bytes.clone();
-    bad[20] = 9;
+    bad[20] = 200;
     assert!(worker::decode_outcomes(&bad).is_err());
     assert_eq!(worker::decode_outcomes(&bytes).unwrap(), part_outcomes());
     // The demo is small: it stays in one worker whatever the cores.
@@ -671,6 +671,8 @@ fn part_outcomes() -> Vec<crate::engine::Outcome> {
             }),
         ),
         at(1, 2, 3, JobOutcome::Rejected(RejectReason::NoSuchSite)),
+        // Lost to a node failure (issue #41).
+        at(2, 4, 6, JobOutcome::Lost),
     ]
 }
 
