@@ -100,7 +100,11 @@ const now = (page) => page.evaluate(() => performance.now());
 function report(name, { longest, cancelMs, meter }) {
   const mb = (b) => (b / MB).toFixed(0);
   console.log(`# ${name}: longest main-thread task ${longest.toFixed(0)} ms; Cancel ${cancelMs === undefined ? 'n/a' : `${cancelMs} ms`}; peak JS heap ${mb(meter.peakHeap)} MB; browser processes' resident memory peak ${mb(meter.peakRss)} MB (${mb(meter.startRss)} MB at load)`);
-  assert.ok(longest < 200, `${name}: a main-thread task of ${longest} ms`);
+  // A freeze guard, not a speed test (speed is benches/browser.mjs's): a frozen tab blocks
+  // for seconds. The largest sweep's start measured 60–138 ms alone on 2 cores, but 227 and
+  // 228 ms late in the full suite (browser memory ~1.5 GB) and 358 ms under a parallel
+  // build, so 200 ms failed runs that froze nothing.
+  assert.ok(longest < 500, `${name}: a main-thread task of ${longest} ms`);
   if (cancelMs !== undefined) assert.ok(cancelMs < 1000, `${name}: Cancel took ${cancelMs} ms`);
   assert.ok(meter.peakHeap < 256 * MB, `${name}: JS heap ${mb(meter.peakHeap)} MB`);
   if (meter.startRss) assert.ok(meter.peakRss - meter.startRss < 1536 * MB, `${name}: memory grew ${mb(meter.peakRss - meter.startRss)} MB`);
