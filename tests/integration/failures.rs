@@ -20,23 +20,16 @@ const ON_NODES: [LocalPolicyKind; 4] = [
     LocalPolicyKind::FirstFit,
 ];
 
+/// One site of `count` nodes of `cores` cores, no memory or GPUs.
 fn nodes(count: u32, cores: u32) -> Platform {
-    Platform::single(Site {
-        name: "N".into(),
-        nodes: count,
-        cpus_per_node: cores,
-        speed: 1.0,
-        allocation: Default::default(),
-        groups: Vec::new(),
-        node_types: vec![NodeType {
-            name: String::new(),
-            count,
-            cores,
-            mem_kb: 0,
-            gpus: 0,
-            power: None,
-        }],
-    })
+    crate::nodes::node_site(vec![NodeType {
+        name: String::new(),
+        count,
+        cores,
+        mem_kb: 0,
+        gpus: 0,
+        power: None,
+    }])
 }
 
 /// Job `id` of `procs` processors submitted at `submit` s, running `run` s, estimated `est` s.

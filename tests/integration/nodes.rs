@@ -152,7 +152,7 @@ fn cli_simulate_takes_an_accasim_platform() {
     );
 }
 
-fn node_site(types: Vec<NodeType>) -> Platform {
+pub(crate) fn node_site(types: Vec<NodeType>) -> Platform {
     let nodes = types.iter().map(|t| t.count).sum();
     Platform::single(Site {
         name: "N".into(),

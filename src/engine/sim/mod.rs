@@ -181,8 +181,6 @@ pub struct Simulation<'a> {
     ideal: Option<RunOutput>,
     /// Nodes that go down (`with_outages`; none by default).
     outages: Option<Box<outages::OutageState>>,
-    /// Outages in the table that came from the file (those after are drawn).
-    outages_from_file: usize,
 }
 
 impl<'a> Simulation<'a> {
@@ -267,7 +265,6 @@ impl<'a> Simulation<'a> {
             work_limit: u64::MAX,
             ideal: None,
             outages: None,
-            outages_from_file: 0,
         })
     }
 

@@ -35,6 +35,8 @@ pub(super) struct OutageState {
     rngs: Vec<Vec<SimRng>>,
     /// Every outage an event points at: the file's, then those drawn.
     table: Vec<Outage>,
+    /// How many of the table's outages came from the file (those after are drawn).
+    from_file: usize,
     /// Per site, per node: outages in force, and since when the node is down.
     down: Vec<Vec<(u32, SimTime, OutageKind)>>,
     pub(super) log: FailureLog,
@@ -60,6 +62,7 @@ impl OutageState {
             requeues: vec![0; jobs],
             model,
             rngs,
+            from_file: outages.windows.len(),
             table: outages.windows,
             down: nodes
                 .iter()
@@ -89,8 +92,8 @@ impl OutageState {
     }
 
     /// True for an outage drawn from the model (after the file's).
-    fn drawn(&self, idx: u32, from_file: usize) -> bool {
-        self.model.is_some() && idx as usize >= from_file
+    fn drawn(&self, idx: u32) -> bool {
+        self.model.is_some() && idx as usize >= self.from_file
     }
 }
 
@@ -105,7 +108,6 @@ impl Simulation<'_> {
         for (i, o) in st.table.iter().enumerate() {
             self.events.push(o.start.max(now), Event::Down(i as u32));
         }
-        self.outages_from_file = st.table.len();
         for site in 0..st.rngs.len() {
             for node in 0..st.rngs[site].len() {
                 if let Some(i) = st.draw(site as u32, node as u32, now) {
@@ -180,12 +182,11 @@ impl Simulation<'_> {
     pub(super) fn node_up(&mut self, i: u32) -> Result<(), SimError> {
         let now = self.now;
         let jobs_left = self.done < self.jobs.len() as u64;
-        let from_file = self.outages_from_file;
         let Some(st) = self.outages.as_mut() else {
             return Ok(());
         };
         let o = st.table[i as usize];
-        if st.drawn(i, from_file) && jobs_left {
+        if st.drawn(i) && jobs_left {
             if let Some(next) = st.draw(o.site, o.node, now) {
                 self.events
                     .push(st.table[next as usize].start, Event::Down(next));
