@@ -3,7 +3,7 @@
 //! them. Plain data (kept apart from the simulation so that `outcome.rs` can carry it
 //! without importing the loop).
 
-use crate::failure::{OnFailure, OutageKind};
+use crate::failure::{CheckpointPlan, OnFailure, OutageKind};
 use crate::model::{JobIdx, Share};
 use crate::time::SimTime;
 
@@ -20,6 +20,9 @@ pub struct KilledRun {
     pub end: SimTime,
     /// Its shares, in [`FailureLog::shares`].
     pub shares: (u32, u32),
+    /// The work this run checkpointed before the failure (zero without checkpointing): the
+    /// job's next run resumes after it.
+    pub saved: SimTime,
 }
 
 /// A node down over `[start, end)` as the engine applied it (overlapping outages merged).
@@ -52,11 +55,25 @@ pub struct FailureLog {
     pub after_the_end: u64,
     /// Jobs lost because they had been requeued [`Outages::max_requeue`] times already.
     pub requeue_limit: u64,
+    /// The checkpointing every job followed, if any.
+    pub checkpoint: Option<CheckpointPlan>,
 }
 
 impl FailureLog {
     /// The shares of a killed run.
     pub fn shares_of(&self, k: &KilledRun) -> &[Share] {
         &self.shares[k.shares.0 as usize..(k.shares.0 + k.shares.1) as usize]
+    }
+
+    /// Per job of a run of `jobs` jobs, the work its killed runs checkpointed: where its
+    /// last run resumed from.
+    pub fn saved_per_job(&self, jobs: usize) -> Vec<SimTime> {
+        let mut saved = vec![SimTime::ZERO; jobs];
+        for k in &self.killed {
+            if let Some(s) = saved.get_mut(k.job as usize) {
+                *s += k.saved;
+            }
+        }
+        saved
     }
 }

@@ -2,6 +2,7 @@
 //! error: the message says which job and which instant.
 
 use super::outcome::{planned_and_effective, scale, InvariantViolation};
+use super::FailureLog;
 use super::{JobOutcome, Outcome, RejectReason, RunConfig, SimTime};
 use crate::model::{Job, Platform};
 
@@ -17,6 +18,20 @@ pub fn check_invariants(
     outcomes: &[Outcome],
     cfg: &RunConfig,
 ) -> Result<(), InvariantViolation> {
+    check_invariants_with_failures(platform, jobs, outcomes, cfg, None)
+}
+
+/// [`check_invariants`] for a run with failures: with checkpointing, a job's last run
+/// lasts the restart, the work its killed runs did not save and the checkpoints on the way
+/// ([`crate::failure::CheckpointPlan::run_length`] of what `failures` says they saved).
+pub fn check_invariants_with_failures(
+    platform: &Platform,
+    jobs: &[Job],
+    outcomes: &[Outcome],
+    cfg: &RunConfig,
+    failures: Option<&FailureLog>,
+) -> Result<(), InvariantViolation> {
+    let checkpoint = failures.and_then(|f| f.checkpoint.map(|p| (p, f.saved_per_job(jobs.len()))));
     let fail = |m: String| Err(InvariantViolation(m));
     if jobs.len() != outcomes.len() {
         return fail(format!(
@@ -36,7 +51,7 @@ pub fn check_invariants(
         ran.iter().map(|&n| Vec::with_capacity(2 * n)).collect();
     let mut first = SimTime(i64::MAX);
     let mut last = SimTime(i64::MIN);
-    for (job, out) in jobs.iter().zip(outcomes) {
+    for (i, (job, out)) in jobs.iter().zip(outcomes).enumerate() {
         match out.status {
             JobOutcome::Pending => {
                 return fail(format!("job {} was never run nor rejected", job.id))
@@ -65,8 +80,14 @@ pub fn check_invariants(
                 }
                 let home_speed = platform.sites[job.home as usize].speed;
                 let (planned, effective) = planned_and_effective(job, cfg);
-                let expected = scale(effective, home_speed, site.speed);
+                let full = scale(effective, home_speed, site.speed);
                 let lost = out.status == JobOutcome::Lost;
+                let expected = match &checkpoint {
+                    // A lost run may have resumed from a checkpoint: at most its restart more.
+                    Some((plan, _)) if lost => plan.run_length(full, SimTime::ZERO) + plan.restart,
+                    Some((plan, saved)) => plan.run_length(full, saved[i]),
+                    None => full,
+                };
                 // A lost job ends at the failure that killed it, before its own end.
                 if lost && (out.end < out.start || out.end - out.start > expected) {
                     return fail(format!(

@@ -16,7 +16,7 @@ mod sim;
 pub use crate::time::{SimTime, TICKS_PER_SEC};
 pub use failure_log::{Downtime, FailureLog, KilledRun};
 pub use ideal::{check_ideal, ideal_capacity, ideal_work, simulate_ideal};
-pub use invariants::check_invariants;
+pub use invariants::{check_invariants, check_invariants_with_failures};
 pub(crate) use outcome::planned_and_effective;
 pub use outcome::{
     wallclock_limit, EstimateSource, EventOrder, InvariantViolation, JobOutcome, Outcome,

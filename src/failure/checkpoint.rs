@@ -8,7 +8,151 @@
 //! Daly (FGCS 22(3), 2006) refines it. [`simulate_waste`] draws the waste of one node's
 //! jobs to check both.
 
+use serde::{Deserialize, Serialize};
+
+use super::{FailureError, FailureModel};
 use crate::rng::SimRng;
+use crate::time::SimTime;
+
+/// How often a job checkpoints: a fixed interval of work, or Young's or Daly's interval
+/// from the nodes' mean time between failures (the failure model's mean up time).
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Interval {
+    /// Every this many seconds of work.
+    Fixed(f64),
+    /// Young's `√(2·C·M)`.
+    Young,
+    /// Daly's higher-order interval.
+    Daly,
+}
+
+/// Checkpointing as a run is configured with it: the interval, the cost C of writing a
+/// checkpoint and the cost R of restarting from one, in seconds.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Checkpointing {
+    pub interval: Interval,
+    pub cost_s: f64,
+    pub restart_s: f64,
+}
+
+impl Checkpointing {
+    /// The plan every job of a run follows: the interval resolved against the failure
+    /// `model` (Young's and Daly's need one: they read its mean up time as M).
+    pub fn plan(&self, model: Option<&FailureModel>) -> Result<CheckpointPlan, FailureError> {
+        let bad = |what: &str, v: f64| {
+            Err(FailureError::Model(format!(
+                "checkpoint {what} must be a finite number of seconds ≥ 0, not {v}"
+            )))
+        };
+        if !(self.cost_s.is_finite() && self.cost_s >= 0.0) {
+            return bad("cost", self.cost_s);
+        }
+        if !(self.restart_s.is_finite() && self.restart_s >= 0.0) {
+            return bad("restart cost", self.restart_s);
+        }
+        let every_s = match self.interval {
+            Interval::Fixed(s) if s.is_finite() && s > 0.0 => s,
+            Interval::Fixed(s) => {
+                return Err(FailureError::Model(format!(
+                    "the checkpoint interval must be a finite number of seconds > 0, not {s}"
+                )))
+            }
+            Interval::Young | Interval::Daly => {
+                let Some(m) = model else {
+                    return Err(FailureError::Model(
+                        "Young's and Daly's checkpoint intervals need a failure model (their M is its mean time between failures); give a fixed interval with outage files alone".into(),
+                    ));
+                };
+                let mtbf = m.mtbf_s();
+                match self.interval {
+                    Interval::Young => young_interval(self.cost_s, mtbf),
+                    _ => daly_interval(self.cost_s, mtbf),
+                }
+            }
+        };
+        Ok(CheckpointPlan {
+            every: SimTime::from_secs_f64(every_s).max(SimTime(1)),
+            cost: SimTime::from_secs_f64(self.cost_s),
+            restart: SimTime::from_secs_f64(self.restart_s),
+        })
+    }
+}
+
+/// What every job of a run does, in ticks: after each `every` of work it writes a
+/// checkpoint for `cost`; a run that resumes from a checkpoint first spends `restart`.
+/// A run of `w` of work writes `⌈w/every⌉ − 1` checkpoints (none after its last piece:
+/// it ends instead).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CheckpointPlan {
+    pub every: SimTime,
+    pub cost: SimTime,
+    pub restart: SimTime,
+}
+
+impl CheckpointPlan {
+    /// Checkpoints written by a run of `work` that is not cut short.
+    pub fn checkpoints(&self, work: SimTime) -> i64 {
+        if work.0 <= 0 {
+            return 0;
+        }
+        (work.0 + self.every.0 - 1) / self.every.0 - 1
+    }
+
+    /// How long a run of a job of `full` work lasts when `saved` of it is checkpointed
+    /// already: the restart (when there is a checkpoint to read), the rest of the work and
+    /// the checkpoints on the way.
+    pub fn run_length(&self, full: SimTime, saved: SimTime) -> SimTime {
+        let rest = SimTime((full.0 - saved.0).max(0));
+        let restart = match saved.0 > 0 {
+            true => self.restart,
+            false => SimTime::ZERO,
+        };
+        SimTime(
+            restart
+                .0
+                .saturating_add(rest.0)
+                .saturating_add(self.cost.0.saturating_mul(self.checkpoints(rest))),
+        )
+        .max(SimTime(1))
+    }
+
+    /// The work a run of `length` that was not cut short did, after its restart when it
+    /// `resumed` from a checkpoint: the inverse of [`CheckpointPlan::run_length`]. A run of
+    /// `n` pieces of work lasts `x = rest + C·(n − 1)` after the restart, so
+    /// `n = ⌈(x + C)/(τ + C)⌉`.
+    pub fn work_in_run(&self, length: SimTime, resumed: bool) -> SimTime {
+        let restart = match resumed {
+            true => self.restart,
+            false => SimTime::ZERO,
+        };
+        let x = length.0 - restart.0;
+        if x <= 0 {
+            return SimTime::ZERO;
+        }
+        let step = self.every.0 + self.cost.0;
+        let pieces = (x + self.cost.0 + step - 1) / step;
+        SimTime(x - self.cost.0 * (pieces - 1))
+    }
+
+    /// The work saved (checkpointed) by a run of a job of `full` work, `saved` of it saved
+    /// before the run, cut short after `elapsed`: each whole `every + cost` after the
+    /// restart is one checkpoint, up to the run's last.
+    pub fn saved_by_run(&self, full: SimTime, saved: SimTime, elapsed: SimTime) -> SimTime {
+        let rest = SimTime((full.0 - saved.0).max(0));
+        let restart = match saved.0 > 0 {
+            true => self.restart,
+            false => SimTime::ZERO,
+        };
+        let working = elapsed.0 - restart.0;
+        if working <= 0 {
+            return SimTime::ZERO;
+        }
+        let done = (working / (self.every.0 + self.cost.0)).min(self.checkpoints(rest));
+        SimTime(done * self.every.0)
+    }
+}
 
 /// Young's checkpoint interval `√(2·C·M)` (C the checkpoint cost, M the mean time between
 /// failures, both in seconds).

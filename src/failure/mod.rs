@@ -15,6 +15,7 @@ mod dist;
 mod model;
 mod read;
 
+pub use checkpoint::{CheckpointPlan, Checkpointing, Interval};
 pub use dist::Dist;
 pub use model::{node_rng, FailureModel};
 pub use read::{read_alea_failures, read_outages_csv, NodeCounts, OutageReport};
@@ -86,6 +87,9 @@ pub struct Outages {
     /// (Slurm's `MaxBatchRequeue`, 5 by default there and here): a job much longer than
     /// its nodes' time between failures would otherwise run again for ever.
     pub max_requeue: u32,
+    /// Checkpointing, for every job: a requeued job then resumes from its last checkpoint
+    /// instead of from the start (docs/failures.md).
+    pub checkpoint: Option<Checkpointing>,
 }
 
 /// Slurm's default `MaxBatchRequeue`.
@@ -99,6 +103,7 @@ impl Default for Outages {
             seed: 0,
             on_failure: OnFailure::default(),
             max_requeue: MAX_REQUEUE,
+            checkpoint: None,
         }
     }
 }

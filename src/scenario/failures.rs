@@ -31,8 +31,34 @@ pub struct RunFailures {
     pub work_lost_core_h: f64,
     /// Core-hours of the runs that ended as planned (finished, or at their estimate).
     pub useful_core_h: f64,
-    /// `useful / (useful + lost)` core-hours: the share of the work done that counted.
+    /// `useful / (useful + lost + checkpointing)` core-hours: the share of the core time
+    /// spent that went into work that counted.
     pub goodput: f64,
+    /// What checkpointing did (absent without it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<RunCheckpoint>,
+}
+
+/// A run's checkpointing: its plan and what it cost and saved. With it, a killed run's
+/// time splits into the work it saved, its restart and checkpoints (overhead) and the rest
+/// (lost); a finished job's useful work is its whole runtime, part of it done in runs a
+/// failure later cut short.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunCheckpoint {
+    /// Seconds of work between checkpoints (τ).
+    pub interval_s: f64,
+    /// Seconds to write one (C).
+    pub cost_s: f64,
+    /// Seconds to restart from one (R).
+    pub restart_s: f64,
+    /// Checkpoints written, by every run.
+    pub checkpoints: u64,
+    /// Runs that resumed from a checkpoint.
+    pub restarts: u64,
+    /// Core-hours of checkpoints and restarts.
+    pub overhead_core_h: f64,
+    /// Core-hours of work that killed runs checkpointed, so that no later run redid it.
+    pub work_saved_core_h: f64,
 }
 
 /// The report of `log` for a run of `jobs` on `platform` that ended with `outcomes`.
@@ -49,22 +75,74 @@ pub fn run_failures(
     let mut first = SimTime::NEVER;
     let mut last = SimTime(i64::MIN);
     let mut lost = 0u64;
-    for (job, out) in jobs.iter().zip(outcomes) {
+    let mut work_lost = 0.0;
+    let mut checkpoint = log.checkpoint.map(|plan| RunCheckpoint {
+        interval_s: plan.every.as_secs_f64(),
+        cost_s: plan.cost.as_secs_f64(),
+        restart_s: plan.restart.as_secs_f64(),
+        checkpoints: 0,
+        restarts: 0,
+        overhead_core_h: 0.0,
+        work_saved_core_h: 0.0,
+    });
+    // Each killed run: with checkpointing, its restart and checkpoints are overhead, the
+    // work it saved is kept, and the rest is lost.
+    let mut saved = vec![SimTime::ZERO; if checkpoint.is_some() { jobs.len() } else { 0 }];
+    for k in &log.killed {
+        let procs = jobs[k.job as usize].procs;
+        let spent = core_h(procs, k.start, k.end);
+        match (&mut checkpoint, log.checkpoint) {
+            (Some(c), Some(plan)) => {
+                let before = saved[k.job as usize];
+                let restart = match before.0 > 0 {
+                    true => plan.restart.min(k.end - k.start),
+                    false => SimTime::ZERO,
+                };
+                let written = k.saved.0 / plan.every.0;
+                let overhead = restart + SimTime(written * plan.cost.0);
+                c.checkpoints += written as u64;
+                c.restarts += u64::from(before.0 > 0);
+                c.overhead_core_h += core_h(procs, SimTime::ZERO, overhead);
+                c.work_saved_core_h += core_h(procs, SimTime::ZERO, k.saved);
+                work_lost += spent - core_h(procs, SimTime::ZERO, overhead + k.saved);
+                saved[k.job as usize] = before + k.saved;
+            }
+            _ => work_lost += spent,
+        }
+    }
+    for (i, (job, out)) in jobs.iter().zip(outcomes).enumerate() {
         if !out.ran() {
             continue;
         }
         first = first.min(job.submit);
         last = last.max(out.end);
-        match out.status {
-            JobOutcome::Lost => lost += 1,
-            _ => useful += core_h(job.procs, out.start, out.end),
+        let ran = core_h(job.procs, out.start, out.end);
+        match (out.status, &mut checkpoint, log.checkpoint) {
+            (JobOutcome::Lost, Some(_), Some(_)) => {
+                // Its saved work never finished: lost after all.
+                lost += 1;
+                work_lost += core_h(job.procs, SimTime::ZERO, saved[i]);
+            }
+            (JobOutcome::Lost, ..) => lost += 1,
+            (_, Some(c), Some(plan)) => {
+                // The last run: its restart and checkpoints, then the work left.
+                let resumed = saved[i].0 > 0;
+                let rest = plan.work_in_run(out.end - out.start, resumed);
+                let restart = match resumed {
+                    true => plan.restart,
+                    false => SimTime::ZERO,
+                };
+                let written = plan.checkpoints(rest);
+                let overhead = restart + SimTime(written * plan.cost.0);
+                c.checkpoints += written as u64;
+                c.restarts += u64::from(resumed);
+                c.overhead_core_h += core_h(job.procs, SimTime::ZERO, overhead);
+                useful += ran - core_h(job.procs, SimTime::ZERO, overhead)
+                    + core_h(job.procs, SimTime::ZERO, saved[i]);
+            }
+            _ => useful += ran,
         }
     }
-    let work_lost: f64 = log
-        .killed
-        .iter()
-        .map(|k| core_h(jobs[k.job as usize].procs, k.start, k.end))
-        .sum();
     let nodes: u64 = platform
         .sites
         .iter()
@@ -86,6 +164,7 @@ pub fn run_failures(
         false => 1.0,
     };
     let runs_killed = log.killed.len() as u64;
+    let overhead = checkpoint.as_ref().map_or(0.0, |c| c.overhead_core_h);
     RunFailures {
         on_failure: log.on_failure.name().to_string(),
         downtimes: log.downtimes.len() as u64,
@@ -97,9 +176,10 @@ pub fn run_failures(
         lost_at_requeue_limit: log.requeue_limit,
         work_lost_core_h: work_lost,
         useful_core_h: useful,
-        goodput: match useful + work_lost > 0.0 {
-            true => useful / (useful + work_lost),
+        goodput: match useful + work_lost + overhead > 0.0 {
+            true => useful / (useful + work_lost + overhead),
             false => 1.0,
         },
+        checkpoint,
     }
 }

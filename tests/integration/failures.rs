@@ -21,7 +21,7 @@ const ON_NODES: [LocalPolicyKind; 4] = [
 ];
 
 /// One site of `count` nodes of `cores` cores, no memory or GPUs.
-fn nodes(count: u32, cores: u32) -> Platform {
+pub(crate) fn nodes(count: u32, cores: u32) -> Platform {
     crate::nodes::node_site(vec![NodeType {
         name: String::new(),
         count,
@@ -33,7 +33,7 @@ fn nodes(count: u32, cores: u32) -> Platform {
 }
 
 /// Job `id` of `procs` processors submitted at `submit` s, running `run` s, estimated `est` s.
-fn job(id: i64, submit: i64, procs: u32, run: i64, est: i64) -> Job {
+pub(crate) fn job(id: i64, submit: i64, procs: u32, run: i64, est: i64) -> Job {
     Job {
         id,
         submit: SimTime::from_secs(submit),
@@ -46,7 +46,7 @@ fn job(id: i64, submit: i64, procs: u32, run: i64, est: i64) -> Job {
     }
 }
 
-fn down(node: u32, start: i64, end: i64) -> Outage {
+pub(crate) fn down(node: u32, start: i64, end: i64) -> Outage {
     Outage {
         site: 0,
         node,
@@ -56,7 +56,7 @@ fn down(node: u32, start: i64, end: i64) -> Outage {
     }
 }
 
-fn run(
+pub(crate) fn run(
     platform: &Platform,
     jobs: &[Job],
     policy: LocalPolicyKind,
@@ -83,7 +83,7 @@ fn windows(windows: Vec<Outage>, on_failure: OnFailure) -> Outages {
 }
 
 /// (start s, end s) of every job.
-fn spans(out: &RunOutput) -> Vec<(i64, i64)> {
+pub(crate) fn spans(out: &RunOutput) -> Vec<(i64, i64)> {
     out.outcomes
         .iter()
         .map(|o| (o.start.0 / 1000, o.end.0 / 1000))

@@ -1,6 +1,7 @@
 //! The one integration-test binary: golden schedules, the differential test against a
 //! reference scheduler, real traces, the CLI, the steppable engine and the house rules (tidy).
 
+mod checkpoint;
 mod cli;
 mod cluster;
 mod differential;

@@ -223,6 +223,43 @@ fn failures(report: &Report, s: &mut String) {
         ]);
     }
     s.push_str(&aligned(&rows, &[18, 13, 13, 12, 9, 10, 12, 8]));
+    checkpoints(report, s);
+}
+
+/// Each run's checkpointing, when jobs checkpointed (docs/failures.md).
+fn checkpoints(report: &Report, s: &mut String) {
+    let runs: Vec<_> = report
+        .runs
+        .iter()
+        .filter_map(|r| Some((r, r.failures.as_ref()?.checkpoint.as_ref()?)))
+        .collect();
+    let Some((_, first)) = runs.first() else {
+        return;
+    };
+    s.push_str(&format!(
+        "
+checkpointing: every {} s of work, C = {} s, R = {} s
+",
+        first.interval_s, first.cost_s, first.restart_s
+    ));
+    let header = [
+        "algorithm",
+        "checkpoints",
+        "restarts",
+        "overhead core-h",
+        "saved core-h",
+    ];
+    let mut rows = vec![header.iter().map(|h| h.to_string()).collect::<Vec<_>>()];
+    for (r, c) in runs {
+        rows.push(vec![
+            r.label.clone(),
+            c.checkpoints.to_string(),
+            c.restarts.to_string(),
+            format!("{:.1}", c.overhead_core_h),
+            format!("{:.1}", c.work_saved_core_h),
+        ]);
+    }
+    s.push_str(&aligned(&rows, &[18, 12, 9, 16, 13]));
 }
 
 /// Rows as columns: the first left-aligned, the others right-aligned, each at least its

@@ -157,6 +157,25 @@ fn failure_flags(
         m.check()?;
         outages.model = Some(m);
     }
+    if let Some(every) = &a.checkpoint {
+        use gridscope::failure::{Checkpointing, Interval};
+        let interval = match every.as_str() {
+            "young" => Interval::Young,
+            "daly" => Interval::Daly,
+            s => Interval::Fixed(s.parse().map_err(|_| {
+                CliError::Usage(format!(
+                    "--checkpoint {s}: expected young, daly or a number of seconds"
+                ))
+            })?),
+        };
+        let checkpoint = Checkpointing {
+            interval,
+            cost_s: a.checkpoint_cost,
+            restart_s: a.restart_cost,
+        };
+        checkpoint.plan(outages.model.as_ref())?;
+        outages.checkpoint = Some(checkpoint);
+    }
     Ok(outages)
 }
 

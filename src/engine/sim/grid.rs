@@ -65,6 +65,12 @@ impl Simulation<'_> {
             return;
         }
         let job = &self.jobs[idx as usize];
+        let (planned, _) = planned_and_effective(job, &self.cfg);
+        let home_speed = self.platform.sites[job.home as usize].speed;
+        let estimate = self.checkpointed(
+            idx,
+            scale(planned, home_speed, self.sites[s as usize].res.speed),
+        );
         let site = &mut self.sites[s as usize];
         if units > site.res.capacity {
             // Only a non-migrating scheme sends a job to a site too small for it.
@@ -75,12 +81,10 @@ impl Simulation<'_> {
             self.done += 1;
             return;
         }
-        let (planned, _) = planned_and_effective(job, &self.cfg);
-        let home_speed = self.platform.sites[job.home as usize].speed;
         let queued = QueuedJob {
             idx,
             units,
-            estimate: scale(planned, home_speed, site.res.speed),
+            estimate,
             queued_at: self.now,
         };
         self.outcomes[idx as usize].site = s;

@@ -44,7 +44,7 @@ impl Simulation<'_> {
         let site = &self.sites[out.site as usize].res;
         let home_speed = self.platform.sites[job.home as usize].speed;
         let (planned, _) = planned_and_effective(job, &self.cfg);
-        let estimated = out.start + scale(planned, home_speed, site.speed);
+        let estimated = out.start + self.checkpointed(idx, scale(planned, home_speed, site.speed));
         if self.now > estimated {
             self.now
         } else {
@@ -145,7 +145,7 @@ impl Simulation<'_> {
         let site = &self.sites[self.outcomes[idx as usize].site as usize].res;
         let home_speed = self.platform.sites[job.home as usize].speed;
         let (planned, _) = planned_and_effective(job, &self.cfg);
-        scale(planned, home_speed, site.speed)
+        self.checkpointed(idx, scale(planned, home_speed, site.speed))
     }
 
     /// 2. Arrivals at `now`, in input order, through the grid policy.

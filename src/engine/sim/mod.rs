@@ -25,7 +25,7 @@ use std::cell::RefCell;
 use std::collections::BTreeMap;
 
 use super::ideal::{check_ideal, simulate_ideal};
-use super::invariants::check_invariants;
+use super::invariants::check_invariants_with_failures;
 use super::{EventQueue, InvariantViolation, Outcome, RunConfig, RunOutput, SimError, SimTime};
 use crate::model::{Demand, Job, JobIdx, NodePool, Placements, Platform, Share};
 use crate::policy::grid::{GridAction, GridMsg, GridParams, GridPolicy, GridScheme};
@@ -288,15 +288,29 @@ impl<'a> Simulation<'a> {
     }
 
     /// Nodes go down as `outages` says (issue #41, docs/failures.md): from a file, drawn
-    /// from a failure model, or both; a killed job is requeued or lost. Only node-typed
+    /// from a failure model, or both; a killed job is requeued or lost, and with
+    /// checkpointing a requeued job resumes from its last checkpoint. Only node-typed
     /// sites have nodes to lose; before the first step.
     pub fn with_outages(mut self, outages: crate::failure::Outages) -> Result<Self, SimError> {
-        if outages.is_empty() {
+        if outages.is_empty() && outages.checkpoint.is_none() {
             return Ok(self);
         }
         let nodes = validate::validate_outages(&self.platform, &outages, &self.cfg)?;
+        let plan = match &outages.checkpoint {
+            Some(c) => {
+                Some(
+                    c.plan(outages.model.as_ref())
+                        .map_err(|e| SimError::InvalidPlatform {
+                            reason: e.to_string(),
+                        })?,
+                )
+            }
+            None => None,
+        };
         let jobs = self.jobs.len();
-        self.outages = Some(Box::new(outages::OutageState::new(outages, &nodes, jobs)));
+        self.outages = Some(Box::new(outages::OutageState::new(
+            outages, &nodes, jobs, plan,
+        )));
         Ok(self)
     }
 
@@ -507,7 +521,7 @@ impl<'a> Simulation<'a> {
     }
 
     /// The result of a run stepped to its end, after the invariant checks every run ends
-    /// with (see [`check_invariants`]); `Cancelled` when steps remain.
+    /// with (see [`check_invariants_with_failures`]); `Cancelled` when steps remain.
     pub fn finish(self) -> Result<RunOutput, SimError> {
         if !self.is_finished() {
             return Err(SimError::Cancelled);
@@ -539,8 +553,14 @@ impl<'a> Simulation<'a> {
                 .into());
             }
         }
-        check_invariants(&self.platform, &self.jobs, &self.outcomes, &self.cfg)?;
         let failures = self.outages.map(|st| st.log);
+        check_invariants_with_failures(
+            &self.platform,
+            &self.jobs,
+            &self.outcomes,
+            &self.cfg,
+            failures.as_ref(),
+        )?;
         nodes::check_nodes(
             &self.platform,
             &self.jobs,

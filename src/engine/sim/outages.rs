@@ -19,7 +19,9 @@ use super::{Event, Simulation};
 use crate::engine::failure_log::{Downtime, FailureLog, KilledRun};
 use crate::engine::outcome::{planned_and_effective, scale};
 use crate::engine::{InvariantViolation, JobOutcome, Outcome, SimError, SimTime};
-use crate::failure::{node_rng, FailureModel, OnFailure, Outage, OutageKind, Outages};
+use crate::failure::{
+    node_rng, CheckpointPlan, FailureModel, OnFailure, Outage, OutageKind, Outages,
+};
 use crate::model::{JobIdx, Share};
 use crate::policy::local::QueuedJob;
 use crate::rng::SimRng;
@@ -39,12 +41,23 @@ pub(super) struct OutageState {
     from_file: usize,
     /// Per site, per node: outages in force, and since when the node is down.
     down: Vec<Vec<(u32, SimTime, OutageKind)>>,
+    /// The checkpointing every job follows, if any.
+    plan: Option<CheckpointPlan>,
+    /// Per job, the work its killed runs checkpointed (at the speed of its site: a
+    /// requeued job goes back to the queue it ran from); empty without checkpointing.
+    saved: Vec<SimTime>,
     pub(super) log: FailureLog,
 }
 
 impl OutageState {
-    /// The state for `outages` on sites of `nodes[s]` nodes each (0: no node types).
-    pub(super) fn new(outages: Outages, nodes: &[u32], jobs: usize) -> OutageState {
+    /// The state for `outages` on sites of `nodes[s]` nodes each (0: no node types), every
+    /// job following `plan` if there is one.
+    pub(super) fn new(
+        outages: Outages,
+        nodes: &[u32],
+        jobs: usize,
+        plan: Option<CheckpointPlan>,
+    ) -> OutageState {
         let model = outages.model;
         let rngs = nodes
             .iter()
@@ -68,8 +81,14 @@ impl OutageState {
                 .iter()
                 .map(|&n| vec![(0, SimTime::ZERO, OutageKind::Failure); n as usize])
                 .collect(),
+            plan,
+            saved: match plan {
+                Some(_) => vec![SimTime::ZERO; jobs],
+                None => Vec::new(),
+            },
             log: FailureLog {
                 on_failure: outages.on_failure,
+                checkpoint: plan,
                 ..FailureLog::default()
             },
         }
@@ -98,6 +117,21 @@ impl OutageState {
 }
 
 impl Simulation<'_> {
+    /// How long a run of job `idx` lasts when the whole job takes `full` at its site: with
+    /// checkpointing, the restart, the work not yet saved and the checkpoints on the way
+    /// ([`CheckpointPlan::run_length`]); `full` itself otherwise. The engine plans a run
+    /// with it (of the estimate) and runs it (of the runtime).
+    pub(super) fn checkpointed(&self, idx: JobIdx, full: SimTime) -> SimTime {
+        match self.outages.as_deref() {
+            Some(OutageState {
+                plan: Some(plan),
+                saved,
+                ..
+            }) => plan.run_length(full, saved[idx as usize]),
+            _ => full,
+        }
+    }
+
     /// At the run's first instant: every known outage and every node's first drawn failure
     /// onto the heap.
     pub(super) fn start_outages(&mut self) {
@@ -237,9 +271,24 @@ impl Simulation<'_> {
             .into());
         };
         res.free += units;
+        let speed = res.speed;
         let out = self.outcomes[idx as usize];
+        let job = &self.jobs[idx as usize];
+        let home_speed = self.platform.sites[job.home as usize].speed;
+        let (planned, effective) = planned_and_effective(job, &self.cfg);
         let Some(st) = self.outages.as_mut() else {
             return Ok(());
+        };
+        // The work this run checkpointed before the failure; the next run resumes after it.
+        let saved = match st.plan {
+            Some(plan) => {
+                let before = st.saved[idx as usize];
+                let full = scale(effective, home_speed, speed);
+                let saved = plan.saved_by_run(full, before, now - out.start);
+                st.saved[idx as usize] = before + saved;
+                saved
+            }
+            None => SimTime::ZERO,
         };
         let shares = self.placements.of(idx as usize);
         st.log.killed.push(KilledRun {
@@ -248,6 +297,7 @@ impl Simulation<'_> {
             start: out.start,
             end: now,
             shares: (st.log.shares.len() as u32, shares.len() as u32),
+            saved,
         });
         st.log.shares.extend_from_slice(shares);
         let count = &mut st.requeues[idx as usize];
@@ -277,14 +327,12 @@ impl Simulation<'_> {
                     site: s as u32,
                     ..Outcome::PENDING
                 };
-                let job = &self.jobs[idx as usize];
-                let (planned, _) = planned_and_effective(job, &self.cfg);
-                let home_speed = self.platform.sites[job.home as usize].speed;
+                let estimate = self.checkpointed(idx, scale(planned, home_speed, speed));
                 let site = &mut self.sites[s];
                 let queued = QueuedJob {
                     idx,
                     units,
-                    estimate: scale(planned, home_speed, site.res.speed),
+                    estimate,
                     queued_at: now,
                 };
                 site.policy.enqueue(queued, &site.res.view(now));

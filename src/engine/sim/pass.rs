@@ -52,11 +52,16 @@ impl Simulation<'_> {
         let starts = std::mem::take(&mut self.starts);
         for &idx in &starts {
             self.place_start(s, idx)?;
+            let job = &self.jobs[idx as usize];
+            let home_speed = self.platform.sites[job.home as usize].speed;
+            let speed = self.sites[s as usize].res.speed;
+            let (planned, effective) = planned_and_effective(job, &self.cfg);
+            let est = self.checkpointed(idx, scale(planned, home_speed, speed));
+            let run = self.checkpointed(idx, scale(effective, home_speed, speed));
             let SiteState {
                 res: site, policy, ..
             } = &mut self.sites[s as usize];
             let job = &self.jobs[idx as usize];
-            let home_speed = self.platform.sites[job.home as usize].speed;
             let units = self.platform.sites[s as usize].units_for(job.procs);
             if units > site.free {
                 return Err(InvariantViolation(format!(
@@ -71,9 +76,6 @@ impl Simulation<'_> {
             if out.status != JobOutcome::Pending || out.start != SimTime::NEVER {
                 return Err(InvariantViolation(format!("job {} started twice", job.id)).into());
             }
-            let (planned, effective) = planned_and_effective(job, &self.cfg);
-            let est = scale(planned, home_speed, site.speed);
-            let run = scale(effective, home_speed, site.speed);
             site.free -= units;
             out.start = now;
             out.end = now + run;

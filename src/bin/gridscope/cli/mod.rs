@@ -62,7 +62,7 @@ pub struct Cli {
 pub enum Command {
     /// Simulate an SWF trace under one or more local scheduling policies
     #[command(args_override_self = true)]
-    Simulate(SimulateArgs),
+    Simulate(Box<SimulateArgs>),
     /// Print a trace's import report: records, skipped jobs, malformed lines
     #[command(args_override_self = true)]
     Lint(LintArgs),

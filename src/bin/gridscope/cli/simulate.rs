@@ -93,6 +93,32 @@ pub struct SimulateArgs {
     /// How many times a job is requeued before it is lost (Slurm's MaxBatchRequeue)
     #[arg(long, value_name = "N", default_value_t = gridscope::failure::MAX_REQUEUE)]
     pub max_requeue: u32,
+    /// Checkpointing for every job: young or daly (the interval from the failure model's
+    /// mean time between failures M: Young's √(2·C·M), Daly's refinement) or a fixed
+    /// interval in seconds of work. A requeued job resumes from its last checkpoint
+    #[arg(
+        long,
+        value_name = "INTERVAL",
+        requires = "platform",
+        verbatim_doc_comment
+    )]
+    pub checkpoint: Option<String>,
+    /// Seconds to write one checkpoint (C)
+    #[arg(
+        long,
+        value_name = "S",
+        default_value_t = 60.0,
+        requires = "checkpoint"
+    )]
+    pub checkpoint_cost: f64,
+    /// Seconds to restart from a checkpoint (R)
+    #[arg(
+        long,
+        value_name = "S",
+        default_value_t = 60.0,
+        requires = "checkpoint"
+    )]
+    pub restart_cost: f64,
     /// Run-time estimates: the trace's or the exact runtime
     ///
     /// trace: SWF field 9 (the runtime when missing); exact: the real runtime.
