@@ -196,3 +196,64 @@ fn simulated_waste_matches_the_analytic_model_and_young_minimises_it() {
         assert_eq!(best.1, 1.0, "M={mtbf_s}: {by_tau:?}");
     }
 }
+
+/// `simulate --checkpoint`: the checkpoint table, and the errors of an interval that is not
+/// one and of Young's without a model.
+#[test]
+fn the_cli_checkpoints_and_names_bad_intervals() {
+    let root = crate::root();
+    let fx = |f: &str| root.join("tests/fixtures").join(f).display().to_string();
+    let (swf, sys, csv) = (
+        fx("memory_decides.swf"),
+        fx("memory_decides.json"),
+        fx("outages.csv"),
+    );
+    let base = [
+        "simulate",
+        &swf,
+        "--platform",
+        &sys,
+        "--policy",
+        "fcfs",
+        "--outages",
+        &csv,
+    ];
+    let with = |extra: &[&str]| {
+        let mut args = base.to_vec();
+        args.extend_from_slice(extra);
+        crate::cli::gridscope(&args)
+    };
+    // Job 1 (100 s on node 0) is killed at 50 after its checkpoint at 30 (written 30-35).
+    let out = with(&[
+        "--checkpoint",
+        "30",
+        "--checkpoint-cost",
+        "5",
+        "--restart-cost",
+        "10",
+    ]);
+    assert!(out.status.success(), "{}", crate::cli::stderr(&out));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("checkpointing: every 30 s of work, C = 5 s, R = 10 s"),
+        "{stdout}"
+    );
+    let row = stdout
+        .lines()
+        .skip_while(|l| !l.starts_with("checkpointing:"))
+        .find(|l| l.starts_with("fcfs"))
+        .expect("a checkpoint row");
+    let cells: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(cells[2], "1", "one restart: {row}");
+    let out = with(&["--checkpoint", "often"]);
+    assert_eq!(out.status.code(), Some(2), "{}", crate::cli::stderr(&out));
+    assert!(crate::cli::stderr(&out)
+        .contains("--checkpoint often: expected young, daly or a number of seconds"));
+    let out = with(&["--checkpoint", "young"]);
+    assert!(!out.status.success());
+    assert!(
+        crate::cli::stderr(&out).contains("need a failure model"),
+        "{}",
+        crate::cli::stderr(&out)
+    );
+}
