@@ -175,6 +175,7 @@ impl Stepper {
         // (one site sized from the trace, every job on it), with the agent as the site's
         // local policy; the environment then steps it itself.
         let scenario = Scenario {
+            failures: None,
             version: SCENARIO_VERSION,
             name: "gymnasium".into(),
             seed: 0,

@@ -20,10 +20,13 @@ pub use dist::Dist;
 pub use model::{node_rng, FailureModel};
 pub use read::{read_alea_failures, read_outages_csv, NodeCounts, OutageReport};
 
+use serde::{Deserialize, Serialize};
+
 use crate::time::SimTime;
 
 /// Why a node is down.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum OutageKind {
     /// Unplanned: the jobs on the node are killed.
     Failure,
@@ -52,7 +55,8 @@ pub struct Outage {
 }
 
 /// What becomes of a job a failure kills.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum OnFailure {
     /// It goes back to the end of its site's queue and runs again from the start (Slurm's
     /// `--requeue`), at most [`Outages::max_requeue`] times, after which it is lost. Its

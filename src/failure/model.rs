@@ -28,6 +28,12 @@ pub struct FailureModel {
     /// Seconds in one unit of the distributions (3600: the FTA fits are in hours).
     #[serde(default = "hours")]
     pub unit_s: f64,
+    /// Correlated failures, as OpenDC draws them: when set, a site's failures come as
+    /// events — `up` is then the time from the end of one event to the next — each taking
+    /// down this share of the site's nodes at once (at least one, chosen uniformly) for one
+    /// `down` draw. Unset, each node fails on its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub share: Option<f64>,
 }
 
 fn hours() -> f64 {
@@ -91,6 +97,7 @@ impl FailureModel {
                 up,
                 down,
                 unit_s: hours(),
+                share: None,
             })
     }
 
@@ -106,6 +113,7 @@ impl FailureModel {
             up: Dist::Exponential { mean: mtbf_s },
             down: Dist::Exponential { mean: mttr_s },
             unit_s: 1.0,
+            share: None,
         }
     }
 
@@ -117,8 +125,21 @@ impl FailureModel {
                 self.unit_s
             )));
         }
+        if let Some(share) = self.share {
+            if !(share > 0.0 && share <= 1.0) {
+                return Err(FailureError::Model(format!(
+                    "share must be a fraction of a site's nodes in (0, 1], not {share}"
+                )));
+            }
+        }
         self.up.check("up")?;
         self.down.check("down")
+    }
+
+    /// How many of `nodes` nodes one correlated event takes down (at least one).
+    pub fn event_nodes(&self, nodes: u32) -> u32 {
+        let share = self.share.unwrap_or(0.0);
+        ((share * f64::from(nodes)).round() as u32).clamp(1, nodes.max(1))
     }
 
     /// A node's mean time between failures in seconds (the mean up time).

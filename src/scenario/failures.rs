@@ -4,8 +4,128 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::ScenarioError;
 use crate::engine::{FailureLog, JobOutcome, Outcome, SimTime};
+use crate::failure::{
+    Checkpointing, FailureModel, OnFailure, Outage, OutageKind, Outages, MAX_REQUEUE,
+};
 use crate::model::{Job, Platform};
+
+/// A scenario's failures (its `failures` object; scenario version 4): every run of the
+/// scenario sees them. Self-contained, so that a scenario file or a share link with
+/// failures runs the same anywhere: a failure model (a preset's name or the model itself)
+/// and known outages listed in full.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FailureSpec {
+    /// Failures drawn per node: a preset's name (`lanl05-wbl`, …) or a model.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub model: Option<ModelSpec>,
+    /// The seed of the model's per-node draws.
+    #[serde(default)]
+    pub seed: u64,
+    /// Known outages.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub outages: Vec<OutageSpec>,
+    /// What becomes of a killed job: `requeue` (the default) or `lost`.
+    #[serde(default)]
+    pub on_failure: OnFailure,
+    /// Times a job is requeued before it is lost (Slurm's `MaxBatchRequeue`, 5).
+    #[serde(default = "max_requeue")]
+    pub max_requeue: u32,
+    /// Checkpointing for every job: `{"interval": "young" | "daly" | {"fixed": S},
+    /// "cost_s": C, "restart_s": R}`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub checkpoint: Option<Checkpointing>,
+}
+
+fn max_requeue() -> u32 {
+    MAX_REQUEUE
+}
+
+/// A failure model by a preset's name, or given in full.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum ModelSpec {
+    Preset(String),
+    Model(FailureModel),
+}
+
+/// Node `node` of site `site` (a site's name; the first site when absent) down from
+/// `start_s` to `end_s` seconds after the workload's start.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct OutageSpec {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub site: Option<String>,
+    pub node: u32,
+    pub start_s: i64,
+    pub end_s: i64,
+    #[serde(default = "failure")]
+    pub kind: OutageKind,
+}
+
+fn failure() -> OutageKind {
+    OutageKind::Failure
+}
+
+impl FailureSpec {
+    /// The engine's [`Outages`] on `platform`: sites named, the model found or checked,
+    /// the checkpoint interval resolved (the engine checks the nodes).
+    pub fn outages(&self, platform: &Platform) -> Result<Outages, ScenarioError> {
+        let invalid = |m: String| ScenarioError::Invalid(format!("failures: {m}"));
+        let model = match &self.model {
+            None => None,
+            Some(ModelSpec::Preset(name)) => Some(FailureModel::preset(name).ok_or_else(|| {
+                let known: Vec<&str> = FailureModel::presets().map(|p| p.0).collect();
+                invalid(format!(
+                    "unknown failure model '{name}' (known: {})",
+                    known.join(", ")
+                ))
+            })?),
+            Some(ModelSpec::Model(m)) => {
+                m.check().map_err(|e| invalid(e.to_string()))?;
+                Some(m.clone())
+            }
+        };
+        let mut windows = Vec::with_capacity(self.outages.len());
+        for (i, o) in self.outages.iter().enumerate() {
+            let site = match &o.site {
+                None => 0,
+                Some(name) => platform
+                    .sites
+                    .iter()
+                    .position(|s| &s.name == name)
+                    .ok_or_else(|| invalid(format!("outage {i} names no site '{name}'")))?
+                    as u32,
+            };
+            if o.end_s <= o.start_s {
+                return Err(invalid(format!(
+                    "outage {i} ends at {} s, not after its start at {} s",
+                    o.end_s, o.start_s
+                )));
+            }
+            windows.push(Outage {
+                site,
+                node: o.node,
+                start: SimTime::from_secs(o.start_s),
+                end: SimTime::from_secs(o.end_s),
+                kind: o.kind,
+            });
+        }
+        if let Some(c) = &self.checkpoint {
+            c.plan(model.as_ref()).map_err(|e| invalid(e.to_string()))?;
+        }
+        Ok(Outages {
+            windows,
+            model,
+            seed: self.seed,
+            on_failure: self.on_failure,
+            max_requeue: self.max_requeue,
+            checkpoint: self.checkpoint,
+        })
+    }
+}
 
 /// A run's failures, in its JSON (`failures`) and the CLI's failure table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -68,14 +188,10 @@ pub fn run_failures(
     outcomes: &[Outcome],
     log: &FailureLog,
 ) -> RunFailures {
-    let core_h = |procs: u32, from: SimTime, to: SimTime| {
-        f64::from(procs) * (to - from).as_secs_f64() / 3600.0
-    };
     let mut useful = 0.0;
     let mut first = SimTime::NEVER;
     let mut last = SimTime(i64::MIN);
     let mut lost = 0u64;
-    let mut work_lost = 0.0;
     let mut checkpoint = log.checkpoint.map(|plan| RunCheckpoint {
         interval_s: plan.every.as_secs_f64(),
         cost_s: plan.cost.as_secs_f64(),
@@ -85,31 +201,7 @@ pub fn run_failures(
         overhead_core_h: 0.0,
         work_saved_core_h: 0.0,
     });
-    // Each killed run: with checkpointing, its restart and checkpoints are overhead, the
-    // work it saved is kept, and the rest is lost.
-    let mut saved = vec![SimTime::ZERO; if checkpoint.is_some() { jobs.len() } else { 0 }];
-    for k in &log.killed {
-        let procs = jobs[k.job as usize].procs;
-        let spent = core_h(procs, k.start, k.end);
-        match (&mut checkpoint, log.checkpoint) {
-            (Some(c), Some(plan)) => {
-                let before = saved[k.job as usize];
-                let restart = match before.0 > 0 {
-                    true => plan.restart.min(k.end - k.start),
-                    false => SimTime::ZERO,
-                };
-                let written = k.saved.0 / plan.every.0;
-                let overhead = restart + SimTime(written * plan.cost.0);
-                c.checkpoints += written as u64;
-                c.restarts += u64::from(before.0 > 0);
-                c.overhead_core_h += core_h(procs, SimTime::ZERO, overhead);
-                c.work_saved_core_h += core_h(procs, SimTime::ZERO, k.saved);
-                work_lost += spent - core_h(procs, SimTime::ZERO, overhead + k.saved);
-                saved[k.job as usize] = before + k.saved;
-            }
-            _ => work_lost += spent,
-        }
-    }
+    let (mut work_lost, saved) = killed_runs(jobs, log, &mut checkpoint);
     for (i, (job, out)) in jobs.iter().zip(outcomes).enumerate() {
         if !out.ran() {
             continue;
@@ -182,4 +274,43 @@ pub fn run_failures(
         },
         checkpoint,
     }
+}
+
+/// `procs` processors from `from` to `to`, in core-hours.
+fn core_h(procs: u32, from: SimTime, to: SimTime) -> f64 {
+    f64::from(procs) * (to - from).as_secs_f64() / 3600.0
+}
+
+/// The killed runs' core-hours lost, and per job the work they saved (empty without
+/// checkpointing). With checkpointing, each killed run's restart and checkpoints are
+/// overhead (added to `checkpoint`), the work it saved is kept, and the rest is lost.
+fn killed_runs(
+    jobs: &[Job],
+    log: &FailureLog,
+    checkpoint: &mut Option<RunCheckpoint>,
+) -> (f64, Vec<SimTime>) {
+    let mut work_lost = 0.0;
+    let mut saved = vec![SimTime::ZERO; if checkpoint.is_some() { jobs.len() } else { 0 }];
+    for k in &log.killed {
+        let procs = jobs[k.job as usize].procs;
+        let spent = core_h(procs, k.start, k.end);
+        let (Some(c), Some(plan)) = (checkpoint.as_mut(), log.checkpoint) else {
+            work_lost += spent;
+            continue;
+        };
+        let before = saved[k.job as usize];
+        let restart = match before.0 > 0 {
+            true => plan.restart.min(k.end - k.start),
+            false => SimTime::ZERO,
+        };
+        let written = k.saved.0 / plan.every.0;
+        let overhead = restart + SimTime(written * plan.cost.0);
+        c.checkpoints += written as u64;
+        c.restarts += u64::from(before.0 > 0);
+        c.overhead_core_h += core_h(procs, SimTime::ZERO, overhead);
+        c.work_saved_core_h += core_h(procs, SimTime::ZERO, k.saved);
+        work_lost += spent - core_h(procs, SimTime::ZERO, overhead + k.saved);
+        saved[k.job as usize] = before + k.saved;
+    }
+    (work_lost, saved)
 }

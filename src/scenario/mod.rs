@@ -57,12 +57,14 @@ use serde_engine::RunConfigDef;
 /// Version 3 (issue #37) lets a site list `node_types` (nodes with cores, memory and GPUs):
 /// a scenario is written in the lowest version that describes it ([`Scenario::upgrade`]),
 /// so one without node types stays version 2 and keeps its bytes (share links, manifest
-/// case ids).
+/// case ids). Version 4 (issue #41) adds `failures`, likewise written only when present.
 pub const SCENARIO_VERSION: u32 = 2;
-/// The first version whose sites may list node types, and the newest read.
+/// The first version whose sites may list node types.
 pub const NODE_TYPES_VERSION: u32 = 3;
+/// The first version with `failures` (issue #41), written only when there are some.
+pub const FAILURES_VERSION: u32 = 4;
 /// The newest version read.
-pub const NEWEST_SCENARIO_VERSION: u32 = NODE_TYPES_VERSION;
+pub const NEWEST_SCENARIO_VERSION: u32 = FAILURES_VERSION;
 /// The oldest version still read.
 pub const OLDEST_SCENARIO_VERSION: u32 = 1;
 
@@ -80,6 +82,9 @@ pub struct Scenario {
     pub algorithms: Vec<AlgorithmSpec>,
     #[serde(default, with = "RunConfigDef")]
     pub options: RunConfig,
+    /// Nodes that go down in every run (issue #41, docs/failures.md; version 4).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub failures: Option<failures::FailureSpec>,
 }
 
 fn current_version() -> u32 {
@@ -284,7 +289,9 @@ impl Scenario {
                 }
             }
         }
-        self.version = if self.has_node_types() {
+        self.version = if self.failures.is_some() {
+            FAILURES_VERSION
+        } else if self.has_node_types() {
             NODE_TYPES_VERSION
         } else {
             SCENARIO_VERSION
@@ -305,6 +312,7 @@ impl Scenario {
     /// every local policy. Offered load ≈ 72 %.
     pub fn demo() -> Scenario {
         Scenario {
+            failures: None,
             version: SCENARIO_VERSION,
             name: "demo: SES Poisson workload on 128 processors, all local policies".into(),
             seed: 1,

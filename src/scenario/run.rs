@@ -31,17 +31,12 @@ pub fn run_loaded_on(
     limits: &Limits,
     progress: &mut dyn FnMut(usize, u64, u64) -> bool,
 ) -> Result<Report, ScenarioError> {
-    run_loaded_with_outages(
-        scenario,
-        workload,
-        threads,
-        limits,
-        crate::failure::Outages::default(),
-        progress,
-    )
+    let run = ScenarioRun::with_limits(scenario, workload, limits)?;
+    run_all(run, threads, progress)
 }
 
-/// [`run_loaded_on`] with nodes going down in every run as `outages` says (issue #41).
+/// [`run_loaded_on`] with nodes going down in every run as `outages` says (issue #41), in
+/// place of the scenario's own `failures`.
 pub fn run_loaded_with_outages(
     scenario: &Scenario,
     workload: Workload,
@@ -50,7 +45,16 @@ pub fn run_loaded_with_outages(
     outages: crate::failure::Outages,
     progress: &mut dyn FnMut(usize, u64, u64) -> bool,
 ) -> Result<Report, ScenarioError> {
-    let mut run = ScenarioRun::with_limits(scenario, workload, limits)?.with_outages(outages);
+    let run = ScenarioRun::with_limits(scenario, workload, limits)?.with_outages(outages);
+    run_all(run, threads, progress)
+}
+
+/// Every run of `run`, on up to `threads` threads; the report.
+fn run_all(
+    mut run: ScenarioRun,
+    threads: usize,
+    progress: &mut dyn FnMut(usize, u64, u64) -> bool,
+) -> Result<Report, ScenarioError> {
     if threads > 1 && run.algorithms() > 1 {
         for (i, report) in run_on_threads(&run, threads, progress)?
             .into_iter()

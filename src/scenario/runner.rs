@@ -309,6 +309,10 @@ impl ScenarioRun {
         limits: &Limits,
     ) -> Result<ScenarioRun, ScenarioError> {
         let (platform, platform_note) = prepare(scenario, &mut workload, limits)?;
+        let outages = match &scenario.failures {
+            Some(spec) => spec.outages(&platform)?,
+            None => Outages::default(),
+        };
         // The runs share a copy; the workload keeps its own for the report.
         let jobs: Arc<[Job]> = Arc::from(workload.jobs.as_slice());
         let demands: Arc<[Demand]> = Arc::from(std::mem::take(&mut workload.demands));
@@ -320,7 +324,7 @@ impl ScenarioRun {
             jobs,
             workload,
             work_limit: limits.plan_work,
-            outages: Arc::default(),
+            outages: Arc::new(outages),
         }))
     }
 
@@ -360,7 +364,8 @@ impl ScenarioRun {
     }
 
     /// Nodes go down in every run as `outages` says (issue #41, docs/failures.md): each run
-    /// sees the same outages, and a failure model the same draws.
+    /// sees the same outages, and a failure model the same draws. They replace the
+    /// scenario's own `failures`.
     pub fn with_outages(mut self, outages: Outages) -> ScenarioRun {
         self.base.outages = Arc::new(outages);
         self

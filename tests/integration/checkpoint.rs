@@ -127,6 +127,7 @@ fn engine_waste(interval_s: f64, cost_s: f64, mtbf_s: f64, pieces: i64, seeds: u
         up: Dist::Exponential { mean: mtbf_s },
         down: Dist::Exponential { mean: 10.0 },
         unit_s: 1.0,
+        share: None,
     };
     let mut wastes = Vec::new();
     for seed in 0..seeds {
@@ -256,4 +257,152 @@ fn the_cli_checkpoints_and_names_bad_intervals() {
         "{}",
         crate::cli::stderr(&out)
     );
+}
+
+/// A scenario file with `failures` (version 4): it round-trips, `gridscope run` gives the
+/// failure and checkpoint tables `simulate`'s flags give, and a bad outage names itself.
+#[test]
+fn a_scenario_carries_its_failures() {
+    use gridscope::scenario::failures::{FailureSpec, OutageSpec};
+    use gridscope::scenario::{
+        read_platform_file, AlgorithmSpec, PlatformSpec, Scenario, WorkloadSpec, FAILURES_VERSION,
+    };
+    let root = crate::root();
+    let fx = root.join("tests/fixtures");
+    let sys = std::fs::read_to_string(fx.join("memory_decides.json")).unwrap();
+    let platform = read_platform_file("memory_decides.json", &sys).unwrap();
+    let spec = FailureSpec {
+        model: None,
+        seed: 0,
+        outages: vec![OutageSpec {
+            site: None,
+            node: 0,
+            start_s: 50,
+            end_s: 70,
+            kind: gridscope::failure::OutageKind::Failure,
+        }],
+        on_failure: OnFailure::Requeue,
+        max_requeue: 5,
+        checkpoint: Some(every(30.0, 5.0, 10.0)),
+    };
+    let scenario = Scenario {
+        version: 2,
+        name: "failures".into(),
+        seed: 0,
+        platform: PlatformSpec::Sites {
+            name: platform.name,
+            sites: platform.sites,
+        },
+        workload: WorkloadSpec::Swf {
+            file: "memory_decides.swf".into(),
+            strict: false,
+            format: Default::default(),
+            utc_offset_min: 0,
+        },
+        algorithms: vec![AlgorithmSpec::local(LocalPolicyKind::Fcfs)],
+        options: Default::default(),
+        failures: Some(spec),
+    }
+    .upgrade();
+    assert_eq!(scenario.version, FAILURES_VERSION);
+    let json = scenario.to_json();
+    assert_eq!(Scenario::from_json(&json).expect("reads back"), scenario);
+    let dir = std::env::temp_dir().join(format!("gridscope-ckpt-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::copy(
+        fx.join("memory_decides.swf"),
+        dir.join("memory_decides.swf"),
+    )
+    .unwrap();
+    let file = dir.join("failures.json");
+    std::fs::write(&file, &json).unwrap();
+    let tables = |out: &std::process::Output| {
+        assert!(out.status.success(), "{}", crate::cli::stderr(out));
+        let text = String::from_utf8_lossy(&out.stdout).to_string();
+        let from = text
+            .find("failures (docs/failures.md):")
+            .expect("a failure table");
+        text[from..].to_string()
+    };
+    let by_file = tables(&crate::cli::gridscope(&[
+        "run",
+        &file.display().to_string(),
+    ]));
+    let by_flags = tables(&crate::cli::gridscope(&[
+        "simulate",
+        &fx.join("memory_decides.swf").display().to_string(),
+        "--platform",
+        &fx.join("memory_decides.json").display().to_string(),
+        "--policy",
+        "fcfs",
+        "--outages",
+        &fx.join("outages.csv").display().to_string(),
+        "--checkpoint",
+        "30",
+        "--checkpoint-cost",
+        "5",
+        "--restart-cost",
+        "10",
+    ]));
+    assert!(by_file.contains("checkpointing: every 30 s"), "{by_file}");
+    assert_eq!(by_file, by_flags);
+    let bad = json.replace("\"end_s\": 70", "\"end_s\": 40");
+    std::fs::write(&file, bad).unwrap();
+    let out = crate::cli::gridscope(&["run", &file.display().to_string()]);
+    assert!(
+        crate::cli::stderr(&out)
+            .contains("failures: outage 0 ends at 40 s, not after its start at 50 s"),
+        "{}",
+        crate::cli::stderr(&out)
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Correlated failures (OpenDC's way): each event takes `share` of the site's nodes down
+/// over the same span; the run keeps its invariants (the node check every run ends with),
+/// the same seed gives the same run, and a share outside (0, 1] names the field.
+#[test]
+fn correlated_failures_take_a_share_of_the_site_at_once() {
+    let p = nodes(10, 2);
+    let jobs: Vec<_> = (0..200)
+        .map(|i| job(i, i * 300, 1 + (i as u32 % 4), 2000 + (i % 7) * 500, 6000))
+        .collect();
+    let model = FailureModel {
+        name: "site-wide".into(),
+        up: Dist::Exponential { mean: 20_000.0 },
+        down: Dist::Exponential { mean: 2_000.0 },
+        unit_s: 1.0,
+        share: Some(0.3),
+    };
+    let outages = |seed| Outages {
+        model: Some(model.clone()),
+        seed,
+        checkpoint: Some(every(600.0, 10.0, 10.0)),
+        ..Outages::default()
+    };
+    for policy in [LocalPolicyKind::Fcfs, LocalPolicyKind::Easy] {
+        let out = run(&p, &jobs, policy, outages(3)).expect("runs");
+        let log = out.failures.as_ref().expect("a failure log");
+        assert!(log.downtimes.len() >= 6, "{}", log.downtimes.len());
+        // Each event: 3 of the 10 nodes, down together.
+        let mut spans: Vec<(SimTime, SimTime)> =
+            log.downtimes.iter().map(|d| (d.start, d.end)).collect();
+        spans.sort_unstable();
+        for group in spans.chunk_by(|a, b| a == b) {
+            assert_eq!(group.len() % 3, 0, "{group:?}");
+        }
+        let again = run(&p, &jobs, policy, outages(3)).expect("runs");
+        assert_eq!(out.outcomes, again.outcomes);
+        let other = run(&p, &jobs, policy, outages(4)).expect("runs");
+        assert_ne!(out.failures, other.failures);
+    }
+    let bad = Outages {
+        model: Some(FailureModel {
+            share: Some(1.5),
+            ..model.clone()
+        }),
+        ..Outages::default()
+    };
+    let e = run(&p, &jobs, LocalPolicyKind::Fcfs, bad).unwrap_err();
+    assert!(e.to_string().contains("share must be a fraction"), "{e}");
 }

@@ -36,6 +36,7 @@ fn render_under(fixture: &str, orders: &[EventOrder]) -> String {
 fn render_one(fixture: &str, bytes: &[u8], event_order: EventOrder, text: &mut String) {
     for kill in [true, false] {
         let scenario = Scenario {
+            failures: None,
             version: SCENARIO_VERSION,
             name: fixture.into(),
             seed: 0,

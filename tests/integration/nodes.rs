@@ -49,6 +49,7 @@ fn memory_case(policies: &[LocalPolicyKind]) -> Result<gridscope::scenario::Repo
     let sys = std::fs::read_to_string(dir.join("memory_decides.json")).unwrap();
     let platform = read_platform_file("memory_decides.json", &sys)?;
     let scenario = Scenario {
+        failures: None,
         version: SCENARIO_VERSION,
         name: "memory decides".into(),
         seed: 0,

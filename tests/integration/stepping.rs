@@ -257,6 +257,7 @@ fn the_step_view_explains_each_start() {
     let path = crate::root().join("tests/fixtures/backfill.swf");
     let bytes = std::fs::read(&path).unwrap();
     let scenario = Scenario {
+        failures: None,
         version: 1,
         name: "step".into(),
         seed: 1,

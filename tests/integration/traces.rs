@@ -43,6 +43,7 @@ fn load(name: &str) -> Workload {
 
 fn scenario(name: &str, policies: &[LocalPolicyKind]) -> Scenario {
     Scenario {
+        failures: None,
         version: gridscope::scenario::SCENARIO_VERSION,
         name: name.into(),
         seed: 0,

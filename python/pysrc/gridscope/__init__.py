@@ -257,6 +257,13 @@ class Run:
     def max_queue(self) -> int:
         return self._data["max_queue"]
 
+    @property
+    def failures(self) -> Optional[dict]:
+        """What failures did (node availability, runs killed, work lost, goodput and, with
+        checkpointing, its overhead): the CLI JSON's ``failures``; None in a run without
+        any (a scenario's ``failures`` object, docs/failures.md)."""
+        return self._data.get("failures")
+
     def __repr__(self) -> str:
         m = self.metrics
         return (f"<gridscope.Run {self.label}: {m['jobs_finished']} jobs finished, "

@@ -9,8 +9,8 @@ use gridscope::limits::Limits;
 use gridscope::metrics::offered_load;
 use gridscope::policy::local::LocalPolicyKind;
 use gridscope::scenario::{
-    load_workload, resolve_platform, run_loaded_with_outages, AlgorithmSpec, PlatformSpec,
-    Scenario, WorkloadSpec, SCENARIO_VERSION,
+    load_workload, resolve_platform, run_loaded_on, run_loaded_with_outages, AlgorithmSpec,
+    PlatformSpec, Scenario, WorkloadSpec, SCENARIO_VERSION,
 };
 use gridscope::workload::Workload;
 
@@ -97,7 +97,7 @@ pub fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
         inputs,
         &a.report,
         carbon.as_ref(),
-        outages,
+        Some(outages),
     )
 }
 
@@ -217,6 +217,7 @@ pub struct TraceOptions {
 /// The scenario `simulate TRACE --policy …` runs: the trace on a machine sized from it.
 pub fn trace_scenario(trace: &str, policies: &[LocalPolicyKind], o: TraceOptions) -> Scenario {
     Scenario {
+        failures: None,
         version: SCENARIO_VERSION,
         name: format!("simulate {trace}"),
         seed: 0,
@@ -301,14 +302,7 @@ pub fn run(a: &RunArgs) -> Result<(), CliError> {
         },
         limits,
     };
-    run_scenario(
-        &scenario,
-        &place,
-        inputs,
-        &a.report,
-        None,
-        Outages::default(),
-    )
+    run_scenario(&scenario, &place, inputs, &a.report, None, None)
 }
 
 /// The first flag given that only a scenario run takes (`--traces` aside: the families
@@ -362,7 +356,7 @@ fn run_scenario(
     mut inputs: Inputs,
     args: &ReportArgs,
     carbon: Option<&gridscope::energy::CarbonSeries>,
-    outages: Outages,
+    outages: Option<Outages>,
 ) -> Result<(), CliError> {
     let mut progress = Progress::new();
     let workload = load_workload(scenario, &place.limits, &mut |f| {
@@ -384,14 +378,18 @@ fn run_scenario(
         report::check_series(&place.limits, buckets, sites.len(), labels.len())?;
     }
     let threads = args.thread_count();
-    let mut report = run_loaded_with_outages(
-        scenario,
-        workload,
-        threads,
-        &place.limits,
-        outages,
-        &mut |run, done, total| progress.runs(&labels, run, done, total),
-    )?;
+    let mut progress_of = |run, done, total| progress.runs(&labels, run, done, total);
+    let mut report = match outages {
+        Some(outages) => run_loaded_with_outages(
+            scenario,
+            workload,
+            threads,
+            &place.limits,
+            outages,
+            &mut progress_of,
+        ),
+        None => run_loaded_on(scenario, workload, threads, &place.limits, &mut progress_of),
+    }?;
     drop(progress);
     if let Some(series) = carbon {
         let platform = &report.platform;

@@ -11,7 +11,9 @@
 //!
 //! A failure model draws each node's outages lazily from its own stream: the first up
 //! time from the run's first instant, the next at each repair, and none once every job is
-//! done, so the run ends. Every kill is kept ([`KilledRun`]) and the node check every run
+//! done, so the run ends. A correlated model ([`FailureModel::share`]) draws per site
+//! instead: each event takes a share of the site's nodes down together, and the end of
+//! one event draws the next. Every kill is kept ([`KilledRun`]) and the node check every run
 //! ends with sweeps them and the down times too: no node is over its capacity and no job
 //! holds a node while it is down.
 
@@ -33,8 +35,13 @@ pub(super) struct OutageState {
     /// Times each job was requeued.
     requeues: Vec<u32>,
     model: Option<FailureModel>,
-    /// Per site, per node: its model stream (empty without a model).
+    /// Per site, per node: its model stream (empty without a model, and under correlated
+    /// failures, which draw from the site's own in `site_rngs`).
     rngs: Vec<Vec<SimRng>>,
+    /// Under correlated failures ([`FailureModel::share`]): per site, its events' stream,
+    /// its node count and the first outage of its current event (whose repair draws the
+    /// next).
+    site_rngs: Vec<(SimRng, u32, Option<u32>)>,
     /// Every outage an event points at: the file's, then those drawn.
     table: Vec<Outage>,
     /// How many of the table's outages came from the file (those after are drawn).
@@ -59,22 +66,33 @@ impl OutageState {
         plan: Option<CheckpointPlan>,
     ) -> OutageState {
         let model = outages.model;
+        let correlated = model.as_ref().is_some_and(|m| m.share.is_some());
         let rngs = nodes
             .iter()
             .enumerate()
             .map(|(s, &n)| match &model {
-                Some(_) => (0..n)
+                Some(_) if !correlated => (0..n)
                     .map(|i| node_rng(outages.seed, s as u32, i))
                     .collect(),
-                None => Vec::new(),
+                _ => Vec::new(),
             })
             .collect();
+        // A site's stream is keyed past every node's, so it is none of theirs.
+        let site_rngs = match correlated {
+            true => nodes
+                .iter()
+                .enumerate()
+                .map(|(s, &n)| (node_rng(outages.seed, s as u32, u32::MAX), n, None))
+                .collect(),
+            false => Vec::new(),
+        };
         OutageState {
             on_failure: outages.on_failure,
             max_requeue: outages.max_requeue,
             requeues: vec![0; jobs],
             model,
             rngs,
+            site_rngs,
             from_file: outages.windows.len(),
             table: outages.windows,
             down: nodes
@@ -108,6 +126,41 @@ impl OutageState {
             kind: OutageKind::Failure,
         });
         Some(self.table.len() as u32 - 1)
+    }
+
+    /// Draws site `site`'s next correlated event from `from`: the share of its nodes it
+    /// takes, chosen uniformly (a partial Fisher–Yates shuffle of the node numbers), each
+    /// one outage of the same span, in node order; their indices in the table.
+    fn draw_event(&mut self, site: u32, from: SimTime) -> Vec<u32> {
+        let Some(model) = self.model.as_ref() else {
+            return Vec::new();
+        };
+        let (rng, nodes, lead) = &mut self.site_rngs[site as usize];
+        if *nodes == 0 {
+            return Vec::new();
+        }
+        let start = SimTime(from.0.saturating_add(model.draw_up(rng).0));
+        let end = SimTime(start.0.saturating_add(model.draw_down(rng).0));
+        let take = model.event_nodes(*nodes) as usize;
+        let mut order: Vec<u32> = (0..*nodes).collect();
+        for i in 0..take {
+            let j = rng.range_u64(i as u64, u64::from(*nodes) - 1) as usize;
+            order.swap(i, j);
+        }
+        let mut chosen = order[..take].to_vec();
+        chosen.sort_unstable();
+        let first = self.table.len() as u32;
+        *lead = Some(first);
+        for node in chosen {
+            self.table.push(Outage {
+                site,
+                node,
+                start,
+                end,
+                kind: OutageKind::Failure,
+            });
+        }
+        (first..self.table.len() as u32).collect()
     }
 
     /// True for an outage drawn from the model (after the file's).
@@ -147,6 +200,11 @@ impl Simulation<'_> {
                 if let Some(i) = st.draw(site as u32, node as u32, now) {
                     self.events.push(st.table[i as usize].start, Event::Down(i));
                 }
+            }
+        }
+        for site in 0..st.site_rngs.len() {
+            for i in st.draw_event(site as u32, now) {
+                self.events.push(st.table[i as usize].start, Event::Down(i));
             }
         }
     }
@@ -221,9 +279,17 @@ impl Simulation<'_> {
         };
         let o = st.table[i as usize];
         if st.drawn(i) && jobs_left {
-            if let Some(next) = st.draw(o.site, o.node, now) {
-                self.events
-                    .push(st.table[next as usize].start, Event::Down(next));
+            if st.site_rngs.is_empty() {
+                if let Some(next) = st.draw(o.site, o.node, now) {
+                    self.events
+                        .push(st.table[next as usize].start, Event::Down(next));
+                }
+            } else if st.site_rngs[o.site as usize].2 == Some(i) {
+                // The end of a correlated event (its first outage's repair) draws the next.
+                for next in st.draw_event(o.site, now) {
+                    self.events
+                        .push(st.table[next as usize].start, Event::Down(next));
+                }
             }
         }
         let slot = &mut st.down[o.site as usize][o.node as usize];

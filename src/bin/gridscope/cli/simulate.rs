@@ -76,6 +76,8 @@ pub struct SimulateArgs {
     /// Failures drawn per node from a model: lanl05-exp, lanl05-wbl, lanl05-logn,
     /// lanl05-gam (the Failure Trace Archive's LANL fits, as OpenDC ships them), or a JSON
     /// file {"up": {"kind": "weibull", "shape": …, "scale": …}, "down": {…}, "unit_s": 3600}
+    /// (add "share": 0.1 for correlated failures: events per site, each taking down that
+    /// share of its nodes at once)
     #[arg(
         long,
         value_name = "MODEL",

@@ -1,0 +1,50 @@
+"""A scenario with failures (version 4, docs/failures.md) runs from Python as from the CLI:
+the same bytes, and each run's ``failures`` with its checkpointing."""
+
+import json
+import shutil
+
+import gridscope
+from conftest import ROOT
+
+FIXTURES = ROOT / "tests" / "fixtures"
+
+
+def scenario(tmp_path):
+    shutil.copy(FIXTURES / "memory_decides.swf", tmp_path / "memory_decides.swf")
+    platform = json.loads((FIXTURES / "memory_decides.json").read_text())
+    # AccaSim's system file, as Gridscope's node types: 2 nodes x 4 cores x 240 KB.
+    assert platform["resources"] == {"g0": 2}
+    return {
+        "version": 4,
+        "name": "failures",
+        "platform": {
+            "kind": "sites",
+            "name": "memory_decides",
+            "sites": [{"name": "memory_decides", "nodes": 2, "cpus_per_node": 4, "node_types": [
+                {"name": "g0", "count": 2, "cores": 4, "mem_kb": 240}]}],
+        },
+        "workload": {"kind": "swf", "file": "memory_decides.swf"},
+        "algorithms": [{"local": "fcfs"}, {"local": "firstfit"}],
+        "failures": {
+            "outages": [{"node": 0, "start_s": 50, "end_s": 70}],
+            "checkpoint": {"interval": {"fixed": 30}, "cost_s": 5, "restart_s": 10},
+        },
+    }
+
+
+def test_a_scenario_with_failures_runs_as_the_cli_runs_it(cli, tmp_path):
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(scenario(tmp_path)))
+    stdout = cli("run", path, "--json")
+    res = gridscope.run(str(path))
+    assert res.to_json() + "\n" == stdout
+    f = res["fcfs"].failures
+    assert f["runs_killed"] == 1 and f["requeues"] == 1
+    assert f["checkpoint"]["restarts"] == 1
+    assert f["checkpoint"]["interval_s"] == 30.0
+    assert 0 < f["goodput"] < 1
+
+
+def test_a_run_without_failures_has_none(kth):
+    assert gridscope.simulate(kth, policies=["easy"])["easy"].failures is None
