@@ -190,6 +190,7 @@ impl Stepper {
                 local: LocalPolicyKind::Fcfs,
                 grid: GridScheme::Local,
                 grid_params: GridParams::default(),
+                slurm: None,
             }],
             options: cfg,
         };

@@ -19,6 +19,7 @@ mod reference;
 mod reproduce;
 mod scjg;
 mod ses;
+mod slurm;
 mod stepping;
 mod tidy;
 mod traces;
