@@ -1,7 +1,8 @@
 //! Slurm's own policy (issue #42, docs/slurm.md): hand cases whose schedules are worked out
 //! in the comments, one per factor and backfill knob; the `slurm.conf` reader; scenarios
 //! that keep their old form; and a real trace under Slurm's defaults and the
-//! `medium_cluster` preset (invariants checked by every run, the same run twice).
+//! `medium_cluster` preset (invariants checked by every run, the same run twice) and, unbounded,
+//! against conservative backfilling by rebuild.
 
 use gridscope::engine::{RunConfig, Simulation};
 use gridscope::model::{Job, Platform, Site};
@@ -341,4 +342,42 @@ fn slurm_on_a_real_trace() {
     }
     assert_eq!(report.runs[1].outcomes, report.runs[2].outcomes);
     assert_ne!(report.runs[0].outcomes, report.runs[1].outcomes);
+}
+
+/// With every weight 0 (submission order), no window, no bound on the jobs examined and a
+/// resolution of 1 s (SWF estimates are whole seconds), Slurm's backfill re-plans every
+/// queued job at its earliest start at every pass: conservative backfilling by rebuild.
+/// The two agree job for job on KTH-SP2 (checked on SDSC-SP2 too when this was written).
+#[test]
+fn unbounded_backfill_is_conservative_by_rebuild() {
+    let name = "KTH-SP2-1996-2.1-cln.swf.gz";
+    let bytes = std::fs::read(trace(name)).unwrap();
+    let w = read_swf(name, &bytes, &SwfOptions::default()).unwrap();
+    let unbounded = SlurmConfig {
+        bf_window_min: 1 << 30,
+        bf_max_job_test: u32::MAX,
+        bf_resolution_s: 1,
+        ..SlurmConfig::default()
+    };
+    let mut slurm = AlgorithmSpec::local(LocalPolicyKind::Slurm);
+    slurm.slurm = Some(unbounded);
+    let scenario = Scenario {
+        version: gridscope::scenario::SCENARIO_VERSION,
+        name: name.into(),
+        seed: 0,
+        platform: PlatformSpec::FromTrace { procs: None },
+        workload: WorkloadSpec::Swf {
+            file: name.into(),
+            strict: false,
+            format: Default::default(),
+            utc_offset_min: 0,
+        },
+        algorithms: vec![
+            slurm,
+            AlgorithmSpec::local(LocalPolicyKind::ConservativeRebuild),
+        ],
+        options: Default::default(),
+    };
+    let report = run_loaded(&scenario, w, &mut |_, _, _| true).unwrap();
+    assert_eq!(report.runs[0].outcomes, report.runs[1].outcomes);
 }

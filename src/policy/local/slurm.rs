@@ -3,7 +3,7 @@ use std::sync::Arc;
 
 use super::{LocalPolicy, NowFit, QueuedJob, SiteView};
 use crate::model::{Job, JobIdx};
-use crate::policy::slurm::{Factors, Priorities, SlurmConfig, SlurmJobs};
+use crate::policy::slurm::{secs, Factors, Priorities, SlurmConfig, SlurmJobs};
 use crate::time::SimTime;
 
 /// Slurm's own scheduling (issue #42, docs/slurm.md): the queue in multifactor priority
@@ -164,7 +164,7 @@ impl Slurm {
 
     /// `t` rounded up to a whole number of `bf_resolution`s.
     fn rounded(&self, t: SimTime) -> SimTime {
-        let r = SimTime::from_secs(self.cfg.bf_resolution_s.max(1) as i64).0;
+        let r = secs(self.cfg.bf_resolution_s.max(1)).0;
         // Estimates are at least one tick, so the quotient rounds up as written.
         SimTime((t.0.saturating_add(r - 1) / r).saturating_mul(r))
     }
@@ -216,7 +216,7 @@ impl LocalPolicy for Slurm {
         for i in (0..tested).rev() {
             narrowest[i] = narrowest[i + 1].min(self.queue[i].job.units);
         }
-        let window = now + SimTime::from_secs((self.cfg.bf_window_min * 60) as i64);
+        let window = now + secs(self.cfg.bf_window_min.saturating_mul(60));
         let mut started = Vec::new();
         for (i, &min_units) in narrowest.iter().enumerate().take(tested) {
             if fit.profile(site).free_at(now) < min_units {

@@ -93,6 +93,15 @@ impl Default for SlurmConfig {
 
 const DAY: u64 = 86_400;
 
+/// The longest time a field may hold, in seconds (about 35,000 years).
+const MAX_SECS: u64 = 1 << 40;
+
+/// `secs` as a [`SimTime`], saturating at [`MAX_SECS`] (a configuration built in code may
+/// skip [`SlurmConfig::check`]).
+pub(crate) fn secs(secs: u64) -> crate::time::SimTime {
+    crate::time::SimTime::from_secs(secs.min(MAX_SECS) as i64)
+}
+
 /// The presets `--slurm-preset` names.
 pub const SLURM_PRESETS: [&str; 2] = ["default", "medium_cluster"];
 
@@ -127,8 +136,19 @@ impl SlurmConfig {
     }
 
     /// The values a run cannot use, named: a zero `PriorityCalcPeriod`, `bf_resolution` or
-    /// `bf_max_job_test` (Slurm's own minimum is 1 for each).
+    /// `bf_max_job_test` (Slurm's own minimum is 1 for each), or a time beyond 2^40 s.
     pub fn check(&self) -> Result<(), String> {
+        for (name, v) in [
+            ("PriorityMaxAge", self.max_age_s),
+            ("PriorityDecayHalfLife", self.decay_half_life_s),
+            ("PriorityCalcPeriod", self.calc_period_s),
+            ("bf_window", self.bf_window_min.saturating_mul(60)),
+            ("bf_resolution", self.bf_resolution_s),
+        ] {
+            if v > MAX_SECS {
+                return Err(format!("{name} is beyond 2^40 seconds"));
+            }
+        }
         for (name, v) in [
             ("PriorityCalcPeriod", self.calc_period_s),
             ("bf_resolution", self.bf_resolution_s),

@@ -139,11 +139,11 @@ impl Priorities {
             .iter()
             .map(|&f| if max == 0 { 0.0 } else { f as f64 / max as f64 })
             .collect();
-        let period = SimTime::from_secs(cfg.calc_period_s.max(1) as i64);
+        let period = super::secs(cfg.calc_period_s.max(1));
         let decay = if cfg.decay_half_life_s == 0 {
             1.0
         } else {
-            libm::exp2(-(cfg.calc_period_s.max(1) as f64) / cfg.decay_half_life_s as f64)
+            libm::exp2(-period.as_secs_f64() / super::secs(cfg.decay_half_life_s).as_secs_f64())
         };
         Priorities {
             weights: [
@@ -153,7 +153,7 @@ impl Priorities {
                 cfg.weight_partition as f64,
                 cfg.weight_qos as f64,
             ],
-            max_age: SimTime::from_secs(cfg.max_age_s as i64),
+            max_age: super::secs(cfg.max_age_s),
             favor_small: cfg.favor_small,
             period,
             decay,
