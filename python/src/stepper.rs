@@ -191,6 +191,7 @@ impl Stepper {
                 local: LocalPolicyKind::Fcfs,
                 grid: GridScheme::Local,
                 grid_params: GridParams::default(),
+                slurm: None,
             }],
             options: cfg,
         };

@@ -4,5 +4,6 @@
 pub mod grid;
 pub mod local;
 mod profile;
+pub mod slurm;
 
 pub use profile::Profile;

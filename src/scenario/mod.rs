@@ -46,6 +46,7 @@ use crate::limits::{Limit, LimitExceeded, Limits};
 use crate::model::Site;
 use crate::policy::grid::{GridParams, GridScheme, IdealDiscipline};
 use crate::policy::local::LocalPolicyKind;
+use crate::policy::slurm::SlurmConfig;
 use crate::workload::hyper_erlang::HyperErlangWorkload;
 use crate::workload::{Align, Lublin, SesPoisson, TraceFormat, Window};
 use error::with_suggestion;
@@ -177,6 +178,10 @@ pub struct AlgorithmSpec {
     pub grid: GridScheme,
     #[serde(default, skip_serializing_if = "is_default_params")]
     pub grid_params: GridParams,
+    /// The `slurm` policy's configuration (docs/slurm.md); Slurm's documented defaults when
+    /// absent. Only `local: "slurm"` takes it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub slurm: Option<SlurmConfig>,
 }
 
 fn is_local(g: &GridScheme) -> bool {
@@ -194,6 +199,7 @@ impl Default for AlgorithmSpec {
             local: LocalPolicyKind::Easy,
             grid: GridScheme::Local,
             grid_params: GridParams::default(),
+            slurm: None,
         }
     }
 }

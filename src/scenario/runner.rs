@@ -23,7 +23,7 @@ use crate::failure::Outages;
 use crate::limits::{Limit, Limits};
 use crate::metrics::compute;
 use crate::model::{Demand, Job, Platform};
-use crate::policy::local::LocalPolicy;
+use crate::policy::local::{LocalPolicy, LocalPolicyKind, Slurm};
 use crate::workload::{ImportReport, Workload};
 
 /// The checks a scenario and its workload get before any run, and the platform it runs on
@@ -69,6 +69,16 @@ pub fn prepare(
 
 /// An algorithm's own parameters, checked before its run.
 pub fn check_algorithm(alg: &AlgorithmSpec) -> Result<(), ScenarioError> {
+    if let Some(cfg) = &alg.slurm {
+        let invalid = |reason: String| ScenarioError::Invalid(format!("{}: {reason}", alg.label()));
+        if alg.local != LocalPolicyKind::Slurm {
+            return Err(invalid(format!(
+                "\"slurm\" configures the slurm policy only, not {}",
+                alg.local
+            )));
+        }
+        cfg.check().map_err(invalid)?;
+    }
     alg.grid_params
         .validate()
         .map_err(|reason| ScenarioError::InvalidGridParams {
@@ -229,6 +239,14 @@ impl PreparedScenario {
                 platform.clone(),
                 jobs,
                 build,
+                alg.grid,
+                &alg.grid_params,
+                cfg,
+            ),
+            None if alg.local == LocalPolicyKind::Slurm => Simulation::with_local_policies(
+                platform.clone(),
+                jobs.clone(),
+                &mut Slurm::factory(alg.slurm.clone().unwrap_or_default(), &jobs),
                 alg.grid,
                 &alg.grid_params,
                 cfg,

@@ -42,6 +42,7 @@ pub fn ses_algorithms_with(site_queue: bool) -> Vec<AlgorithmSpec> {
             site_queue,
             ..GridParams::default()
         },
+        slurm: None,
     };
     vec![
         variant("random", GridScheme::GroupsRandom, false),

@@ -20,6 +20,7 @@ mod reference;
 mod reproduce;
 mod scjg;
 mod ses;
+mod slurm;
 mod stepping;
 mod tidy;
 mod traces;

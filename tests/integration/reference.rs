@@ -423,6 +423,7 @@ fn pass(
             }
         }
         LocalPolicyKind::Conservative => unreachable!("compression keeps state: compression_pass"),
+        LocalPolicyKind::Slurm => unreachable!("slurm has hand cases of its own (slurm.rs)"),
         LocalPolicyKind::ConservativeRebuild => {
             // The plan: (procs, from, to) intervals. Running jobs hold their units from
             // now to their predicted end.

@@ -48,6 +48,7 @@ pub fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
     );
     let mut inputs = Inputs::default();
     inputs.add(Path::new(&a.trace));
+    slurm_flags(a, &mut scenario, &mut inputs)?;
     let mut outages = Outages::default();
     if let Some(file) = &a.platform {
         let text = read_text(file, &a.limits.limits())?;
@@ -177,6 +178,51 @@ fn failure_flags(
         outages.checkpoint = Some(checkpoint);
     }
     Ok(outages)
+}
+
+/// `--slurm-conf FILE` / `--slurm-preset NAME`: the configuration of every `slurm` run.
+/// The keys of the file the policy does not read go to stderr, never dropped silently.
+fn slurm_flags(
+    a: &SimulateArgs,
+    scenario: &mut Scenario,
+    inputs: &mut Inputs,
+) -> Result<(), CliError> {
+    use gridscope::policy::slurm::{read_slurm_conf, SlurmConfig, SLURM_PRESETS};
+    let flag = match (&a.slurm.slurm_conf, &a.slurm.slurm_preset) {
+        (Some(_), _) => "--slurm-conf",
+        (None, Some(_)) => "--slurm-preset",
+        (None, None) => return Ok(()),
+    };
+    if !a.policy.0.contains(&LocalPolicyKind::Slurm) {
+        return Err(CliError::Usage(format!(
+            "{flag} configures the slurm policy: add slurm to --policy"
+        )));
+    }
+    let config = match (&a.slurm.slurm_conf, &a.slurm.slurm_preset) {
+        (Some(file), _) => {
+            let bytes = read_file(file, &a.limits.limits())?;
+            let report = read_slurm_conf(&bytes)
+                .map_err(|e| CliError::Failed(format!("{}: {e}", file.display())))?;
+            if let Some(note) = report.unknown_summary() {
+                eprintln!("{}: {note}", file.display());
+            }
+            inputs.add(file);
+            report.config
+        }
+        (None, Some(name)) => SlurmConfig::preset(name).ok_or_else(|| {
+            CliError::Usage(format!(
+                "--slurm-preset {name}: unknown; known: {}",
+                SLURM_PRESETS.join(", ")
+            ))
+        })?,
+        (None, None) => return Ok(()),
+    };
+    for alg in &mut scenario.algorithms {
+        if alg.local == LocalPolicyKind::Slurm {
+            alg.slurm = Some(config.clone());
+        }
+    }
+    Ok(())
 }
 
 /// `--power MODEL`: a preset's name, else a power model JSON file.

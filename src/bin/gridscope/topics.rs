@@ -19,7 +19,8 @@ pub fn help(topic: Option<&str>) -> Result<(), CliError> {
     match topic {
         Some("metrics") => metrics(&mut s),
         Some("policies") => {
-            for k in LocalPolicyKind::EVERY {
+            let slurm = LocalPolicyKind::Slurm;
+            for k in LocalPolicyKind::EVERY.into_iter().chain([slurm]) {
                 let _ = writeln!(s, "{:<21} {}", k.name(), k.describe());
             }
             let _ = writeln!(

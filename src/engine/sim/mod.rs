@@ -30,8 +30,9 @@ use super::{EventQueue, InvariantViolation, Outcome, RunConfig, RunOutput, SimEr
 use crate::model::{Demand, Job, JobIdx, NodePool, Placements, Platform, Share};
 use crate::policy::grid::{GridAction, GridMsg, GridParams, GridPolicy, GridScheme};
 use crate::policy::local::{
-    LocalPolicy, LocalPolicyKind, NodesView, Projection, QueuedJob, SiteView,
+    LocalPolicy, LocalPolicyKind, NodesView, Projection, QueuedJob, SiteView, Slurm,
 };
+use crate::policy::slurm::SlurmConfig;
 
 mod grid;
 mod handlers;
@@ -195,6 +196,12 @@ impl<'a> Simulation<'a> {
         params: &GridParams,
         cfg: &RunConfig,
     ) -> Result<Simulation<'a>, SimError> {
+        let jobs = jobs.into();
+        if local == LocalPolicyKind::Slurm {
+            // Slurm's fair share and partitions read the jobs' users and partitions.
+            let mut build = Slurm::factory(SlurmConfig::default(), &jobs);
+            return Self::with_local_policies(platform, jobs, &mut build, scheme, params, cfg);
+        }
         Self::with_local_policies(platform, jobs, &mut |_| local.build(), scheme, params, cfg)
     }
 

@@ -16,6 +16,7 @@ mod easy;
 mod fcfs;
 mod firstfit;
 mod sjf;
+mod slurm;
 
 pub use conservative::Conservative;
 pub use conservative_rebuild::ConservativeRebuild;
@@ -23,6 +24,7 @@ pub use easy::Easy;
 pub use fcfs::Fcfs;
 pub use firstfit::FirstFit;
 pub use sjf::Sjf;
+pub use slurm::Slurm;
 
 mod nodefit;
 mod placement;
@@ -540,6 +542,8 @@ pub enum LocalPolicyKind {
     FirstFit,
     /// Conservative backfilling by rebuild: `conservative` before scenario version 2.
     ConservativeRebuild,
+    /// Slurm's own policy (docs/slurm.md); not in `ALL` or `EVERY`, so `all` runs as before.
+    Slurm,
 }
 
 impl LocalPolicyKind {
@@ -570,6 +574,7 @@ impl LocalPolicyKind {
             LocalPolicyKind::Sjf => "sjf",
             LocalPolicyKind::FirstFit => "firstfit",
             LocalPolicyKind::ConservativeRebuild => "conservative-rebuild",
+            LocalPolicyKind::Slurm => "slurm",
         }
     }
 
@@ -582,6 +587,7 @@ impl LocalPolicyKind {
             LocalPolicyKind::Sjf => "Shortest (estimated) job first, strict: the queue is ordered by estimate (ties by arrival) and its head blocks the rest.",
             LocalPolicyKind::FirstFit => "First-fit (SOB's FF): scan the queue in arrival order and start every job that fits now.",
             LocalPolicyKind::ConservativeRebuild => "Conservative backfilling by rebuild (Gridscope's `conservative` before scenario version 2): when a job ends early every queued job is re-placed in arrival order from scratch, so a job can start later than its first reservation. Kept so older scenarios and links give their schedules.",
+            LocalPolicyKind::Slurm => "Slurm's own policy (docs/slurm.md): multifactor priority (age, fair share, job size, partition; recomputed every PriorityCalcPeriod), the main scheduler in priority order up to the first job that does not fit, then a backfill that reserves for every job it examines within bf_window (bf_max_job_test, bf_resolution). Slurm's defaults unless --slurm-conf or --slurm-preset.",
         }
     }
 
@@ -593,6 +599,8 @@ impl LocalPolicyKind {
             LocalPolicyKind::Sjf => Box::new(Sjf::default()),
             LocalPolicyKind::FirstFit => Box::new(FirstFit::default()),
             LocalPolicyKind::ConservativeRebuild => Box::new(ConservativeRebuild::default()),
+            // One user, one partition: the engine and runner use `Slurm::factory` instead.
+            LocalPolicyKind::Slurm => Box::new(Slurm::default()),
         }
     }
 }
@@ -616,9 +624,10 @@ impl FromStr for LocalPolicyKind {
             "conservative-rebuild" | "conservative_rebuild" | "cbf-rebuild" => {
                 LocalPolicyKind::ConservativeRebuild
             }
+            "slurm" => LocalPolicyKind::Slurm,
             _ => {
                 return Err(format!(
-                    "unknown local policy '{s}'; expected one of fcfs, easy, conservative, sjf, firstfit, conservative-rebuild"
+                    "unknown local policy '{s}'; expected one of fcfs, easy, conservative, sjf, firstfit, conservative-rebuild, slurm"
                 ))
             }
         };
@@ -702,20 +711,25 @@ mod tests {
         }
     }
 
+    /// The site of [`setup`] at t=0: 10 units, 4 free.
+    fn view(running: &BTreeMap<(SimTime, JobIdx), u32>) -> SiteView<'_> {
+        SiteView {
+            now: SimTime::ZERO,
+            capacity: 10,
+            free: 4,
+            running,
+            plan_invalidated: false,
+            reservations: &[],
+            nodes: None,
+        }
+    }
+
     /// A site of 10 units with 6 busy until t=100 and a queue of one 8-unit job (100 s).
     fn setup(kind: LocalPolicyKind) -> (Box<dyn LocalPolicy>, BTreeMap<(SimTime, JobIdx), u32>) {
         let mut running = BTreeMap::new();
         running.insert((SimTime::from_secs(100), 0), 6);
         let mut policy = kind.build();
-        let view = SiteView {
-            now: SimTime::ZERO,
-            capacity: 10,
-            free: 4,
-            running: &running,
-            plan_invalidated: false,
-            reservations: &[],
-            nodes: None,
-        };
+        let view = view(&running);
         policy.enqueue(q(1, 8, 100), &view);
         let mut starts = vec![];
         policy.schedule(&view, &mut starts);
@@ -727,15 +741,7 @@ mod tests {
     fn approximate_wait_follows_each_policys_projection() {
         for kind in LocalPolicyKind::ALL {
             let (policy, running) = setup(kind);
-            let view = SiteView {
-                now: SimTime::ZERO,
-                capacity: 10,
-                free: 4,
-                running: &running,
-                plan_invalidated: false,
-                reservations: &[],
-                nodes: None,
-            };
+            let view = view(&running);
             let awt = |units, secs| policy.approximate_wait(&view, units, SimTime::from_secs(secs));
             // Too wide for the site: never.
             assert_eq!(awt(11, 1), None, "{kind}");
@@ -769,15 +775,7 @@ mod tests {
     #[test]
     fn projected_profile_holds_the_queue() {
         let (policy, running) = setup(LocalPolicyKind::Conservative);
-        let view = SiteView {
-            now: SimTime::ZERO,
-            capacity: 10,
-            free: 4,
-            running: &running,
-            plan_invalidated: false,
-            reservations: &[],
-            nodes: None,
-        };
+        let view = view(&running);
         let (profile, _) = policy.projected_profile(&view);
         assert_eq!(profile.free_at(SimTime::from_secs(50)), 4);
         assert_eq!(profile.free_at(SimTime::from_secs(150)), 2);

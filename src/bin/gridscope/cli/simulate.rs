@@ -19,12 +19,16 @@ pub struct SimulateArgs {
     pub trace: String,
     #[command(flatten)]
     pub format: FormatArgs,
-    /// fcfs, easy, conservative, sjf, firstfit, conservative-rebuild, a comma list, or all
-    /// (the first five)
+    /// fcfs, easy, conservative, sjf, firstfit, conservative-rebuild, slurm, a comma list,
+    /// or all (the first five)
     ///
     /// `gridscope help policies` describes each.
     #[arg(long, value_name = "POLICY", value_parser = parse_local_policies, verbatim_doc_comment)]
     pub policy: LocalPolicies,
+    /// `--slurm-conf`, `--slurm-preset` (boxed: they would make every command's
+    /// arguments as large as `simulate`'s).
+    #[command(flatten)]
+    pub slurm: Box<SlurmArgs>,
     /// Processors of the machine [default: from the trace]
     ///
     /// By default the header's MaxProcs, else MaxNodes, else the widest job; the output says
@@ -312,6 +316,21 @@ pub struct ReproduceArgs {
     /// Runs at once (default: every core); the card is the same whatever it is
     #[arg(long, value_name = "N")]
     pub threads: Option<usize>,
+}
+
+/// The `slurm` policy's configuration on `simulate`.
+#[derive(Args, Debug)]
+pub struct SlurmArgs {
+    /// The slurm policy's configuration from a slurm.conf: its Priority* lines,
+    /// SchedulerParameters' bf_window, bf_max_job_test and bf_resolution, and PartitionName's
+    /// PriorityJobFactor (docs/slurm.md); the keys it does not read are listed
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, conflicts_with = "slurm_preset", verbatim_doc_comment)]
+    pub slurm_conf: Option<PathBuf>,
+    /// The slurm policy's configuration by name: default (Slurm's documented defaults) or
+    /// medium_cluster (slurm_sim_tools' tutorial: fair share 120000, age 70000, job size
+    /// 200000, QOS 50000, partition 1000000; half-life 30 days; max age 7 days)
+    #[arg(long, value_name = "NAME", verbatim_doc_comment)]
+    pub slurm_preset: Option<String>,
 }
 
 /// `--policy` of `simulate`: one or more local policies.

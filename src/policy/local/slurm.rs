@@ -1,0 +1,275 @@
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::{LocalPolicy, NowFit, QueuedJob, SiteView};
+use crate::model::{Job, JobIdx};
+use crate::policy::slurm::{secs, Factors, Priorities, SlurmConfig, SlurmJobs};
+use crate::time::SimTime;
+
+/// Slurm's own scheduling (issue #42, docs/slurm.md): the queue in multifactor priority
+/// order ([`Priorities`], recomputed at every `PriorityCalcPeriod` tick; a job arriving
+/// between ticks gets its priority at submission; ties by arrival), then at every pass
+///
+/// 1. the main scheduler: jobs in priority order start while they fit; it stops at the
+///    first that does not (Slurm's rule within a partition);
+/// 2. the backfill: the pending jobs in priority order, at most `bf_max_job_test` of them,
+///    each placed at its earliest start in the plan (running jobs by estimates, the
+///    reservations of the jobs examined before it, run times rounded up to
+///    `bf_resolution`): a job whose start is now starts; one whose start lies beyond
+///    now + `bf_window` gets no reservation; every other gets one. So each higher-priority
+///    job examined holds a reservation (conservative within the window, not EASY).
+///
+/// Usage for fair share is what the jobs started here really ran, in unit-seconds.
+pub struct Slurm {
+    cfg: SlurmConfig,
+    prio: Priorities,
+    /// The queue in priority order (highest first, then arrival).
+    queue: Vec<Entry>,
+    /// A tick passed: the priorities are recomputed and the queue sorted at the next pass.
+    dirty: bool,
+    /// The jobs started here and still running, keyed as the site keys them.
+    running: BTreeMap<(SimTime, JobIdx), u32>,
+    /// Ends heard of (`released`) not yet matched to a job: (when, predicted end, units).
+    ended: Vec<(SimTime, SimTime, u32)>,
+    /// The site's capacity, for the job-size factor.
+    capacity: u32,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    job: QueuedJob,
+    priority: u64,
+}
+
+impl Entry {
+    fn key(&self) -> (std::cmp::Reverse<u64>, JobIdx) {
+        (std::cmp::Reverse(self.priority), self.job.idx)
+    }
+}
+
+impl Default for Slurm {
+    /// Slurm's defaults without the workload: every job in one user and one partition.
+    fn default() -> Self {
+        Slurm::new(SlurmConfig::default(), Arc::new(SlurmJobs::default()))
+    }
+}
+
+impl Slurm {
+    pub fn new(cfg: SlurmConfig, jobs: Arc<SlurmJobs>) -> Slurm {
+        Slurm {
+            prio: Priorities::new(&cfg, jobs),
+            cfg,
+            queue: Vec::new(),
+            dirty: false,
+            running: BTreeMap::new(),
+            ended: Vec::new(),
+            capacity: 0,
+        }
+    }
+
+    /// Each site's policy for a run of `jobs` under `cfg` (the users' and partitions' table
+    /// is made once and shared).
+    pub fn factory(cfg: SlurmConfig, jobs: &[Job]) -> impl FnMut(usize) -> Box<dyn LocalPolicy> {
+        let table = Arc::new(SlurmJobs::from_jobs(jobs));
+        move |_| Box::new(Slurm::new(cfg.clone(), table.clone())) as Box<dyn LocalPolicy>
+    }
+
+    /// Every queued job's factors and priority as of the last computation, in queue order
+    /// (what `sprio -l` shows).
+    pub fn factors(&self) -> Vec<(JobIdx, Factors, u64)> {
+        let at = self.prio.last_tick();
+        self.queue
+            .iter()
+            .map(|e| {
+                let j = e.job;
+                let f = self
+                    .prio
+                    .factors(j.idx, j.units, self.capacity, j.queued_at, at);
+                (j.idx, f, e.priority)
+            })
+            .collect()
+    }
+
+    fn priority_at(&self, job: &QueuedJob, at: SimTime) -> u64 {
+        let f = self
+            .prio
+            .factors(job.idx, job.units, self.capacity, job.queued_at, at);
+        self.prio.priority(&f)
+    }
+
+    /// Brings usage and priorities to `now`.
+    fn advance(&mut self, now: SimTime) {
+        if self.prio.advance(now) {
+            self.dirty = true;
+        }
+    }
+
+    fn resort(&mut self) {
+        if !self.dirty {
+            return;
+        }
+        let at = self.prio.last_tick();
+        for i in 0..self.queue.len() {
+            let p = self.priority_at(&self.queue[i].job, at);
+            self.queue[i].priority = p;
+        }
+        self.queue.sort_unstable_by_key(Entry::key);
+        self.dirty = false;
+    }
+
+    /// Matches the ends heard of to the jobs that ended and stops their usage.
+    fn settle_ends(&mut self, site: &SiteView) {
+        let mut reconcile = None;
+        for (t, predicted, units) in std::mem::take(&mut self.ended) {
+            self.advance(t);
+            let mut candidates = self
+                .running
+                .range((predicted, 0)..=(predicted, JobIdx::MAX))
+                .filter(|(_, &u)| u == units)
+                .map(|(&k, _)| k);
+            match (candidates.next(), candidates.next()) {
+                (Some(k), None) => {
+                    self.running.remove(&k);
+                    self.prio.ended(k.1, units, t);
+                }
+                // Two alike, or a job that outlived its estimate (the site re-keyed it).
+                _ => reconcile = Some(t),
+            }
+        }
+        if reconcile.is_none() && self.running.len() != site.running.len() {
+            reconcile = Some(site.now);
+        }
+        if let Some(t) = reconcile {
+            let mut live: Vec<JobIdx> = site.running.keys().map(|k| k.1).collect();
+            live.sort_unstable();
+            let gone: Vec<((SimTime, JobIdx), u32)> = self
+                .running
+                .iter()
+                .filter(|(k, _)| live.binary_search(&k.1).is_err())
+                .map(|(&k, &u)| (k, u))
+                .collect();
+            for (k, units) in gone {
+                self.running.remove(&k);
+                self.prio.ended(k.1, units, t);
+            }
+        }
+    }
+
+    fn start(&mut self, job: QueuedJob, now: SimTime, starts: &mut Vec<JobIdx>) {
+        starts.push(job.idx);
+        self.running
+            .insert((now + job.estimate, job.idx), job.units);
+        self.prio.started(job.idx, job.units, now);
+    }
+
+    /// `t` rounded up to a whole number of `bf_resolution`s.
+    fn rounded(&self, t: SimTime) -> SimTime {
+        let r = secs(self.cfg.bf_resolution_s.max(1)).0;
+        // Estimates are at least one tick, so the quotient rounds up as written.
+        SimTime((t.0.saturating_add(r - 1) / r).saturating_mul(r))
+    }
+}
+
+impl LocalPolicy for Slurm {
+    fn name(&self) -> &'static str {
+        "slurm"
+    }
+
+    fn enqueue(&mut self, job: QueuedJob, site: &SiteView) {
+        self.capacity = site.capacity;
+        self.advance(site.now);
+        let entry = Entry {
+            job,
+            priority: self.priority_at(&job, site.now),
+        };
+        let at = self.queue.partition_point(|e| e.key() < entry.key());
+        self.queue.insert(at, entry);
+    }
+
+    fn schedule(&mut self, site: &SiteView, starts: &mut Vec<JobIdx>) {
+        let now = site.now;
+        self.capacity = site.capacity;
+        self.settle_ends(site);
+        self.advance(now);
+        self.resort();
+        let mut fit = NowFit::new(site);
+        // 1. The main scheduler: in priority order while the jobs fit.
+        let mut head = 0;
+        while head < self.queue.len() {
+            let job = self.queue[head].job;
+            if !fit.fits(site, job.units, job.estimate) {
+                break;
+            }
+            fit.take(job.units, job.estimate);
+            self.start(job, now, starts);
+            head += 1;
+        }
+        self.queue.drain(..head);
+        if self.queue.is_empty() || fit.free() == 0 {
+            return;
+        }
+        // 2. The backfill, on the plan with this pass's starts.
+        let tested = self.queue.len().min(self.cfg.bf_max_job_test as usize);
+        // The narrowest job from each position on: once fewer units are free now, no
+        // later job can start now and the pass is over.
+        let mut narrowest = vec![u32::MAX; tested + 1];
+        for i in (0..tested).rev() {
+            narrowest[i] = narrowest[i + 1].min(self.queue[i].job.units);
+        }
+        let window = now + secs(self.cfg.bf_window_min.saturating_mul(60));
+        let mut started = Vec::new();
+        for (i, &min_units) in narrowest.iter().enumerate().take(tested) {
+            if fit.profile(site).free_at(now) < min_units {
+                break;
+            }
+            let job = self.queue[i].job;
+            let planned = self.rounded(job.estimate);
+            let profile = fit.profile(site);
+            let Some(at) = profile.earliest_start(now, job.units, planned) else {
+                continue;
+            };
+            if at == now {
+                fit.take(job.units, job.estimate);
+                started.push(i);
+            } else if at <= window {
+                profile.reserve(at, planned, job.units);
+            }
+        }
+        for &i in &started {
+            let job = self.queue[i].job;
+            self.start(job, now, starts);
+        }
+        let mut k = 0;
+        let mut i = 0;
+        self.queue.retain(|_| {
+            let keep = started.get(k) != Some(&i);
+            if !keep {
+                k += 1;
+            }
+            i += 1;
+            keep
+        });
+    }
+
+    fn queue_len(&self) -> usize {
+        self.queue.len()
+    }
+
+    fn queued(&self) -> Vec<QueuedJob> {
+        self.queue.iter().map(|e| e.job).collect()
+    }
+
+    fn withdraw(&mut self, job: JobIdx) -> bool {
+        match self.queue.iter().position(|e| e.job.idx == job) {
+            Some(at) => {
+                self.queue.remove(at);
+                true
+            }
+            None => false,
+        }
+    }
+
+    fn released(&mut self, now: SimTime, units: u32, predicted_end: SimTime) {
+        self.ended.push((now, predicted_end, units));
+    }
+}

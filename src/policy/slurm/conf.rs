@@ -1,0 +1,249 @@
+//! The `slurm.conf` lines the `slurm` policy reads (slurm.conf(5)): `PriorityWeight*`,
+//! `PriorityMaxAge`, `PriorityDecayHalfLife`, `PriorityCalcPeriod`, `PriorityFavorSmall`,
+//! `SchedulerParameters=bf_window=…,bf_max_job_test=…,bf_resolution=…` and
+//! `PartitionName=… PriorityJobFactor=…`. Bytes in, `Result` out; a bad value names its
+//! line, and every key this reader does not use is listed in the report, never dropped
+//! silently. Keys are case-insensitive (as Slurm's); partition names are not.
+
+use std::fmt;
+
+use super::{PartitionFactor, SlurmConfig};
+
+/// A `slurm.conf` read: the configuration (Slurm's defaults where the file says nothing)
+/// and the keys it holds that the `slurm` policy does not read, with their lines.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SlurmConfReport {
+    pub config: SlurmConfig,
+    /// `(line, key)` for each key not read, in file order; a `SchedulerParameters` entry
+    /// reads `SchedulerParameters:bf_interval`, a partition's `PartitionName:MaxTime`.
+    pub unknown: Vec<(usize, String)>,
+}
+
+impl SlurmConfReport {
+    /// One line for outputs: what was not read.
+    pub fn unknown_summary(&self) -> Option<String> {
+        if self.unknown.is_empty() {
+            return None;
+        }
+        let keys: Vec<String> = self
+            .unknown
+            .iter()
+            .map(|(line, key)| format!("{key} (line {line})"))
+            .collect();
+        Some(format!(
+            "{} key(s) not modelled, not read: {}",
+            keys.len(),
+            keys.join(", ")
+        ))
+    }
+}
+
+/// A value the reader cannot use, with where it is.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SlurmConfError {
+    /// 1-based line number.
+    pub line: usize,
+    pub key: String,
+    pub value: String,
+    pub reason: String,
+}
+
+impl fmt::Display for SlurmConfError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "slurm.conf line {}: {}={}: {}",
+            self.line, self.key, self.value, self.reason
+        )
+    }
+}
+
+impl std::error::Error for SlurmConfError {}
+
+/// Reads a `slurm.conf`. Comments (`#` to the end of the line) and blank lines are skipped.
+pub fn read_slurm_conf(bytes: &[u8]) -> Result<SlurmConfReport, SlurmConfError> {
+    let mut config = SlurmConfig::default();
+    let mut unknown = Vec::new();
+    let text = String::from_utf8_lossy(bytes);
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let body = raw.split('#').next().unwrap_or("").trim();
+        if body.is_empty() {
+            continue;
+        }
+        let bad = |key: &str, value: &str, reason: &str| SlurmConfError {
+            line,
+            key: key.to_string(),
+            value: value.to_string(),
+            reason: reason.to_string(),
+        };
+        let Some((key, value)) = body.split_once('=') else {
+            return Err(bad(body, "", "not a Key=Value line"));
+        };
+        let (key, value) = (key.trim(), value.trim());
+        match key.to_ascii_lowercase().as_str() {
+            "partitionname" => {
+                partition_line(body, line, &mut config, &mut unknown)?;
+                continue;
+            }
+            "schedulerparameters" => {
+                for entry in value.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+                    let (k, v) = entry.split_once('=').unwrap_or((entry, ""));
+                    let bad = |reason: &str| bad(k, v, reason);
+                    match k.to_ascii_lowercase().as_str() {
+                        "bf_window" => config.bf_window_min = whole(v).map_err(bad)?,
+                        "bf_resolution" => config.bf_resolution_s = whole(v).map_err(bad)?,
+                        "bf_max_job_test" => {
+                            config.bf_max_job_test = whole_u32(v).map_err(bad)?;
+                        }
+                        _ => unknown.push((line, format!("SchedulerParameters:{k}"))),
+                    }
+                }
+                continue;
+            }
+            _ => {}
+        }
+        let bad = |reason: &str| bad(key, value, reason);
+        let c = &mut config;
+        match key.to_ascii_lowercase().as_str() {
+            "priorityweightage" => c.weight_age = whole_u32(value).map_err(bad)?,
+            "priorityweightfairshare" => c.weight_fairshare = whole_u32(value).map_err(bad)?,
+            "priorityweightjobsize" => c.weight_job_size = whole_u32(value).map_err(bad)?,
+            "priorityweightpartition" => c.weight_partition = whole_u32(value).map_err(bad)?,
+            "priorityweightqos" => c.weight_qos = whole_u32(value).map_err(bad)?,
+            "prioritymaxage" => c.max_age_s = slurm_time(value).map_err(bad)?,
+            "prioritydecayhalflife" => c.decay_half_life_s = slurm_time(value).map_err(bad)?,
+            "prioritycalcperiod" => c.calc_period_s = slurm_time(value).map_err(bad)?,
+            "priorityfavorsmall" => c.favor_small = yes_no(value).map_err(bad)?,
+            _ => unknown.push((line, key.to_string())),
+        }
+    }
+    config.check().map_err(|reason| SlurmConfError {
+        line: 0,
+        key: "(whole file)".into(),
+        value: String::new(),
+        reason,
+    })?;
+    Ok(SlurmConfReport { config, unknown })
+}
+
+/// `PartitionName=NAME Key=Value …`: the name and its `PriorityJobFactor` (default 1).
+fn partition_line(
+    body: &str,
+    line: usize,
+    config: &mut SlurmConfig,
+    unknown: &mut Vec<(usize, String)>,
+) -> Result<(), SlurmConfError> {
+    let mut name = None;
+    let mut factor = 1;
+    for token in body.split_whitespace() {
+        let (k, v) = token.split_once('=').unwrap_or((token, ""));
+        let bad = |reason: &str| SlurmConfError {
+            line,
+            key: k.to_string(),
+            value: v.to_string(),
+            reason: reason.to_string(),
+        };
+        match k.to_ascii_lowercase().as_str() {
+            "partitionname" if v.is_empty() => return Err(bad("a partition needs a name")),
+            "partitionname" => name = Some(v.to_string()),
+            "priorityjobfactor" => factor = whole_u32(v).map_err(bad)?,
+            _ => unknown.push((line, format!("PartitionName:{k}"))),
+        }
+    }
+    let Some(name) = name else {
+        return Ok(());
+    };
+    // `PartitionName=DEFAULT` sets defaults for the lines after it in Slurm; not modelled.
+    if name.eq_ignore_ascii_case("default") {
+        unknown.push((line, "PartitionName=DEFAULT".into()));
+        return Ok(());
+    }
+    match config.partitions.iter_mut().find(|p| p.name == name) {
+        Some(p) => p.priority_job_factor = factor,
+        None => config.partitions.push(PartitionFactor {
+            name,
+            priority_job_factor: factor,
+        }),
+    }
+    Ok(())
+}
+
+fn whole(v: &str) -> Result<u64, &'static str> {
+    v.trim()
+        .parse::<u64>()
+        .map_err(|_| "not a whole number ≥ 0")
+}
+
+fn whole_u32(v: &str) -> Result<u32, &'static str> {
+    let n = whole(v)?;
+    u32::try_from(n).map_err(|_| "larger than 4294967295")
+}
+
+fn yes_no(v: &str) -> Result<bool, &'static str> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "yes" | "y" | "1" => Ok(true),
+        "no" | "n" | "0" => Ok(false),
+        _ => Err("expected YES or NO"),
+    }
+}
+
+/// A Slurm time string in seconds: `minutes`, `minutes:seconds`, `hours:minutes:seconds`,
+/// `days-hours`, `days-hours:minutes` or `days-hours:minutes:seconds` (slurm.conf(5) and
+/// sbatch(1) `--time`). `INFINITE`/`UNLIMITED` are refused: the policy needs a finite time.
+pub(super) fn slurm_time(v: &str) -> Result<u64, &'static str> {
+    const BAD: &str =
+        "not a Slurm time (minutes, min:sec, hr:min:sec, days-hr, days-hr:min, days-hr:min:sec)";
+    let v = v.trim();
+    let lower = v.to_ascii_lowercase();
+    if lower == "infinite" || lower == "unlimited" {
+        return Err("INFINITE is not supported here: give a finite time");
+    }
+    let num = |s: &str| s.parse::<u64>().map_err(|_| BAD);
+    let (days, rest) = match v.split_once('-') {
+        Some((d, rest)) => (Some(num(d)?), rest),
+        None => (None, v),
+    };
+    let parts: Vec<u64> = rest.split(':').map(num).collect::<Result<_, _>>()?;
+    let secs = match (days, parts.as_slice()) {
+        (None, [m]) => m.checked_mul(60),
+        (None, [m, s]) => m.checked_mul(60).and_then(|x| x.checked_add(*s)),
+        (None, [h, m, s]) | (Some(_), [h, m, s]) => h
+            .checked_mul(3600)
+            .and_then(|x| x.checked_add(m.checked_mul(60)?))
+            .and_then(|x| x.checked_add(*s)),
+        (Some(_), [h]) => h.checked_mul(3600),
+        (Some(_), [h, m]) => h
+            .checked_mul(3600)
+            .and_then(|x| x.checked_add(m.checked_mul(60)?)),
+        _ => return Err(BAD),
+    };
+    let day_secs = days.map_or(Some(0), |d| d.checked_mul(86_400));
+    // Bounded so that any field fits a SimTime (i64 milliseconds) with room to spare.
+    match (secs, day_secs) {
+        (Some(s), Some(d)) if s.checked_add(d).is_some_and(|t| t <= 1 << 40) => Ok(s + d),
+        _ => Err("too large"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn slurm_times() {
+        assert_eq!(slurm_time("7-0"), Ok(7 * 86_400));
+        assert_eq!(slurm_time("30-0"), Ok(30 * 86_400));
+        assert_eq!(slurm_time("10"), Ok(600));
+        assert_eq!(slurm_time("1:30"), Ok(90));
+        assert_eq!(slurm_time("2:00:05"), Ok(7205));
+        assert_eq!(slurm_time("1-2:03"), Ok(86_400 + 7200 + 180));
+        assert_eq!(slurm_time("1-2:03:04"), Ok(86_400 + 7200 + 184));
+        assert!(slurm_time("").is_err());
+        assert!(slurm_time("7d").is_err());
+        assert!(slurm_time("1:2:3:4").is_err());
+        assert!(slurm_time("-5").is_err());
+        assert!(slurm_time("INFINITE").is_err());
+        assert!(slurm_time("99999999999999999999").is_err());
+    }
+}

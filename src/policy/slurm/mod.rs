@@ -1,0 +1,163 @@
+//! Slurm's own policy (issue #42, docs/slurm.md): its configuration ([`SlurmConfig`], with
+//! Slurm's documented defaults and the `medium_cluster` preset of `slurm_sim_tools`), the
+//! `slurm.conf` lines that matter ([`read_slurm_conf`]) and the multifactor priority
+//! ([`Priorities`]: age, fair share, job size, partition, QOS; slurm.schedmd.com,
+//! `priority_multifactor`). The scheduling passes are `policy::local::Slurm`.
+//!
+//! Plain data and arithmetic: no I/O, no threads (the page runs it in wasm too).
+
+mod conf;
+mod priority;
+
+pub use conf::{read_slurm_conf, SlurmConfError, SlurmConfReport};
+pub use priority::{Factors, Priorities, SlurmJobs};
+
+use serde::{Deserialize, Serialize};
+
+/// One partition's `PriorityJobFactor` (slurm.conf `PartitionName=NAME PriorityJobFactor=N`).
+/// A job's partition (SWF field 16) matches `name` when `name` is its number written out.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PartitionFactor {
+    pub name: String,
+    pub priority_job_factor: u32,
+}
+
+/// A user's fair-share shares (sacctmgr's `Fairshare=`); users not listed have 1.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UserShares {
+    /// The user's number (SWF field 12).
+    pub user: i32,
+    pub shares: u32,
+}
+
+/// What the `slurm` policy reads of a site's Slurm configuration. Every field's default is
+/// Slurm's documented one (slurm.conf(5), Slurm 22.05): all weights 0 (so the queue is in
+/// submission order), `PriorityMaxAge=7-0`, `PriorityDecayHalfLife=7-0`,
+/// `PriorityCalcPeriod=5` (minutes), `PriorityFavorSmall=NO`, `bf_window=1440` (minutes),
+/// `bf_max_job_test=500`, `bf_resolution=60` (seconds). Times are stored in seconds.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct SlurmConfig {
+    /// `PriorityWeightAge`.
+    pub weight_age: u32,
+    /// `PriorityWeightFairshare`.
+    pub weight_fairshare: u32,
+    /// `PriorityWeightJobSize`.
+    pub weight_job_size: u32,
+    /// `PriorityWeightPartition`.
+    pub weight_partition: u32,
+    /// `PriorityWeightQOS` (the QOS factor is 0 in this slice: no job names a QOS yet).
+    pub weight_qos: u32,
+    /// `PriorityMaxAge` in seconds: the age factor reaches 1 there.
+    pub max_age_s: u64,
+    /// `PriorityDecayHalfLife` in seconds (0: usage never decays).
+    pub decay_half_life_s: u64,
+    /// `PriorityCalcPeriod` in seconds (slurm.conf gives whole minutes).
+    pub calc_period_s: u64,
+    /// `PriorityFavorSmall`: the job-size factor is 1 − size instead of size.
+    pub favor_small: bool,
+    /// `bf_window` in minutes: no reservation starts later than now + window.
+    pub bf_window_min: u64,
+    /// `bf_max_job_test`: jobs a backfill pass examines.
+    pub bf_max_job_test: u32,
+    /// `bf_resolution` in seconds: planned run times are rounded up to it.
+    pub bf_resolution_s: u64,
+    /// `PartitionName=… PriorityJobFactor=…` lines; partitions not listed have 1.
+    pub partitions: Vec<PartitionFactor>,
+    /// Fair-share shares per user; every user not listed has 1.
+    pub shares: Vec<UserShares>,
+}
+
+impl Default for SlurmConfig {
+    fn default() -> Self {
+        SlurmConfig {
+            weight_age: 0,
+            weight_fairshare: 0,
+            weight_job_size: 0,
+            weight_partition: 0,
+            weight_qos: 0,
+            max_age_s: 7 * DAY,
+            decay_half_life_s: 7 * DAY,
+            calc_period_s: 5 * 60,
+            favor_small: false,
+            bf_window_min: 1440,
+            bf_max_job_test: 500,
+            bf_resolution_s: 60,
+            partitions: Vec::new(),
+            shares: Vec::new(),
+        }
+    }
+}
+
+const DAY: u64 = 86_400;
+
+/// The longest time a field may hold, in seconds (about 35,000 years).
+const MAX_SECS: u64 = 1 << 40;
+
+/// `secs` as a [`SimTime`], saturating at [`MAX_SECS`] (a configuration built in code may
+/// skip [`SlurmConfig::check`]).
+pub(crate) fn secs(secs: u64) -> crate::time::SimTime {
+    crate::time::SimTime::from_secs(secs.min(MAX_SECS) as i64)
+}
+
+/// The presets `--slurm-preset` names.
+pub const SLURM_PRESETS: [&str; 2] = ["default", "medium_cluster"];
+
+impl SlurmConfig {
+    /// The `medium_cluster` tutorial of `ubccr-slurm-simulator/slurm_sim_tools`
+    /// (`tutorials/medium_cluster/etc/slurm.conf`): weights fair share 120000, age 70000,
+    /// job size 200000, QOS 50000, partition 1000000; half-life 30 days; max age 7 days;
+    /// `bf_window=4320`, `bf_max_job_test=2500` (its `bf_interval=120` is not modelled: the
+    /// backfill runs at every pass). Other values are Slurm's defaults.
+    pub fn medium_cluster() -> SlurmConfig {
+        SlurmConfig {
+            weight_age: 70_000,
+            weight_fairshare: 120_000,
+            weight_job_size: 200_000,
+            weight_partition: 1_000_000,
+            weight_qos: 50_000,
+            max_age_s: 7 * DAY,
+            decay_half_life_s: 30 * DAY,
+            bf_window_min: 4320,
+            bf_max_job_test: 2500,
+            ..SlurmConfig::default()
+        }
+    }
+
+    /// A preset by name (one of [`SLURM_PRESETS`]).
+    pub fn preset(name: &str) -> Option<SlurmConfig> {
+        match name {
+            "default" => Some(SlurmConfig::default()),
+            "medium_cluster" | "medium-cluster" => Some(SlurmConfig::medium_cluster()),
+            _ => None,
+        }
+    }
+
+    /// The values a run cannot use, named: a zero `PriorityCalcPeriod`, `bf_resolution` or
+    /// `bf_max_job_test` (Slurm's own minimum is 1 for each), or a time beyond 2^40 s.
+    pub fn check(&self) -> Result<(), String> {
+        for (name, v) in [
+            ("PriorityMaxAge", self.max_age_s),
+            ("PriorityDecayHalfLife", self.decay_half_life_s),
+            ("PriorityCalcPeriod", self.calc_period_s),
+            ("bf_window", self.bf_window_min.saturating_mul(60)),
+            ("bf_resolution", self.bf_resolution_s),
+        ] {
+            if v > MAX_SECS {
+                return Err(format!("{name} is beyond 2^40 seconds"));
+            }
+        }
+        for (name, v) in [
+            ("PriorityCalcPeriod", self.calc_period_s),
+            ("bf_resolution", self.bf_resolution_s),
+            ("bf_max_job_test", self.bf_max_job_test as u64),
+        ] {
+            if v == 0 {
+                return Err(format!("{name} must be at least 1"));
+            }
+        }
+        Ok(())
+    }
+}

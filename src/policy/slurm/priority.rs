@@ -1,0 +1,295 @@
+//! Slurm's multifactor priority (slurm.schedmd.com/priority_multifactor.html):
+//! `priority = Σ weightᵢ · factorᵢ`, each factor in [0, 1], truncated to an integer as
+//! slurmctld does; fair-share usage decayed by `PriorityDecayHalfLife` and everything
+//! recomputed at `PriorityCalcPeriod` ticks (multiples of the period from t = 0).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use super::SlurmConfig;
+use crate::model::{Job, JobIdx};
+use crate::time::SimTime;
+
+/// Who each job belongs to, as dense indices: users (SWF field 12) and partitions (field
+/// 16), each numbered in increasing order of the trace's number. Built once per run and
+/// shared by every site's policy. An empty table (a policy built without the workload)
+/// puts every job in user 0 and partition 0.
+#[derive(Clone, Debug, Default)]
+pub struct SlurmJobs {
+    user: Vec<u32>,
+    partition: Vec<u32>,
+    users: Vec<i32>,
+    partitions: Vec<i32>,
+}
+
+impl SlurmJobs {
+    pub fn from_jobs(jobs: &[Job]) -> SlurmJobs {
+        fn dense(values: impl Iterator<Item = i32> + Clone) -> (Vec<u32>, Vec<i32>) {
+            let distinct: BTreeMap<i32, u32> = values.clone().map(|v| (v, 0)).collect();
+            let names: Vec<i32> = distinct.keys().copied().collect();
+            let index: BTreeMap<i32, u32> = names
+                .iter()
+                .enumerate()
+                .map(|(i, &v)| (v, i as u32))
+                .collect();
+            (values.map(|v| index[&v]).collect(), names)
+        }
+        let (user, users) = dense(jobs.iter().map(|j| j.user));
+        let (partition, partitions) = dense(jobs.iter().map(|j| j.partition));
+        SlurmJobs {
+            user,
+            partition,
+            users,
+            partitions,
+        }
+    }
+
+    /// Job `idx`'s user, densely numbered.
+    pub fn user(&self, idx: JobIdx) -> u32 {
+        self.user.get(idx as usize).copied().unwrap_or(0)
+    }
+
+    /// Job `idx`'s partition, densely numbered.
+    pub fn partition(&self, idx: JobIdx) -> u32 {
+        self.partition.get(idx as usize).copied().unwrap_or(0)
+    }
+
+    /// The trace's user numbers, by dense index.
+    pub fn users(&self) -> &[i32] {
+        &self.users
+    }
+
+    fn user_count(&self) -> usize {
+        self.users.len().max(1)
+    }
+
+    fn partition_count(&self) -> usize {
+        self.partitions.len().max(1)
+    }
+}
+
+/// One job's factors, each in [0, 1] (what `sprio -l` shows before the weights).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Factors {
+    pub age: f64,
+    pub fairshare: f64,
+    pub job_size: f64,
+    pub partition: f64,
+    pub qos: f64,
+}
+
+/// The multifactor state of one site: usage per user and the factors derived from it at
+/// the last tick.
+#[derive(Clone, Debug)]
+pub struct Priorities {
+    weights: [f64; 5],
+    max_age: SimTime,
+    favor_small: bool,
+    period: SimTime,
+    /// Usage is multiplied by this at every tick: 2^(−period / half-life).
+    decay: f64,
+    jobs: Arc<SlurmJobs>,
+    /// Each user's share of the whole (shares / Σ shares).
+    norm_shares: Vec<f64>,
+    /// Each partition's `PriorityJobFactor` over the largest.
+    partition_factor: Vec<f64>,
+    /// Decayed usage at the last tick (unit-seconds).
+    usage: Vec<f64>,
+    /// Usage since the last tick, not yet decayed.
+    accrued: Vec<f64>,
+    /// Units each user has running now.
+    rate: Vec<u64>,
+    /// Up to when `accrued` counts.
+    accrued_to: Vec<SimTime>,
+    /// The fair-share factor of each user as of the last tick.
+    fairshare: Vec<f64>,
+    last_tick: SimTime,
+    next_tick: SimTime,
+}
+
+impl Priorities {
+    pub fn new(cfg: &SlurmConfig, jobs: Arc<SlurmJobs>) -> Priorities {
+        let users = jobs.user_count();
+        let mut shares = vec![1.0f64; users];
+        for s in &cfg.shares {
+            if let Ok(i) = jobs.users.binary_search(&s.user) {
+                shares[i] = s.shares as f64;
+            }
+        }
+        let total: f64 = shares.iter().sum();
+        let norm_shares = shares
+            .iter()
+            .map(|s| if total > 0.0 { s / total } else { 0.0 })
+            .collect();
+        let mut pjf = vec![1u32; jobs.partition_count()];
+        for (i, raw) in jobs.partitions.iter().enumerate() {
+            let name = raw.to_string();
+            if let Some(p) = cfg.partitions.iter().find(|p| p.name == name) {
+                pjf[i] = p.priority_job_factor;
+            }
+        }
+        // The normalisation runs over every partition the configuration names too.
+        let max = pjf
+            .iter()
+            .copied()
+            .chain(cfg.partitions.iter().map(|p| p.priority_job_factor))
+            .max()
+            .unwrap_or(1);
+        let partition_factor = pjf
+            .iter()
+            .map(|&f| if max == 0 { 0.0 } else { f as f64 / max as f64 })
+            .collect();
+        let period = super::secs(cfg.calc_period_s.max(1));
+        let decay = if cfg.decay_half_life_s == 0 {
+            1.0
+        } else {
+            libm::exp2(-period.as_secs_f64() / super::secs(cfg.decay_half_life_s).as_secs_f64())
+        };
+        Priorities {
+            weights: [
+                cfg.weight_age as f64,
+                cfg.weight_fairshare as f64,
+                cfg.weight_job_size as f64,
+                cfg.weight_partition as f64,
+                cfg.weight_qos as f64,
+            ],
+            max_age: super::secs(cfg.max_age_s),
+            favor_small: cfg.favor_small,
+            period,
+            decay,
+            jobs,
+            norm_shares,
+            partition_factor,
+            usage: vec![0.0; users],
+            accrued: vec![0.0; users],
+            rate: vec![0; users],
+            accrued_to: vec![SimTime::ZERO; users],
+            fairshare: vec![1.0; users],
+            last_tick: SimTime::ZERO,
+            next_tick: period,
+        }
+    }
+
+    /// The last tick at or before the present.
+    pub fn last_tick(&self) -> SimTime {
+        self.last_tick
+    }
+
+    /// Brings the usage to `now`: every tick at or before it decays the usage and adds
+    /// what ran since the tick before. True when at least one tick passed (the caller
+    /// recomputes its queue's priorities at [`Priorities::last_tick`]).
+    pub fn advance(&mut self, now: SimTime) -> bool {
+        if now < self.next_tick {
+            return false;
+        }
+        // Ticks T₁ < … < T_k ≤ now. The first interval ends at T₁; the k − 1 after it are
+        // whole periods run at constant rates (no job started or ended in between: the
+        // policy hears of every start and end when it happens).
+        let k = (now - self.next_tick).0 / self.period.0 + 1;
+        let first = self.next_tick;
+        let last = first + SimTime(self.period.0 * (k - 1));
+        let p = self.period.as_secs_f64();
+        let d = self.decay;
+        // d^(k−1) and 1 + d + … + d^(k−2).
+        let dk1 = libm::pow(d, (k - 1) as f64);
+        let geometric = if d == 1.0 {
+            (k - 1) as f64
+        } else {
+            (1.0 - libm::pow(d, (k - 1) as f64)) / (1.0 - d)
+        };
+        for u in 0..self.usage.len() {
+            let r = self.rate[u] as f64;
+            let a1 = self.accrued[u] + r * (first - self.accrued_to[u]).as_secs_f64();
+            // U₁ = U₀·d + a₁, then U_j = U_{j−1}·d + r·P.
+            let u1 = self.usage[u] * d + a1;
+            self.usage[u] = if k == 1 {
+                u1
+            } else {
+                u1 * dk1 + r * p * geometric
+            };
+            self.accrued[u] = 0.0;
+            self.accrued_to[u] = last;
+        }
+        self.last_tick = last;
+        self.next_tick = last + self.period;
+        let total: f64 = self.usage.iter().sum();
+        for u in 0..self.usage.len() {
+            self.fairshare[u] = if total > 0.0 && self.norm_shares[u] > 0.0 {
+                libm::exp2(-(self.usage[u] / total) / self.norm_shares[u])
+            } else if total > 0.0 {
+                0.0
+            } else {
+                1.0
+            };
+        }
+        true
+    }
+
+    fn accrue(&mut self, u: usize, t: SimTime) {
+        let from = self.accrued_to[u];
+        if t > from {
+            self.accrued[u] += self.rate[u] as f64 * (t - from).as_secs_f64();
+            self.accrued_to[u] = t;
+        }
+    }
+
+    /// Job `idx` started `units` at `t` (after [`Priorities::advance`] to `t`).
+    pub fn started(&mut self, idx: JobIdx, units: u32, t: SimTime) {
+        let u = self.jobs.user(idx) as usize;
+        self.accrue(u, t);
+        self.rate[u] += units as u64;
+    }
+
+    /// Job `idx`, which held `units`, ended at `t` (after [`Priorities::advance`] to `t`).
+    pub fn ended(&mut self, idx: JobIdx, units: u32, t: SimTime) {
+        let u = self.jobs.user(idx) as usize;
+        self.accrue(u, t);
+        self.rate[u] = self.rate[u].saturating_sub(units as u64);
+    }
+
+    /// The factors of job `idx` needing `units` of a site of `capacity`, queued since
+    /// `queued_at`, as of instant `at`.
+    pub fn factors(
+        &self,
+        idx: JobIdx,
+        units: u32,
+        capacity: u32,
+        queued_at: SimTime,
+        at: SimTime,
+    ) -> Factors {
+        let age = if self.max_age <= SimTime::ZERO {
+            1.0
+        } else {
+            let waited = (at - queued_at).max(SimTime::ZERO);
+            (waited.0 as f64 / self.max_age.0 as f64).min(1.0)
+        };
+        let size = if capacity == 0 {
+            0.0
+        } else {
+            (units as f64 / capacity as f64).min(1.0)
+        };
+        Factors {
+            age,
+            fairshare: self.fairshare[self.jobs.user(idx) as usize],
+            job_size: if self.favor_small { 1.0 - size } else { size },
+            partition: self.partition_factor[self.jobs.partition(idx) as usize],
+            qos: 0.0,
+        }
+    }
+
+    /// `Σ weightᵢ · factorᵢ`, truncated (the sum in a fixed order, so every run agrees).
+    pub fn priority(&self, f: &Factors) -> u64 {
+        let w = &self.weights;
+        let sum = w[0] * f.age
+            + w[1] * f.fairshare
+            + w[2] * f.job_size
+            + w[3] * f.partition
+            + w[4] * f.qos;
+        sum.max(0.0) as u64
+    }
+
+    /// Decayed usage per user (dense index) as of the last tick, in unit-seconds.
+    pub fn usage(&self) -> &[f64] {
+        &self.usage
+    }
+}
