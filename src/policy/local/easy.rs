@@ -367,16 +367,23 @@ impl Easy {
             }
             from = k + 1;
             let job = self.queue.at(k);
+            let past = site.now + job.estimate > shadow;
+            let asks = (job.units, nodes.demand(job.idx));
+            if past && reservation.delays_head(nodes, asks.0, &asks.1) {
+                continue;
+            }
             if !fit.fits_job(site, &job) {
                 continue;
             }
-            if site.now + job.estimate > shadow {
-                if !reservation.keeps_head(nodes, want, fit.nodes.last(), &mut probe) {
+            if past {
+                let shares = fit.nodes.last();
+                if !reservation.keeps_head_for(nodes, want, asks, shares, &mut probe) {
                     continue;
                 }
                 extra -= job.units;
             }
             fit.take_job(site, &job);
+            reservation.nodes_taken();
             starts.push(job.idx);
             taken.push(k);
         }

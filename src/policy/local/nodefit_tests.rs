@@ -120,11 +120,16 @@ fn node_shadow_and_keeps_head_answer_as_first_fit() {
         }
         assert_eq!(got.shadow, shadow, "case {case}");
         assert_eq!(got.at_shadow, at, "case {case}");
-        // Backfills that fit now, each tested against the head at the shadow.
+        // Backfills that fit now, each tested against the head at the shadow, from a few
+        // shapes (so that refusals are remembered and asked again).
+        let shapes: Vec<(u32, Demand)> = (0..rng.range_u64(1, 4))
+            .map(|_| (rng.range_u64(1, 6) as u32, random_demand(&mut rng)))
+            .collect();
         let mut now = pool.free().clone();
-        for k in 0..rng.range_u64(0, 12) {
-            let (procs, demand) = (rng.range_u64(1, 6) as u32, random_demand(&mut rng));
-            if !place_first_fit(&now, memory, procs, &demand, &mut shares) {
+        for k in 0..rng.range_u64(0, 16) {
+            let asks = shapes[rng.range_u64(0, shapes.len() as u64 - 1) as usize];
+            let asks = (asks.0 + rng.range_u64(0, 1) as u32, asks.1);
+            if !place_first_fit(&now, memory, asks.0, &asks.1, &mut shares) {
                 continue;
             }
             at.take(&shares);
@@ -132,11 +137,16 @@ fn node_shadow_and_keeps_head_answer_as_first_fit() {
             if !keeps {
                 at.give_back(&shares);
             }
-            let kept = got.keeps_head(&view, head, &shares, &mut probe);
+            if got.delays_head(&view, asks.0, &asks.1) {
+                assert!(!keeps, "case {case}, backfill {k}: remembered wrongly");
+                continue;
+            }
+            let kept = got.keeps_head_for(&view, head, asks, &shares, &mut probe);
             assert_eq!(kept, keeps, "case {case}, backfill {k}");
             assert_eq!(got.at_shadow, at, "case {case}, backfill {k}");
             if kept {
                 now.take(&shares);
+                got.nodes_taken();
             }
         }
     }
