@@ -202,7 +202,7 @@ impl NodeFree {
     }
 
     /// The nodes with a free core, in order.
-    fn open_nodes(&self) -> impl Iterator<Item = usize> + '_ {
+    pub fn open_nodes(&self) -> impl Iterator<Item = usize> + '_ {
         self.open.iter().enumerate().flat_map(|(w, &word)| {
             let mut bits = word;
             std::iter::from_fn(move || {
@@ -414,11 +414,13 @@ pub fn unit_room(f: &NodeFree, n: usize, m: u64) -> u32 {
     units_in(f.cores[n], f.mem_kb[n], m)
 }
 
-/// How many units of `m` KB (one core each) `cores` and `mem_kb` hold.
+/// How many units of `m` KB (one core each) `cores` and `mem_kb` hold. (The division only
+/// where memory is short: a shadow reads every open node's room at each pass.)
 pub fn units_in(cores: u32, mem_kb: u64, m: u64) -> u32 {
-    match m {
-        0 => cores,
-        m => u64::from(cores).min(mem_kb / m) as u32,
+    if m == 0 || u64::from(cores).saturating_mul(m) <= mem_kb {
+        cores
+    } else {
+        (mem_kb / m) as u32
     }
 }
 

@@ -168,10 +168,13 @@ struct HeadRoom {
 
 impl HeadRoom {
     fn new(free: &NodeFree, unit: u64) -> HeadRoom {
-        let per_node: Vec<u32> = (0..free.cores.len())
-            .map(|n| unit_room(free, n, unit))
-            .collect();
-        let total = per_node.iter().map(|&r| u64::from(r)).sum();
+        // A node without a free core holds no unit (most nodes, on a busy site).
+        let mut per_node = vec![0; free.cores.len()];
+        let mut total = 0;
+        for n in free.open_nodes() {
+            per_node[n] = unit_room(free, n, unit);
+            total += u64::from(per_node[n]);
+        }
         HeadRoom {
             unit,
             per_node,
