@@ -401,6 +401,32 @@ impl Easy {
     }
 }
 
+impl Easy {
+    /// [`LocalPolicy::head_reservation`] on a node-typed site: the head's reservation on
+    /// nodes as a pass would make it now ([`node_shadow`]), or `None` when first-fit places
+    /// the head now.
+    fn node_reservation(
+        site: &SiteView,
+        nodes: &NodesView,
+        head: &QueuedJob,
+    ) -> Option<HeadReservation> {
+        if NowFit::new(site).fits_job(site, head) {
+            return None;
+        }
+        let want = (head.units, nodes.demand(head.idx));
+        let releases = site.running.iter().map(|(&(end, idx), &units)| {
+            (end, units, nodes.placements.of(idx as usize)) as Release
+        });
+        let free = nodes.pool.free();
+        let reservation = node_shadow(nodes, free, site.free, releases, site.now, want);
+        Some(HeadReservation {
+            job: head.idx,
+            shadow: reservation.shadow,
+            extra: reservation.extra(head.units),
+        })
+    }
+}
+
 /// Two streams of releases, each in order of predicted end, merged in that order (the
 /// first stream's first at equal ends).
 fn merge_by_end<'a>(
@@ -527,6 +553,9 @@ impl LocalPolicy for Easy {
                 shadow,
                 extra: profile.free_at(shadow).saturating_sub(head.units),
             });
+        }
+        if let Some(nodes) = &site.nodes {
+            return Easy::node_reservation(site, nodes, head);
         }
         if head.units <= site.free {
             // The head fits now: it starts at the next pass and needs no reservation.
