@@ -14,7 +14,7 @@
 use serde::{Deserialize, Serialize};
 
 /// What a job asks beyond its processor count; the default asks nothing more.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Demand {
     /// Memory in KB (SWF's unit): per processor, or per node when `mem_per_node`; 0 when
     /// the job states none.
@@ -202,7 +202,7 @@ impl NodeFree {
     }
 
     /// The nodes with a free core, in order.
-    fn open_nodes(&self) -> impl Iterator<Item = usize> + '_ {
+    pub fn open_nodes(&self) -> impl Iterator<Item = usize> + '_ {
         self.open.iter().enumerate().flat_map(|(w, &word)| {
             let mut bits = word;
             std::iter::from_fn(move || {
@@ -274,15 +274,26 @@ impl NodePool {
     /// First-fit placement of `procs` × `demand` on the free nodes (module header); `out`
     /// gets the shares in node order, and is left empty when the job does not fit now.
     pub fn place(&self, procs: u32, demand: &Demand, out: &mut Vec<Share>) -> bool {
+        self.place_or_room(procs, demand, out).is_ok()
+    }
+
+    /// [`NodePool::place`], telling for a job that does not fit what [`first_fit`] tells
+    /// (`None` when the answer came from the last failed request, without a walk).
+    pub fn place_or_room(
+        &self,
+        procs: u32,
+        demand: &Demand,
+        out: &mut Vec<Share>,
+    ) -> Result<(), Option<u64>> {
         if self.failed.get() == Some((procs, *demand, self.version)) {
             out.clear();
-            return false;
+            return Err(None);
         }
-        let ok = place_first_fit(&self.free, self.tracks_memory, procs, demand, out);
-        if !ok {
+        let placed = first_fit(&self.free, self.tracks_memory, procs, demand, out);
+        if placed.is_err() {
             self.failed.set(Some((procs, *demand, self.version)));
         }
-        ok
+        placed.map_err(Some)
     }
 
     /// Why the job could not be placed even on the empty site, or `None` when it could.
@@ -358,20 +369,70 @@ pub fn place_first_fit(
     d: &Demand,
     out: &mut Vec<Share>,
 ) -> bool {
+    first_fit(f, memory, procs, d, out).is_ok()
+}
+
+/// [`place_first_fit`], telling for a job that does not fit how many of its units the
+/// nodes hold in all ([`unit_room`]'s sum; meaningful for a job [`unit_mem`] describes).
+pub fn first_fit(
+    f: &NodeFree,
+    memory: bool,
+    procs: u32,
+    d: &Demand,
+    out: &mut Vec<Share>,
+) -> Result<(), u64> {
     out.clear();
-    let ok = if d.nodes > 0 {
-        place_on_n_nodes(f, memory, procs, d, out)
+    let placed = if d.nodes > 0 {
+        match place_on_n_nodes(f, memory, procs, d, out) {
+            true => Ok(()),
+            false => Err(0),
+        }
     } else {
         place_units(f, memory, procs, d, out)
     };
-    if !ok {
+    if placed.is_err() {
         out.clear();
     }
-    ok
+    placed
 }
 
-/// AccaSim's rule: each node in order takes as many {1 core, m KB} units as fit.
-fn place_units(f: &NodeFree, memory: bool, procs: u32, d: &Demand, out: &mut Vec<Share>) -> bool {
+/// The memory of each unit of a job without GPUs or a node count (0 when memory is not
+/// modelled or the job states none), or `None` for a job with either. First-fit places
+/// such a job exactly when the nodes hold its processors' worth of units in all (each node
+/// in order takes as many of the units left as it holds), so whether it fits depends only
+/// on the sum of [`unit_room`] over the nodes.
+pub fn unit_mem(memory: bool, procs: u32, d: &Demand) -> Option<u64> {
+    match (d.gpus, d.nodes) {
+        (0, 0) if memory => Some(mem_per_unit(procs, d)),
+        (0, 0) => Some(0),
+        _ => None,
+    }
+}
+
+/// How many units of `m` KB (one core each) node `n` holds in `f`.
+pub fn unit_room(f: &NodeFree, n: usize, m: u64) -> u32 {
+    units_in(f.cores[n], f.mem_kb[n], m)
+}
+
+/// How many units of `m` KB (one core each) `cores` and `mem_kb` hold. (The division only
+/// where memory is short: a shadow reads every open node's room at each pass.)
+pub fn units_in(cores: u32, mem_kb: u64, m: u64) -> u32 {
+    if m == 0 || u64::from(cores).saturating_mul(m) <= mem_kb {
+        cores
+    } else {
+        (mem_kb / m) as u32
+    }
+}
+
+/// AccaSim's rule: each node in order takes as many {1 core, m KB} units as fit. A job
+/// that does not fit gets the units placed before the walk ran out of nodes.
+fn place_units(
+    f: &NodeFree,
+    memory: bool,
+    procs: u32,
+    d: &Demand,
+    out: &mut Vec<Share>,
+) -> Result<(), u64> {
     let m = if memory { mem_per_unit(procs, d) } else { 0 };
     let (mut cores_left, mut gpus_left) = (procs, d.gpus);
     for n in f.open_nodes() {
@@ -397,7 +458,10 @@ fn place_units(f: &NodeFree, memory: bool, procs: u32, d: &Demand, out: &mut Vec
             gpus: g,
         });
     }
-    cores_left == 0 && gpus_left == 0
+    match cores_left == 0 && gpus_left == 0 {
+        true => Ok(()),
+        false => Err(u64::from(procs - cores_left)),
+    }
 }
 
 /// A job with a node count: the first `d.nodes` nodes that each hold their share.

@@ -304,6 +304,28 @@ fn node_types_are_versioned_in_the_scenario() {
 /// Two nodes × 4 cores × 100 KB, jobs (submit, processors, KB per processor, run time =
 /// estimate) run under EASY: each job's start and nodes.
 fn easy_on_two_nodes(jobs: &[(i64, u32, u64, i64)]) -> Vec<(i64, String)> {
+    let (platform, jobs, demands) = two_nodes(jobs);
+    let out = gridscope::engine::Simulation::new(
+        &platform,
+        &jobs[..],
+        LocalPolicyKind::Easy,
+        Default::default(),
+        &Default::default(),
+        &no_kill(),
+    )
+    .and_then(|s| s.with_demands(&demands[..]))
+    .and_then(|s| s.run(&mut |_, _| true))
+    .unwrap();
+    (0..jobs.len())
+        .map(|i| {
+            let start = out.outcomes[i].start.0 / 1000;
+            (start, out.placements.nodes_text(i))
+        })
+        .collect()
+}
+
+/// The platform, jobs and demands of [`easy_on_two_nodes`].
+fn two_nodes(jobs: &[(i64, u32, u64, i64)]) -> (Platform, Vec<Job>, Vec<Demand>) {
     let platform = node_site(vec![NodeType {
         name: String::new(),
         count: 2,
@@ -333,7 +355,19 @@ fn easy_on_two_nodes(jobs: &[(i64, u32, u64, i64)]) -> Vec<(i64, String)> {
             (job, demand)
         })
         .unzip();
-    let out = gridscope::engine::Simulation::new(
+    (platform, jobs, demands)
+}
+
+/// The step-through's head reservation on a node-typed site is the one on nodes: a head
+/// that memory holds back while enough cores are free gets its node shadow, not "fits now".
+#[test]
+fn step_through_reports_the_node_shadow() {
+    let (platform, jobs, demands) = two_nodes(&[
+        (0, 4, 25, 100),  // A fills node 0 (cores and memory) until 100
+        (0, 1, 100, 200), // B takes node 1's memory: 3 cores free there, no memory
+        (1, 2, 50, 100),  // H, the head: 3 cores free but no memory; waits for A's end
+    ]);
+    let mut sim = gridscope::engine::Simulation::new(
         &platform,
         &jobs[..],
         LocalPolicyKind::Easy,
@@ -342,14 +376,17 @@ fn easy_on_two_nodes(jobs: &[(i64, u32, u64, i64)]) -> Vec<(i64, String)> {
         &no_kill(),
     )
     .and_then(|s| s.with_demands(&demands[..]))
-    .and_then(|s| s.run(&mut |_, _| true))
     .unwrap();
-    (0..jobs.len())
-        .map(|i| {
-            let start = out.outcomes[i].start.0 / 1000;
-            (start, out.placements.nodes_text(i))
-        })
-        .collect()
+    while sim.now() < SimTime::from_secs(1) {
+        assert!(sim.step().unwrap());
+    }
+    let snap = sim.site_snapshot(0).unwrap();
+    assert_eq!(snap.free, 3);
+    let head = snap.head.expect("the head waits for memory");
+    assert_eq!(head.job, 2);
+    assert_eq!(head.shadow, SimTime::from_secs(100));
+    // At 100 node 0 is free again: 4 + 3 cores, of which the head takes 2.
+    assert_eq!(head.extra, 5);
 }
 
 /// Memory makes EASY's head wait with cores free, and a small job backfills on a node the

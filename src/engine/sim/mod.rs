@@ -416,7 +416,8 @@ impl<'a> Simulation<'a> {
             return None;
         }
         let st = self.sites.get(site)?;
-        let view = st.res.view(self.now);
+        // With the nodes, so that EASY's head reservation on a node-typed site is on nodes.
+        let view = st.res.pass_view(self.now, &self.demands, &self.placements);
         let running = st
             .res
             .running

@@ -367,16 +367,23 @@ impl Easy {
             }
             from = k + 1;
             let job = self.queue.at(k);
+            let past = site.now + job.estimate > shadow;
+            let asks = (job.units, nodes.demand(job.idx));
+            if past && reservation.delays_head(nodes, asks.0, &asks.1) {
+                continue;
+            }
             if !fit.fits_job(site, &job) {
                 continue;
             }
-            if site.now + job.estimate > shadow {
-                if !reservation.keeps_head(nodes, want, fit.nodes.last(), &mut probe) {
+            if past {
+                let shares = fit.nodes.last();
+                if !reservation.keeps_head_for(nodes, want, asks, shares, &mut probe) {
                     continue;
                 }
                 extra -= job.units;
             }
             fit.take_job(site, &job);
+            reservation.nodes_taken();
             starts.push(job.idx);
             taken.push(k);
         }
@@ -391,6 +398,32 @@ impl Easy {
             }),
             false => None,
         };
+    }
+}
+
+impl Easy {
+    /// [`LocalPolicy::head_reservation`] on a node-typed site: the head's reservation on
+    /// nodes as a pass would make it now ([`node_shadow`]), or `None` when first-fit places
+    /// the head now.
+    fn node_reservation(
+        site: &SiteView,
+        nodes: &NodesView,
+        head: &QueuedJob,
+    ) -> Option<HeadReservation> {
+        if NowFit::new(site).fits_job(site, head) {
+            return None;
+        }
+        let want = (head.units, nodes.demand(head.idx));
+        let releases = site.running.iter().map(|(&(end, idx), &units)| {
+            (end, units, nodes.placements.of(idx as usize)) as Release
+        });
+        let free = nodes.pool.free();
+        let reservation = node_shadow(nodes, free, site.free, releases, site.now, want);
+        Some(HeadReservation {
+            job: head.idx,
+            shadow: reservation.shadow,
+            extra: reservation.extra(head.units),
+        })
     }
 }
 
@@ -520,6 +553,9 @@ impl LocalPolicy for Easy {
                 shadow,
                 extra: profile.free_at(shadow).saturating_sub(head.units),
             });
+        }
+        if let Some(nodes) = &site.nodes {
+            return Easy::node_reservation(site, nodes, head);
         }
         if head.units <= site.free {
             // The head fits now: it starts at the next pass and needs no reservation.

@@ -3,8 +3,10 @@
 //! ([`NodeFit`]), so that a job "fits now" exactly when first-fit placement finds it nodes
 //! — the placement the engine then makes. Sites without node types never reach this.
 
+use std::collections::HashSet;
+
 use super::{NowFit, QueuedJob, SiteView};
-use crate::model::nodes::place_first_fit;
+use crate::model::nodes::{first_fit, place_first_fit, unit_mem, unit_room, units_in};
 use crate::model::{Demand, JobIdx, NodeFree, NodePool, Placements, Share};
 use crate::time::SimTime;
 
@@ -27,26 +29,58 @@ impl NodesView<'_> {
 
 /// The nodes one pass has taken: a copy of the free nodes made at its first start (a pass
 /// that starts nothing copies nothing), and the last placement found.
+///
+/// Nothing is freed within a pass, so a request that found no nodes finds none again until
+/// the pass takes some; what the failed walks learnt is kept until then (a long queue is
+/// mostly turned away, one first-fit walk over every node each before):
+/// - `short`: for jobs of units only ([`unit_mem`]), (unit memory, units the nodes hold in
+///   all), by memory. The nodes hold no more units of more memory, so a job of at least
+///   that memory per unit and more processors than the units held does not fit;
+/// - `refused`: the other requests (GPUs, a node count) that found no nodes, exactly.
 #[derive(Debug, Default)]
 pub(crate) struct NodeFit {
     taken: Option<NodeFree>,
     last: Vec<Share>,
+    short: Vec<(u64, u64)>,
+    refused: HashSet<(u32, Demand)>,
 }
 
 impl NodeFit {
     /// True when `procs` × job `idx`'s demand can be placed on the nodes free now.
     pub(crate) fn fits(&mut self, nodes: &NodesView, idx: JobIdx, procs: u32) -> bool {
         let demand = nodes.demand(idx);
-        match &self.taken {
-            None => nodes.pool.place(procs, &demand, &mut self.last),
-            Some(free) => place_first_fit(
-                free,
-                nodes.pool.tracks_memory,
-                procs,
-                &demand,
-                &mut self.last,
-            ),
+        let memory = nodes.pool.tracks_memory;
+        let unit = unit_mem(memory, procs, &demand);
+        let known_short = match unit {
+            Some(m) => {
+                // The entry of the largest unit memory at most m bounds the room for m.
+                let i = self.short.partition_point(|&(mr, _)| mr <= m);
+                i > 0 && u64::from(procs) > self.short[i - 1].1
+            }
+            None => self.refused.contains(&(procs, demand)),
+        };
+        if known_short {
+            self.last.clear();
+            return false;
         }
+        let placed = match &self.taken {
+            None => nodes.pool.place_or_room(procs, &demand, &mut self.last),
+            Some(free) => first_fit(free, memory, procs, &demand, &mut self.last).map_err(Some),
+        };
+        match (placed, unit) {
+            (Ok(()), _) | (Err(None), _) => {}
+            (Err(Some(room)), Some(m)) => {
+                let i = self.short.partition_point(|&(mr, _)| mr < m);
+                match self.short.get(i) {
+                    Some(&(mr, _)) if mr == m => self.short[i].1 = room,
+                    _ => self.short.insert(i, (m, room)),
+                }
+            }
+            (Err(Some(_)), None) => {
+                self.refused.insert((procs, demand));
+            }
+        }
+        placed.is_ok()
     }
 
     /// The placement the last successful [`NodeFit::fits`] found (until it is taken).
@@ -64,6 +98,8 @@ impl NodeFit {
         let free = self.taken.get_or_insert_with(|| nodes.pool.free().clone());
         free.take(&self.last);
         self.last.clear();
+        self.short.clear();
+        self.refused.clear();
     }
 }
 
@@ -95,7 +131,63 @@ impl NowFit {
 #[derive(Clone, Debug)]
 pub(crate) struct NodeShadow {
     pub(crate) shadow: SimTime,
-    pub(crate) at_shadow: NodeFree,
+    at_shadow: NodeFree,
+    /// For a head of units only ([`unit_mem`]): its room at the shadow, so that testing a
+    /// backfill costs that job's shares, not a first-fit walk over every node.
+    room: Option<HeadRoom>,
+    /// The requests [`NodeShadow::keeps_head`] turned down since the nodes free now or at
+    /// the shadow last changed ([`NodeShadow::nodes_taken`]); see [`HeldBack`].
+    held_back: HeldBack,
+}
+
+/// Backfills found to delay the head, while neither the nodes free now nor those free at
+/// the shadow change, so that a later candidate known to be refused is not placed first
+/// (RICC: 34 million first-fit walks that then failed the test). First-fit of a job of
+/// units only takes, on every node, at least the units a job of the same unit memory and
+/// fewer processors takes (each node takes the least of its room and what is left, and
+/// what is left is never less), and the head's room at the shadow only shrinks with what
+/// is taken there: once a job of unit memory m and p processors delays the head, every job
+/// of m and p or more does. The other requests are kept exactly (the same request, the
+/// same nodes).
+#[derive(Clone, Debug, Default)]
+struct HeldBack {
+    /// (unit memory, fewest processors refused), by memory.
+    units: Vec<(u64, u32)>,
+    shapes: HashSet<(u32, Demand)>,
+}
+
+/// The units of a head's memory (`unit`) each node holds (`per_node`) in some free nodes,
+/// and their sum. First-fit places the head there exactly when the sum reaches its
+/// processors ([`unit_mem`]).
+#[derive(Clone, Debug)]
+struct HeadRoom {
+    unit: u64,
+    per_node: Vec<u32>,
+    total: u64,
+}
+
+impl HeadRoom {
+    fn new(free: &NodeFree, unit: u64) -> HeadRoom {
+        // A node without a free core holds no unit (most nodes, on a busy site).
+        let mut per_node = vec![0; free.cores.len()];
+        let mut total = 0;
+        for n in free.open_nodes() {
+            per_node[n] = unit_room(free, n, unit);
+            total += u64::from(per_node[n]);
+        }
+        HeadRoom {
+            unit,
+            per_node,
+            total,
+        }
+    }
+
+    /// Node `n`'s room read again from `free` (after it changed there).
+    fn update(&mut self, free: &NodeFree, n: usize) {
+        let r = unit_room(free, n, self.unit);
+        self.total = self.total - u64::from(self.per_node[n]) + u64::from(r);
+        self.per_node[n] = r;
+    }
 }
 
 /// One running job's predicted release: its predicted end, processors and nodes.
@@ -107,7 +199,8 @@ pub(crate) type Release<'a> = (SimTime, u32, &'a [Share]);
 /// at the shadow is free there); the first instant at which first-fit places the head's
 /// `procs` × `demand` is its shadow (never before `now`). A head no release lets in gets
 /// `NEVER` (cannot happen: a job no placement on the empty site holds is rejected on
-/// arrival), with every running job released.
+/// arrival), with every running job released. A head of units only is tested by its room
+/// ([`HeadRoom`]), kept up to date release by release, instead of a walk at each instant.
 pub(crate) fn node_shadow<'a>(
     nodes: &NodesView,
     free: &NodeFree,
@@ -118,28 +211,92 @@ pub(crate) fn node_shadow<'a>(
 ) -> NodeShadow {
     let memory = nodes.pool.tracks_memory;
     let mut at_shadow = free.clone();
+    let mut room = unit_mem(memory, procs, &demand).map(|unit| HeadRoom::new(free, unit));
     let mut probe = Vec::new();
     let mut releases = releases.peekable();
     while let Some((end, u, shares)) = releases.next() {
         at_shadow.give_back(shares);
+        if let Some(room) = room.as_mut() {
+            for s in shares {
+                room.update(&at_shadow, s.node as usize);
+            }
+        }
         units += u;
         if releases.peek().is_some_and(|next| next.0 == end) || units < procs {
             continue;
         }
-        if place_first_fit(&at_shadow, memory, procs, &demand, &mut probe) {
+        let placed = match &room {
+            Some(room) => room.total >= u64::from(procs),
+            None => place_first_fit(&at_shadow, memory, procs, &demand, &mut probe),
+        };
+        if placed {
             return NodeShadow {
                 shadow: end.max(now),
                 at_shadow,
+                room,
+                held_back: HeldBack::default(),
             };
         }
     }
     NodeShadow {
         shadow: SimTime::NEVER,
         at_shadow,
+        room,
+        held_back: HeldBack::default(),
     }
 }
 
 impl NodeShadow {
+    /// True when a job of `procs` × `demand` held past the shadow is known to delay the
+    /// head ([`HeldBack`]): [`NodeShadow::keeps_head`] would refuse it, if it fits now.
+    pub(crate) fn delays_head(&self, nodes: &NodesView, procs: u32, demand: &Demand) -> bool {
+        let held = &self.held_back;
+        match unit_mem(nodes.pool.tracks_memory, procs, demand) {
+            Some(m) => {
+                let i = held.units.partition_point(|&(mr, _)| mr < m);
+                held.units
+                    .get(i)
+                    .is_some_and(|&(mr, p)| mr == m && procs >= p)
+            }
+            None => held.shapes.contains(&(procs, *demand)),
+        }
+    }
+
+    /// The nodes free now changed (the pass started a job): forget [`HeldBack`].
+    pub(crate) fn nodes_taken(&mut self) {
+        self.held_back.units.clear();
+        self.held_back.shapes.clear();
+    }
+
+    /// [`NodeShadow::keeps_head`] for a job of `procs` × `demand`, remembering a refusal
+    /// ([`NodeShadow::delays_head`]).
+    pub(crate) fn keeps_head_for(
+        &mut self,
+        nodes: &NodesView,
+        head: (u32, Demand),
+        (procs, demand): (u32, Demand),
+        shares: &[Share],
+        probe: &mut Vec<Share>,
+    ) -> bool {
+        if self.keeps_head(nodes, head, shares, probe) {
+            return true;
+        }
+        let held = &mut self.held_back;
+        match unit_mem(nodes.pool.tracks_memory, procs, &demand) {
+            Some(m) => {
+                let i = held.units.partition_point(|&(mr, _)| mr < m);
+                match held.units.get_mut(i) {
+                    Some((mr, p)) if *mr == m => *p = (*p).min(procs),
+                    _ => held.units.insert(i, (m, procs)),
+                }
+            }
+            None => {
+                held.shapes.insert((procs, demand));
+            }
+        }
+        false
+    }
+
     /// True when the head still finds its first-fit placement at the shadow time with a job
     /// holding `shares` past it; then those shares are taken out of what is free there.
     /// (The shares fit now, and everything free now is free at the shadow, so taking them
@@ -151,6 +308,25 @@ impl NodeShadow {
         shares: &[Share],
         probe: &mut Vec<Share>,
     ) -> bool {
+        if let Some(room) = self.room.as_mut() {
+            let f = &self.at_shadow;
+            let lost: u64 = shares
+                .iter()
+                .map(|s| {
+                    let n = s.node as usize;
+                    let left = units_in(f.cores[n] - s.cores, f.mem_kb[n] - s.mem_kb, room.unit);
+                    u64::from(room.per_node[n] - left)
+                })
+                .sum();
+            if room.total - lost < u64::from(procs) {
+                return false;
+            }
+            self.at_shadow.take(shares);
+            for s in shares {
+                room.update(&self.at_shadow, s.node as usize);
+            }
+            return true;
+        }
         self.at_shadow.take(shares);
         let memory = nodes.pool.tracks_memory;
         if place_first_fit(&self.at_shadow, memory, procs, &demand, probe) {
@@ -166,3 +342,7 @@ impl NodeShadow {
         u32::try_from(cores.saturating_sub(u64::from(procs))).unwrap_or(u32::MAX)
     }
 }
+
+#[cfg(test)]
+#[path = "nodefit_tests.rs"]
+mod tests;

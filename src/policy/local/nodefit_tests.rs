@@ -1,0 +1,153 @@
+//! The shortcuts of [`NodeFit`] and [`NodeShadow`] answer exactly as plain first-fit walks,
+//! on random node types, random free nodes and random requests.
+
+use super::*;
+use crate::model::NodeType;
+use crate::rng::SimRng;
+
+/// A pool of 1–3 random node types (memory on some draws, GPUs on some), with random
+/// jobs already holding part of it.
+fn random_pool(rng: &mut SimRng) -> NodePool {
+    let memory = rng.range_u64(0, 3) > 0;
+    let types: Vec<NodeType> = (0..rng.range_u64(1, 3))
+        .map(|_| NodeType {
+            name: String::new(),
+            count: rng.range_u64(1, 6) as u32,
+            cores: rng.range_u64(1, 8) as u32,
+            mem_kb: if memory { 100 * rng.range_u64(1, 4) } else { 0 },
+            gpus: rng.range_u64(0, 2) as u32,
+            power: None,
+        })
+        .collect();
+    let mut pool = NodePool::new(&types);
+    let mut shares = Vec::new();
+    for _ in 0..rng.range_u64(0, 6) {
+        let demand = random_demand(rng);
+        if pool.place(rng.range_u64(1, 6) as u32, &demand, &mut shares) {
+            assert!(pool.take(&shares));
+        }
+    }
+    pool
+}
+
+/// Mostly units with memory; some GPUs, some node counts, some memory per node.
+fn random_demand(rng: &mut SimRng) -> Demand {
+    Demand {
+        mem_kb: 10 * rng.range_u64(0, 12),
+        mem_per_node: rng.range_u64(0, 5) == 0,
+        gpus: u32::from(rng.range_u64(0, 5) == 0) * rng.range_u64(1, 2) as u32,
+        nodes: u32::from(rng.range_u64(0, 5) == 0) * rng.range_u64(1, 2) as u32,
+    }
+}
+
+/// A pass's answers (with what failed walks taught it) are first-fit's on the nodes free
+/// then, through runs of requests that do not fit and starts that take nodes.
+#[test]
+fn node_fit_answers_as_first_fit() {
+    let mut rng = SimRng::new(37);
+    for case in 0..400 {
+        let pool = random_pool(&mut rng);
+        let requests: Vec<(u32, Demand)> = (0..rng.range_u64(1, 60))
+            .map(|_| (rng.range_u64(1, 12) as u32, random_demand(&mut rng)))
+            .collect();
+        let demands: Vec<Demand> = requests.iter().map(|r| r.1).collect();
+        let placements = Placements::default();
+        let view = NodesView {
+            pool: &pool,
+            demands: &demands,
+            placements: &placements,
+        };
+        let mut fit = NodeFit::default();
+        let mut free = pool.free().clone();
+        let mut want = Vec::new();
+        for (i, &(procs, demand)) in requests.iter().enumerate() {
+            let expected = place_first_fit(&free, pool.tracks_memory, procs, &demand, &mut want);
+            let got = fit.fits(&view, i as JobIdx, procs);
+            assert_eq!(got, expected, "case {case}, request {i}");
+            if got {
+                assert_eq!(fit.last(), &want[..], "case {case}, request {i}");
+                if rng.range_u64(0, 2) == 0 {
+                    fit.take(&view);
+                    free.take(&want);
+                    assert_eq!(fit.free(&view), &free);
+                }
+            }
+        }
+    }
+}
+
+/// The shadow (a head of units tested by its room) and the backfill test after it are
+/// those of first-fit walks at every instant.
+#[test]
+fn node_shadow_and_keeps_head_answer_as_first_fit() {
+    let mut rng = SimRng::new(41);
+    for case in 0..400 {
+        let mut pool = random_pool(&mut rng);
+        // Running jobs, each with a predicted end, in that order.
+        let mut running: Vec<(SimTime, u32, Vec<Share>)> = Vec::new();
+        let mut shares = Vec::new();
+        for _ in 0..rng.range_u64(0, 8) {
+            let procs = rng.range_u64(1, 6) as u32;
+            if pool.place(procs, &random_demand(&mut rng), &mut shares) {
+                assert!(pool.take(&shares));
+                let end = SimTime(rng.range_u64(0, 5) as i64 * 10);
+                running.push((end, procs, shares.clone()));
+            }
+        }
+        running.sort_by_key(|r| r.0);
+        let head = (rng.range_u64(1, 10) as u32, random_demand(&mut rng));
+        let demands = vec![Demand::default()];
+        let placements = Placements::default();
+        let view = NodesView {
+            pool: &pool,
+            demands: &demands,
+            placements: &placements,
+        };
+        let free_units: u32 = pool.free().cores.iter().sum();
+        let releases = running.iter().map(|(e, u, s)| (*e, *u, &s[..]) as Release);
+        let mut got = node_shadow(&view, pool.free(), free_units, releases, SimTime(5), head);
+        // The plain rule: release an instant at a time, walk first-fit after each.
+        let memory = pool.tracks_memory;
+        let (mut at, mut probe) = (pool.free().clone(), Vec::new());
+        let mut shadow = SimTime::NEVER;
+        for (i, (end, _, s)) in running.iter().enumerate() {
+            at.give_back(s);
+            let last_at_instant = running.get(i + 1).is_none_or(|next| next.0 != *end);
+            if last_at_instant && place_first_fit(&at, memory, head.0, &head.1, &mut probe) {
+                shadow = (*end).max(SimTime(5));
+                break;
+            }
+        }
+        assert_eq!(got.shadow, shadow, "case {case}");
+        assert_eq!(got.at_shadow, at, "case {case}");
+        // Backfills that fit now, each tested against the head at the shadow, from a few
+        // shapes (so that refusals are remembered and asked again).
+        let shapes: Vec<(u32, Demand)> = (0..rng.range_u64(1, 4))
+            .map(|_| (rng.range_u64(1, 6) as u32, random_demand(&mut rng)))
+            .collect();
+        let mut now = pool.free().clone();
+        for k in 0..rng.range_u64(0, 16) {
+            let asks = shapes[rng.range_u64(0, shapes.len() as u64 - 1) as usize];
+            let asks = (asks.0 + rng.range_u64(0, 1) as u32, asks.1);
+            if !place_first_fit(&now, memory, asks.0, &asks.1, &mut shares) {
+                continue;
+            }
+            at.take(&shares);
+            let keeps = place_first_fit(&at, memory, head.0, &head.1, &mut probe);
+            if !keeps {
+                at.give_back(&shares);
+            }
+            if got.delays_head(&view, asks.0, &asks.1) {
+                assert!(!keeps, "case {case}, backfill {k}: remembered wrongly");
+                continue;
+            }
+            let kept = got.keeps_head_for(&view, head, asks, &shares, &mut probe);
+            assert_eq!(kept, keeps, "case {case}, backfill {k}");
+            assert_eq!(got.at_shadow, at, "case {case}, backfill {k}");
+            if kept {
+                now.take(&shares);
+                got.nodes_taken();
+            }
+        }
+    }
+}
