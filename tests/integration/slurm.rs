@@ -314,6 +314,7 @@ fn slurm_on_a_real_trace() {
         ..AlgorithmSpec::local(LocalPolicyKind::Slurm)
     };
     let scenario = Scenario {
+        failures: None,
         version: gridscope::scenario::SCENARIO_VERSION,
         name: name.into(),
         seed: 0,
@@ -362,6 +363,7 @@ fn unbounded_backfill_is_conservative_by_rebuild() {
     let mut slurm = AlgorithmSpec::local(LocalPolicyKind::Slurm);
     slurm.slurm = Some(unbounded);
     let scenario = Scenario {
+        failures: None,
         version: gridscope::scenario::SCENARIO_VERSION,
         name: name.into(),
         seed: 0,
