@@ -48,3 +48,12 @@ def test_a_scenario_with_failures_runs_as_the_cli_runs_it(cli, tmp_path):
 
 def test_a_run_without_failures_has_none(kth):
     assert gridscope.simulate(kth, policies=["easy"])["easy"].failures is None
+
+
+def test_simulate_takes_failures_as_the_scenario_does(tmp_path):
+    s = scenario(tmp_path)
+    by_scenario = gridscope.run(s, base=str(tmp_path))
+    res = gridscope.simulate(str(tmp_path / "memory_decides.swf"), policies=["fcfs", "firstfit"],
+                             platform=s["platform"], failures=s["failures"])
+    assert res.metrics == by_scenario.metrics
+    assert res["fcfs"].failures == by_scenario["fcfs"].failures

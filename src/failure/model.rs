@@ -161,6 +161,15 @@ impl FailureModel {
     pub fn draw_down(&self, rng: &mut SimRng) -> SimTime {
         to_ticks(self.down.sample(rng) * self.unit_s)
     }
+
+    /// The next failure after `from`: an up period, then a down one; (start, end).
+    pub fn draw_span(&self, rng: &mut SimRng, from: SimTime) -> (SimTime, SimTime) {
+        let start = SimTime(from.0.saturating_add(self.draw_up(rng).0));
+        (
+            start,
+            SimTime(start.0.saturating_add(self.draw_down(rng).0)),
+        )
+    }
 }
 
 /// Seconds to ticks, at least one, at most a century (a heavy tail must not overflow time).

@@ -417,14 +417,17 @@ def simulate(workload: Union[Workload, PathLike, bytes], policies: Iterable = ("
              platform: Union[None, int, str, Mapping] = None,
              event_order: str = "gridscope", estimates: str = "trace",
              kill_at_estimate: bool = True, threads: Optional[int] = None,
-             name: Optional[str] = None) -> Result:
+             name: Optional[str] = None, failures: Optional[Mapping] = None) -> Result:
     """Runs a workload under each policy: built-in names (``"easy"``, ``"fcfs"``, …) and
     Python schedulers (objects, or classes made with no argument, with ``schedule(view)``).
 
     ``platform``: ``None`` sizes one site from the trace (header MaxProcs), an ``int`` is a
     site of that many processors, a ``str`` a platform preset, a ``dict`` a scenario's
     ``platform`` object. The same call as ``gridscope simulate TRACE --policy …`` gives the
-    CLI's JSON byte for byte (``result.to_json()``)."""
+    CLI's JSON byte for byte (``result.to_json()``).
+
+    ``failures``: a scenario's ``failures`` object (docs/failures.md: a failure model, known
+    outages, ``on_failure``, ``checkpoint``); failures need a platform with node types."""
     if not isinstance(workload, Workload):
         workload = read_trace(workload)
     if isinstance(policies, (str, bytes)) or not isinstance(policies, Iterable):
@@ -448,6 +451,9 @@ def simulate(workload: Union[Workload, PathLike, bytes], policies: Iterable = ("
         "workload": {"kind": "swf", "file": workload.name},
         "options": options,
     }
+    if failures is not None:
+        base["version"] = 4
+        base["failures"] = dict(failures)
     builtin = [p for p in policies if isinstance(p, str)]
     reports = []
     # Built-ins run together (one report, on all cores: the CLI's bytes); each Python policy

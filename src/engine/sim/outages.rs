@@ -116,8 +116,7 @@ impl OutageState {
     fn draw(&mut self, site: u32, node: u32, from: SimTime) -> Option<u32> {
         let model = self.model.as_ref()?;
         let rng = &mut self.rngs[site as usize][node as usize];
-        let start = SimTime(from.0.saturating_add(model.draw_up(rng).0));
-        let end = SimTime(start.0.saturating_add(model.draw_down(rng).0));
+        let (start, end) = model.draw_span(rng, from);
         self.table.push(Outage {
             site,
             node,
@@ -139,8 +138,7 @@ impl OutageState {
         if *nodes == 0 {
             return Vec::new();
         }
-        let start = SimTime(from.0.saturating_add(model.draw_up(rng).0));
-        let end = SimTime(start.0.saturating_add(model.draw_down(rng).0));
+        let (start, end) = model.draw_span(rng, from);
         let take = model.event_nodes(*nodes) as usize;
         let mut order: Vec<u32> = (0..*nodes).collect();
         for i in 0..take {
