@@ -92,6 +92,15 @@ pub struct CheckpointPlan {
 }
 
 impl CheckpointPlan {
+    /// What a run spends before its work: R when it `resumed` from a checkpoint, nothing
+    /// when it starts afresh.
+    pub fn restart_cost(&self, resumed: bool) -> SimTime {
+        match resumed {
+            true => self.restart,
+            false => SimTime::ZERO,
+        }
+    }
+
     /// Checkpoints written by a run of `work` that is not cut short.
     pub fn checkpoints(&self, work: SimTime) -> i64 {
         if work.0 <= 0 {
@@ -105,10 +114,7 @@ impl CheckpointPlan {
     /// the checkpoints on the way.
     pub fn run_length(&self, full: SimTime, saved: SimTime) -> SimTime {
         let rest = SimTime((full.0 - saved.0).max(0));
-        let restart = match saved.0 > 0 {
-            true => self.restart,
-            false => SimTime::ZERO,
-        };
+        let restart = self.restart_cost(saved.0 > 0);
         SimTime(
             restart
                 .0
@@ -123,10 +129,7 @@ impl CheckpointPlan {
     /// `n` pieces of work lasts `x = rest + C·(n − 1)` after the restart, so
     /// `n = ⌈(x + C)/(τ + C)⌉`.
     pub fn work_in_run(&self, length: SimTime, resumed: bool) -> SimTime {
-        let restart = match resumed {
-            true => self.restart,
-            false => SimTime::ZERO,
-        };
+        let restart = self.restart_cost(resumed);
         let x = length.0 - restart.0;
         if x <= 0 {
             return SimTime::ZERO;
@@ -141,10 +144,7 @@ impl CheckpointPlan {
     /// restart is one checkpoint, up to the run's last.
     pub fn saved_by_run(&self, full: SimTime, saved: SimTime, elapsed: SimTime) -> SimTime {
         let rest = SimTime((full.0 - saved.0).max(0));
-        let restart = match saved.0 > 0 {
-            true => self.restart,
-            false => SimTime::ZERO,
-        };
+        let restart = self.restart_cost(saved.0 > 0);
         let working = elapsed.0 - restart.0;
         if working <= 0 {
             return SimTime::ZERO;

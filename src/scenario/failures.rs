@@ -220,10 +220,7 @@ pub fn run_failures(
                 // The last run: its restart and checkpoints, then the work left.
                 let resumed = saved[i].0 > 0;
                 let rest = plan.work_in_run(out.end - out.start, resumed);
-                let restart = match resumed {
-                    true => plan.restart,
-                    false => SimTime::ZERO,
-                };
+                let restart = plan.restart_cost(resumed);
                 let written = plan.checkpoints(rest);
                 let overhead = restart + SimTime(written * plan.cost.0);
                 c.checkpoints += written as u64;
@@ -299,10 +296,8 @@ fn killed_runs(
             continue;
         };
         let before = saved[k.job as usize];
-        let restart = match before.0 > 0 {
-            true => plan.restart.min(k.end - k.start),
-            false => SimTime::ZERO,
-        };
+        // A run killed during its restart spent only the time it ran.
+        let restart = plan.restart_cost(before.0 > 0).min(k.end - k.start);
         let written = k.saved.0 / plan.every.0;
         let overhead = restart + SimTime(written * plan.cost.0);
         c.checkpoints += written as u64;

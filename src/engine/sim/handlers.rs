@@ -39,12 +39,7 @@ impl Simulation<'_> {
     /// When running job `idx` is predicted to end at its site: start + its (scaled)
     /// estimate, or its real end once it overran.
     pub(super) fn predicted_end(&self, idx: JobIdx) -> SimTime {
-        let job = &self.jobs[idx as usize];
-        let out = &self.outcomes[idx as usize];
-        let site = &self.sites[out.site as usize].res;
-        let home_speed = self.platform.sites[job.home as usize].speed;
-        let (planned, _) = planned_and_effective(job, &self.cfg);
-        let estimated = out.start + self.checkpointed(idx, scale(planned, home_speed, site.speed));
+        let estimated = self.outcomes[idx as usize].start + self.estimate_here(idx);
         if self.now > estimated {
             self.now
         } else {
@@ -139,8 +134,9 @@ impl Simulation<'_> {
         out.start == SimTime::NEVER || out.status == JobOutcome::Lost
     }
 
-    /// Job `idx`'s estimate at the site it runs on.
-    fn estimate_here(&self, idx: JobIdx) -> SimTime {
+    /// Job `idx`'s estimate at the site it runs on (or is queued at), with the checkpoints
+    /// of its run.
+    pub(super) fn estimate_here(&self, idx: JobIdx) -> SimTime {
         let job = &self.jobs[idx as usize];
         let site = &self.sites[self.outcomes[idx as usize].site as usize].res;
         let home_speed = self.platform.sites[job.home as usize].speed;

@@ -339,7 +339,7 @@ impl Simulation<'_> {
         let out = self.outcomes[idx as usize];
         let job = &self.jobs[idx as usize];
         let home_speed = self.platform.sites[job.home as usize].speed;
-        let (planned, effective) = planned_and_effective(job, &self.cfg);
+        let (_, effective) = planned_and_effective(job, &self.cfg);
         let Some(st) = self.outages.as_mut() else {
             return Ok(());
         };
@@ -391,7 +391,7 @@ impl Simulation<'_> {
                     site: s as u32,
                     ..Outcome::PENDING
                 };
-                let estimate = self.checkpointed(idx, scale(planned, home_speed, speed));
+                let estimate = self.estimate_here(idx);
                 let site = &mut self.sites[s];
                 let queued = QueuedJob {
                     idx,
