@@ -3,7 +3,7 @@
 //! them. Plain data (kept apart from the simulation so that `outcome.rs` can carry it
 //! without importing the loop).
 
-use crate::failure::{CheckpointPlan, OnFailure, OutageKind};
+use crate::failure::{CheckpointPlan, OnFailure, OutageKind, RequeueAt};
 use crate::model::{JobIdx, Share};
 use crate::time::SimTime;
 
@@ -45,6 +45,8 @@ pub struct Downtime {
 pub struct FailureLog {
     /// What became of the jobs a failure killed.
     pub on_failure: OnFailure,
+    /// Where requeued jobs went in their queue.
+    pub requeue_at: RequeueAt,
     /// Every run a failure cut short, in the order they were killed.
     pub killed: Vec<KilledRun>,
     /// The killed runs' shares of their nodes, one after the other.

@@ -3,18 +3,21 @@
 //! intervals and waste.
 //!
 //! Plain data in, plain data out: [`Outage`]s (a node of a site down from `start` to `end`,
-//! a failure or a maintenance) read by [`read_outages_csv`] or [`read_alea_failures`], a
+//! a failure or a maintenance) read by [`read_outages_csv`], [`read_alea_failures`] or
+//! [`read_batsim_events`], a
 //! [`FailureModel`] whose up and down times each node draws from its own seeded stream
 //! ([`node_rng`]), and the [`OnFailure`] rule for the jobs a failure kills. The engine
 //! takes them as [`Outages`] and does the rest (`engine/sim/outages.rs`); nothing here
 //! schedules. [`checkpoint`] has Young's and Daly's intervals and a drawn check of the
 //! first-order waste `C/τ + τ/(2M)`.
 
+mod batsim;
 pub mod checkpoint;
 mod dist;
 mod model;
 mod read;
 
+pub use batsim::read_batsim_events;
 pub use checkpoint::{CheckpointPlan, Checkpointing, Interval};
 pub use dist::Dist;
 pub use model::{node_rng, FailureModel};
@@ -30,8 +33,9 @@ use crate::time::SimTime;
 pub enum OutageKind {
     /// Unplanned: the jobs on the node are killed.
     Failure,
-    /// Planned (drained for maintenance). The schedulers do not plan around it yet: a job
-    /// still on the node when it starts is killed as by a failure (docs/failures.md).
+    /// Planned (drained for maintenance), known in advance: no job starts on the node for a
+    /// run its estimate says would overlap it (`model::Maintenance`); a job still on the
+    /// node when it starts (one that overran its estimate) is killed as by a failure.
     Maintenance,
 }
 
@@ -58,8 +62,8 @@ pub struct Outage {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum OnFailure {
-    /// It goes back to the end of its site's queue and runs again from the start (Slurm's
-    /// `--requeue`), at most [`Outages::max_requeue`] times, after which it is lost. Its
+    /// It goes back to its site's queue ([`Outages::requeue_at`]: the end by default) and
+    /// runs again from the start, or its last checkpoint (Slurm's `--requeue`), at most [`Outages::max_requeue`] times, after which it is lost. Its
     /// wait counts from its submission, restarts included.
     #[default]
     Requeue,
@@ -73,6 +77,32 @@ impl OnFailure {
             OnFailure::Requeue => "requeue",
             OnFailure::Lost => "lost",
         }
+    }
+}
+
+/// Where a requeued job goes in its site's queue.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RequeueAt {
+    /// Behind every job waiting, as a new submission (Slurm's `--requeue`).
+    #[default]
+    Back,
+    /// Ahead of every job waiting (Alea's restarted jobs): it is the next to start when
+    /// its nodes allow. Of several requeued at one instant, the last one killed is first.
+    Front,
+}
+
+impl RequeueAt {
+    pub fn name(self) -> &'static str {
+        match self {
+            RequeueAt::Back => "back",
+            RequeueAt::Front => "front",
+        }
+    }
+
+    /// True for the default (scenario files leave it out).
+    pub fn is_back(&self) -> bool {
+        *self == RequeueAt::Back
     }
 }
 
@@ -91,6 +121,8 @@ pub struct Outages {
     /// (Slurm's `MaxBatchRequeue`, 5 by default there and here): a job much longer than
     /// its nodes' time between failures would otherwise run again for ever.
     pub max_requeue: u32,
+    /// Where a requeued job goes in its queue.
+    pub requeue_at: RequeueAt,
     /// Checkpointing, for every job: a requeued job then resumes from its last checkpoint
     /// instead of from the start (docs/failures.md).
     pub checkpoint: Option<Checkpointing>,
@@ -107,6 +139,7 @@ impl Default for Outages {
             seed: 0,
             on_failure: OnFailure::default(),
             max_requeue: MAX_REQUEUE,
+            requeue_at: RequeueAt::Back,
             checkpoint: None,
         }
     }

@@ -1,5 +1,5 @@
 //! Outages from files, as sites and peers write them: Gridscope's CSV
-//! (`node,start,end,kind`) and Alea's `.failures` lines. Bytes in, outages out with an
+//! (`node,start,end,kind`) and Alea's `.failures` lines (Batsim's events: `batsim.rs`). Bytes in, outages out with an
 //! [`OutageReport`]: a bad line is an error naming the file and the line; a line that is
 //! read but not used (Alea's short failures, its per-cluster info lines) is counted.
 
@@ -19,6 +19,8 @@ pub struct OutageReport {
     pub skipped_info: usize,
     /// Blank and comment lines.
     pub blank: usize,
+    /// Batsim's generic events that are not machine availability changes.
+    pub skipped_events: usize,
 }
 
 impl OutageReport {
@@ -48,6 +50,12 @@ impl OutageReport {
                     "cluster information line",
                     "cluster information lines"
                 )
+            ));
+        }
+        if self.skipped_events > 0 {
+            s.push_str(&format!(
+                "; {} skipped (not machine availability)",
+                plural(self.skipped_events, "other event", "other events")
             ));
         }
         s
@@ -233,7 +241,7 @@ pub fn read_alea_failures(
 }
 
 /// The error of line `line` of `file`, from its message.
-fn at_line(file: &str, line: usize) -> impl Fn(String) -> FailureError + Copy + '_ {
+pub(super) fn at_line(file: &str, line: usize) -> impl Fn(String) -> FailureError + Copy + '_ {
     move |msg| FailureError::Line {
         file: file.to_string(),
         line,
@@ -241,7 +249,7 @@ fn at_line(file: &str, line: usize) -> impl Fn(String) -> FailureError + Copy + 
     }
 }
 
-fn text_of<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str, FailureError> {
+pub(super) fn text_of<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str, FailureError> {
     std::str::from_utf8(bytes).map_err(|e| FailureError::Line {
         file: file.to_string(),
         line: 1 + bytes[..e.valid_up_to()]
@@ -253,7 +261,7 @@ fn text_of<'a>(file: &str, bytes: &'a [u8]) -> Result<&'a str, FailureError> {
 }
 
 /// Sorts the outages (by start, then site and node) and counts them by kind.
-fn finish(
+pub(super) fn finish(
     mut out: Vec<Outage>,
     mut report: OutageReport,
 ) -> Result<(Vec<Outage>, OutageReport), FailureError> {

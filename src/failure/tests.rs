@@ -160,6 +160,81 @@ fn alea_lines_read_as_alea_reads_them() {
     );
 }
 
+/// Batsim's events, as v3/v4 wrote them (`test_events_4hosts.txt`, on two sites of two
+/// nodes: machines 0–1 are the first site's, 2–3 the second's) and as Batsim 5's generic
+/// events; other generic events are counted and skipped; each bad line is named.
+#[test]
+fn batsim_events_read_as_batsim_writes_them() {
+    let sites = vec![("a", 2), ("b", 2)];
+    let nodes = NodeCounts { sites: &sites };
+    let text = br#"{"type": "machine_unavailable", "resources": "0", "timestamp" : 0}
+{"type": "machine_available", "resources": "0", "timestamp" : 10}
+{"type": "machine_unavailable", "resources": "0-1 3", "timestamp" : 20}
+{"type": "machine_available", "resources": "0 1", "timestamp" : 250}
+
+{"type": "machine_available", "resources": "3", "timestamp" : 300}
+{"type": "generic", "timestamp": 5.5, "data": "some data 5.5"}
+{"type": "generic", "timestamp": 400, "data": "{\"type\": \"machine_unavailable\", \"resources\": \"2\", \"kind\": \"maintenance\"}"}
+{"type": "generic", "timestamp": 500, "data": "{\"type\": \"machine_available\", \"resources\": \"2\"}"}
+"#;
+    let (out, report) = read_batsim_events("e.json", text, &nodes).expect("reads");
+    let spans: Vec<(u32, u32, i64, i64, OutageKind)> = out
+        .iter()
+        .map(|o| (o.site, o.node, o.start.0 / 1000, o.end.0 / 1000, o.kind))
+        .collect();
+    assert_eq!(
+        spans,
+        [
+            (0, 0, 0, 10, OutageKind::Failure),
+            (0, 0, 20, 250, OutageKind::Failure),
+            (0, 1, 20, 250, OutageKind::Failure),
+            (1, 1, 20, 300, OutageKind::Failure),
+            (1, 0, 400, 500, OutageKind::Maintenance),
+        ]
+    );
+    assert_eq!(
+        report.summary(),
+        "5 outages (4 failures, 1 maintenance); 1 other event skipped (not machine availability)"
+    );
+    let cases: &[(&[u8], &str)] = &[
+        (b"{\"type\": 1", "e.json:1: not a JSON object"),
+        (
+            br#"{"type": "machine_unavailable", "resources": "7", "timestamp": 1}"#,
+            "e.json:1: machine 7 does not exist (the platform's nodes are machines 0 to 3)",
+        ),
+        (
+            br#"{"type": "machine_unavailable", "resources": "1", "timestamp": 1}"#,
+            "e.json:1: machine 1 is made unavailable here and never available again",
+        ),
+        (
+            br#"{"type": "machine_available", "resources": "1", "timestamp": 1}"#,
+            "e.json:1: machine 1 is made available but was not unavailable",
+        ),
+        (
+            b"{\"type\": \"machine_unavailable\", \"resources\": \"1\", \"timestamp\": 1}\n{\"type\": \"machine_unavailable\", \"resources\": \"0-1\", \"timestamp\": 2}\n",
+            "e.json:2: machine 1 is made unavailable again; it has been since line 1",
+        ),
+        (
+            br#"{"type": "machine_unavailable", "resources": "3-1", "timestamp": 1}"#,
+            "e.json:1: the range '3-1' ends before it starts",
+        ),
+        (
+            br#"{"type": "machine_unavailable", "resources": "1"}"#,
+            "e.json:1: the event has no numeric 'timestamp'",
+        ),
+        (
+            br#"{"type": "reboot", "resources": "1", "timestamp": 1}"#,
+            "e.json:1: type 'reboot' is not machine_unavailable, machine_available or generic",
+        ),
+    ];
+    for (bytes, want) in cases {
+        let e = read_batsim_events("e.json", bytes, &nodes)
+            .unwrap_err()
+            .to_string();
+        assert!(e.starts_with(want), "{e:?} should start with {want:?}");
+    }
+}
+
 #[test]
 fn daly_refines_young() {
     let (c, m) = (60.0, 86_400.0);

@@ -11,6 +11,7 @@
 //! likewise). A job's GPUs without a node count go with its cores: each node it takes
 //! gives as many of the GPUs still wanted as it has free.
 
+use super::maintenance::Maintenance;
 use serde::{Deserialize, Serialize};
 
 /// What a job asks beyond its processor count; the default asks nothing more.
@@ -203,8 +204,17 @@ impl NodeFree {
 
     /// The nodes with a free core, in order.
     pub fn open_nodes(&self) -> impl Iterator<Item = usize> + '_ {
-        self.open.iter().enumerate().flat_map(|(w, &word)| {
-            let mut bits = word;
+        self.open_nodes_within(None)
+    }
+
+    /// [`NodeFree::open_nodes`] among the `allowed` nodes (a bit per node, as
+    /// [`Maintenance::allowed`] gives them), or all of them.
+    pub fn open_nodes_within<'a>(
+        &'a self,
+        allowed: Option<&'a [u64]>,
+    ) -> impl Iterator<Item = usize> + 'a {
+        self.open.iter().enumerate().flat_map(move |(w, &word)| {
+            let mut bits = word & allowed.map_or(u64::MAX, |a| a[w]);
             std::iter::from_fn(move || {
                 if bits == 0 {
                     return None;
@@ -225,6 +235,9 @@ pub struct NodePool {
     free: NodeFree,
     /// Memory is modelled (some node has memory); otherwise jobs' memory is not checked.
     pub tracks_memory: bool,
+    /// The nodes' known maintenance windows, which placements keep clear of (set by the
+    /// engine for a run with outages; none otherwise).
+    pub maintenance: Option<Maintenance>,
     /// Changes of `free` so far (every take and give-back).
     version: u64,
     /// The last request [`NodePool::place`] found no nodes for, and the version it failed
@@ -248,6 +261,7 @@ impl NodePool {
             free: capacity.clone(),
             capacity,
             tracks_memory,
+            maintenance: None,
             version: 0,
             failed: std::cell::Cell::new(None),
         }
@@ -285,12 +299,26 @@ impl NodePool {
         demand: &Demand,
         out: &mut Vec<Share>,
     ) -> Result<(), Option<u64>> {
+        self.place_within(procs, demand, None, out)
+    }
+
+    /// [`NodePool::place_or_room`] on the `allowed` nodes only (those no maintenance window
+    /// keeps the job from: [`Maintenance::allowed`]). A request that failed on every node
+    /// fails on fewer, so the last failure is read whatever the mask, but kept only from a
+    /// walk over every node.
+    pub fn place_within(
+        &self,
+        procs: u32,
+        demand: &Demand,
+        allowed: Option<&[u64]>,
+        out: &mut Vec<Share>,
+    ) -> Result<(), Option<u64>> {
         if self.failed.get() == Some((procs, *demand, self.version)) {
             out.clear();
             return Err(None);
         }
-        let placed = first_fit(&self.free, self.tracks_memory, procs, demand, out);
-        if placed.is_err() {
+        let placed = first_fit_within(&self.free, self.tracks_memory, procs, demand, allowed, out);
+        if placed.is_err() && allowed.is_none() {
             self.failed.set(Some((procs, *demand, self.version)));
         }
         placed.map_err(Some)
@@ -381,14 +409,26 @@ pub fn first_fit(
     d: &Demand,
     out: &mut Vec<Share>,
 ) -> Result<(), u64> {
+    first_fit_within(f, memory, procs, d, None, out)
+}
+
+/// [`first_fit`] on the `allowed` nodes only (a bit per node; `None`: every node).
+pub fn first_fit_within(
+    f: &NodeFree,
+    memory: bool,
+    procs: u32,
+    d: &Demand,
+    allowed: Option<&[u64]>,
+    out: &mut Vec<Share>,
+) -> Result<(), u64> {
     out.clear();
     let placed = if d.nodes > 0 {
-        match place_on_n_nodes(f, memory, procs, d, out) {
+        match place_on_n_nodes(f, memory, procs, d, allowed, out) {
             true => Ok(()),
             false => Err(0),
         }
     } else {
-        place_units(f, memory, procs, d, out)
+        place_units(f, memory, procs, d, allowed, out)
     };
     if placed.is_err() {
         out.clear();
@@ -431,11 +471,12 @@ fn place_units(
     memory: bool,
     procs: u32,
     d: &Demand,
+    allowed: Option<&[u64]>,
     out: &mut Vec<Share>,
 ) -> Result<(), u64> {
     let m = if memory { mem_per_unit(procs, d) } else { 0 };
     let (mut cores_left, mut gpus_left) = (procs, d.gpus);
-    for n in f.open_nodes() {
+    for n in f.open_nodes_within(allowed) {
         if cores_left == 0 && gpus_left == 0 {
             break;
         }
@@ -470,6 +511,7 @@ fn place_on_n_nodes(
     memory: bool,
     procs: u32,
     d: &Demand,
+    allowed: Option<&[u64]>,
     out: &mut Vec<Share>,
 ) -> bool {
     let n = d.nodes;
@@ -477,6 +519,9 @@ fn place_on_n_nodes(
         let i = out.len() as u32;
         if i == n {
             break;
+        }
+        if allowed.is_some_and(|a| a[node / 64] & (1u64 << (node % 64)) == 0) {
+            continue;
         }
         let cores = procs / n + u32::from(i < procs % n);
         let gpus = d.gpus / n + u32::from(i < d.gpus % n);

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::ScenarioError;
 use crate::engine::{FailureLog, JobOutcome, Outcome, SimTime};
 use crate::failure::{
-    Checkpointing, FailureModel, OnFailure, Outage, OutageKind, Outages, MAX_REQUEUE,
+    Checkpointing, FailureModel, OnFailure, Outage, OutageKind, Outages, RequeueAt, MAX_REQUEUE,
 };
 use crate::model::{Job, Platform};
 
@@ -33,6 +33,9 @@ pub struct FailureSpec {
     /// Times a job is requeued before it is lost (Slurm's `MaxBatchRequeue`, 5).
     #[serde(default = "max_requeue")]
     pub max_requeue: u32,
+    /// Where a requeued job goes in its queue: `back` (the default, left out) or `front`.
+    #[serde(default, skip_serializing_if = "RequeueAt::is_back")]
+    pub requeue_at: RequeueAt,
     /// Checkpointing for every job: `{"interval": "young" | "daly" | {"fixed": S},
     /// "cost_s": C, "restart_s": R}`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -122,6 +125,7 @@ impl FailureSpec {
             seed: self.seed,
             on_failure: self.on_failure,
             max_requeue: self.max_requeue,
+            requeue_at: self.requeue_at,
             checkpoint: self.checkpoint,
         })
     }
@@ -132,6 +136,9 @@ impl FailureSpec {
 pub struct RunFailures {
     /// What became of a killed job: `requeue` or `lost`.
     pub on_failure: String,
+    /// Where requeued jobs went: `front` of their queue; absent for the back (the default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requeue_at: Option<String>,
     /// Periods a node was down (overlapping outages of a node merged).
     pub downtimes: u64,
     /// Node-hours down within the run's span.
@@ -256,6 +263,7 @@ pub fn run_failures(
     let overhead = checkpoint.as_ref().map_or(0.0, |c| c.overhead_core_h);
     RunFailures {
         on_failure: log.on_failure.name().to_string(),
+        requeue_at: (!log.requeue_at.is_back()).then(|| log.requeue_at.name().to_string()),
         downtimes: log.downtimes.len() as u64,
         node_down_h: down_s / 3600.0,
         availability,

@@ -259,7 +259,7 @@ fn the_cli_checkpoints_and_names_bad_intervals() {
     );
 }
 
-/// A scenario file with `failures` (version 4): it round-trips, `gridscope run` gives the
+/// A scenario file with `failures` (version 4, jobs requeued at the front): it round-trips, `gridscope run` gives the
 /// failure and checkpoint tables `simulate`'s flags give, and a bad outage names itself.
 #[test]
 fn a_scenario_carries_its_failures() {
@@ -283,6 +283,7 @@ fn a_scenario_carries_its_failures() {
         }],
         on_failure: OnFailure::Requeue,
         max_requeue: 5,
+        requeue_at: gridscope::failure::RequeueAt::Front,
         checkpoint: Some(every(30.0, 5.0, 10.0)),
     };
     let scenario = Scenario {
@@ -343,7 +344,10 @@ fn a_scenario_carries_its_failures() {
         "5",
         "--restart-cost",
         "10",
+        "--requeue-at",
+        "front",
     ]));
+    assert!(json.contains("\"requeue_at\": \"front\""), "{json}");
     assert!(by_file.contains("checkpointing: every 30 s"), "{by_file}");
     assert_eq!(by_file, by_flags);
     let bad = json.replace("\"end_s\": 70", "\"end_s\": 40");

@@ -6,7 +6,7 @@
 //! the same run), and the errors a bad outage gets.
 
 use gridscope::engine::{EventOrder, JobOutcome, RunConfig, RunOutput, SimError, Simulation};
-use gridscope::failure::{FailureModel, OnFailure, Outage, OutageKind, Outages};
+use gridscope::failure::{FailureModel, OnFailure, Outage, OutageKind, Outages, RequeueAt};
 use gridscope::model::{Job, NodeType, Platform, Site};
 use gridscope::policy::grid::{GridParams, GridScheme};
 use gridscope::policy::local::LocalPolicyKind;
@@ -121,6 +121,40 @@ fn a_killed_job_is_requeued_and_runs_again_from_the_start() {
         );
         assert_eq!(log.downtimes.len(), 1);
         assert_eq!(log.downtimes[0].end, SimTime(60_000));
+    }
+}
+
+/// Requeued at the back or at the front. Two one-core nodes: jobs 0 and 1 (100 s) start at
+/// 0; jobs 2 and 3 (50 s) queue at 10. Node 0 fails from 30 to 40, killing job 0. At the
+/// back, job 0 waits behind jobs 2 and 3: they run 40–90 and 90–140 on node 0, and job 0
+/// gets node 1 at 100. At the front it is the next to start: 40–140, then jobs 2 and 3 at
+/// 100 and 140. (SJF's order puts the shorter jobs 2 and 3 ahead of job 0 anyway, so at
+/// the back it runs as FCFS does.)
+#[test]
+fn a_requeued_job_goes_to_the_back_or_the_front() {
+    let p = nodes(2, 1);
+    let jobs = [
+        job(0, 0, 1, 100, 100),
+        job(1, 0, 1, 100, 100),
+        job(2, 10, 1, 50, 50),
+        job(3, 10, 1, 50, 50),
+    ];
+    for policy in ON_NODES {
+        for (at, want) in [
+            (RequeueAt::Back, [(100, 200), (0, 100), (40, 90), (90, 140)]),
+            (
+                RequeueAt::Front,
+                [(40, 140), (0, 100), (100, 150), (140, 190)],
+            ),
+        ] {
+            let outages = Outages {
+                requeue_at: at,
+                ..windows(vec![down(0, 30, 40)], OnFailure::Requeue)
+            };
+            let out = run(&p, &jobs, policy, outages).expect("runs");
+            assert_eq!(spans(&out), want, "{policy:?} {at:?}");
+            assert_eq!(out.failures.expect("log").requeue_at, at);
+        }
     }
 }
 
@@ -392,6 +426,41 @@ fn the_cli_runs_outages_and_names_bad_input() {
         csv_out.contains("\n1,memory_decides,memory_decides,0,110,210,4,1\n"),
         "{csv_out}"
     );
+    // The same outage as Batsim's external events (v3/v4 lines, then Batsim 5's generic
+    // form) gives the same run.
+    let events = [
+        "{\"type\": \"machine_unavailable\", \"resources\": \"0\", \"timestamp\": 50}\n\
+         {\"type\": \"machine_available\", \"resources\": \"0\", \"timestamp\": 70}\n",
+        "{\"type\": \"generic\", \"timestamp\": 50, \"data\": \"{\\\"type\\\": \\\"machine_unavailable\\\", \\\"resources\\\": \\\"0\\\"}\"}\n\
+         {\"type\": \"generic\", \"timestamp\": 70, \"data\": \"{\\\"type\\\": \\\"machine_available\\\", \\\"resources\\\": \\\"0\\\"}\"}\n",
+    ];
+    for (i, text) in events.iter().enumerate() {
+        let file = dir.join(format!("events{i}.json"));
+        std::fs::write(&file, text).unwrap();
+        let file = file.display().to_string();
+        let (jobs_b, args) = (dir.join(format!("jobs{i}.csv")).display().to_string(), &swf);
+        let out = crate::cli::gridscope(&[
+            "simulate",
+            args,
+            "--platform",
+            &sys,
+            "--policy",
+            "fcfs",
+            "--outages",
+            &file,
+            "--requeue-at",
+            "back",
+            "--jobs",
+            &jobs_b,
+        ]);
+        assert!(out.status.success(), "{}", crate::cli::stderr(&out));
+        assert!(crate::cli::stderr(&out).contains("1 outage (1 failure, 0 maintenance)"));
+        assert_eq!(
+            std::fs::read_to_string(&jobs_b).unwrap(),
+            csv_out,
+            "events {i}"
+        );
+    }
     std::fs::write(dir.join("bad.csv"), "node,start,end,kind\n7,1,2,failure\n").unwrap();
     let bad = dir.join("bad.csv").display().to_string();
     let out = crate::cli::gridscope(&[

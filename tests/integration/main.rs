@@ -15,6 +15,7 @@ mod grid;
 mod hardening;
 mod kkor;
 mod limits;
+mod maintenance;
 mod nodes;
 mod reference;
 mod reproduce;

@@ -314,6 +314,16 @@ impl<'a> Simulation<'a> {
             }
             None => None,
         };
+        // Maintenance is known in advance: placements keep clear of its windows.
+        for (s, site) in self.sites.iter_mut().enumerate() {
+            if let Some(pool) = site.res.nodes.as_mut() {
+                let windows = outages.windows.iter().filter(|o| {
+                    o.kind == crate::failure::OutageKind::Maintenance && o.site as usize == s
+                });
+                let windows = windows.map(|o| (o.node, o.start, o.end));
+                pool.maintenance = crate::model::Maintenance::new(pool.len(), windows);
+            }
+        }
         let jobs = self.jobs.len();
         self.outages = Some(Box::new(outages::OutageState::new(
             outages, &nodes, jobs, plan,

@@ -15,15 +15,27 @@ impl Simulation<'_> {
         self.demands.get(idx as usize).copied().unwrap_or_default()
     }
 
-    /// Places job `idx`, which the policy just started on site `s`, on that site's nodes
-    /// (nothing on a site without node types); a start that finds no nodes is a policy bug.
-    pub(super) fn place_start(&mut self, s: u32, idx: JobIdx) -> Result<(), SimError> {
+    /// Places job `idx`, which the policy just started on site `s` for `estimate`, on that
+    /// site's nodes (nothing on a site without node types), clear of known maintenance
+    /// windows; a start that finds no nodes is a policy bug.
+    pub(super) fn place_start(
+        &mut self,
+        s: u32,
+        idx: JobIdx,
+        estimate: SimTime,
+    ) -> Result<(), SimError> {
         let demand = self.demand(idx);
         let job = &self.jobs[idx as usize];
+        let now = self.now;
         let Some(pool) = self.sites[s as usize].res.nodes.as_mut() else {
             return Ok(());
         };
-        if !pool.place(job.procs, &demand, &mut self.shares) || !pool.take(&self.shares) {
+        let allowed = pool
+            .maintenance
+            .as_ref()
+            .and_then(|m| m.allowed(now, now + estimate));
+        let placed = pool.place_within(job.procs, &demand, allowed.as_deref(), &mut self.shares);
+        if placed.is_err() || !pool.take(&self.shares) {
             return Err(InvariantViolation(format!(
                 "job {} was started at t={} but no placement on the nodes of site {s} holds it",
                 job.id, self.now

@@ -7,7 +7,8 @@
 //! the schedulers see it as gone until it is repaired (they do not know when: EASY's
 //! reservation and the projections plan without it). At the outage's end the node comes
 //! back. Overlapping outages of a node merge (it is down while any is in force). A killed
-//! job goes back to the end of its site's queue or is lost ([`OnFailure`]).
+//! job goes back to its site's queue (at the end, or at the front: [`RequeueAt`]) or is
+//! lost ([`OnFailure`]).
 //!
 //! A failure model draws each node's outages lazily from its own stream: the first up
 //! time from the run's first instant, the next at each repair, and none once every job is
@@ -22,7 +23,7 @@ use crate::engine::failure_log::{Downtime, FailureLog, KilledRun};
 use crate::engine::outcome::{planned_and_effective, scale};
 use crate::engine::{InvariantViolation, JobOutcome, Outcome, SimError, SimTime};
 use crate::failure::{
-    node_rng, CheckpointPlan, FailureModel, OnFailure, Outage, OutageKind, Outages,
+    node_rng, CheckpointPlan, FailureModel, OnFailure, Outage, OutageKind, Outages, RequeueAt,
 };
 use crate::model::{JobIdx, Share};
 use crate::policy::local::QueuedJob;
@@ -32,6 +33,7 @@ use crate::rng::SimRng;
 pub(super) struct OutageState {
     on_failure: OnFailure,
     max_requeue: u32,
+    requeue_at: RequeueAt,
     /// Times each job was requeued.
     requeues: Vec<u32>,
     model: Option<FailureModel>,
@@ -89,6 +91,7 @@ impl OutageState {
         OutageState {
             on_failure: outages.on_failure,
             max_requeue: outages.max_requeue,
+            requeue_at: outages.requeue_at,
             requeues: vec![0; jobs],
             model,
             rngs,
@@ -106,6 +109,7 @@ impl OutageState {
             },
             log: FailureLog {
                 on_failure: outages.on_failure,
+                requeue_at: outages.requeue_at,
                 checkpoint: plan,
                 ..FailureLog::default()
             },
@@ -364,6 +368,7 @@ impl Simulation<'_> {
             saved,
         });
         st.log.shares.extend_from_slice(shares);
+        let requeue_at = st.requeue_at;
         let count = &mut st.requeues[idx as usize];
         let on_failure = match st.on_failure {
             OnFailure::Requeue if *count >= st.max_requeue => {
@@ -399,7 +404,11 @@ impl Simulation<'_> {
                     estimate,
                     queued_at: now,
                 };
-                site.policy.enqueue(queued, &site.res.view(now));
+                let view = site.res.view(now);
+                match requeue_at {
+                    RequeueAt::Back => site.policy.enqueue(queued, &view),
+                    RequeueAt::Front => site.policy.enqueue_front(queued, &view),
+                }
             }
         }
         Ok(())

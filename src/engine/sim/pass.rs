@@ -51,13 +51,13 @@ impl Simulation<'_> {
         }
         let starts = std::mem::take(&mut self.starts);
         for &idx in &starts {
-            self.place_start(s, idx)?;
             let job = &self.jobs[idx as usize];
             let home_speed = self.platform.sites[job.home as usize].speed;
             let speed = self.sites[s as usize].res.speed;
             let (planned, effective) = planned_and_effective(job, &self.cfg);
             let est = self.checkpointed(idx, scale(planned, home_speed, speed));
             let run = self.checkpointed(idx, scale(effective, home_speed, speed));
+            self.place_start(s, idx, est)?;
             let SiteState {
                 res: site, policy, ..
             } = &mut self.sites[s as usize];

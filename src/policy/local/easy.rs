@@ -307,7 +307,7 @@ impl Easy {
         if fit.free() == 0 {
             return;
         }
-        let want = (head.units, nodes.demand(head.idx));
+        let want = (head.units, nodes.demand(head.idx), head.estimate);
         self.started_on_nodes.sort_unstable_by_key(|s| s.0);
         let reservation = {
             let fresh = self.started_on_nodes.iter().map(|&(end, units, at, n)| {
@@ -413,7 +413,7 @@ impl Easy {
         if NowFit::new(site).fits_job(site, head) {
             return None;
         }
-        let want = (head.units, nodes.demand(head.idx));
+        let want = (head.units, nodes.demand(head.idx), head.estimate);
         let releases = site.running.iter().map(|(&(end, idx), &units)| {
             (end, units, nodes.placements.of(idx as usize)) as Release
         });
@@ -455,6 +455,13 @@ impl LocalPolicy for Easy {
 
     fn enqueue(&mut self, job: QueuedJob, _site: &SiteView) {
         self.queue.push(job);
+    }
+
+    fn enqueue_front(&mut self, job: QueuedJob, _site: &SiteView) {
+        // The head changes: what the last pass remembered of the queue is void.
+        self.memo = None;
+        self.node_memo = None;
+        self.queue.push_front(job);
     }
 
     fn schedule(&mut self, site: &SiteView, starts: &mut Vec<JobIdx>) {

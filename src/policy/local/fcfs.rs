@@ -20,6 +20,10 @@ impl LocalPolicy for Fcfs {
         self.queue.push_back(job);
     }
 
+    fn enqueue_front(&mut self, job: QueuedJob, _site: &SiteView) {
+        self.queue.push_front(job);
+    }
+
     fn schedule(&mut self, site: &SiteView, starts: &mut Vec<JobIdx>) {
         let mut fit = NowFit::new(site);
         while let Some(head) = self.queue.front() {

@@ -19,6 +19,10 @@ impl LocalPolicy for FirstFit {
         self.queue.push(job);
     }
 
+    fn enqueue_front(&mut self, job: QueuedJob, _site: &SiteView) {
+        self.queue.push_front(job);
+    }
+
     fn schedule(&mut self, site: &SiteView, starts: &mut Vec<JobIdx>) {
         let mut fit = NowFit::new(site);
         let (mut from, mut taken) = (0, Vec::new());

@@ -29,8 +29,10 @@ pub use slurm::Slurm;
 mod nodefit;
 mod placement;
 mod projection;
+mod width_queue;
 pub use nodefit::NodesView;
 pub use projection::{project_queue, Projection};
+pub(crate) use width_queue::WidthQueue;
 
 use std::collections::BTreeMap;
 use std::fmt;
@@ -69,193 +71,6 @@ pub struct HeadReservation {
 pub struct PassNote {
     pub heads: usize,
     pub reservation: Option<HeadReservation>,
-}
-
-/// `t` in ms as a `u32`, saturating (negative → 0).
-fn saturate_ms(t: SimTime) -> u32 {
-    t.0.clamp(0, u32::MAX as i64) as u32
-}
-
-/// A queue in arrival order with the jobs' widths kept alongside, so that a pass can skip
-/// the jobs wider than the units it has left sixteen at a time, and with started jobs left
-/// as tombstones (compacted once they outnumber the live ones) instead of shifting the
-/// queue: EASY's and first-fit's passes rescanned and compacted a long queue of wide jobs
-/// at every pass (METACENTRUM-2009-2, tens of thousands of jobs waiting: 2.4 s).
-///
-/// Positions are raw indices into the arrays: stable until a removal compacts them.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct WidthQueue {
-    jobs: Vec<QueuedJob>,
-    /// Each job's units; `GONE` for a removed one.
-    widths: Vec<u32>,
-    /// Each job's estimate in ms, saturated to `u32` (a block filter; exact tests read the
-    /// job). Four-byte lanes like the widths, so a block's test is a few vector compares.
-    estimates: Vec<u32>,
-    gone: Vec<bool>,
-    /// The first live position (`end()` when empty).
-    head: usize,
-    live: usize,
-}
-
-impl WidthQueue {
-    const GONE: u32 = u32::MAX;
-
-    pub(crate) fn push(&mut self, job: QueuedJob) {
-        self.jobs.push(job);
-        self.widths.push(job.units);
-        self.estimates.push(saturate_ms(job.estimate));
-        self.gone.push(false);
-        self.live += 1;
-    }
-
-    /// Live jobs.
-    pub(crate) fn len(&self) -> usize {
-        self.live
-    }
-
-    pub(crate) fn is_empty(&self) -> bool {
-        self.live == 0
-    }
-
-    /// One past the last position.
-    pub(crate) fn end(&self) -> usize {
-        self.jobs.len()
-    }
-
-    /// The head's position.
-    pub(crate) fn head(&self) -> usize {
-        self.head
-    }
-
-    pub(crate) fn first(&self) -> Option<&QueuedJob> {
-        self.jobs.get(self.head)
-    }
-
-    /// The job at a live position.
-    pub(crate) fn at(&self, pos: usize) -> QueuedJob {
-        self.jobs[pos]
-    }
-
-    /// The live jobs in arrival order, with their positions.
-    pub(crate) fn iter(&self) -> impl Iterator<Item = (usize, &QueuedJob)> + '_ {
-        let gone = &self.gone;
-        self.jobs
-            .iter()
-            .enumerate()
-            .skip(self.head)
-            .filter(move |(i, _)| !gone[*i])
-    }
-
-    pub(crate) fn to_vec(&self) -> Vec<QueuedJob> {
-        self.iter().map(|(_, j)| *j).collect()
-    }
-
-    /// Removes the jobs at `positions` (live ones); may compact, which moves positions.
-    pub(crate) fn remove_at(&mut self, positions: &[usize]) {
-        if positions.is_empty() {
-            return;
-        }
-        for &p in positions {
-            if !self.gone[p] {
-                self.gone[p] = true;
-                self.widths[p] = Self::GONE;
-                self.live -= 1;
-            }
-        }
-        while self.head < self.jobs.len() && self.gone[self.head] {
-            self.head += 1;
-        }
-        if self.jobs.len() - self.live > self.live.max(64) {
-            self.compact();
-        }
-    }
-
-    fn compact(&mut self) {
-        let mut kept = 0;
-        for i in 0..self.jobs.len() {
-            if !self.gone[i] {
-                self.jobs[kept] = self.jobs[i];
-                self.widths[kept] = self.widths[i];
-                self.estimates[kept] = self.estimates[i];
-                kept += 1;
-            }
-        }
-        self.jobs.truncate(kept);
-        self.widths.truncate(kept);
-        self.estimates.truncate(kept);
-        self.gone.clear();
-        self.gone.resize(kept, false);
-        self.head = 0;
-    }
-
-    /// [`LocalPolicy::withdraw`].
-    pub(crate) fn withdraw(&mut self, job: JobIdx) -> bool {
-        let Some((pos, _)) = self.iter().find(|(_, j)| j.idx == job) else {
-            return false;
-        };
-        self.remove_at(&[pos]);
-        true
-    }
-
-    /// Position of the first live job at or after `from` needing at most `free` units.
-    pub(crate) fn next_within(&self, from: usize, free: u32) -> Option<usize> {
-        self.next_backfill(from, free, free, SimTime::NEVER)
-    }
-
-    /// Position of the first live job at or after `from` that EASY may backfill: at most
-    /// `free` units, and either at most `extra` units or an estimate of at most `window`
-    /// (it ends by the shadow time). [`WidthQueue::next_within`] is the case `extra = free`.
-    pub(crate) fn next_backfill(
-        &self,
-        from: usize,
-        free: u32,
-        extra: u32,
-        window: SimTime,
-    ) -> Option<usize> {
-        const BLOCK: usize = 16;
-        let (w, e) = (&self.widths, &self.estimates);
-        let n = w.len();
-        // Saturating both sides keeps `est ≤ window ⇒ est32 ≤ window32`: the block test may
-        // let a job through that the exact test then refuses, never the other way round.
-        let window32 = saturate_ms(window);
-        let ok = |u: u32, est: u32| (u <= free) & ((u <= extra) | (est <= window32));
-        let exact = |j: usize| {
-            let job = &self.jobs[j];
-            !self.gone[j] && job.units <= free && (job.units <= extra || job.estimate <= window)
-        };
-        let mut j = from.max(self.head);
-        loop {
-            let stepwise_end = (j + BLOCK).min(n);
-            while j < stepwise_end {
-                if ok(w[j], e[j]) && exact(j) {
-                    return Some(j);
-                }
-                j += 1;
-            }
-            if j >= n {
-                return None;
-            }
-            while j + BLOCK <= n {
-                let (wb, eb): (&[u32; BLOCK], &[u32; BLOCK]) =
-                    match (w[j..j + BLOCK].try_into(), e[j..j + BLOCK].try_into()) {
-                        (Ok(wb), Ok(eb)) => (wb, eb),
-                        _ => unreachable!("the blocks are BLOCK long"),
-                    };
-                // With `extra ≥ free` the width alone decides (first-fit, a fresh EASY head).
-                let hit = if extra >= free {
-                    wb.iter().fold(false, |any, &u| any | (u <= free))
-                } else {
-                    wb.iter()
-                        .zip(eb)
-                        .fold(false, |any, (&u, &est)| any | ok(u, est))
-                };
-                if hit {
-                    break;
-                }
-                j += BLOCK;
-            }
-        }
-    }
 }
 
 /// A block of a site's units held for one holder during `[start, end)` (SCJG §2's *job
@@ -403,6 +218,13 @@ pub trait LocalPolicy {
 
     /// A job joins the queue (the engine has checked that it fits the site at all).
     fn enqueue(&mut self, job: QueuedJob, site: &SiteView);
+
+    /// A job a failure killed joins the queue ahead of every job waiting (issue #41,
+    /// `failure::RequeueAt::Front`). Only the policies that place on nodes see failures,
+    /// and each of them implements it; any other queues the job as `enqueue` does.
+    fn enqueue_front(&mut self, job: QueuedJob, site: &SiteView) {
+        self.enqueue(job, site)
+    }
 
     /// Decide which queued jobs start now; push them to `starts` and drop them from the queue.
     fn schedule(&mut self, site: &SiteView, starts: &mut Vec<JobIdx>);
@@ -658,56 +480,6 @@ mod tests {
             units,
             estimate: SimTime::from_secs(secs),
             queued_at: SimTime::ZERO,
-        }
-    }
-
-    /// The width queue against a plain `Vec`: random pushes, removals and backfill searches
-    /// (across compactions) give the same jobs in the same order.
-    #[test]
-    fn width_queue_searches_like_a_scan() {
-        let mut rng = crate::rng::SimRng::new(3);
-        let mut wq = WidthQueue::default();
-        let mut plain: Vec<QueuedJob> = Vec::new();
-        let mut next_idx = 0;
-        for _ in 0..3000 {
-            for _ in 0..rng.range_u64(0, 6) {
-                let job = q(
-                    next_idx,
-                    1 + rng.range_u64(0, 40) as u32,
-                    rng.range_u64(1, 500) as i64,
-                );
-                next_idx += 1;
-                wq.push(job);
-                plain.push(job);
-            }
-            let (free, extra) = (rng.range_u64(0, 40) as u32, rng.range_u64(0, 10) as u32);
-            let window = SimTime::from_secs(rng.range_u64(0, 500) as i64);
-            let ok = |j: &QueuedJob| j.units <= free && (j.units <= extra || j.estimate <= window);
-            let expect: Vec<JobIdx> = plain.iter().filter(|j| ok(j)).map(|j| j.idx).collect();
-            let mut got = Vec::new();
-            let mut from = 0;
-            while let Some(k) = wq.next_backfill(from, free, extra, window) {
-                got.push((k, wq.at(k).idx));
-                from = k + 1;
-            }
-            assert_eq!(got.iter().map(|g| g.1).collect::<Vec<_>>(), expect);
-            assert_eq!(wq.len(), plain.len());
-            assert_eq!(wq.first().map(|j| j.idx), plain.first().map(|j| j.idx));
-            // Remove some of the matches (as a pass starts them), sometimes the head.
-            let removed: Vec<usize> = got
-                .iter()
-                .filter(|_| rng.range_u64(0, 3) == 0)
-                .map(|g| g.0)
-                .collect();
-            let gone: Vec<JobIdx> = removed.iter().map(|&k| wq.at(k).idx).collect();
-            wq.remove_at(&removed);
-            plain.retain(|j| !gone.contains(&j.idx));
-            if rng.range_u64(0, 20) == 0 && !plain.is_empty() {
-                let victim = plain[rng.range_u64(0, plain.len() as u64 - 1) as usize].idx;
-                assert!(wq.withdraw(victim));
-                plain.retain(|j| j.idx != victim);
-            }
-            assert_eq!(wq.to_vec(), plain);
         }
     }
 

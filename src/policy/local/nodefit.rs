@@ -6,7 +6,7 @@
 use std::collections::HashSet;
 
 use super::{NowFit, QueuedJob, SiteView};
-use crate::model::nodes::{first_fit, place_first_fit, unit_mem, unit_room, units_in};
+use crate::model::nodes::{first_fit_within, unit_mem, unit_room, units_in};
 use crate::model::{Demand, JobIdx, NodeFree, NodePool, Placements, Share};
 use crate::time::SimTime;
 
@@ -24,6 +24,13 @@ impl NodesView<'_> {
     /// Job `idx`'s demand beyond processors.
     pub fn demand(&self, idx: JobIdx) -> Demand {
         self.demands.get(idx as usize).copied().unwrap_or_default()
+    }
+
+    /// The nodes a job started at `from` for `estimate` may use, when a known maintenance
+    /// window keeps it from some ([`crate::model::Maintenance::allowed`]).
+    pub fn allowed(&self, from: SimTime, estimate: SimTime) -> Option<Vec<u64>> {
+        let m = self.pool.maintenance.as_ref()?;
+        m.allowed(from, from + estimate)
     }
 }
 
@@ -46,8 +53,17 @@ pub(crate) struct NodeFit {
 }
 
 impl NodeFit {
-    /// True when `procs` × job `idx`'s demand can be placed on the nodes free now.
-    pub(crate) fn fits(&mut self, nodes: &NodesView, idx: JobIdx, procs: u32) -> bool {
+    /// True when `procs` × job `idx`'s demand can be placed on the nodes free now, on the
+    /// `allowed` ones only if given (those no maintenance window keeps the job from). What
+    /// a failed walk learns is read whatever the mask (fewer nodes hold no more) but kept
+    /// only from a walk over every node.
+    pub(crate) fn fits_within(
+        &mut self,
+        nodes: &NodesView,
+        idx: JobIdx,
+        procs: u32,
+        allowed: Option<&[u64]>,
+    ) -> bool {
         let demand = nodes.demand(idx);
         let memory = nodes.pool.tracks_memory;
         let unit = unit_mem(memory, procs, &demand);
@@ -64,11 +80,15 @@ impl NodeFit {
             return false;
         }
         let placed = match &self.taken {
-            None => nodes.pool.place_or_room(procs, &demand, &mut self.last),
-            Some(free) => first_fit(free, memory, procs, &demand, &mut self.last).map_err(Some),
+            None => nodes
+                .pool
+                .place_within(procs, &demand, allowed, &mut self.last),
+            Some(free) => first_fit_within(free, memory, procs, &demand, allowed, &mut self.last)
+                .map_err(Some),
         };
         match (placed, unit) {
             (Ok(()), _) | (Err(None), _) => {}
+            (Err(Some(_)), _) if allowed.is_some() => {}
             (Err(Some(room)), Some(m)) => {
                 let i = self.short.partition_point(|&(mr, _)| mr < m);
                 match self.short.get(i) {
@@ -112,7 +132,11 @@ impl NowFit {
         }
         match &site.nodes {
             None => true,
-            Some(nodes) => self.nodes.fits(nodes, job.idx, job.units),
+            Some(nodes) => {
+                let allowed = nodes.allowed(site.now, job.estimate);
+                self.nodes
+                    .fits_within(nodes, job.idx, job.units, allowed.as_deref())
+            }
         }
     }
 
@@ -135,6 +159,12 @@ pub(crate) struct NodeShadow {
     /// For a head of units only ([`unit_mem`]): its room at the shadow, so that testing a
     /// backfill costs that job's shares, not a first-fit walk over every node.
     room: Option<HeadRoom>,
+    /// The nodes the head may use at the shadow, when a maintenance window keeps its
+    /// estimate from some.
+    allowed: Option<Vec<u64>>,
+    /// The site has maintenance windows: each job's placement then depends on its own
+    /// estimate, and [`HeldBack`]'s reasoning (placements of one shape nest) does not hold.
+    calendar: bool,
     /// The requests [`NodeShadow::keeps_head`] turned down since the nodes free now or at
     /// the shadow last changed ([`NodeShadow::nodes_taken`]); see [`HeldBack`].
     held_back: HeldBack,
@@ -201,39 +231,75 @@ pub(crate) type Release<'a> = (SimTime, u32, &'a [Share]);
 /// `NEVER` (cannot happen: a job no placement on the empty site holds is rejected on
 /// arrival), with every running job released. A head of units only is tested by its room
 /// ([`HeadRoom`]), kept up to date release by release, instead of a walk at each instant.
+///
+/// With known maintenance windows (issue #41), a node in maintenance now comes back at its
+/// window's end (one more release), the end of every window to come is one more instant to
+/// try (the head it kept from a node may fit from then on), and the head is placed at an
+/// instant only on the nodes no window keeps its `estimate` from; then every try is a walk.
 pub(crate) fn node_shadow<'a>(
     nodes: &NodesView,
     free: &NodeFree,
     mut units: u32,
     releases: impl Iterator<Item = Release<'a>>,
     now: SimTime,
-    (procs, demand): (u32, Demand),
+    (procs, demand, estimate): (u32, Demand, SimTime),
 ) -> NodeShadow {
     let memory = nodes.pool.tracks_memory;
+    let calendar = nodes.pool.maintenance.as_ref();
     let mut at_shadow = free.clone();
-    let mut room = unit_mem(memory, procs, &demand).map(|unit| HeadRoom::new(free, unit));
+    let mut room = match calendar {
+        None => unit_mem(memory, procs, &demand).map(|unit| HeadRoom::new(free, unit)),
+        Some(_) => None,
+    };
+    let returning = calendar.map_or_else(Vec::new, |m| m.ending_after(now));
+    let mut back = returning.iter().copied().peekable();
     let mut probe = Vec::new();
     let mut releases = releases.peekable();
-    while let Some((end, u, shares)) = releases.next() {
-        at_shadow.give_back(shares);
-        if let Some(room) = room.as_mut() {
-            for s in shares {
-                room.update(&at_shadow, s.node as usize);
+    loop {
+        let end = match (releases.peek(), back.peek()) {
+            (None, None) => break,
+            (Some(r), None) => r.0,
+            (None, Some(b)) => b.0,
+            (Some(r), Some(b)) => r.0.min(b.0),
+        };
+        while let Some((_, u, shares)) = releases.next_if(|r| r.0 == end) {
+            at_shadow.give_back(shares);
+            if let Some(room) = room.as_mut() {
+                for s in shares {
+                    room.update(&at_shadow, s.node as usize);
+                }
+            }
+            units += u;
+        }
+        while let Some((_, node, in_force)) = back.next_if(|b| b.0 == end) {
+            if in_force {
+                units += return_node(nodes.pool, &mut at_shadow, node as usize);
             }
         }
-        units += u;
-        if releases.peek().is_some_and(|next| next.0 == end) || units < procs {
+        if units < procs {
             continue;
         }
+        let at = end.max(now);
+        let allowed = calendar.and_then(|m| m.allowed(at, at + estimate));
         let placed = match &room {
             Some(room) => room.total >= u64::from(procs),
-            None => place_first_fit(&at_shadow, memory, procs, &demand, &mut probe),
+            None => first_fit_within(
+                &at_shadow,
+                memory,
+                procs,
+                &demand,
+                allowed.as_deref(),
+                &mut probe,
+            )
+            .is_ok(),
         };
         if placed {
             return NodeShadow {
-                shadow: end.max(now),
+                shadow: at,
                 at_shadow,
                 room,
+                allowed,
+                calendar: calendar.is_some(),
                 held_back: HeldBack::default(),
             };
         }
@@ -242,8 +308,24 @@ pub(crate) fn node_shadow<'a>(
         shadow: SimTime::NEVER,
         at_shadow,
         room,
+        allowed: None,
+        calendar: calendar.is_some(),
         held_back: HeldBack::default(),
     }
+}
+
+/// Node `n`, down for maintenance, back in `at` whole (no job holds a node while it is
+/// down); the cores it brings.
+fn return_node(pool: &crate::model::NodePool, at: &mut NodeFree, n: usize) -> u32 {
+    let cap = &pool.capacity;
+    let share = Share {
+        node: n as u32,
+        cores: cap.cores[n] - at.cores[n],
+        mem_kb: cap.mem_kb[n] - at.mem_kb[n],
+        gpus: cap.gpus[n] - at.gpus[n],
+    };
+    at.give_back(&[share]);
+    share.cores
 }
 
 impl NodeShadow {
@@ -251,6 +333,9 @@ impl NodeShadow {
     /// head ([`HeldBack`]): [`NodeShadow::keeps_head`] would refuse it, if it fits now.
     pub(crate) fn delays_head(&self, nodes: &NodesView, procs: u32, demand: &Demand) -> bool {
         let held = &self.held_back;
+        if self.calendar {
+            return false;
+        }
         match unit_mem(nodes.pool.tracks_memory, procs, demand) {
             Some(m) => {
                 let i = held.units.partition_point(|&(mr, _)| mr < m);
@@ -280,6 +365,9 @@ impl NodeShadow {
     ) -> bool {
         if self.keeps_head(nodes, head, shares, probe) {
             return true;
+        }
+        if self.calendar {
+            return false;
         }
         let held = &mut self.held_back;
         match unit_mem(nodes.pool.tracks_memory, procs, &demand) {
@@ -329,7 +417,8 @@ impl NodeShadow {
         }
         self.at_shadow.take(shares);
         let memory = nodes.pool.tracks_memory;
-        if place_first_fit(&self.at_shadow, memory, procs, &demand, probe) {
+        let allowed = self.allowed.as_deref();
+        if first_fit_within(&self.at_shadow, memory, procs, &demand, allowed, probe).is_ok() {
             return true;
         }
         self.at_shadow.give_back(shares);

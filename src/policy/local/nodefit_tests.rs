@@ -2,6 +2,7 @@
 //! on random node types, random free nodes and random requests.
 
 use super::*;
+use crate::model::nodes::place_first_fit;
 use crate::model::NodeType;
 use crate::rng::SimRng;
 
@@ -41,7 +42,8 @@ fn random_demand(rng: &mut SimRng) -> Demand {
 }
 
 /// A pass's answers (with what failed walks taught it) are first-fit's on the nodes free
-/// then, through runs of requests that do not fit and starts that take nodes.
+/// then, through runs of requests that do not fit and starts that take nodes; a third of
+/// the requests may use only some nodes (as a maintenance window allows them).
 #[test]
 fn node_fit_answers_as_first_fit() {
     let mut rng = SimRng::new(37);
@@ -61,8 +63,12 @@ fn node_fit_answers_as_first_fit() {
         let mut free = pool.free().clone();
         let mut want = Vec::new();
         for (i, &(procs, demand)) in requests.iter().enumerate() {
-            let expected = place_first_fit(&free, pool.tracks_memory, procs, &demand, &mut want);
-            let got = fit.fits(&view, i as JobIdx, procs);
+            let mask = (rng.range_u64(0, 2) == 0).then(|| vec![rng.range_u64(0, (1 << 20) - 1)]);
+            let allowed = mask.as_deref();
+            let memory = pool.tracks_memory;
+            let expected =
+                first_fit_within(&free, memory, procs, &demand, allowed, &mut want).is_ok();
+            let got = fit.fits_within(&view, i as JobIdx, procs, allowed);
             assert_eq!(got, expected, "case {case}, request {i}");
             if got {
                 assert_eq!(fit.last(), &want[..], "case {case}, request {i}");
@@ -105,7 +111,14 @@ fn node_shadow_and_keeps_head_answer_as_first_fit() {
         };
         let free_units: u32 = pool.free().cores.iter().sum();
         let releases = running.iter().map(|(e, u, s)| (*e, *u, &s[..]) as Release);
-        let mut got = node_shadow(&view, pool.free(), free_units, releases, SimTime(5), head);
+        let mut got = node_shadow(
+            &view,
+            pool.free(),
+            free_units,
+            releases,
+            SimTime(5),
+            (head.0, head.1, SimTime(1)),
+        );
         // The plain rule: release an instant at a time, walk first-fit after each.
         let memory = pool.tracks_memory;
         let (mut at, mut probe) = (pool.free().clone(), Vec::new());

@@ -11,6 +11,9 @@ use crate::time::SimTime;
 pub struct Sjf {
     queue: BTreeMap<(SimTime, u64), QueuedJob>,
     arrivals: u64,
+    /// Jobs put at the front so far (requeued after a failure): each is keyed below every
+    /// estimate (which is at least one tick), the latest lowest.
+    fronts: i64,
 }
 
 impl LocalPolicy for Sjf {
@@ -20,6 +23,13 @@ impl LocalPolicy for Sjf {
 
     fn enqueue(&mut self, job: QueuedJob, _site: &SiteView) {
         self.queue.insert((job.estimate, self.arrivals), job);
+        self.arrivals += 1;
+    }
+
+    fn enqueue_front(&mut self, job: QueuedJob, _site: &SiteView) {
+        self.fronts += 1;
+        self.queue
+            .insert((SimTime(-self.fronts), self.arrivals), job);
         self.arrivals += 1;
     }
 

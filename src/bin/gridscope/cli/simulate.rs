@@ -60,11 +60,13 @@ pub struct SimulateArgs {
     pub carbon: Option<PathBuf>,
     /// Nodes down from a file: a CSV with the header node,start,end,kind (node: a node
     /// number of the first site, or SITE:NODE; start and end in seconds from the trace's
-    /// start; kind failure or maintenance), or Alea's .failures lines (a file ending in
-    /// .failures; see --outage-origin)
+    /// start; kind failure or maintenance), Alea's .failures lines (a file ending in
+    /// .failures; see --outage-origin), or Batsim's external events (JSON lines with
+    /// machine_unavailable / machine_available, plain or as generic events)
     ///
     /// The jobs on a node that goes down are killed (--on-failure); the node is back at
-    /// the outage's end (docs/failures.md).
+    /// the outage's end. Maintenance is known in advance: no job starts on a node for a
+    /// run its estimate says would overlap a window (docs/failures.md).
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, requires = "platform", verbatim_doc_comment)]
     pub outages: Option<PathBuf>,
     /// The epoch second an Alea .failures file's times count from (the trace's
@@ -99,6 +101,10 @@ pub struct SimulateArgs {
     /// How many times a job is requeued before it is lost (Slurm's MaxBatchRequeue)
     #[arg(long, value_name = "N", default_value_t = gridscope::failure::MAX_REQUEUE)]
     pub max_requeue: u32,
+    /// Where a requeued job goes in its queue: back (behind every waiting job, as a new
+    /// submission) or front (ahead of them all, as Alea restarts jobs)
+    #[arg(long, value_name = "WHERE", value_enum, default_value_t = RequeueAtArg::Back, verbatim_doc_comment)]
+    pub requeue_at: RequeueAtArg,
     /// Checkpointing for every job: young or daly (the interval from the failure model's
     /// mean time between failures M: Young's √(2·C·M), Daly's refinement) or a fixed
     /// interval in seconds of work. A requeued job resumes from its last checkpoint
@@ -345,6 +351,22 @@ fn parse_local_policies(s: &str) -> Result<LocalPolicies, String> {
         .map(str::parse)
         .collect::<Result<_, _>>()
         .map(LocalPolicies)
+}
+
+/// `--requeue-at`: where a requeued job goes in its queue.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum RequeueAtArg {
+    Back,
+    Front,
+}
+
+impl From<RequeueAtArg> for gridscope::failure::RequeueAt {
+    fn from(a: RequeueAtArg) -> Self {
+        match a {
+            RequeueAtArg::Back => gridscope::failure::RequeueAt::Back,
+            RequeueAtArg::Front => gridscope::failure::RequeueAt::Front,
+        }
+    }
 }
 
 /// `--on-failure`: what becomes of a job a failure kills.

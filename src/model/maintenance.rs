@@ -1,0 +1,164 @@
+//! Known maintenance windows of a site's nodes (issue #41): the schedulers plan around them.
+//! A job never starts on a node if its estimate would overlap one of that node's windows
+//! (Slurm's `MAINT` reservations do the same), and EASY's reservation for its head knows a
+//! node in maintenance comes back at the window's end. Failures are not in here: nobody
+//! knows them in advance.
+
+use crate::time::SimTime;
+
+/// Per node, its maintenance windows `[start, end)` in time order, overlapping and touching
+/// ones merged; and the nodes that have any, in order (most have none).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Maintenance {
+    windows: Vec<Vec<(SimTime, SimTime)>>,
+    nodes: Vec<u32>,
+}
+
+impl Maintenance {
+    /// The calendar of `node_count` nodes with `windows` (node, start, end) in any order;
+    /// windows on nodes past the count, or empty, are left out (the engine checks the nodes
+    /// before). `None` when no window is left.
+    pub fn new(
+        node_count: usize,
+        windows: impl IntoIterator<Item = (u32, SimTime, SimTime)>,
+    ) -> Option<Maintenance> {
+        let mut per_node: Vec<Vec<(SimTime, SimTime)>> = vec![Vec::new(); node_count];
+        for (node, start, end) in windows {
+            if let Some(list) = per_node.get_mut(node as usize) {
+                if start < end {
+                    list.push((start, end));
+                }
+            }
+        }
+        let mut nodes = Vec::new();
+        for (n, list) in per_node.iter_mut().enumerate() {
+            if list.is_empty() {
+                continue;
+            }
+            list.sort_unstable();
+            let mut merged: Vec<(SimTime, SimTime)> = Vec::with_capacity(list.len());
+            for &(s, e) in list.iter() {
+                match merged.last_mut() {
+                    Some(last) if s <= last.1 => last.1 = last.1.max(e),
+                    _ => merged.push((s, e)),
+                }
+            }
+            *list = merged;
+            nodes.push(n as u32);
+        }
+        match nodes.is_empty() {
+            true => None,
+            false => Some(Maintenance {
+                windows: per_node,
+                nodes,
+            }),
+        }
+    }
+
+    /// True when one of node `n`'s windows overlaps `[from, to)`.
+    pub fn overlaps(&self, n: usize, from: SimTime, to: SimTime) -> bool {
+        let list = &self.windows[n];
+        // The first window ending after `from` is the only one that can overlap first.
+        let i = list.partition_point(|&(_, end)| end <= from);
+        list.get(i).is_some_and(|&(start, _)| start < to)
+    }
+
+    /// The nodes a job running over `[from, to)` may use, as a bit per node (bit n of word
+    /// n / 64) for [`crate::model::nodes::first_fit_within`]; `None` when it may use every
+    /// node (no window overlaps), so that the usual placement and its caches apply.
+    pub fn allowed(&self, from: SimTime, to: SimTime) -> Option<Vec<u64>> {
+        let mut mask: Option<Vec<u64>> = None;
+        for &n in &self.nodes {
+            let n = n as usize;
+            if self.overlaps(n, from, to) {
+                let words = mask.get_or_insert_with(|| all_nodes(self.windows.len()));
+                words[n / 64] &= !(1u64 << (n % 64));
+            }
+        }
+        mask
+    }
+
+    /// Every window still open after `now`, as (end, node, in force at `now`), by end then
+    /// node: a node in maintenance comes back at its window's end, and the end of a window
+    /// to come is when a job it kept from the node may use it again.
+    pub fn ending_after(&self, now: SimTime) -> Vec<(SimTime, u32, bool)> {
+        let mut out = Vec::new();
+        for &n in &self.nodes {
+            let list = &self.windows[n as usize];
+            let i = list.partition_point(|&(_, end)| end <= now);
+            out.extend(list[i..].iter().map(|&(start, end)| (end, n, start <= now)));
+        }
+        out.sort_unstable();
+        out
+    }
+}
+
+/// Every one of `count` nodes allowed.
+fn all_nodes(count: usize) -> Vec<u64> {
+    let mut words = vec![u64::MAX; count.div_ceil(64)];
+    if !count.is_multiple_of(64) {
+        if let Some(last) = words.last_mut() {
+            *last = (1u64 << (count % 64)) - 1;
+        }
+    }
+    words
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn s(secs: i64) -> SimTime {
+        SimTime::from_secs(secs)
+    }
+
+    #[test]
+    fn windows_merge_and_overlap_half_open() {
+        let m = Maintenance::new(
+            3,
+            [
+                (1, s(100), s(200)),
+                (1, s(150), s(300)),
+                (1, s(300), s(310)),
+                (2, s(5), s(5)),
+            ],
+        )
+        .expect("a window");
+        assert_eq!(m.windows[1], [(s(100), s(310))]);
+        assert_eq!(m.nodes, [1]);
+        assert!(!m.overlaps(1, s(0), s(100)), "ending at the start is clear");
+        assert!(m.overlaps(1, s(0), s(101)));
+        assert!(m.overlaps(1, s(309), s(400)));
+        assert!(
+            !m.overlaps(1, s(310), s(400)),
+            "starting at the end is clear"
+        );
+        assert!(!m.overlaps(0, s(0), s(1000)));
+    }
+
+    #[test]
+    fn allowed_clears_only_the_overlapping_nodes() {
+        let m = Maintenance::new(70, [(3, s(100), s(200)), (65, s(50), s(60))]).expect("some");
+        assert_eq!(m.allowed(s(0), s(50)), None);
+        let mask = m.allowed(s(0), s(150)).expect("a mask");
+        assert_eq!(mask.len(), 2);
+        assert_eq!(mask[0], !(1 << 3));
+        assert_eq!(mask[1], (1 << 6) - 1 - (1 << 1));
+        assert_eq!(
+            m.ending_after(s(0)),
+            [(s(60), 65, false), (s(200), 3, false)]
+        );
+        assert_eq!(
+            m.ending_after(s(55)),
+            [(s(60), 65, true), (s(200), 3, false)]
+        );
+        assert_eq!(m.ending_after(s(150)), [(s(200), 3, true)]);
+        assert_eq!(m.ending_after(s(250)), []);
+    }
+
+    #[test]
+    fn no_window_no_calendar() {
+        assert_eq!(Maintenance::new(4, [(9, s(0), s(10))]), None);
+        assert_eq!(Maintenance::new(4, []), None);
+    }
+}
