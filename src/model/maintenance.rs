@@ -7,11 +7,15 @@
 use crate::time::SimTime;
 
 /// Per node, its maintenance windows `[start, end)` in time order, overlapping and touching
-/// ones merged; and the nodes that have any, in order (most have none).
+/// ones merged; and every window of every node by end, so that a query reads only the
+/// windows near its interval (a placement test asks at every job of every pass).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Maintenance {
     windows: Vec<Vec<(SimTime, SimTime)>>,
-    nodes: Vec<u32>,
+    /// (end, start, node) of every window, in that order.
+    by_end: Vec<(SimTime, SimTime, u32)>,
+    /// The longest window: one ending at `e` started after `e − longest`.
+    longest: SimTime,
 }
 
 impl Maintenance {
@@ -30,7 +34,7 @@ impl Maintenance {
                 }
             }
         }
-        let mut nodes = Vec::new();
+        let mut by_end = Vec::new();
         for (n, list) in per_node.iter_mut().enumerate() {
             if list.is_empty() {
                 continue;
@@ -43,16 +47,24 @@ impl Maintenance {
                     _ => merged.push((s, e)),
                 }
             }
+            by_end.extend(merged.iter().map(|&(s, e)| (e, s, n as u32)));
             *list = merged;
-            nodes.push(n as u32);
         }
-        match nodes.is_empty() {
-            true => None,
-            false => Some(Maintenance {
-                windows: per_node,
-                nodes,
-            }),
-        }
+        by_end.sort_unstable();
+        let longest = by_end.iter().map(|&(e, s, _)| e - s).max()?;
+        Some(Maintenance {
+            windows: per_node,
+            by_end,
+            longest,
+        })
+    }
+
+    /// The windows that end after `from` and may start before `to`, by end: those ending
+    /// before `to + longest` (a window ending later started at or after `to`).
+    fn near(&self, from: SimTime, to: SimTime) -> impl Iterator<Item = &(SimTime, SimTime, u32)> {
+        let i = self.by_end.partition_point(|w| w.0 <= from);
+        let last = to + self.longest;
+        self.by_end[i..].iter().take_while(move |w| w.0 < last)
     }
 
     /// True when one of node `n`'s windows overlaps `[from, to)`.
@@ -68,10 +80,10 @@ impl Maintenance {
     /// node (no window overlaps), so that the usual placement and its caches apply.
     pub fn allowed(&self, from: SimTime, to: SimTime) -> Option<Vec<u64>> {
         let mut mask: Option<Vec<u64>> = None;
-        for &n in &self.nodes {
-            let n = n as usize;
-            if self.overlaps(n, from, to) {
+        for &(_, start, n) in self.near(from, to) {
+            if start < to {
                 let words = mask.get_or_insert_with(|| all_nodes(self.windows.len()));
+                let n = n as usize;
                 words[n / 64] &= !(1u64 << (n % 64));
             }
         }
@@ -81,15 +93,11 @@ impl Maintenance {
     /// Every window still open after `now`, as (end, node, in force at `now`), by end then
     /// node: a node in maintenance comes back at its window's end, and the end of a window
     /// to come is when a job it kept from the node may use it again.
-    pub fn ending_after(&self, now: SimTime) -> Vec<(SimTime, u32, bool)> {
-        let mut out = Vec::new();
-        for &n in &self.nodes {
-            let list = &self.windows[n as usize];
-            let i = list.partition_point(|&(_, end)| end <= now);
-            out.extend(list[i..].iter().map(|&(start, end)| (end, n, start <= now)));
-        }
-        out.sort_unstable();
-        out
+    pub fn ending_after(&self, now: SimTime) -> impl Iterator<Item = (SimTime, u32, bool)> + '_ {
+        let i = self.by_end.partition_point(|w| w.0 <= now);
+        self.by_end[i..]
+            .iter()
+            .map(move |&(end, start, n)| (end, n, start <= now))
     }
 }
 
@@ -125,7 +133,7 @@ mod tests {
         )
         .expect("a window");
         assert_eq!(m.windows[1], [(s(100), s(310))]);
-        assert_eq!(m.nodes, [1]);
+        assert_eq!(m.by_end, [(s(310), s(100), 1)]);
         assert!(!m.overlaps(1, s(0), s(100)), "ending at the start is clear");
         assert!(m.overlaps(1, s(0), s(101)));
         assert!(m.overlaps(1, s(309), s(400)));
@@ -145,15 +153,49 @@ mod tests {
         assert_eq!(mask[0], !(1 << 3));
         assert_eq!(mask[1], (1 << 6) - 1 - (1 << 1));
         assert_eq!(
-            m.ending_after(s(0)),
+            m.ending_after(s(0)).collect::<Vec<_>>(),
             [(s(60), 65, false), (s(200), 3, false)]
         );
         assert_eq!(
-            m.ending_after(s(55)),
+            m.ending_after(s(55)).collect::<Vec<_>>(),
             [(s(60), 65, true), (s(200), 3, false)]
         );
-        assert_eq!(m.ending_after(s(150)), [(s(200), 3, true)]);
-        assert_eq!(m.ending_after(s(250)), []);
+        assert_eq!(m.ending_after(s(150)).collect::<Vec<_>>(), [(s(200), 3, true)]);
+        assert_eq!(m.ending_after(s(250)).count(), 0);
+    }
+
+    /// `allowed` (reading only the windows near the interval) clears exactly the nodes a
+    /// window of which overlaps it, on random windows and intervals.
+    #[test]
+    fn allowed_matches_every_nodes_windows() {
+        let mut rng = crate::rng::SimRng::new(41);
+        for _ in 0..200 {
+            let count = rng.range_u64(1, 130) as usize;
+            let windows: Vec<(u32, SimTime, SimTime)> = (0..rng.range_u64(1, 40))
+                .map(|_| {
+                    let start = rng.range_u64(0, 5_000) as i64;
+                    let node = rng.range_u64(0, count as u64 - 1) as u32;
+                    (node, s(start), s(start + rng.range_u64(1, 800) as i64))
+                })
+                .collect();
+            let m = Maintenance::new(count, windows.iter().copied()).expect("windows");
+            for _ in 0..50 {
+                let from = s(rng.range_u64(0, 6_000) as i64);
+                let to = from + s(rng.range_u64(1, 2_000) as i64);
+                let blocked = |n: usize| {
+                    windows
+                        .iter()
+                        .any(|&(w, a, b)| w as usize == n && a < to && b > from)
+                };
+                let want: Vec<bool> = (0..count).map(|n| !blocked(n)).collect();
+                let got: Vec<bool> = match m.allowed(from, to) {
+                    None => vec![true; count],
+                    Some(mask) => (0..count).map(|n| mask[n / 64] >> (n % 64) & 1 == 1).collect(),
+                };
+                assert_eq!(got, want);
+                assert!((0..count).all(|n| m.overlaps(n, from, to) == blocked(n)));
+            }
+        }
     }
 
     #[test]

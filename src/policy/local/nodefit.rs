@@ -251,8 +251,10 @@ pub(crate) fn node_shadow<'a>(
         None => unit_mem(memory, procs, &demand).map(|unit| HeadRoom::new(free, unit)),
         Some(_) => None,
     };
-    let returning = calendar.map_or_else(Vec::new, |m| m.ending_after(now));
-    let mut back = returning.iter().copied().peekable();
+    let mut back = calendar
+        .into_iter()
+        .flat_map(|m| m.ending_after(now))
+        .peekable();
     let mut probe = Vec::new();
     let mut releases = releases.peekable();
     loop {
