@@ -110,11 +110,14 @@ impl View {
     }
 }
 
-/// The tabs over the views: links to their routes, the shown one marked current.
+/// The tabs over the views: links to their routes, the shown one marked current; the shown
+/// view's docs at the bar's right end and its one-line description under it (a tab's name,
+/// "SCJG", means nothing to a newcomer until it is said).
 pub fn view_tabs(shown: View) -> Html {
     html! {
+        <>
         <nav class="views" aria-label="Paper families">
-            <ul role="list">
+            <ul role="list" class="tab-list" data-testid="tab-list">
                 { for View::all().into_iter().map(|v| html! {
                     <li>
                         <a href={v.route()} title={v.about()} data-testid={format!("tab-{}", v.route().trim_start_matches("#/"))}
@@ -131,6 +134,8 @@ pub fn view_tabs(shown: View) -> Html {
                 {" · "}<a href="#limits" data-testid="limits-link" onclick={Callback::from(super::open_limits)}>{"limits"}</a>
             </p>
         </nav>
+        <p class="view-about" data-testid="view-about">{ shown.about() }</p>
+        </>
     }
 }
 
