@@ -5,8 +5,9 @@
 //! arithmetic over paths into the run's JSON report, `select.rs`).
 //!
 //! Verdicts: **reproduced** when our value is within the tolerance of the paper's (or, for a
-//! claim the paper states only as a direction, when the direction holds); **trend** when the
-//! value is outside the tolerance but on the paper's side (`trend`); **not reproduced**
+//! claim the paper states only as a direction, when the direction holds); **same direction,
+//! larger/smaller by ×k** (`trend` in the JSON) when the value is outside the tolerance but
+//! on the paper's side (`trend`), k printed (`words.rs`); **not reproduced**
 //! otherwise; **not modelled** when Gridscope has no run for it; **not run** when a run
 //! failed or needs a trace that is not there (the card says which).
 //!
@@ -17,6 +18,7 @@
 pub mod case;
 pub mod runs;
 pub mod select;
+pub mod words;
 
 use std::collections::BTreeMap;
 
@@ -91,7 +93,13 @@ impl Sensitivity {
                     "{}: {} ({})",
                     p.label,
                     show(p.ours, &self.unit),
-                    p.verdict.label()
+                    words::verdict_text(
+                        p.verdict,
+                        p.ours,
+                        self.paper_value,
+                        &Tolerance::default(),
+                        &self.unit
+                    )
                 )
             })
             .collect::<Vec<_>>()
@@ -265,7 +273,15 @@ pub struct Reading {
     /// The CLI command that gives the run's report.
     pub command: String,
     pub ours: Option<f64>,
+    /// The verdict's name (`trend` kept for a value outside the tolerance on the paper's
+    /// side; `verdict_text` says it to a reader).
     pub verdict: Verdict,
+    /// The verdict in words, with the size of a gap: "same direction, larger by ×3.08".
+    #[serde(default)]
+    pub verdict_text: String,
+    /// Why: the tolerance it was judged by, the claim's note, or the run's error.
+    #[serde(default)]
+    pub because: String,
     /// Why there is no value (a missing trace, a failed run).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub error: String,
@@ -411,35 +427,10 @@ pub fn card(
             let mut read = |key: &Option<String>, e: Option<&Expr>| {
                 key.as_ref().map(|k| reading(file, c, k, e, reports))
             };
-            let default = read(&c.run, c.ours.as_ref()).unwrap_or(Reading {
-                run: String::new(),
-                command: String::new(),
-                ours: None,
-                verdict: Verdict::NotModelled,
-                error: String::new(),
-            });
+            let default = read(&c.run, c.ours.as_ref())
+                .unwrap_or_else(|| judged(c, String::new(), String::new(), Err(String::new())));
             let reading = read(&c.reading, c.reading_ours.as_ref().or(c.ours.as_ref()));
-            rows.push(Row {
-                paper: file.paper.clone(),
-                id: c.id.clone(),
-                figure: c.figure.clone(),
-                section: c.section.clone(),
-                claim: c.claim.clone(),
-                paper_value: c.paper,
-                paper_text: c.paper_text.clone(),
-                measure: if c.measure_text.is_empty() {
-                    c.ours.as_ref().map(describe).unwrap_or_default()
-                } else {
-                    c.measure_text.clone()
-                },
-                unit: c.unit.clone(),
-                tolerance: c.tolerance.describe(c.paper, &c.unit),
-                default,
-                reading,
-                reading_text: c.reading_text.clone(),
-                doc: format!("{}#{}", file.doc, c.doc),
-                note: c.note.clone(),
-            });
+            rows.push(row(file, c, default, reading));
         }
     }
     let mut summary: BTreeMap<String, Summary> = BTreeMap::new();
@@ -458,6 +449,55 @@ pub fn card(
     }
 }
 
+/// Claim `c`'s row of the card, with its readings.
+pub fn row(file: &ClaimFile, c: &Claim, default: Reading, reading: Option<Reading>) -> Row {
+    Row {
+        paper: file.paper.clone(),
+        id: c.id.clone(),
+        figure: c.figure.clone(),
+        section: c.section.clone(),
+        claim: c.claim.clone(),
+        paper_value: c.paper,
+        paper_text: c.paper_text.clone(),
+        measure: if c.measure_text.is_empty() {
+            c.ours.as_ref().map(describe).unwrap_or_default()
+        } else {
+            c.measure_text.clone()
+        },
+        unit: c.unit.clone(),
+        tolerance: c.tolerance.describe(c.paper, &c.unit),
+        default,
+        reading,
+        reading_text: c.reading_text.clone(),
+        doc: format!("{}#{}", file.doc, c.doc),
+        note: c.note.clone(),
+    }
+}
+
+/// The rows of `file`'s claims read from run `report` of preset `preset` (a family view's
+/// run, whatever its seeds and options): each claim whose run is of that preset, measured on
+/// this report by its `ours` (issue #38: a view says what its own run found).
+pub fn rows_of_run(file: &ClaimFile, preset: &str, report: &Value) -> Vec<Row> {
+    file.claims
+        .iter()
+        .filter(|c| {
+            c.run
+                .as_ref()
+                .and_then(|k| file.runs.get(k))
+                .is_some_and(|spec| spec.preset == preset)
+        })
+        .map(|c| {
+            let value = c
+                .ours
+                .as_ref()
+                .ok_or_else(|| "no measure".to_string())
+                .and_then(|e| e.eval(report));
+            let default = judged(c, preset.into(), String::new(), value);
+            row(file, c, default, None)
+        })
+        .collect()
+}
+
 fn reading(
     file: &ClaimFile,
     c: &Claim,
@@ -470,21 +510,25 @@ fn reading(
         Some(e) => e.eval(&report),
         None => Err("no measure".into()),
     });
-    match value {
-        Ok(v) => Reading {
-            run: key.into(),
-            command,
-            ours: Some(v),
-            verdict: verdict(c, v),
-            error: String::new(),
-        },
-        Err(error) => Reading {
-            run: key.into(),
-            command,
-            ours: None,
-            verdict: Verdict::NotRun,
-            error,
-        },
+    judged(c, key.into(), command, value)
+}
+
+/// The reading of claim `c` from run `run` (empty: the claim has no run, not modelled) whose
+/// measure gave `value`, with its verdict, the verdict's words and why.
+pub fn judged(c: &Claim, run: String, command: String, value: Result<f64, String>) -> Reading {
+    let (ours, verdict, error) = match value {
+        Ok(v) => (Some(v), verdict(c, v), String::new()),
+        Err(_) if run.is_empty() => (None, Verdict::NotModelled, String::new()),
+        Err(e) => (None, Verdict::NotRun, e),
+    };
+    Reading {
+        run,
+        command,
+        ours,
+        verdict,
+        verdict_text: words::verdict_text(verdict, ours, c.paper, &c.tolerance, &c.unit),
+        because: words::because(verdict, c.paper, &c.tolerance, &c.unit, &error),
+        error,
     }
 }
 
@@ -668,7 +712,7 @@ pub fn markdown(card: &Card, paper: &str) -> String {
     );
     for r in card.rows.iter().filter(|r| r.paper == paper) {
         let (rv, rverdict) = match &r.reading {
-            Some(x) => (show(x.ours, &r.unit), x.verdict.label()),
+            Some(x) => (show(x.ours, &r.unit), x.verdict_text.as_str()),
             None => ("".into(), ""),
         };
         s += &format!(
@@ -678,7 +722,7 @@ pub fn markdown(card: &Card, paper: &str) -> String {
             r.section,
             r.paper_text,
             show(r.default.ours, &r.unit),
-            r.default.verdict.label(),
+            r.default.verdict_text,
             rv,
             rverdict,
             r.tolerance

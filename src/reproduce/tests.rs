@@ -127,3 +127,56 @@ fn a_run_spec_sets_fields_of_every_algorithm_and_names_a_field_that_is_not_there
     let e = runs::run(&bad, 1, &mut no_trace, &mut |_, _| true).unwrap_err();
     assert!(e.contains("no field 'dispatchh'"), "{e}");
 }
+
+/// Issue #38: a value outside the tolerance on the paper's side is told with its size, so a
+/// 3× gap never reads as a mere "trend"; the JSON keeps `trend` as the verdict's name.
+#[test]
+fn a_gap_on_the_papers_side_is_told_with_its_size() {
+    let c = claim(Some(1.1), json!({"rel": 0.1, "trend": {"above": 1}}));
+    let r = judged(&c, "r".into(), String::new(), Ok(3.08));
+    assert_eq!(r.verdict, Verdict::Trend);
+    assert_eq!(r.verdict_text, "same direction, larger by ×2.80");
+    assert_eq!(
+        r.because,
+        "outside ±10 % of the paper's, but above 1 (the paper's side)"
+    );
+    assert_eq!(serde_json::to_value(&r).unwrap()["verdict"], "trend");
+    let c = claim(Some(5.9), json!({"rel": 0.2, "trend": {"above": 1}}));
+    let r = judged(&c, "r".into(), String::new(), Ok(3.27));
+    assert_eq!(r.verdict_text, "same direction, smaller by ×1.80");
+    let r = judged(&c, "r".into(), String::new(), Ok(5.0));
+    assert_eq!(
+        (r.verdict_text.as_str(), r.because.as_str()),
+        ("reproduced", "within ±20 % of the paper's")
+    );
+    let r = judged(&c, "r".into(), String::new(), Ok(0.5));
+    assert_eq!(
+        (r.verdict_text.as_str(), r.because.as_str()),
+        (
+            "not reproduced",
+            "outside ±20 % of the paper's, not even above 1"
+        )
+    );
+    // A direction claim with no paper value: the bound it fell short of.
+    let c = claim(
+        None,
+        json!({"expect": {"above": 1.1}, "trend": {"above": 1}}),
+    );
+    let r = judged(&c, "r".into(), String::new(), Ok(1.05));
+    assert_eq!(r.verdict_text, "same direction, short of above 1.1");
+    assert_eq!(r.because, "not above 1.1, but above 1 (the paper's side)");
+    let r = judged(&c, "r".into(), String::new(), Ok(1.2));
+    assert_eq!(r.because, "the stated direction holds (above 1.1)");
+    let r = judged(
+        &c,
+        "r".into(),
+        String::new(),
+        Err("needs the trace X".into()),
+    );
+    assert_eq!(
+        (r.verdict_text.as_str(), r.because.as_str()),
+        ("not run", "needs the trace X")
+    );
+    let r = judged(&c, String::new(), String::new(), Err(String::new()));
+    assert_eq!(r.verdict, Verdict::NotModelled);
+}

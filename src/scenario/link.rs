@@ -45,7 +45,11 @@ pub fn unpack<T: serde::de::DeserializeOwned>(
     flate2::read::DeflateDecoder::new(&bytes[..])
         .take(MAX_JSON + 1)
         .read_to_end(&mut json)
-        .map_err(|e| format!("the share link is damaged (cannot inflate: {e})"))?;
+        // Said in plain words (issue #38: "cannot inflate: corrupt deflate stream" is jargon
+        // to a visitor); the decoder's own words stay in brackets for a bug report.
+        .map_err(|e| {
+            format!("the share link is damaged: its packed part does not unpack, so it was probably cut short or changed when it was copied ({e})")
+        })?;
     if json.len() as u64 > MAX_JSON {
         return Err(format!(
             "the shared {what} is too large (over {MAX_JSON} bytes)"

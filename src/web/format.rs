@@ -50,6 +50,19 @@ pub fn fmt_duration(secs: f64) -> String {
     format!("{sign}{} d", fmt_num(a / 86_400.0, 1))
 }
 
+/// `n` things in words: "1 job", "2 jobs", "12,000 jobs" (the noun takes an "s" after any
+/// count but one).
+pub fn count(n: u64, noun: &str) -> String {
+    let s = if n == 1 { "" } else { "s" };
+    format!("{} {noun}{s}", fmt_num(n as f64, 0))
+}
+
+/// A label that is a count ("1", "2–4") followed by its noun: "1 CPU", "2–4 CPUs".
+pub fn counted(label: &str, noun: &str) -> String {
+    let s = if label.trim() == "1" { "" } else { "s" };
+    format!("{label} {noun}{s}")
+}
+
 /// A number as JSON writes it (`null` when not finite): the `data-value` of table cells,
 /// the same text as the CLI's `--json` output.
 pub fn json_num(v: f64) -> String {

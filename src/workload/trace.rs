@@ -132,6 +132,15 @@ pub fn detect(bytes: &[u8]) -> TraceFormat {
             }
             _ => {}
         }
+        // A binary file (an image, an archive) may hold a `|` byte too: it is not sacct's
+        // text, and the SWF reader says what is wrong with it (issue #38: it was "read as
+        // sacct").
+        if line
+            .iter()
+            .any(|&b| b == 0 || (b < b' ' && b != b'\t' && b != b'\r'))
+        {
+            return TraceFormat::Swf;
+        }
         if line.contains(&b'|') {
             return TraceFormat::Sacct;
         }
@@ -234,6 +243,11 @@ mod tests {
         let gwf_line = vec!["1"; 29].join("\t");
         assert_eq!(detect(gwf_line.as_bytes()), TraceFormat::Gwf);
         assert_eq!(detect(b""), TraceFormat::Swf);
+        // Binary bytes with a `|` among them are not sacct.
+        assert_eq!(
+            detect(b"\x89PNG\x1a\x00\x00|IHDR|\x01\x02"),
+            TraceFormat::Swf
+        );
         assert_eq!(
             "Batsim-JSON".parse::<TraceFormat>(),
             Ok(TraceFormat::BatsimJson)

@@ -249,7 +249,7 @@ test('a manifest travels as a #m1= link: its summary, its download, its cases', 
   const [exported] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=cluster-export]')]);
   const shared = await open(url.slice(url.indexOf('#')));
   await assertOnView(shared, 'cluster');
-  assert.match(await shared.textContent('[data-testid=cluster-manifest-summary]'), /^1 cases; axes: seed \(1 values, medians over it\); work: ≈ 10,000 job-runs\.$/);
+  assert.match(await shared.textContent('[data-testid=cluster-manifest-summary]'), /^1 case; axes: seed \(1 value, medians over it\); work: ≈ 10,000 job-runs\.$/);
   const [again] = await Promise.all([shared.waitForEvent('download'), shared.click('[data-testid=cluster-manifest-download]')]);
   assert.equal(fs.readFileSync(await again.path(), 'utf8'), fs.readFileSync(await exported.path(), 'utf8'));
   // A manifest written by hand, packed as the page packs links: deflate + base64url.

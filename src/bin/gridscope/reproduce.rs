@@ -73,7 +73,7 @@ fn table(card: &Card) -> String {
         let _ = writeln!(s, "{paper}");
         let _ = writeln!(
             s,
-            "  {:<58} {:<14} {:>14} {:>12} {:<15} {:>12} {:<15}",
+            "  {:<58} {:<14} {:>14} {:>12} {:<32} {:>12} {:<32}",
             "claim", "where", "paper", "ours", "verdict", "reading", "verdict"
         );
         for r in card.rows.iter().filter(|r| &r.paper == paper) {
@@ -86,6 +86,12 @@ fn table(card: &Card) -> String {
         "verdicts (at the defaults → the better of defaults and reading):"
     );
     for (verdict, n) in &card.summary {
+        // The JSON's keys; a trend is told as "same direction" (words.rs).
+        let verdict = if verdict == "trend" {
+            "same direction"
+        } else {
+            verdict
+        };
         let _ = writeln!(s, "  {verdict:<15} {:>3} → {:>3}", n.at_defaults, n.best);
     }
     let failed: Vec<String> = card
@@ -134,16 +140,16 @@ fn row(r: &Row) -> String {
         r.claim.clone()
     };
     let (reading, verdict) = match &r.reading {
-        Some(x) => (show(x.ours, &r.unit), x.verdict.label()),
+        Some(x) => (show(x.ours, &r.unit), x.verdict_text.as_str()),
         None => (String::new(), ""),
     };
     format!(
-        "  {:<58} {:<14} {:>14} {:>12} {:<15} {:>12} {:<15}",
+        "  {:<58} {:<14} {:>14} {:>12} {:<32} {:>12} {:<32}",
         claim,
         format!("{} {}", r.figure, r.section),
         r.paper_text.chars().take(14).collect::<String>(),
         show(r.default.ours, &r.unit),
-        r.default.verdict.label(),
+        r.default.verdict_text,
         reading,
         verdict
     )

@@ -36,7 +36,7 @@ impl WidthWaits {
         }
         let classes = with_jobs
             .iter()
-            .map(|&k| format!("{} CPUs", first[k].label()))
+            .map(|&k| crate::web::format::counted(&first[k].label(), "CPU"))
             .collect();
         let values = with_jobs
             .iter()
@@ -92,7 +92,7 @@ impl Plot for WidthWaits {
     fn table(&self) -> Option<DataTable> {
         Some(DataTable {
             head: std::iter::once("mean wait (h)".to_string())
-                .chain(self.classes.iter().map(|c| format!("{c} CPUs")))
+                .chain(self.classes.iter().cloned())
                 .collect(),
             rows: self
                 .runs

@@ -453,7 +453,11 @@ fn axes_text(axes: &[manifest::AxisInfo], seed_axis: Option<usize>) -> String {
             } else {
                 ""
             };
-            format!("{} ({} values{seed})", a.name, a.values)
+            format!(
+                "{} ({}{seed})",
+                a.name,
+                crate::web::format::count(a.values as u64, "value")
+            )
         })
         .collect::<Vec<_>>()
         .join(" × ")
@@ -466,8 +470,8 @@ fn view_family(e: &crate::reproduce::case::FamilyExpansion) -> Html {
     html! {
         <>
             <p class="help" data-testid="cluster-manifest-summary">{format!(
-                "{} cases; axes: {}; each case one seed of {preset} at one point.",
-                e.cases.len(), axes_text(&e.axes, e.seed_axis))}</p>
+                "{}; axes: {}; each case one seed of {preset} at one point.",
+                crate::web::format::count(e.cases.len() as u64, "case"), axes_text(&e.axes, e.seed_axis))}</p>
             <p class="help">{format!("The page runs the whole sweep in the {} view; gridscope sweep runs these cases on one machine or a cluster, and the merged table drops back here.", preset.split('-').next().unwrap_or("").to_uppercase())}</p>
         </>
     }
@@ -488,8 +492,8 @@ fn view_overview(m: &Manifest, o: &Overview) -> Html {
     html! {
         <>
             <p class="help" data-testid="cluster-manifest-summary">{format!(
-                "{} cases; axes: {}{}; work: {work}.",
-                e.cases.len(), axes,
+                "{}; axes: {}{}; work: {work}.",
+                crate::web::format::count(e.cases.len() as u64, "case"), axes,
                 if m.zip.is_empty() { String::new() } else { format!(" (zipped: {})", m.zip.iter().map(|z| z.join("+")).collect::<Vec<_>>().join(", ")) })}</p>
             <p class="help">{"The page runs one case at a time: open a case in the scheduling view (it asks for its trace files by name); the whole sweep runs with gridscope sweep on one machine or a cluster."}</p>
             <ol class="cluster-cases" data-testid="cluster-cases">

@@ -81,7 +81,7 @@ fn file(app: &AppContext, f: &FileEntry) -> Html {
             "ok",
             html! {
                 <>
-                    <p>{format!("{} jobs; {} bytes; SHA-256 {}…", fmt_num(*jobs as f64, 0), fmt_num(info.size as f64, 0), info.sha256.get(..16).unwrap_or(&info.sha256))}</p>
+                    <p>{format!("{}; {} bytes; SHA-256 {}…", crate::web::format::count(*jobs, "job"), fmt_num(info.size as f64, 0), info.sha256.get(..16).unwrap_or(&info.sha256))}</p>
                     <details open=true><summary>{"Import report"}</summary><pre data-testid="import-report">{summary}</pre></details>
                 </>
             },

@@ -59,6 +59,8 @@ pub struct Kkor {
     batch_jobs: String,
     batch_length: String,
     result: Option<KkorResult>,
+    /// The paper's claims this run measures, in words (issue #38), and its preset.
+    claims: (String, Vec<crate::reproduce::Row>),
     migration_run: usize,
 }
 
@@ -86,6 +88,7 @@ impl FamilyPanel for Kkor {
             batch_jobs: "20".into(),
             batch_length: "10".into(),
             result: None,
+            claims: (String::new(), Vec::new()),
             migration_run: 1,
         }
     }
@@ -209,9 +212,11 @@ impl FamilyPanel for Kkor {
     }
 
     fn show(&mut self, result: FamilyResult) -> Result<(), String> {
-        let FamilyResult::Run { report, .. } = result else {
+        let FamilyResult::Run { preset, report, .. } = result else {
             return Err("the worker answered with the report card".into());
         };
+        let claims = super::claims::read_claims(Self::ID, &preset, &report);
+        self.claims = (preset, claims);
         match read_report(report)? {
             KkorPresetResult::Sweep(r) => self.result = Some(KkorResult::Sweep(Rc::new(r))),
             KkorPresetResult::Runs(r) => {
@@ -267,10 +272,15 @@ impl FamilyPanel for Kkor {
     }
 
     fn results(&self, on: &Callback<KkorField>) -> Html {
-        match &self.result {
-            Some(KkorResult::Sweep(r)) => view_sweep(r),
-            Some(KkorResult::Runs(r)) => self.view_runs(on, r),
-            None => html! {},
+        html! {
+            <>
+                { super::claims::view_run_claims(Self::ID, &self.claims.0, &self.claims.1) }
+                { match &self.result {
+                    Some(KkorResult::Sweep(r)) => view_sweep(r),
+                    Some(KkorResult::Runs(r)) => self.view_runs(on, r),
+                    None => html! {},
+                } }
+            </>
         }
     }
 

@@ -110,11 +110,14 @@ impl View {
     }
 }
 
-/// The tabs over the views: links to their routes, the shown one marked current.
+/// The tabs over the views: links to their routes, the shown one marked current; the shown
+/// view's docs at the bar's right end and its one-line description under it (a tab's name,
+/// "SCJG", means nothing to a newcomer until it is said).
 pub fn view_tabs(shown: View) -> Html {
     html! {
+        <>
         <nav class="views" aria-label="Paper families">
-            <ul role="list">
+            <ul role="list" class="tab-list" data-testid="tab-list">
                 { for View::all().into_iter().map(|v| html! {
                     <li>
                         <a href={v.route()} title={v.about()} data-testid={format!("tab-{}", v.route().trim_start_matches("#/"))}
@@ -131,6 +134,8 @@ pub fn view_tabs(shown: View) -> Html {
                 {" · "}<a href="#limits" data-testid="limits-link" onclick={Callback::from(super::open_limits)}>{"limits"}</a>
             </p>
         </nav>
+        <p class="view-about" data-testid="view-about">{ shown.about() }</p>
+        </>
     }
 }
 
@@ -159,8 +164,19 @@ pub fn linked_view(fragment: &str) -> Option<LinkedView> {
 /// page: one that cannot be read (damaged, of a later version, naming a preset this version
 /// does not know), or one that no family view runs.
 pub fn link_error(fragment: &str) -> Option<String> {
+    // Said after every refusal: what the visitor is looking at instead (issue #38).
+    const INSTEAD: &str = " The page opened the scheduling view with its demo scenario instead.";
+    let f = fragment.strip_prefix('#').unwrap_or(fragment);
+    if let Err(e) = share::decode_sweep(f) {
+        return Some(format!("This SF sweep link cannot open: {e}.{INSTEAD}"));
+    }
+    if let Some(kind) = unknown_link_kind(f) {
+        return Some(format!(
+            "This link ('{kind}=…') is of a kind this page does not read (it reads s1=, f1=, f2=, w1= and m1= links); it may come from a later version of Gridscope.{INSTEAD}"
+        ));
+    }
     match share::decode_family(fragment) {
-        Err(e) => Some(format!("This family link cannot open: {e}.")),
+        Err(e) => Some(format!("This family link cannot open: {e}.{INSTEAD}")),
         Ok(Some(r)) if linked_view(fragment).is_none() => Some(match r {
             crate::web::protocol::FamilyRequest::Run { spec, .. } => format!(
                 "This link runs the preset {0}, which no family view of this page runs from a link: run it with `gridscope run --preset {0}`.",
@@ -170,6 +186,19 @@ pub fn link_error(fragment: &str) -> Option<String> {
         }),
         _ => None,
     }
+}
+
+/// `xN` for a fragment `xN=…` that looks like a share link of a kind no reader here knows.
+/// Scenario (`s`), family (`f`) and manifest (`m`) links of other versions are refused by
+/// their own readers, which name the version; `#/route` and `#anchor` are not links.
+fn unknown_link_kind(f: &str) -> Option<&str> {
+    let (head, _) = f.split_once('=')?;
+    let letters = head.trim_end_matches(|c: char| c.is_ascii_digit());
+    let is_link = !letters.is_empty()
+        && letters.len() < head.len()
+        && letters.bytes().all(|b| b.is_ascii_lowercase());
+    let read_elsewhere = matches!(letters, "s" | "f" | "m") || head == "w1";
+    (is_link && !read_elsewhere).then_some(head)
 }
 
 #[derive(Properties, PartialEq)]

@@ -8,6 +8,7 @@ mod algorithms;
 mod band_table;
 mod bars;
 mod calculator;
+mod claims;
 mod cluster;
 mod cluster_export;
 mod doc_link;

@@ -10,6 +10,7 @@ use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
+use super::claims::claim_line;
 use super::family::{linked_request, FamilyTask};
 use super::family_export_after;
 use super::family_view::{FamilyPanel, Linked, Opening, Then};
@@ -20,10 +21,28 @@ use crate::web::format::json_num;
 use crate::web::protocol::{FamilyRequest, FamilyResult};
 use crate::web::share;
 
-const ABOUT: &str = "Each paper's headline claims — every table value and every figure trend its text states — beside Gridscope's number, run live in this tab. The verdict follows the tolerance written beside each claim: reproduced (within it, or the stated direction holds), trend (outside it but on the paper's side), not reproduced, not modelled, or not run (a trace is missing). Where the paper leaves a parameter open, a second column runs the documented reading of it (docs say which and why); the defaults are never retuned. The claims are data (src/reproduce/claims/<paper>.json); `gridscope reproduce --json` prints the same card (docs/reproduce.md).";
+const ABOUT: &str = "Each paper's headline claims — every table value and every figure trend its text states — beside Gridscope's number, run live in this tab. The verdict follows the tolerance written beside each claim: reproduced (within it, or the stated direction holds), same direction but larger or smaller by ×k (outside it but on the paper's side; k = ours ÷ the paper's value), not reproduced, not modelled, or not run (a trace is missing). Under each row a line says it in words: what the paper claimed, what Gridscope found, the verdict and why. Where the paper leaves a parameter open, a second column runs the documented reading of it (docs say which and why); the defaults are never retuned. The claims are data (src/reproduce/claims/<paper>.json); `gridscope reproduce --json` prints the same card (docs/reproduce.md).";
 const TRACE_HELP: &str = "Optional: SDSC-SP2-1998-4.2-cln.swf.gz from the Parallel Workloads Archive, which the SCJG runs read (as `gridscope run --preset scjg-*`). Without it those rows say \"not run\". The SOB real-log rows read three logs (SDSC-BLUE, Sandia Ross, HPC2N) and run in the CLI: `gridscope reproduce sob`. The file never leaves this machine.";
 const SENSITIVITY_HELP: &str = "Each parameter a paper leaves open (ε and latency for SOB, c_k, S and L for KKOR, the reading of SF's \"load 0.05\" and of how a batch is split, SCJG's local policy and window, SES's arrival rate), tried at a few values on the claim it bears on: a tornado of how far our value moves, widest first, so a reader sees which conclusions are robust. About 40 more runs (`gridscope reproduce --sensitivity`).";
-const VERDICT_HELP: &str = "reproduced: |ours − paper| within the tolerance (±% of the paper's value or ± an absolute amount), or, for a claim stated only as a direction, the direction holds. trend: outside the tolerance but on the paper's side (e.g. a gain above 1 where the paper's is larger). not reproduced: neither. not modelled: Gridscope has no run for it. not run: the run failed or needs a trace that is not loaded (hover for which).";
+const VERDICT_HELP: &str = "reproduced: |ours − paper| within the tolerance (±% of the paper's value or ± an absolute amount), or, for a claim stated only as a direction, the direction holds. same direction, larger/smaller by ×k: outside the tolerance but on the paper's side (e.g. a gain above 1 where the paper's is larger), k = ours ÷ the paper's value — a gap, sized. not reproduced: neither. not modelled: Gridscope has no run for it. not run: the run failed or needs a trace that is not loaded (the line under the row says which).";
+
+/// Which rows a filter keeps, by the verdict at the defaults.
+type Keep = fn(Verdict) -> bool;
+
+/// The filter's choices: its words and which rows it keeps.
+const FILTERS: [(&str, Keep); 4] = [
+    ("every claim", |_| true),
+    ("the claims not reproduced (at the defaults)", |v| {
+        v == Verdict::NotReproduced
+    }),
+    (
+        "the claims with a gap: same direction or not reproduced",
+        |v| matches!(v, Verdict::Trend | Verdict::NotReproduced),
+    ),
+    ("the claims not run or not modelled", |v| {
+        matches!(v, Verdict::NotRun | Verdict::NotModelled)
+    }),
+];
 
 /// A change of the report card's fields.
 pub enum PaperField {
@@ -36,7 +55,7 @@ pub enum PaperField {
 pub struct Paper {
     /// 0: all papers; i: PAPERS[i − 1].
     paper: usize,
-    /// 0: every row; 1: rows not reproduced at the defaults.
+    /// An index of [`FILTERS`].
     filter: usize,
     /// Also the sensitivity sweeps (more runs).
     sensitivity: bool,
@@ -144,7 +163,7 @@ impl FamilyPanel for Paper {
     fn set(&mut self, field: PaperField) -> Result<Then, String> {
         match field {
             PaperField::Paper(i) => self.paper = i.min(PAPERS.len()),
-            PaperField::Filter(i) => self.filter = i.min(1),
+            PaperField::Filter(i) => self.filter = i.min(FILTERS.len() - 1),
             PaperField::Sensitivity(on) => self.sensitivity = on,
             PaperField::File(f) => {
                 self.file = f;
@@ -200,8 +219,9 @@ impl FamilyPanel for Paper {
                 </div>
                 <label>{"Show "}
                     <select data-testid="paper-filter" onchange={on.reform(|e: Event| PaperField::Filter(select_index(&e)))}>
-                        <option value="0" selected={self.filter == 0}>{"every claim"}</option>
-                        <option value="1" selected={self.filter == 1}>{"the claims not reproduced at the defaults"}</option>
+                        { for FILTERS.iter().enumerate().map(|(i, (words, _))| html! {
+                            <option value={i.to_string()} selected={self.filter == i}>{*words}</option>
+                        }) }
                     </select>
                 </label>
             </>
@@ -210,7 +230,7 @@ impl FamilyPanel for Paper {
 
     fn results(&self, _on: &Callback<PaperField>) -> Html {
         match &self.card {
-            Some(card) => view_card(card, self.filter == 1),
+            Some(card) => view_card(card, FILTERS[self.filter.min(FILTERS.len() - 1)].1),
             None => html! {},
         }
     }
@@ -220,27 +240,34 @@ impl FamilyPanel for Paper {
     }
 }
 
-fn view_card(card: &Card, only_gaps: bool) -> Html {
+fn view_card(card: &Card, keep: Keep) -> Html {
     let summary: Vec<String> = card
         .summary
         .iter()
-        .map(|(v, n)| format!("{v}: {} → {}", n.at_defaults, n.best))
+        .map(|(v, n)| {
+            // The JSON's keys; a trend is told as "same direction" (reproduce/words.rs).
+            let v = if v == "trend" { "same direction" } else { v };
+            format!("{v}: {} → {}", n.at_defaults, n.best)
+        })
+        .collect();
+    let rows: Vec<&Row> = card
+        .rows
+        .iter()
+        .filter(|r| keep(r.default.verdict))
         .collect();
     html! {
         <>
             <p class="help" data-testid="paper-summary">{format!("Verdicts at the defaults → with the documented readings: {}.", summary.join("; "))}</p>
             <p class="help">{VERDICT_HELP}</p>
+            <p class="help" data-testid="paper-shown">{format!("{} of {} claims shown.", rows.len(), card.rows.len())}</p>
             <div class="table-wrap">
             <table class="metrics card" data-testid="paper-table">
                 <thead><tr>
-                    <th>{"paper"}</th><th>{"claim"}</th><th>{"where"}</th><th>{"paper says"}</th>
+                    <th>{"claim"}</th><th>{"paper says"}</th>
                     <th title="measured at the presets' defaults">{"ours"}</th><th>{"verdict"}</th>
                     <th title="under the documented reading of the parameters the paper leaves open">{"ours (reading)"}</th><th>{"verdict"}</th>
-                    <th>{"tolerance"}</th><th>{"why"}</th>
                 </tr></thead>
-                <tbody>
-                { for card.rows.iter().filter(|r| !only_gaps || r.default.verdict > Verdict::Reproduced).map(view_row) }
-                </tbody>
+                { for rows.into_iter().map(view_row) }
             </table>
             </div>
             if !card.sensitivity.is_empty() {
@@ -313,28 +340,17 @@ fn cell(r: &Row, x: &Reading, key: &'static str) -> Html {
     html! {
         <>
             <td data-key={key} data-value={x.ours.map(json_num).unwrap_or_default()} title={title}>{show(x.ours, &r.unit)}</td>
-            <td data-key={format!("{key}-verdict")} class={classes!("verdict", x.verdict.label().replace(' ', "-"))}>{x.verdict.label()}</td>
+            <td data-key={format!("{key}-verdict")} data-verdict={x.verdict.label()} class={classes!("verdict", x.verdict.css_class())}>{&x.verdict_text}</td>
         </>
     }
 }
 
-/// `sob.md#anchor` → the rendered page's address with the anchor.
-fn doc_link(doc: &str) -> String {
-    let (file, anchor) = doc.split_once('#').unwrap_or((doc, ""));
-    let page = super::doc_href(file.trim_end_matches(".md"));
-    if anchor.is_empty() {
-        page
-    } else {
-        format!("{page}#{anchor}")
-    }
-}
-
+/// A claim's row and the line in words under it, one `tbody` (they stay together).
 fn view_row(r: &Row) -> Html {
     html! {
+        <tbody>
         <tr data-id={format!("{}.{}", r.paper, r.id)}>
-            <td>{&r.paper}</td>
-            <th scope="row" title={r.note.clone()}>{&r.claim}</th>
-            <td>{format!("{} {}", r.figure, r.section)}</td>
+            <th scope="row">{&r.claim}<br /><span class="help">{format!("{} · {} {}", r.paper.to_uppercase(), r.figure, r.section)}</span></th>
             <td>{&r.paper_text}</td>
             { cell(r, &r.default, "ours") }
             { match &r.reading {
@@ -342,8 +358,8 @@ fn view_row(r: &Row) -> Html {
                 Some(x) => cell(r, x, "reading"),
                 None => html! { <><td></td><td></td></> },
             } }
-            <td>{&r.tolerance}</td>
-            <td><a href={doc_link(&r.doc)} target="_blank" rel="noopener" title={r.note.clone()}>{"docs"}</a></td>
         </tr>
+        <tr class="claim-row"><td colspan="6">{ claim_line(r, "Gridscope") }</td></tr>
+        </tbody>
     }
 }

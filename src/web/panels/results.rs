@@ -92,7 +92,7 @@ pub fn ResultsPanel() -> Html {
                         Some(l) => format!("; offered load {}", fmt_num(l, 2)),
                         None => String::new(),
                     };
-                    format!("{name} — {} jobs; platform: {}{load}", fmt_num(r.jobs as f64, 0), r.platform_note)
+                    format!("{name} — {}; platform: {}{load}", crate::web::format::count(r.jobs, "job"), r.platform_note)
                 } else {
                     format!("{name} — preparing the workload…")
                 }

@@ -59,6 +59,8 @@ pub struct Scjg {
     /// A linked trace name waiting for its file; the link runs once it is chosen.
     wanted_trace: Option<String>,
     result: Option<Shown>,
+    /// The paper's claims this run measures, in words (issue #38), and its preset.
+    claims: (String, Vec<crate::reproduce::Row>),
     inspection: Option<Rc<Inspection>>,
     timeline_run: usize,
     gantt_site: usize,
@@ -90,6 +92,7 @@ impl FamilyPanel for Scjg {
             file: None,
             wanted_trace: None,
             result: None,
+            claims: (String::new(), Vec::new()),
             inspection: None,
             timeline_run: 0,
             gantt_site: 0,
@@ -200,9 +203,16 @@ impl FamilyPanel for Scjg {
     }
 
     fn show(&mut self, result: FamilyResult) -> Result<(), String> {
-        let FamilyResult::Run { report, detail, .. } = result else {
+        let FamilyResult::Run {
+            preset,
+            report,
+            detail,
+        } = result
+        else {
             return Err("the worker answered with the report card".into());
         };
+        let claims = super::claims::read_claims(Self::ID, &preset, &report);
+        self.claims = (preset, claims);
         let inspection: Inspection =
             read_report(detail.ok_or("the worker sent no inspected run")?)?;
         self.result = Some(match read_report(report)? {
@@ -252,6 +262,7 @@ impl FamilyPanel for Scjg {
     fn results(&self, on: &Callback<ScjgField>) -> Html {
         html! {
             <>
+                { super::claims::view_run_claims(Self::ID, &self.claims.0, &self.claims.1) }
                 { match &self.result {
                     Some(Shown::Sweep(r)) => view_sweep(r),
                     Some(Shown::Runs(r)) => self.view_runs(on, r),

@@ -55,6 +55,8 @@ pub struct Ses {
     shares: String,
     site_queue: bool,
     result: Option<SesResult>,
+    /// The paper's claims this run measures, in words (issue #38), and its preset.
+    claims: (String, Vec<crate::reproduce::Row>),
 }
 
 fn join(v: &[f64]) -> String {
@@ -84,6 +86,7 @@ impl FamilyPanel for Ses {
             shares: join(&CROSSOVER_SHARES),
             site_queue: false,
             result: None,
+            claims: (String::new(), Vec::new()),
         }
     }
 
@@ -178,11 +181,13 @@ impl FamilyPanel for Ses {
         let FamilyResult::Run { preset, report, .. } = result else {
             return Err("the worker answered with the report card".into());
         };
+        let claims = super::claims::read_claims(Self::ID, &preset, &report);
         self.result = Some(if preset == SELECTION {
             SesResult::Selection(Rc::new(read_report(report)?))
         } else {
             SesResult::Crossover(Rc::new(read_report(report)?))
         });
+        self.claims = (preset, claims);
         Ok(())
     }
 
@@ -222,10 +227,15 @@ impl FamilyPanel for Ses {
     }
 
     fn results(&self, _on: &Callback<SesField>) -> Html {
-        match &self.result {
-            Some(SesResult::Selection(r)) => view_selection(r),
-            Some(SesResult::Crossover(r)) => view_crossover(r),
-            None => html! {},
+        html! {
+            <>
+                { super::claims::view_run_claims(Self::ID, &self.claims.0, &self.claims.1) }
+                { match &self.result {
+                    Some(SesResult::Selection(r)) => view_selection(r),
+                    Some(SesResult::Crossover(r)) => view_crossover(r),
+                    None => html! {},
+                } }
+            </>
         }
     }
 

@@ -13,6 +13,17 @@ use crate::web::state::use_app;
 #[function_component]
 pub fn SobFigurePanel() -> Html {
     let app = use_app();
+    // The SOB claims this preset's run measures, read from its report once per run.
+    let name = app.results.scenario.as_ref().map(|s| s.name.clone());
+    let claims = use_memo(
+        (app.results.report_json.clone(), name.clone()),
+        |(json, name)| match (json, name) {
+            (Some(json), Some(name)) => serde_json::from_str(json)
+                .map(|report| super::claims::read_claims("sob", name, &report))
+                .unwrap_or_default(),
+            _ => Vec::new(),
+        },
+    );
     let runs = &app.results.runs;
     if runs.len() < 2 {
         return html! {};
@@ -33,6 +44,7 @@ pub fn SobFigurePanel() -> Html {
     };
     html! {
         <div class="sob-figure">
+            { super::claims::view_run_claims("sob", name.as_deref().unwrap_or(""), &claims) }
             <ChartView chart={Some(fig.clone() as Rc<dyn Plot>)} testid="chart-sob" width={960} height={320} wide=true />
             <div class="table-wrap">
             <table class="metrics" data-testid="sob-figure" data-baseline={base.clone()}>

@@ -376,12 +376,12 @@ fn frame_view(f: &StepFrame) -> Html {
             <p data-testid="steps-head">{"Head: "}{head}</p>
             <div class="table-wrap">
             <table class="metrics" data-testid="steps-queue">
-                <caption>{format!("queue ({} jobs, in the policy's order)", f.queue.len())}</caption>
+                <caption>{format!("queue ({}, in the policy's order)", crate::web::format::count(f.queue.len() as u64, "job"))}</caption>
                 <thead><tr><th>{"job"}</th><th>{"units"}</th><th>{"estimate"}</th></tr></thead>
                 <tbody>{ for f.queue.iter().take(50).map(|(id, u, est)| html!{ <tr><td>{id}</td><td>{u}</td><td title={format!("{est} s")}>{fmt_duration(*est)}</td></tr> }) }</tbody>
             </table>
             <table class="metrics" data-testid="steps-running">
-                <caption>{format!("running ({} jobs, soonest predicted end first)", f.running.len())}</caption>
+                <caption>{format!("running ({}, soonest predicted end first)", crate::web::format::count(f.running.len() as u64, "job"))}</caption>
                 <thead><tr><th>{"job"}</th><th>{"units"}</th><th>{"predicted end"}</th></tr></thead>
                 <tbody>{ for f.running.iter().take(50).map(|(id, u, end)| html!{ <tr><td>{id}</td><td>{u}</td><td title={format!("{end} s")}>{fmt_duration(*end)}</td></tr> }) }</tbody>
             </table>

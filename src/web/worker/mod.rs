@@ -230,7 +230,12 @@ fn steps(
 /// Why one job of one run waited (`scenario::explain`).
 fn explain(st: &mut State, scenario: &Scenario, algorithm: usize, job: i64) {
     let explained = workload_for(st, scenario).and_then(|(w, _)| {
-        crate::scenario::explain::explain(scenario, w, algorithm, job).map_err(|e| e.to_string())
+        crate::scenario::explain::explain(scenario, w, algorithm, job).map_err(|e| match e {
+            // A job id the workload does not have is not an invalid scenario (issue #38): its
+            // message says which id, as the CLI's `explain` says it.
+            crate::scenario::ScenarioError::Invalid(m) => m,
+            other => other.to_string(),
+        })
     });
     post(&match explained {
         Ok(explanation) => FromWorker::Explained { explanation },

@@ -149,9 +149,8 @@ pub fn grouped_bars(
         .all()
         .into_iter()
         .filter(|v| v.is_finite())
-        .fold(0.0f64, f64::max)
-        .max(1e-9)
-        * 1.15;
+        .fold(0.0f64, f64::max);
+    let ymax = super::non_zero_top(ymax) * 1.15;
     let x = (-0.5, n as f64 - 0.5);
     let mut chart = ChartBuilder::on(&root)
         .caption(fit_title(&root, title), font(15))

@@ -106,7 +106,8 @@ pub fn band_lines(
         .filter(|v| v.is_finite() && **v > 0.0)
         .cloned()
         .collect();
-    let top = positive.iter().cloned().fold(1e-9, f64::max);
+    // An all-zero chart gets a 0..1 axis, not ten "0.000" ticks over 0..1e-9 (issue #38).
+    let top = super::non_zero_top(positive.iter().cloned().fold(0.0, f64::max));
     let bottom = positive.iter().cloned().fold(f64::INFINITY, f64::min);
     // A saturating policy can be a thousand times slower than the others: then the y axis
     // is logarithmic (values drawn as log10, labels as seconds) so every line stays visible.

@@ -40,7 +40,7 @@ pub fn panels(canvas: &HtmlCanvasElement, runs: &[String], panels: &[Panel<'_>])
     for (p, a) in panels.iter().zip(areas.iter()) {
         let finite = p.values.iter().cloned().filter(|v| v.is_finite());
         let top = finite.fold(if p.unit_line { 1.0 } else { 0.0 }, f64::max);
-        let ymax = (top * 1.15).max(1e-9);
+        let ymax = super::non_zero_top(top) * 1.15;
         let mut chart = ChartBuilder::on(a)
             .caption(p.title, font(12))
             .margin(6)

@@ -124,9 +124,8 @@ pub fn fraction_history(canvas: &HtmlCanvasElement, title: &str, h: &FractionHis
         .chain([&h.static_owa])
         .chain(h.owa_after.as_ref())
         .filter(|v| v.is_finite())
-        .fold(0.0f64, |a, &b| a.max(b))
-        .max(1e-6)
-        * 1.1;
+        .fold(0.0f64, |a, &b| a.max(b));
+    let ymax = super::non_zero_top(ymax) * 1.1;
     let mut chart = ChartBuilder::on(&root)
         .caption(fit_title(&root, title), font(15))
         .margin(8)

@@ -45,6 +45,8 @@ pub struct Sf {
     seeds: u64,
     batches: u64,
     result: Option<Rc<SweepData>>,
+    /// The paper's claims this sweep measures, in words (issue #38).
+    claims: Vec<crate::reproduce::Row>,
 }
 
 /// An SF sweep spread over a pool of workers: one per core (at most
@@ -166,6 +168,7 @@ impl FamilyPanel for Sf {
             seeds: DEFAULT_SEEDS,
             batches: DEFAULT_BATCHES,
             result: None,
+            claims: Vec::new(),
         }
     }
 
@@ -251,6 +254,10 @@ impl FamilyPanel for Sf {
     }
 
     fn show(&mut self, result: SweepData) -> Result<(), String> {
+        // The claims read the sweep's JSON report, as `gridscope run --preset sf-* --json`.
+        self.claims = serde_json::to_value(&result)
+            .map(|report| super::claims::read_claims(Self::ID, &result.preset, &report))
+            .unwrap_or_default();
         self.result = Some(Rc::new(result));
         Ok(())
     }
@@ -286,7 +293,10 @@ impl FamilyPanel for Sf {
     fn results(&self, _on: &Callback<SfField>) -> Html {
         html! {
             <>
-                if let Some(r) = &self.result { { view::view_result(r) } }
+                if let Some(r) = &self.result {
+                    { super::claims::view_run_claims(Self::ID, &r.preset, &self.claims) }
+                    { view::view_result(r) }
+                }
                 <AllocationCalculator />
             </>
         }
