@@ -339,9 +339,39 @@ impl Profile {
         if units == 0 || duration <= SimTime::ZERO {
             return;
         }
-        let end = start + duration;
         let a = self.split_at(start);
-        let b = self.split_at(end);
+        self.release_from(a, start + duration, units);
+    }
+
+    /// [`Profile::release`] of `[old, old + duration)` then [`Profile::reserve`] of
+    /// `[new, new + duration)`: a job of `units` moving up from `old` to `new` (compression,
+    /// 48 million times on RICC). The steps are looked for outward from `guess`, the index
+    /// of the step in force at `new` (as [`Profile::earliest_before_counted`] leaves it
+    /// after a found window), instead of by four binary searches of the whole plan; any
+    /// guess gives the same plan as the two calls, step for step.
+    pub fn move_sooner(
+        &mut self,
+        old: SimTime,
+        new: SimTime,
+        duration: SimTime,
+        units: u32,
+        guess: usize,
+    ) {
+        if units == 0 || duration <= SimTime::ZERO {
+            return;
+        }
+        let a = self.split_at_near(old, guess);
+        self.release_from(a, old + duration, units);
+        // The release split, raised and merged steps from the one beginning at `old` on,
+        // after `new`: the step in force at `new` kept its index.
+        let a = self.split_at_near(new, guess);
+        let b = self.split_at_near(new + duration, a);
+        self.take(a, b, units);
+    }
+
+    /// The rest of [`Profile::release`], from the step `a` beginning at the block's start.
+    fn release_from(&mut self, a: usize, end: SimTime, units: u32) {
+        let b = self.split_at_near(end, a);
         for free in &mut self.frees[a..b] {
             *free += units;
         }
@@ -386,7 +416,8 @@ impl Profile {
     /// cost of a search, which the plan-work bound counts: issue #30). `guess` is a guess of
     /// the index of the step in force at `not_before` (any guess gives the same answer; a
     /// near one saves a binary search of the plan, as a pass's searches start near each
-    /// other) and is left at that index for the next search.
+    /// other) and is left at that index for the next search — or, when a window is found,
+    /// at the index of the step in force at its start.
     #[allow(clippy::too_many_arguments)]
     pub fn earliest_before_counted(
         &self,
@@ -417,6 +448,9 @@ impl Profile {
             match first_blocking(&self.times, &self.frees, k + 1, end, units) {
                 Ok(j) => {
                     *scanned += (j - first) as u64;
+                    // The step in force at the window's start: where a move to it
+                    // begins ([`Profile::move_sooner`]).
+                    *guess = k;
                     return Some(start);
                 }
                 Err(j) => i = j + 1,
@@ -440,6 +474,22 @@ impl Profile {
         // Before the profile's start nothing is known to be used: the new step copies the
         // first one.
         let free = self.frees[i.saturating_sub(1)];
+        self.times.insert(i, t);
+        self.frees.insert(i, free);
+        i
+    }
+
+    /// [`Profile::split_at`], looking for the step outward from `guess` (gallop, then
+    /// bisect): the same step, inserted the same way, whatever the guess.
+    fn split_at_near(&mut self, t: SimTime, guess: usize) -> usize {
+        // The last step beginning at or before `t` (the first one for `t` before it).
+        let j = self.step_at_near(t, guess);
+        if self.times[j] == t {
+            return j;
+        }
+        // Before the profile's start the new step copies the first one, as in `split_at`.
+        let i = if self.times[j] < t { j + 1 } else { j };
+        let free = self.frees[j];
         self.times.insert(i, t);
         self.frees.insert(i, free);
         i
@@ -584,6 +634,53 @@ mod tests {
                     .map(|x| brute_free(capacity, &blocks, x))
                     .min();
                 assert_eq!(Some(p.min_free(t(from), t(len))), least, "round {round}");
+            }
+        }
+    }
+
+    /// A move from any guess leaves the plan step for step as a release and a reservation
+    /// do, and a found window leaves the guess at the step in force at its start.
+    #[test]
+    fn a_move_from_any_guess_is_a_release_and_a_reservation() {
+        let mut rng = crate::rng::SimRng::new(11);
+        for round in 0..300 {
+            let mut p = Profile::empty(t(0), 16);
+            let mut blocks = Vec::new();
+            for _ in 0..rng.range_u64(1, 40) {
+                let units = 1 + rng.range_u64(0, 7) as u32;
+                let len = t(1 + rng.range_u64(0, 40) as i64);
+                if let Some(s) = p.earliest_start(t(rng.range_u64(0, 200) as i64), units, len) {
+                    p.reserve(s, len, units);
+                    blocks.push((s, len, units));
+                }
+            }
+            for _ in 0..20 {
+                let (old, len, units) = blocks[rng.range_u64(0, blocks.len() as u64 - 1) as usize];
+                let mut guess = rng.range_u64(0, p.times().len() as u64 + 2) as usize;
+                let Some(new) = p.earliest_before_counted(
+                    t(0),
+                    units,
+                    len,
+                    old,
+                    old,
+                    &mut 0,
+                    &mut guess,
+                ) else {
+                    continue;
+                };
+                assert_eq!(guess, p.step_at(new), "round {round}");
+                let mut want = p.clone();
+                want.release(old, len, units);
+                want.reserve(new, len, units);
+                let guess = if rng.range_u64(0, 1) == 0 {
+                    guess
+                } else {
+                    rng.range_u64(0, p.times().len() as u64 + 2) as usize
+                };
+                p.move_sooner(old, new, len, units, guess);
+                assert_eq!(p, want, "round {round}");
+                let i = blocks.iter().position(|b| *b == (old, len, units)).unwrap();
+                blocks[i] = (new, len, units);
             }
         }
     }

@@ -431,15 +431,21 @@ impl Conservative {
                 }
             }
             let mut scanned = 0;
-            let found = profile.earliest_before_counted(
-                from,
-                units,
-                estimate,
-                start,
-                before,
-                &mut scanned,
-                &mut hint,
-            );
+            // An empty range (most covered jobs: the failure reached their start) needs
+            // no call.
+            let found = if from >= before {
+                None
+            } else {
+                profile.earliest_before_counted(
+                    from,
+                    units,
+                    estimate,
+                    start,
+                    before,
+                    &mut scanned,
+                    &mut hint,
+                )
+            };
             self.work = self.work.saturating_add(scanned);
             let Some(sooner) = found else {
                 failed.insert(
@@ -455,8 +461,8 @@ impl Conservative {
                 );
                 continue;
             };
-            profile.release(start, estimate, units);
-            profile.reserve(sooner, estimate, units);
+            // `hint` is now the step in force at `sooner`.
+            profile.move_sooner(start, sooner, estimate, units, hint);
             self.work = self.work.saturating_add(profile.steps().len() as u64);
             e.start = Some(sooner);
             e.checked = self.freed.now() + 1;
