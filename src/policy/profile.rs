@@ -16,7 +16,10 @@ use crate::time::SimTime;
 /// searches below scan long runs of free counts (a job's window can span most of a plan,
 /// 125 steps on average for conservative backfilling on CEA-Curie), and a dense `u32` array
 /// lets those scans test 16 steps at a time.
-#[derive(Clone, Debug, PartialEq, Eq)]
+///
+/// The default profile has no steps at all: room for [`Profile::move_sooner`]'s scratch,
+/// not a plan to search.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Profile {
     times: Vec<SimTime>,
     frees: Vec<u32>,
@@ -96,6 +99,10 @@ fn gallop_before(times: &[SimTime], t: SimTime) -> usize {
     let hi = hi.min(times.len());
     lo + times[lo..hi].partition_point(|&s| s < t)
 }
+
+/// The most steps [`Profile::move_sooner`] edits in a copy and splices back; a longer
+/// stretch is edited in place (copying it twice cost more than the shifts it saves).
+const SHORT_MOVE: usize = 24;
 
 /// A window found by [`Profile::earliest_window`]: its start, the step in force then and
 /// the first step beginning at or after its end, for [`Profile::reserve_found`].
@@ -346,9 +353,12 @@ impl Profile {
     /// [`Profile::release`] of `[old, old + duration)` then [`Profile::reserve`] of
     /// `[new, new + duration)`: a job of `units` moving up from `old` to `new` (compression,
     /// 48 million times on RICC). The steps are looked for outward from `guess`, the index
-    /// of the step in force at `new` (as [`Profile::earliest_before_counted`] leaves it
-    /// after a found window), instead of by four binary searches of the whole plan; any
-    /// guess gives the same plan as the two calls, step for step.
+    /// of a step at or before `new` (where [`Profile::earliest_before_counted`] began the
+    /// search that found it), instead of by binary searches of the whole plan. Only the
+    /// steps from the one in force at `new` to the one in force at the old block's end
+    /// change; when they are few ([`SHORT_MOVE`]) they are copied into `scratch`, released
+    /// and reserved there and spliced back: one shift of the plan's tail instead of one per
+    /// step split or merged. Any guess gives the same plan as the two calls, step for step.
     pub fn move_sooner(
         &mut self,
         old: SimTime,
@@ -356,17 +366,34 @@ impl Profile {
         duration: SimTime,
         units: u32,
         guess: usize,
+        scratch: &mut Profile,
     ) {
         if units == 0 || duration <= SimTime::ZERO {
             return;
         }
-        let a = self.split_at_near(old, guess);
-        self.release_from(a, old + duration, units);
-        // The release split, raised and merged steps from the one beginning at `old` on,
-        // after `new`: the step in force at `new` kept its index.
-        let a = self.split_at_near(new, guess);
-        let b = self.split_at_near(new + duration, a);
-        self.take(a, b, units);
+        debug_assert!(new < old);
+        // Every split, raise and merge of the two calls falls in `lo..hi`: the release
+        // merges its first step into the one before it (after `new`'s) and its last into
+        // the one it split off (in force at the end); the reservation lies before the end.
+        let lo = self.step_at_near(new, guess);
+        let hi = self.step_at_near(old + duration, lo) + 1;
+        if hi - lo > SHORT_MOVE {
+            let a = self.split_at_near(old, lo);
+            self.release_from(a, old + duration, units);
+            // The release changed nothing before `old`: step `lo` is still `new`'s.
+            let a = self.split_at_near(new, lo);
+            let b = self.split_at_near(new + duration, a);
+            self.take(a, b, units);
+            return;
+        }
+        scratch.times.clear();
+        scratch.times.extend_from_slice(&self.times[lo..hi]);
+        scratch.frees.clear();
+        scratch.frees.extend_from_slice(&self.frees[lo..hi]);
+        scratch.release(old, duration, units);
+        scratch.reserve(new, duration, units);
+        self.times.splice(lo..hi, scratch.times.drain(..));
+        self.frees.splice(lo..hi, scratch.frees.drain(..));
     }
 
     /// The rest of [`Profile::release`], from the step `a` beginning at the block's start.
@@ -416,8 +443,8 @@ impl Profile {
     /// cost of a search, which the plan-work bound counts: issue #30). `guess` is a guess of
     /// the index of the step in force at `not_before` (any guess gives the same answer; a
     /// near one saves a binary search of the plan, as a pass's searches start near each
-    /// other) and is left at that index for the next search — or, when a window is found,
-    /// at the index of the step in force at its start.
+    /// other) and is left at that index for the next search (and for a move to the window
+    /// found: [`Profile::move_sooner`]).
     #[allow(clippy::too_many_arguments)]
     pub fn earliest_before_counted(
         &self,
@@ -448,9 +475,6 @@ impl Profile {
             match first_blocking(&self.times, &self.frees, k + 1, end, units) {
                 Ok(j) => {
                     *scanned += (j - first) as u64;
-                    // The step in force at the window's start: where a move to it
-                    // begins ([`Profile::move_sooner`]).
-                    *guess = k;
                     return Some(start);
                 }
                 Err(j) => i = j + 1,
@@ -639,10 +663,11 @@ mod tests {
     }
 
     /// A move from any guess leaves the plan step for step as a release and a reservation
-    /// do, and a found window leaves the guess at the step in force at its start.
+    /// do.
     #[test]
     fn a_move_from_any_guess_is_a_release_and_a_reservation() {
         let mut rng = crate::rng::SimRng::new(11);
+        let mut scratch = Profile::default();
         for round in 0..300 {
             let mut p = Profile::empty(t(0), 16);
             let mut blocks = Vec::new();
@@ -657,18 +682,11 @@ mod tests {
             for _ in 0..20 {
                 let (old, len, units) = blocks[rng.range_u64(0, blocks.len() as u64 - 1) as usize];
                 let mut guess = rng.range_u64(0, p.times().len() as u64 + 2) as usize;
-                let Some(new) = p.earliest_before_counted(
-                    t(0),
-                    units,
-                    len,
-                    old,
-                    old,
-                    &mut 0,
-                    &mut guess,
-                ) else {
+                let Some(new) =
+                    p.earliest_before_counted(t(0), units, len, old, old, &mut 0, &mut guess)
+                else {
                     continue;
                 };
-                assert_eq!(guess, p.step_at(new), "round {round}");
                 let mut want = p.clone();
                 want.release(old, len, units);
                 want.reserve(new, len, units);
@@ -677,7 +695,7 @@ mod tests {
                 } else {
                     rng.range_u64(0, p.times().len() as u64 + 2) as usize
                 };
-                p.move_sooner(old, new, len, units, guess);
+                p.move_sooner(old, new, len, units, guess, &mut scratch);
                 assert_eq!(p, want, "round {round}");
                 let i = blocks.iter().position(|b| *b == (old, len, units)).unwrap();
                 blocks[i] = (new, len, units);

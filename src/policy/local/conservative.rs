@@ -66,6 +66,8 @@ pub struct Conservative {
     released_since_pass: bool,
     /// Plan work so far ([`LocalPolicy::plan_work`]): the engine's bound on a backlog.
     work: u64,
+    /// Room for the stretch of the plan a move changes ([`Profile::move_sooner`]).
+    scratch: Profile,
 }
 
 /// A compression search that found no sooner start for a job of some width: no window
@@ -461,8 +463,8 @@ impl Conservative {
                 );
                 continue;
             };
-            // `hint` is now the step in force at `sooner`.
-            profile.move_sooner(start, sooner, estimate, units, hint);
+            // `hint` is where the search began, at or before `sooner`.
+            profile.move_sooner(start, sooner, estimate, units, hint, &mut self.scratch);
             self.work = self.work.saturating_add(profile.steps().len() as u64);
             e.start = Some(sooner);
             e.checked = self.freed.now() + 1;
@@ -572,6 +574,7 @@ impl Conservative {
             rebuild_pending: self.rebuild_pending,
             released_since_pass: self.released_since_pass,
             work: self.work,
+            scratch: Profile::default(),
         }
     }
 }
