@@ -66,6 +66,8 @@ pub struct Conservative {
     released_since_pass: bool,
     /// Plan work so far ([`LocalPolicy::plan_work`]): the engine's bound on a backlog.
     work: u64,
+    /// Room for the stretch of the plan a move changes ([`Profile::move_sooner`]).
+    scratch: Profile,
 }
 
 /// A compression search that found no sooner start for a job of some width: no window
@@ -431,15 +433,21 @@ impl Conservative {
                 }
             }
             let mut scanned = 0;
-            let found = profile.earliest_before_counted(
-                from,
-                units,
-                estimate,
-                start,
-                before,
-                &mut scanned,
-                &mut hint,
-            );
+            // An empty range (most covered jobs: the failure reached their start) needs
+            // no call.
+            let found = if from >= before {
+                None
+            } else {
+                profile.earliest_before_counted(
+                    from,
+                    units,
+                    estimate,
+                    start,
+                    before,
+                    &mut scanned,
+                    &mut hint,
+                )
+            };
             self.work = self.work.saturating_add(scanned);
             let Some(sooner) = found else {
                 failed.insert(
@@ -455,8 +463,8 @@ impl Conservative {
                 );
                 continue;
             };
-            profile.release(start, estimate, units);
-            profile.reserve(sooner, estimate, units);
+            // `hint` is where the search began, at or before `sooner`.
+            profile.move_sooner(start, sooner, estimate, units, hint, &mut self.scratch);
             self.work = self.work.saturating_add(profile.steps().len() as u64);
             e.start = Some(sooner);
             e.checked = self.freed.now() + 1;
@@ -566,6 +574,7 @@ impl Conservative {
             rebuild_pending: self.rebuild_pending,
             released_since_pass: self.released_since_pass,
             work: self.work,
+            scratch: Profile::default(),
         }
     }
 }
