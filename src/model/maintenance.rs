@@ -160,7 +160,10 @@ mod tests {
             m.ending_after(s(55)).collect::<Vec<_>>(),
             [(s(60), 65, true), (s(200), 3, false)]
         );
-        assert_eq!(m.ending_after(s(150)).collect::<Vec<_>>(), [(s(200), 3, true)]);
+        assert_eq!(
+            m.ending_after(s(150)).collect::<Vec<_>>(),
+            [(s(200), 3, true)]
+        );
         assert_eq!(m.ending_after(s(250)).count(), 0);
     }
 
@@ -190,7 +193,9 @@ mod tests {
                 let want: Vec<bool> = (0..count).map(|n| !blocked(n)).collect();
                 let got: Vec<bool> = match m.allowed(from, to) {
                     None => vec![true; count],
-                    Some(mask) => (0..count).map(|n| mask[n / 64] >> (n % 64) & 1 == 1).collect(),
+                    Some(mask) => (0..count)
+                        .map(|n| mask[n / 64] >> (n % 64) & 1 == 1)
+                        .collect(),
                 };
                 assert_eq!(got, want);
                 assert!((0..count).all(|n| m.overlaps(n, from, to) == blocked(n)));

@@ -1,4 +1,4 @@
-use super::nodefit::{node_shadow, NodeShadow, NodesView, Release};
+use super::nodefit::{node_shadow, window_bound, NodeShadow, NodesView, Release};
 use super::{HeadReservation, LocalPolicy, NowFit, PassNote, QueuedJob, SiteView, WidthQueue};
 use crate::model::{JobIdx, Share};
 use crate::policy::Profile;
@@ -31,6 +31,9 @@ pub struct Easy {
     started_shares: Vec<Share>,
     /// [`Memo`]'s counterpart on nodes.
     node_memo: Option<NodeMemo>,
+    /// The last head's [`window_bound`] under maintenance windows: (head, estimate, bound),
+    /// the same until the clock passes it.
+    window_bound: Option<(JobIdx, SimTime, SimTime)>,
 }
 
 /// On a node-typed site, the state after a pass that started no job and left a blocked
@@ -308,6 +311,18 @@ impl Easy {
             return;
         }
         let want = (head.units, nodes.demand(head.idx), head.estimate);
+        let not_before = match self.window_bound {
+            Some((idx, est, bound))
+                if idx == head.idx && est == head.estimate && site.now <= bound =>
+            {
+                bound
+            }
+            _ => {
+                let bound = window_bound(nodes, site.now, want);
+                self.window_bound = Some((head.idx, head.estimate, bound));
+                bound
+            }
+        };
         self.started_on_nodes.sort_unstable_by_key(|s| s.0);
         let reservation = {
             let fresh = self.started_on_nodes.iter().map(|&(end, units, at, n)| {
@@ -322,7 +337,7 @@ impl Easy {
                 fit.nodes.free(nodes),
                 fit.free(),
                 releases,
-                site.now,
+                (site.now, not_before),
                 want,
             )
         };
@@ -418,7 +433,15 @@ impl Easy {
             (end, units, nodes.placements.of(idx as usize)) as Release
         });
         let free = nodes.pool.free();
-        let reservation = node_shadow(nodes, free, site.free, releases, site.now, want);
+        let not_before = window_bound(nodes, site.now, want);
+        let reservation = node_shadow(
+            nodes,
+            free,
+            site.free,
+            releases,
+            (site.now, not_before),
+            want,
+        );
         Some(HeadReservation {
             job: head.idx,
             shadow: reservation.shadow,

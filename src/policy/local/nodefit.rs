@@ -236,12 +236,15 @@ pub(crate) type Release<'a> = (SimTime, u32, &'a [Share]);
 /// window's end (one more release), the end of every window to come is one more instant to
 /// try (the head it kept from a node may fit from then on), and the head is placed at an
 /// instant only on the nodes no window keeps its `estimate` from; then every try is a walk.
+///
+/// No instant before `not_before` is tried ([`window_bound`]: the head cannot fit then
+/// even on every node).
 pub(crate) fn node_shadow<'a>(
     nodes: &NodesView,
     free: &NodeFree,
     mut units: u32,
     releases: impl Iterator<Item = Release<'a>>,
-    now: SimTime,
+    (now, not_before): (SimTime, SimTime),
     (procs, demand, estimate): (u32, Demand, SimTime),
 ) -> NodeShadow {
     let memory = nodes.pool.tracks_memory;
@@ -278,10 +281,10 @@ pub(crate) fn node_shadow<'a>(
                 units += return_node(nodes.pool, &mut at_shadow, node as usize);
             }
         }
-        if units < procs {
+        let at = end.max(now);
+        if units < procs || at < not_before {
             continue;
         }
-        let at = end.max(now);
         let allowed = calendar.and_then(|m| m.allowed(at, at + estimate));
         let placed = match &room {
             Some(room) => room.total >= u64::from(procs),
@@ -314,6 +317,41 @@ pub(crate) fn node_shadow<'a>(
         calendar: calendar.is_some(),
         held_back: HeldBack::default(),
     }
+}
+
+/// The earliest instant from `now` (now, or the end of a maintenance window to come) at
+/// which a head of `procs` × `demand` for `estimate` fits on the site's nodes, every one
+/// free, that no window keeps its estimate from: its reservation can come no earlier,
+/// whatever the running jobs free. (A head that cannot start before the last window of a
+/// monthly drain would otherwise try every window's end at every pass.) `now` without
+/// windows, and for a head with GPUs, whose first-fit placement is not monotone in the
+/// free resources (cores found sooner can leave GPUs unvisited).
+pub(crate) fn window_bound(
+    nodes: &NodesView,
+    now: SimTime,
+    (procs, demand, estimate): (u32, Demand, SimTime),
+) -> SimTime {
+    let Some(m) = nodes.pool.maintenance.as_ref() else {
+        return now;
+    };
+    if demand.gpus > 0 {
+        return now;
+    }
+    let (memory, cap) = (nodes.pool.tracks_memory, &nodes.pool.capacity);
+    let mut probe = Vec::new();
+    let mut last = None;
+    let candidates = std::iter::once(now).chain(m.ending_after(now).map(|w| w.0));
+    for t in candidates {
+        if last == Some(t) {
+            continue;
+        }
+        last = Some(t);
+        let allowed = m.allowed(t, t + estimate);
+        if first_fit_within(cap, memory, procs, &demand, allowed.as_deref(), &mut probe).is_ok() {
+            return t;
+        }
+    }
+    now
 }
 
 /// Node `n`, down for maintenance, back in `at` whole (no job holds a node while it is

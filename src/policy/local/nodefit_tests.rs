@@ -116,7 +116,7 @@ fn node_shadow_and_keeps_head_answer_as_first_fit() {
             pool.free(),
             free_units,
             releases,
-            SimTime(5),
+            (SimTime(5), SimTime(5)),
             (head.0, head.1, SimTime(1)),
         );
         // The plain rule: release an instant at a time, walk first-fit after each.
