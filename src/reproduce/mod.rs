@@ -194,7 +194,7 @@ impl Tolerance {
         }
         let mut s = parts.join(", ");
         if let Some(t) = &self.trend {
-            s += &format!("; trend if {}", t.describe(unit));
+            s += &format!("; same direction if {}", t.describe(unit));
         }
         s
     }
