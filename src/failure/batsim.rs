@@ -133,13 +133,8 @@ fn change_of(line: &str, number: usize) -> Result<Option<Change>, String> {
         .and_then(Value::as_str)
         .ok_or("the event has no 'resources' string (machine ids such as \"0-4 6\")")?;
     let kind = match body.get("kind").and_then(Value::as_str) {
-        None | Some("failure") => OutageKind::Failure,
-        Some("maintenance") => OutageKind::Maintenance,
-        Some(other) => {
-            return Err(format!(
-                "kind must be 'failure' or 'maintenance', not '{other}'"
-            ))
-        }
+        None => OutageKind::Failure,
+        Some(named) => OutageKind::parse(named)?,
     };
     Ok(Some(Change {
         line: number,

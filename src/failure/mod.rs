@@ -40,6 +40,17 @@ pub enum OutageKind {
 }
 
 impl OutageKind {
+    /// The kind a file names (`failure` or `maintenance`, any case), or the error to show.
+    pub fn parse(s: &str) -> Result<OutageKind, String> {
+        match s.to_ascii_lowercase().as_str() {
+            "failure" => Ok(OutageKind::Failure),
+            "maintenance" => Ok(OutageKind::Maintenance),
+            _ => Err(format!(
+                "kind must be 'failure' or 'maintenance', not '{s}'"
+            )),
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             OutageKind::Failure => "failure",

@@ -144,15 +144,7 @@ pub fn read_outages_csv(
                 fields[2], fields[1]
             )));
         }
-        let kind = match fields[3].to_ascii_lowercase().as_str() {
-            "failure" => OutageKind::Failure,
-            "maintenance" => OutageKind::Maintenance,
-            other => {
-                return Err(bad(format!(
-                    "kind must be 'failure' or 'maintenance', not '{other}'"
-                )))
-            }
-        };
+        let kind = OutageKind::parse(fields[3]).map_err(bad)?;
         out.push(Outage {
             site,
             node,
