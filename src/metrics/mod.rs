@@ -425,9 +425,25 @@ pub struct SiteSeries {
     pub name: String,
     pub utilization: Vec<f64>,
     pub queue_length: Vec<f64>,
+    /// The share of the site's nodes up, time-averaged per bucket (issue #41): only in a
+    /// run whose nodes went down ([`series_with_downtimes`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nodes_up: Vec<f64>,
 }
 
 pub fn series(platform: &Platform, jobs: &[Job], outcomes: &[Outcome], buckets: usize) -> Series {
+    series_with_downtimes(platform, jobs, outcomes, buckets, &[])
+}
+
+/// [`series`], and for a run with `downtimes` each node-typed site's share of nodes up
+/// (`1 − nodes down / nodes`, time-averaged per bucket, over the same buckets).
+pub fn series_with_downtimes(
+    platform: &Platform,
+    jobs: &[Job],
+    outcomes: &[Outcome],
+    buckets: usize,
+    downtimes: &[crate::engine::Downtime],
+) -> Series {
     let buckets = buckets.max(1);
     let end = outcomes
         .iter()
@@ -454,6 +470,15 @@ pub fn series(platform: &Platform, jobs: &[Job], outcomes: &[Outcome], buckets: 
             queued[s].push((out.start.0, -1.0));
         }
     }
+    // Down times clipped to the series' span: its last bucket runs on to any later change.
+    let mut down: Vec<Vec<(i64, f64)>> = vec![Vec::new(); n];
+    for d in downtimes {
+        let (from, to) = (d.start.0.max(0), d.end.0.min(end));
+        if let Some(site) = down.get_mut(d.site as usize).filter(|_| from < to) {
+            site.push((from, 1.0));
+            site.push((to, -1.0));
+        }
+    }
     let sites = platform
         .sites
         .iter()
@@ -467,6 +492,13 @@ pub fn series(platform: &Platform, jobs: &[Job], outcomes: &[Outcome], buckets: 
                     .map(|v| v / cpus)
                     .collect(),
                 queue_length: integrate(&mut queued[i], width, buckets),
+                nodes_up: match downtimes.is_empty() || !site.has_nodes() {
+                    true => Vec::new(),
+                    false => integrate(&mut down[i], width, buckets)
+                        .into_iter()
+                        .map(|v| 1.0 - v / f64::from(site.nodes.max(1)))
+                        .collect(),
+                },
             }
         })
         .collect();
@@ -513,6 +545,57 @@ fn integrate(deltas: &mut [(i64, f64)], width: f64, buckets: usize) -> Vec<f64> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn nodes_up_is_the_share_of_nodes_not_down() {
+        // Two one-core nodes, one job over [0, 100 s); node 0 down over [0, 50 s), and a
+        // down time past the last end that the series leaves out.
+        let mut site = crate::model::Site::flat("s", 2);
+        site.node_types = vec![crate::model::NodeType {
+            name: String::new(),
+            count: 2,
+            cores: 1,
+            mem_kb: 0,
+            gpus: 0,
+            power: None,
+        }];
+        let platform = Platform::single(site);
+        let job = Job {
+            id: 1,
+            submit: SimTime::ZERO,
+            runtime: SimTime::from_secs(100),
+            estimate: SimTime::from_secs(100),
+            procs: 1,
+            home: 0,
+            user: 0,
+            partition: 0,
+        };
+        let out = Outcome {
+            site: 0,
+            start: SimTime::ZERO,
+            end: SimTime::from_secs(100),
+            status: JobOutcome::Finished,
+        };
+        let down = |node, from, to| crate::engine::Downtime {
+            site: 0,
+            node,
+            start: SimTime::from_secs(from),
+            end: SimTime::from_secs(to),
+            kind: crate::failure::OutageKind::Failure,
+        };
+        let s = series_with_downtimes(
+            &platform,
+            std::slice::from_ref(&job),
+            &[out],
+            2,
+            &[down(0, 0, 50), down(1, 200, 300)],
+        );
+        assert_eq!(s.sites[0].nodes_up, vec![0.5, 1.0]);
+        // Without down times the series has no nodes-up line (and its JSON no key).
+        assert!(series(&platform, &[job], &[out], 2).sites[0]
+            .nodes_up
+            .is_empty());
+    }
 
     #[test]
     fn integrate_handles_edges_that_round_onto_themselves() {

@@ -131,6 +131,19 @@ impl FailureSpec {
     }
 }
 
+/// What each number of [`RunFailures`] means: its JSON key, formula and source (the page's
+/// failures table and its help).
+pub const FAILURE_HELP: &[crate::metrics::MetricHelp] = &[
+    crate::metrics::MetricHelp { key: "downtimes", formula: "periods a node was down (a node's overlapping outages merged)", source: "docs/failures.md" },
+    crate::metrics::MetricHelp { key: "availability", formula: "1 − node-seconds down / (nodes × span), the span from the first submission to the last end", source: "docs/failures.md; OpenDC, Alea" },
+    crate::metrics::MetricHelp { key: "runs_killed", formula: "runs a failure cut short (a job killed twice counts twice)", source: "docs/failures.md" },
+    crate::metrics::MetricHelp { key: "requeues", formula: "times a killed job went back to its queue (runs killed − jobs lost)", source: "Slurm's --requeue" },
+    crate::metrics::MetricHelp { key: "jobs_lost", formula: "jobs that ended unfinished: killed under 'lost', or past the requeue limit", source: "docs/failures.md" },
+    crate::metrics::MetricHelp { key: "work_lost_core_h", formula: "Σ over killed runs of processors × (failure − start − work checkpointed), core-hours", source: "docs/failures.md" },
+    crate::metrics::MetricHelp { key: "goodput", formula: "useful core-hours / (useful + lost + checkpoint overhead core-hours)", source: "docs/failures.md" },
+    crate::metrics::MetricHelp { key: "overhead_core_h", formula: "core-hours spent writing checkpoints (C each) and restarting from them (R each)", source: "Young, CACM 17(9) 1974; Daly, FGCS 22(3) 2006" },
+];
+
 /// A run's failures, in its JSON (`failures`) and the CLI's failure table.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunFailures {

@@ -55,6 +55,10 @@ pub struct RunReport {
     /// What nodes going down did, in a run with outages (issue #41).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failures: Option<super::failures::RunFailures>,
+    /// The run's failure log (its down times and killed runs), for the series and the
+    /// page's Gantt chart; `failures` is its summary.
+    #[serde(skip)]
+    pub failure_log: Option<crate::engine::FailureLog>,
 }
 
 /// The per-job CSV: `job_id,home,site,submit,start,end,procs`, one row per job that ran,

@@ -141,6 +141,7 @@ pub fn run_report(
         series: None,
         outcomes: out.outcomes,
         placements: out.placements,
+        failure_log: out.failures,
     })
 }
 

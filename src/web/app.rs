@@ -169,12 +169,14 @@ impl Component for App {
                             <WorkloadPanel />
                             <FitPanel />
                             <PlatformPanel />
+                            <FailuresPanel />
                             <AlgorithmsPanel />
                             <OptionsPanel />
                             <RunPanel />
                         </section>
                         <section class="results" aria-label="Results">
                             <ResultsPanel />
+                            <FailureResultsPanel />
                             <div class="charts">
                                 <BarsPanel />
                                 <SobFigurePanel />

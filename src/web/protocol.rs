@@ -331,6 +331,9 @@ pub struct SiteSeriesData {
     pub name: String,
     pub utilization: Vec<f64>,
     pub queue_length: Vec<f64>,
+    /// The share of the site's nodes up per bucket, in a run with failures (else empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub nodes_up: Vec<f64>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -344,6 +347,12 @@ pub struct GanttData {
     pub unit: String,
     /// (job id, start s, end s, first unit, units): one rectangle per contiguous block.
     pub rects: Vec<(i64, f64, f64, u32, u32)>,
+    /// Runs a failure killed, as `rects` (issue #41; node-typed sites).
+    #[serde(default)]
+    pub killed: Vec<(i64, f64, f64, u32, u32)>,
+    /// Nodes down: (start s, end s, first unit, units) (issue #41).
+    #[serde(default)]
+    pub down: Vec<(f64, f64, u32, u32)>,
     /// More jobs fell in the window than were drawn.
     pub truncated: bool,
 }

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 use super::protocol::FileInfo;
 pub use crate::scenario::link::{b64url_decode, b64url_encode, MAX_FRAGMENT, MAX_JSON};
 use crate::scenario::link::{pack, unpack};
-use crate::scenario::{Scenario, OLDEST_SCENARIO_VERSION, SCENARIO_VERSION};
+use crate::scenario::{Scenario, NEWEST_SCENARIO_VERSION, OLDEST_SCENARIO_VERSION};
 
 /// The fragment prefix; the digit is the share format's version.
 pub const PREFIX: &str = "s1=";
@@ -54,10 +54,10 @@ pub fn decode(fragment: &str) -> Result<Option<Shared>, String> {
         return Ok(None);
     };
     let version = shared.scenario.version;
-    if !(OLDEST_SCENARIO_VERSION..=SCENARIO_VERSION).contains(&version) {
+    if !(OLDEST_SCENARIO_VERSION..=NEWEST_SCENARIO_VERSION).contains(&version) {
         return Err(format!(
             "the shared scenario has version {version}; this build reads versions \
-             {OLDEST_SCENARIO_VERSION} to {SCENARIO_VERSION}"
+             {OLDEST_SCENARIO_VERSION} to {NEWEST_SCENARIO_VERSION}"
         ));
     }
     // An older link runs as it ran when it was made (`conservative` was the rebuild).

@@ -215,7 +215,7 @@ fn base64url_matches_rfc4648_vectors() {
 fn series_average_is_the_utilization() {
     let r = demo_report();
     for run in &r.runs {
-        let s = worker::series(&r.platform, &r.workload.jobs, &run.outcomes, 240);
+        let s = worker::series(run, &r.platform, &r.workload.jobs, &run.outcomes, 240);
         let u = &s.sites[0].utilization;
         let mean = u.iter().sum::<f64>() / u.len() as f64;
         assert!(

@@ -29,11 +29,13 @@ pub fn finish(
             report.runs.len(),
         )?;
         for run in &mut report.runs {
-            run.series = Some(gridscope::metrics::series(
+            let downtimes = run.failure_log.as_ref().map_or(&[][..], |l| &l.downtimes);
+            run.series = Some(gridscope::metrics::series_with_downtimes(
                 &report.platform,
                 &report.workload.jobs,
                 &run.outcomes,
                 buckets,
+                downtimes,
             ));
         }
     }

@@ -138,6 +138,7 @@ fn ses_queue(r: &SesSelection, run: usize) -> Option<(String, crate::web::protoc
                 name: g.name.clone(),
                 utilization: vec![0.0; g.queue_length.len()],
                 queue_length: g.queue_length.clone(),
+                nodes_up: Vec::new(),
             })
             .collect(),
     };
@@ -290,7 +291,7 @@ impl Plot for SesQueue {
     fn draw(&self, canvas: &HtmlCanvasElement) -> Result<Geom, String> {
         let (label, data) = ses_queue(&self.0, self.1).ok_or("no queue series")?;
         let title = format!("Queue length per group: {label} (seed 1)");
-        draw::series(canvas, &title, &data, true)
+        draw::series(canvas, &title, &data, super::Quantity::Queue)
     }
 
     fn describe(&self, x: f64, _y: f64) -> String {

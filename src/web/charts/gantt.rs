@@ -30,6 +30,34 @@ impl Plot for Gantt {
         let g = &self.data;
         let t = x * 3600.0;
         let u = y.floor().max(0.0) as u32;
+        if let Some(d) = g
+            .down
+            .iter()
+            .find(|d| d.0 <= t && t < d.1 && d.2 <= u && u < d.2 + d.3)
+        {
+            return format!(
+                "node down from {:.2} h to {:.2} h ({}), {} {}–{}",
+                d.0 / 3600.0,
+                d.1 / 3600.0,
+                draw::format_secs(d.1 - d.0),
+                g.unit,
+                d.2,
+                d.2 + d.3 - 1
+            );
+        }
+        if let Some(r) = g
+            .killed
+            .iter()
+            .find(|r| r.1 <= t && t < r.2 && r.3 <= u && u < r.3 + r.4)
+        {
+            return format!(
+                "job {}: a run killed by a failure, start {:.2} h, killed {:.2} h (ran {})",
+                r.0,
+                r.1 / 3600.0,
+                r.2 / 3600.0,
+                draw::format_secs(r.2 - r.1)
+            );
+        }
         match g
             .rects
             .iter()
@@ -54,11 +82,21 @@ impl Plot for Gantt {
         self.data
             .rects
             .iter()
+            .chain(&self.data.killed)
             .find(|r| r.1 <= t && t < r.2 && r.3 <= u && u < r.3 + r.4)
             .map(|r| r.0)
     }
 
     fn name(&self) -> String {
         format!("gridscope-gantt-{}-{}", self.site, self.run)
+    }
+
+    fn data_attrs(&self) -> Vec<(&'static str, String)> {
+        let g = &self.data;
+        vec![
+            ("data-rects", g.rects.len().to_string()),
+            ("data-killed", g.killed.len().to_string()),
+            ("data-down", g.down.len().to_string()),
+        ]
     }
 }

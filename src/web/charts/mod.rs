@@ -21,6 +21,7 @@ pub(crate) use same_result;
 mod ab;
 mod backend;
 pub mod draw;
+mod failures;
 mod families;
 mod family_plots;
 mod fit;
@@ -44,6 +45,7 @@ use web_sys::HtmlCanvasElement;
 
 pub use ab::AbScatter;
 pub use draw::Geom;
+pub use failures::LostWork;
 pub use families::{
     KkorGantt, KkorLines, KkorOrgs, SesBars, SesCrossoverLines, SesFigure, SesGroups, SesQueue,
     KKOR_CHART_METRICS,
@@ -51,7 +53,7 @@ pub use families::{
 pub use fit::{FitCdf, FitKind};
 pub use gantt::Gantt;
 pub use merged::MergedChart;
-pub use runs::{Bars, SeriesChart, SiteUtil, WaitCdf};
+pub use runs::{Bars, Quantity, SeriesChart, SiteUtil, WaitCdf};
 pub use scjg::{ScjgGantt, ScjgLines, ScjgQuery, ScjgTimeline, SCJG_CHART_METRICS};
 pub use sob::{SobFigure, SOB_METRICS};
 pub use step::StepPicture;

@@ -8,7 +8,7 @@ use web_sys::HtmlCanvasElement;
 use super::{cdf_at, draw, slot, DataTable, Geom, Plot};
 use crate::web::format::fmt_num;
 use crate::web::metric::Metric;
-use crate::web::protocol::RunResult;
+use crate::web::protocol::{RunResult, SiteSeriesData};
 
 /// `metric` of every run as bars relative to run `baseline`.
 #[derive(Clone, Debug, PartialEq)]
@@ -154,22 +154,62 @@ impl Plot for WaitCdf {
     }
 }
 
-/// Utilization (`queue == false`) or queue length per site over one run.
+/// What a series chart shows per site over one run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Quantity {
+    /// Busy CPUs / CPUs.
+    Utilization,
+    /// Jobs waiting.
+    Queue,
+    /// Nodes up / nodes (runs with failures, issue #41).
+    NodesUp,
+}
+
+impl Quantity {
+    pub fn of(self, s: &SiteSeriesData) -> &[f64] {
+        match self {
+            Quantity::Utilization => &s.utilization,
+            Quantity::Queue => &s.queue_length,
+            Quantity::NodesUp => &s.nodes_up,
+        }
+    }
+
+    pub fn axis(self) -> &'static str {
+        match self {
+            Quantity::Utilization => "busy CPUs / CPUs",
+            Quantity::Queue => "jobs waiting",
+            Quantity::NodesUp => "nodes up / nodes",
+        }
+    }
+
+    fn title(self) -> &'static str {
+        match self {
+            Quantity::Utilization => "Utilization",
+            Quantity::Queue => "Queue length",
+            Quantity::NodesUp => "Nodes up",
+        }
+    }
+
+    fn file(self) -> &'static str {
+        match self {
+            Quantity::Utilization => "utilization",
+            Quantity::Queue => "queue",
+            Quantity::NodesUp => "nodes-up",
+        }
+    }
+}
+
+/// One [`Quantity`] per site over one run.
 #[derive(Clone, Debug, PartialEq)]
 pub struct SeriesChart {
     pub run: Rc<RunResult>,
-    pub queue: bool,
+    pub quantity: Quantity,
 }
 
 impl Plot for SeriesChart {
     fn draw(&self, canvas: &HtmlCanvasElement) -> Result<Geom, String> {
-        let what = if self.queue {
-            "Queue length"
-        } else {
-            "Utilization"
-        };
-        let title = format!("{what} per site ({})", self.run.label());
-        draw::series(canvas, &title, &self.run.series, self.queue)
+        let title = format!("{} per site ({})", self.quantity.title(), self.run.label());
+        draw::series(canvas, &title, &self.run.series, self.quantity)
     }
 
     fn describe(&self, x: f64, _y: f64) -> String {
@@ -179,10 +219,12 @@ impl Plot for SeriesChart {
             .sites
             .iter()
             .filter_map(|site| {
-                Some(if self.queue {
-                    format!("{} {:.1} jobs", site.name, site.queue_length.get(k)?)
-                } else {
-                    format!("{} {:.1} %", site.name, site.utilization.get(k)? * 100.0)
+                let v = *self.quantity.of(site).get(k)?;
+                Some(match self.quantity {
+                    Quantity::Queue => format!("{} {v:.1} jobs", site.name),
+                    Quantity::Utilization | Quantity::NodesUp => {
+                        format!("{} {:.1} %", site.name, v * 100.0)
+                    }
                 })
             })
             .collect();
@@ -190,8 +232,7 @@ impl Plot for SeriesChart {
     }
 
     fn name(&self) -> String {
-        let what = if self.queue { "queue" } else { "utilization" };
-        format!("gridscope-{what}-{}", self.run.label())
+        format!("gridscope-{}-{}", self.quantity.file(), self.run.label())
     }
 }
 

@@ -12,6 +12,8 @@ mod claims;
 mod cluster;
 mod cluster_export;
 mod doc_link;
+mod failure_results;
+mod failures;
 mod families;
 mod family;
 mod family_view;
@@ -52,6 +54,8 @@ pub use cluster_export::{
     family_export, family_export_after, sf_manifest, ExportFamily, ManifestExport,
 };
 pub use doc_link::{doc_href, with_doc_links};
+pub use failure_results::FailureResultsPanel;
+pub use failures::FailuresPanel;
 pub use families::FAMILY_TABS;
 pub use files::FilesPanel;
 pub use fit::FitPanel;

@@ -6,7 +6,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::bars::index_select;
-use crate::web::charts::{plot, ChartView, Gantt, SeriesChart};
+use crate::web::charts::{plot, ChartView, Gantt, Quantity, SeriesChart};
 use crate::web::hub::WorkerEvent;
 use crate::web::protocol::{FromWorker, GanttData, ToWorker};
 use crate::web::state::{use_app, use_worker_events, AppAction, AppContext};
@@ -92,28 +92,38 @@ pub fn TimelinePanel() -> Html {
             .unwrap_or_default();
         plot(Gantt { data, site, run })
     });
-    let series = |queue| {
+    let series = |quantity| {
         run.map(|run| {
             plot(SeriesChart {
                 run: run.clone(),
-                queue,
+                quantity,
             })
         })
     };
+    // Nodes up over time, when nodes went down in this run (issue #41).
+    let failed = run.is_some_and(|r| r.series.sites.iter().any(|s| !s.nodes_up.is_empty()));
     html! {
         <>
             <div class="controls">
                 { index_select("algorithm", &app.results.labels(), app.selected_run, select_run) }
                 { index_select("site", &sites, site_now, Callback::from(move |i| set_site.set(i))) }
             </div>
-            <ChartView chart={series(false)} testid="chart-util" width={640} height={260} />
-            <ChartView chart={series(true)} testid="chart-queue" width={640} height={260} />
+            <ChartView chart={series(Quantity::Utilization)} testid="chart-util" width={640} height={260} />
+            <ChartView chart={series(Quantity::Queue)} testid="chart-queue" width={640} height={260} />
+            if failed {
+                <ChartView chart={series(Quantity::NodesUp)} testid="chart-nodes-up" width={640} height={260} />
+                <p class="help">{"Nodes up: 1 − nodes down / nodes of the site, time-averaged per bucket; the failures' down times (docs/failures.md)."}</p>
+            }
             { zoom_controls(&app, &window) }
             if app.results.is_ideal(app.selected_run) {
                 <p class="help" data-testid="gantt-ideal">{"The idealized scheme has no processors to draw: its jobs share one virtual machine of Σ CPUs × MHz, each from its submit time (processor sharing), so this chart shows nothing for it."}</p>
             }
             <ChartView chart={gantt_chart} testid="chart-gantt" width={960} height={360} wide=true onpick={app.callback(AppAction::ExplainJob)} />
-            <p class="help">{"The engine counts processors; the Gantt chart places each job on the lowest free ones for drawing. Click a job to see why it waited (under Step through, below)."}</p>
+            if gantt.as_ref().is_some_and(|g| g.unit.starts_with("cores")) {
+                <p class="help">{"On nodes, each job is drawn on the nodes the engine placed it on (a node's cores are its rows; within a node, where its cores sit is drawn for legibility). A red frame is a run a failure killed; grey is a node down. Click a job to see why it waited (under Step through, below)."}</p>
+            } else {
+                <p class="help">{"The engine counts processors; the Gantt chart places each job on the lowest free ones for drawing. Click a job to see why it waited (under Step through, below)."}</p>
+            }
         </>
     }
 }

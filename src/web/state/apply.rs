@@ -52,7 +52,9 @@ impl AppState {
                 let mut s = self.scenario.clone();
                 match apply(&mut s) {
                     Ok(()) => {
-                        self.scenario = s;
+                        // The version follows what the scenario describes (node types: 3,
+                        // failures: 4), so its link and the worker read it as written.
+                        self.scenario = s.upgrade();
                         self.share_url = None;
                     }
                     Err(e) => self.errors.push(e),

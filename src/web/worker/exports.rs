@@ -188,6 +188,11 @@ pub fn gantt(
     from_s: f64,
     to_s: f64,
 ) -> GanttData {
+    if let Some(g) =
+        super::node_gantt::node_gantt(r, platform, (run, site), (from_s, to_s), GANTT_MAX_RECTS)
+    {
+        return g;
+    }
     let s = &platform.sites[site];
     let cap = s.capacity_units();
     let outcomes = &r.runs[run].outcomes;
@@ -225,6 +230,8 @@ pub fn gantt(
             crate::model::Allocation::Node => "nodes".into(),
         },
         rects,
+        killed: Vec::new(),
+        down: Vec::new(),
         truncated,
     }
 }

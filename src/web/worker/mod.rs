@@ -6,6 +6,7 @@
 
 mod exports;
 mod families;
+mod node_gantt;
 mod pool;
 mod prepared;
 mod run;

@@ -36,6 +36,11 @@ pub const MAX_POOL: usize = 8;
 /// Workers the run of `run` is spread over, given the page's core count: 1 (this worker
 /// alone) for small runs, one core, or one algorithm.
 pub fn pool_size(cores: u32, run: &ScenarioRun) -> usize {
+    // A run on nodes keeps its placements and failure log in the worker that ran it (the
+    // Gantt chart draws them); a pool worker sends back its outcomes only.
+    if run.platform().sites.iter().any(|s| s.has_nodes()) {
+        return 1;
+    }
     let job_runs = run.jobs().len() as u64 * run.algorithms() as u64;
     if job_runs < POOL_ABOVE_JOB_RUNS {
         return 1;

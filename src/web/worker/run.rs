@@ -241,7 +241,7 @@ pub fn run_result(
         idx,
         report: rr.clone(),
         wait_cdf: wait_cdf(jobs, &outcomes),
-        series: series(platform, jobs, &outcomes, SERIES_BUCKETS),
+        series: series(rr, platform, jobs, &outcomes, SERIES_BUCKETS),
         elapsed_ms,
     };
     rr.outcomes = outcomes;
@@ -275,12 +275,14 @@ fn wait_cdf(jobs: &[Job], outcomes: &[Outcome]) -> Vec<(f64, f64)> {
 /// Per-site utilization and queue length, time-averaged over equal buckets of
 /// `[0, last end]` (`metrics::series`), in the protocol's shape.
 pub fn series(
+    rr: &RunReport,
     platform: &crate::model::Platform,
     jobs: &[crate::model::Job],
     outcomes: &[Outcome],
     buckets: usize,
 ) -> SeriesData {
-    let s = crate::metrics::series(platform, jobs, outcomes, buckets);
+    let downtimes = rr.failure_log.as_ref().map_or(&[][..], |l| &l.downtimes);
+    let s = crate::metrics::series_with_downtimes(platform, jobs, outcomes, buckets, downtimes);
     SeriesData {
         bucket_s: s.bucket_s,
         sites: s
@@ -290,6 +292,7 @@ pub fn series(
                 name: x.name,
                 utilization: x.utilization,
                 queue_length: x.queue_length,
+                nodes_up: x.nodes_up,
             })
             .collect(),
     }

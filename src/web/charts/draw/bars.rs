@@ -156,7 +156,8 @@ pub fn grouped_bars(
         .caption(fit_title(&root, title), font(15))
         .margin(8)
         .x_label_area_size(28)
-        .y_label_area_size(if banded { 56 } else { 48 })
+        // Wider for banded values, and for labels of four digits and more ("3000.0").
+        .y_label_area_size(if banded || ymax >= 1000.0 { 56 } else { 48 })
         .build_cartesian_2d(x.0..x.1, 0f64..ymax)
         .map_err(e)?;
     chart

@@ -6,25 +6,19 @@ use web_sys::HtmlCanvasElement;
 
 use super::kit::{area, color, e, finish, fit_title, font, line_key, x_ticks, Res};
 use crate::allocation::sweep::FractionHistory;
+use crate::web::charts::Quantity;
 use crate::web::protocol::{GanttData, SeriesData, SiteSeriesData};
 
-/// Utilization (`queue == false`) or queue length over time, one line per site.
-pub fn series(canvas: &HtmlCanvasElement, title: &str, s: &SeriesData, queue: bool) -> Res {
+/// A quantity over time, one line per site: utilization, queue length or nodes up.
+pub fn series(canvas: &HtmlCanvasElement, title: &str, s: &SeriesData, q: Quantity) -> Res {
     let root = area(canvas)?;
     let days = s.bucket_s / 86400.0;
     let len = s.sites.first().map(|x| x.utilization.len()).unwrap_or(0);
     let xmax = (len as f64 * days).max(1e-9);
-    let vals = |x: &SiteSeriesData| -> Vec<f64> {
-        if queue {
-            x.queue_length.clone()
-        } else {
-            x.utilization.clone()
-        }
-    };
-    let ymax = if queue {
-        s.sites.iter().flat_map(vals).fold(1.0f64, f64::max) * 1.1
-    } else {
-        1.05
+    let vals = |x: &SiteSeriesData| -> Vec<f64> { q.of(x).to_vec() };
+    let ymax = match q {
+        Quantity::Queue => s.sites.iter().flat_map(vals).fold(1.0f64, f64::max) * 1.1,
+        Quantity::Utilization | Quantity::NodesUp => 1.05,
     };
     let mut chart = ChartBuilder::on(&root)
         .caption(fit_title(&root, title), font(15))
@@ -37,16 +31,15 @@ pub fn series(canvas: &HtmlCanvasElement, title: &str, s: &SeriesData, queue: bo
         .configure_mesh()
         .x_labels(x_ticks(&root))
         .x_desc("days from first submit")
-        .y_desc(if queue {
-            "jobs waiting"
-        } else {
-            "busy CPUs / CPUs"
-        })
+        .y_desc(q.axis())
         .draw()
         .map_err(e)?;
     for (i, site) in s.sites.iter().enumerate() {
         let c = color(i);
         let v = vals(site);
+        if v.is_empty() {
+            continue;
+        }
         chart
             .draw_series(LineSeries::new(
                 v.iter()
@@ -58,10 +51,15 @@ pub fn series(canvas: &HtmlCanvasElement, title: &str, s: &SeriesData, queue: bo
             .label(site.name.clone())
             .legend(line_key(c));
     }
+    // Nodes up sit near 1: their key goes below them.
+    let key = match q {
+        Quantity::NodesUp => SeriesLabelPosition::LowerRight,
+        Quantity::Utilization | Quantity::Queue => SeriesLabelPosition::UpperRight,
+    };
     finish(
         &root,
         &mut chart,
-        Some(SeriesLabelPosition::UpperRight),
+        Some(key),
         (0.0, xmax),
         (0.0, ymax),
         false,
@@ -97,6 +95,25 @@ pub fn gantt(canvas: &HtmlCanvasElement, title: &str, g: &GanttData) -> Res {
                 ((en / h).min(x1), (lo + n) as f64),
             ],
             c.mix(0.85).filled(),
+        );
+        plot.draw(&r).map_err(e)?;
+    }
+    // Runs a failure killed: the job's colour, faded, in a red frame; nodes down: grey.
+    let clip = |st: f64, en: f64| ((st / h).max(x0), (en / h).min(x1));
+    for &(id, st, en, lo, n) in &g.killed {
+        let c = color((id as usize).wrapping_mul(2654435761) >> 7);
+        let (a, b) = clip(st, en);
+        let corners = [(a, lo as f64), (b, (lo + n) as f64)];
+        plot.draw(&Rectangle::new(corners, c.mix(0.35).filled()))
+            .map_err(e)?;
+        plot.draw(&Rectangle::new(corners, RED.stroke_width(1)))
+            .map_err(e)?;
+    }
+    for &(st, en, lo, n) in &g.down {
+        let (a, b) = clip(st, en);
+        let r = Rectangle::new(
+            [(a, lo as f64), (b, (lo + n) as f64)],
+            RGBColor(90, 90, 90).mix(0.75).filled(),
         );
         plot.draw(&r).map_err(e)?;
     }

@@ -1,0 +1,85 @@
+//! What failures did to each run (issue #41): availability, runs killed, requeues, jobs
+//! lost, work lost and goodput, as the CLI's failure table gives them, with the work lost
+//! per run as bars and each number's formula.
+
+use yew::prelude::*;
+
+use crate::scenario::failures::{RunFailures, FAILURE_HELP};
+use crate::web::charts::{plot, ChartView, LostWork};
+use crate::web::format::fmt_num;
+use crate::web::state::use_app;
+
+/// The title (hover text) of a column: its formula, from [`FAILURE_HELP`].
+fn formula(key: &str) -> String {
+    FAILURE_HELP
+        .iter()
+        .find(|m| m.key == key)
+        .map_or(String::new(), |m| m.formula.to_string())
+}
+
+#[function_component]
+pub fn FailureResultsPanel() -> Html {
+    let app = use_app();
+    let runs = &app.results.runs;
+    let Some(chart) = LostWork::of(runs) else {
+        return html! {};
+    };
+    let checkpointed = runs.iter().any(|r| {
+        r.report
+            .failures
+            .as_ref()
+            .is_some_and(|f| f.checkpoint.is_some())
+    });
+    let th = |key: &'static str, text: &'static str| html! { <th title={formula(key)} data-key={key}>{text}</th> };
+    let row = |label: &str, f: &RunFailures| {
+        let c = f.checkpoint.as_ref();
+        html! { <tr data-label={label.to_string()}>
+            <th scope="row">{label.to_string()}</th>
+            <td class="num">{f.downtimes}</td>
+            <td class="num">{fmt_num(f.availability * 100.0, 2)}{" %"}</td>
+            <td class="num">{f.runs_killed}</td>
+            <td class="num">{f.requeues}</td>
+            <td class="num">{f.jobs_lost}</td>
+            <td class="num">{fmt_num(f.work_lost_core_h, 1)}</td>
+            <td class="num">{fmt_num(f.goodput * 100.0, 2)}{" %"}</td>
+            if checkpointed {
+                <td class="num">{c.map_or("–".into(), |c| c.checkpoints.to_string())}</td>
+                <td class="num">{c.map_or("–".into(), |c| fmt_num(c.overhead_core_h, 1))}</td>
+            }
+        </tr> }
+    };
+    html! {
+        <section class="failures" data-testid="failure-results">
+            <h2>{"Failures"}</h2>
+            <table class="metrics" data-testid="failure-table">
+                <thead><tr>
+                    <th>{"algorithm"}</th>
+                    { th("downtimes", "down periods") }
+                    { th("availability", "availability") }
+                    { th("runs_killed", "runs killed") }
+                    { th("requeues", "requeues") }
+                    { th("jobs_lost", "jobs lost") }
+                    { th("work_lost_core_h", "work lost (core-h)") }
+                    { th("goodput", "goodput") }
+                    if checkpointed {
+                        <th title="checkpoints written by every run">{"checkpoints"}</th>
+                        { th("overhead_core_h", "checkpoint overhead (core-h)") }
+                    }
+                </tr></thead>
+                <tbody>
+                    { for runs.iter().filter_map(|r| Some(row(r.label(), r.report.failures.as_ref()?))) }
+                </tbody>
+            </table>
+            <ChartView chart={Some(plot(chart))} testid="chart-work-lost" width={640} height={260} />
+            <details class="metric-help">
+                <summary>{"What the failure numbers mean"}</summary>
+                <dl>
+                    { for FAILURE_HELP.iter().map(|m| html! { <>
+                        <dt><code>{m.key}</code></dt>
+                        <dd>{m.formula}{" — "}{ super::with_doc_links(m.source) }</dd>
+                    </> }) }
+                </dl>
+            </details>
+        </section>
+    }
+}
