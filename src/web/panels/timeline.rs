@@ -130,30 +130,32 @@ pub fn TimelinePanel() -> Html {
 
 /// Earlier, later, zoom in and out, the whole run; and the window shown.
 fn zoom_controls(app: &AppContext, window: &UseStateHandle<Option<(f64, f64)>>) -> Html {
-    let change = |f: fn((f64, f64)) -> (f64, f64)| {
+    let makespan = app
+        .results
+        .runs
+        .get(app.selected_run)
+        .map_or(1.0, |r| r.report.metrics.makespan_s)
+        .max(1.0);
+    let change = |f: fn((f64, f64), f64) -> (f64, f64)| {
         let window = window.clone();
         Callback::from(move |_: MouseEvent| {
             if let Some(w) = *window {
-                window.set(Some(f(w)));
+                window.set(Some(f(w, makespan)));
             }
         })
     };
     let whole = {
-        let (window, makespan) = (
-            window.setter(),
-            app.results
-                .runs
-                .get(app.selected_run)
-                .map_or(1.0, |r| r.report.metrics.makespan_s),
-        );
-        Callback::from(move |_: MouseEvent| window.set(Some((0.0, makespan.max(1.0)))))
+        let window = window.setter();
+        Callback::from(move |_: MouseEvent| window.set(Some((0.0, makespan))))
     };
+    let at_end = window.is_some_and(|(_, b)| b >= makespan);
+    let at_start = window.is_some_and(|(a, _)| a <= 0.0);
     html! {
         <div class="controls">
-            <button class="small" onclick={change(|w| pan(w, -0.5))}>{"◀ earlier"}</button>
-            <button class="small" onclick={change(|w| zoom(w, 0.5))}>{"zoom in"}</button>
-            <button class="small" onclick={change(|w| zoom(w, 2.0))}>{"zoom out"}</button>
-            <button class="small" onclick={change(|w| pan(w, 0.5))}>{"later ▶"}</button>
+            <button class="small" onclick={change(|w, end| pan(w, -0.5, end))} disabled={at_start} data-testid="gantt-earlier">{"◀ earlier"}</button>
+            <button class="small" onclick={change(|w, _| zoom(w, 0.5))}>{"zoom in"}</button>
+            <button class="small" onclick={change(|w, _| zoom(w, 2.0))}>{"zoom out"}</button>
+            <button class="small" onclick={change(|w, end| pan(w, 0.5, end))} disabled={at_end} data-testid="gantt-later">{"later ▶"}</button>
             <button class="small" onclick={whole}>{"whole run"}</button>
             if let Some((a, b)) = **window { <span class="help">{format!(" {:.1} h – {:.1} h", a / 3600.0, b / 3600.0)}</span> }
         </div>
@@ -167,9 +169,15 @@ fn zoom((a, b): (f64, f64), f: f64) -> (f64, f64) {
     ((mid - half).max(0.0), mid + half)
 }
 
-/// The window moved by `f` of its width, never before 0.
-fn pan((a, b): (f64, f64), f: f64) -> (f64, f64) {
+/// The window moved by `f` of its width, never before 0 nor past the run's `end` (a window
+/// already past it stays where it is).
+fn pan((a, b): (f64, f64), f: f64, end: f64) -> (f64, f64) {
     let d = (b - a) * f;
     let d = if a + d < 0.0 { -a } else { d };
+    let d = if d > 0.0 && b + d > end {
+        (end - b).max(0.0)
+    } else {
+        d
+    };
     (a + d, b + d)
 }
