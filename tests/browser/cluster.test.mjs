@@ -137,6 +137,24 @@ test('a merged table dropped on the page is drawn with the CLI\'s medians and ba
   }
 });
 
+test('the view has something to try: the shipped example opens with the medians of examples/cluster/points.csv', async () => {
+  const page = await open('#/cluster');
+  await page.click('[data-testid=cluster-example]');
+  await page.waitForSelector('[data-testid=cluster-table]');
+  assert.match(await page.textContent('[data-testid=cluster-table-summary]'), /^examples\/cluster\/points\.csv/);
+  const points = readPoints(path.join(repoRoot, 'examples', 'cluster', 'points.csv'));
+  await page.selectOption('[data-testid=cluster-metric]', 'avg_wait_s');
+  const drawn = await drawnLines(page);
+  assert.deepEqual(drawn.x, ['500', '1000', '2000', '4000']);
+  for (const p of points.filter((p) => p.metric === 'avg_wait_s')) {
+    const line = drawn.lines[p.label];
+    assert.ok(line, `no line for ${p.label}: ${Object.keys(drawn.lines)}`);
+    const i = drawn.x.indexOf(p.point[0]);
+    assert.deepEqual([line.median[i], line.lo[i], line.hi[i]], [p.median, p.ci_low, p.ci_high]);
+  }
+  assert.ok(await canvasInk(page, 'chart-merged') > 0.02, 'the merged chart looks blank');
+});
+
 test('files that are not merged tables are refused with what is wrong', async () => {
   const page = await open('#/cluster');
   await page.waitForSelector('[data-testid=cluster-file]');
@@ -270,4 +288,4 @@ test('a manifest travels as a #m1= link: its summary, its download, its cases', 
   assert.match(await g.textContent('[data-testid=cluster-manifest-summary]'), /cannot list traces\/\*\.swf/);
 });
 
-test('no page left 127.0.0.1 or logged an error', () => assertCleanPages(pages, 10));
+test('no page left 127.0.0.1 or logged an error', () => assertCleanPages(pages, 11));

@@ -674,3 +674,30 @@ fn scenario_manifests_keep_their_case_ids() {
     assert_eq!(ids[35], "9a77fd61289a605e");
     assert!(!cases.contains("\"run\""), "a scenario case has no run");
 }
+
+/// The example the page's Cluster sweeps view opens (`examples/cluster/`): its points.csv
+/// is what `sweep plan`, `run` and `merge` give for its manifest today, byte for byte, so
+/// the shipped table never drifts from the engine that made it.
+#[test]
+fn the_shipped_example_is_what_its_manifest_gives() {
+    let dir = std::env::temp_dir().join(format!("gridscope-sweep-example-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let out = dir.display().to_string();
+    let manifest = root().join("examples/cluster/manifest.json");
+    ok(&[
+        "sweep",
+        "plan",
+        &manifest.display().to_string(),
+        "--out",
+        &out,
+    ]);
+    ok(&["sweep", "run", &out, "--shard", "0/1"]);
+    ok(&["sweep", "merge", &out]);
+    let made = std::fs::read(dir.join("merged/points.csv")).unwrap();
+    let shipped = std::fs::read(root().join("examples/cluster/points.csv")).unwrap();
+    assert!(
+        made == shipped,
+        "examples/cluster/points.csv is stale: regenerate it as examples/cluster/README.md says"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -10,6 +10,7 @@ use yew::prelude::*;
 use super::bars::index_select;
 use crate::metrics::compare::JobDiff;
 use crate::web::charts::{plot, AbScatter, ChartView};
+use crate::web::format::{count, fmt_duration};
 use crate::web::hub::WorkerEvent;
 use crate::web::protocol::{AbData, FromWorker, ToWorker};
 use crate::web::state::{use_app, use_worker_events, AppAction, AppContext};
@@ -78,14 +79,17 @@ fn result(app: &AppContext, d: Rc<AbData>, labels: &[String]) -> Html {
     });
     html! {
         <>
-            <p data-testid="ab-summary">{format!(
-                "{} jobs paired (only in A: {}, only in B: {}). Mean wait {:.1} s under {la}, {:.1} s under {lb}; per job B − A: mean {:.1} s, median {:.1} s. {} jobs waited less under {lb}, {} more, {} the same.",
-                c.jobs_paired, c.only_in_a, c.only_in_b, c.mean_wait_a_s, c.mean_wait_b_s,
-                c.mean_diff_s, c.median_diff_s, c.gained, c.lost, c.unchanged
+            // Durations as the results table writes them; the exact seconds on hover and in
+            // the data attributes (the CLI's `compare --json` numbers).
+            <p data-testid="ab-summary" data-mean-diff-s={c.mean_diff_s.to_string()} data-median-diff-s={c.median_diff_s.to_string()}
+                title={format!("seconds: mean wait {} under {la}, {} under {lb}; B − A mean {}, median {}", c.mean_wait_a_s, c.mean_wait_b_s, c.mean_diff_s, c.median_diff_s)}>{format!(
+                "{} paired (only in A: {}, only in B: {}). Mean wait {} under {la}, {} under {lb}; per job B − A: mean {}, median {}. {} waited less under {lb}, {} more, {} the same.",
+                count(c.jobs_paired, "job"), c.only_in_a, c.only_in_b, fmt_duration(c.mean_wait_a_s), fmt_duration(c.mean_wait_b_s),
+                signed(c.mean_diff_s), signed(c.median_diff_s), count(c.gained, "job"), c.lost, c.unchanged
             )}</p>
-            <p data-testid="ab-test">{format!(
-                "{}: n = {} jobs with a difference, W+ = {}, z = {:.3}, p = {:.3e}; mean B − A {:.1} s, 95 % interval [{:.1}, {:.1}] s.",
-                t.test, t.n_nonzero, t.w_plus, t.z, t.p_value, t.mean_diff_s, t.ci95_low_s, t.ci95_high_s
+            <p data-testid="ab-test" title={format!("seconds: mean B − A {}, 95 % interval [{}, {}]", t.mean_diff_s, t.ci95_low_s, t.ci95_high_s)}>{format!(
+                "{}: n = {} with a difference, W+ = {}, z = {:.3}, p = {:.3e}; mean B − A {}, 95 % interval [{}, {}].",
+                t.test, count(t.n_nonzero, "job"), t.w_plus, t.z, t.p_value, signed(t.mean_diff_s), signed(t.ci95_low_s), signed(t.ci95_high_s)
             )}</p>
             <ChartView chart={Some(chart)} testid="chart-ab" width={520} height={420} onpick={pick} />
             <div class="ab-tables">
@@ -110,15 +114,27 @@ fn table(app: &AppContext, title: &str, jobs: &[JobDiff], d: &AbData, testid: &s
     html! {
         <table class="ab-jobs" data-testid={testid.to_string()}>
             <caption>{title}</caption>
-            <thead><tr><th>{"job"}</th><th>{"wait A (s)"}</th><th>{"wait B (s)"}</th><th>{"B − A (s)"}</th><th>{"why did it wait?"}</th></tr></thead>
+            <thead><tr><th>{"job"}</th><th>{"wait A"}</th><th>{"wait B"}</th><th>{"B − A"}</th><th>{"why did it wait?"}</th></tr></thead>
             <tbody>
             { for jobs.iter().map(|j| html! {
                 <tr>
-                    <td>{j.job_id}</td><td>{j.wait_a_s}</td><td>{j.wait_b_s}</td><td>{format!("{:+}", j.diff_s)}</td>
+                    <td>{j.job_id}</td>
+                    <td title={format!("{} s", j.wait_a_s)} data-value={j.wait_a_s.to_string()}>{fmt_duration(j.wait_a_s)}</td>
+                    <td title={format!("{} s", j.wait_b_s)} data-value={j.wait_b_s.to_string()}>{fmt_duration(j.wait_b_s)}</td>
+                    <td title={format!("{:+} s", j.diff_s)} data-value={j.diff_s.to_string()}>{signed(j.diff_s)}</td>
                     <td>{why(d.a, j.job_id, "under A")}{" "}{why(d.b, j.job_id, "under B")}</td>
                 </tr>
             }) }
             </tbody>
         </table>
+    }
+}
+
+/// A difference of durations with its sign: "+4 min 3 s", "−57.0 s", "0.0 s".
+fn signed(secs: f64) -> String {
+    match secs {
+        s if s > 0.0 => format!("+{}", fmt_duration(s)),
+        s if s < 0.0 => format!("−{}", fmt_duration(-s)),
+        _ => fmt_duration(0.0),
     }
 }

@@ -180,6 +180,12 @@ fn read_shared() -> Option<Result<Shared, String>> {
     }))
 }
 
+/// The example sweep's merged table, shipped with the page: `examples/cluster/points.csv`
+/// is what `sweep plan`, `run` and `merge` give for `examples/cluster/manifest.json` (a
+/// native test holds the two to each other).
+const EXAMPLE_POINTS: &[u8] = include_bytes!("../../../examples/cluster/points.csv");
+const EXAMPLE_NAME: &str = "examples/cluster/points.csv";
+
 impl Component for ClusterPanel {
     type Message = ClusterMsg;
     type Properties = ();
@@ -292,6 +298,9 @@ impl Component for ClusterPanel {
                      {ondrop} {ondragover} {ondragleave}>
                     <p>{"Drop "}<code>{"merged/merged.json"}</code>{" or "}<code>{"merged/points.csv"}</code>{" of "}<code>{"gridscope sweep merge DIR"}</code>{" here (files of those names dropped anywhere on the page come here too), or "}
                     <input type="file" accept=".json,.csv" data-testid="cluster-file" aria-label="Pick a merged table" onchange={pick} /></p>
+                    <p>{"Nothing to drop yet? "}
+                    <button class="small" data-testid="cluster-example" onclick={link.callback(|_: MouseEvent| ClusterMsg::Read(EXAMPLE_NAME.into(), Ok(EXAMPLE_POINTS.to_vec())))}>{"open the example"}</button>
+                    <span class="help">{ super::with_doc_links(" — examples/cluster/manifest.json (the demo's policies over 500 to 4,000 jobs, 5 seeds) as the CLI merged it: examples/cluster/README.md.") }</span></p>
                     <p class="help">{"Each line is a run label (and value of the other axes) over the chosen axis: the median across the seed axis, the band its order-statistic confidence interval, [x(i), x(n+1−i)] of the n sorted seed values with i the largest keeping P(x(i) < median < x(n+1−i)) ≥ 95 % under Bin(n, ½) (min..max when n ≤ 5; the title gives the lowest coverage). The file never leaves your computer."}</p>
                 </div>
                 if let Some(e) = &self.error {
