@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
-import { canvasInk, repoRoot, traces, pageSuite, assertCleanPages, assertOnView } from './harness.mjs';
+import { canvasInk, repoRoot, traces, pageSuite, assertCleanPages, assertOnView, waitResults, dropFiles } from './harness.mjs';
 
 const CLI = path.join(repoRoot, 'target', 'release', process.platform === 'win32' ? 'gridscope.exe' : 'gridscope');
 const TRACE = path.join(traces, 'SDSC-SP2-1998-4.2-cln.swf.gz');
@@ -100,4 +100,22 @@ test('the SCJG panel runs the presets on a picked trace to the CLI numbers and d
   await again.setInputFiles('[data-testid=scjg-trace]', TRACE);
   await again.waitForSelector('[data-testid=scjg-runs]', { timeout: 120_000 });
   assertCleanPages(pages, 2);
+});
+
+test('a trace dropped on the Scheduling view serves the SCJG view: Run takes it and says so', async () => {
+  const page = await open('#/scheduling');
+  await waitResults(page, 5);
+  await dropFiles(page, [{ name: path.basename(TRACE), bytes: fs.readFileSync(TRACE) }]);
+  await page.waitForSelector('[data-testid=import-report]');
+  await page.waitForFunction(() => document.querySelector('[data-testid=run-info]')?.textContent.includes('SDSC'), null, { timeout: 60_000 });
+  await waitResults(page, 5, 120_000);
+  await page.evaluate(() => { location.hash = '#/scjg'; });
+  await assertOnView(page, 'scjg');
+  await set(page, '#scjg-seeds', '1');
+  await set(page, '#scjg-percents', '0');
+  await runAndWait(page, 'scjg-table');
+  assert.match(await page.textContent('[data-testid=scjg-notice]'), /Running on SDSC-SP2-1998-4\.2-cln\.swf\.gz, the trace loaded on the Scheduling view/);
+  const cli = cliJson(['run', '--preset', 'scjg-fraction', '--seeds', '1', '--x', '0']);
+  assert.deepEqual(await readTable(page, 'scjg-table', ['policy', 'metric']), cli.series.map((s) => [s.policy, s.metric, s.median]));
+  assertCleanPages(pages, 3);
 });

@@ -81,6 +81,12 @@ pub trait FamilyPanel: Sized + 'static {
     fn ready(&self) -> Result<(), String> {
         Ok(())
     }
+    /// The trace files loaded elsewhere on the page (dropped on the Scheduling view), offered
+    /// before [`FamilyPanel::ready`]: a view that reads a trace may take one it lacks, and
+    /// returns a notice saying which.
+    fn offer_files(&mut self, _files: &[web_sys::File]) -> Option<String> {
+        None
+    }
     /// The task that runs `link`.
     fn task(&self, link: Self::Link) -> Result<Self::Task, String>;
     /// Applies a field's change (the error names the field).
@@ -139,6 +145,13 @@ pub struct FamilyView<P: FamilyPanel> {
 
 impl<P: FamilyPanel> FamilyView<P> {
     fn run(&mut self, ctx: &Context<Self>) {
+        // A trace dropped anywhere on the page serves this view too.
+        let offered = ctx
+            .link()
+            .context::<crate::web::state::AppContext>(Callback::noop())
+            .map(|(app, _)| loaded_files(&app))
+            .unwrap_or_default();
+        let took = self.panel.offer_files(&offered);
         let task = self
             .panel
             .ready()
@@ -147,7 +160,7 @@ impl<P: FamilyPanel> FamilyView<P> {
         match task {
             Ok((link, task)) => {
                 self.error = None;
-                self.notice = None;
+                self.notice = took;
                 let deliver = ctx.link().callback(FamilyMsg::Worker);
                 match self.runner.start(task, deliver) {
                     Ok(()) => self.sent = Some(link),
@@ -277,4 +290,14 @@ impl<P: FamilyPanel> Component for FamilyView<P> {
             </section>
         }
     }
+}
+
+/// The files the page has loaded (dropped or picked on the Scheduling view), in the order
+/// they came.
+fn loaded_files(app: &crate::web::state::AppContext) -> Vec<web_sys::File> {
+    app.files
+        .iter()
+        .filter(|f| matches!(f.status, crate::web::state::FileStatus::Loaded { .. }))
+        .map(|f| f.file.clone())
+        .collect()
 }

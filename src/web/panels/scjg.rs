@@ -139,9 +139,39 @@ impl FamilyPanel for Scjg {
         match self.file {
             Some(_) => Ok(()),
             None => Err(format!(
-                "Choose a trace file first (e.g. {DEFAULT_TRACE} from the Parallel Workloads Archive)."
+                "Choose a trace file first (e.g. {DEFAULT_TRACE} from the Parallel Workloads Archive), here or on the Scheduling view."
             )),
         }
+    }
+
+    /// Without a file of its own, the view takes a trace loaded on the page: the one a
+    /// link names, else SDSC-SP2 (SCJG's trace), else the first SWF.
+    fn offer_files(&mut self, files: &[web_sys::File]) -> Option<String> {
+        if self.file.is_some() {
+            return None;
+        }
+        let swf = |f: &&web_sys::File| {
+            let n = f.name().to_ascii_lowercase();
+            n.ends_with(".swf") || n.ends_with(".swf.gz")
+        };
+        let named = |want: &str| files.iter().find(|f| f.name() == want);
+        let chosen = match &self.wanted_trace {
+            Some(t) => named(t),
+            None => named(DEFAULT_TRACE)
+                .or_else(|| {
+                    files
+                        .iter()
+                        .filter(swf)
+                        .find(|f| f.name().starts_with("SDSC-SP2"))
+                })
+                .or_else(|| files.iter().find(swf)),
+        }?;
+        self.file = Some(chosen.clone());
+        self.wanted_trace = None;
+        Some(format!(
+            "Running on {}, the trace loaded on the Scheduling view (choose another file below to change it).",
+            chosen.name()
+        ))
     }
 
     fn task(&self, request: FamilyRequest) -> Result<FamilyTask, String> {
