@@ -1,5 +1,6 @@
 use super::nodefit::{node_shadow, window_bound, NodeShadow, NodesView, Release};
 use super::{HeadReservation, LocalPolicy, NowFit, PassNote, QueuedJob, SiteView, WidthQueue};
+use crate::model::nodes::unit_mem;
 use crate::model::{JobIdx, Share};
 use crate::policy::Profile;
 use crate::time::SimTime;
@@ -269,6 +270,9 @@ impl Easy {
     /// reservations (only SCJG's grid schemes make them, refused there).
     fn schedule_on_nodes(&mut self, site: &SiteView, nodes: &NodesView, starts: &mut Vec<JobIdx>) {
         self.memo = None;
+        let memory = nodes.pool.tracks_memory;
+        self.queue
+            .fill_mems(|j| unit_mem(memory, j.units, &nodes.demand(j.idx)));
         let mut fit = NowFit::new(site);
         if let Some(memo) = self.node_memo.take() {
             let holds = memo.version == nodes.pool.version()
@@ -376,7 +380,12 @@ impl Easy {
         // the jobs that neither end by the shadow nor pass that test, a block at a time.
         let mut extra = reservation.extra(head.units);
         let window = shadow - site.now;
-        while let Some(k) = self.queue.next_backfill(from, fit.free(), extra, window) {
+        // The queue also skips the jobs the nodes are known to lack memory for: they would
+        // fail `fits_job` below (nothing is freed within a pass; `take_job` forgets the cap).
+        while let Some(k) =
+            self.queue
+                .next_backfill_capped(from, fit.free(), extra, window, fit.nodes.cap())
+        {
             if fit.free() == 0 {
                 break;
             }

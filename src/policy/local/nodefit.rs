@@ -5,6 +5,7 @@
 
 use std::collections::HashSet;
 
+use super::width_queue::MemCap;
 use super::{NowFit, QueuedJob, SiteView};
 use crate::model::nodes::{first_fit_within, unit_mem, unit_room, units_in};
 use crate::model::{Demand, JobIdx, NodeFree, NodePool, Placements, Share};
@@ -43,13 +44,28 @@ impl NodesView<'_> {
 /// - `short`: for jobs of units only ([`unit_mem`]), (unit memory, units the nodes hold in
 ///   all), by memory. The nodes hold no more units of more memory, so a job of at least
 ///   that memory per unit and more processors than the units held does not fit;
-/// - `refused`: the other requests (GPUs, a node count) that found no nodes, exactly.
-#[derive(Debug, Default)]
+/// - `refused`: the other requests (GPUs, a node count) that found no nodes, exactly;
+/// - `cap`: the entry of `short` that rules out the most (fewest units, then least memory),
+///   for the queue to skip a block of jobs at a time by their memory lane ([`MemCap`]).
+#[derive(Debug)]
 pub(crate) struct NodeFit {
     taken: Option<NodeFree>,
     last: Vec<Share>,
     short: Vec<(u64, u64)>,
     refused: HashSet<(u32, Demand)>,
+    cap: MemCap,
+}
+
+impl Default for NodeFit {
+    fn default() -> NodeFit {
+        NodeFit {
+            taken: None,
+            last: Vec::new(),
+            short: Vec::new(),
+            refused: HashSet::new(),
+            cap: MemCap::NONE,
+        }
+    }
 }
 
 impl NodeFit {
@@ -95,12 +111,27 @@ impl NodeFit {
                     Some(&(mr, _)) if mr == m => self.short[i].1 = room,
                     _ => self.short.insert(i, (m, room)),
                 }
+                // The lane saturates at u32::MAX, so only a smaller memory bounds it.
+                if let (Ok(mem), Ok(units)) = (u32::try_from(m), u32::try_from(room)) {
+                    let cap = MemCap { mem, units };
+                    if mem < u32::MAX && (units, mem) < (self.cap.units, self.cap.mem) {
+                        self.cap = cap;
+                    }
+                }
             }
             (Err(Some(_)), None) => {
                 self.refused.insert((procs, demand));
             }
         }
         placed.is_ok()
+    }
+
+    /// What the failed walks so far rule out, for [`super::WidthQueue::next_backfill_capped`]:
+    /// a job of units only with at least `cap.mem` KB per unit and more than `cap.units`
+    /// processors does not fit (nor does any job of more processors than the cores free
+    /// when `cap.mem` is 0, the lane of the other jobs).
+    pub(crate) fn cap(&self) -> MemCap {
+        self.cap
     }
 
     /// The placement the last successful [`NodeFit::fits`] found (until it is taken).
@@ -120,6 +151,7 @@ impl NodeFit {
         self.last.clear();
         self.short.clear();
         self.refused.clear();
+        self.cap = MemCap::NONE;
     }
 }
 

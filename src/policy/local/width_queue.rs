@@ -25,6 +25,13 @@ pub(crate) struct WidthQueue {
     /// Each job's estimate in ms, saturated to `u32` (a block filter; exact tests read the
     /// job). Four-byte lanes like the widths, so a block's test is a few vector compares.
     estimates: Vec<u32>,
+    /// Each job's memory per unit in KB, saturated to `u32`, on a node-typed site (0 for a
+    /// job not of units only, and until [`WidthQueue::fill_mems`] reads it): a third lane,
+    /// so that a pass can skip a block of jobs the nodes are known to lack memory for
+    /// ([`MemCap`]).
+    mems: Vec<u32>,
+    /// Positions below this one have their `mems` read (a job put in front has 0).
+    mems_upto: usize,
     gone: Vec<bool>,
     /// The first live position (`end()` when empty).
     head: usize,
@@ -38,6 +45,7 @@ impl WidthQueue {
         self.jobs.push(job);
         self.widths.push(job.units);
         self.estimates.push(saturate_ms(job.estimate));
+        self.mems.push(0);
         self.gone.push(false);
         self.live += 1;
     }
@@ -50,6 +58,8 @@ impl WidthQueue {
             self.jobs.insert(0, job);
             self.widths.insert(0, job.units);
             self.estimates.insert(0, saturate_ms(job.estimate));
+            self.mems.insert(0, 0);
+            self.mems_upto += 1;
             self.gone.insert(0, false);
         } else {
             // Every position before the head is a tombstone.
@@ -58,6 +68,7 @@ impl WidthQueue {
             self.jobs[h] = job;
             self.widths[h] = job.units;
             self.estimates[h] = saturate_ms(job.estimate);
+            self.mems[h] = 0;
             self.gone[h] = false;
         }
         self.live += 1;
@@ -126,18 +137,27 @@ impl WidthQueue {
     }
 
     fn compact(&mut self) {
-        let mut kept = 0;
+        let (mut kept, mut upto) = (0, 0);
         for i in 0..self.jobs.len() {
+            if i == self.mems_upto {
+                upto = kept;
+            }
             if !self.gone[i] {
                 self.jobs[kept] = self.jobs[i];
                 self.widths[kept] = self.widths[i];
                 self.estimates[kept] = self.estimates[i];
+                self.mems[kept] = self.mems[i];
                 kept += 1;
             }
         }
+        if self.mems_upto >= self.jobs.len() {
+            upto = kept;
+        }
+        self.mems_upto = upto;
         self.jobs.truncate(kept);
         self.widths.truncate(kept);
         self.estimates.truncate(kept);
+        self.mems.truncate(kept);
         self.gone.clear();
         self.gone.resize(kept, false);
         self.head = 0;
@@ -150,6 +170,15 @@ impl WidthQueue {
         };
         self.remove_at(&[pos]);
         true
+    }
+
+    /// Reads the memory lane of the jobs queued since the last call: `mem` gives a job's
+    /// memory per unit (`None`: not a job of units only, which gets 0).
+    pub(crate) fn fill_mems(&mut self, mem: impl Fn(&QueuedJob) -> Option<u64>) {
+        for i in self.mems_upto..self.jobs.len() {
+            self.mems[i] = mem(&self.jobs[i]).map_or(0, |m| m.min(u64::from(u32::MAX)) as u32);
+        }
+        self.mems_upto = self.jobs.len();
     }
 
     /// Position of the first live job at or after `from` needing at most `free` units.
@@ -167,13 +196,28 @@ impl WidthQueue {
         extra: u32,
         window: SimTime,
     ) -> Option<usize> {
+        self.next_backfill_capped(from, free, extra, window, MemCap::NONE)
+    }
+
+    /// [`WidthQueue::next_backfill`] that also skips the jobs `cap` says cannot fit (their
+    /// memory lane at least `cap.mem` and more than `cap.units` units).
+    pub(crate) fn next_backfill_capped(
+        &self,
+        from: usize,
+        free: u32,
+        extra: u32,
+        window: SimTime,
+        cap: MemCap,
+    ) -> Option<usize> {
         const BLOCK: usize = 16;
-        let (w, e) = (&self.widths, &self.estimates);
+        let (w, e, m) = (&self.widths, &self.estimates, &self.mems);
         let n = w.len();
         // Saturating both sides keeps `est ≤ window ⇒ est32 ≤ window32`: the block test may
         // let a job through that the exact test then refuses, never the other way round.
         let window32 = saturate_ms(window);
-        let ok = |u: u32, est: u32| (u <= free) & ((u <= extra) | (est <= window32));
+        let ok = |u: u32, est: u32, mem: u32| {
+            (u <= free) & ((u <= extra) | (est <= window32)) & ((mem < cap.mem) | (u <= cap.units))
+        };
         let exact = |j: usize| {
             let job = &self.jobs[j];
             !self.gone[j] && job.units <= free && (job.units <= extra || job.estimate <= window)
@@ -182,7 +226,7 @@ impl WidthQueue {
         loop {
             let stepwise_end = (j + BLOCK).min(n);
             while j < stepwise_end {
-                if ok(w[j], e[j]) && exact(j) {
+                if ok(w[j], e[j], m[j]) && exact(j) {
                     return Some(j);
                 }
                 j += 1;
@@ -191,18 +235,18 @@ impl WidthQueue {
                 return None;
             }
             while j + BLOCK <= n {
-                let (wb, eb): (&[u32; BLOCK], &[u32; BLOCK]) =
-                    match (w[j..j + BLOCK].try_into(), e[j..j + BLOCK].try_into()) {
-                        (Ok(wb), Ok(eb)) => (wb, eb),
-                        _ => unreachable!("the blocks are BLOCK long"),
-                    };
-                // With `extra ≥ free` the width alone decides (first-fit, a fresh EASY head).
-                let hit = if extra >= free {
+                let block = |v: &[u32]| -> [u32; BLOCK] {
+                    v[j..j + BLOCK]
+                        .try_into()
+                        .unwrap_or_else(|_| unreachable!("the blocks are BLOCK long"))
+                };
+                let (wb, eb, mb) = (block(w), block(e), block(m));
+                // With `extra ≥ free` and no cap the width alone decides (first-fit, a
+                // fresh EASY head).
+                let hit = if extra >= free && cap == MemCap::NONE {
                     wb.iter().fold(false, |any, &u| any | (u <= free))
                 } else {
-                    wb.iter()
-                        .zip(eb)
-                        .fold(false, |any, (&u, &est)| any | ok(u, est))
+                    (0..BLOCK).fold(false, |any, i| any | ok(wb[i], eb[i], mb[i]))
                 };
                 if hit {
                     break;
@@ -211,6 +255,23 @@ impl WidthQueue {
             }
         }
     }
+}
+
+/// What a pass knows its nodes lack: no job of at least `mem` KB per unit (the memory
+/// lane) and more than `units` units fits now. The nodes hold at most `units` units of
+/// `mem` KB, and no more of any larger unit (a node holds fewer units the more memory
+/// each takes). [`MemCap::NONE`] skips nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct MemCap {
+    pub(crate) mem: u32,
+    pub(crate) units: u32,
+}
+
+impl MemCap {
+    pub(crate) const NONE: MemCap = MemCap {
+        mem: u32::MAX,
+        units: u32::MAX,
+    };
 }
 
 #[cfg(test)]
