@@ -380,12 +380,16 @@ impl Easy {
         // the jobs that neither end by the shadow nor pass that test, a block at a time.
         let mut extra = reservation.extra(head.units);
         let window = shadow - site.now;
-        // The queue also skips the jobs the nodes are known to lack memory for: they would
-        // fail `fits_job` below (nothing is freed within a pass; `take_job` forgets the cap).
-        while let Some(k) =
-            self.queue
-                .next_backfill_capped(from, fit.free(), extra, window, fit.nodes.cap())
-        {
+        // The queue also skips the jobs the pass knows the nodes lack memory for, and those
+        // it knows delay the head: the tests below would refuse them one by one (nothing is
+        // freed within a pass; a start forgets both).
+        while let Some(k) = self.queue.next_backfill_known(
+            from,
+            fit.free(),
+            extra,
+            window,
+            reservation.known(&fit.nodes),
+        ) {
             if fit.free() == 0 {
                 break;
             }

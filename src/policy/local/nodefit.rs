@@ -5,7 +5,7 @@
 
 use std::collections::HashSet;
 
-use super::width_queue::MemCap;
+use super::width_queue::{Known, MemCap};
 use super::{NowFit, QueuedJob, SiteView};
 use crate::model::nodes::{first_fit_within, unit_mem, unit_room, units_in};
 use crate::model::{Demand, JobIdx, NodeFree, NodePool, Placements, Share};
@@ -111,12 +111,9 @@ impl NodeFit {
                     Some(&(mr, _)) if mr == m => self.short[i].1 = room,
                     _ => self.short.insert(i, (m, room)),
                 }
-                // The lane saturates at u32::MAX, so only a smaller memory bounds it.
-                if let (Ok(mem), Ok(units)) = (u32::try_from(m), u32::try_from(room)) {
-                    let cap = MemCap { mem, units };
-                    if mem < u32::MAX && (units, mem) < (self.cap.units, self.cap.mem) {
-                        self.cap = cap;
-                    }
+                let cap = MemCap::new(m, room);
+                if (cap.units, cap.mem) < (self.cap.units, self.cap.mem) {
+                    self.cap = cap;
                 }
             }
             (Err(Some(_)), None) => {
@@ -126,10 +123,9 @@ impl NodeFit {
         placed.is_ok()
     }
 
-    /// What the failed walks so far rule out, for [`super::WidthQueue::next_backfill_capped`]:
-    /// a job of units only with at least `cap.mem` KB per unit and more than `cap.units`
-    /// processors does not fit (nor does any job of more processors than the cores free
-    /// when `cap.mem` is 0, the lane of the other jobs).
+    /// What the failed walks so far rule out ([`super::width_queue::Known`]'s `short`): a
+    /// job of units only with a memory lane at least `cap.mem` and more than `cap.units`
+    /// processors does not fit.
     pub(crate) fn cap(&self) -> MemCap {
         self.cap
     }
@@ -211,11 +207,24 @@ pub(crate) struct NodeShadow {
 /// is taken there: once a job of unit memory m and p processors delays the head, every job
 /// of m and p or more does. The other requests are kept exactly (the same request, the
 /// same nodes).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct HeldBack {
     /// (unit memory, fewest processors refused), by memory.
     units: Vec<(u64, u32)>,
     shapes: HashSet<(u32, Demand)>,
+    /// The entry of `units` of fewest processors (then least memory), as a memory lane,
+    /// for the queue to skip such jobs a block at a time ([`NodeShadow::known`]).
+    cap: MemCap,
+}
+
+impl Default for HeldBack {
+    fn default() -> HeldBack {
+        HeldBack {
+            units: Vec::new(),
+            shapes: HashSet::new(),
+            cap: MemCap::NONE,
+        }
+    }
 }
 
 /// The units of a head's memory (`unit`) each node holds (`per_node`) in some free nodes,
@@ -423,6 +432,16 @@ impl NodeShadow {
     pub(crate) fn nodes_taken(&mut self) {
         self.held_back.units.clear();
         self.held_back.shapes.clear();
+        self.held_back.cap = MemCap::NONE;
+    }
+
+    /// What this reservation and the pass's failed walks (`fit`) know cannot start, for the
+    /// queue to skip ([`super::width_queue::Known`]).
+    pub(crate) fn known(&self, fit: &NodeFit) -> Known {
+        Known {
+            short: fit.cap(),
+            delays: self.held_back.cap,
+        }
     }
 
     /// [`NodeShadow::keeps_head`] for a job of `procs` × `demand`, remembering a refusal
@@ -448,6 +467,10 @@ impl NodeShadow {
                 match held.units.get_mut(i) {
                     Some((mr, p)) if *mr == m => *p = (*p).min(procs),
                     _ => held.units.insert(i, (m, procs)),
+                }
+                let cap = MemCap::new(m, u64::from(procs));
+                if (cap.units, cap.mem) < (held.cap.units, held.cap.mem) {
+                    held.cap = cap;
                 }
             }
             None => {

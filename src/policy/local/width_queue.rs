@@ -25,10 +25,10 @@ pub(crate) struct WidthQueue {
     /// Each job's estimate in ms, saturated to `u32` (a block filter; exact tests read the
     /// job). Four-byte lanes like the widths, so a block's test is a few vector compares.
     estimates: Vec<u32>,
-    /// Each job's memory per unit in KB, saturated to `u32`, on a node-typed site (0 for a
-    /// job not of units only, and until [`WidthQueue::fill_mems`] reads it): a third lane,
-    /// so that a pass can skip a block of jobs the nodes are known to lack memory for
-    /// ([`MemCap`]).
+    /// On a node-typed site, each job's memory per unit in KB plus one, saturated to `u32`
+    /// ([`mem_lane`]); 0 for a job not of units only, and until [`WidthQueue::fill_mems`]
+    /// reads it. A third lane, so that a pass can skip a block of jobs it knows cannot
+    /// start ([`Known`]).
     mems: Vec<u32>,
     /// Positions below this one have their `mems` read (a job put in front has 0).
     mems_upto: usize,
@@ -176,7 +176,7 @@ impl WidthQueue {
     /// memory per unit (`None`: not a job of units only, which gets 0).
     pub(crate) fn fill_mems(&mut self, mem: impl Fn(&QueuedJob) -> Option<u64>) {
         for i in self.mems_upto..self.jobs.len() {
-            self.mems[i] = mem(&self.jobs[i]).map_or(0, |m| m.min(u64::from(u32::MAX)) as u32);
+            self.mems[i] = mem(&self.jobs[i]).map_or(0, mem_lane);
         }
         self.mems_upto = self.jobs.len();
     }
@@ -196,18 +196,18 @@ impl WidthQueue {
         extra: u32,
         window: SimTime,
     ) -> Option<usize> {
-        self.next_backfill_capped(from, free, extra, window, MemCap::NONE)
+        self.next_backfill_known(from, free, extra, window, Known::NONE)
     }
 
-    /// [`WidthQueue::next_backfill`] that also skips the jobs `cap` says cannot fit (their
-    /// memory lane at least `cap.mem` and more than `cap.units` units).
-    pub(crate) fn next_backfill_capped(
+    /// [`WidthQueue::next_backfill`] that also skips, by their memory lane, the jobs a pass
+    /// knows cannot start ([`Known`]).
+    pub(crate) fn next_backfill_known(
         &self,
         from: usize,
         free: u32,
         extra: u32,
         window: SimTime,
-        cap: MemCap,
+        known: Known,
     ) -> Option<usize> {
         const BLOCK: usize = 16;
         let (w, e, m) = (&self.widths, &self.estimates, &self.mems);
@@ -215,8 +215,13 @@ impl WidthQueue {
         // Saturating both sides keeps `est ≤ window ⇒ est32 ≤ window32`: the block test may
         // let a job through that the exact test then refuses, never the other way round.
         let window32 = saturate_ms(window);
+        let (short, delays) = (known.short, known.delays);
+        // `est32 > window32` implies `est > window`: the job runs past the shadow.
         let ok = |u: u32, est: u32, mem: u32| {
-            (u <= free) & ((u <= extra) | (est <= window32)) & ((mem < cap.mem) | (u <= cap.units))
+            (u <= free)
+                & ((u <= extra) | (est <= window32))
+                & ((mem < short.mem) | (u <= short.units))
+                & ((est <= window32) | (mem != delays.mem) | (u < delays.units))
         };
         let exact = |j: usize| {
             let job = &self.jobs[j];
@@ -243,7 +248,7 @@ impl WidthQueue {
                 let (wb, eb, mb) = (block(w), block(e), block(m));
                 // With `extra ≥ free` and no cap the width alone decides (first-fit, a
                 // fresh EASY head).
-                let hit = if extra >= free && cap == MemCap::NONE {
+                let hit = if extra >= free && known == Known::NONE {
                     wb.iter().fold(false, |any, &u| any | (u <= free))
                 } else {
                     (0..BLOCK).fold(false, |any, i| any | ok(wb[i], eb[i], mb[i]))
@@ -257,10 +262,13 @@ impl WidthQueue {
     }
 }
 
-/// What a pass knows its nodes lack: no job of at least `mem` KB per unit (the memory
-/// lane) and more than `units` units fits now. The nodes hold at most `units` units of
-/// `mem` KB, and no more of any larger unit (a node holds fewer units the more memory
-/// each takes). [`MemCap::NONE`] skips nothing.
+/// The memory lane of a job of units only with `m` KB per unit: `m + 1`, saturated, so
+/// that 0 stands for the other jobs. Below `u32::MAX` a lane is exact.
+pub(crate) fn mem_lane(m: u64) -> u32 {
+    m.saturating_add(1).min(u64::from(u32::MAX)) as u32
+}
+
+/// A memory lane and a number of units (a [`Known`] part); `NONE` matches no job.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct MemCap {
     pub(crate) mem: u32,
@@ -271,6 +279,35 @@ impl MemCap {
     pub(crate) const NONE: MemCap = MemCap {
         mem: u32::MAX,
         units: u32::MAX,
+    };
+
+    /// The cap for `m` KB per unit and `units`, or `NONE` when `m`'s lane is not exact.
+    pub(crate) fn new(m: u64, units: u64) -> MemCap {
+        match (mem_lane(m), u32::try_from(units)) {
+            (mem, Ok(units)) if mem < u32::MAX => MemCap { mem, units },
+            _ => MemCap::NONE,
+        }
+    }
+}
+
+/// What a pass knows cannot start, for the queue to skip a block at a time (each is what
+/// the pass would find job by job, with nothing freed within a pass):
+/// - `short`: no job of units only with a lane at least `short.mem` and more than
+///   `short.units` units fits now. The nodes hold at most that many units of that memory,
+///   and no more of a larger unit (a node holds fewer units the more memory each takes);
+/// - `delays`: a job of units only with a lane equal to `delays.mem` and at least
+///   `delays.units` units that runs past the shadow delays the head
+///   ([`super::nodefit::NodeShadow::delays_head`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Known {
+    pub(crate) short: MemCap,
+    pub(crate) delays: MemCap,
+}
+
+impl Known {
+    pub(crate) const NONE: Known = Known {
+        short: MemCap::NONE,
+        delays: MemCap::NONE,
     };
 }
 
