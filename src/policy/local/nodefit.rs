@@ -183,6 +183,8 @@ impl NowFit {
 #[derive(Clone, Debug)]
 pub(crate) struct NodeShadow {
     pub(crate) shadow: SimTime,
+    /// The release instant the shadow was found at (`shadow` is it or now, if later).
+    pub(crate) release: SimTime,
     at_shadow: NodeFree,
     /// For a head of units only ([`unit_mem`]): its room at the shadow, so that testing a
     /// backfill costs that job's shares, not a first-fit walk over every node.
@@ -342,6 +344,7 @@ pub(crate) fn node_shadow<'a>(
         if placed {
             return NodeShadow {
                 shadow: at,
+                release: end,
                 at_shadow,
                 room,
                 allowed,
@@ -352,6 +355,7 @@ pub(crate) fn node_shadow<'a>(
     }
     NodeShadow {
         shadow: SimTime::NEVER,
+        release: SimTime::NEVER,
         at_shadow,
         room,
         allowed: None,
@@ -410,6 +414,129 @@ fn return_node(pool: &crate::model::NodePool, at: &mut NodeFree, n: usize) -> u3
 }
 
 impl NodeShadow {
+    /// The reservation of a head of units only (`procs` × `demand`), found from what a pass
+    /// kept of its reservation instead of from the nodes free now: `None` when it cannot
+    /// be (then [`node_shadow`] finds it).
+    ///
+    /// The caller vouches that `self.at_shadow` is still what is free at the kept release
+    /// instant `E`, with this pass's starts from the head (`fresh`) not in it yet: the
+    /// site's capacity less the down nodes and the shares of the jobs predicted to end
+    /// after `E` (no node went down or came back, no job's predicted end moved, a job
+    /// ending after `E` gave its nodes back there ([`NodeShadow::give_back`]), and `E` is
+    /// not before now). Jobs ending by `E` changed nothing there. `fresh` starts ending
+    /// after `E` hold their shares there; `before` are the releases up to `E` (running
+    /// jobs and `fresh` ones), latest first, and `after` those after it, soonest first.
+    ///
+    /// A head of units only fits at an instant exactly when its room there reaches its
+    /// processors ([`unit_mem`]), and the room only grows with time. So [`node_shadow`]'s
+    /// instant, the first release instant at which the head fits, is found by walking
+    /// back from `E` (taking each instant's releases out while the head still fits, and
+    /// giving the last ones back) when it fits at `E`, else forward from `E`; the nodes
+    /// then are those [`node_shadow`] stops with.
+    pub(crate) fn again<'a>(
+        mut self,
+        nodes: &NodesView,
+        (procs, demand): (u32, Demand),
+        now: SimTime,
+        fresh: impl Iterator<Item = Release<'a>>,
+        before: impl Iterator<Item = Release<'a>>,
+        after: impl Iterator<Item = Release<'a>>,
+    ) -> Option<NodeShadow> {
+        let e = self.release;
+        if self.calendar || e < now || e == SimTime::NEVER {
+            return None;
+        }
+        let unit = unit_mem(nodes.pool.tracks_memory, procs, &demand)?;
+        for (_, _, shares) in fresh.filter(|r| r.0 > e) {
+            self.at_shadow.take(shares);
+        }
+        let mut room = HeadRoom::new(&self.at_shadow, unit);
+        let fits = |room: &HeadRoom| room.total >= u64::from(procs);
+        let at = &mut self.at_shadow;
+        let mut step = |shares: &[Share], back: bool, room: &mut HeadRoom| {
+            match back {
+                true => at.give_back(shares),
+                false => at.take(shares),
+            }
+            for s in shares {
+                room.update(at, s.node as usize);
+            }
+        };
+        let found = if fits(&room) {
+            let mut before = before.peekable();
+            let (mut found, mut last): (Option<SimTime>, Vec<&[Share]>) = (None, Vec::new());
+            while let Some(end) = before.peek().map(|r| r.0) {
+                // Here the nodes are those free at `end`.
+                if !fits(&room) {
+                    break;
+                }
+                found = Some(end);
+                last.clear();
+                while let Some((_, _, shares)) = before.next_if(|r| r.0 == end) {
+                    step(shares, false, &mut room);
+                    last.push(shares);
+                }
+            }
+            // The last instant taken out held the head (the one before it did not, or
+            // there is none): its releases go back.
+            for shares in last {
+                step(shares, true, &mut room);
+            }
+            found?
+        } else {
+            let mut after = after.peekable();
+            loop {
+                let end = after.peek()?.0;
+                while let Some((_, _, shares)) = after.next_if(|r| r.0 == end) {
+                    step(shares, true, &mut room);
+                }
+                if fits(&room) {
+                    break end;
+                }
+            }
+        };
+        Some(NodeShadow {
+            shadow: found.max(now),
+            release: found,
+            room: Some(room),
+            allowed: None,
+            held_back: HeldBack::default(),
+            ..self
+        })
+    }
+
+    /// Node `whole.node` went down (`down`: all of it, free at the release instant once its
+    /// jobs were killed, is gone there) or came back (all of it is free there again); false,
+    /// changing nothing, when the node is not whole, or not gone, there.
+    pub(crate) fn node_changed(&mut self, whole: Share, down: bool) -> bool {
+        let (f, n) = (&self.at_shadow, whole.node as usize);
+        let (cores, mem_kb, gpus) = match down {
+            true => (whole.cores, whole.mem_kb, whole.gpus),
+            false => (0, 0, 0),
+        };
+        if f.cores.get(n) != Some(&cores) || f.mem_kb[n] != mem_kb || f.gpus[n] != gpus {
+            return false;
+        }
+        match down {
+            true => self.at_shadow.take(&[whole]),
+            false => self.at_shadow.give_back(&[whole]),
+        }
+        if let Some(room) = self.room.as_mut() {
+            room.update(&self.at_shadow, n);
+        }
+        true
+    }
+
+    /// A job that held `shares` past the release instant ended: they are free there too.
+    pub(crate) fn give_back(&mut self, shares: &[Share]) {
+        self.at_shadow.give_back(shares);
+        if let Some(room) = self.room.as_mut() {
+            for s in shares {
+                room.update(&self.at_shadow, s.node as usize);
+            }
+        }
+    }
+
     /// True when a job of `procs` × `demand` held past the shadow is known to delay the
     /// head ([`HeldBack`]): [`NodeShadow::keeps_head`] would refuse it, if it fits now.
     pub(crate) fn delays_head(&self, nodes: &NodesView, procs: u32, demand: &Demand) -> bool {
