@@ -380,4 +380,63 @@ mod tests {
             assert_eq!(wq.to_vec(), plain);
         }
     }
+
+    /// The memory lane's skips against a plain filter: a job is skipped exactly when
+    /// `Known` says so, on random queues, lanes and caps (across compactions and fronts).
+    #[test]
+    fn known_skips_exactly_what_it_says() {
+        let mut rng = crate::rng::SimRng::new(5);
+        let mut wq = WidthQueue::default();
+        let mut mem_of = Vec::new();
+        for step in 0..400 {
+            for _ in 0..rng.range_u64(0, 40) {
+                let idx = mem_of.len() as JobIdx;
+                let job = q(
+                    idx,
+                    1 + rng.range_u64(0, 8) as u32,
+                    rng.range_u64(1, 50) as i64,
+                );
+                mem_of.push((rng.range_u64(0, 4) > 0).then(|| rng.range_u64(0, 5) * 10));
+                match rng.range_u64(0, 10) {
+                    0 => wq.push_front(job),
+                    _ => wq.push(job),
+                }
+            }
+            if step % 3 > 0 {
+                wq.fill_mems(|j| mem_of[j.idx as usize]);
+            }
+            let cap = |rng: &mut crate::rng::SimRng| match rng.range_u64(0, 3) {
+                0 => MemCap::NONE,
+                _ => MemCap::new(rng.range_u64(0, 5) * 10, rng.range_u64(0, 8)),
+            };
+            let known = Known {
+                short: cap(&mut rng),
+                delays: cap(&mut rng),
+            };
+            let (free, extra) = (rng.range_u64(0, 9) as u32, rng.range_u64(0, 9) as u32);
+            let window = SimTime::from_secs(rng.range_u64(0, 50) as i64);
+            let mut from = 0;
+            while let Some(k) = wq.next_backfill(from, free, extra, window) {
+                let (job, lane) = (wq.at(k), wq.mems[k]);
+                let short = lane >= known.short.mem && job.units > known.short.units;
+                let past = job.estimate > window;
+                let delays = past && lane == known.delays.mem && job.units >= known.delays.units;
+                let got = wq.next_backfill_known(k, free, extra, window, known);
+                match short || delays {
+                    true => assert_ne!(got, Some(k), "step {step}: job {} not skipped", job.idx),
+                    false => assert_eq!(got, Some(k), "step {step}: job {} skipped", job.idx),
+                }
+                // A lane read is the job's own, or 0 (not read yet, or put in front).
+                let want = mem_of[job.idx as usize].map_or(0, mem_lane);
+                assert!(lane == want || lane == 0, "step {step}");
+                from = k + 1;
+            }
+            let gone: Vec<usize> = wq
+                .iter()
+                .map(|(p, _)| p)
+                .filter(|_| rng.range_u64(0, 4) == 0)
+                .collect();
+            wq.remove_at(&gone);
+        }
+    }
 }
