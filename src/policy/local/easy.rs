@@ -350,36 +350,7 @@ impl Easy {
             }
         };
         self.started_on_nodes.sort_unstable_by_key(|s| s.0);
-        let again = match kept {
-            Some(k) if k.exact => {
-                // The walk relies on the free units being the free cores (always so).
-                let cores: u64 = nodes.pool.free().cores.iter().map(|&c| u64::from(c)).sum();
-                let e = k.reservation.release;
-                let fresh = self.started_on_nodes.iter().map(|&(end, units, at, n)| {
-                    (end, units, &self.started_shares[at..at + n]) as Release
-                });
-                let of = |(&(end, idx), &units): (&(SimTime, JobIdx), &u32)| {
-                    (end, units, nodes.placements.of(idx as usize)) as Release
-                };
-                let before = merge_by_end_desc(
-                    site.running.range(..=(e, JobIdx::MAX)).rev().map(of),
-                    fresh.clone().rev().filter(|r| r.0 <= e),
-                );
-                let later = (Bound::Excluded((e, JobIdx::MAX)), Bound::Unbounded);
-                let after = merge_by_end(
-                    site.running.range(later).map(of),
-                    fresh.clone().filter(|r| r.0 > e),
-                );
-                let head_shape = (head.units, want.1);
-                let same = cores == u64::from(site.free) && not_before <= site.now;
-                same.then(|| {
-                    let r = k.reservation;
-                    r.again(nodes, head_shape, site.now, fresh, before, after)
-                })
-                .flatten()
-            }
-            _ => None,
-        };
+        let again = kept.and_then(|k| self.reservation_again(site, nodes, k, &head, not_before));
         let reservation = if let Some(r) = again {
             r
         } else {
@@ -411,6 +382,46 @@ impl Easy {
         if starts.len() > started || !heads.is_empty() {
             self.node_memo = None;
         }
+    }
+
+    /// The head's reservation found from the last pass's ([`Kept`], [`NodeShadow::again`])
+    /// when it is still exact; `None` otherwise, or when it cannot be.
+    fn reservation_again(
+        &self,
+        site: &SiteView,
+        nodes: &NodesView,
+        k: Kept,
+        head: &QueuedJob,
+        not_before: SimTime,
+    ) -> Option<NodeShadow> {
+        if !k.exact {
+            return None;
+        }
+        // The walk relies on the free units being the free cores (always so).
+        let cores: u64 = nodes.pool.free().cores.iter().map(|&c| u64::from(c)).sum();
+        if cores != u64::from(site.free) || not_before > site.now {
+            return None;
+        }
+        let e = k.reservation.release;
+        let fresh = self
+            .started_on_nodes
+            .iter()
+            .map(|&(end, units, at, n)| (end, units, &self.started_shares[at..at + n]) as Release);
+        let of = |(&(end, idx), &units): (&(SimTime, JobIdx), &u32)| {
+            (end, units, nodes.placements.of(idx as usize)) as Release
+        };
+        let before = merge_by_end_desc(
+            site.running.range(..=(e, JobIdx::MAX)).rev().map(of),
+            fresh.clone().rev().filter(|r| r.0 <= e),
+        );
+        let later = (Bound::Excluded((e, JobIdx::MAX)), Bound::Unbounded);
+        let after = merge_by_end(
+            site.running.range(later).map(of),
+            fresh.clone().filter(|r| r.0 > e),
+        );
+        let shape = (head.units, nodes.demand(head.idx));
+        k.reservation
+            .again(nodes, shape, site.now, fresh, before, after)
     }
 
     /// Backfills the queue from position `from` around the head's `reservation` on nodes
