@@ -443,7 +443,7 @@ impl NodeShadow {
         after: impl Iterator<Item = Release<'a>>,
     ) -> Option<NodeShadow> {
         let e = self.release;
-        if self.calendar || e < now || e == SimTime::NEVER {
+        if self.calendar || e < now {
             return None;
         }
         let unit = unit_mem(nodes.pool.tracks_memory, procs, &demand)?;
@@ -486,7 +486,12 @@ impl NodeShadow {
         } else {
             let mut after = after.peekable();
             loop {
-                let end = after.peek()?.0;
+                // No release lets the head in (a node it needs is down): `node_shadow`'s
+                // NEVER, every running job released. (Kept at NEVER, what is free there
+                // stays exact: no job ends after it.)
+                let Some(end) = after.peek().map(|r| r.0) else {
+                    break SimTime::NEVER;
+                };
                 while let Some((_, _, shares)) = after.next_if(|r| r.0 == end) {
                     step(shares, true, &mut room);
                 }
