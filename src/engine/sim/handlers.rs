@@ -89,6 +89,10 @@ impl Simulation<'_> {
             return Ok(());
         }
         self.sites[s].policy.released(now, units, predicted);
+        if self.sites[s].res.nodes.is_some() {
+            let shares = self.placements.of(idx as usize);
+            self.sites[s].policy.released_nodes(predicted, shares);
+        }
         self.done += 1;
         self.touched.push(s as u32);
         self.log.completed.push(idx);

@@ -267,7 +267,7 @@ impl Simulation<'_> {
             .into());
         }
         res.free -= whole.cores;
-        self.site_lost_or_gained(s);
+        self.site_lost_or_gained(s, Some((whole, true)));
         Ok(())
     }
 
@@ -308,21 +308,26 @@ impl Simulation<'_> {
         });
         let s = o.site as usize;
         let res = &mut self.sites[s].res;
+        let mut back = None;
         if let Some(pool) = res.nodes.as_mut() {
             let whole = whole_node(pool, o.node);
             pool.give_back(&[whole]);
             res.free += whole.cores;
+            back = Some((whole, false));
         }
-        self.site_lost_or_gained(s);
+        self.site_lost_or_gained(s, back);
         Ok(())
     }
 
-    /// Site `s` lost or regained a node: its plans and kept projection are stale, and it
-    /// gets a pass.
-    fn site_lost_or_gained(&mut self, s: usize) {
+    /// Site `s` lost or regained a node (`whole`, and whether it went down): its plans and
+    /// kept projection are stale, and it gets a pass.
+    fn site_lost_or_gained(&mut self, s: usize, node: Option<(Share, bool)>) {
         self.sites[s].changed();
         self.sites[s].res.plan_invalidated = true;
-        self.sites[s].policy.replan();
+        match node {
+            Some((whole, down)) => self.sites[s].policy.node_changed(whole, down),
+            None => self.sites[s].policy.replan(),
+        }
         self.touched.push(s as u32);
     }
 
@@ -383,6 +388,8 @@ impl Simulation<'_> {
         };
         self.release_nodes(s, idx);
         self.sites[s].policy.released(now, units, key.0);
+        let shares = self.placements.of(idx as usize);
+        self.sites[s].policy.released_nodes(key.0, shares);
         self.sites[s].changed();
         match on_failure {
             OnFailure::Lost => {

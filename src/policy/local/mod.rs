@@ -254,6 +254,18 @@ pub trait LocalPolicy {
     /// (conservative backfilling compresses then).
     fn released(&mut self, _now: SimTime, _units: u32, _predicted_end: SimTime) {}
 
+    /// [`LocalPolicy::released`] on a node-typed site, with the nodes the job gave back
+    /// (`shares`), for a policy that keeps what will be free at an instant ahead (EASY).
+    fn released_nodes(&mut self, _predicted_end: SimTime, _shares: &[crate::model::Share]) {}
+
+    /// Node `whole.node` of a node-typed site went down (`down`, its jobs killed first) or
+    /// came back; `whole` is all it has. By default the site changed as
+    /// [`LocalPolicy::replan`] says; a policy that keeps what will be free at an instant
+    /// ahead (EASY) takes the node out of it or puts it back instead.
+    fn node_changed(&mut self, _whole: crate::model::Share, _down: bool) {
+        self.replan()
+    }
+
     /// The site changed in a way [`LocalPolicy::released`] does not describe — a job
     /// outlived its estimate and kept running, or an advance reservation was made or
     /// released: a kept plan must be made again at the next pass.

@@ -5,6 +5,7 @@
 
 use std::collections::HashSet;
 
+use super::width_queue::{Known, MemCap};
 use super::{NowFit, QueuedJob, SiteView};
 use crate::model::nodes::{first_fit_within, unit_mem, unit_room, units_in};
 use crate::model::{Demand, JobIdx, NodeFree, NodePool, Placements, Share};
@@ -43,13 +44,28 @@ impl NodesView<'_> {
 /// - `short`: for jobs of units only ([`unit_mem`]), (unit memory, units the nodes hold in
 ///   all), by memory. The nodes hold no more units of more memory, so a job of at least
 ///   that memory per unit and more processors than the units held does not fit;
-/// - `refused`: the other requests (GPUs, a node count) that found no nodes, exactly.
-#[derive(Debug, Default)]
+/// - `refused`: the other requests (GPUs, a node count) that found no nodes, exactly;
+/// - `cap`: the entry of `short` that rules out the most (fewest units, then least memory),
+///   for the queue to skip a block of jobs at a time by their memory lane ([`MemCap`]).
+#[derive(Debug)]
 pub(crate) struct NodeFit {
     taken: Option<NodeFree>,
     last: Vec<Share>,
     short: Vec<(u64, u64)>,
     refused: HashSet<(u32, Demand)>,
+    cap: MemCap,
+}
+
+impl Default for NodeFit {
+    fn default() -> NodeFit {
+        NodeFit {
+            taken: None,
+            last: Vec::new(),
+            short: Vec::new(),
+            refused: HashSet::new(),
+            cap: MemCap::NONE,
+        }
+    }
 }
 
 impl NodeFit {
@@ -95,12 +111,23 @@ impl NodeFit {
                     Some(&(mr, _)) if mr == m => self.short[i].1 = room,
                     _ => self.short.insert(i, (m, room)),
                 }
+                let cap = MemCap::new(m, room);
+                if (cap.units, cap.mem) < (self.cap.units, self.cap.mem) {
+                    self.cap = cap;
+                }
             }
             (Err(Some(_)), None) => {
                 self.refused.insert((procs, demand));
             }
         }
         placed.is_ok()
+    }
+
+    /// What the failed walks so far rule out ([`super::width_queue::Known`]'s `short`): a
+    /// job of units only with a memory lane at least `cap.mem` and more than `cap.units`
+    /// processors does not fit.
+    pub(crate) fn cap(&self) -> MemCap {
+        self.cap
     }
 
     /// The placement the last successful [`NodeFit::fits`] found (until it is taken).
@@ -120,6 +147,7 @@ impl NodeFit {
         self.last.clear();
         self.short.clear();
         self.refused.clear();
+        self.cap = MemCap::NONE;
     }
 }
 
@@ -155,6 +183,8 @@ impl NowFit {
 #[derive(Clone, Debug)]
 pub(crate) struct NodeShadow {
     pub(crate) shadow: SimTime,
+    /// The release instant the shadow was found at (`shadow` is it or now, if later).
+    pub(crate) release: SimTime,
     at_shadow: NodeFree,
     /// For a head of units only ([`unit_mem`]): its room at the shadow, so that testing a
     /// backfill costs that job's shares, not a first-fit walk over every node.
@@ -179,11 +209,24 @@ pub(crate) struct NodeShadow {
 /// is taken there: once a job of unit memory m and p processors delays the head, every job
 /// of m and p or more does. The other requests are kept exactly (the same request, the
 /// same nodes).
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct HeldBack {
     /// (unit memory, fewest processors refused), by memory.
     units: Vec<(u64, u32)>,
     shapes: HashSet<(u32, Demand)>,
+    /// The entry of `units` of fewest processors (then least memory), as a memory lane,
+    /// for the queue to skip such jobs a block at a time ([`NodeShadow::known`]).
+    cap: MemCap,
+}
+
+impl Default for HeldBack {
+    fn default() -> HeldBack {
+        HeldBack {
+            units: Vec::new(),
+            shapes: HashSet::new(),
+            cap: MemCap::NONE,
+        }
+    }
 }
 
 /// The units of a head's memory (`unit`) each node holds (`per_node`) in some free nodes,
@@ -301,6 +344,7 @@ pub(crate) fn node_shadow<'a>(
         if placed {
             return NodeShadow {
                 shadow: at,
+                release: end,
                 at_shadow,
                 room,
                 allowed,
@@ -311,6 +355,7 @@ pub(crate) fn node_shadow<'a>(
     }
     NodeShadow {
         shadow: SimTime::NEVER,
+        release: SimTime::NEVER,
         at_shadow,
         room,
         allowed: None,
@@ -369,6 +414,134 @@ fn return_node(pool: &crate::model::NodePool, at: &mut NodeFree, n: usize) -> u3
 }
 
 impl NodeShadow {
+    /// The reservation of a head of units only (`procs` × `demand`), found from what a pass
+    /// kept of its reservation instead of from the nodes free now: `None` when it cannot
+    /// be (then [`node_shadow`] finds it).
+    ///
+    /// The caller vouches that `self.at_shadow` is still what is free at the kept release
+    /// instant `E`, with this pass's starts from the head (`fresh`) not in it yet: the
+    /// site's capacity less the down nodes and the shares of the jobs predicted to end
+    /// after `E` (no node went down or came back, no job's predicted end moved, a job
+    /// ending after `E` gave its nodes back there ([`NodeShadow::give_back`]), and `E` is
+    /// not before now). Jobs ending by `E` changed nothing there. `fresh` starts ending
+    /// after `E` hold their shares there; `before` are the releases up to `E` (running
+    /// jobs and `fresh` ones), latest first, and `after` those after it, soonest first.
+    ///
+    /// A head of units only fits at an instant exactly when its room there reaches its
+    /// processors ([`unit_mem`]), and the room only grows with time. So [`node_shadow`]'s
+    /// instant, the first release instant at which the head fits, is found by walking
+    /// back from `E` (taking each instant's releases out while the head still fits, and
+    /// giving the last ones back) when it fits at `E`, else forward from `E`; the nodes
+    /// then are those [`node_shadow`] stops with.
+    pub(crate) fn again<'a>(
+        mut self,
+        nodes: &NodesView,
+        (procs, demand): (u32, Demand),
+        now: SimTime,
+        fresh: impl Iterator<Item = Release<'a>>,
+        before: impl Iterator<Item = Release<'a>>,
+        after: impl Iterator<Item = Release<'a>>,
+    ) -> Option<NodeShadow> {
+        let e = self.release;
+        if self.calendar || e < now {
+            return None;
+        }
+        let unit = unit_mem(nodes.pool.tracks_memory, procs, &demand)?;
+        for (_, _, shares) in fresh.filter(|r| r.0 > e) {
+            self.at_shadow.take(shares);
+        }
+        let mut room = HeadRoom::new(&self.at_shadow, unit);
+        let fits = |room: &HeadRoom| room.total >= u64::from(procs);
+        let at = &mut self.at_shadow;
+        let mut step = |shares: &[Share], back: bool, room: &mut HeadRoom| {
+            match back {
+                true => at.give_back(shares),
+                false => at.take(shares),
+            }
+            for s in shares {
+                room.update(at, s.node as usize);
+            }
+        };
+        let found = if fits(&room) {
+            let mut before = before.peekable();
+            let (mut found, mut last): (Option<SimTime>, Vec<&[Share]>) = (None, Vec::new());
+            while let Some(end) = before.peek().map(|r| r.0) {
+                // Here the nodes are those free at `end`.
+                if !fits(&room) {
+                    break;
+                }
+                found = Some(end);
+                last.clear();
+                while let Some((_, _, shares)) = before.next_if(|r| r.0 == end) {
+                    step(shares, false, &mut room);
+                    last.push(shares);
+                }
+            }
+            // The last instant taken out held the head (the one before it did not, or
+            // there is none): its releases go back.
+            for shares in last {
+                step(shares, true, &mut room);
+            }
+            found?
+        } else {
+            let mut after = after.peekable();
+            loop {
+                // No release lets the head in (a node it needs is down): `node_shadow`'s
+                // NEVER, every running job released. (Kept at NEVER, what is free there
+                // stays exact: no job ends after it.)
+                let Some(end) = after.peek().map(|r| r.0) else {
+                    break SimTime::NEVER;
+                };
+                while let Some((_, _, shares)) = after.next_if(|r| r.0 == end) {
+                    step(shares, true, &mut room);
+                }
+                if fits(&room) {
+                    break end;
+                }
+            }
+        };
+        Some(NodeShadow {
+            shadow: found.max(now),
+            release: found,
+            room: Some(room),
+            allowed: None,
+            held_back: HeldBack::default(),
+            ..self
+        })
+    }
+
+    /// Node `whole.node` went down (`down`: all of it, free at the release instant once its
+    /// jobs were killed, is gone there) or came back (all of it is free there again); false,
+    /// changing nothing, when the node is not whole, or not gone, there.
+    pub(crate) fn node_changed(&mut self, whole: Share, down: bool) -> bool {
+        let (f, n) = (&self.at_shadow, whole.node as usize);
+        let (cores, mem_kb, gpus) = match down {
+            true => (whole.cores, whole.mem_kb, whole.gpus),
+            false => (0, 0, 0),
+        };
+        if f.cores.get(n) != Some(&cores) || f.mem_kb[n] != mem_kb || f.gpus[n] != gpus {
+            return false;
+        }
+        match down {
+            true => self.at_shadow.take(&[whole]),
+            false => self.at_shadow.give_back(&[whole]),
+        }
+        if let Some(room) = self.room.as_mut() {
+            room.update(&self.at_shadow, n);
+        }
+        true
+    }
+
+    /// A job that held `shares` past the release instant ended: they are free there too.
+    pub(crate) fn give_back(&mut self, shares: &[Share]) {
+        self.at_shadow.give_back(shares);
+        if let Some(room) = self.room.as_mut() {
+            for s in shares {
+                room.update(&self.at_shadow, s.node as usize);
+            }
+        }
+    }
+
     /// True when a job of `procs` × `demand` held past the shadow is known to delay the
     /// head ([`HeldBack`]): [`NodeShadow::keeps_head`] would refuse it, if it fits now.
     pub(crate) fn delays_head(&self, nodes: &NodesView, procs: u32, demand: &Demand) -> bool {
@@ -391,6 +564,16 @@ impl NodeShadow {
     pub(crate) fn nodes_taken(&mut self) {
         self.held_back.units.clear();
         self.held_back.shapes.clear();
+        self.held_back.cap = MemCap::NONE;
+    }
+
+    /// What this reservation and the pass's failed walks (`fit`) know cannot start, for the
+    /// queue to skip ([`super::width_queue::Known`]).
+    pub(crate) fn known(&self, fit: &NodeFit) -> Known {
+        Known {
+            short: fit.cap(),
+            delays: self.held_back.cap,
+        }
     }
 
     /// [`NodeShadow::keeps_head`] for a job of `procs` × `demand`, remembering a refusal
@@ -416,6 +599,10 @@ impl NodeShadow {
                 match held.units.get_mut(i) {
                     Some((mr, p)) if *mr == m => *p = (*p).min(procs),
                     _ => held.units.insert(i, (m, procs)),
+                }
+                let cap = MemCap::new(m, u64::from(procs));
+                if (cap.units, cap.mem) < (held.cap.units, held.cap.mem) {
+                    held.cap = cap;
                 }
             }
             None => {

@@ -164,3 +164,154 @@ fn node_shadow_and_keeps_head_answer_as_first_fit() {
         }
     }
 }
+
+/// A request that fails leaves a cap the queue skips identical (and larger) requests by,
+/// without a walk; a start (or a new pass, on nodes that may have grown) drops it.
+#[test]
+fn a_failed_shape_is_skipped_until_nodes_change() {
+    use crate::policy::local::width_queue::{mem_lane, Known, MemCap, WidthQueue};
+    let pool = NodePool::new(&[NodeType {
+        name: String::new(),
+        count: 2,
+        cores: 4,
+        mem_kb: 100,
+        gpus: 0,
+        power: None,
+    }]);
+    let mem = |kb| Demand {
+        mem_kb: kb,
+        ..Demand::default()
+    };
+    // Jobs 0 and 1: 9 × 10 KB (the nodes hold 8 such units); job 2: 8 × 10 KB.
+    let demands = vec![mem(10), mem(10), mem(10)];
+    let placements = Placements::default();
+    let view = NodesView {
+        pool: &pool,
+        demands: &demands,
+        placements: &placements,
+    };
+    let mut queue = WidthQueue::default();
+    for (idx, units) in [(0, 9), (1, 9), (2, 8)] {
+        queue.push(crate::policy::local::QueuedJob {
+            idx,
+            units,
+            estimate: SimTime(1),
+            queued_at: SimTime::ZERO,
+        });
+    }
+    queue.fill_mems(|j| unit_mem(true, j.units, &demands[j.idx as usize]));
+    let mut fit = NodeFit::default();
+    assert_eq!(fit.cap(), MemCap::NONE);
+    assert!(!fit.fits_within(&view, 0, 9, None));
+    assert_eq!(
+        fit.cap(),
+        MemCap {
+            mem: mem_lane(10),
+            units: 8
+        }
+    );
+    let known = Known {
+        short: fit.cap(),
+        delays: MemCap::NONE,
+    };
+    let next = |known| queue.next_backfill_known(1, 16, 16, SimTime::NEVER, known);
+    // Without the cap job 1 is visited (and refused by the walk's memo); with it, skipped.
+    assert_eq!(next(Known::NONE), Some(1));
+    assert!(!fit.fits_within(&view, 1, 9, None));
+    assert_eq!(next(known), Some(2), "the identical shape is skipped");
+    assert!(fit.fits_within(&view, 2, 8, None));
+    // Taking nodes, or a new pass, forgets what was learnt.
+    fit.take(&view);
+    assert_eq!(fit.cap(), MemCap::NONE);
+    assert_eq!(NodeFit::default().cap(), MemCap::NONE);
+}
+
+/// A reservation found again from the kept one ([`NodeShadow::again`]) after jobs ended
+/// (those predicted to end past its instant giving their nodes back there) is the one
+/// [`node_shadow`] finds from scratch, for another head of units (NEVER included: a head
+/// no release lets in).
+#[test]
+fn node_shadow_again_answers_as_afresh() {
+    let mut rng = SimRng::new(43);
+    let units_only = |rng: &mut SimRng| Demand {
+        gpus: 0,
+        nodes: 0,
+        ..random_demand(rng)
+    };
+    let now = SimTime(5);
+    let mut found_again = 0;
+    for case in 0..600 {
+        let mut pool = random_pool(&mut rng);
+        let mut running: Vec<(SimTime, u32, Vec<Share>)> = Vec::new();
+        let mut shares = Vec::new();
+        for _ in 0..rng.range_u64(0, 10) {
+            let procs = rng.range_u64(1, 6) as u32;
+            if pool.place(procs, &units_only(&mut rng), &mut shares) {
+                assert!(pool.take(&shares));
+                let end = SimTime(rng.range_u64(0, 6) as i64 * 10);
+                running.push((end, procs, shares.clone()));
+            }
+        }
+        running.sort_by_key(|r| r.0);
+        let demands = vec![Demand::default()];
+        let placements = Placements::default();
+        let shadow_of = |pool: &NodePool, running: &[(SimTime, u32, Vec<Share>)], head| {
+            let view = NodesView {
+                pool,
+                demands: &demands,
+                placements: &placements,
+            };
+            let releases = running.iter().map(|(e, u, s)| (*e, *u, &s[..]) as Release);
+            let units: u32 = pool.free().cores.iter().sum();
+            let (procs, demand) = head;
+            let w = (procs, demand, SimTime(1));
+            node_shadow(&view, pool.free(), units, releases, (now, now), w)
+        };
+        let head_a = (rng.range_u64(1, 10) as u32, units_only(&mut rng));
+        let mut kept = shadow_of(&pool, &running, head_a);
+        let e = kept.release;
+        if e < now {
+            continue;
+        }
+        // Some jobs end; those predicted past `e` give their nodes back there.
+        let mut left = Vec::new();
+        for r in running {
+            if rng.range_u64(0, 2) == 0 {
+                pool.give_back(&r.2);
+                if r.0 > e {
+                    kept.give_back(&r.2);
+                }
+            } else {
+                left.push(r);
+            }
+        }
+        let head_b = (rng.range_u64(1, 10) as u32, units_only(&mut rng));
+        let afresh = shadow_of(&pool, &left, head_b);
+        let view = NodesView {
+            pool: &pool,
+            demands: &demands,
+            placements: &placements,
+        };
+        fn rel(r: &(SimTime, u32, Vec<Share>)) -> Release<'_> {
+            (r.0, r.1, &r.2[..])
+        }
+        let before = left.iter().rev().filter(|r| r.0 <= e).map(rel);
+        let after = left.iter().filter(|r| r.0 > e).map(rel);
+        let fresh = std::iter::empty();
+        let Some(again) = kept.again(&view, head_b, now, fresh, before, after) else {
+            continue;
+        };
+        found_again += 1;
+        assert_eq!(again.shadow, afresh.shadow, "case {case}");
+        assert_eq!(again.release, afresh.release, "case {case}");
+        assert_eq!(again.at_shadow, afresh.at_shadow, "case {case}");
+        let (room, fresh_room) = (again.room.as_ref(), afresh.room.as_ref());
+        assert_eq!(
+            room.map(|r| r.total),
+            fresh_room.map(|r| r.total),
+            "case {case}"
+        );
+        assert_eq!(room.map(|r| &r.per_node), fresh_room.map(|r| &r.per_node));
+    }
+    assert!(found_again > 100, "only {found_again} cases found again");
+}

@@ -25,6 +25,13 @@ pub(crate) struct WidthQueue {
     /// Each job's estimate in ms, saturated to `u32` (a block filter; exact tests read the
     /// job). Four-byte lanes like the widths, so a block's test is a few vector compares.
     estimates: Vec<u32>,
+    /// On a node-typed site, each job's memory per unit in KB plus one, saturated to `u32`
+    /// ([`mem_lane`]); 0 for a job not of units only, and until [`WidthQueue::fill_mems`]
+    /// reads it. A third lane, so that a pass can skip a block of jobs it knows cannot
+    /// start ([`Known`]).
+    mems: Vec<u32>,
+    /// Positions below this one have their `mems` read (a job put in front has 0).
+    mems_upto: usize,
     gone: Vec<bool>,
     /// The first live position (`end()` when empty).
     head: usize,
@@ -38,6 +45,7 @@ impl WidthQueue {
         self.jobs.push(job);
         self.widths.push(job.units);
         self.estimates.push(saturate_ms(job.estimate));
+        self.mems.push(0);
         self.gone.push(false);
         self.live += 1;
     }
@@ -50,6 +58,8 @@ impl WidthQueue {
             self.jobs.insert(0, job);
             self.widths.insert(0, job.units);
             self.estimates.insert(0, saturate_ms(job.estimate));
+            self.mems.insert(0, 0);
+            self.mems_upto += 1;
             self.gone.insert(0, false);
         } else {
             // Every position before the head is a tombstone.
@@ -58,6 +68,7 @@ impl WidthQueue {
             self.jobs[h] = job;
             self.widths[h] = job.units;
             self.estimates[h] = saturate_ms(job.estimate);
+            self.mems[h] = 0;
             self.gone[h] = false;
         }
         self.live += 1;
@@ -126,18 +137,27 @@ impl WidthQueue {
     }
 
     fn compact(&mut self) {
-        let mut kept = 0;
+        let (mut kept, mut upto) = (0, 0);
         for i in 0..self.jobs.len() {
+            if i == self.mems_upto {
+                upto = kept;
+            }
             if !self.gone[i] {
                 self.jobs[kept] = self.jobs[i];
                 self.widths[kept] = self.widths[i];
                 self.estimates[kept] = self.estimates[i];
+                self.mems[kept] = self.mems[i];
                 kept += 1;
             }
         }
+        if self.mems_upto >= self.jobs.len() {
+            upto = kept;
+        }
+        self.mems_upto = upto;
         self.jobs.truncate(kept);
         self.widths.truncate(kept);
         self.estimates.truncate(kept);
+        self.mems.truncate(kept);
         self.gone.clear();
         self.gone.resize(kept, false);
         self.head = 0;
@@ -150,6 +170,15 @@ impl WidthQueue {
         };
         self.remove_at(&[pos]);
         true
+    }
+
+    /// Reads the memory lane of the jobs queued since the last call: `mem` gives a job's
+    /// memory per unit (`None`: not a job of units only, which gets 0).
+    pub(crate) fn fill_mems(&mut self, mem: impl Fn(&QueuedJob) -> Option<u64>) {
+        for i in self.mems_upto..self.jobs.len() {
+            self.mems[i] = mem(&self.jobs[i]).map_or(0, mem_lane);
+        }
+        self.mems_upto = self.jobs.len();
     }
 
     /// Position of the first live job at or after `from` needing at most `free` units.
@@ -167,13 +196,33 @@ impl WidthQueue {
         extra: u32,
         window: SimTime,
     ) -> Option<usize> {
+        self.next_backfill_known(from, free, extra, window, Known::NONE)
+    }
+
+    /// [`WidthQueue::next_backfill`] that also skips, by their memory lane, the jobs a pass
+    /// knows cannot start ([`Known`]).
+    pub(crate) fn next_backfill_known(
+        &self,
+        from: usize,
+        free: u32,
+        extra: u32,
+        window: SimTime,
+        known: Known,
+    ) -> Option<usize> {
         const BLOCK: usize = 16;
-        let (w, e) = (&self.widths, &self.estimates);
+        let (w, e, m) = (&self.widths, &self.estimates, &self.mems);
         let n = w.len();
         // Saturating both sides keeps `est ≤ window ⇒ est32 ≤ window32`: the block test may
         // let a job through that the exact test then refuses, never the other way round.
         let window32 = saturate_ms(window);
-        let ok = |u: u32, est: u32| (u <= free) & ((u <= extra) | (est <= window32));
+        let (short, delays) = (known.short, known.delays);
+        // `est32 > window32` implies `est > window`: the job runs past the shadow.
+        let ok = |u: u32, est: u32, mem: u32| {
+            (u <= free)
+                & ((u <= extra) | (est <= window32))
+                & ((mem < short.mem) | (u <= short.units))
+                & ((est <= window32) | (mem != delays.mem) | (u < delays.units))
+        };
         let exact = |j: usize| {
             let job = &self.jobs[j];
             !self.gone[j] && job.units <= free && (job.units <= extra || job.estimate <= window)
@@ -182,7 +231,7 @@ impl WidthQueue {
         loop {
             let stepwise_end = (j + BLOCK).min(n);
             while j < stepwise_end {
-                if ok(w[j], e[j]) && exact(j) {
+                if ok(w[j], e[j], m[j]) && exact(j) {
                     return Some(j);
                 }
                 j += 1;
@@ -191,18 +240,18 @@ impl WidthQueue {
                 return None;
             }
             while j + BLOCK <= n {
-                let (wb, eb): (&[u32; BLOCK], &[u32; BLOCK]) =
-                    match (w[j..j + BLOCK].try_into(), e[j..j + BLOCK].try_into()) {
-                        (Ok(wb), Ok(eb)) => (wb, eb),
-                        _ => unreachable!("the blocks are BLOCK long"),
-                    };
-                // With `extra ≥ free` the width alone decides (first-fit, a fresh EASY head).
-                let hit = if extra >= free {
+                let block = |v: &[u32]| -> [u32; BLOCK] {
+                    v[j..j + BLOCK]
+                        .try_into()
+                        .unwrap_or_else(|_| unreachable!("the blocks are BLOCK long"))
+                };
+                let (wb, eb, mb) = (block(w), block(e), block(m));
+                // With `extra ≥ free` and no cap the width alone decides (first-fit, a
+                // fresh EASY head).
+                let hit = if extra >= free && known == Known::NONE {
                     wb.iter().fold(false, |any, &u| any | (u <= free))
                 } else {
-                    wb.iter()
-                        .zip(eb)
-                        .fold(false, |any, (&u, &est)| any | ok(u, est))
+                    (0..BLOCK).fold(false, |any, i| any | ok(wb[i], eb[i], mb[i]))
                 };
                 if hit {
                     break;
@@ -211,6 +260,55 @@ impl WidthQueue {
             }
         }
     }
+}
+
+/// The memory lane of a job of units only with `m` KB per unit: `m + 1`, saturated, so
+/// that 0 stands for the other jobs. Below `u32::MAX` a lane is exact.
+pub(crate) fn mem_lane(m: u64) -> u32 {
+    m.saturating_add(1).min(u64::from(u32::MAX)) as u32
+}
+
+/// A memory lane and a number of units (a [`Known`] part); `NONE` matches no job.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct MemCap {
+    pub(crate) mem: u32,
+    pub(crate) units: u32,
+}
+
+impl MemCap {
+    pub(crate) const NONE: MemCap = MemCap {
+        mem: u32::MAX,
+        units: u32::MAX,
+    };
+
+    /// The cap for `m` KB per unit and `units`, or `NONE` when `m`'s lane is not exact.
+    pub(crate) fn new(m: u64, units: u64) -> MemCap {
+        match (mem_lane(m), u32::try_from(units)) {
+            (mem, Ok(units)) if mem < u32::MAX => MemCap { mem, units },
+            _ => MemCap::NONE,
+        }
+    }
+}
+
+/// What a pass knows cannot start, for the queue to skip a block at a time (each is what
+/// the pass would find job by job, with nothing freed within a pass):
+/// - `short`: no job of units only with a lane at least `short.mem` and more than
+///   `short.units` units fits now. The nodes hold at most that many units of that memory,
+///   and no more of a larger unit (a node holds fewer units the more memory each takes);
+/// - `delays`: a job of units only with a lane equal to `delays.mem` and at least
+///   `delays.units` units that runs past the shadow delays the head
+///   ([`super::nodefit::NodeShadow::delays_head`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Known {
+    pub(crate) short: MemCap,
+    pub(crate) delays: MemCap,
+}
+
+impl Known {
+    pub(crate) const NONE: Known = Known {
+        short: MemCap::NONE,
+        delays: MemCap::NONE,
+    };
 }
 
 #[cfg(test)]
@@ -280,6 +378,65 @@ mod tests {
                 plain.retain(|j| j.idx != victim);
             }
             assert_eq!(wq.to_vec(), plain);
+        }
+    }
+
+    /// The memory lane's skips against a plain filter: a job is skipped exactly when
+    /// `Known` says so, on random queues, lanes and caps (across compactions and fronts).
+    #[test]
+    fn known_skips_exactly_what_it_says() {
+        let mut rng = crate::rng::SimRng::new(5);
+        let mut wq = WidthQueue::default();
+        let mut mem_of = Vec::new();
+        for step in 0..400 {
+            for _ in 0..rng.range_u64(0, 40) {
+                let idx = mem_of.len() as JobIdx;
+                let job = q(
+                    idx,
+                    1 + rng.range_u64(0, 8) as u32,
+                    rng.range_u64(1, 50) as i64,
+                );
+                mem_of.push((rng.range_u64(0, 4) > 0).then(|| rng.range_u64(0, 5) * 10));
+                match rng.range_u64(0, 10) {
+                    0 => wq.push_front(job),
+                    _ => wq.push(job),
+                }
+            }
+            if step % 3 > 0 {
+                wq.fill_mems(|j| mem_of[j.idx as usize]);
+            }
+            let cap = |rng: &mut crate::rng::SimRng| match rng.range_u64(0, 3) {
+                0 => MemCap::NONE,
+                _ => MemCap::new(rng.range_u64(0, 5) * 10, rng.range_u64(0, 8)),
+            };
+            let known = Known {
+                short: cap(&mut rng),
+                delays: cap(&mut rng),
+            };
+            let (free, extra) = (rng.range_u64(0, 9) as u32, rng.range_u64(0, 9) as u32);
+            let window = SimTime::from_secs(rng.range_u64(0, 50) as i64);
+            let mut from = 0;
+            while let Some(k) = wq.next_backfill(from, free, extra, window) {
+                let (job, lane) = (wq.at(k), wq.mems[k]);
+                let short = lane >= known.short.mem && job.units > known.short.units;
+                let past = job.estimate > window;
+                let delays = past && lane == known.delays.mem && job.units >= known.delays.units;
+                let got = wq.next_backfill_known(k, free, extra, window, known);
+                match short || delays {
+                    true => assert_ne!(got, Some(k), "step {step}: job {} not skipped", job.idx),
+                    false => assert_eq!(got, Some(k), "step {step}: job {} skipped", job.idx),
+                }
+                // A lane read is the job's own, or 0 (not read yet, or put in front).
+                let want = mem_of[job.idx as usize].map_or(0, mem_lane);
+                assert!(lane == want || lane == 0, "step {step}");
+                from = k + 1;
+            }
+            let gone: Vec<usize> = wq
+                .iter()
+                .map(|(p, _)| p)
+                .filter(|_| rng.range_u64(0, 4) == 0)
+                .collect();
+            wq.remove_at(&gone);
         }
     }
 }
