@@ -90,6 +90,12 @@ fn site_edit(i: usize, f: fn(&mut Site, &str) -> Result<(), String>) -> Apply {
         if let PlatformSpec::Sites { sites, .. } = &mut s.platform {
             if let Some(site) = sites.get_mut(i) {
                 f(site, v)?;
+                // A site placed on nodes of one type (the Failures panel's) keeps that type
+                // the size the table says: nodes and cores per node.
+                if let [t] = site.node_types.as_mut_slice() {
+                    t.count = site.nodes;
+                    t.cores = site.cpus_per_node;
+                }
             }
         }
         Ok(())
