@@ -49,8 +49,10 @@ pub enum WaitReason {
     PlannedLater { position: usize },
 }
 
-impl std::fmt::Display for WaitReason {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl WaitReason {
+    /// The reason in words, its instants (seconds from the first submission) written by
+    /// `at`: the CLI's seconds, or the page's durations.
+    pub fn text(&self, at: &dyn Fn(f64) -> String) -> String {
         match self {
             WaitReason::TooFewUnits {
                 needs,
@@ -59,10 +61,9 @@ impl std::fmt::Display for WaitReason {
             } => {
                 let held: Vec<String> = held_by
                     .iter()
-                    .map(|(id, u, end)| format!("job {id} ({u} until {end} s)"))
+                    .map(|(id, u, end)| format!("job {id} ({u} until {})", at(*end)))
                     .collect();
-                write!(
-                    f,
+                format!(
                     "too few free units: needs {needs}, {free} free; held by {}",
                     held.join(", ")
                 )
@@ -73,24 +74,29 @@ impl std::fmt::Display for WaitReason {
                 ends_s,
                 needs,
                 extra,
-            } => write!(
-                f,
-                "would delay the head job {head}: it would end at {ends_s} s (by its estimate), after the head's shadow time {shadow_s} s, and needs {needs} units where only {extra} are extra"
+            } => format!(
+                "would delay the head job {head}: it would end at {} (by its estimate), after the head's shadow time {}, and needs {needs} units where only {extra} are extra",
+                at(*ends_s),
+                at(*shadow_s)
             ),
             WaitReason::QueueOrder {
                 ahead_of_it,
                 position,
-            } => write!(
-                f,
+            } => format!(
                 "queue order: job {ahead_of_it} is ahead of it (it is number {} in the queue) and this policy starts jobs only in order",
                 position + 1
             ),
-            WaitReason::PlannedLater { position } => write!(
-                f,
+            WaitReason::PlannedLater { position } => format!(
                 "planned later: it is number {} in the queue, and starting it now would delay a job planned before it",
                 position + 1
             ),
         }
+    }
+}
+
+impl std::fmt::Display for WaitReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.text(&|s| format!("{s} s")))
     }
 }
 

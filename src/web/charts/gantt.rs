@@ -45,11 +45,7 @@ impl Plot for Gantt {
                 d.2 + d.3 - 1
             );
         }
-        if let Some(r) = g
-            .killed
-            .iter()
-            .find(|r| r.1 <= t && t < r.2 && r.3 <= u && u < r.3 + r.4)
-        {
+        if let Some(r) = hit(&g.killed, t, u) {
             return format!(
                 "job {}: a run killed by a failure, start {:.2} h, killed {:.2} h (ran {})",
                 r.0,
@@ -58,11 +54,7 @@ impl Plot for Gantt {
                 draw::format_secs(r.2 - r.1)
             );
         }
-        match g
-            .rects
-            .iter()
-            .find(|r| r.1 <= t && t < r.2 && r.3 <= u && u < r.3 + r.4)
-        {
+        match hit(&g.rects, t, u) {
             Some(r) => format!(
                 "job {}: start {:.2} h, end {:.2} h (ran {}), {} {}–{}",
                 r.0,
@@ -79,11 +71,8 @@ impl Plot for Gantt {
 
     fn pick(&self, x: f64, y: f64) -> Option<i64> {
         let (t, u) = (x * 3600.0, y.floor().max(0.0) as u32);
-        self.data
-            .rects
-            .iter()
-            .chain(&self.data.killed)
-            .find(|r| r.1 <= t && t < r.2 && r.3 <= u && u < r.3 + r.4)
+        hit(&self.data.rects, t, u)
+            .or_else(|| hit(&self.data.killed, t, u))
             .map(|r| r.0)
     }
 
@@ -99,4 +88,12 @@ impl Plot for Gantt {
             ("data-down", g.down.len().to_string()),
         ]
     }
+}
+
+/// The rectangle `(job, start s, end s, first unit, units)` of `rects` over time `t` and
+/// unit `u`, if any.
+fn hit(rects: &[(i64, f64, f64, u32, u32)], t: f64, u: u32) -> Option<&(i64, f64, f64, u32, u32)> {
+    rects
+        .iter()
+        .find(|r| r.1 <= t && t < r.2 && r.3 <= u && u < r.3 + r.4)
 }

@@ -405,7 +405,7 @@ fn explanation_view(x: &Explanation) -> Html {
                     format!("from {} to {} ({} scheduling instants; the details are the last one's)", fmt_duration(s.from_s), fmt_duration(s.to_s), fmt_num(s.instants as f64, 0))
                 };
                 let site = if x.platform_sites > 1 { format!(" at {}", s.site) } else { String::new() };
-                html!{ <li data-kind={reason_kind(&s.reason)}><span class="help">{format!("{when}{site}{}: ", share.map(|p| format!(", {} % of the wait", fmt_num(p, 0))).unwrap_or_default())}</span>{reason_text(&s.reason)}</li> }
+                html!{ <li data-kind={reason_kind(&s.reason)}><span class="help">{format!("{when}{site}{}: ", share.map(|p| format!(", {} % of the wait", fmt_num(p, 0))).unwrap_or_default())}</span>{s.reason.text(&fmt_duration)}</li> }
             }) }
             </ol>
             if x.truncated { <p class="help">{"… the first 200 changes of reason only (the CLI's gridscope explain gives the same)."}</p> }
@@ -426,40 +426,6 @@ fn outcome_line(x: &Explanation) -> Html {
         None => {
             html! { <p data-testid="steps-outcome">{format!("{} on {}.", x.outcome, x.site)}</p> }
         }
-    }
-}
-
-/// A reason in the page's words: times as the results table writes durations (from the
-/// first submission), where the CLI prints seconds.
-fn reason_text(r: &crate::scenario::explain::WaitReason) -> String {
-    use crate::scenario::explain::WaitReason::*;
-    match r {
-        TooFewUnits {
-            needs,
-            free,
-            held_by,
-        } => {
-            let held: Vec<String> = held_by
-                .iter()
-                .map(|(id, u, end)| format!("job {id} ({u} until {})", fmt_duration(*end)))
-                .collect();
-            format!(
-                "too few free units: needs {needs}, {free} free; held by {}",
-                held.join(", ")
-            )
-        }
-        WouldDelayHead {
-            head,
-            shadow_s,
-            ends_s,
-            needs,
-            extra,
-        } => format!(
-            "would delay the head job {head}: it would end at {} (by its estimate), after the head's reserved start at {}, and needs {needs} units where only {extra} are spare then",
-            fmt_duration(*ends_s),
-            fmt_duration(*shadow_s)
-        ),
-        QueueOrder { .. } | PlannedLater { .. } => r.to_string(),
     }
 }
 
