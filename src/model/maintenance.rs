@@ -90,6 +90,14 @@ impl Maintenance {
         mask
     }
 
+    /// Every window still open after `now`, as (node, start, end), by node then start.
+    pub fn open_after(&self, now: SimTime) -> impl Iterator<Item = (u32, SimTime, SimTime)> + '_ {
+        self.windows.iter().enumerate().flat_map(move |(n, list)| {
+            let i = list.partition_point(|&(_, end)| end <= now);
+            list[i..].iter().map(move |&(s, e)| (n as u32, s, e))
+        })
+    }
+
     /// Every window still open after `now`, as (end, node, in force at `now`), by end then
     /// node: a node in maintenance comes back at its window's end, and the end of a window
     /// to come is when a job it kept from the node may use it again.

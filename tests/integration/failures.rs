@@ -13,9 +13,11 @@ use gridscope::policy::local::LocalPolicyKind;
 use gridscope::rng::SimRng;
 use gridscope::time::SimTime;
 
-const ON_NODES: [LocalPolicyKind; 4] = [
+const ON_NODES: [LocalPolicyKind; 6] = [
     LocalPolicyKind::Fcfs,
     LocalPolicyKind::Easy,
+    LocalPolicyKind::Conservative,
+    LocalPolicyKind::ConservativeRebuild,
     LocalPolicyKind::Sjf,
     LocalPolicyKind::FirstFit,
 ];

@@ -13,9 +13,11 @@ use gridscope::time::SimTime;
 
 use crate::failures::{job, nodes, run, spans};
 
-const ON_NODES: [LocalPolicyKind; 4] = [
+const ON_NODES: [LocalPolicyKind; 6] = [
     LocalPolicyKind::Fcfs,
     LocalPolicyKind::Easy,
+    LocalPolicyKind::Conservative,
+    LocalPolicyKind::ConservativeRebuild,
     LocalPolicyKind::Sjf,
     LocalPolicyKind::FirstFit,
 ];

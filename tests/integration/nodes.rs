@@ -28,9 +28,11 @@ const PLACING: [LocalPolicyKind; 3] = [
 ];
 
 /// Every policy that places jobs on nodes.
-const ON_NODES: [LocalPolicyKind; 4] = [
+const ON_NODES: [LocalPolicyKind; 6] = [
     LocalPolicyKind::Fcfs,
     LocalPolicyKind::Easy,
+    LocalPolicyKind::Conservative,
+    LocalPolicyKind::ConservativeRebuild,
     LocalPolicyKind::Sjf,
     LocalPolicyKind::FirstFit,
 ];
@@ -106,17 +108,9 @@ fn memory_not_cores_decides_golden() {
 }
 
 #[test]
-fn conservative_backfilling_is_refused_on_nodes() {
-    for kind in [
-        LocalPolicyKind::Conservative,
-        LocalPolicyKind::ConservativeRebuild,
-    ] {
-        let e = memory_case(&[kind]).unwrap_err();
-        assert!(
-            e.contains("does not place jobs on nodes yet"),
-            "{kind}: {e}"
-        );
-    }
+fn slurm_is_refused_on_nodes() {
+    let e = memory_case(&[LocalPolicyKind::Slurm]).unwrap_err();
+    assert!(e.contains("does not place jobs on nodes yet"), "{e}");
 }
 
 #[test]
@@ -259,6 +253,11 @@ fn nodes_without_memory_schedule_as_processors() {
         let flat = Platform::single(Site::flat("N", count * cores));
         let jobs = random_jobs(&mut rng, 60, count * cores);
         for kind in ON_NODES {
+            if count > 1 && is_conservative(kind) {
+                // Conservative reservations hold particular nodes, which the count of
+                // processors does not see (`conservative_on_one_node_is_the_processor_rule`).
+                continue;
+            }
             let run = |p: &Platform| -> Result<Vec<SimTime>, SimError> {
                 let out = simulate(p, &jobs, kind, &no_kill(), &mut |_, _| true)?;
                 Ok(out.outcomes.iter().map(|o| o.start).collect())
@@ -269,6 +268,68 @@ fn nodes_without_memory_schedule_as_processors() {
                 "case {case} {kind}"
             );
         }
+    }
+}
+
+fn is_conservative(kind: LocalPolicyKind) -> bool {
+    matches!(
+        kind,
+        LocalPolicyKind::Conservative | LocalPolicyKind::ConservativeRebuild
+    )
+}
+
+/// Conservative backfilling on nodes plans per node (docs/nodes.md): on one node of any
+/// size, cores only, that is the processor rule exactly, with compression and by rebuild,
+/// jobs killed at their estimates or not: the same starts on random workloads and on the
+/// first 3,000 jobs of SDSC-SP2 (128 processors as one node).
+#[test]
+fn conservative_on_one_node_is_the_processor_rule() {
+    let mut rng = SimRng::new(39);
+    let one_node = |cores: u32| {
+        node_site(vec![NodeType {
+            name: String::new(),
+            count: 1,
+            cores,
+            mem_kb: 0,
+            gpus: 0,
+            power: None,
+        }])
+    };
+    let kill = RunConfig::default();
+    for case in 0..150 {
+        let cores = 1 + rng.range_u64(0, 16) as u32;
+        let jobs = random_jobs(&mut rng, 80, cores);
+        let cfg = if case % 2 == 0 { no_kill() } else { kill };
+        for kind in [
+            LocalPolicyKind::Conservative,
+            LocalPolicyKind::ConservativeRebuild,
+        ] {
+            let run = |p: &Platform| -> Vec<SimTime> {
+                simulate(p, &jobs, kind, &cfg, &mut |_, _| true)
+                    .unwrap_or_else(|e| panic!("case {case} {kind}: {e}"))
+                    .outcomes
+                    .iter()
+                    .map(|o| o.start)
+                    .collect()
+            };
+            let flat = Platform::single(Site::flat("N", cores));
+            assert_eq!(run(&one_node(cores)), run(&flat), "case {case} {kind}");
+        }
+    }
+    let name = "SDSC-SP2-1998-4.2-cln.swf.gz";
+    let bytes = std::fs::read(crate::trace(name)).unwrap();
+    let w = read_swf(name, &bytes, &SwfOptions::default()).unwrap();
+    let jobs: Vec<Job> = w.jobs.into_iter().take(3_000).collect();
+    for kind in [
+        LocalPolicyKind::Conservative,
+        LocalPolicyKind::ConservativeRebuild,
+    ] {
+        let run = |p: &Platform| -> Vec<SimTime> {
+            let out = simulate(p, &jobs, kind, &kill, &mut |_, _| true).unwrap();
+            out.outcomes.iter().map(|o| o.start).collect()
+        };
+        let flat = Platform::single(Site::flat("N", 128));
+        assert_eq!(run(&one_node(128)), run(&flat), "SDSC-SP2 {kind}");
     }
 }
 

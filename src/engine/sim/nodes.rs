@@ -27,15 +27,27 @@ impl Simulation<'_> {
         let demand = self.demand(idx);
         let job = &self.jobs[idx as usize];
         let now = self.now;
-        let Some(pool) = self.sites[s as usize].res.nodes.as_mut() else {
+        let site = &mut self.sites[s as usize];
+        if site.res.nodes.is_none() {
+            return Ok(());
+        }
+        let chosen = site.policy.chosen_nodes(idx, &mut self.shares);
+        let Some(pool) = site.res.nodes.as_mut() else {
             return Ok(());
         };
         let allowed = pool
             .maintenance
             .as_ref()
             .and_then(|m| m.allowed(now, now + estimate));
-        let placed = pool.place_within(job.procs, &demand, allowed.as_deref(), &mut self.shares);
-        if placed.is_err() || !pool.take(&self.shares) {
+        let placed = match chosen {
+            // The policy's own nodes: each within the nodes clear of maintenance, adding up
+            // to the job's processors and GPUs (and memory when it is modelled).
+            true => chosen_holds(&self.shares, allowed.as_deref(), job.procs, &demand, pool),
+            false => pool
+                .place_within(job.procs, &demand, allowed.as_deref(), &mut self.shares)
+                .is_ok(),
+        };
+        if !placed || !pool.take(&self.shares) {
             return Err(InvariantViolation(format!(
                 "job {} was started at t={} but no placement on the nodes of site {s} holds it",
                 job.id, self.now
@@ -65,6 +77,27 @@ impl Simulation<'_> {
             most,
         })
     }
+}
+
+/// True when `shares`, a placement a policy chose, is on distinct nodes that exist and are
+/// `allowed` (clear of maintenance), and adds up to `procs` cores and the demand's GPUs, and
+/// to its memory where the site models it (per unit, or per node with a node count).
+fn chosen_holds(
+    shares: &[Share],
+    allowed: Option<&[u64]>,
+    procs: u32,
+    demand: &Demand,
+    pool: &NodePool,
+) -> bool {
+    let on_nodes = shares.windows(2).all(|w| w[0].node < w[1].node)
+        && shares.iter().all(|s| {
+            let n = s.node as usize;
+            n < pool.len() && allowed.is_none_or(|a| a[n / 64] & (1 << (n % 64)) != 0)
+        });
+    let cores: u64 = shares.iter().map(|s| u64::from(s.cores)).sum();
+    let gpus: u64 = shares.iter().map(|s| u64::from(s.gpus)).sum();
+    let nodes_ok = demand.nodes == 0 || shares.len() == demand.nodes as usize;
+    on_nodes && cores == u64::from(procs) && gpus == u64::from(demand.gpus) && nodes_ok
 }
 
 /// Every node-typed site's nodes over the run: each job that ran there holds shares that

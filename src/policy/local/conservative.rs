@@ -1,5 +1,6 @@
 use std::cmp::Reverse;
 
+use super::conservative_nodes::NodeConservative;
 use super::placement::{place, Floors};
 use super::{LocalPolicy, QueuedJob, SiteView};
 use crate::model::JobIdx;
@@ -68,6 +69,9 @@ pub struct Conservative {
     work: u64,
     /// Room for the stretch of the plan a move changes ([`Profile::move_sooner`]).
     scratch: Profile,
+    /// On a node-typed site, the plan on nodes that runs the rule instead
+    /// ([`super::conservative_nodes`]).
+    on_nodes: Option<Box<NodeConservative>>,
 }
 
 /// A compression search that found no sooner start for a job of some width: no window
@@ -575,8 +579,17 @@ impl Conservative {
             released_since_pass: self.released_since_pass,
             work: self.work,
             scratch: Profile::default(),
+            on_nodes: None,
         }
     }
+}
+
+/// The plan on nodes, made at the first pass of a node-typed site.
+pub(super) fn on_nodes(
+    slot: &mut Option<Box<NodeConservative>>,
+    compress: bool,
+) -> &mut NodeConservative {
+    slot.get_or_insert_with(|| Box::new(NodeConservative::new(compress)))
 }
 
 impl LocalPolicy for Conservative {
@@ -585,25 +598,65 @@ impl LocalPolicy for Conservative {
     }
 
     fn enqueue(&mut self, job: QueuedJob, _site: &SiteView) {
+        if let Some(n) = self.on_nodes.as_mut() {
+            return n.enqueue(job);
+        }
         self.queue.push(Entry::new(self.arrivals, job));
         self.arrivals += 1;
     }
 
+    fn enqueue_front(&mut self, job: QueuedJob, site: &SiteView) {
+        match self.on_nodes.as_mut() {
+            Some(n) => n.enqueue_front(job),
+            None => self.enqueue(job, site),
+        }
+    }
+
     fn schedule(&mut self, site: &SiteView, starts: &mut Vec<JobIdx>) {
+        if let Some(nodes) = &site.nodes {
+            // Jobs are queued through a view without the nodes: the first pass on a
+            // node-typed site takes them over, in arrival order.
+            let queued = std::mem::take(&mut self.queue);
+            let plan = on_nodes(&mut self.on_nodes, true);
+            queued.iter().for_each(|e| plan.enqueue(e.job));
+            return plan.schedule(site, nodes, starts);
+        }
         self.plan(site);
         self.start_due(site, starts);
     }
 
     fn queue_len(&self) -> usize {
-        self.queue.len()
+        match &self.on_nodes {
+            Some(n) => n.queue_len(),
+            None => self.queue.len(),
+        }
     }
 
     fn plan_work(&self) -> u64 {
-        self.work
+        self.work + self.on_nodes.as_ref().map_or(0, |n| n.plan_work())
+    }
+
+    fn places_on_nodes(&self) -> bool {
+        true
+    }
+
+    fn chosen_nodes(&mut self, idx: JobIdx, out: &mut Vec<crate::model::Share>) -> bool {
+        self.on_nodes
+            .as_mut()
+            .is_some_and(|n| n.chosen_nodes(idx, out))
+    }
+
+    fn released_nodes(&mut self, predicted_end: SimTime, shares: &[crate::model::Share]) {
+        if let Some(n) = self.on_nodes.as_mut() {
+            n.released_nodes(predicted_end, shares);
+        }
     }
 
     /// Drops the job and gives its reservation back; the next pass compresses.
     fn withdraw(&mut self, job: JobIdx) -> bool {
+        if let Some(n) = self.on_nodes.as_mut() {
+            return n.withdraw(job);
+        }
         let Some(e) = self
             .queue
             .find_job(job)
@@ -626,6 +679,9 @@ impl LocalPolicy for Conservative {
     }
 
     fn released(&mut self, now: SimTime, units: u32, predicted_end: SimTime) {
+        if let Some(n) = self.on_nodes.as_mut() {
+            return n.released(now);
+        }
         self.compress_pending = true;
         if predicted_end <= now {
             return;
@@ -640,11 +696,17 @@ impl LocalPolicy for Conservative {
     }
 
     fn replan(&mut self) {
+        if let Some(n) = self.on_nodes.as_mut() {
+            n.replan();
+        }
         self.rebuild_pending = true;
     }
 
     fn queued(&self) -> Vec<QueuedJob> {
-        self.queue.iter().map(|e| e.job).collect()
+        match &self.on_nodes {
+            Some(n) => n.queued(),
+            None => self.queue.iter().map(|e| e.job).collect(),
+        }
     }
 
     fn projection(&self, site: &SiteView) -> Option<super::Projection> {

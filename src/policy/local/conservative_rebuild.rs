@@ -1,6 +1,8 @@
 use std::cmp::Reverse;
 use std::collections::{BTreeMap, BinaryHeap};
 
+use super::conservative::on_nodes;
+use super::conservative_nodes::NodeConservative;
 use super::placement::{place, Floors};
 use super::{LocalPolicy, QueuedJob, SiteView};
 use crate::model::JobIdx;
@@ -42,6 +44,9 @@ pub struct ConservativeRebuild {
     arrivals: u64,
     /// Plan work so far ([`LocalPolicy::plan_work`]): the engine's bound on a backlog.
     work: u64,
+    /// On a node-typed site, the plan on nodes that runs the rule instead
+    /// ([`super::conservative_nodes`]).
+    on_nodes: Option<Box<NodeConservative>>,
 }
 
 impl ConservativeRebuild {
@@ -100,11 +105,57 @@ impl LocalPolicy for ConservativeRebuild {
     }
 
     fn enqueue(&mut self, job: QueuedJob, _site: &SiteView) {
+        if let Some(n) = self.on_nodes.as_mut() {
+            return n.enqueue(job);
+        }
         self.queue.insert(self.arrivals, (job, None));
         self.arrivals += 1;
     }
 
+    fn enqueue_front(&mut self, job: QueuedJob, site: &SiteView) {
+        match self.on_nodes.as_mut() {
+            Some(n) => n.enqueue_front(job),
+            None => self.enqueue(job, site),
+        }
+    }
+
+    fn places_on_nodes(&self) -> bool {
+        true
+    }
+
+    fn chosen_nodes(&mut self, idx: JobIdx, out: &mut Vec<crate::model::Share>) -> bool {
+        self.on_nodes
+            .as_mut()
+            .is_some_and(|n| n.chosen_nodes(idx, out))
+    }
+
+    fn released(&mut self, now: SimTime, _units: u32, _predicted_end: SimTime) {
+        if let Some(n) = self.on_nodes.as_mut() {
+            n.released(now);
+        }
+    }
+
+    fn released_nodes(&mut self, predicted_end: SimTime, shares: &[crate::model::Share]) {
+        if let Some(n) = self.on_nodes.as_mut() {
+            n.released_nodes(predicted_end, shares);
+        }
+    }
+
+    fn replan(&mut self) {
+        if let Some(n) = self.on_nodes.as_mut() {
+            n.replan();
+        }
+    }
+
     fn schedule(&mut self, site: &SiteView, starts: &mut Vec<JobIdx>) {
+        if let Some(nodes) = &site.nodes {
+            // Jobs are queued through a view without the nodes: the first pass on a
+            // node-typed site takes them over, in arrival order.
+            let queued = std::mem::take(&mut self.queue);
+            let plan = on_nodes(&mut self.on_nodes, false);
+            queued.values().for_each(|(job, _)| plan.enqueue(*job));
+            return plan.schedule(site, nodes, starts);
+        }
         if site.plan_invalidated || self.profile.is_none() {
             self.rebuild(site);
         } else if let Some(profile) = self.profile.as_mut() {
@@ -131,16 +182,22 @@ impl LocalPolicy for ConservativeRebuild {
     }
 
     fn queue_len(&self) -> usize {
-        self.queue.len()
+        match &self.on_nodes {
+            Some(n) => n.queue_len(),
+            None => self.queue.len(),
+        }
     }
 
     fn plan_work(&self) -> u64 {
-        self.work
+        self.work + self.on_nodes.as_ref().map_or(0, |n| n.plan_work())
     }
 
     /// Drops the job and its reservation; the plan is rebuilt at the next pass (the engine
     /// marks it invalidated: a freed reservation may let later jobs move up).
     fn withdraw(&mut self, job: JobIdx) -> bool {
+        if let Some(n) = self.on_nodes.as_mut() {
+            return n.withdraw(job);
+        }
         let Some(seq) = self
             .queue
             .iter()
@@ -156,7 +213,10 @@ impl LocalPolicy for ConservativeRebuild {
     }
 
     fn queued(&self) -> Vec<QueuedJob> {
-        self.queue.values().map(|(j, _)| *j).collect()
+        match &self.on_nodes {
+            Some(n) => n.queued(),
+            None => self.queue.values().map(|(j, _)| *j).collect(),
+        }
     }
 
     fn projection(&self, site: &SiteView) -> Option<super::Projection> {

@@ -11,6 +11,7 @@
 //! the slow, obvious way.
 
 mod conservative;
+mod conservative_nodes;
 mod conservative_rebuild;
 mod easy;
 mod fcfs;
@@ -264,6 +265,14 @@ pub trait LocalPolicy {
     /// ahead (EASY) takes the node out of it or puts it back instead.
     fn node_changed(&mut self, _whole: crate::model::Share, _down: bool) {
         self.replan()
+    }
+
+    /// The nodes this policy chose for job `idx`, which its last pass started: `out` gets
+    /// them and the engine takes them instead of first-fit's (conservative backfilling on
+    /// nodes starts a job on the nodes it reserved, which first-fit on the nodes free now
+    /// may not find: it does not know the reservations ahead). False by default.
+    fn chosen_nodes(&mut self, _idx: JobIdx, _out: &mut Vec<crate::model::Share>) -> bool {
+        false
     }
 
     /// The site changed in a way [`LocalPolicy::released`] does not describe — a job
