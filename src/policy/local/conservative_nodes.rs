@@ -38,7 +38,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::nodefit::NodesView;
 use super::{QueuedJob, SiteView};
-use crate::model::nodes::first_fit_within;
+use crate::model::nodes::{first_fit_within, unit_mem};
 use crate::model::{JobIdx, NodeFree, Share};
 use crate::policy::Profile;
 use crate::time::SimTime;
@@ -113,20 +113,48 @@ impl Line {
         }
     }
 
-    /// The most of each resource used at any instant of `[from, to)`.
-    fn peak(&self, from: SimTime, to: SimTime) -> Use {
-        let i = self.steps.partition_point(|s| s.0 <= from);
-        let mut most = match i {
-            0 => Use::default(),
-            _ => self.steps[i - 1].1,
-        };
-        for &(t, u) in &self.steps[i..] {
+    /// The most of each resource used at any instant of `[from, to)`, and the first
+    /// instant a window starting later can have more of some resource free: the end of
+    /// the last step at a resource's most (a window starting before it still holds it),
+    /// the soonest over the resources used at all (`NEVER` when none is).
+    fn peak(&self, from: SimTime, to: SimTime) -> (Use, SimTime) {
+        let first = self
+            .steps
+            .partition_point(|s| s.0 <= from)
+            .saturating_sub(1);
+        let mut most = Use::default();
+        // Per resource: the end of the last step at its most so far.
+        let mut left = [SimTime::NEVER; 3];
+        let steps = &self.steps[first..];
+        for (k, &(t, u)) in steps.iter().enumerate() {
             if t >= to {
                 break;
             }
-            most = most.max(u);
+            if t > from || k == 0 {
+                let ends = steps.get(k + 1).map_or(SimTime::NEVER, |s| s.0);
+                let now_most = most.max(u);
+                for (slot, (value, best)) in left.iter_mut().zip([
+                    (u64::from(u.cores), u64::from(now_most.cores)),
+                    (u.mem_kb, now_most.mem_kb),
+                    (u64::from(u.gpus), u64::from(now_most.gpus)),
+                ]) {
+                    if value == best && value > 0 {
+                        *slot = ends;
+                    }
+                }
+                most = now_most;
+            }
         }
-        most
+        let mut rise = SimTime::NEVER;
+        for (slot, used) in
+            left.into_iter()
+                .zip([u64::from(most.cores), most.mem_kb, u64::from(most.gpus)])
+        {
+            if used > 0 {
+                rise = rise.min(slot);
+            }
+        }
+        (most, rise)
     }
 
     /// Drops the steps over before `now`, keeping the one in force at `now`.
@@ -151,6 +179,9 @@ struct Entry {
     /// `None` until placed; a start of `NEVER` (no shares) when no placement exists while a
     /// node is down (tried again when the plan is made again).
     held: Option<Held>,
+    /// The freed-room stamp ([`NodeConservative::freed`]) when it was last placed or
+    /// checked: every start before its reservation failed then.
+    stamp: u64,
 }
 
 /// What the next pass must do first.
@@ -193,8 +224,18 @@ pub(crate) struct NodeConservative {
     next_front: i64,
     /// The shares of this pass's starts, for the engine to take.
     chosen: Vec<(JobIdx, Vec<Share>)>,
-    /// Scratch: what every node has free over a window.
+    /// Room given back since the oldest stamp a queued job holds, as (stamp, from, to):
+    /// the tail of a job that ended early, the old slot of a job that moved up, a
+    /// withdrawn job's reservation. A job can move only to a start whose window overlaps
+    /// room given back since it was last placed (before, every start before its
+    /// reservation failed, and the plan has only lost room elsewhere), so compression
+    /// searches only there (on a node-typed site the room need not be before its start:
+    /// a node its first-fit did not take may be the one that was short).
+    freed: Vec<(u64, SimTime, SimTime)>,
+    stamp: u64,
+    /// Scratch: what every node has free over a window, and the shares it lacks.
     free: NodeFree,
+    used: Vec<Share>,
     probe: Vec<Share>,
     work: u64,
 }
@@ -217,22 +258,40 @@ impl NodeConservative {
             next_key: 0,
             next_front: -1,
             chosen: Vec::new(),
+            freed: Vec::new(),
+            stamp: 0,
             free: NodeFree::default(),
+            used: Vec::new(),
             probe: Vec::new(),
             work: 0,
         }
     }
 
     pub(crate) fn enqueue(&mut self, job: QueuedJob) {
-        self.queue.insert(self.next_key, Entry { job, held: None });
+        let stamp = self.stamp;
+        self.queue.insert(
+            self.next_key,
+            Entry {
+                job,
+                held: None,
+                stamp,
+            },
+        );
         self.next_key += 1;
     }
 
     /// A killed job requeued ahead of every waiting job: first when the plan is made again
     /// (the failure that killed it makes it again).
     pub(crate) fn enqueue_front(&mut self, job: QueuedJob) {
-        self.queue
-            .insert(self.next_front, Entry { job, held: None });
+        let stamp = self.stamp;
+        self.queue.insert(
+            self.next_front,
+            Entry {
+                job,
+                held: None,
+                stamp,
+            },
+        );
         self.next_front -= 1;
     }
 
@@ -260,7 +319,9 @@ impl NodeConservative {
         if let Some(e) = self.queue.remove(&key) {
             if let Some(h) = e.held {
                 self.by_start.remove(&(h.start, key));
-                self.unhold(h.start, h.start.after(e.job.estimate), &h.shares);
+                let end = h.start.after(e.job.estimate);
+                self.unhold(h.start, end, &h.shares);
+                self.log_freed(h.start, end);
             }
         }
         self.notice(Pending::Compress);
@@ -277,6 +338,7 @@ impl NodeConservative {
         let now = self.released_at;
         if predicted_end > now {
             self.unhold(now, predicted_end, shares);
+            self.log_freed(now, predicted_end);
             self.notice(Pending::Compress);
         } else if self.compress {
             // pyss compresses at every termination: a job moved up in an earlier pass may
@@ -288,6 +350,11 @@ impl NodeConservative {
     /// The site changed in a way no hold describes (an overrun, a node down or back).
     pub(crate) fn replan(&mut self) {
         self.notice(Pending::Rebuild);
+    }
+
+    fn log_freed(&mut self, from: SimTime, to: SimTime) {
+        self.stamp += 1;
+        self.freed.push((self.stamp, from, to));
     }
 
     fn notice(&mut self, what: Pending) {
@@ -338,7 +405,7 @@ impl NodeConservative {
                 .map(|(&k, _)| k)
                 .collect();
             for key in newcomers {
-                self.place(key, now, SimTime::NEVER, nodes);
+                self.place(key, (now, now), SimTime::NEVER, nodes);
             }
         }
         self.pending = Pending::Nothing;
@@ -397,31 +464,70 @@ impl NodeConservative {
             if let Some(e) = self.queue.get_mut(&key) {
                 e.held = None;
             }
-            self.place(key, now, SimTime::NEVER, nodes);
+            self.place(key, (now, now), SimTime::NEVER, nodes);
         }
     }
 
     /// Compression: each queued job in arrival order moves to its earliest start before
     /// its reservation, if there is one.
     fn compress(&mut self, now: SimTime, nodes: &NodesView) {
+        // Room given back before every queued job was last placed helps none of them.
+        let oldest = self
+            .queue
+            .values()
+            .map(|e| e.stamp)
+            .min()
+            .unwrap_or(self.stamp);
+        self.freed.retain(|f| f.0 > oldest);
         let keys: Vec<i64> = self.queue.keys().copied().collect();
         for key in keys {
             self.work += 1;
             let Some(e) = self.queue.get_mut(&key) else {
                 continue;
             };
+            let (stamp, estimate, job) = (e.stamp, e.job.estimate, e.job);
+            e.stamp = self.stamp;
             let Some(h) = e.held.take() else {
                 continue;
             };
-            let estimate = e.job.estimate;
-            if h.start <= now || h.start == SimTime::NEVER {
-                e.held = Some(h);
+            // The starts whose windows reach room given back since: after
+            // `from − estimate`, before the last instant given back.
+            let i = self.freed.partition_point(|f| f.0 <= stamp);
+            let reach = self.freed[i..]
+                .iter()
+                .fold(None, |r, &(_, from, to)| match r {
+                    None => Some((from, to)),
+                    Some((lo, hi)) => Some((from.min(lo), to.max(hi))),
+                });
+            // First-fit of a job with GPUs or a node count is not monotone in the room
+            // (cores found sooner can leave GPUs unvisited): less room elsewhere may let it
+            // in, so it is searched over every start before its reservation.
+            let monotone = unit_mem(self.memory, job.units, &nodes.demand(job.idx)).is_some();
+            let reach = match monotone {
+                true => reach,
+                false => Some((SimTime(now.0.saturating_add(estimate.0)), SimTime::NEVER)),
+            };
+            let range = reach
+                .filter(|_| h.start > now && h.start != SimTime::NEVER)
+                .map(|(lo, hi)| {
+                    (
+                        SimTime(lo.0.saturating_sub(estimate.0)).max(now),
+                        h.start.min(hi),
+                    )
+                })
+                .filter(|(from, before)| from < before);
+            let Some((from, before)) = range else {
+                if let Some(e) = self.queue.get_mut(&key) {
+                    e.held = Some(h);
+                }
                 continue;
-            }
+            };
             let end = h.start.after(estimate);
             self.unhold(h.start, end, &h.shares);
             self.by_start.remove(&(h.start, key));
-            if !self.place(key, now, h.start, nodes) {
+            if self.place(key, (now, from), before, nodes) {
+                self.log_freed(h.start, end);
+            } else {
                 self.hold(h.start, end, &h.shares);
                 self.by_start.insert((h.start, key));
                 if let Some(e) = self.queue.get_mut(&key) {
@@ -431,14 +537,20 @@ impl NodeConservative {
         }
     }
 
-    /// Places job `key` at its earliest start from `now` before `before` and holds it
-    /// there; false (leaving it unplaced) when there is none. A job with no start at all
-    /// (`before` = `NEVER`) is kept with a start of `NEVER`.
-    fn place(&mut self, key: i64, now: SimTime, before: SimTime, nodes: &NodesView) -> bool {
+    /// Places job `key` at its earliest start from `from` (not before `now`) before
+    /// `before` and holds it there; false (leaving it unplaced) when there is none. A job
+    /// with no start at all (`before` = `NEVER`) is kept with a start of `NEVER`.
+    fn place(
+        &mut self,
+        key: i64,
+        (now, from): (SimTime, SimTime),
+        before: SimTime,
+        nodes: &NodesView,
+    ) -> bool {
         let Some(job) = self.queue.get(&key).map(|e| e.job) else {
             return false;
         };
-        let found = self.earliest(now, before, &job, nodes);
+        let found = self.earliest((now, from), before, &job, nodes);
         let held = match found {
             Some(start) => {
                 let shares = std::mem::take(&mut self.probe);
@@ -452,8 +564,10 @@ impl NodeConservative {
             },
             None => return false,
         };
+        let stamp = self.stamp;
         if let Some(e) = self.queue.get_mut(&key) {
             e.held = Some(held);
+            e.stamp = stamp;
         }
         true
     }
@@ -462,7 +576,7 @@ impl NodeConservative {
     /// what the nodes have free throughout its estimate; its shares are left in `probe`.
     fn earliest(
         &mut self,
-        now: SimTime,
+        (now, from): (SimTime, SimTime),
         before: SimTime,
         job: &QueuedJob,
         nodes: &NodesView,
@@ -470,8 +584,9 @@ impl NodeConservative {
         let demand = nodes.demand(job.idx);
         // On a node-typed site a job's units are its processors (cores).
         let procs = job.units;
+        let monotone = unit_mem(self.memory, procs, &demand).is_some();
         let estimate = job.estimate;
-        let mut from = now;
+        let mut from = from;
         loop {
             let t = self.cores.earliest_start(from, procs, estimate)?;
             // The first instant a window's room can grow at, at or after `t`.
@@ -486,30 +601,38 @@ impl NodeConservative {
                 from = try_at;
                 continue;
             }
-            if self.fits_at(try_at, estimate, procs, &demand) {
-                return Some(try_at);
+            let next = SimTime(try_at.0.saturating_add(1));
+            match self.fits_at(try_at, estimate, procs, &demand) {
+                Ok(()) => return Some(try_at),
+                // A job of units only fits where the nodes hold its units in all, so no
+                // start fits before some node's room grows.
+                Err(rise) if monotone => from = rise.max(next),
+                Err(_) => from = next,
             }
-            from = SimTime(try_at.0.saturating_add(1));
         }
     }
 
     /// True when first-fit places `procs` × `demand` on what every node has free during
-    /// `[at, at + estimate)`; the shares go to `probe`.
+    /// `[at, at + estimate)`; the shares go to `probe`. Otherwise the first instant after
+    /// `at` a window can find more of some resource free on some node ([`Line::peak`]).
     fn fits_at(
         &mut self,
         at: SimTime,
         estimate: SimTime,
         procs: u32,
         demand: &crate::model::Demand,
-    ) -> bool {
+    ) -> Result<(), SimTime> {
         let end = at.after(estimate);
         self.free.clone_from(&self.capacity);
-        let mut used = Vec::new();
+        let used = &mut self.used;
+        used.clear();
+        let mut rise = SimTime::NEVER;
         for (n, line) in self.lines.iter().enumerate() {
             if line.steps.is_empty() {
                 continue;
             }
-            let u = line.peak(at, end);
+            let (u, grows) = line.peak(at, end);
+            rise = rise.min(grows);
             if u != Use::default() {
                 used.push(Share {
                     node: n as u32,
@@ -519,7 +642,7 @@ impl NodeConservative {
                 });
             }
         }
-        self.free.take(&used);
+        self.free.take(used);
         self.work += self.lines.len() as u64;
         first_fit_within(
             &self.free,
@@ -529,7 +652,7 @@ impl NodeConservative {
             None,
             &mut self.probe,
         )
-        .is_ok()
+        .map_err(|_| rise)
     }
 
     /// A holder of `shares` during `[from, to)`.
