@@ -26,8 +26,8 @@ test('a failure model in the form: runs on nodes, the failures table equals the 
   await waitResults(page, 5);
   assert.match(await page.textContent('[data-testid=failures]'), /failures need sites placed on nodes/);
   await page.selectOption('[data-testid=failure-model]', 'lanl05-exp');
-  // The demo's 128 processors became 128 one-core nodes (a custom site); conservative does not place on
-  // nodes yet, so it left the algorithms (the panel says so).
+  // The demo's 128 processors became 128 one-core nodes (a custom site); every one of the
+  // five algorithms places on nodes (conservative's reservations hold particular nodes).
   assert.doesNotMatch(await page.textContent('[data-testid=failures]'), /failures need sites placed on nodes/);
   // The sites table edits the nodes it placed: 96 nodes instead of 128.
   await page.fill('table.sites input[aria-label=nodes]', '96');
@@ -35,18 +35,22 @@ test('a failure model in the form: runs on nodes, the failures table equals the 
   await page.fill('#f-failure-seed', '3');
   await page.press('#f-failure-seed', 'Tab');
   await page.selectOption('[data-testid=checkpoint]', 'young');
-  // The four runs take a fraction of a second: the table going from five rows to four
-  // says they ended.
+  // The failures table appears with the run's results: its five rows say they ended.
   await page.click('[data-testid=run]');
-  const rows = await waitResults(page, 4, 120_000);
-  assert.deepEqual(Object.keys(rows).sort(), ['easy', 'fcfs', 'firstfit', 'sjf']);
+  await page.waitForFunction(
+    () => document.querySelectorAll('[data-testid=failure-table] tbody tr').length === 5,
+    null,
+    { timeout: 120_000 },
+  );
+  const rows = await waitResults(page, 5, 120_000);
+  assert.deepEqual(Object.keys(rows).sort(), ['conservative', 'easy', 'fcfs', 'firstfit', 'sjf']);
   const json = await reportJson(page);
   for (const r of json.runs) {
     assert.ok(r.failures, `${r.label} has no failures`);
     assert.ok(r.failures.downtimes > 0 && r.failures.runs_killed > 0, `${r.label}: ${JSON.stringify(r.failures)}`);
     assert.ok(r.failures.checkpoint.checkpoints > 0, `${r.label} wrote no checkpoint`);
   }
-  assert.equal(await page.locator('[data-testid=failure-table] tbody tr').count(), 4);
+  assert.equal(await page.locator('[data-testid=failure-table] tbody tr').count(), 5);
   assert.ok(await canvasInk(page, 'chart-work-lost') > 0.01, 'the work-lost bars are blank');
   assert.ok(await canvasInk(page, 'chart-nodes-up') > 0.01, 'the nodes-up chart is blank');
   // The Gantt chart of the first run draws the engine's placements, the nodes down and the
@@ -75,7 +79,12 @@ test('a failure model in the form: runs on nodes, the failures table equals the 
 
   // The link opens again and re-runs to the same failures.
   const again = await open(url);
-  assertSameNumbers(await waitResults(again, 4, 120_000), rows);
+  await again.waitForFunction(
+    () => document.querySelectorAll('[data-testid=failure-table] tbody tr').length === 5,
+    null,
+    { timeout: 120_000 },
+  );
+  assertSameNumbers(await waitResults(again, 5, 120_000), rows);
   assert.deepEqual((await reportJson(again)).runs.map((r) => r.failures), json.runs.map((r) => r.failures));
   assert.equal(await again.inputValue('[data-testid=failure-model]'), 'lanl05-exp');
   assert.equal(await again.inputValue('[data-testid=checkpoint]'), 'young');
