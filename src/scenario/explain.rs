@@ -47,6 +47,16 @@ pub enum WaitReason {
     /// It fits now and the policy chose not to start it (conservative: its place in the
     /// plan is later, because starting it now would delay a reservation made before it).
     PlannedLater { position: usize },
+    /// On a node-typed site (issue #37): its processors are free in number, but no
+    /// placement on the nodes free now holds it. `short` names what they lack: `cores`
+    /// (spread too thin over the nodes for its node count), `memory`, `GPUs`, `nodes` (too
+    /// few nodes with room for its node count) or `maintenance` (a window keeps its
+    /// estimate from the nodes that would hold it).
+    NoNodeHoldsIt {
+        needs: u32,
+        free: u32,
+        short: String,
+    },
 }
 
 impl WaitReason {
@@ -90,6 +100,17 @@ impl WaitReason {
                 "planned later: it is number {} in the queue, and starting it now would delay a job planned before it",
                 position + 1
             ),
+            WaitReason::NoNodeHoldsIt { needs, free, short } => {
+                let why = match short.as_str() {
+                    "maintenance" => "a maintenance window keeps its estimate from the nodes that would hold it".to_string(),
+                    "cores" => "the free cores are spread over too many nodes for its node count".to_string(),
+                    "nodes" => "too few nodes have room for its part".to_string(),
+                    other => format!("the nodes with free cores lack the {other} it asks for"),
+                };
+                format!(
+                    "no node holds it: it needs {needs} processors and {free} are free, but {why}"
+                )
+            }
         }
     }
 }
@@ -305,6 +326,7 @@ fn reason_now(
             continue;
         };
         let q = &snap.queue[position];
+        let short = sim.node_shortfall(s, j, q.estimate).err();
         let reason = if q.units > snap.free {
             // The running jobs that must end, soonest predicted end first, before it fits.
             let mut free = snap.free;
@@ -320,6 +342,12 @@ fn reason_now(
                 needs: q.units,
                 free: snap.free,
                 held_by,
+            }
+        } else if let Some(short) = short {
+            WaitReason::NoNodeHoldsIt {
+                needs: q.units,
+                free: snap.free,
+                short: short.map_or("maintenance", |r| r.name()).to_string(),
             }
         } else if let Some(h) = snap.head.filter(|h| h.job != j) {
             let ends = sim.now().0 + q.estimate.0;

@@ -68,3 +68,45 @@ fn the_json_names_each_reason_and_an_unknown_job_is_an_error() {
     );
     assert!(!text.contains("did not wait"), "{text}");
 }
+
+/// On nodes (issue #37): job 4 of tests/fixtures/memory_decides.swf finds a core free from
+/// 2 s on but no node with the memory it asks for (the fixture's notes), and `explain
+/// --platform` says so, by name, under FCFS and conservative backfilling alike.
+#[test]
+fn on_nodes_the_wait_names_the_resource_the_free_nodes_lack() {
+    let swf = root().join("tests/fixtures/memory_decides.swf");
+    let platform = root().join("tests/fixtures/memory_decides.json");
+    let (swf, platform) = (
+        swf.to_str().expect("utf-8"),
+        platform.to_str().expect("utf-8"),
+    );
+    for policy in ["fcfs", "conservative"] {
+        let text = explain(&[
+            swf,
+            "--platform",
+            platform,
+            "--policy",
+            policy,
+            "--job",
+            "4",
+        ]);
+        assert!(
+            text.contains("no node holds it: it needs 1 processors and 1 are free, but the nodes with free cores lack the memory it asks for"),
+            "{policy}: {text}"
+        );
+        assert!(text.contains("started at 100 s"), "{policy}: {text}");
+    }
+    let json = explain(&[
+        swf,
+        "--platform",
+        platform,
+        "--policy",
+        "fcfs",
+        "--job",
+        "4",
+        "--json",
+    ]);
+    let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+    assert_eq!(v["spans"][0]["reason"]["kind"], "no_node_holds_it");
+    assert_eq!(v["spans"][0]["reason"]["short"], "memory");
+}

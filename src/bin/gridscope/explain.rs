@@ -2,16 +2,16 @@
 //! submission and its start and what held it back (`scenario::explain`).
 
 use gridscope::scenario::explain::explain as explain_job;
-use gridscope::scenario::{prepare, ScenarioError};
+use gridscope::scenario::{prepare, PlatformSpec, ScenarioError};
 
 use crate::cli::ExplainArgs;
-use crate::io::read_trace;
+use crate::io::{read_text, read_trace};
 use crate::run::{trace_scenario, TraceOptions};
 use crate::{output, CliError};
 
 pub fn explain(a: &ExplainArgs) -> Result<(), CliError> {
     let limits = a.limits.limits();
-    let scenario = trace_scenario(
+    let mut scenario = trace_scenario(
         &a.trace,
         &[a.policy],
         TraceOptions {
@@ -23,6 +23,16 @@ pub fn explain(a: &ExplainArgs) -> Result<(), CliError> {
             format: a.format.clone(),
         },
     );
+    if let Some(file) = &a.platform {
+        let text = read_text(file, &limits)?;
+        let p = gridscope::scenario::read_platform_file(&file.display().to_string(), &text)
+            .map_err(CliError::Failed)?;
+        scenario.platform = PlatformSpec::Sites {
+            name: p.name,
+            sites: p.sites,
+        };
+        scenario = scenario.upgrade();
+    }
     let mut workload = read_trace(&a.trace, a.strict, &limits, &a.format)?;
     // The same checks and platform as `simulate` (jobs wider than the machine rejected).
     prepare(&scenario, &mut workload, &limits)?;

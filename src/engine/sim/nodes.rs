@@ -65,6 +65,63 @@ impl Simulation<'_> {
         }
     }
 
+    /// Why job `idx`, queued at site `s`, finds no nodes free now (the explain view: its
+    /// processors may be free in number while no node holds its part): the resource the
+    /// nodes free now lack, tried as [`NodePool::never_fits`] tries the empty site (cores
+    /// alone, then with memory, then with GPUs, then the node count), or `None` for the
+    /// maintenance windows that keep its estimate from the nodes that would hold it.
+    /// `Ok(())` when first-fit places it now, or the site has no node types.
+    pub fn node_shortfall(
+        &self,
+        s: usize,
+        idx: JobIdx,
+        estimate: SimTime,
+    ) -> Result<(), Option<crate::model::Resource>> {
+        use crate::model::nodes::first_fit_within;
+        use crate::model::Resource;
+        let Some(pool) = self.sites.get(s).and_then(|st| st.res.nodes.as_ref()) else {
+            return Ok(());
+        };
+        let (procs, demand) = (self.jobs[idx as usize].procs, self.demand(idx));
+        let (free, memory) = (pool.free(), pool.tracks_memory);
+        let mut out = Vec::new();
+        let fits = |memory: bool, d: &Demand, allowed: Option<&[u64]>, out: &mut Vec<Share>| {
+            first_fit_within(free, memory, procs, d, allowed, out).is_ok()
+        };
+        let cores = Demand {
+            mem_kb: 0,
+            gpus: 0,
+            nodes: 0,
+            ..demand
+        };
+        if !fits(false, &cores, None, &mut out) {
+            return Err(Some(Resource::Cores));
+        }
+        let with_memory = Demand {
+            gpus: 0,
+            nodes: 0,
+            ..demand
+        };
+        if !fits(memory, &with_memory, None, &mut out) {
+            return Err(Some(Resource::Memory));
+        }
+        if !fits(memory, &Demand { nodes: 0, ..demand }, None, &mut out) {
+            return Err(Some(Resource::Gpus));
+        }
+        if !fits(memory, &demand, None, &mut out) {
+            return Err(Some(Resource::Nodes));
+        }
+        let now = self.now;
+        let allowed = pool
+            .maintenance
+            .as_ref()
+            .and_then(|m| m.allowed(now, now + estimate));
+        match fits(memory, &demand, allowed.as_deref(), &mut out) {
+            true => Ok(()),
+            false => Err(None),
+        }
+    }
+
     /// Why job `idx` can never run on site `s`'s nodes (`None` when it can, or the site
     /// has no node types).
     pub(super) fn never_fits(&self, s: usize, idx: JobIdx) -> Option<RejectReason> {

@@ -436,5 +436,6 @@ fn reason_kind(r: &crate::scenario::explain::WaitReason) -> &'static str {
         WouldDelayHead { .. } => "would_delay_head",
         QueueOrder { .. } => "queue_order",
         PlannedLater { .. } => "planned_later",
+        NoNodeHoldsIt { .. } => "no_node_holds_it",
     }
 }

@@ -192,6 +192,10 @@ pub struct ExplainArgs {
     /// Processors of the machine [default: from the trace]
     #[arg(long, value_name = "N", value_parser = parse_positive_u32)]
     pub procs: Option<u32>,
+    /// The platform, from a file, as `simulate --platform` reads it: on sites with node
+    /// types the explanation names the resource the free nodes lack (docs/nodes.md)
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, conflicts_with = "procs")]
+    pub platform: Option<PathBuf>,
     /// Run-time estimates: the trace's or the exact runtime
     #[arg(long, value_name = "SOURCE", value_enum, default_value_t = Estimates::Trace)]
     pub estimates: Estimates,
