@@ -69,6 +69,33 @@ fn a_job_waits_for_a_window_it_would_overlap() {
     }
 }
 
+/// Conservative backfilling on nodes (docs/nodes.md): two one-core nodes, node 1 in
+/// maintenance from 10 to 100 s, every job submitted at 0. Job 0 (10 s) starts on node 0.
+/// Job 1 (50 s): counted as processors, one is free at every instant (node 1 until 10,
+/// node 0 from 10), but no node is free for all of `[0, 50)`: its reservation is node 0 at
+/// 10. Job 2 (5 s) fits on node 1 before the window and delays nothing: it starts at 0.
+/// Both variants; EASY gives the same starts (job 1 its blocked head, job 2 backfilled).
+#[test]
+fn conservative_reserves_the_node_a_window_leaves_free() {
+    let p = nodes(2, 1);
+    let jobs = [
+        job(0, 0, 1, 10, 10),
+        job(1, 0, 1, 50, 50),
+        job(2, 0, 1, 5, 5),
+    ];
+    for policy in [
+        LocalPolicyKind::Conservative,
+        LocalPolicyKind::ConservativeRebuild,
+        LocalPolicyKind::Easy,
+    ] {
+        let out = run(&p, &jobs, policy, planned(vec![maintenance(1, 10, 100)])).expect("runs");
+        assert_eq!(spans(&out), [(0, 10), (10, 60), (0, 5)], "{policy:?}");
+        let on: Vec<u32> = (0..3).map(|i| out.placements.of(i)[0].node).collect();
+        assert_eq!(on, [0, 0, 1], "{policy:?}");
+        nothing_killed(&out);
+    }
+}
+
 /// Two one-core nodes, node 0 in maintenance from 100 to 200 s; every job submitted at 0.
 /// Job 0 (500 s) would be placed on node 0 by first-fit, but its run would overlap the
 /// window: it goes to node 1. Job 1 (both nodes, 100 s) is EASY's blocked head, its

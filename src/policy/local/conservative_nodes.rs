@@ -761,3 +761,6 @@ impl After for SimTime {
         SimTime(self.0.saturating_add(d.0))
     }
 }
+
+#[cfg(test)]
+mod tests;
