@@ -14,5 +14,7 @@ cargo bench --bench formats
 scripts/bench_scale.sh
 # Every local policy on every shared trace, whole process (TRACE_LIMIT seconds per case).
 scripts/bench_traces.sh
+# Every policy that places on nodes, on HPC2N's and RICC's nodes (TRACE_LIMIT seconds per case).
+scripts/bench_nodes.sh
 # The headline: KTH-SP2 under EASY, whole process, median of 41 runs.
 scripts/bench_headline.sh

@@ -5,6 +5,7 @@
 # is not SWF shows the error. Optional argument: a substring of the trace names.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/time_case.sh
 cargo build --release --quiet --bin gridscope
 bin=$PWD/target/release/gridscope
 limit=${TRACE_LIMIT:-30}
@@ -16,15 +17,7 @@ for f in $traces; do
   jobs=$("$bin" lint "$path" --json 2>/dev/null | sed -n 's/^  "jobs": \([0-9]*\),$/\1/p')
   row="| ${f%.swf.gz} | ${jobs:-?} |"
   for p in fcfs easy conservative sjf firstfit; do
-    start=$(date +%s%N)
-    rc=0
-    timeout "$limit" "$bin" simulate "$path" --policy "$p" --json > /dev/null 2>&1 || rc=$?
-    end=$(date +%s%N)
-    case $rc in
-      0) row="$row $(awk -v a="$start" -v b="$end" 'BEGIN { printf "%.2f s", (b - a) / 1e9 }') |" ;;
-      124) row="$row > $limit s |" ;;
-      *) row="$row error |" ;;
-    esac
+    row="$row $(time_case "$limit" "$bin" simulate "$path" --policy "$p" --json) |"
   done
   echo "$row"
 done
