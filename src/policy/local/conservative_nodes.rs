@@ -280,8 +280,8 @@ impl NodeConservative {
         self.next_key += 1;
     }
 
-    /// A killed job requeued ahead of every waiting job: first when the plan is made again
-    /// (the failure that killed it makes it again).
+    /// A killed job requeued ahead of every waiting job: the plan is made again at the next
+    /// pass (as the failure that killed it asks anyway), so that it is placed first.
     pub(crate) fn enqueue_front(&mut self, job: QueuedJob) {
         let stamp = self.stamp;
         self.queue.insert(
@@ -293,6 +293,7 @@ impl NodeConservative {
             },
         );
         self.next_front -= 1;
+        self.notice(Pending::Rebuild);
     }
 
     pub(crate) fn queue_len(&self) -> usize {
