@@ -41,7 +41,7 @@ impl Simulation<'_> {
             .and_then(|m| m.allowed(now, now + estimate));
         let placed = match chosen {
             // The policy's own nodes: each within the nodes clear of maintenance, adding up
-            // to the job's processors and GPUs (and memory when it is modelled).
+            // to the job's processors and GPUs.
             true => chosen_holds(&self.shares, allowed.as_deref(), job.procs, &demand, pool),
             false => pool
                 .place_within(job.procs, &demand, allowed.as_deref(), &mut self.shares)
@@ -137,8 +137,9 @@ impl Simulation<'_> {
 }
 
 /// True when `shares`, a placement a policy chose, is on distinct nodes that exist and are
-/// `allowed` (clear of maintenance), and adds up to `procs` cores and the demand's GPUs, and
-/// to its memory where the site models it (per unit, or per node with a node count).
+/// `allowed` (clear of maintenance), and adds up to `procs` cores and the demand's GPUs (on
+/// as many nodes as a node count asks). Memory is held to each node's capacity by the take
+/// that follows and by the run's final node check, not summed here.
 fn chosen_holds(
     shares: &[Share],
     allowed: Option<&[u64]>,
