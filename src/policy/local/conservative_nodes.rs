@@ -661,17 +661,24 @@ impl NodeConservative {
         if to <= from {
             return;
         }
-        let mut cores = 0u32;
-        for s in shares {
-            if let Some(line) = self.lines.get_mut(s.node as usize) {
-                line.change(from, to, s, true);
-                cores += s.cores;
-            }
-        }
+        let cores = self.change_lines(from, to, shares, true);
         self.cores.reserve(from, to - from, cores);
         if to != SimTime::NEVER {
             *self.ends.entry(to).or_insert(0) += 1;
         }
+    }
+
+    /// Adds (`hold`) or takes away `shares` on their nodes' plans during `[from, to)`; the
+    /// cores they count, for the site-wide count.
+    fn change_lines(&mut self, from: SimTime, to: SimTime, shares: &[Share], hold: bool) -> u32 {
+        let mut cores = 0u32;
+        for s in shares {
+            if let Some(line) = self.lines.get_mut(s.node as usize) {
+                line.change(from, to, s, hold);
+                cores += s.cores;
+            }
+        }
+        cores
     }
 
     /// Gives back what [`NodeConservative::hold`] held (or its part from `from` on).
@@ -679,13 +686,7 @@ impl NodeConservative {
         if to <= from {
             return;
         }
-        let mut cores = 0u32;
-        for s in shares {
-            if let Some(line) = self.lines.get_mut(s.node as usize) {
-                line.change(from, to, s, false);
-                cores += s.cores;
-            }
-        }
+        let cores = self.change_lines(from, to, shares, false);
         self.cores.release(from, to - from, cores);
         if let Some(count) = self.ends.get_mut(&to) {
             *count -= 1;
