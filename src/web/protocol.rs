@@ -357,8 +357,10 @@ pub struct GanttData {
     pub truncated: bool,
 }
 
-/// Two runs compared job by job: the comparison and, for the scatter, each paired job's
-/// waits (at most [`AB_POINTS`], evenly spaced in A's order when there are more).
+/// Two runs compared job by job: the comparison and, for the scatter, every paired job
+/// binned by its two waits, the jobs marked on it (the extremes), and the jobs the pointer
+/// can pick (at most [`AB_POINTS`], evenly spaced in A's order when there are more, and the
+/// marked ones).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct AbData {
     pub a: usize,
@@ -366,10 +368,67 @@ pub struct AbData {
     pub comparison: crate::metrics::compare::Comparison,
     /// (job id, wait under A s, wait under B s).
     pub points: Vec<(i64, f64, f64)>,
+    /// Every paired job, counted in an [`AB_GRID`] × [`AB_GRID`] grid over both waits.
+    pub density: AbDensity,
+    /// Marked on the scatter: the top gainers and losers the panel lists, and the jobs that
+    /// waited longest under either run — (job id, wait under A s, wait under B s).
+    pub marked: Vec<(i64, f64, f64)>,
 }
 
-/// Jobs drawn in the A/B scatter at most.
+/// Every paired job of an A/B comparison in a grid over [0, `span_s`) × [0, `span_s`) (wait
+/// under A × wait under B), counted apart as gained, lost or the same under B, so the chart
+/// draws each cell in the colour of most of its jobs.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct AbDensity {
+    /// The axes' span in seconds: just over the longest wait under either run.
+    pub span_s: f64,
+    /// Counts per cell, `[iy * AB_GRID + ix]` (ix along A's wait, iy along B's).
+    pub gained: Vec<u32>,
+    pub lost: Vec<u32>,
+    pub same: Vec<u32>,
+}
+
+impl AbDensity {
+    /// Bins the pairs (waits in seconds).
+    pub fn of(pairs: impl Iterator<Item = (f64, f64)> + Clone) -> AbDensity {
+        let longest = pairs.clone().map(|(a, b)| a.max(b)).fold(0.0, f64::max);
+        // At least an hour, and a little room above the longest wait.
+        let span_s = (longest * 1.05).max(3600.0);
+        let cells = AB_GRID * AB_GRID;
+        let mut d = AbDensity {
+            span_s,
+            gained: vec![0; cells],
+            lost: vec![0; cells],
+            same: vec![0; cells],
+        };
+        let bin = |v: f64| ((v / span_s * AB_GRID as f64) as usize).min(AB_GRID - 1);
+        for (a, b) in pairs {
+            let k = bin(b) * AB_GRID + bin(a);
+            let counts = if b < a {
+                &mut d.gained
+            } else if b > a {
+                &mut d.lost
+            } else {
+                &mut d.same
+            };
+            counts[k] += 1;
+        }
+        d
+    }
+
+    /// Jobs counted in all.
+    pub fn jobs(&self) -> u64 {
+        let sum = |v: &[u32]| v.iter().map(|&c| u64::from(c)).sum::<u64>();
+        sum(&self.gained) + sum(&self.lost) + sum(&self.same)
+    }
+}
+
+/// Jobs the A/B scatter's pointer can pick, at most (the chart draws every job, binned).
 pub const AB_POINTS: usize = 5000;
+/// Cells along each axis of the A/B scatter's grid.
+pub const AB_GRID: usize = 120;
+/// Jobs that waited longest under either run, marked on the A/B scatter.
+pub const AB_LONGEST: usize = 10;
 
 impl RunResult {
     /// The run's label as the results show it.

@@ -84,7 +84,7 @@ test('the SES panel runs both presets in the worker to the CLI numbers, draws it
   await assertInk(page, ['chart-ses-groups', 'chart-ses-util', 'chart-ses-delay', 'chart-ses-queue-random', 'chart-ses-queue-mna-restricted']);
   await hoverMatches(page, 'chart-ses-queue-mna-restricted', /^day [\d.]+: waiting A [\d.]+, B/);
   await hoverMatches(page, 'chart-ses-util', /^group [A-D]: .*random [\d.]+ \(band/);
-  await hoverMatches(page, 'chart-ses-groups', /^random, group A \(36 nodes × 4 CPUs\): median utilization/, { x: 0.3, y: 0.28 });
+  await hoverMatches(page, 'chart-ses-groups', /^random, group A \(36 nodes × 4 CPUs\): median utilization/, { x: 0.15, y: 0.32 });
   const [download] = await Promise.all([page.waitForEvent('download'), page.click('[data-testid=chart-ses-groups-png]')]);
   assert.equal(download.suggestedFilename(), 'gridscope-ses-groups.png');
 

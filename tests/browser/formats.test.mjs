@@ -58,6 +58,15 @@ test('per-job A/B of FCFS and EASY on the demo: the CLI compare numbers, a drawn
   assert.match(t, new RegExp(`n = ${grouped(want.per_job.n_nonzero)} jobs with a difference, W\\+ = ${want.per_job.w_plus}, z = ${want.per_job.z.toFixed(3)}`));
   await page.waitForTimeout(200);
   assert.ok((await canvasInk(page, 'chart-ab')) > 0.01, 'the scatter is drawn');
+  // Every paired job is drawn (binned) over axes that reach the longest wait, and the listed
+  // gainers and losers are marked on it one by one (issue #38).
+  const attr = (k) => page.getAttribute('[data-testid=chart-ab]', k);
+  assert.equal(Number(await attr('data-binned')), want.jobs_paired);
+  const marked = (await attr('data-marked')).split(',').map(Number);
+  const listed = [...want.top_gainers, ...want.top_losers];
+  for (const j of listed) assert.ok(marked.includes(j.job_id), `job ${j.job_id} marked`);
+  const longest = Math.max(...listed.map((j) => Math.max(j.wait_a_s, j.wait_b_s)));
+  assert.ok(Number(await attr('data-span-s')) >= longest, 'the axes reach the longest wait listed');
   // The top gainer is the CLI's, and "under B" explains it under EASY.
   const first = page.locator('[data-testid=ab-gainers] tbody tr').first();
   assert.equal(Number(await first.locator('td').first().textContent()), want.top_gainers[0].job_id);

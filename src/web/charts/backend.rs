@@ -7,8 +7,12 @@
 //! chart draws through [`Sharp`], which tells plotters the CSS size and scales the context,
 //! so no chart knows about device pixels.
 
+use std::cell::{Cell, RefCell};
+
 use plotters_backend::{
+    text_anchor::{HPos, VPos},
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
+    FontTransform,
 };
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
@@ -35,12 +39,17 @@ pub fn css_size(canvas: &HtmlCanvasElement) -> (u32, u32) {
 /// a phone's chart stays readable (its text keeps its size; it gets less wide, not smaller).
 const MIN_HEIGHT: u32 = 220;
 
+/// Under this width (CSS pixels) a chart is narrow: legends go under the plot, the SOB
+/// figure's panels two to a row.
+pub const NARROW: u32 = 480;
+
 /// Sizes `canvas` for a chart designed at `want` (CSS pixels): as wide as its box allows up
 /// to `want.0` (the design width where it is hidden and has no box), as tall as the design's
 /// aspect gives (at least [`MIN_HEIGHT`] or the design height if smaller), with a backing
-/// store of that × the device pixel ratio. `true` when the backing size changed (the chart
-/// must be drawn again).
-pub fn fit(canvas: &HtmlCanvasElement, want: (u32, u32)) -> bool {
+/// store of that × the device pixel ratio; `narrow` is the height instead on a box under
+/// [`NARROW`] px (a chart that rearranges itself there, as the SOB figure stacks its panels).
+/// `true` when the backing size changed (the chart must be drawn again).
+pub fn fit(canvas: &HtmlCanvasElement, want: (u32, u32), narrow: Option<u32>) -> bool {
     let style = canvas.style();
     let _ = style.set_property("max-width", &format!("{}px", want.0));
     // The figure no wider than its canvas, so its PNG button sits on the chart's corner.
@@ -58,9 +67,12 @@ pub fn fit(canvas: &HtmlCanvasElement, want: (u32, u32)) -> bool {
     } else {
         boxed.min(want.0)
     };
-    let h = ((w as f64 * want.1 as f64 / want.0.max(1) as f64).round() as u32)
-        .max(MIN_HEIGHT.min(want.1))
-        .max(1);
+    let h = match narrow {
+        Some(h) if w < NARROW => h,
+        _ => ((w as f64 * want.1 as f64 / want.0.max(1) as f64).round() as u32)
+            .max(MIN_HEIGHT.min(want.1))
+            .max(1),
+    };
     let _ = style.set_property("height", &format!("{h}px"));
     let r = device_pixel_ratio();
     let (bw, bh) = ((w as f64 * r).round() as u32, (h as f64 * r).round() as u32);
@@ -72,10 +84,89 @@ pub fn fit(canvas: &HtmlCanvasElement, want: (u32, u32)) -> bool {
     changed
 }
 
+/// What a piece of text on a chart is, for the layout the page tests measure.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Role {
+    /// Titles, axis labels and ticks, notes.
+    Text,
+    /// A legend's entries: they must sit outside every plotting area.
+    Legend,
+}
+
+/// A piece of text as drawn: its box in CSS pixels (rotation applied) and what it is.
+#[derive(Clone, Debug, PartialEq)]
+struct TextBox {
+    x: i32,
+    y: i32,
+    w: i32,
+    h: i32,
+    role: Role,
+    text: String,
+}
+
+thread_local! {
+    /// The texts drawn since the canvas's drawing began, written on the canvas at `present`
+    /// (`data-texts`) so a page test can find text over text or cut by the canvas's edge.
+    static TEXTS: RefCell<Vec<TextBox>> = const { RefCell::new(Vec::new()) };
+    /// The plotting areas of the drawing (`data-plots`): where data is drawn, which no
+    /// legend may cover.
+    static PLOTS: RefCell<Vec<[i32; 4]>> = const { RefCell::new(Vec::new()) };
+    static ROLE: Cell<Role> = const { Cell::new(Role::Text) };
+}
+
+/// While it lives, the texts drawn are a legend's (they must sit outside every plotting
+/// area).
+pub struct Legend(Role);
+
+impl Legend {
+    pub fn begin() -> Legend {
+        Legend(ROLE.with(|r| r.replace(Role::Legend)))
+    }
+}
+
+impl Drop for Legend {
+    fn drop(&mut self) {
+        ROLE.with(|r| r.set(self.0));
+    }
+}
+
+/// Records a plotting area (x0, y0, x1, y1 in CSS pixels) of the drawing under way.
+pub fn plot_area(px: (i32, i32), py: (i32, i32)) {
+    PLOTS.with(|p| p.borrow_mut().push([px.0, py.0, px.1, py.1]));
+}
+
+/// The box of `text` drawn at `pos` with `style`'s anchor and rotation, `(w, h)` its size
+/// unrotated: canvas's `textAlign`/`textBaseline` as plotters' canvas backend sets them,
+/// then the rotation about `pos`.
+fn text_box<T: BackendTextStyle>(style: &T, pos: BackendCoord, (w, h): (i32, i32)) -> [i32; 4] {
+    let anchor = style.anchor();
+    let x0 = match anchor.h_pos {
+        HPos::Left => 0,
+        HPos::Right => -w,
+        HPos::Center => -w / 2,
+    };
+    let y0 = match anchor.v_pos {
+        VPos::Top => 0,
+        VPos::Bottom => -h,
+        VPos::Center => -h / 2,
+    };
+    let (x1, y1) = (x0 + w, y0 + h);
+    let (a, b, c, d) = match style.transform() {
+        FontTransform::None => (x0, y0, x1, y1),
+        // Rotation by θ maps (x, y) to (x cos θ − y sin θ, x sin θ + y cos θ).
+        FontTransform::Rotate90 => (-y1, x0, -y0, x1),
+        FontTransform::Rotate180 => (-x1, -y1, -x0, -y0),
+        FontTransform::Rotate270 => (y0, -x1, y1, -x0),
+    };
+    [pos.0 + a, pos.1 + b, c - a, d - b]
+}
+
 /// Plotters' canvas backend in CSS pixels (see the module's comment).
 pub struct Sharp {
     inner: CanvasBackend,
     size: (u32, u32),
+    canvas: HtmlCanvasElement,
+    context: CanvasRenderingContext2d,
 }
 
 impl Sharp {
@@ -93,9 +184,13 @@ impl Sharp {
                 0.0,
             )
             .ok()?;
+        TEXTS.with(|t| t.borrow_mut().clear());
+        PLOTS.with(|p| p.borrow_mut().clear());
         Some(Sharp {
             inner: CanvasBackend::with_canvas_object(canvas.clone())?,
             size,
+            canvas: canvas.clone(),
+            context,
         })
     }
 }
@@ -112,6 +207,26 @@ impl DrawingBackend for Sharp {
     }
 
     fn present(&mut self) -> Result<(), Error> {
+        let texts = TEXTS.with(|t| {
+            let boxes: Vec<String> = t
+                .borrow()
+                .iter()
+                .map(|b| {
+                    let role = match b.role {
+                        Role::Text => "text",
+                        Role::Legend => "legend",
+                    };
+                    let text = serde_json::to_string(&b.text).unwrap_or_default();
+                    format!("[{},{},{},{},\"{role}\",{text}]", b.x, b.y, b.w, b.h)
+                })
+                .collect();
+            format!("[{}]", boxes.join(","))
+        });
+        let plots = PLOTS.with(|p| serde_json::to_string(&*p.borrow()).unwrap_or_default());
+        let _ = self.canvas.set_attribute("data-texts", &texts);
+        let _ = self.canvas.set_attribute("data-plots", &plots);
+        let size = format!("[{},{}]", self.size.0, self.size.1);
+        let _ = self.canvas.set_attribute("data-size", &size);
         self.inner.present()
     }
 
@@ -170,6 +285,38 @@ impl DrawingBackend for Sharp {
         style: &T,
         pos: BackendCoord,
     ) -> Result<(), Error> {
+        if !text.trim().is_empty() && style.color().alpha > 0.0 {
+            // The canvas's own measureText in the font the text is drawn in (plotters'
+            // estimate measures a styled <span>, which the page's CSP allows only for the
+            // sizes it hashed); the em square's height, which the canvas's `top`, `middle`
+            // and `bottom` baselines align.
+            let font = format!(
+                "{} {}px {}",
+                style.style().as_str(),
+                style.size(),
+                style.family().as_str()
+            );
+            self.context.set_font(&font);
+            let w = self
+                .context
+                .measure_text(text)
+                .map_or(0.0, |m| m.width())
+                .ceil() as i32;
+            let h = style.size().round() as i32;
+            let [x, y, w, h] = text_box(style, pos, (w, h));
+            let role = ROLE.with(Cell::get);
+            let text = text.to_string();
+            TEXTS.with(|t| {
+                t.borrow_mut().push(TextBox {
+                    x,
+                    y,
+                    w,
+                    h,
+                    role,
+                    text,
+                })
+            });
+        }
         self.inner.draw_text(text, style, pos)
     }
 

@@ -1,6 +1,6 @@
 //! Where a chart is on its canvas and what fits in it: [`Geom`] maps canvas pixels to data
 //! (the tooltip, a click on a job), [`fit_title`] and [`x_ticks`] keep a narrow chart's
-//! title and axis labels from running off or into each other.
+//! title and axis labels from running off or into each other; legends are [`super::legend`]'s.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -26,6 +26,7 @@ impl Geom {
         log_x: bool,
     ) -> Geom {
         let (rx, ry) = chart.plotting_area().get_pixel_range();
+        super::backend::plot_area((rx.start, rx.end), (ry.start, ry.end));
         Geom {
             px: (rx.start, rx.end),
             py: (ry.start, ry.end),
@@ -53,9 +54,11 @@ impl Geom {
 
 /// A title that fits the chart's width in 15 px text, cut with "…" (a phone's chart is
 /// narrower, its text no smaller; the page's CSP allows only the 12 and 15 px sizes).
-pub(super) fn fit_title(root: &DrawingArea<Sharp, Shift>, title: impl AsRef<str>) -> String {
+fn fit_title(root: &DrawingArea<Sharp, Shift>, title: impl AsRef<str>) -> String {
     let title = title.as_ref();
-    let fits = (root.dim_in_pixel().0.saturating_sub(24) / 8).max(12) as usize;
+    // Clear of the page's PNG button (about 48 px) at the top right, on both sides since
+    // the title is centred.
+    let fits = (root.dim_in_pixel().0.saturating_sub(96) / 8).max(12) as usize;
     if title.chars().count() <= fits {
         return title.to_string();
     }
@@ -63,59 +66,38 @@ pub(super) fn fit_title(root: &DrawingArea<Sharp, Shift>, title: impl AsRef<str>
     format!("{}…", cut.trim_end())
 }
 
+/// Draws the chart's title (fitted, 15 px) centred on the whole canvas and returns the area
+/// under it, where the chart is built: a legend's room at the right does not push the title
+/// off centre or off the canvas, as plotters' caption (centred between the margins) would.
+pub(super) fn titled(
+    root: &DrawingArea<Sharp, Shift>,
+    title: impl AsRef<str>,
+) -> Result<DrawingArea<Sharp, Shift>, String> {
+    root.titled(&fit_title(root, title), ("sans-serif", 15))
+        .map_err(|e| e.to_string())
+}
+
+/// A y-axis description that fits along the plot (12 px text, about 7 px a character, the
+/// canvas's height less the title and the x labels), cut with "…": a long one would run past
+/// the canvas's top into the title on a short chart.
+pub(super) fn fit_y_desc(root: &DrawingArea<Sharp, Shift>, desc: impl AsRef<str>) -> String {
+    let desc = desc.as_ref();
+    let fits = (root.dim_in_pixel().1.saturating_sub(100) / 7).max(10) as usize;
+    if desc.chars().count() <= fits {
+        return desc.to_string();
+    }
+    let cut: String = desc.chars().take(fits - 1).collect();
+    format!("{}…", cut.trim_end())
+}
+
+/// How many y-axis labels fit the chart's height a label apart: about one per 18 px of the
+/// canvas's height less its title and x labels, from 3 to 10 (plotters' default).
+pub(super) fn y_ticks(root: &DrawingArea<Sharp, Shift>) -> usize {
+    (root.dim_in_pixel().1.saturating_sub(90) as usize / 18).clamp(3, 10)
+}
+
 /// How many x-axis labels fit the chart's width without running into each other: about
 /// one per 70 px, from 3 to 10 (plotters' default).
 pub(super) fn x_ticks(root: &DrawingArea<Sharp, Shift>) -> usize {
     (root.dim_in_pixel().0 as usize / 70).clamp(3, 10)
-}
-
-/// Room at the right of the plot for a legend of these labels when the chart is wide enough
-/// (480 px) to keep the legend off the data; 0 on a narrow chart, whose legend stays in a
-/// corner of the plot.
-pub(super) fn legend_room<'a>(
-    root: &DrawingArea<Sharp, Shift>,
-    labels: impl IntoIterator<Item = &'a str>,
-) -> u32 {
-    let widest = labels
-        .into_iter()
-        .map(|l| l.chars().count())
-        .max()
-        .unwrap_or(0) as u32;
-    if widest == 0 || root.dim_in_pixel().0 < 480 {
-        0
-    } else {
-        // About 7 px a character at 12 px, the key and the box's padding.
-        (widest * 7 + 44).min(root.dim_in_pixel().0 / 3)
-    }
-}
-
-/// Draws a legend (a line key and a label per entry) in the room kept at the right of the
-/// plot — on the whole canvas, since plotters clips what a chart draws to its plotting area.
-/// `false` when there is no room (the caller puts plotters' legend in a corner instead).
-pub(super) fn side_legend<CT: CoordTranslate>(
-    root: &DrawingArea<Sharp, Shift>,
-    chart: &ChartContext<'_, Sharp, CT>,
-    room: u32,
-    entries: &[(String, RGBColor)],
-) -> Result<bool, String> {
-    if room == 0 {
-        return Ok(false);
-    }
-    let (rx, ry) = chart.plotting_area().get_pixel_range();
-    let x = rx.end + 12;
-    for (k, (label, c)) in entries.iter().enumerate() {
-        let y = ry.start + 8 + 18 * k as i32;
-        root.draw(&PathElement::new(
-            vec![(x, y), (x + 16, y)],
-            c.stroke_width(2),
-        ))
-        .map_err(|e| e.to_string())?;
-        root.draw(&Text::new(
-            label.clone(),
-            (x + 22, y - 7),
-            ("sans-serif", 12).into_font(),
-        ))
-        .map_err(|e| e.to_string())?;
-    }
-    Ok(true)
 }

@@ -6,7 +6,7 @@
 use plotters::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use super::draw::{area, color, e, finish, fit_title, font, x_ticks};
+use super::draw::{area, color, e, finish, fit_y_desc, titled, x_ticks, y_ticks};
 use super::Geom;
 use crate::kkor::presets::KkorRunsResult;
 use crate::model::packing::{pack_units, Interval};
@@ -68,24 +68,22 @@ pub fn draw(
     let cap = r.clusters[cluster].procs as f64;
     let label = &r.runs[run].label;
     let root = area(canvas)?;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(
-            fit_title(&root, format!("O{} ({} CPUs), {label}", cluster + 1, cap)),
-            font(15),
-        )
+    let body = titled(&root, format!("O{} ({} CPUs), {label}", cluster + 1, cap))?;
+    let mut chart = ChartBuilder::on(&body)
         .margin(8)
-        .x_label_area_size(32)
+        .x_label_area_size(38)
         .y_label_area_size(48)
         .build_cartesian_2d(x0..x1, 0f64..cap)
         .map_err(e)?;
     chart
         .configure_mesh()
+        .y_labels(y_ticks(&root))
         .x_labels(x_ticks(&root))
         .disable_mesh()
         .x_desc("time units (migrated jobs dark; lines: batches)")
         .x_labels(6)
         .x_label_formatter(&|v| format!("{v:.0}"))
-        .y_desc("processors")
+        .y_desc(fit_y_desc(&root, "processors"))
         .draw()
         .map_err(e)?;
     let plot = chart.plotting_area();

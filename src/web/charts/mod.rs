@@ -28,6 +28,7 @@ mod fit;
 mod gantt;
 mod geom;
 mod kkor_gantt;
+mod legend;
 mod merged;
 mod runs;
 mod scjg;

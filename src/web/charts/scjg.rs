@@ -7,7 +7,7 @@ use std::rc::Rc;
 use plotters::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use super::draw::{self, area, color, e, finish, fit_title, font, x_ticks};
+use super::draw::{self, area, color, e, finish, fit_y_desc, font, titled, x_ticks, y_ticks};
 use super::table::lines_table;
 use super::{DataTable, Geom, Plot};
 use crate::allocation::sweep::PolicySeries;
@@ -94,16 +94,13 @@ fn draw_timeline(
     // reads "1.5 rows".
     let n = rows.len().max(1);
     let (y0, y1) = (-0.5, n as f64 - 0.5);
-    let mut chart = ChartBuilder::on(&root)
-        .caption(
-            fit_title(
-                &root,
-                format!("Retry timeline: {label} (metajobs that collided)"),
-            ),
-            font(15),
-        )
+    let body = titled(
+        &root,
+        format!("Retry timeline: {label} (metajobs that collided)"),
+    )?;
+    let mut chart = ChartBuilder::on(&body)
         .margin(8)
-        .x_label_area_size(36)
+        .x_label_area_size(40)
         .y_label_area_size(52)
         .build_cartesian_2d(x0..x1, y0..y1)
         .map_err(e)?;
@@ -112,7 +109,7 @@ fn draw_timeline(
         .x_labels(x_ticks(&root))
         .disable_mesh()
         .x_desc("hours from the window's start")
-        .y_desc("metajob")
+        .y_desc(fit_y_desc(&root, "metajob"))
         .y_labels(n.min(10))
         .y_label_formatter(&|v| whole_row(*v, n))
         .draw()
@@ -159,28 +156,26 @@ fn draw_gantt(canvas: &HtmlCanvasElement, i: &Inspection, site: usize) -> Result
     let root = area(canvas)?;
     let (x0, x1) = (i.from_s / H, i.to_s / H);
     let cap = g.capacity.max(1) as f64;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(
-            fit_title(
-                &root,
-                format!(
-                    "{}: jobs, metajob components (dark) and their reservations (outlined)",
-                    g.name
-                ),
-            ),
-            font(15),
-        )
+    let body = titled(
+        &root,
+        format!(
+            "{}: jobs, metajob components (dark) and their reservations (outlined)",
+            g.name
+        ),
+    )?;
+    let mut chart = ChartBuilder::on(&body)
         .margin(8)
-        .x_label_area_size(32)
+        .x_label_area_size(38)
         .y_label_area_size(48)
         .build_cartesian_2d(x0..x1, 0f64..cap)
         .map_err(e)?;
     chart
         .configure_mesh()
+        .y_labels(y_ticks(&root))
         .x_labels(x_ticks(&root))
         .disable_mesh()
         .x_desc("hours from the window's origin")
-        .y_desc("nodes")
+        .y_desc(fit_y_desc(&root, "nodes"))
         .draw()
         .map_err(e)?;
     let area = chart.plotting_area();
@@ -221,20 +216,17 @@ fn draw_query(canvas: &HtmlCanvasElement, i: &Inspection) -> Result<Geom, String
     let x0 = q.at_s / H;
     let x1 = x0 + 48.0;
     let n = q.sites.len() + 1;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(
-            fit_title(
-                &root,
-                format!(
-                    "Metajob {}: range lists of each site (SCJG Fig. 2), {} h long",
-                    q.metajob,
-                    fmt_num(q.wallclock_s / H, 3)
-                ),
-            ),
-            font(15),
-        )
+    let body = titled(
+        &root,
+        format!(
+            "Metajob {}: range lists of each site (SCJG Fig. 2), {} h long",
+            q.metajob,
+            fmt_num(q.wallclock_s / H, 3)
+        ),
+    )?;
+    let mut chart = ChartBuilder::on(&body)
         .margin(8)
-        .x_label_area_size(32)
+        .x_label_area_size(38)
         .y_label_area_size(8)
         .build_cartesian_2d(x0..x1, 0f64..n as f64)
         .map_err(e)?;

@@ -1,5 +1,6 @@
 //! SOB Figures 3 and 4: five panels, one bar per run in each.
 
+use std::cell::Cell;
 use std::rc::Rc;
 
 use web_sys::HtmlCanvasElement;
@@ -30,6 +31,9 @@ pub struct SobFigure {
     /// The baseline is the run labelled `local`.
     pub is_local: bool,
     pub values: Vec<[f64; 5]>,
+    /// The panels' grid as last drawn (columns, rows): side by side, or two to a row on a
+    /// phone; the tooltip reads it.
+    pub grid: Cell<(usize, usize)>,
 }
 
 impl PartialEq for SobFigure {
@@ -71,6 +75,7 @@ impl SobFigure {
             base,
             is_local: local.is_some(),
             values,
+            grid: Cell::new((SOB_METRICS.len(), 1)),
         }
     }
 
@@ -124,13 +129,15 @@ impl Plot for SobFigure {
                 unit_line: k < 2,
             })
             .collect();
-        draw::panels(canvas, &self.labels, &panels)
+        let geom = draw::panels(canvas, &self.labels, &panels)?;
+        self.grid.set((geom.x.1 as usize, geom.y.1 as usize));
+        Ok(geom)
     }
 
-    fn describe(&self, x: f64, _y: f64) -> String {
+    fn describe(&self, x: f64, y: f64) -> String {
         let drawn = self.drawn();
-        let Some(&k) = drawn.get((x.floor().max(0.0) as usize).min(drawn.len().saturating_sub(1)))
-        else {
+        let (columns, rows) = self.grid.get();
+        let Some(&k) = drawn.get(draw::panel_at(x, y, columns, rows)) else {
             return String::new();
         };
         let base = self.base_label();

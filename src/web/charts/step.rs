@@ -8,10 +8,10 @@ use web_sys::HtmlCanvasElement;
 
 use plotters::prelude::*;
 
-use super::draw::{area, e, finish, fit_title, font, format_secs, x_ticks};
+use super::draw::{area, e, finish, fit_y_desc, titled, x_ticks, y_ticks};
 use super::{Geom, Plot};
 use crate::scenario::steps::StepFrame;
-use crate::web::format::secs_unit;
+use crate::web::format::{fmt_duration, secs_unit};
 
 /// The frame drawn and the site's name.
 #[derive(Clone, Debug, PartialEq)]
@@ -84,32 +84,30 @@ impl Plot for StepPicture {
         let (x0, x1) = self.span();
         let (x0, x1) = (x0 / per, x1 / per);
         let cap = f.capacity.max(1) as f64;
-        let mut chart = ChartBuilder::on(&root)
-            .caption(
-                fit_title(
-                    &root,
-                    format!(
-                        "{} at t = {} (by estimates)",
-                        self.site,
-                        format_secs(f.time_s)
-                    ),
-                ),
-                font(15),
-            )
+        let body = titled(
+            &root,
+            format!(
+                "{} at t = {} (by estimates)",
+                self.site,
+                fmt_duration(f.time_s)
+            ),
+        )?;
+        let mut chart = ChartBuilder::on(&body)
             .margin(8)
-            .x_label_area_size(36)
+            .x_label_area_size(40)
             .y_label_area_size(52)
             .build_cartesian_2d(x0..x1, 0f64..cap)
             .map_err(e)?;
         chart
             .configure_mesh()
+            .y_labels(y_ticks(&root))
             .x_labels(x_ticks(&root))
             .disable_mesh()
             .x_desc(format!(
                 "{} after the first submission",
                 secs_unit(self.span().1).0
             ))
-            .y_desc("units")
+            .y_desc(fit_y_desc(&root, "units"))
             .y_label_formatter(&|v| format!("{v:.0}"))
             .draw()
             .map_err(e)?;
@@ -160,7 +158,7 @@ impl Plot for StepPicture {
             if from <= x && x < to && lo <= u && u < lo + units {
                 return format!(
                     "job {job}, the head: reserved from its shadow time {} for {} units",
-                    format_secs(from),
+                    fmt_duration(from),
                     units
                 );
             }
@@ -169,14 +167,14 @@ impl Plot for StepPicture {
             .into_iter()
             .find(|b| b.3 <= x && x < b.4 && b.1 <= u && u < b.1 + b.2)
             .map_or_else(
-                || format!("{}: {u} free by estimates", format_secs(x)),
+                || format!("{}: {u} free by estimates", fmt_duration(x)),
                 |(job, _, units, _, to, now, backfilled)| {
                     let how = match (now, backfilled) {
                         (true, true) => ", backfilled now",
                         (true, false) => ", started now from the head",
                         _ => "",
                     };
-                    format!("job {job}: {units} units until {}{how}", format_secs(to))
+                    format!("job {job}: {units} units until {}{how}", fmt_duration(to))
                 },
             )
     }

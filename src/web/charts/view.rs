@@ -29,6 +29,10 @@ pub struct ChartProps {
     /// Wider than the other charts (Gantt, SOB figure).
     #[prop_or_default]
     pub wide: bool,
+    /// The canvas's height on a box narrower than [`backend::NARROW`], for a chart that
+    /// rearranges itself there (the SOB figure's panels stack).
+    #[prop_or_default]
+    pub narrow_height: Option<u32>,
     /// Called with the job under a click, on charts whose marks are jobs.
     #[prop_or_default]
     pub onpick: Option<Callback<i64>>,
@@ -42,6 +46,7 @@ pub fn ChartView(p: &ChartProps) -> Html {
     // The chart drawn last, for the redraws the resize observer asks for.
     let shown: Rc<RefCell<Option<Rc<dyn Plot>>>> = use_mut_ref(|| None);
     let want = (p.width, p.height);
+    let narrow = p.narrow_height;
     {
         let (canvas, geom, shown) = (canvas.clone(), geom.clone(), shown.clone());
         use_effect_with(p.chart.clone(), move |chart| {
@@ -49,7 +54,7 @@ pub fn ChartView(p: &ChartProps) -> Html {
                 *shown.borrow_mut() = chart.clone();
             }
             if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                backend::fit(&c, want);
+                backend::fit(&c, want, narrow);
                 redraw(&c, &shown, &geom);
             }
         });
@@ -60,7 +65,7 @@ pub fn ChartView(p: &ChartProps) -> Html {
             let observer = canvas.cast::<HtmlCanvasElement>().and_then(|c| {
                 let target = c.clone();
                 let on_resize = Closure::<dyn FnMut()>::new(move || {
-                    if backend::fit(&target, want) {
+                    if backend::fit(&target, want, narrow) {
                         redraw(&target, &shown, &geom);
                     }
                 });

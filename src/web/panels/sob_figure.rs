@@ -45,7 +45,7 @@ pub fn SobFigurePanel() -> Html {
     html! {
         <div class="sob-figure">
             { super::claims::view_run_claims("sob", name.as_deref().unwrap_or(""), &claims) }
-            <ChartView chart={Some(fig.clone() as Rc<dyn Plot>)} testid="chart-sob" width={960} height={320} wide=true />
+            <ChartView chart={Some(fig.clone() as Rc<dyn Plot>)} testid="chart-sob" width={960} height={320} narrow_height={Some(560)} wide=true />
             <div class="table-wrap">
             <table class="metrics" data-testid="sob-figure" data-baseline={base.clone()}>
                 <caption>{format!("SOB §3.2, Fig. 3/4: the five metrics per run; {baseline_note}.")}</caption>

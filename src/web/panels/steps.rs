@@ -395,7 +395,7 @@ fn explanation_view(x: &Explanation) -> Html {
     html! {
         <div class="why" data-testid="steps-explanation" data-job={x.job.to_string()}>
             <p><strong>{format!("Job {} under {}", x.job, x.algorithm)}</strong>
-                {format!(": {} processors, estimate {}, submitted at {}", x.procs, fmt_duration(x.estimate_s), fmt_duration(x.submit_s))}
+                {format!(": {}, estimate {}, submitted at {}", crate::web::format::count(x.procs as u64, "processor"), fmt_duration(x.estimate_s), fmt_duration(x.submit_s))}
                 { total.map(|w| format!("; waited {}", fmt_duration(w))).unwrap_or_default() }</p>
             if x.spans.is_empty() && x.start_s.is_some() { <p>{"It did not wait: it started when it was submitted."}</p> }
             <ol class="why-spans">

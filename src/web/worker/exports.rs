@@ -105,11 +105,30 @@ pub(super) fn compare_runs(st: &State, a: usize, b: usize) -> Result<AbData, Str
         .map(|&(id, x, y)| (id, x as f64 / 1000.0, y as f64 / 1000.0))
         .collect();
     let comparison = compare(&[(wa, wb)], 10, 1000, 1)?;
+    let secs = |&(id, x, y): &(i64, i64, i64)| (id, x as f64 / 1000.0, y as f64 / 1000.0);
+    let density = AbDensity::of(pairs.iter().map(|p| (secs(p).1, secs(p).2)));
+    // The listed gainers and losers, then the longest waits under either run (by id on
+    // ties, so the marks do not depend on the sort's stability).
+    let mut marked: Vec<(i64, f64, f64)> = comparison
+        .top_gainers
+        .iter()
+        .chain(&comparison.top_losers)
+        .map(|d| (d.job_id, d.wait_a_s, d.wait_b_s))
+        .collect();
+    let mut longest: Vec<&(i64, i64, i64)> = pairs.iter().collect();
+    longest.sort_by_key(|&&(id, x, y)| (std::cmp::Reverse(x.max(y)), id));
+    for p in longest.into_iter().take(AB_LONGEST).map(secs) {
+        if !marked.contains(&p) {
+            marked.push(p);
+        }
+    }
     Ok(AbData {
         a,
         b,
         comparison,
         points,
+        density,
+        marked,
     })
 }
 

@@ -4,7 +4,7 @@
 use plotters::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use super::kit::{area, color, e, finish, fit_title, font, x_ticks, Res};
+use super::kit::{area, color, e, finish, fit_y_desc, font, titled, y_ticks, Key, Legend, Res};
 
 /// Bars of `values[i] / values[baseline]`.
 pub fn bars(
@@ -25,19 +25,31 @@ pub fn bars(
         .map(|v| if base != 0.0 { v / base } else { 0.0 })
         .collect();
     let ymax = norm.iter().cloned().fold(1.0f64, f64::max) * 1.2;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(fit_title(&root, title), font(15))
+    // The runs' names under their bars where they fit side by side, else in a legend.
+    let per_bar = (f64::from(root.dim_in_pixel().0) - 72.0) / n as f64;
+    let crowded = labels
+        .iter()
+        .filter_map(|l| root.estimate_text_size(l, &font(12)).ok())
+        .any(|(w, _)| f64::from(w) + 8.0 > per_bar);
+    let keys = labels.iter().enumerate();
+    let keys = keys.map(|(i, l)| (l.clone(), Key::Swatch(color(i))));
+    let legend = Legend::plan(&root, if crowded { keys.collect() } else { vec![] });
+    let body = titled(&root, title)?;
+    let mut chart = ChartBuilder::on(&body)
         .margin(8)
+        .margin_right(legend.margin_right())
+        .margin_bottom(legend.margin_bottom())
         .x_label_area_size(28)
         .y_label_area_size(48)
         .build_cartesian_2d((0..n - 1).into_segmented(), 0f64..ymax)
         .map_err(e)?;
     chart
         .configure_mesh()
+        .y_labels(y_ticks(&root))
         .disable_x_mesh()
-        .y_desc("relative to baseline")
+        .y_desc(fit_y_desc(&root, "relative to baseline"))
         .x_label_formatter(&|v| match v {
-            SegmentValue::CenterOf(i) => labels.get(*i).cloned().unwrap_or_default(),
+            SegmentValue::CenterOf(i) if !crowded => labels.get(*i).cloned().unwrap_or_default(),
             _ => String::new(),
         })
         .draw()
@@ -62,7 +74,8 @@ pub fn bars(
             )
         }))
         .map_err(e)?;
-    finish(&root, &mut chart, None, (0.0, n as f64), (0.0, ymax), false)
+    let y = (0.0, ymax);
+    finish(&root, &mut chart, Some(&legend), (0.0, n as f64), y, false)
 }
 
 /// (median, lo, hi) of one bar.
@@ -128,9 +141,9 @@ impl GroupValues<'_> {
 }
 
 /// Grouped bars: one group per `groups` entry, one bar per `series` entry inside it, with a
-/// legend. Banded values get a whisker on each bar and are framed as the family panels
-/// first drew them: y labels 56 px wide (48 for plain ones) and the legend upper left
-/// (plain: upper right). Only the 12 px and 15 px fonts the page's CSP allows are used.
+/// legend beside or under the plot. Banded values get a whisker on each bar and y labels
+/// 56 px wide (48 for plain ones). Only the 12 px and 15 px fonts the page's CSP allows are
+/// used.
 pub fn grouped_bars(
     canvas: &HtmlCanvasElement,
     title: &str,
@@ -152,23 +165,37 @@ pub fn grouped_bars(
         .fold(0.0f64, f64::max);
     let ymax = super::non_zero_top(ymax) * 1.15;
     let x = (-0.5, n as f64 - 0.5);
-    let mut chart = ChartBuilder::on(&root)
-        .caption(fit_title(&root, title), font(15))
+    let keys = series.iter().enumerate();
+    let keys = keys.map(|(i, s)| (s.clone(), Key::Swatch(color(i))));
+    let legend = Legend::plan(&root, if m > 1 { keys.collect() } else { vec![] });
+    let body = titled(&root, title)?;
+    let mut chart = ChartBuilder::on(&body)
         .margin(8)
+        .margin_right(legend.margin_right())
+        .margin_bottom(legend.margin_bottom())
         .x_label_area_size(28)
-        // Wider for banded values, and for labels of four digits and more ("3000.0").
-        .y_label_area_size(if banded || ymax >= 1000.0 { 56 } else { 48 })
+        // Wider for banded values, and for labels of two digits and more ("30.0").
+        .y_label_area_size(if banded || ymax >= 10.0 { 56 } else { 48 })
         .build_cartesian_2d(x.0..x.1, 0f64..ymax)
         .map_err(e)?;
+    // Every group's name where they fit side by side, else every second, third, … one.
+    let (px, _) = chart.plotting_area().get_pixel_range();
+    let per_group = f64::from(px.end - px.start) / n as f64;
+    let widest = groups
+        .iter()
+        .filter_map(|g| root.estimate_text_size(g, &font(12)).ok())
+        .map(|(w, _)| f64::from(w) + 8.0)
+        .fold(0.0, f64::max);
+    let every = ((widest / per_group.max(1.0)).ceil() as usize).max(1);
     chart
         .configure_mesh()
-        .x_labels(x_ticks(&root))
+        .y_labels(y_ticks(&root))
         .disable_x_mesh()
         .x_labels(n.min(24))
-        .y_desc(y_desc)
+        .y_desc(fit_y_desc(&root, y_desc))
         .x_label_formatter(&|v| {
             let r = v.round();
-            if (v - r).abs() < 1e-6 && r >= 0.0 {
+            if (v - r).abs() < 1e-6 && r >= 0.0 && (r as usize).is_multiple_of(every) {
                 groups.get(r as usize).cloned().unwrap_or_default()
             } else {
                 String::new()
@@ -177,7 +204,7 @@ pub fn grouped_bars(
         .draw()
         .map_err(e)?;
     let w = 0.8 / m as f64;
-    for (si, name) in series.iter().enumerate() {
+    for si in 0..m {
         let c = color(si);
         let vals = values.series(si);
         chart
@@ -185,9 +212,7 @@ pub fn grouped_bars(
                 let x0 = values.x0(g, si, m, w);
                 Rectangle::new([(x0, 0.0), (x0 + w * 0.92, finite(v))], c.filled())
             }))
-            .map_err(e)?
-            .label(name.clone())
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.filled()));
+            .map_err(e)?;
         if banded {
             chart
                 .draw_series(vals.iter().enumerate().flat_map(|(g, &(_, lo, hi))| {
@@ -208,17 +233,5 @@ pub fn grouped_bars(
                 .map_err(e)?;
         }
     }
-    let corner = if banded {
-        SeriesLabelPosition::UpperLeft
-    } else {
-        SeriesLabelPosition::UpperRight
-    };
-    finish(
-        &root,
-        &mut chart,
-        (m > 1).then_some(corner),
-        x,
-        (0.0, ymax),
-        false,
-    )
+    finish(&root, &mut chart, Some(&legend), x, (0.0, ymax), false)
 }

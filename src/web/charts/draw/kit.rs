@@ -37,9 +37,8 @@ pub(in crate::web::charts) fn area(
     Ok(root)
 }
 
-pub(in crate::web::charts) use crate::web::charts::geom::{
-    fit_title, legend_room, side_legend, x_ticks,
-};
+pub(in crate::web::charts) use crate::web::charts::geom::{fit_y_desc, titled, x_ticks, y_ticks};
+pub(in crate::web::charts) use crate::web::charts::legend::{Key, Legend};
 
 pub(in crate::web::charts) fn e<E: std::fmt::Display>(e: E) -> String {
     e.to_string()
@@ -49,34 +48,22 @@ pub(in crate::web::charts) fn font(size: u32) -> TextStyle<'static> {
     ("sans-serif", size).into_font().into()
 }
 
-/// A legend key for a line series of colour `c`.
-pub(in crate::web::charts) fn line_key(
-    c: RGBColor,
-) -> impl Fn((i32, i32)) -> PathElement<(i32, i32)> {
-    move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], c.stroke_width(2))
-}
-
-/// Every chart ends alike: the legend (if any series has a label) at `legend`, the canvas
+/// Every chart ends alike: its legend (if it has one) where it was planned, the canvas
 /// presented, and the plotting area's geometry for the page's pointer read-outs.
 pub(in crate::web::charts) fn finish<CT: CoordTranslate>(
     root: &DrawingArea<Sharp, Shift>,
     chart: &mut ChartContext<'_, Sharp, CT>,
-    legend: Option<SeriesLabelPosition>,
+    legend: Option<&Legend>,
     x: (f64, f64),
     y: (f64, f64),
     log_x: bool,
 ) -> Res {
-    if let Some(position) = legend {
-        chart
-            .configure_series_labels()
-            .position(position)
-            .background_style(WHITE.mix(0.85))
-            .border_style(BLACK)
-            .draw()
-            .map_err(e)?;
+    let geom = Geom::of(chart, x, y, log_x);
+    if let Some(legend) = legend {
+        legend.draw(root, chart)?;
     }
     root.present().map_err(e)?;
-    Ok(Geom::of(chart, x, y, log_x))
+    Ok(geom)
 }
 
 /// A duration as the axes label it: 30s, 5m, 2h, 3d.

@@ -5,15 +5,14 @@ use plotters::prelude::*;
 use web_sys::HtmlCanvasElement;
 
 use super::kit::{
-    area, color, e, finish, fit_title, font, format_secs, legend_room, line_key, side_legend,
-    x_ticks, Res,
+    area, color, e, finish, fit_y_desc, format_secs, titled, x_ticks, y_ticks, Key, Legend, Res,
 };
 use crate::allocation::sweep::PolicySeries;
 
-/// The legend entries of band lines: each policy in its colour.
-fn line_keys(lines: &[PolicySeries]) -> Vec<(String, RGBColor)> {
-    let key = |(i, l): (usize, &PolicySeries)| (l.policy.clone(), color(i));
-    lines.iter().enumerate().map(key).collect()
+/// The legend of `labels` drawn as lines, each in its colour.
+fn line_keys<'a>(labels: impl Iterator<Item = &'a str>) -> Vec<(String, Key)> {
+    let key = |(i, l): (usize, &str)| (l.to_string(), Key::Line(color(i)));
+    labels.enumerate().map(key).collect()
 }
 
 /// Wait-time CDFs, one line per algorithm, log time axis.
@@ -37,38 +36,36 @@ pub fn cdf(canvas: &HtmlCanvasElement, lines: &[(String, &[(f64, f64)])]) -> Res
         })
         .fold(1.0f64, f64::min);
     let ymin = ((ymin - 0.05) * 10.0).floor().max(0.0) / 10.0;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(
-            fit_title(&root, "Wait time CDF (share of jobs waiting at most x)"),
-            font(15),
-        )
+    let legend = Legend::plan(&root, line_keys(lines.iter().map(|l| l.0.as_str())));
+    let body = titled(&root, "Wait time CDF (share of jobs waiting at most x)")?;
+    let mut chart = ChartBuilder::on(&body)
         .margin(8)
-        .x_label_area_size(32)
+        .margin_right(legend.margin_right())
+        .margin_bottom(legend.margin_bottom())
+        .x_label_area_size(38)
         .y_label_area_size(44)
         .build_cartesian_2d((1f64..xmax).log_scale(), ymin..1.0)
         .map_err(e)?;
     chart
         .configure_mesh()
+        .y_labels(y_ticks(&root))
         .x_labels(x_ticks(&root))
         .x_desc("wait (s, log; 0 s drawn at 1 s)")
         .x_label_formatter(&|x| format_secs(*x))
         .draw()
         .map_err(e)?;
-    for (i, (label, pts)) in lines.iter().enumerate() {
-        let c = color(i);
+    for (i, (_, pts)) in lines.iter().enumerate() {
         chart
             .draw_series(LineSeries::new(
                 pts.iter().map(|&(w, f)| (w.max(1.0), f)),
-                c.stroke_width(2),
+                color(i).stroke_width(2),
             ))
-            .map_err(e)?
-            .label(label.clone())
-            .legend(line_key(c));
+            .map_err(e)?;
     }
     finish(
         &root,
         &mut chart,
-        Some(SeriesLabelPosition::LowerRight),
+        Some(&legend),
         (1.0, xmax),
         (ymin, 1.0),
         true,
@@ -118,12 +115,13 @@ pub fn band_lines(
     } else {
         (0.0, top * 1.08)
     };
-    let room = legend_room(&root, lines.iter().map(|l| l.policy.as_str()));
-    let mut chart = ChartBuilder::on(&root)
-        .caption(fit_title(&root, title), font(15))
+    let legend = Legend::plan(&root, line_keys(lines.iter().map(|l| l.policy.as_str())));
+    let body = titled(&root, title)?;
+    let mut chart = ChartBuilder::on(&body)
         .margin(8)
-        .margin_right(8 + room)
-        .x_label_area_size(36)
+        .margin_right(legend.margin_right())
+        .margin_bottom(legend.margin_bottom())
+        .x_label_area_size(40)
         .y_label_area_size(64)
         .build_cartesian_2d(xmin..xmax, ylo..yhi)
         .map_err(e)?;
@@ -142,24 +140,23 @@ pub fn band_lines(
     };
     chart
         .configure_mesh()
+        .y_labels(y_ticks(&root))
         .x_labels(x_ticks(&root))
         .x_desc(x_desc)
-        .y_desc(if log_y {
-            format!("{y_desc}, log scale")
-        } else {
-            y_desc.to_string()
-        })
+        .y_desc(fit_y_desc(
+            &root,
+            if log_y {
+                format!("{y_desc}, log scale")
+            } else {
+                y_desc.to_string()
+            },
+        ))
         .y_label_formatter(&y_label)
         .draw()
         .map_err(e)?;
     for (i, l) in lines.iter().enumerate() {
         let scaled = |v: &Vec<f64>| v.iter().map(|&y| ty(y)).collect::<Vec<_>>();
-        let (name, median, lo, hi) = (
-            &l.policy,
-            &scaled(&l.median),
-            &scaled(&l.lo),
-            &scaled(&l.hi),
-        );
+        let (median, lo, hi) = (&scaled(&l.median), &scaled(&l.lo), &scaled(&l.hi));
         let c = color(i);
         let mut band: Vec<(f64, f64)> = x.iter().cloned().zip(hi.iter().cloned()).collect();
         band.extend(x.iter().cloned().zip(lo.iter().cloned()).rev());
@@ -173,9 +170,7 @@ pub fn band_lines(
                 x.iter().cloned().zip(median.iter().cloned()),
                 c.stroke_width(2),
             ))
-            .map_err(e)?
-            .label(name.clone())
-            .legend(line_key(c));
+            .map_err(e)?;
         chart
             .draw_series(
                 x.iter()
@@ -185,11 +180,10 @@ pub fn band_lines(
             )
             .map_err(e)?;
     }
-    let beside = side_legend(&root, &chart, room, &line_keys(lines))?;
     finish(
         &root,
         &mut chart,
-        (!beside).then_some(SeriesLabelPosition::UpperRight),
+        Some(&legend),
         (xmin, xmax),
         (ylo, yhi),
         false,
@@ -249,20 +243,24 @@ pub fn step_cdfs(
         v
     };
     // The linear and log axes are different coordinate types: one body, two expansions.
+    let legend = Legend::plan(&root, line_keys(lines.iter().map(|l| l.0.as_str())));
     macro_rules! draw {
         ($x_range:expr) => {{
-            let mut chart = ChartBuilder::on(&root)
-                .caption(fit_title(&root, title), font(15))
+            let body = titled(&root, title)?;
+            let mut chart = ChartBuilder::on(&body)
                 .margin(8)
+                .margin_right(legend.margin_right())
+                .margin_bottom(legend.margin_bottom())
                 .x_label_area_size(40)
                 .y_label_area_size(44)
                 .build_cartesian_2d($x_range, 0f64..1.0)
                 .map_err(e)?;
             chart
                 .configure_mesh()
+                .y_labels(y_ticks(&root))
                 .x_labels(x_ticks(&root))
                 .x_desc(x_desc)
-                .y_desc("share ≤ x")
+                .y_desc(fit_y_desc(&root, "share ≤ x"))
                 // Log axes get a light line per minor tick: too busy at this size.
                 .light_line_style(TRANSPARENT)
                 .x_label_formatter(&|x| match x_unit {
@@ -271,17 +269,13 @@ pub fn step_cdfs(
                 })
                 .draw()
                 .map_err(e)?;
-            for (i, (label, pts)) in lines.iter().enumerate() {
-                let c = color(i);
+            for (i, (_, pts)) in lines.iter().enumerate() {
                 chart
-                    .draw_series(LineSeries::new(steps(pts), c.stroke_width(2)))
-                    .map_err(e)?
-                    .label(label.clone())
-                    .legend(line_key(c));
+                    .draw_series(LineSeries::new(steps(pts), color(i).stroke_width(2)))
+                    .map_err(e)?;
             }
-            // CDFs rise from the lower left: the upper left is the emptiest corner.
-            let legend = Some(SeriesLabelPosition::UpperLeft);
-            finish(&root, &mut chart, legend, (xmin, xmax), (0.0, 1.0), log_x)?
+            let x = (xmin, xmax);
+            finish(&root, &mut chart, Some(&legend), x, (0.0, 1.0), log_x)?
         }};
     }
     let geom = if log_x {

@@ -10,10 +10,10 @@ mod panels;
 mod time;
 
 pub use bars::{bar_x0, bars, grouped_bars, Banded, GroupValues};
-pub(super) use kit::{area, color, e, finish, fit_title, font, x_ticks};
+pub(super) use kit::{area, color, e, finish, fit_y_desc, font, titled, x_ticks, y_ticks};
 pub use kit::{format_secs, Geom};
 pub use lines::{band_lines, cdf, step_cdfs, XUnit};
-pub use panels::{panels, Panel};
+pub use panels::{panel_at, panels, Panel};
 pub use time::{fraction_history, gantt, series};
 
 /// The top of a y axis from the largest value: that value, or 1 when every value is 0 (or

@@ -15,9 +15,11 @@ pub struct Panel<'a> {
     pub unit_line: bool,
 }
 
-/// SOB Figures 3 and 4: one panel per metric side by side, one bar per run in each, the runs'
-/// colours in a legend strip on top. The geometry maps x to the panel index (0..panels) over
-/// the whole canvas, so the page can say which panel the pointer is over.
+/// SOB Figures 3 and 4: one panel per metric, one bar per run in each, the runs' colours in
+/// a legend strip on top. The panels stand side by side, or two to a row on a canvas under
+/// 480 px (a phone, where the page draws the figure taller). The geometry maps x to the
+/// grid of panels: x over the columns (0..columns), y over the rows (0..rows, the first row
+/// at the top), so the page can say which panel the pointer is over ([`panel_at`]).
 pub fn panels(canvas: &HtmlCanvasElement, runs: &[String], panels: &[Panel<'_>]) -> Res {
     let root = area(canvas)?;
     let n = runs.len();
@@ -25,18 +27,43 @@ pub fn panels(canvas: &HtmlCanvasElement, runs: &[String], panels: &[Panel<'_>])
         return Err("nothing to draw".into());
     }
     let (w, h) = root.dim_in_pixel();
-    let (legend, body) = root.split_vertically(30);
-    let slot = (w as i32 - 16) / n as i32;
-    for (i, label) in runs.iter().enumerate() {
-        let x = 8 + i as i32 * slot;
+    // The runs' colours, as many to a row as fit (a phone's strip wraps).
+    let style = font(12);
+    let mut keys = Vec::with_capacity(n);
+    let (mut x, mut row) = (8, 0);
+    for label in runs {
+        let tw = root
+            .estimate_text_size(label, &style)
+            .map_or(80, |s| s.0 as i32);
+        // Clear of the page's PNG button at the top right.
+        if x > 8 && x + 16 + tw > w as i32 - 56 {
+            (x, row) = (8, row + 1);
+        }
+        keys.push((x, 10 + 18 * row));
+        x += 16 + tw + 18;
+    }
+    let (legend, body) = root.split_vertically(30 + 18 * row as u32);
+    let legend_texts = crate::web::charts::backend::Legend::begin();
+    for (i, (label, &(x, y))) in runs.iter().zip(&keys).enumerate() {
         legend
-            .draw(&Rectangle::new([(x, 10), (x + 12, 22)], color(i).filled()))
+            .draw(&Rectangle::new(
+                [(x, y), (x + 12, y + 12)],
+                color(i).filled(),
+            ))
             .map_err(e)?;
         legend
-            .draw(&Text::new(label.clone(), (x + 16, 9), font(12)))
+            .draw(&Text::new(label.clone(), (x + 16, y), font(12)))
             .map_err(e)?;
     }
-    let areas = body.split_evenly((1, panels.len()));
+    drop(legend_texts);
+    // Small multiples: side by side on a wide canvas, two to a row on a narrow one.
+    let cols = if w < crate::web::charts::backend::NARROW {
+        panels.len().min(2)
+    } else {
+        panels.len()
+    };
+    let grid = (panels.len().div_ceil(cols), cols);
+    let areas = body.split_evenly(grid);
     for (p, a) in panels.iter().zip(areas.iter()) {
         let finite = p.values.iter().cloned().filter(|v| v.is_finite());
         let top = finite.fold(if p.unit_line { 1.0 } else { 0.0 }, f64::max);
@@ -48,6 +75,8 @@ pub fn panels(canvas: &HtmlCanvasElement, runs: &[String], panels: &[Panel<'_>])
             .y_label_area_size(44)
             .build_cartesian_2d(-0.5f64..n as f64 - 0.5, 0f64..ymax)
             .map_err(e)?;
+        let (rx, ry) = chart.plotting_area().get_pixel_range();
+        crate::web::charts::backend::plot_area((rx.start, rx.end), (ry.start, ry.end));
         let d = p.decimals;
         chart
             .configure_mesh()
@@ -83,11 +112,20 @@ pub fn panels(canvas: &HtmlCanvasElement, runs: &[String], panels: &[Panel<'_>])
         }
     }
     root.present().map_err(e)?;
+    let top = body.get_base_pixel().1;
     Ok(Geom {
         px: (0, w as i32),
-        py: (0, h as i32),
-        x: (0.0, panels.len() as f64),
-        y: (0.0, 1.0),
+        py: (top, h as i32),
+        x: (0.0, grid.1 as f64),
+        y: (0.0, grid.0 as f64),
         log_x: false,
     })
+}
+
+/// The panel (its index, row by row) at data point (x, y) of the geometry [`panels`]
+/// returns, which spans `columns` × `rows` panels.
+pub fn panel_at(x: f64, y: f64, columns: usize, rows: usize) -> usize {
+    let col = (x.floor().max(0.0) as usize).min(columns.saturating_sub(1));
+    let row = ((rows as f64 - y).floor().max(0.0) as usize).min(rows.saturating_sub(1));
+    row * columns + col
 }

@@ -4,7 +4,7 @@
 use plotters::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use super::kit::{area, color, e, finish, fit_title, font, line_key, x_ticks, Res};
+use super::kit::{area, color, e, finish, fit_y_desc, titled, x_ticks, y_ticks, Key, Legend, Res};
 use crate::allocation::sweep::FractionHistory;
 use crate::web::charts::Quantity;
 use crate::web::protocol::{GanttData, SeriesData, SiteSeriesData};
@@ -20,18 +20,24 @@ pub fn series(canvas: &HtmlCanvasElement, title: &str, s: &SeriesData, q: Quanti
         Quantity::Queue => s.sites.iter().flat_map(vals).fold(1.0f64, f64::max) * 1.1,
         Quantity::Utilization | Quantity::NodesUp => 1.05,
     };
-    let mut chart = ChartBuilder::on(&root)
-        .caption(fit_title(&root, title), font(15))
+    let keys = s.sites.iter().enumerate();
+    let keys = keys.map(|(i, x)| (x.name.clone(), Key::Line(color(i))));
+    let legend = Legend::plan(&root, keys.collect());
+    let body = titled(&root, title)?;
+    let mut chart = ChartBuilder::on(&body)
         .margin(8)
-        .x_label_area_size(32)
+        .margin_right(legend.margin_right())
+        .margin_bottom(legend.margin_bottom())
+        .x_label_area_size(38)
         .y_label_area_size(48)
         .build_cartesian_2d(0f64..xmax, 0f64..ymax)
         .map_err(e)?;
     chart
         .configure_mesh()
+        .y_labels(y_ticks(&root))
         .x_labels(x_ticks(&root))
         .x_desc("days from first submit")
-        .y_desc(q.axis())
+        .y_desc(fit_y_desc(&root, q.axis()))
         .draw()
         .map_err(e)?;
     for (i, site) in s.sites.iter().enumerate() {
@@ -47,19 +53,12 @@ pub fn series(canvas: &HtmlCanvasElement, title: &str, s: &SeriesData, q: Quanti
                     .map(|(k, y)| ((k as f64 + 0.5) * days, *y)),
                 c.stroke_width(2),
             ))
-            .map_err(e)?
-            .label(site.name.clone())
-            .legend(line_key(c));
+            .map_err(e)?;
     }
-    // Nodes up sit near 1: their key goes below them.
-    let key = match q {
-        Quantity::NodesUp => SeriesLabelPosition::LowerRight,
-        Quantity::Utilization | Quantity::Queue => SeriesLabelPosition::UpperRight,
-    };
     finish(
         &root,
         &mut chart,
-        Some(key),
+        Some(&legend),
         (0.0, xmax),
         (0.0, ymax),
         false,
@@ -71,19 +70,29 @@ pub fn gantt(canvas: &HtmlCanvasElement, title: &str, g: &GanttData) -> Res {
     let root = area(canvas)?;
     let h = 3600.0;
     let (x0, x1) = (g.from_s / h, (g.to_s / h).max(g.from_s / h + 1e-6));
-    let mut chart = ChartBuilder::on(&root)
-        .caption(fit_title(&root, title), font(15))
+    let body = titled(&root, title)?;
+    let mut chart = ChartBuilder::on(&body)
         .margin(8)
-        .x_label_area_size(32)
+        .margin_right(18)
+        .x_label_area_size(38)
         .y_label_area_size(48)
         .build_cartesian_2d(x0..x1, 0f64..g.capacity.max(1) as f64)
         .map_err(e)?;
     chart
         .configure_mesh()
+        .y_labels(y_ticks(&root))
         .x_labels(x_ticks(&root))
         .disable_mesh()
+        // Units are whole: no "100.0", no half a processor.
+        .y_label_formatter(&|v| {
+            if (v - v.round()).abs() < 1e-9 {
+                format!("{v:.0}")
+            } else {
+                String::new()
+            }
+        })
         .x_desc("hours from first submit")
-        .y_desc(g.unit.as_str())
+        .y_desc(fit_y_desc(&root, g.unit.as_str()))
         .draw()
         .map_err(e)?;
     let plot = chart.plotting_area();
@@ -143,29 +152,7 @@ pub fn fraction_history(canvas: &HtmlCanvasElement, title: &str, h: &FractionHis
         .filter(|v| v.is_finite())
         .fold(0.0f64, |a, &b| a.max(b));
     let ymax = super::non_zero_top(ymax) * 1.1;
-    let mut chart = ChartBuilder::on(&root)
-        .caption(fit_title(&root, title), font(15))
-        .margin(8)
-        .x_label_area_size(36)
-        .y_label_area_size(52)
-        .build_cartesian_2d(0f64..xmax, 0f64..ymax)
-        .map_err(e)?;
-    chart
-        .configure_mesh()
-        .x_labels(x_ticks(&root))
-        .x_desc("batch")
-        .y_desc(format!("share α of resource {}", h.resource + 1))
-        .draw()
-        .map_err(e)?;
     let change = h.change_batch as f64;
-    chart
-        .draw_series(std::iter::once(PathElement::new(
-            vec![(change, 0.0), (change, ymax)],
-            BLACK.mix(0.4).stroke_width(1),
-        )))
-        .map_err(e)?
-        .label(format!("rate changes (batch ≈ {})", h.change_batch))
-        .legend(|(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], BLACK.mix(0.4)));
     type Line = (&'static str, RGBColor, Vec<(f64, f64)>);
     let lines: [Line; 3] = [
         (
@@ -196,17 +183,47 @@ pub fn fraction_history(canvas: &HtmlCanvasElement, title: &str, h: &FractionHis
             },
         ),
     ];
-    for (name, c, pts) in lines {
+    let mut keys = vec![(
+        format!("rate changes (batch ≈ {})", h.change_batch),
+        Key::Faint,
+    )];
+    keys.extend(lines.iter().map(|l| (l.0.to_string(), Key::Line(l.1))));
+    let legend = Legend::plan(&root, keys);
+    let body = titled(&root, title)?;
+    let mut chart = ChartBuilder::on(&body)
+        .margin(8)
+        .margin_right(legend.margin_right())
+        .margin_bottom(legend.margin_bottom())
+        .x_label_area_size(40)
+        .y_label_area_size(52)
+        .build_cartesian_2d(0f64..xmax, 0f64..ymax)
+        .map_err(e)?;
+    chart
+        .configure_mesh()
+        .y_labels(y_ticks(&root))
+        .x_labels(x_ticks(&root))
+        .x_desc("batch")
+        .y_desc(fit_y_desc(
+            &root,
+            format!("share α of resource {}", h.resource + 1),
+        ))
+        .draw()
+        .map_err(e)?;
+    chart
+        .draw_series(std::iter::once(PathElement::new(
+            vec![(change, 0.0), (change, ymax)],
+            BLACK.mix(0.4).stroke_width(1),
+        )))
+        .map_err(e)?;
+    for (_, c, pts) in lines {
         chart
             .draw_series(LineSeries::new(pts, c.stroke_width(2)))
-            .map_err(e)?
-            .label(name)
-            .legend(line_key(c));
+            .map_err(e)?;
     }
     finish(
         &root,
         &mut chart,
-        Some(SeriesLabelPosition::UpperRight),
+        Some(&legend),
         (0.0, xmax),
         (0.0, ymax),
         false,
