@@ -48,7 +48,7 @@ test('per-job A/B of FCFS and EASY on the demo: the CLI compare numbers, a drawn
   const summary = await page.textContent('[data-testid=ab-summary]');
   const grouped = (n) => n.toLocaleString('en-US');
   assert.match(summary, new RegExp(`^${grouped(want.jobs_paired)} jobs paired`));
-  assert.match(summary, new RegExp(`${grouped(want.gained)} jobs waited less under easy, ${want.lost} more, ${want.unchanged} the same`));
+  assert.match(summary, new RegExp(`${grouped(want.gained)} jobs waited less under easy, ${grouped(want.lost)} more, ${grouped(want.unchanged)} the same`));
   // Durations read as the results table writes them; the exact seconds are the CLI's.
   assert.equal(Number(await page.getAttribute('[data-testid=ab-summary]', 'data-mean-diff-s')), want.mean_diff_s);
   assert.equal(Number(await page.getAttribute('[data-testid=ab-summary]', 'data-median-diff-s')), want.median_diff_s);

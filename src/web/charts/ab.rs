@@ -75,13 +75,24 @@ impl Plot for AbScatter {
         let mut chart = ChartBuilder::on(&body)
             .margin(8)
             .x_label_area_size(38)
-            .y_label_area_size(48)
+            .y_label_area_size(56)
             .build_cartesian_2d(0f64..top, 0f64..top)
             .map_err(e)?;
+        // Hours with as many decimals as the span needs: "1400", "12.5", "0.25".
+        let decimals = if top >= 100.0 {
+            0
+        } else if top >= 1.0 {
+            1
+        } else {
+            2
+        };
+        let hours = |v: &f64| format!("{v:.decimals$}");
         chart
             .configure_mesh()
             .y_labels(y_ticks(&root))
             .x_labels(x_ticks(&root))
+            .x_label_formatter(&hours)
+            .y_label_formatter(&hours)
             .x_desc(format!("wait under {} (h)", self.label_a))
             .y_desc(fit_y_desc(
                 &root,

@@ -10,7 +10,7 @@ use yew::prelude::*;
 use super::bars::index_select;
 use crate::metrics::compare::JobDiff;
 use crate::web::charts::{plot, AbScatter, ChartView};
-use crate::web::format::{count, fmt_duration};
+use crate::web::format::{count, fmt_duration, fmt_num};
 use crate::web::hub::WorkerEvent;
 use crate::web::protocol::{AbData, FromWorker, ToWorker};
 use crate::web::state::{use_app, use_worker_events, AppAction, AppContext};
@@ -77,6 +77,7 @@ fn result(app: &AppContext, d: Rc<AbData>, labels: &[String]) -> Html {
         app2.send(AppAction::SelectRun(run_b));
         app2.send(AppAction::ExplainJob(job));
     });
+    let grouped = |n: u64| fmt_num(n as f64, 0);
     html! {
         <>
             // Durations as the results table writes them; the exact seconds on hover and in
@@ -84,8 +85,8 @@ fn result(app: &AppContext, d: Rc<AbData>, labels: &[String]) -> Html {
             <p data-testid="ab-summary" data-mean-diff-s={c.mean_diff_s.to_string()} data-median-diff-s={c.median_diff_s.to_string()}
                 title={format!("seconds: mean wait {} under {la}, {} under {lb}; B − A mean {}, median {}", c.mean_wait_a_s, c.mean_wait_b_s, c.mean_diff_s, c.median_diff_s)}>{format!(
                 "{} paired (only in A: {}, only in B: {}). Mean wait {} under {la}, {} under {lb}; per job B − A: mean {}, median {}. {} waited less under {lb}, {} more, {} the same.",
-                count(c.jobs_paired, "job"), c.only_in_a, c.only_in_b, fmt_duration(c.mean_wait_a_s), fmt_duration(c.mean_wait_b_s),
-                signed(c.mean_diff_s), signed(c.median_diff_s), count(c.gained, "job"), c.lost, c.unchanged
+                count(c.jobs_paired, "job"), grouped(c.only_in_a), grouped(c.only_in_b), fmt_duration(c.mean_wait_a_s), fmt_duration(c.mean_wait_b_s),
+                signed(c.mean_diff_s), signed(c.median_diff_s), count(c.gained, "job"), grouped(c.lost), grouped(c.unchanged)
             )}</p>
             <p data-testid="ab-test" title={format!("seconds: mean B − A {}, 95 % interval [{}, {}]", t.mean_diff_s, t.ci95_low_s, t.ci95_high_s)}>{format!(
                 "{}: n = {} with a difference, W+ = {}, z = {:.3}, p = {:.3e}; mean B − A {}, 95 % interval [{}, {}].",
