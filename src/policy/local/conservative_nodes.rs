@@ -624,6 +624,9 @@ impl NodeConservative {
         demand: &crate::model::Demand,
     ) -> Result<(), SimTime> {
         let end = at.after(estimate);
+        if let Some(m) = unit_mem(self.memory, procs, demand) {
+            return self.fits_units_at(at, end, procs, m);
+        }
         self.free.clone_from(&self.capacity);
         let used = &mut self.used;
         used.clear();
@@ -654,6 +657,59 @@ impl NodeConservative {
             &mut self.probe,
         )
         .map_err(|_| rise)
+    }
+
+    /// [`NodeConservative::fits_at`] for a job of units (no GPUs, no node count) of `m` KB
+    /// each: first-fit's own walk (each node in order takes as many of the units left as
+    /// it holds free throughout the window, `place_units`) over the nodes' peaks, which
+    /// stops at the node that completes the job — the same shares, without reading the
+    /// plans of the nodes after it. A failure reads them all, for the instant some node's
+    /// room grows.
+    fn fits_units_at(
+        &mut self,
+        at: SimTime,
+        end: SimTime,
+        procs: u32,
+        m: u64,
+    ) -> Result<(), SimTime> {
+        self.probe.clear();
+        let mut left = procs;
+        if left == 0 {
+            return Ok(());
+        }
+        let mut rise = SimTime::NEVER;
+        let cap = &self.capacity;
+        for (n, line) in self.lines.iter().enumerate() {
+            let (u, grows) = match line.steps.is_empty() {
+                true => (Use::default(), SimTime::NEVER),
+                false => line.peak(at, end),
+            };
+            rise = rise.min(grows);
+            let cores = cap.cores[n] - u.cores.min(cap.cores[n]);
+            let mem_kb = cap.mem_kb[n] - u.mem_kb.min(cap.mem_kb[n]);
+            let by_memory = match m {
+                0 => u64::MAX,
+                m => mem_kb / m,
+            };
+            let k = u64::from(cores.min(left)).min(by_memory) as u32;
+            if k == 0 {
+                continue;
+            }
+            left -= k;
+            self.probe.push(Share {
+                node: n as u32,
+                cores: k,
+                mem_kb: m * u64::from(k),
+                gpus: 0,
+            });
+            if left == 0 {
+                self.work += n as u64 + 1;
+                return Ok(());
+            }
+        }
+        self.work += self.lines.len() as u64;
+        self.probe.clear();
+        Err(rise)
     }
 
     /// A holder of `shares` during `[from, to)`.
