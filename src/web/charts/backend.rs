@@ -116,15 +116,15 @@ thread_local! {
 
 /// While it lives, the texts drawn are a legend's (they must sit outside every plotting
 /// area).
-pub struct Legend(Role);
+pub struct LegendText(Role);
 
-impl Legend {
-    pub fn begin() -> Legend {
-        Legend(ROLE.with(|r| r.replace(Role::Legend)))
+impl LegendText {
+    pub fn begin() -> LegendText {
+        LegendText(ROLE.with(|r| r.replace(Role::Legend)))
     }
 }
 
-impl Drop for Legend {
+impl Drop for LegendText {
     fn drop(&mut self) {
         ROLE.with(|r| r.set(self.0));
     }

@@ -35,7 +35,8 @@ pub(super) struct Legend {
     right: u32,
     /// Each entry's (x, row) under the plot, when it goes there.
     rows: Vec<(i32, i32)>,
-    height: (u32, u32),
+    /// The canvas's size (CSS pixels).
+    size: (u32, u32),
 }
 
 impl Legend {
@@ -59,7 +60,7 @@ impl Legend {
             entries,
             right: 0,
             rows: vec![],
-            height: (w, h),
+            size: (w, h),
         };
         if legend.entries.is_empty() {
             return legend;
@@ -99,9 +100,9 @@ impl Legend {
         root: &DrawingArea<Sharp, Shift>,
         chart: &ChartContext<'_, Sharp, CT>,
     ) -> Result<(), String> {
-        let _texts = backend::Legend::begin();
+        let _texts = backend::LegendText::begin();
         let (rx, ry) = chart.plotting_area().get_pixel_range();
-        let below_top = self.height.1 as i32 - self.margin_bottom() as i32 + 4;
+        let below_top = self.size.1 as i32 - self.margin_bottom() as i32 + 4;
         for (k, (label, key, _)) in self.entries.iter().enumerate() {
             let (x, y) = match self.rows.get(k) {
                 Some(&(x, row)) => (x, below_top + 9 + ROW * row),

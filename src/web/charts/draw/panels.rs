@@ -43,7 +43,7 @@ pub fn panels(canvas: &HtmlCanvasElement, runs: &[String], panels: &[Panel<'_>])
         x += 16 + tw + 18;
     }
     let (legend, body) = root.split_vertically(30 + 18 * row as u32);
-    let legend_texts = crate::web::charts::backend::Legend::begin();
+    let legend_texts = crate::web::charts::backend::LegendText::begin();
     for (i, (label, &(x, y))) in runs.iter().zip(&keys).enumerate() {
         legend
             .draw(&Rectangle::new(
