@@ -38,7 +38,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::nodefit::NodesView;
 use super::{QueuedJob, SiteView};
-use crate::model::nodes::{first_fit_within, unit_mem};
+use crate::model::nodes::{first_fit_within, unit_mem, units_in};
 use crate::model::{JobIdx, NodeFree, Share};
 use crate::policy::Profile;
 use crate::time::SimTime;
@@ -567,11 +567,7 @@ impl NodeConservative {
             rise = rise.min(grows);
             let cores = cap.cores[n] - u.cores.min(cap.cores[n]);
             let mem_kb = cap.mem_kb[n] - u.mem_kb.min(cap.mem_kb[n]);
-            let by_memory = match m {
-                0 => u64::MAX,
-                m => mem_kb / m,
-            };
-            let k = u64::from(cores.min(left)).min(by_memory) as u32;
+            let k = units_in(cores, mem_kb, m).min(left);
             if k == 0 {
                 continue;
             }

@@ -59,11 +59,16 @@ fn fit_title(root: &DrawingArea<Sharp, Shift>, title: impl AsRef<str>) -> String
     // Clear of the page's PNG button (about 48 px) at the top right, on both sides since
     // the title is centred.
     let fits = (root.dim_in_pixel().0.saturating_sub(96) / 8).max(12) as usize;
-    if title.chars().count() <= fits {
-        return title.to_string();
+    cut(title, fits)
+}
+
+/// `text` if it has at most `fits` characters, else its first `fits − 1` and "…".
+fn cut(text: &str, fits: usize) -> String {
+    if text.chars().count() <= fits {
+        return text.to_string();
     }
-    let cut: String = title.chars().take(fits - 1).collect();
-    format!("{}…", cut.trim_end())
+    let kept: String = text.chars().take(fits - 1).collect();
+    format!("{}…", kept.trim_end())
 }
 
 /// Draws the chart's title (fitted, 15 px) centred on the whole canvas and returns the area
@@ -83,11 +88,7 @@ pub(super) fn titled(
 pub(super) fn fit_y_desc(root: &DrawingArea<Sharp, Shift>, desc: impl AsRef<str>) -> String {
     let desc = desc.as_ref();
     let fits = (root.dim_in_pixel().1.saturating_sub(100) / 7).max(10) as usize;
-    if desc.chars().count() <= fits {
-        return desc.to_string();
-    }
-    let cut: String = desc.chars().take(fits - 1).collect();
-    format!("{}…", cut.trim_end())
+    cut(desc, fits)
 }
 
 /// How many y-axis labels fit the chart's height a label apart: about one per 18 px of the

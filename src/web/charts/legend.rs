@@ -28,6 +28,27 @@ const GAP: i32 = 14;
 /// The chart's usual margin, which the legend's room is added to.
 const MARGIN: u32 = 8;
 
+/// Where entries of these widths go in rows from `left` to `right`, `gap` apart: each
+/// entry's (x, row), a new row when the next would pass `right` (an entry alone in its
+/// row stays however wide it is).
+pub(super) fn flow(
+    widths: impl Iterator<Item = i32>,
+    (left, right): (i32, i32),
+    gap: i32,
+) -> Vec<(i32, i32)> {
+    let (mut x, mut row) = (left, 0);
+    widths
+        .map(|w| {
+            if x > left && x + w > right {
+                (x, row) = (left, row + 1);
+            }
+            let at = (x, row);
+            x += w + gap;
+            at
+        })
+        .collect()
+}
+
 /// A legend planned for a canvas: its entries and where they go.
 pub(super) struct Legend {
     entries: Vec<(String, Key, i32)>,
@@ -69,26 +90,33 @@ impl Legend {
             legend.right = widest + 16;
             return legend;
         }
-        let (mut x, mut row) = (MARGIN as i32, 0);
-        for e in &legend.entries {
-            if x > MARGIN as i32 && x + e.2 > w as i32 - MARGIN as i32 {
-                row += 1;
-                x = MARGIN as i32;
-            }
-            legend.rows.push((x, row));
-            x += e.2 + GAP;
-        }
+        let widths = legend.entries.iter().map(|e| e.2);
+        let (left, right) = (MARGIN as i32, w as i32 - MARGIN as i32);
+        legend.rows = flow(widths, (left, right), GAP);
         legend
+    }
+
+    /// A chart builder on `body` with the usual margin and the legend's room.
+    pub fn builder<'a, 'b>(
+        &self,
+        body: &'a DrawingArea<Sharp, Shift>,
+    ) -> ChartBuilder<'a, 'b, Sharp> {
+        let mut builder = ChartBuilder::on(body);
+        builder
+            .margin(MARGIN)
+            .margin_right(self.margin_right())
+            .margin_bottom(self.margin_bottom());
+        builder
     }
 
     /// The chart's right margin: its usual one plus the legend's room, and room for half
     /// of the last x label, which is centred on the plot's right edge.
-    pub fn margin_right(&self) -> u32 {
+    fn margin_right(&self) -> u32 {
         (MARGIN + self.right).max(18)
     }
 
     /// The chart's bottom margin: its usual one plus the legend's rows.
-    pub fn margin_bottom(&self) -> u32 {
+    fn margin_bottom(&self) -> u32 {
         let rows = self.rows.iter().map(|r| r.1 + 1).max().unwrap_or(0) as u32;
         MARGIN + rows * ROW as u32
     }

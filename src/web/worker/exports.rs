@@ -98,15 +98,12 @@ pub(super) fn compare_runs(st: &State, a: usize, b: usize) -> Result<AbData, Str
     let wa = waits_of(&ra.label, &r.workload.jobs, &ra.outcomes);
     let wb = waits_of(&rb.label, &r.workload.jobs, &rb.outcomes);
     let (pairs, ..) = pair(&wa, &wb);
-    let step = pairs.len().div_ceil(AB_POINTS).max(1);
-    let points = pairs
-        .iter()
-        .step_by(step)
-        .map(|&(id, x, y)| (id, x as f64 / 1000.0, y as f64 / 1000.0))
-        .collect();
-    let comparison = compare(&[(wa, wb)], 10, 1000, 1)?;
+    // Waits are paired in milliseconds; the page reads seconds.
     let secs = |&(id, x, y): &(i64, i64, i64)| (id, x as f64 / 1000.0, y as f64 / 1000.0);
-    let density = AbDensity::of(pairs.iter().map(|p| (secs(p).1, secs(p).2)));
+    let step = pairs.len().div_ceil(AB_POINTS).max(1);
+    let points = pairs.iter().step_by(step).map(secs).collect();
+    let comparison = compare(&[(wa, wb)], 10, 1000, 1)?;
+    let density = AbDensity::of(pairs.iter().map(secs).map(|(_, a, b)| (a, b)));
     // The listed gainers and losers, then the longest waits under either run (by id on
     // ties, so the marks do not depend on the sort's stability).
     let mut marked: Vec<(i64, f64, f64)> = comparison

@@ -35,10 +35,8 @@ pub fn bars(
     let keys = keys.map(|(i, l)| (l.clone(), Key::Swatch(color(i))));
     let legend = Legend::plan(&root, if crowded { keys.collect() } else { vec![] });
     let body = titled(&root, title)?;
-    let mut chart = ChartBuilder::on(&body)
-        .margin(8)
-        .margin_right(legend.margin_right())
-        .margin_bottom(legend.margin_bottom())
+    let mut chart = legend
+        .builder(&body)
         .x_label_area_size(28)
         .y_label_area_size(48)
         .build_cartesian_2d((0..n - 1).into_segmented(), 0f64..ymax)
@@ -169,10 +167,8 @@ pub fn grouped_bars(
     let keys = keys.map(|(i, s)| (s.clone(), Key::Swatch(color(i))));
     let legend = Legend::plan(&root, if m > 1 { keys.collect() } else { vec![] });
     let body = titled(&root, title)?;
-    let mut chart = ChartBuilder::on(&body)
-        .margin(8)
-        .margin_right(legend.margin_right())
-        .margin_bottom(legend.margin_bottom())
+    let mut chart = legend
+        .builder(&body)
         .x_label_area_size(28)
         // Wider for banded values, and for labels of two digits and more ("30.0").
         .y_label_area_size(if banded || ymax >= 10.0 { 56 } else { 48 })

@@ -38,10 +38,8 @@ pub fn cdf(canvas: &HtmlCanvasElement, lines: &[(String, &[(f64, f64)])]) -> Res
     let ymin = ((ymin - 0.05) * 10.0).floor().max(0.0) / 10.0;
     let legend = Legend::plan(&root, line_keys(lines.iter().map(|l| l.0.as_str())));
     let body = titled(&root, "Wait time CDF (share of jobs waiting at most x)")?;
-    let mut chart = ChartBuilder::on(&body)
-        .margin(8)
-        .margin_right(legend.margin_right())
-        .margin_bottom(legend.margin_bottom())
+    let mut chart = legend
+        .builder(&body)
         .x_label_area_size(38)
         .y_label_area_size(44)
         .build_cartesian_2d((1f64..xmax).log_scale(), ymin..1.0)
@@ -117,10 +115,8 @@ pub fn band_lines(
     };
     let legend = Legend::plan(&root, line_keys(lines.iter().map(|l| l.policy.as_str())));
     let body = titled(&root, title)?;
-    let mut chart = ChartBuilder::on(&body)
-        .margin(8)
-        .margin_right(legend.margin_right())
-        .margin_bottom(legend.margin_bottom())
+    let mut chart = legend
+        .builder(&body)
         .x_label_area_size(40)
         .y_label_area_size(64)
         .build_cartesian_2d(xmin..xmax, ylo..yhi)
@@ -247,10 +243,8 @@ pub fn step_cdfs(
     macro_rules! draw {
         ($x_range:expr) => {{
             let body = titled(&root, title)?;
-            let mut chart = ChartBuilder::on(&body)
-                .margin(8)
-                .margin_right(legend.margin_right())
-                .margin_bottom(legend.margin_bottom())
+            let mut chart = legend
+                .builder(&body)
                 .x_label_area_size(40)
                 .y_label_area_size(44)
                 .build_cartesian_2d($x_range, 0f64..1.0)

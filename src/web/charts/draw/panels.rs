@@ -27,24 +27,19 @@ pub fn panels(canvas: &HtmlCanvasElement, runs: &[String], panels: &[Panel<'_>])
         return Err("nothing to draw".into());
     }
     let (w, h) = root.dim_in_pixel();
-    // The runs' colours, as many to a row as fit (a phone's strip wraps).
+    // The runs' colours, as many to a row as fit (a phone's strip wraps), clear of the
+    // page's PNG button at the top right.
     let style = font(12);
-    let mut keys = Vec::with_capacity(n);
-    let (mut x, mut row) = (8, 0);
-    for label in runs {
-        let tw = root
-            .estimate_text_size(label, &style)
-            .map_or(80, |s| s.0 as i32);
-        // Clear of the page's PNG button at the top right.
-        if x > 8 && x + 16 + tw > w as i32 - 56 {
-            (x, row) = (8, row + 1);
-        }
-        keys.push((x, 10 + 18 * row));
-        x += 16 + tw + 18;
-    }
-    let (legend, body) = root.split_vertically(30 + 18 * row as u32);
+    let widths = runs.iter().map(|label| {
+        let tw = root.estimate_text_size(label, &style).map_or(80, |s| s.0);
+        16 + tw as i32
+    });
+    let keys = crate::web::charts::legend::flow(widths, (8, w as i32 - 56), 18);
+    let rows = keys.iter().map(|k| k.1).max().unwrap_or(0);
+    let (legend, body) = root.split_vertically(30 + 18 * rows as u32);
     let legend_texts = crate::web::charts::backend::LegendText::begin();
-    for (i, (label, &(x, y))) in runs.iter().zip(&keys).enumerate() {
+    for (i, (label, &(x, row))) in runs.iter().zip(&keys).enumerate() {
+        let y = 10 + 18 * row;
         legend
             .draw(&Rectangle::new(
                 [(x, y), (x + 12, y + 12)],

@@ -24,10 +24,8 @@ pub fn series(canvas: &HtmlCanvasElement, title: &str, s: &SeriesData, q: Quanti
     let keys = keys.map(|(i, x)| (x.name.clone(), Key::Line(color(i))));
     let legend = Legend::plan(&root, keys.collect());
     let body = titled(&root, title)?;
-    let mut chart = ChartBuilder::on(&body)
-        .margin(8)
-        .margin_right(legend.margin_right())
-        .margin_bottom(legend.margin_bottom())
+    let mut chart = legend
+        .builder(&body)
         .x_label_area_size(38)
         .y_label_area_size(48)
         .build_cartesian_2d(0f64..xmax, 0f64..ymax)
@@ -190,10 +188,8 @@ pub fn fraction_history(canvas: &HtmlCanvasElement, title: &str, h: &FractionHis
     keys.extend(lines.iter().map(|l| (l.0.to_string(), Key::Line(l.1))));
     let legend = Legend::plan(&root, keys);
     let body = titled(&root, title)?;
-    let mut chart = ChartBuilder::on(&body)
-        .margin(8)
-        .margin_right(legend.margin_right())
-        .margin_bottom(legend.margin_bottom())
+    let mut chart = legend
+        .builder(&body)
         .x_label_area_size(40)
         .y_label_area_size(52)
         .build_cartesian_2d(0f64..xmax, 0f64..ymax)
