@@ -192,6 +192,7 @@ impl Stepper {
                 grid: GridScheme::Local,
                 grid_params: GridParams::default(),
                 slurm: None,
+                power_off_after_s: None,
             }],
             options: cfg,
         };

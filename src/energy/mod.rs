@@ -23,6 +23,7 @@ pub use timeline::{
     account, busy_timelines, power_series, BusySpan, EnergyReport, NodeEnergy, NodeState,
     NodeTimeline, TimelineError,
 };
+pub use timeline::{with_off_spans, OffSpan};
 
 #[cfg(test)]
 mod tests;

@@ -321,3 +321,99 @@ pub fn busy_timelines(
     }
     Ok(out)
 }
+
+/// One time a node was switched off by a power policy: switching off from `off_at`, off
+/// from `asleep_at`, booting from `boot_at` and on again from `on_at` (both
+/// [`SimTime::NEVER`] when it stayed off).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OffSpan {
+    pub node: u32,
+    pub off_at: SimTime,
+    pub asleep_at: SimTime,
+    pub boot_at: SimTime,
+    pub on_at: SimTime,
+}
+
+/// Lays `spans` (each node's in time order, none overlapping another of its node nor a busy
+/// piece) over always-on `timelines` ([`busy_timelines`]): switching off, off, booting, then
+/// what the node was doing when it came back on. Pieces past a timeline's end are cut.
+pub fn with_off_spans(
+    timelines: &mut [NodeTimeline],
+    spans: &[OffSpan],
+) -> Result<(), TimelineError> {
+    let mut by_node: Vec<Vec<OffSpan>> = vec![Vec::new(); timelines.len()];
+    for s in spans {
+        let Some(mine) = by_node.get_mut(s.node as usize) else {
+            return Err(TimelineError(format!(
+                "a switch-off of node {} of a platform of {} nodes",
+                s.node,
+                timelines.len()
+            )));
+        };
+        mine.push(*s);
+    }
+    for (n, (t, mine)) in timelines.iter_mut().zip(&mut by_node).enumerate() {
+        if mine.is_empty() {
+            continue;
+        }
+        mine.sort_unstable_by_key(|s| s.off_at);
+        let old = std::mem::take(&mut t.breakpoints);
+        let state_at = |at: SimTime| {
+            let k = old.partition_point(|b| b.0 <= at);
+            old[k.saturating_sub(1)].1
+        };
+        let end = t.end;
+        let mut out: Vec<(SimTime, NodeState)> = Vec::with_capacity(old.len() + 4 * mine.len());
+        let push = |out: &mut Vec<(SimTime, NodeState)>, at: SimTime, state: NodeState| {
+            if at >= end && !out.is_empty() {
+                return;
+            }
+            match out.last_mut() {
+                Some(last) if last.0 == at => last.1 = state,
+                Some(last) if last.1 == state => {}
+                _ => out.push((at, state)),
+            }
+            // A piece that changed back to the state before it: one piece.
+            let len = out.len();
+            if len >= 2 && out[len - 2].1 == out[len - 1].1 {
+                out.pop();
+            }
+        };
+        let mut k = 0;
+        for s in mine.iter() {
+            if s.off_at < old.first().map_or(SimTime::ZERO, |b| b.0) || s.asleep_at < s.off_at {
+                return Err(TimelineError(format!(
+                    "node {n}: a switch-off at {} ms outside its timeline",
+                    s.off_at.0
+                )));
+            }
+            while k < old.len() && old[k].0 < s.off_at {
+                push(&mut out, old[k].0, old[k].1);
+                k += 1;
+            }
+            if state_at(s.off_at) != (NodeState::On { busy: 0 }) {
+                return Err(TimelineError(format!(
+                    "node {n}: switched off at {} ms while computing",
+                    s.off_at.0
+                )));
+            }
+            push(&mut out, s.off_at, NodeState::SwitchingOff);
+            push(&mut out, s.asleep_at, NodeState::Off);
+            if s.boot_at == SimTime::NEVER {
+                k = old.len();
+                break;
+            }
+            push(&mut out, s.boot_at, NodeState::SwitchingOn);
+            push(&mut out, s.on_at, state_at(s.on_at));
+            while k < old.len() && old[k].0 <= s.on_at {
+                k += 1;
+            }
+        }
+        for &(at, state) in &old[k..] {
+            push(&mut out, at, state);
+        }
+        t.breakpoints = out;
+        check(n, t)?;
+    }
+    Ok(())
+}

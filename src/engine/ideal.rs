@@ -142,6 +142,7 @@ pub fn simulate_ideal(
         max_queue: 0,
         ideal_capacity: Some(ideal_capacity(platform)),
         failures: None,
+        power: None,
     })
 }
 

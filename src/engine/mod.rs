@@ -8,6 +8,7 @@ mod failure_log;
 mod ideal;
 mod invariants;
 mod outcome;
+mod power_log;
 mod queue;
 mod sim;
 
@@ -22,5 +23,6 @@ pub use outcome::{
     wallclock_limit, EstimateSource, EventOrder, InvariantViolation, JobOutcome, Outcome,
     RejectReason, RunConfig, RunOutput, SimError,
 };
+pub use power_log::{OffCycle, PowerLog};
 pub use queue::EventQueue;
 pub use sim::{simulate, simulate_grid, Input, Simulation, SiteSnapshot, StepLog};

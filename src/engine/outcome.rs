@@ -194,6 +194,8 @@ pub struct RunOutput {
     pub placements: Placements,
     /// What nodes going down did (a run with outages only; issue #41).
     pub failures: Option<super::failure_log::FailureLog>,
+    /// What the idle-timeout power policy did (a run with one only; issue #40).
+    pub power: Option<super::power_log::PowerLog>,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -157,6 +157,11 @@ pub struct NodeFree {
     pub gpus: Vec<u32>,
     /// Bit n: node n has a free core.
     open: Vec<u64>,
+    /// Bit n: node n is switched off (or switching off) by a power policy and must boot
+    /// before a job computes on it (issue #40). Empty on a site that never switches nodes
+    /// off. First-fit takes the nodes that are on first, then these; taking a share of a
+    /// node wakes it.
+    asleep: Vec<u64>,
 }
 
 impl NodeFree {
@@ -180,7 +185,7 @@ impl NodeFree {
         }
     }
 
-    /// Takes the shares (each within what its node has free).
+    /// Takes the shares (each within what its node has free); a node asleep is woken.
     pub fn take(&mut self, shares: &[Share]) {
         for s in shares {
             let n = s.node as usize;
@@ -188,7 +193,44 @@ impl NodeFree {
             self.mem_kb[n] -= s.mem_kb;
             self.gpus[n] -= s.gpus;
             self.mark(n);
+            if let Some(word) = self.asleep.get_mut(n / 64) {
+                *word &= !(1u64 << (n % 64));
+            }
         }
+    }
+
+    /// True when node `n` is asleep ([`NodeFree::asleep`]'s bit).
+    pub fn is_asleep(&self, n: usize) -> bool {
+        self.asleep
+            .get(n / 64)
+            .is_some_and(|w| w & (1u64 << (n % 64)) != 0)
+    }
+
+    /// Marks node `n` asleep (a power policy switched it off) or awake.
+    pub fn set_asleep(&mut self, n: usize, asleep: bool) {
+        if self.asleep.is_empty() {
+            if !asleep {
+                return;
+            }
+            self.asleep = vec![0; self.open.len()];
+        }
+        let bit = 1u64 << (n % 64);
+        match asleep {
+            true => self.asleep[n / 64] |= bit,
+            false => self.asleep[n / 64] &= !bit,
+        }
+    }
+
+    /// The `allowed` nodes (every node for `None`) split into those on and those asleep,
+    /// or `None` when no node is asleep (first-fit then walks them all in node order).
+    fn split_by_sleep(&self, allowed: Option<&[u64]>) -> Option<(Vec<u64>, Vec<u64>)> {
+        if self.asleep.iter().all(|&w| w == 0) {
+            return None;
+        }
+        let word = |w: usize| allowed.map_or(u64::MAX, |a| a[w]);
+        let on = (0..self.open.len()).map(|w| word(w) & !self.asleep[w]);
+        let off = (0..self.open.len()).map(|w| word(w) & self.asleep[w]);
+        Some((on.collect(), off.collect()))
     }
 
     /// Gives the shares back.
@@ -376,6 +418,19 @@ impl NodePool {
         self.version += 1;
         self.free.give_back(shares);
     }
+
+    /// True when no job holds any of node `n`.
+    pub fn is_idle(&self, n: usize) -> bool {
+        let (f, c) = (&self.free, &self.capacity);
+        f.cores[n] == c.cores[n] && f.mem_kb[n] == c.mem_kb[n] && f.gpus[n] == c.gpus[n]
+    }
+
+    /// Marks node `n` asleep (a power policy switched it off: placements take the nodes
+    /// that are on first) or awake; a take wakes it too.
+    pub fn set_asleep(&mut self, n: usize, asleep: bool) {
+        self.version += 1;
+        self.free.set_asleep(n, asleep);
+    }
 }
 
 /// Memory per processor of a job without a node count: per-node memory is read as the
@@ -465,7 +520,9 @@ pub fn units_in(cores: u32, mem_kb: u64, m: u64) -> u32 {
 }
 
 /// AccaSim's rule: each node in order takes as many {1 core, m KB} units as fit. A job
-/// that does not fit gets the units placed before the walk ran out of nodes.
+/// that does not fit gets the units placed before the walk ran out of nodes. With nodes
+/// asleep, the nodes that are on are walked first, then the sleeping ones (so a job wakes
+/// a node only when those on cannot hold it); the shares come out in node order either way.
 fn place_units(
     f: &NodeFree,
     memory: bool,
@@ -475,9 +532,33 @@ fn place_units(
     out: &mut Vec<Share>,
 ) -> Result<(), u64> {
     let m = if memory { mem_per_unit(procs, d) } else { 0 };
-    let (mut cores_left, mut gpus_left) = (procs, d.gpus);
-    for n in f.open_nodes_within(allowed) {
-        if cores_left == 0 && gpus_left == 0 {
+    let mut left = (procs, d.gpus);
+    match f.split_by_sleep(allowed) {
+        None => take_units(f, m, f.open_nodes_within(allowed), &mut left, out),
+        Some((on, off)) => {
+            take_units(f, m, f.open_nodes_within(Some(&on)), &mut left, out);
+            take_units(f, m, f.open_nodes_within(Some(&off)), &mut left, out);
+            out.sort_unstable_by_key(|s| s.node);
+        }
+    }
+    let (cores_left, gpus_left) = left;
+    match cores_left == 0 && gpus_left == 0 {
+        true => Ok(()),
+        false => Err(u64::from(procs - cores_left)),
+    }
+}
+
+/// [`place_units`]' walk over `nodes`, taking from `left` (cores, GPUs) as each holds.
+fn take_units(
+    f: &NodeFree,
+    m: u64,
+    nodes: impl Iterator<Item = usize>,
+    left: &mut (u32, u32),
+    out: &mut Vec<Share>,
+) {
+    let (cores_left, gpus_left) = left;
+    for n in nodes {
+        if *cores_left == 0 && *gpus_left == 0 {
             break;
         }
         let free_cores = f.cores[n];
@@ -485,13 +566,13 @@ fn place_units(
             0 => u64::MAX,
             m => f.mem_kb[n] / m,
         };
-        let k = u64::from(free_cores.min(cores_left)).min(by_memory) as u32;
+        let k = u64::from(free_cores.min(*cores_left)).min(by_memory) as u32;
         if k == 0 {
             continue;
         }
-        let g = f.gpus[n].min(gpus_left);
-        cores_left -= k;
-        gpus_left -= g;
+        let g = f.gpus[n].min(*gpus_left);
+        *cores_left -= k;
+        *gpus_left -= g;
         out.push(Share {
             node: n as u32,
             cores: k,
@@ -499,13 +580,10 @@ fn place_units(
             gpus: g,
         });
     }
-    match cores_left == 0 && gpus_left == 0 {
-        true => Ok(()),
-        false => Err(u64::from(procs - cores_left)),
-    }
 }
 
-/// A job with a node count: the first `d.nodes` nodes that each hold their share.
+/// A job with a node count: the first `d.nodes` nodes that each hold their share (those
+/// on before those asleep, as [`place_units`] walks them).
 fn place_on_n_nodes(
     f: &NodeFree,
     memory: bool,
@@ -514,6 +592,27 @@ fn place_on_n_nodes(
     allowed: Option<&[u64]>,
     out: &mut Vec<Share>,
 ) -> bool {
+    match f.split_by_sleep(allowed) {
+        None => take_n_nodes(f, memory, procs, d, allowed, out),
+        Some((on, off)) => {
+            take_n_nodes(f, memory, procs, d, Some(&on), out);
+            take_n_nodes(f, memory, procs, d, Some(&off), out);
+            out.sort_unstable_by_key(|s| s.node);
+        }
+    }
+    out.len() as u32 == d.nodes
+}
+
+/// [`place_on_n_nodes`]' walk over the `allowed` nodes, adding to the shares in `out`
+/// until it holds `d.nodes` (each node's share is by its position in the job's nodes).
+fn take_n_nodes(
+    f: &NodeFree,
+    memory: bool,
+    procs: u32,
+    d: &Demand,
+    allowed: Option<&[u64]>,
+    out: &mut Vec<Share>,
+) {
     let n = d.nodes;
     for (node, &free_cores) in f.cores.iter().enumerate() {
         let i = out.len() as u32;
@@ -539,7 +638,6 @@ fn place_on_n_nodes(
             });
         }
     }
-    out.len() as u32 == n
 }
 
 #[cfg(test)]

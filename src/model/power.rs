@@ -43,6 +43,10 @@ pub struct PowerModel {
     pub switch_on: Option<Transition>,
 }
 
+/// The longest idle time before a node is switched off: ten years of seconds (a longer
+/// one never switches a node off in any trace).
+pub const MAX_IDLE_OFF_S: i64 = 10 * 366 * 24 * 3600;
+
 /// The most a node may draw: a gigawatt. Far above any machine, and low enough that a run's
 /// joules stay finite (10⁹ W over 10¹² s of run per node is 10²¹ J, well inside `f64`).
 pub const MAX_WATTS: f64 = 1e9;

@@ -2,14 +2,17 @@
 //! node draws, the jobs' node placements become node timelines — every node on from the
 //! first submission to the run's last end, busy with the cores its jobs hold — and the
 //! energy accounting gives joules per site and in all. A run with no powered site has none.
+//! Under the idle-timeout power policy the nodes' switch-offs, sleeps and boots are laid
+//! over those timelines (`energy::with_off_spans`).
 
 use serde::{Deserialize, Serialize};
 
 use super::ScenarioError;
 use crate::energy::{
-    account, busy_timelines, emissions_g, BusySpan, CarbonSeries, NodeTimeline, PowerModel,
+    account, busy_timelines, emissions_g, with_off_spans, BusySpan, CarbonSeries, NodeTimeline,
+    OffSpan, PowerModel,
 };
-use crate::engine::Outcome;
+use crate::engine::{Outcome, PowerLog};
 use crate::model::{Placements, Platform};
 use crate::time::SimTime;
 
@@ -38,11 +41,83 @@ pub struct RunEnergy {
     pub peak_w: f64,
     /// Energy × the run's span (J·s): lower is better on both counts.
     pub energy_delay_js: f64,
+    /// Joules spent switching nodes off and on, and asleep (a run with a power policy).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub switching_j: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub off_j: Option<f64>,
+    /// What switching idle nodes off did (a run with the policy).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idle_off: Option<IdleOff>,
     /// Grams of CO₂ under a carbon-intensity series, when one was given
     /// (`simulate --carbon`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub emissions_g: Option<f64>,
     pub sites: Vec<SiteEnergy>,
+}
+
+/// What the idle-timeout power policy did in a run (docs/energy.md).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct IdleOff {
+    /// A node no job held this long was switched off.
+    pub after_s: f64,
+    /// Switch-offs, and those that ended in a boot for a job.
+    pub switch_offs: usize,
+    pub boots: usize,
+    /// Jobs whose start waited for a node to boot, and their seconds of waiting for it in
+    /// all (start − the instant their policy started them).
+    pub jobs_delayed: usize,
+    pub boot_wait_s: f64,
+}
+
+impl IdleOff {
+    fn of(log: &PowerLog, outcomes: &[Outcome]) -> IdleOff {
+        let waited: i64 = log
+            .delayed
+            .iter()
+            .map(|&(j, at)| outcomes[j as usize].start.0 - at.0)
+            .sum();
+        IdleOff {
+            after_s: log.idle_off_after.0 as f64 / 1000.0,
+            switch_offs: log.cycles.len(),
+            boots: log.boots(),
+            jobs_delayed: log.delayed.len(),
+            boot_wait_s: waited as f64 / 1000.0,
+        }
+    }
+}
+
+/// An algorithm's `power_off_after_s`, checked against the `platform` it runs on: a time
+/// in range, a local policy, and node types that all say what they draw.
+pub fn check_idle_off(
+    alg: &super::AlgorithmSpec,
+    platform: &Platform,
+) -> Result<(), ScenarioError> {
+    let Some(s) = alg.power_off_after_s else {
+        return Ok(());
+    };
+    let invalid =
+        |reason: String| Err(ScenarioError::Invalid(format!("{}: {reason}", alg.label())));
+    let most = crate::model::power::MAX_IDLE_OFF_S as f64;
+    if !(s.is_finite() && (0.0..=most).contains(&s)) {
+        return invalid(format!(
+            "power_off_after_s must be 0 to {most} seconds, not {s}"
+        ));
+    }
+    if alg.grid != crate::policy::grid::GridScheme::Local {
+        return invalid("switching idle nodes off (power_off_after_s) runs under a local policy only, not a grid scheme".into());
+    }
+    let unpowered = platform
+        .sites
+        .iter()
+        .find(|s| s.has_nodes() && s.node_types.iter().any(|t| t.power.is_none()));
+    match unpowered {
+        Some(site) => invalid(format!(
+            "switching idle nodes off needs every node type of site '{}' to say what it draws (\"power\", or simulate --power MODEL; docs/energy.md)",
+            site.name
+        )),
+        None => Ok(()),
+    }
 }
 
 /// The power model of each node of `site` (its node types in order), when every type has
@@ -85,6 +160,7 @@ fn powered_sites(
     platform: &Platform,
     outcomes: &[Outcome],
     placements: &Placements,
+    power: Option<&PowerLog>,
 ) -> Result<(Vec<PoweredSite>, SimTime, SimTime), ScenarioError> {
     let end = outcomes
         .iter()
@@ -115,10 +191,26 @@ fn powered_sites(
                 end: o.end,
             }));
         }
-        let timelines =
-            busy_timelines(&|n| cores[n], cores.len(), &spans, from, end).map_err(|e| {
-                ScenarioError::Invalid(format!("site '{}': {e}", platform.sites[site].name))
-            })?;
+        let in_site = |e: crate::energy::TimelineError| {
+            ScenarioError::Invalid(format!("site '{}': {e}", platform.sites[site].name))
+        };
+        let mut timelines =
+            busy_timelines(&|n| cores[n], cores.len(), &spans, from, end).map_err(in_site)?;
+        if let Some(log) = power {
+            let offs: Vec<OffSpan> = log
+                .cycles
+                .iter()
+                .filter(|c| c.site as usize == site && c.off_at < end)
+                .map(|c| OffSpan {
+                    node: c.node,
+                    off_at: c.off_at,
+                    asleep_at: c.asleep_at,
+                    boot_at: c.boot_at,
+                    on_at: c.on_at,
+                })
+                .collect();
+            with_off_spans(&mut timelines, &offs).map_err(in_site)?;
+        }
         out.push(PoweredSite {
             site,
             timelines,
@@ -134,14 +226,16 @@ pub fn run_energy(
     platform: &Platform,
     outcomes: &[Outcome],
     placements: &Placements,
+    power: Option<&PowerLog>,
 ) -> Result<Option<RunEnergy>, ScenarioError> {
-    let (powered, from, end) = powered_sites(platform, outcomes, placements)?;
+    let (powered, from, end) = powered_sites(platform, outcomes, placements, power)?;
     if powered.is_empty() {
         return Ok(None);
     }
     let (mut timelines, mut models): (Vec<NodeTimeline>, Vec<PowerModel>) =
         (Vec::new(), Vec::new());
     let mut sites = Vec::new();
+    let (mut switching_j, mut off_j) = (0.0, 0.0);
     for p in powered {
         let r = account(&p.timelines, &|n| p.models[n]).map_err(|e| ScenarioError::Invalid(e.0))?;
         sites.push(SiteEnergy {
@@ -153,12 +247,16 @@ pub fn run_energy(
             average_w: r.average_w,
             peak_w: r.peak_w,
         });
+        switching_j += r.switching_j;
+        off_j += r.off_j;
         timelines.extend(p.timelines);
         models.extend(p.models);
     }
     // One powered site (the usual case) is the run: its sums and peak are the run's.
     let all = match (sites.len(), sites.first()) {
         (1, Some(s)) => crate::energy::EnergyReport {
+            switching_j,
+            off_j,
             total_j: s.total_j,
             computing_j: s.computing_j,
             idle_j: s.idle_j,
@@ -177,6 +275,9 @@ pub fn run_energy(
         average_w: all.average_w,
         peak_w: all.peak_w,
         energy_delay_js: all.total_j * span_s,
+        switching_j: power.map(|_| all.switching_j),
+        off_j: power.map(|_| all.off_j),
+        idle_off: power.map(|log| IdleOff::of(log, outcomes)),
         emissions_g: None,
         sites,
     }))
@@ -189,8 +290,9 @@ pub fn run_emissions(
     outcomes: &[Outcome],
     placements: &Placements,
     series: &CarbonSeries,
+    power: Option<&PowerLog>,
 ) -> Result<Option<f64>, ScenarioError> {
-    let (powered, _, _) = powered_sites(platform, outcomes, placements)?;
+    let (powered, _, _) = powered_sites(platform, outcomes, placements, power)?;
     if powered.is_empty() {
         return Ok(None);
     }

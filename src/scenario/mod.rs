@@ -58,14 +58,18 @@ use serde_engine::RunConfigDef;
 /// Version 3 (issue #37) lets a site list `node_types` (nodes with cores, memory and GPUs):
 /// a scenario is written in the lowest version that describes it ([`Scenario::upgrade`]),
 /// so one without node types stays version 2 and keeps its bytes (share links, manifest
-/// case ids). Version 4 (issue #41) adds `failures`, likewise written only when present.
+/// case ids). Version 4 (issue #41) adds `failures`, likewise written only when present;
+/// version 5 (issue #40) an algorithm's `power_off_after_s`, likewise.
 pub const SCENARIO_VERSION: u32 = 2;
 /// The first version whose sites may list node types.
 pub const NODE_TYPES_VERSION: u32 = 3;
 /// The first version with `failures` (issue #41), written only when there are some.
 pub const FAILURES_VERSION: u32 = 4;
+/// The first version with an algorithm's `power_off_after_s` (issue #40), written only
+/// when an algorithm switches nodes off.
+pub const POWER_VERSION: u32 = 5;
 /// The newest version read.
-pub const NEWEST_SCENARIO_VERSION: u32 = FAILURES_VERSION;
+pub const NEWEST_SCENARIO_VERSION: u32 = POWER_VERSION;
 /// The oldest version still read.
 pub const OLDEST_SCENARIO_VERSION: u32 = 1;
 
@@ -182,6 +186,11 @@ pub struct AlgorithmSpec {
     /// absent. Only `local: "slurm"` takes it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slurm: Option<SlurmConfig>,
+    /// Switch a node off once no job has held it this many seconds (issue #40,
+    /// docs/energy.md; version 5): a job placed on a sleeping node waits for its boot.
+    /// Absent: every node stays on.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power_off_after_s: Option<f64>,
 }
 
 fn is_local(g: &GridScheme) -> bool {
@@ -200,6 +209,7 @@ impl Default for AlgorithmSpec {
             grid: GridScheme::Local,
             grid_params: GridParams::default(),
             slurm: None,
+            power_off_after_s: None,
         }
     }
 }
@@ -220,8 +230,14 @@ impl AlgorithmSpec {
         }
     }
 
+    /// The label given, else the algorithm's name (with the idle time after which nodes
+    /// are switched off: `easy, off after 600 s`).
     pub fn label(&self) -> String {
-        self.label.clone().unwrap_or_else(|| self.algorithm())
+        match (&self.label, self.power_off_after_s) {
+            (Some(label), _) => label.clone(),
+            (None, Some(s)) => format!("{}, off after {s} s", self.algorithm()),
+            (None, None) => self.algorithm(),
+        }
     }
 
     /// `easy`; `sender+easy` for a grid scheme over a local policy; `ideal` (`ideal/srpt`,
@@ -295,7 +311,13 @@ impl Scenario {
                 }
             }
         }
-        self.version = if self.failures.is_some() {
+        let switches_off = self
+            .algorithms
+            .iter()
+            .any(|a| a.power_off_after_s.is_some());
+        self.version = if switches_off {
+            POWER_VERSION
+        } else if self.failures.is_some() {
             FAILURES_VERSION
         } else if self.has_node_types() {
             NODE_TYPES_VERSION

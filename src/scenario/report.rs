@@ -59,6 +59,10 @@ pub struct RunReport {
     /// page's Gantt chart; `failures` is its summary.
     #[serde(skip)]
     pub failure_log: Option<crate::engine::FailureLog>,
+    /// What the idle-timeout power policy did (its switch-offs and the jobs that waited
+    /// for boots), for the energy under a carbon series; `energy.idle_off` is its summary.
+    #[serde(skip)]
+    pub power_log: Option<crate::engine::PowerLog>,
 }
 
 /// The per-job CSV: `job_id,home,site,submit,start,end,procs`, one row per job that ran,

@@ -128,7 +128,8 @@ pub fn run_report(
         })
         .take(20)
         .collect();
-    let energy = super::energy::run_energy(platform, &out.outcomes, &out.placements)?;
+    let energy =
+        super::energy::run_energy(platform, &out.outcomes, &out.placements, out.power.as_ref())?;
     Ok(RunReport {
         energy,
         failures,
@@ -142,6 +143,7 @@ pub fn run_report(
         outcomes: out.outcomes,
         placements: out.placements,
         failure_log: out.failures,
+        power_log: out.power,
     })
 }
 
@@ -234,6 +236,7 @@ impl PreparedScenario {
         let alg = &self.scenario.algorithms[index];
         check_algorithm(alg)?;
         let platform = self.run_platform(index)?;
+        super::energy::check_idle_off(alg, &platform)?;
         let (jobs, cfg) = (self.jobs.clone(), &self.scenario.options);
         let sim = match policies {
             Some(build) => Simulation::with_local_policies(
@@ -263,6 +266,10 @@ impl PreparedScenario {
         }
         .and_then(|sim| sim.with_demands(self.demands.clone()))
         .and_then(|sim| sim.with_outages((*self.outages).clone()))
+        .and_then(|sim| match alg.power_off_after_s {
+            Some(s) => sim.with_idle_off(crate::time::SimTime::from_secs_f64(s)),
+            None => Ok(sim),
+        })
         .map_err(ScenarioError::Sim)?
         .with_seed(self.scenario.seed)
         // A conservative backlog too long to re-plan ends the run with the limit's message

@@ -43,6 +43,7 @@ pub fn ses_algorithms_with(site_queue: bool) -> Vec<AlgorithmSpec> {
             ..GridParams::default()
         },
         slurm: None,
+        power_off_after_s: None,
     };
     vec![
         variant("random", GridScheme::GroupsRandom, false),

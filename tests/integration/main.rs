@@ -17,6 +17,7 @@ mod kkor;
 mod limits;
 mod maintenance;
 mod nodes;
+mod power;
 mod reference;
 mod reproduce;
 mod scjg;

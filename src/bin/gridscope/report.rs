@@ -173,6 +173,21 @@ fn energy(report: &Report, s: &mut String) {
     if carbon {
         header.push("kg CO2");
     }
+    // Runs that switch idle nodes off say what it cost and what it did.
+    let switching = report
+        .runs
+        .iter()
+        .any(|r| r.energy.as_ref().is_some_and(|e| e.idle_off.is_some()));
+    if switching {
+        header.extend([
+            "switching kWh",
+            "off kWh",
+            "switch-offs",
+            "boots",
+            "jobs waited",
+            "boot wait h",
+        ]);
+    }
     let mut rows = vec![header.iter().map(|h| h.to_string()).collect::<Vec<_>>()];
     for r in &report.runs {
         let Some(e) = &r.energy else { continue };
@@ -189,6 +204,19 @@ fn energy(report: &Report, s: &mut String) {
                 e.emissions_g
                     .map_or("-".into(), |g| format!("{:.3}", g / 1000.0)),
             );
+        }
+        if let (true, Some(row)) = (switching, rows.last_mut()) {
+            let kwh = |j: Option<f64>| format!("{:.3}", j.unwrap_or(0.0) / 3.6e6);
+            row.extend([kwh(e.switching_j), kwh(e.off_j)]);
+            row.extend(match &e.idle_off {
+                Some(o) => [
+                    o.switch_offs.to_string(),
+                    o.boots.to_string(),
+                    o.jobs_delayed.to_string(),
+                    format!("{:.2}", o.boot_wait_s / 3600.0),
+                ],
+                None => ["-", "-", "-", "-"].map(String::from),
+            });
         }
     }
     s.push_str(&aligned(&rows, &[18, 12, 14, 12, 10, 10]));

@@ -70,6 +70,18 @@ pub fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
             }
         }
         outages = failure_flags(a, &p.sites, &mut inputs)?;
+        if let Some(list) = &a.power_off_after {
+            // Each policy with each idle time, side by side: easy, easy off after 60 s, …
+            let algorithms = std::mem::take(&mut scenario.algorithms);
+            for alg in algorithms {
+                for &after in &list.0 {
+                    scenario.algorithms.push(AlgorithmSpec {
+                        power_off_after_s: after,
+                        ..alg.clone()
+                    });
+                }
+            }
+        }
         scenario.platform = PlatformSpec::Sites {
             name: p.name,
             sites: p.sites,
@@ -451,6 +463,7 @@ fn run_scenario(
                 &run.outcomes,
                 &run.placements,
                 series,
+                run.power_log.as_ref(),
             )?;
             if let Some(e) = run.energy.as_mut() {
                 e.emissions_g = grams;

@@ -75,6 +75,9 @@ impl Simulation<'_> {
         };
         site.free += units;
         self.release_nodes(s, idx);
+        if let (Some(power), Some(pool)) = (self.power.as_mut(), self.sites[s].res.nodes.as_ref()) {
+            power.released(s, now, self.placements.of(idx as usize), pool);
+        }
         let site = &mut self.sites[s].res;
         if now < predicted {
             site.plan_invalidated = true;

@@ -41,6 +41,7 @@ mod nodes;
 mod order;
 mod outages;
 mod pass;
+mod power;
 mod steplog;
 mod validate;
 mod view;
@@ -182,6 +183,8 @@ pub struct Simulation<'a> {
     ideal: Option<RunOutput>,
     /// Nodes that go down (`with_outages`; none by default).
     outages: Option<Box<outages::OutageState>>,
+    /// Idle nodes switched off (`with_idle_off`; none by default).
+    power: Option<Box<power::PowerState>>,
 }
 
 impl<'a> Simulation<'a> {
@@ -272,6 +275,7 @@ impl<'a> Simulation<'a> {
             work_limit: u64::MAX,
             ideal: None,
             outages: None,
+            power: None,
         })
     }
 
@@ -302,6 +306,11 @@ impl<'a> Simulation<'a> {
         if outages.is_empty() && outages.checkpoint.is_none() {
             return Ok(self);
         }
+        if self.power.is_some() {
+            return Err(SimError::InvalidPlatform {
+                reason: "switching idle nodes off is not combined with failures or maintenance yet (docs/energy.md)".into(),
+            });
+        }
         let nodes = validate::validate_outages(&self.platform, &outages, &self.cfg)?;
         let plan = match &outages.checkpoint {
             Some(c) => {
@@ -328,6 +337,34 @@ impl<'a> Simulation<'a> {
         self.outages = Some(Box::new(outages::OutageState::new(
             outages, &nodes, jobs, plan,
         )));
+        Ok(self)
+    }
+
+    /// Switches a node off once no job has held it for `after` (issue #40, docs/energy.md):
+    /// a job placed on a sleeping node waits for it to boot. Node-typed sites only, and not
+    /// with outages yet; before the first step.
+    pub fn with_idle_off(mut self, after: SimTime) -> Result<Self, SimError> {
+        let refuse = |reason: &str| {
+            Err(SimError::InvalidPlatform {
+                reason: reason.to_string(),
+            })
+        };
+        if !self.platform.sites.iter().any(|s| s.has_nodes()) {
+            return refuse(
+                "switching idle nodes off needs nodes: give the site node types (docs/nodes.md)",
+            );
+        }
+        if self.outages.is_some() {
+            return refuse("switching idle nodes off is not combined with failures or maintenance yet (docs/energy.md)");
+        }
+        if self.scheme != GridScheme::Local {
+            return refuse("switching idle nodes off runs under local policies only, not grid schemes (docs/energy.md)");
+        }
+        if after < SimTime::ZERO || after > SimTime::from_secs(crate::model::power::MAX_IDLE_OFF_S)
+        {
+            return refuse("the idle time before a node is switched off must be 0 to 10 years");
+        }
+        self.power = Some(Box::new(power::PowerState::new(&self.platform, after)));
         Ok(self)
     }
 
@@ -572,6 +609,17 @@ impl<'a> Simulation<'a> {
             }
         }
         let failures = self.outages.map(|st| st.log);
+        let power = self.power.map(|st| {
+            let end = self
+                .outcomes
+                .iter()
+                .filter(|o| o.ran())
+                .map(|o| o.end)
+                .max();
+            let pools: Vec<Option<&NodePool>> =
+                self.sites.iter().map(|s| s.res.nodes.as_ref()).collect();
+            st.finish(end.unwrap_or(SimTime::ZERO), &pools)
+        });
         check_invariants_with_failures(
             &self.platform,
             &self.jobs,
@@ -586,10 +634,12 @@ impl<'a> Simulation<'a> {
             &self.outcomes,
             &self.placements,
             failures.as_ref(),
+            power.as_ref(),
         )
         .map_err(InvariantViolation)?;
         Ok(RunOutput {
             failures,
+            power,
             placements: self.placements,
             outcomes: self.outcomes,
             events: self.handled,

@@ -5,7 +5,7 @@
 //! shares adding up to what it asked.
 
 use super::Simulation;
-use crate::engine::FailureLog;
+use crate::engine::{FailureLog, PowerLog};
 use crate::engine::{InvariantViolation, JobOutcome, Outcome, RejectReason, SimError, SimTime};
 use crate::model::{Demand, Job, JobIdx, NodePool, Placements, Platform, Share};
 
@@ -162,7 +162,10 @@ fn chosen_holds(
 /// add up to its processors (and its memory and GPUs when the site models them), on nodes
 /// that exist; a sweep over starts and ends (ends first at an instant, as the engine frees
 /// them first) finds no node over its cores, memory or GPUs; a job rejected as unplaceable
-/// really has no placement on the empty site.
+/// really has no placement on the empty site. Under a power policy a job holds its nodes
+/// from the instant it was started (it may wait there for a boot), a node switched off is
+/// held whole until a job wakes it, and no job computes on a node between its switch-off
+/// and the end of its boot.
 pub(super) fn check_nodes(
     platform: &Platform,
     jobs: &[Job],
@@ -170,6 +173,7 @@ pub(super) fn check_nodes(
     outcomes: &[Outcome],
     placements: &Placements,
     failures: Option<&FailureLog>,
+    power: Option<&PowerLog>,
 ) -> Result<(), String> {
     if placements.is_empty() {
         return Ok(());
@@ -210,11 +214,24 @@ pub(super) fn check_nodes(
                 job.id, job.procs, demand.gpus
             ));
         }
-        events[out.site as usize].push((out.start, 1, Held::Job, i));
+        let from = power.map_or(out.start, |p| p.held_from(i as JobIdx, out.start));
+        if from > out.start {
+            return Err(format!("job {} computed before it was started", job.id));
+        }
+        events[out.site as usize].push((from, 1, Held::Job, i));
         events[out.site as usize].push((out.end, 0, Held::Job, i));
     }
     if let Some(log) = failures {
         held_by_failures(log, outcomes, &mut events);
+    }
+    if let Some(log) = power {
+        off_while_computing(log, jobs, outcomes, placements)?;
+        for (i, c) in log.cycles.iter().enumerate() {
+            events[c.site as usize].push((c.off_at, 1, Held::Off, i));
+            if c.woken_at != SimTime::NEVER {
+                events[c.site as usize].push((c.woken_at, 0, Held::Off, i));
+            }
+        }
     }
     let mut whole = Vec::new();
     for (site, (pool, mut ev)) in pools.into_iter().zip(events).enumerate() {
@@ -223,6 +240,17 @@ pub(super) fn check_nodes(
         for (t, kind, held, i) in ev {
             let shares = match (held, failures) {
                 (Held::Job, _) => placements.of(i),
+                (Held::Off, _) => {
+                    let n = power.map_or(0, |p| p.cycles[i].node) as usize;
+                    whole.clear();
+                    whole.push(Share {
+                        node: n as u32,
+                        cores: pool.capacity.cores[n],
+                        mem_kb: pool.capacity.mem_kb[n],
+                        gpus: pool.capacity.gpus[n],
+                    });
+                    &whole[..]
+                }
                 (Held::Killed, Some(log)) => log.shares_of(&log.killed[i]),
                 (Held::Down, Some(log)) => {
                     let n = log.downtimes[i].node as usize;
@@ -242,6 +270,10 @@ pub(super) fn check_nodes(
             } else if !pool.take(shares) {
                 let who = match held {
                     Held::Down => format!("node {} down", log_node(failures, i)),
+                    Held::Off => format!(
+                        "node {} switched off",
+                        power.map_or(0, |p| p.cycles[i].node)
+                    ),
                     Held::Job => format!("job {}", jobs[i].id),
                     Held::Killed => {
                         format!("a killed run of job {}", killed_job(failures, jobs, i))
@@ -265,6 +297,45 @@ enum Held {
     Killed,
     /// The whole node, down.
     Down,
+    /// The whole node, switched off by the power policy until a job woke it.
+    Off,
+}
+
+/// Checks that no job computed on a node while it was switched off or booting: between a
+/// switch-off and the end of the boot that followed (or the end of the run).
+fn off_while_computing(
+    log: &PowerLog,
+    jobs: &[Job],
+    outcomes: &[Outcome],
+    placements: &Placements,
+) -> Result<(), String> {
+    // The cycles are sorted by site, node and time: each node's are a contiguous run.
+    let of_node = |site: u32, node: u32| {
+        let lo = log
+            .cycles
+            .partition_point(|c| (c.site, c.node) < (site, node));
+        let hi = log
+            .cycles
+            .partition_point(|c| (c.site, c.node) <= (site, node));
+        &log.cycles[lo..hi]
+    };
+    for (i, out) in outcomes.iter().enumerate() {
+        if !out.ran() || out.end <= out.start {
+            continue;
+        }
+        for sh in placements.of(i) {
+            let cycles = of_node(out.site, sh.node);
+            // The last switch-off before the job's end is the only one it could overlap.
+            let k = cycles.partition_point(|c| c.off_at < out.end);
+            if k > 0 && cycles[k - 1].on_at > out.start {
+                return Err(format!(
+                    "job {} computed on node {} of site {} while it was off or booting (t={})",
+                    jobs[i].id, sh.node, out.site, out.start
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 /// Adds the runs failures killed (all but a lost job's, which is its outcome) and the

@@ -30,6 +30,9 @@ impl Simulation<'_> {
             projection,
         } = &mut self.sites[s as usize];
         let replans = site.plan_invalidated;
+        if let (Some(power), Some(pool)) = (self.power.as_mut(), site.nodes.as_mut()) {
+            power.settle(s as usize, now, pool);
+        }
         self.starts.clear();
         policy.schedule(
             &site.pass_view(now, &self.demands, &self.placements),
@@ -58,9 +61,26 @@ impl Simulation<'_> {
             let est = self.checkpointed(idx, scale(planned, home_speed, speed));
             let run = self.checkpointed(idx, scale(effective, home_speed, speed));
             self.place_start(s, idx, est)?;
+            // A job placed on sleeping nodes computes once they have booted.
+            let start = match self.power.as_mut() {
+                Some(power) => power.wake(s as usize, now, self.placements.of(idx as usize)),
+                None => now,
+            };
             let SiteState {
-                res: site, policy, ..
+                res: site,
+                policy,
+                projection,
             } = &mut self.sites[s as usize];
+            if start > now {
+                // Its policy placed it to end at now + estimate: the plan, and any kept
+                // projection, are off by the boot.
+                site.plan_invalidated = true;
+                policy.replan();
+                *projection.get_mut() = None;
+                if let Some(power) = self.power.as_mut() {
+                    power.log.delayed.push((idx, now));
+                }
+            }
             let job = &self.jobs[idx as usize];
             let units = self.platform.sites[s as usize].units_for(job.procs);
             if units > site.free {
@@ -77,17 +97,17 @@ impl Simulation<'_> {
                 return Err(InvariantViolation(format!("job {} started twice", job.id)).into());
             }
             site.free -= units;
-            out.start = now;
-            out.end = now + run;
+            out.start = start;
+            out.end = start + run;
             out.status = if self.cfg.kill_at_estimate && job.runtime > planned {
                 JobOutcome::Killed
             } else {
                 JobOutcome::Finished
             };
-            site.running.insert((now + est, idx), units);
-            self.events.push(now + run, Event::Complete(idx));
+            site.running.insert((start + est, idx), units);
+            self.events.push(start + run, Event::Complete(idx));
             if run > est {
-                self.events.push(now + est, Event::EstimateExpired(idx));
+                self.events.push(start + est, Event::EstimateExpired(idx));
             }
             self.log.started.push((s, idx));
         }

@@ -12,6 +12,40 @@ use super::common::{
     parse_positive_u32, Estimates, EventOrderArg, FormatArgs, LimitArgs, ReportArgs,
 };
 
+/// `--power-off-after`'s list: per entry, `None` for never (every node stays on).
+#[derive(Clone, Debug)]
+pub struct OffAfter(pub Vec<Option<f64>>);
+
+/// An entry of `--power-off-after` that is neither a number of seconds in range nor never.
+#[derive(Debug)]
+pub struct BadOffAfter(String);
+
+impl std::fmt::Display for BadOffAfter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let most = gridscope::model::power::MAX_IDLE_OFF_S;
+        write!(
+            f,
+            "'{}' is not a number of seconds from 0 to {most}, nor never",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for BadOffAfter {}
+
+fn parse_off_after(s: &str) -> Result<OffAfter, BadOffAfter> {
+    let most = gridscope::model::power::MAX_IDLE_OFF_S as f64;
+    let mut list = Vec::new();
+    for part in s.split(',').map(str::trim) {
+        list.push(match part.parse::<f64>() {
+            _ if part == "never" => None,
+            Ok(x) if x.is_finite() && (0.0..=most).contains(&x) => Some(x),
+            _ => return Err(BadOffAfter(part.to_string())),
+        });
+    }
+    Ok(OffAfter(list))
+}
+
 #[derive(Args, Debug)]
 pub struct SimulateArgs {
     /// The trace (plain or gzip): SWF, GWF, Batsim JSON or sacct --parsable2
@@ -58,6 +92,17 @@ pub struct SimulateArgs {
     /// submission): each run's energy then says its grams of CO2 (docs/energy.md)
     #[arg(long, value_name = "CSV", value_hint = ValueHint::FilePath, requires = "power", verbatim_doc_comment)]
     pub carbon: Option<PathBuf>,
+    /// Switch a node off once no job has held it this many seconds: a comma list, each
+    /// run beside the others for every --policy; `never` keeps every node on (e.g.
+    /// never,60,600)
+    ///
+    /// A job placed on a sleeping node waits for it to boot (the node types' switch_on
+    /// time, after their switch_off if it is still switching off); first-fit takes the
+    /// nodes that are on first. Needs node types that say what they draw (--power or
+    /// "power" in the platform). The energy table adds switching and off joules, boots
+    /// and the jobs' seconds waiting for boots (docs/energy.md).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_off_after, requires = "platform", verbatim_doc_comment)]
+    pub power_off_after: Option<OffAfter>,
     /// Nodes down from a file: a CSV with the header node,start,end,kind (node: a node
     /// number of the first site, or SITE:NODE; start and end in seconds from the trace's
     /// start; kind failure or maintenance), Alea's .failures lines (a file ending in

@@ -1,0 +1,263 @@
+//! Switching idle nodes off (issue #40, docs/energy.md): a node no job has held for the
+//! timeout switches off; a job placed on it waits for it to boot. Batsim's minimal
+//! switching case run through the engine to the joule, the boundary cases worked out in the
+//! comments, and random workloads under every policy that places on nodes — every run's
+//! invariants checked by the engine (a job holds its nodes from the instant it was
+//! started, a sleeping node is held whole until woken, nothing computes on a node that is
+//! off or booting), its energy accounted, and a timeout no node reaches giving the
+//! always-on schedule byte for byte.
+
+use gridscope::engine::{RunConfig, RunOutput, SimError, Simulation};
+use gridscope::model::power::{PowerModel, Transition};
+use gridscope::model::{Demand, Job, NodeType, Platform};
+use gridscope::policy::grid::{GridParams, GridScheme};
+use gridscope::policy::local::LocalPolicyKind;
+use gridscope::rng::SimRng;
+use gridscope::scenario::energy::run_energy;
+use gridscope::time::SimTime;
+
+use crate::failures::{job, spans};
+
+const ON_NODES: [LocalPolicyKind; 6] = [
+    LocalPolicyKind::Fcfs,
+    LocalPolicyKind::Easy,
+    LocalPolicyKind::Conservative,
+    LocalPolicyKind::ConservativeRebuild,
+    LocalPolicyKind::Sjf,
+    LocalPolicyKind::FirstFit,
+];
+
+/// `count` nodes of `cores` cores drawing as Batsim's `cluster_energy_128` host.
+fn powered(count: u32, cores: u32) -> Platform {
+    crate::nodes::node_site(vec![NodeType {
+        name: "n".into(),
+        count,
+        cores,
+        mem_kb: 0,
+        gpus: 0,
+        power: Some(PowerModel::BATSIM_CLUSTER_ENERGY_128),
+    }])
+}
+
+fn run(
+    p: &Platform,
+    jobs: &[Job],
+    demands: &[Demand],
+    policy: LocalPolicyKind,
+    off_after: Option<i64>,
+) -> Result<RunOutput, SimError> {
+    let sim = Simulation::new(
+        p,
+        jobs,
+        policy,
+        GridScheme::Local,
+        &GridParams::default(),
+        &RunConfig::default(),
+    )?
+    .with_demands(demands)?;
+    let sim = match off_after {
+        Some(ms) => sim.with_idle_off(SimTime(ms))?,
+        None => sim,
+    };
+    sim.run(&mut |_, _| true)
+}
+
+/// Batsim's `test_energy_minimal_load100` on two `cluster_energy_128` hosts, as a
+/// scheduler with a 20 s idle timeout runs it: job 0 (both nodes, 10 s) at 0; both idle
+/// from 10, switched off at 30 (6.1 s at 100.9967 W), asleep (9.75 W) from 36.1; job 1
+/// (both nodes, 10 s) submitted at 100 wakes them: boot 100 → 251.52 (125.1744 W), then it
+/// computes to 261.52. Per host 25,920.289958 J (docs/energy.md works it out piece by
+/// piece); 51,840.579916 J for the two.
+#[test]
+fn batsims_minimal_switching_case_runs_to_the_joule() {
+    let p = powered(2, 1);
+    let jobs = [job(0, 0, 2, 10, 10), job(1, 100, 2, 10, 10)];
+    let whole = Demand {
+        nodes: 2,
+        ..Demand::default()
+    };
+    for policy in ON_NODES {
+        let out = run(&p, &jobs, &[whole, whole], policy, Some(20_000)).expect("runs");
+        let starts: Vec<i64> = out.outcomes.iter().map(|o| o.start.0).collect();
+        assert_eq!(starts, [0, 251_520], "{policy:?}");
+        assert_eq!(out.outcomes[1].end.0, 261_520);
+        let log = out.power.as_ref().expect("a power log");
+        assert_eq!(log.cycles.len(), 2);
+        assert_eq!(log.boots(), 2);
+        assert_eq!(log.delayed, [(1, SimTime::from_secs(100))]);
+        let c = log.cycles[0];
+        assert_eq!(
+            (
+                c.off_at.0,
+                c.asleep_at.0,
+                c.woken_at.0,
+                c.boot_at.0,
+                c.on_at.0
+            ),
+            (30_000, 36_100, 100_000, 100_000, 251_520)
+        );
+        let e = run_energy(&p, &out.outcomes, &out.placements, out.power.as_ref())
+            .unwrap()
+            .expect("powered");
+        assert!(
+            (e.total_j - 51_840.579_916).abs() < 1e-6,
+            "{policy:?}: {e:?}"
+        );
+        let idle_off = e.idle_off.expect("the policy's summary");
+        assert_eq!((idle_off.switch_offs, idle_off.boots), (2, 2));
+        assert_eq!(idle_off.jobs_delayed, 1);
+        assert!((idle_off.boot_wait_s - 151.52).abs() < 1e-9);
+    }
+}
+
+/// One node, timeout 20 s: job 0 ends at 10. Job 1, submitted at 30 — the node idle
+/// exactly the timeout at that instant — finds it still on (a node switches off only if it
+/// stays idle through the instant its timeout ends) and starts at 30. Job 2, submitted at
+/// 62 (the node idle since 40, so switching off from 60 to 66.1), waits for the switch-off
+/// and then the boot: 66.1 + 151.52 = 217.62.
+#[test]
+fn a_node_switches_off_after_the_instant_its_timeout_ends() {
+    let p = powered(1, 1);
+    let jobs = [
+        job(0, 0, 1, 10, 10),
+        job(1, 30, 1, 10, 10),
+        job(2, 62, 1, 10, 10),
+    ];
+    for policy in ON_NODES {
+        let out = run(&p, &jobs, &[], policy, Some(20_000)).expect("runs");
+        let starts: Vec<i64> = out.outcomes.iter().map(|o| o.start.0).collect();
+        assert_eq!(starts, [0, 30_000, 217_620], "{policy:?}");
+        let log = out.power.expect("a power log");
+        assert_eq!(log.cycles.len(), 1, "{policy:?}: {:?}", log.cycles);
+        let c = log.cycles[0];
+        assert_eq!(
+            (
+                c.off_at.0,
+                c.asleep_at.0,
+                c.woken_at.0,
+                c.boot_at.0,
+                c.on_at.0
+            ),
+            (60_000, 66_100, 62_000, 66_100, 217_620)
+        );
+    }
+}
+
+/// Three one-core nodes, timeout 5 s, FCFS. Jobs 0–2 start at 0 on nodes 0–2; jobs 0 and
+/// 1 end at 10, job 2 runs to 100. Nodes 0 and 1 switch off at 15 (6.1 s; asleep from
+/// 21.1). Job 3 (at 50) finds no node on and free: it wakes node 0 and computes after its
+/// boot, from 201.52. Job 4 (at 60) wakes node 1 (node 0 is held): from 211.52. Job 5 (at
+/// 70) finds every node held and waits for node 2, on and free at 100: no boot. Node 2,
+/// idle from 110 to the run's end at 221.52, switches off at 115 and sleeps to the end.
+/// Job 6 at 112, with node 2 on and free and nodes 0 and 1 held, takes node 2.
+#[test]
+fn first_fit_takes_the_nodes_that_are_on_before_waking_one() {
+    let p = powered(3, 1);
+    let jobs = [
+        job(0, 0, 1, 10, 10),
+        job(1, 0, 1, 10, 10),
+        job(2, 0, 1, 100, 100),
+        job(3, 50, 1, 10, 10),
+        job(4, 60, 1, 10, 10),
+        job(5, 70, 1, 10, 10),
+    ];
+    let out = run(&p, &jobs, &[], LocalPolicyKind::Fcfs, Some(5_000)).expect("runs");
+    let nodes: Vec<u32> = (0..6).map(|i| out.placements.of(i)[0].node).collect();
+    assert_eq!(nodes, [0, 1, 2, 0, 1, 2]);
+    let starts: Vec<i64> = out.outcomes.iter().map(|o| o.start.0).collect();
+    assert_eq!(starts, [0, 0, 0, 201_520, 211_520, 100_000]);
+    let log = out.power.expect("a power log");
+    assert_eq!(log.boots(), 2);
+    let last = log
+        .cycles
+        .iter()
+        .find(|c| c.node == 2)
+        .expect("node 2 switched off");
+    assert_eq!((last.off_at.0, last.boot_at), (115_000, SimTime::NEVER));
+    let mut more = jobs.to_vec();
+    more.push(job(6, 112, 1, 10, 10));
+    let out = run(&p, &more, &[], LocalPolicyKind::Fcfs, Some(5_000)).expect("runs");
+    assert_eq!(out.placements.of(6)[0].node, 2);
+    assert_eq!(out.outcomes[6].start.0, 112_000);
+}
+
+/// Random workloads (some jobs with a node count or memory) on random node platforms with
+/// random timeouts, under every policy that places on nodes: each run passes the engine's
+/// checks and its energy is accounted; a timeout longer than the run changes nothing.
+#[test]
+fn random_runs_keep_the_invariants_and_a_long_timeout_changes_nothing() {
+    // Per policy, the jobs that waited for a boot over all seeds: the cases must reach it.
+    let mut delayed = [0usize; ON_NODES.len()];
+    for seed in 0..40u64 {
+        let mut rng = SimRng::new(seed);
+        let count = rng.range_u64(1, 6) as u32;
+        let cores = rng.range_u64(1, 4) as u32;
+        let switch = |rng: &mut SimRng| Transition {
+            seconds: rng.range_u64(0, 30) as f64 + 0.25,
+            watts: 100.0,
+        };
+        let model = PowerModel {
+            switch_off: Some(switch(&mut rng)),
+            switch_on: Some(switch(&mut rng)),
+            ..PowerModel::BATSIM_CLUSTER_ENERGY_128
+        };
+        let p = crate::nodes::node_site(vec![NodeType {
+            name: "n".into(),
+            count,
+            cores,
+            mem_kb: 1000,
+            gpus: 0,
+            power: Some(model),
+        }]);
+        let n = rng.range_u64(5, 60) as usize;
+        let mut t = 0;
+        let mut jobs = Vec::new();
+        let mut demands = Vec::new();
+        for i in 0..n {
+            t += rng.range_u64(0, 120) as i64;
+            let run_s = rng.range_u64(0, 200) as i64;
+            let procs = rng.range_u64(1, u64::from(count * cores)) as u32;
+            jobs.push(job(
+                i as i64,
+                t,
+                procs,
+                run_s,
+                run_s + rng.range_u64(0, 60) as i64,
+            ));
+            demands.push(match rng.range_u64(0, 3) {
+                0 if procs >= 1 && procs <= count => Demand {
+                    nodes: procs,
+                    ..Demand::default()
+                },
+                1 => Demand {
+                    mem_kb: rng.range_u64(1, 1000 / u64::from(cores)),
+                    ..Demand::default()
+                },
+                _ => Demand::default(),
+            });
+        }
+        let after = rng.range_u64(0, 300) as i64 * 1000;
+        for (k, policy) in ON_NODES.into_iter().enumerate() {
+            let on = run(&p, &jobs, &demands, policy, None).expect("always on runs");
+            let off = run(&p, &jobs, &demands, policy, Some(after))
+                .unwrap_or_else(|e| panic!("seed {seed} {policy:?} off after {after} ms: {e}"));
+            let e = run_energy(&p, &off.outcomes, &off.placements, off.power.as_ref())
+                .unwrap_or_else(|e| panic!("seed {seed} {policy:?}: {e}"))
+                .expect("powered");
+            assert!(e.total_j.is_finite() && e.total_j >= 0.0);
+            delayed[k] += off.power.as_ref().map_or(0, |l| l.delayed.len());
+            // Every job still accounted for, none starting before it was submitted.
+            for (j, o) in jobs.iter().zip(&off.outcomes) {
+                assert!(!o.ran() || o.start >= j.submit, "seed {seed} {policy:?}");
+            }
+            let never = run(&p, &jobs, &demands, policy, Some(365 * 86_400_000)).unwrap();
+            assert_eq!(spans(&never), spans(&on), "seed {seed} {policy:?}");
+            assert_eq!(never.outcomes, on.outcomes, "seed {seed} {policy:?}");
+            assert!(never.power.expect("log").cycles.is_empty());
+        }
+    }
+    assert!(
+        delayed.iter().all(|&d| d >= 20),
+        "jobs delayed by boots: {delayed:?}"
+    );
+}
