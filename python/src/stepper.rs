@@ -193,6 +193,7 @@ impl Stepper {
                 grid_params: GridParams::default(),
                 slurm: None,
                 power_off_after_s: None,
+                carbon_slack_s: None,
             }],
             options: cfg,
         };

@@ -108,6 +108,64 @@ impl CarbonSeries {
         Ok(CarbonSeries { pieces })
     }
 
+    /// The grams per kWh at `at` (the first piece's before the series, the last one's
+    /// after it).
+    pub fn at(&self, at: SimTime) -> f64 {
+        let k = self.pieces.partition_point(|p| p.end <= at);
+        self.pieces[k.min(self.pieces.len() - 1)].g_per_kwh
+    }
+
+    /// ∫ intensity dt over `[from, to)` in g/kWh × ms, the series held at its first and
+    /// last values outside its span.
+    pub fn integral(&self, from: SimTime, to: SimTime) -> f64 {
+        let mut sum = 0.0;
+        let mut at = from;
+        let mut k = self.pieces.partition_point(|p| p.end <= at);
+        while at < to {
+            let (value, stop) = match self.pieces.get(k) {
+                Some(p) if at < p.start => (p.g_per_kwh, p.start.min(to)),
+                Some(p) => (p.g_per_kwh, p.end.min(to)),
+                None => (self.pieces[self.pieces.len() - 1].g_per_kwh, to),
+            };
+            sum += value * (stop.0 - at.0) as f64;
+            at = stop;
+            k += 1;
+        }
+        sum
+    }
+
+    /// The start in `[from, from + slack]` at which a job of `length` meets the lowest mean
+    /// intensity over its run (for a length of zero, the lowest intensity at its start):
+    /// of starts whose intensity differs by less than a part in 10⁹ (rounding), the
+    /// earliest. The mean over a sliding window of a step function is least where the
+    /// window's start or end is at a step, so only those starts are tried.
+    pub fn greenest_start(&self, from: SimTime, slack: SimTime, length: SimTime) -> SimTime {
+        let last = from + slack;
+        let cost = |t: SimTime| match length.0 {
+            0 => self.at(t),
+            _ => self.integral(t, t + length),
+        };
+        let mut tries = vec![from, last];
+        let lo = self.pieces.partition_point(|p| p.end < from - length);
+        for p in &self.pieces[lo..] {
+            if p.start > last + length {
+                break;
+            }
+            tries.extend([p.start, p.start - length, p.end, p.end - length]);
+        }
+        tries.retain(|&t| t >= from && t <= last);
+        tries.sort_unstable();
+        tries.dedup();
+        let mut best = (cost(from), from);
+        for &t in &tries[1..] {
+            let c = cost(t);
+            if c < best.0 - 1e-9 * best.0.abs() {
+                best = (c, t);
+            }
+        }
+        best.1
+    }
+
     /// The span the series covers.
     pub fn span(&self) -> (SimTime, SimTime) {
         let first = self.pieces.first().map_or(SimTime::ZERO, |p| p.start);

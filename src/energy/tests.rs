@@ -292,3 +292,46 @@ fn bad_intensity_series_name_the_line() {
     assert!(err(b"# nothing\n").contains("no intensity"));
     assert!(err(&[0xff, 0xfe]).contains("not text"));
 }
+
+/// 500 g/kWh for the first hour, 100 for the second, 300 from then on.
+fn three_hours() -> CarbonSeries {
+    CarbonSeries::parse("g.csv", b"0,3600,500\n3600,7200,100\n7200,100000,300\n").unwrap()
+}
+
+#[test]
+fn the_greenest_start_is_where_a_runs_mean_intensity_is_least() {
+    let g = three_hours();
+    // Half an hour within two hours of 0: the clean hour, from its start.
+    assert_eq!(g.greenest_start(s(0), s(7200), s(1800)), s(3600));
+    // An hour: exactly the clean hour.
+    assert_eq!(g.greenest_start(s(0), s(7200), s(3600)), s(3600));
+    // Two hours: from 3600 (100 then 300) beats 0 (500 then 100) and 7200 (300, 300).
+    assert_eq!(g.greenest_start(s(0), s(7200), s(7200)), s(3600));
+    // Half an hour submitted at 1000 with 20 min of slack: the latest start, 2200, puts
+    // the run's last 400 s in the clean hour.
+    assert_eq!(g.greenest_start(s(1000), s(1200), s(1800)), s(2200));
+    // Within the dirty hour for any start in reach: no delay.
+    assert_eq!(g.greenest_start(s(100), s(1000), s(600)), s(100));
+    // Submitted at 3000 for an hour with an hour of slack: the window ending at the clean
+    // hour's end (3600) is best.
+    assert_eq!(g.greenest_start(s(3000), s(3600), s(3600)), s(3600));
+    // Already in the clean hour, or no slack: no delay.
+    assert_eq!(g.greenest_start(s(4000), s(5000), s(600)), s(4000));
+    assert_eq!(g.greenest_start(s(0), s(0), s(600)), s(0));
+    // A zero-length job starts at the cleanest instant; past the series' end the last
+    // value holds.
+    assert_eq!(g.greenest_start(s(0), s(5000), s(0)), s(3600));
+    assert_eq!(g.greenest_start(s(200_000), s(5000), s(600)), s(200_000));
+}
+
+#[test]
+fn a_flat_series_cut_in_many_pieces_never_delays_a_job() {
+    let mut csv = String::new();
+    for h in 0..500 {
+        csv.push_str(&format!("{},{},{}\n", h * 37, (h + 1) * 37, 123.456));
+    }
+    let g = CarbonSeries::parse("flat.csv", csv.as_bytes()).unwrap();
+    for (from, len) in [(0, 1000), (5, 999), (100, 17), (3000, 7)] {
+        assert_eq!(g.greenest_start(s(from), s(10_000), s(len)), s(from));
+    }
+}

@@ -49,10 +49,18 @@ pub struct RunEnergy {
     /// What switching idle nodes off did (a run with the policy).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub idle_off: Option<IdleOff>,
+    /// What the carbon-aware delay did (a run with one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub carbon_delay: Option<CarbonDelay>,
     /// Grams of CO₂ under a carbon-intensity series, when one was given
     /// (`simulate --carbon`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub emissions_g: Option<f64>,
+    /// Grams of CO₂ of the jobs' work alone: each job's cores above its nodes' Epsilon
+    /// (`(AllCores − Epsilon) · cores / N` watts) at the intensity while it ran. Unlike
+    /// `emissions_g` it does not grow with the run's span (idle nodes while a job is held).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub work_emissions_g: Option<f64>,
     pub sites: Vec<SiteEnergy>,
 }
 
@@ -83,6 +91,33 @@ impl IdleOff {
             boots: log.boots(),
             jobs_delayed: log.delayed.len(),
             boot_wait_s: waited as f64 / 1000.0,
+        }
+    }
+}
+
+/// What the carbon-aware delay did in a run (docs/energy.md).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct CarbonDelay {
+    /// How long past its submission a job could be held.
+    pub slack_s: f64,
+    /// Jobs held past their submission, and their seconds held in all.
+    pub jobs_held: usize,
+    pub held_s: f64,
+}
+
+impl CarbonDelay {
+    /// The summary of `holds` for `jobs` under a slack of `slack_s`.
+    pub fn of(slack_s: f64, jobs: &[crate::model::Job], holds: &[SimTime]) -> CarbonDelay {
+        let held: Vec<i64> = jobs
+            .iter()
+            .zip(holds)
+            .map(|(j, h)| h.0 - j.submit.0)
+            .filter(|&d| d > 0)
+            .collect();
+        CarbonDelay {
+            slack_s,
+            jobs_held: held.len(),
+            held_s: held.iter().sum::<i64>() as f64 / 1000.0,
         }
     }
 }
@@ -118,6 +153,40 @@ pub fn check_idle_off(
         )),
         None => Ok(()),
     }
+}
+
+/// The instant each job is handed to its scheduler under `alg`'s carbon-aware delay (its
+/// greenest start within `carbon_slack_s` of its submission, by its estimate; docs/energy.md),
+/// or `None` for an algorithm without one. An error without a carbon series.
+pub fn carbon_holds(
+    alg: &super::AlgorithmSpec,
+    jobs: &[crate::model::Job],
+    cfg: &crate::engine::RunConfig,
+    series: Option<&CarbonSeries>,
+) -> Result<Option<Vec<SimTime>>, ScenarioError> {
+    let Some(slack) = alg.carbon_slack_s else {
+        return Ok(None);
+    };
+    let invalid =
+        |reason: String| Err(ScenarioError::Invalid(format!("{}: {reason}", alg.label())));
+    let most = crate::model::power::MAX_IDLE_OFF_S as f64;
+    if !(slack.is_finite() && (0.0..=most).contains(&slack)) {
+        return invalid(format!(
+            "carbon_slack_s must be 0 to {most} seconds, not {slack}"
+        ));
+    }
+    let Some(series) = series else {
+        return invalid("a carbon-aware delay (carbon_slack_s) needs the grid's carbon intensity (simulate --carbon CSV)".into());
+    };
+    let slack = SimTime::from_secs_f64(slack);
+    let holds = jobs
+        .iter()
+        .map(|j| {
+            let (planned, _) = crate::engine::planned_and_effective(j, cfg);
+            series.greenest_start(j.submit, slack, planned)
+        })
+        .collect();
+    Ok(Some(holds))
 }
 
 /// The power model of each node of `site` (its node types in order), when every type has
@@ -278,9 +347,47 @@ pub fn run_energy(
         switching_j: power.map(|_| all.switching_j),
         off_j: power.map(|_| all.off_j),
         idle_off: power.map(|log| IdleOff::of(log, outcomes)),
+        carbon_delay: None,
         emissions_g: None,
+        work_emissions_g: None,
         sites,
     }))
+}
+
+/// Grams of CO₂ of the jobs' work on the powered sites under `series` (see
+/// [`RunEnergy::work_emissions_g`]); `None` when no site is powered.
+pub fn work_emissions(
+    platform: &Platform,
+    outcomes: &[Outcome],
+    placements: &Placements,
+    series: &CarbonSeries,
+) -> Result<Option<f64>, ScenarioError> {
+    let mut grams = None;
+    for site in 0..platform.sites.len() {
+        let Some(models) = site_models(platform, site)? else {
+            continue;
+        };
+        let cores: Vec<u32> = platform.sites[site]
+            .node_types
+            .iter()
+            .flat_map(|t| std::iter::repeat_n(t.cores, t.count as usize))
+            .collect();
+        let mut sum = 0.0;
+        for (idx, o) in outcomes.iter().enumerate() {
+            if o.site as usize != site || !o.ran() || o.end <= o.start {
+                continue;
+            }
+            // g/kWh × ms over the run, then × W / (3.6e6 J/kWh × 1000 ms/s).
+            let dose = series.integral(o.start, o.end);
+            for sh in placements.of(idx) {
+                let (m, n) = (&models[sh.node as usize], cores[sh.node as usize]);
+                let watts = (m.all_cores_w - m.epsilon_w) * f64::from(sh.cores) / f64::from(n);
+                sum += watts * dose / 3.6e9;
+            }
+        }
+        *grams.get_or_insert(0.0) += sum;
+    }
+    Ok(grams)
 }
 
 /// Grams of CO₂ of a run's powered sites under `series` (the run's span must lie within

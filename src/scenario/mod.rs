@@ -33,7 +33,10 @@ pub use platform::{group_platform, resolve_platform};
 pub use platform_file::read_platform_file;
 pub use presets::{platform_preset, PLATFORM_PRESETS, SCENARIO_PRESETS};
 pub use report::{jobs_csv, Conventions, Report, RunReport};
-pub use run::{hand_out_order, run_loaded, run_loaded_on, run_loaded_with_outages, run_scenario};
+pub use run::{
+    hand_out_order, run_loaded, run_loaded_on, run_loaded_with_carbon, run_loaded_with_outages,
+    run_scenario,
+};
 pub use runner::{
     check_algorithm, conventions, prepare, run_report, PolicyFactory, PreparedScenario,
     ScenarioRun, Slice,
@@ -59,14 +62,14 @@ use serde_engine::RunConfigDef;
 /// a scenario is written in the lowest version that describes it ([`Scenario::upgrade`]),
 /// so one without node types stays version 2 and keeps its bytes (share links, manifest
 /// case ids). Version 4 (issue #41) adds `failures`, likewise written only when present;
-/// version 5 (issue #40) an algorithm's `power_off_after_s`, likewise.
+/// version 5 (issue #40) an algorithm's `power_off_after_s` and `carbon_slack_s`, likewise.
 pub const SCENARIO_VERSION: u32 = 2;
 /// The first version whose sites may list node types.
 pub const NODE_TYPES_VERSION: u32 = 3;
 /// The first version with `failures` (issue #41), written only when there are some.
 pub const FAILURES_VERSION: u32 = 4;
-/// The first version with an algorithm's `power_off_after_s` (issue #40), written only
-/// when an algorithm switches nodes off.
+/// The first version with an algorithm's `power_off_after_s` and `carbon_slack_s` (issue
+/// #40), written only when an algorithm has one.
 pub const POWER_VERSION: u32 = 5;
 /// The newest version read.
 pub const NEWEST_SCENARIO_VERSION: u32 = POWER_VERSION;
@@ -191,6 +194,11 @@ pub struct AlgorithmSpec {
     /// Absent: every node stays on.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub power_off_after_s: Option<f64>,
+    /// Carbon-aware delay (issue #40, docs/energy.md; version 5): each job is held until the
+    /// start within this many seconds of its submission where the grid's carbon intensity
+    /// over its estimated run is lowest (needs a carbon series). Absent: no delay.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub carbon_slack_s: Option<f64>,
 }
 
 fn is_local(g: &GridScheme) -> bool {
@@ -210,6 +218,7 @@ impl Default for AlgorithmSpec {
             grid_params: GridParams::default(),
             slurm: None,
             power_off_after_s: None,
+            carbon_slack_s: None,
         }
     }
 }
@@ -233,11 +242,17 @@ impl AlgorithmSpec {
     /// The label given, else the algorithm's name (with the idle time after which nodes
     /// are switched off: `easy, off after 600 s`).
     pub fn label(&self) -> String {
-        match (&self.label, self.power_off_after_s) {
-            (Some(label), _) => label.clone(),
-            (None, Some(s)) => format!("{}, off after {s} s", self.algorithm()),
-            (None, None) => self.algorithm(),
+        if let Some(label) = &self.label {
+            return label.clone();
         }
+        let mut label = self.algorithm();
+        if let Some(s) = self.power_off_after_s {
+            label.push_str(&format!(", off after {s} s"));
+        }
+        if let Some(s) = self.carbon_slack_s {
+            label.push_str(&format!(", carbon slack {s} s"));
+        }
+        label
     }
 
     /// `easy`; `sender+easy` for a grid scheme over a local policy; `ideal` (`ideal/srpt`,
@@ -314,7 +329,7 @@ impl Scenario {
         let switches_off = self
             .algorithms
             .iter()
-            .any(|a| a.power_off_after_s.is_some());
+            .any(|a| a.power_off_after_s.is_some() || a.carbon_slack_s.is_some());
         self.version = if switches_off {
             POWER_VERSION
         } else if self.failures.is_some() {

@@ -49,6 +49,23 @@ pub fn run_loaded_with_outages(
     run_all(run, threads, progress)
 }
 
+/// [`run_loaded_with_outages`] under the grid's carbon intensity `carbon` (the runs with a
+/// carbon-aware delay read it; issue #40).
+pub fn run_loaded_with_carbon(
+    scenario: &Scenario,
+    workload: Workload,
+    threads: usize,
+    limits: &Limits,
+    outages: crate::failure::Outages,
+    carbon: crate::energy::CarbonSeries,
+    progress: &mut dyn FnMut(usize, u64, u64) -> bool,
+) -> Result<Report, ScenarioError> {
+    let run = ScenarioRun::with_limits(scenario, workload, limits)?
+        .with_outages(outages)
+        .with_carbon(carbon);
+    run_all(run, threads, progress)
+}
+
 /// Every run of `run`, on up to `threads` threads; the report.
 fn run_all(
     mut run: ScenarioRun,

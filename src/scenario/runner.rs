@@ -204,6 +204,8 @@ pub struct PreparedScenario {
     work_limit: u64,
     /// Nodes that go down in every run (issue #41; none by default).
     outages: Arc<Outages>,
+    /// The grid's carbon intensity, for the runs that delay jobs to cleaner hours.
+    carbon: Option<Arc<crate::energy::CarbonSeries>>,
 }
 
 /// The run in progress: its index, the platform it runs on (SES node groups expanded) and
@@ -237,6 +239,8 @@ impl PreparedScenario {
         check_algorithm(alg)?;
         let platform = self.run_platform(index)?;
         super::energy::check_idle_off(alg, &platform)?;
+        let cfg = &self.scenario.options;
+        let holds = super::energy::carbon_holds(alg, &self.jobs, cfg, self.carbon.as_deref())?;
         let (jobs, cfg) = (self.jobs.clone(), &self.scenario.options);
         let sim = match policies {
             Some(build) => Simulation::with_local_policies(
@@ -270,6 +274,10 @@ impl PreparedScenario {
             Some(s) => sim.with_idle_off(crate::time::SimTime::from_secs_f64(s)),
             None => Ok(sim),
         })
+        .and_then(|sim| match holds {
+            Some(holds) => sim.with_holds(holds),
+            None => Ok(sim),
+        })
         .map_err(ScenarioError::Sim)?
         .with_seed(self.scenario.seed)
         // A conservative backlog too long to re-plan ends the run with the limit's message
@@ -292,7 +300,16 @@ impl PreparedScenario {
     ) -> Result<RunReport, ScenarioError> {
         let alg = &self.scenario.algorithms[index];
         let (cfg, import) = (&self.scenario.options, &self.workload.report);
-        run_report(alg, platform, &self.jobs, cfg, import, out)
+        let mut report = run_report(alg, platform, &self.jobs, cfg, import, out)?;
+        let carbon = self.carbon.as_deref();
+        if let (Some(holds), Some(e)) = (
+            super::energy::carbon_holds(alg, &self.jobs, cfg, carbon)?,
+            report.energy.as_mut(),
+        ) {
+            let slack = alg.carbon_slack_s.unwrap_or(0.0);
+            e.carbon_delay = Some(super::energy::CarbonDelay::of(slack, &self.jobs, &holds));
+        }
+        Ok(report)
     }
 
     /// Run `index` to its end with the algorithm's own policies (a thread's share of a
@@ -351,6 +368,7 @@ impl ScenarioRun {
             workload,
             work_limit: limits.plan_work,
             outages: Arc::new(outages),
+            carbon: None,
         }))
     }
 
@@ -375,6 +393,7 @@ impl ScenarioRun {
             },
             work_limit: Limits::default().plan_work,
             outages: Arc::default(),
+            carbon: None,
         })
     }
 
@@ -394,6 +413,13 @@ impl ScenarioRun {
     /// scenario's own `failures`.
     pub fn with_outages(mut self, outages: Outages) -> ScenarioRun {
         self.base.outages = Arc::new(outages);
+        self
+    }
+
+    /// The grid's carbon intensity over the run (issue #40, docs/energy.md): the runs with a
+    /// `carbon_slack_s` hold each job until its greenest start within that slack.
+    pub fn with_carbon(mut self, series: crate::energy::CarbonSeries) -> ScenarioRun {
+        self.base.carbon = Some(Arc::new(series));
         self
     }
 

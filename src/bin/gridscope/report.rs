@@ -171,7 +171,7 @@ fn energy(report: &Report, s: &mut String) {
         "peak W",
     ];
     if carbon {
-        header.push("kg CO2");
+        header.extend(["kg CO2", "work kg CO2"]);
     }
     // Runs that switch idle nodes off say what it cost and what it did.
     let switching = report
@@ -188,6 +188,13 @@ fn energy(report: &Report, s: &mut String) {
             "boot wait h",
         ]);
     }
+    let delays = report
+        .runs
+        .iter()
+        .any(|r| r.energy.as_ref().is_some_and(|e| e.carbon_delay.is_some()));
+    if delays {
+        header.extend(["jobs held", "held h"]);
+    }
     let mut rows = vec![header.iter().map(|h| h.to_string()).collect::<Vec<_>>()];
     for r in &report.runs {
         let Some(e) = &r.energy else { continue };
@@ -200,10 +207,8 @@ fn energy(report: &Report, s: &mut String) {
             format!("{:.1}", e.peak_w),
         ]);
         if let (true, Some(row)) = (carbon, rows.last_mut()) {
-            row.push(
-                e.emissions_g
-                    .map_or("-".into(), |g| format!("{:.3}", g / 1000.0)),
-            );
+            let kg = |g: Option<f64>| g.map_or("-".into(), |g| format!("{:.3}", g / 1000.0));
+            row.extend([kg(e.emissions_g), kg(e.work_emissions_g)]);
         }
         if let (true, Some(row)) = (switching, rows.last_mut()) {
             let kwh = |j: Option<f64>| format!("{:.3}", j.unwrap_or(0.0) / 3.6e6);
@@ -216,6 +221,12 @@ fn energy(report: &Report, s: &mut String) {
                     format!("{:.2}", o.boot_wait_s / 3600.0),
                 ],
                 None => ["-", "-", "-", "-"].map(String::from),
+            });
+        }
+        if let (true, Some(row)) = (delays, rows.last_mut()) {
+            row.extend(match &e.carbon_delay {
+                Some(d) => [d.jobs_held.to_string(), format!("{:.2}", d.held_s / 3600.0)],
+                None => ["-", "-"].map(String::from),
             });
         }
     }

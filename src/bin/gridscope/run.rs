@@ -82,6 +82,18 @@ pub fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
                 }
             }
         }
+        if let Some(list) = &a.carbon_slack {
+            // … and each of those with each slack: easy, carbon slack 3600 s, …
+            let algorithms = std::mem::take(&mut scenario.algorithms);
+            for alg in algorithms {
+                for &slack in &list.0 {
+                    scenario.algorithms.push(AlgorithmSpec {
+                        carbon_slack_s: slack.filter(|&s| s > 0.0),
+                        ..alg.clone()
+                    });
+                }
+            }
+        }
         scenario.platform = PlatformSpec::Sites {
             name: p.name,
             sites: p.sites,
@@ -443,8 +455,17 @@ fn run_scenario(
     }
     let threads = args.thread_count();
     let mut progress_of = |run, done, total| progress.runs(&labels, run, done, total);
-    let mut report = match outages {
-        Some(outages) => run_loaded_with_outages(
+    let mut report = match (outages, carbon) {
+        (outages, Some(series)) => gridscope::scenario::run_loaded_with_carbon(
+            scenario,
+            workload,
+            threads,
+            &place.limits,
+            outages.unwrap_or_default(),
+            series.clone(),
+            &mut progress_of,
+        ),
+        (Some(outages), None) => run_loaded_with_outages(
             scenario,
             workload,
             threads,
@@ -452,7 +473,7 @@ fn run_scenario(
             outages,
             &mut progress_of,
         ),
-        None => run_loaded_on(scenario, workload, threads, &place.limits, &mut progress_of),
+        (None, None) => run_loaded_on(scenario, workload, threads, &place.limits, &mut progress_of),
     }?;
     drop(progress);
     if let Some(series) = carbon {
@@ -465,8 +486,15 @@ fn run_scenario(
                 series,
                 run.power_log.as_ref(),
             )?;
+            let work = gridscope::scenario::energy::work_emissions(
+                platform,
+                &run.outcomes,
+                &run.placements,
+                series,
+            )?;
             if let Some(e) = run.energy.as_mut() {
                 e.emissions_g = grams;
+                e.work_emissions_g = work;
             }
         }
     }

@@ -28,6 +28,7 @@ impl Simulation<'_> {
             Event::EstimateExpired(idx) => self.expire(idx)?,
             Event::Down(i) => self.node_down(i)?,
             Event::Up(i) => self.node_up(i)?,
+            Event::Release(idx) => self.grid_decides(|g, v, a| g.on_arrival(idx, v, a)),
             Event::Grid(msg) => {
                 self.log.grid_messages += 1;
                 self.grid_decides(|g, v, a| g.on_message(msg, v, a));
@@ -178,7 +179,10 @@ impl Simulation<'_> {
             }
             return true;
         }
-        self.grid_decides(|g, v, a| g.on_arrival(idx, v, a));
+        match self.holds.get(idx as usize) {
+            Some(&until) if until > self.now => self.events.push(until, Event::Release(idx)),
+            _ => self.grid_decides(|g, v, a| g.on_arrival(idx, v, a)),
+        }
         true
     }
 

@@ -64,6 +64,8 @@ enum Event {
     Down(u32),
     /// Outage `i` ends.
     Up(u32),
+    /// A job held past its submission (`with_holds`) goes to its grid policy now.
+    Release(JobIdx),
 }
 
 /// A site's resources; kept apart from its policy so the policy can borrow a view of them.
@@ -185,6 +187,9 @@ pub struct Simulation<'a> {
     outages: Option<Box<outages::OutageState>>,
     /// Idle nodes switched off (`with_idle_off`; none by default).
     power: Option<Box<power::PowerState>>,
+    /// Per job, the instant it is handed to its grid policy, when later than its
+    /// submission (`with_holds`; empty: every job at its submission).
+    holds: Vec<SimTime>,
 }
 
 impl<'a> Simulation<'a> {
@@ -276,6 +281,7 @@ impl<'a> Simulation<'a> {
             ideal: None,
             outages: None,
             power: None,
+            holds: Vec::new(),
         })
     }
 
@@ -365,6 +371,35 @@ impl<'a> Simulation<'a> {
             return refuse("the idle time before a node is switched off must be 0 to 10 years");
         }
         self.power = Some(Box::new(power::PowerState::new(&self.platform, after)));
+        Ok(self)
+    }
+
+    /// Holds each job until `holds[i]` (at least its submission) before handing it to its
+    /// grid policy: a carbon-aware delay (issue #40, docs/energy.md) or any other release
+    /// time. Its wait still counts from its submission; a job no site can hold is rejected
+    /// at its submission. Local policies only; before the first step.
+    pub fn with_holds(mut self, holds: Vec<SimTime>) -> Result<Self, SimError> {
+        if holds.len() != self.jobs.len() {
+            return Err(InvariantViolation(format!(
+                "{} holds for {} jobs",
+                holds.len(),
+                self.jobs.len()
+            ))
+            .into());
+        }
+        if let Some((j, _)) = self.jobs.iter().zip(&holds).find(|(j, &h)| h < j.submit) {
+            return Err(InvariantViolation(format!(
+                "job {} is held until before its submission",
+                j.id
+            ))
+            .into());
+        }
+        if self.scheme != GridScheme::Local {
+            return Err(SimError::InvalidPlatform {
+                reason: "holding jobs past their submission runs under local policies only, not grid schemes".into(),
+            });
+        }
+        self.holds = holds;
         Ok(self)
     }
 

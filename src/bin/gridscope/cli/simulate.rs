@@ -103,6 +103,15 @@ pub struct SimulateArgs {
     /// and the jobs' seconds waiting for boots (docs/energy.md).
     #[arg(long, value_name = "SECONDS", value_parser = parse_off_after, requires = "platform", verbatim_doc_comment)]
     pub power_off_after: Option<OffAfter>,
+    /// Carbon-aware delay: hold each job until the start within this many seconds of its
+    /// submission where the --carbon series' mean intensity over its estimated run is
+    /// lowest (earliest of equals): a comma list, each run beside the others for every
+    /// --policy (and --power-off-after); `never` (or 0) holds no job (e.g. never,3600,86400)
+    ///
+    /// Its wait counts from its submission. The energy table adds the jobs held and their
+    /// hours held; compare kg CO2 against the wait added (docs/energy.md).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_off_after, requires = "carbon", verbatim_doc_comment)]
+    pub carbon_slack: Option<OffAfter>,
     /// Nodes down from a file: a CSV with the header node,start,end,kind (node: a node
     /// number of the first site, or SITE:NODE; start and end in seconds from the trace's
     /// start; kind failure or maintenance), Alea's .failures lines (a file ending in
