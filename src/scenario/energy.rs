@@ -189,6 +189,20 @@ pub fn carbon_holds(
     Ok(Some(holds))
 }
 
+/// What each field of a run's `energy` means, with its formula and source (`gridscope help
+/// metrics` prints them after the scheduling metrics).
+pub const ENERGY_HELP: &[crate::metrics::MetricHelp] = &[
+    crate::metrics::MetricHelp { key: "energy.total_j", formula: "Σ over powered nodes of ∫ power dt (total_kwh = total_j / 3.6e6), power Epsilon + (AllCores − Epsilon)·k/N with k of N cores busy, Idle with none, Off asleep, a transition's watts while switching", source: "SimGrid host energy plugin; Batsim pstates (docs/energy.md)" },
+    crate::metrics::MetricHelp { key: "energy.computing_j / idle_j", formula: "the part of total_j drawn with some core busy, and with none", source: "docs/energy.md" },
+    crate::metrics::MetricHelp { key: "energy.average_w, peak_w", formula: "total_j / the run's span (first submission to last end); the largest sum over nodes at any instant", source: "docs/energy.md" },
+    crate::metrics::MetricHelp { key: "energy.energy_delay_js", formula: "total_j × the run's span in seconds (lower is better on both)", source: "Gonzalez & Horowitz 1996" },
+    crate::metrics::MetricHelp { key: "energy.switching_j / off_j", formula: "joules switching nodes off and on, and asleep (--power-off-after)", source: "Batsim's switch-off/boot transitions (docs/energy.md)" },
+    crate::metrics::MetricHelp { key: "energy.idle_off", formula: "after_s (the timeout), switch_offs, boots (switch-offs ended by a job), jobs_delayed (jobs whose start waited for a boot), boot_wait_s (Σ start − the instant their policy started them)", source: "docs/energy.md" },
+    crate::metrics::MetricHelp { key: "energy.emissions_g", formula: "Σ joules × g/kWh / 3.6e6 over the platform's power and the --carbon series, over the run's span", source: "docs/energy.md" },
+    crate::metrics::MetricHelp { key: "energy.work_emissions_g", formula: "Σ over jobs and their node shares of (AllCores − Epsilon)·cores/N watts × ∫ intensity over the job's run: the jobs' work alone, not growing with the span", source: "docs/energy.md" },
+    crate::metrics::MetricHelp { key: "energy.carbon_delay", formula: "slack_s, jobs_held (jobs held past their submission to their greenest start: least mean intensity over the estimated run), held_s (Σ hold)", source: "Wiesner et al., Middleware 2021 (docs/energy.md)" },
+];
+
 /// The power model of each node of `site` (its node types in order), when every type has
 /// one; `None` when none has; an error when only some have.
 fn site_models(platform: &Platform, site: usize) -> Result<Option<Vec<PowerModel>>, ScenarioError> {

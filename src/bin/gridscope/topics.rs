@@ -103,7 +103,8 @@ fn limits(s: &mut String) {
 }
 
 fn metrics(s: &mut String) {
-    for m in METRIC_HELP {
+    let energy = gridscope::scenario::energy::ENERGY_HELP;
+    for m in METRIC_HELP.iter().chain(energy) {
         let _ = write!(s, "{:<22} {}", m.key, m.formula);
         if !m.source.is_empty() {
             let _ = write!(s, " [{}]", m.source);
