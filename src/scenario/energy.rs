@@ -203,6 +203,15 @@ pub const ENERGY_HELP: &[crate::metrics::MetricHelp] = &[
     crate::metrics::MetricHelp { key: "energy.carbon_delay", formula: "slack_s, jobs_held (jobs held past their submission to their greenest start: least mean intensity over the estimated run), held_s (Σ hold)", source: "Wiesner et al., Middleware 2021 (docs/energy.md)" },
 ];
 
+/// The cores of each node of `site` (its node types in order).
+fn node_cores(platform: &Platform, site: usize) -> Vec<u32> {
+    platform.sites[site]
+        .node_types
+        .iter()
+        .flat_map(|t| std::iter::repeat_n(t.cores, t.count as usize))
+        .collect()
+}
+
 /// The power model of each node of `site` (its node types in order), when every type has
 /// one; `None` when none has; an error when only some have.
 fn site_models(platform: &Platform, site: usize) -> Result<Option<Vec<PowerModel>>, ScenarioError> {
@@ -257,11 +266,7 @@ fn powered_sites(
         let Some(models) = site_models(platform, site)? else {
             continue;
         };
-        let cores: Vec<u32> = platform.sites[site]
-            .node_types
-            .iter()
-            .flat_map(|t| std::iter::repeat_n(t.cores, t.count as usize))
-            .collect();
+        let cores = node_cores(platform, site);
         let mut spans = Vec::new();
         for (idx, o) in outcomes.iter().enumerate() {
             if o.site as usize != site || !o.ran() {
@@ -381,11 +386,7 @@ pub fn work_emissions(
         let Some(models) = site_models(platform, site)? else {
             continue;
         };
-        let cores: Vec<u32> = platform.sites[site]
-            .node_types
-            .iter()
-            .flat_map(|t| std::iter::repeat_n(t.cores, t.count as usize))
-            .collect();
+        let cores = node_cores(platform, site);
         let mut sum = 0.0;
         for (idx, o) in outcomes.iter().enumerate() {
             if o.site as usize != site || !o.ran() || o.end <= o.start {

@@ -243,24 +243,13 @@ pub(super) fn check_nodes(
                 (Held::Off, _) => {
                     let n = power.map_or(0, |p| p.cycles[i].node) as usize;
                     whole.clear();
-                    whole.push(Share {
-                        node: n as u32,
-                        cores: pool.capacity.cores[n],
-                        mem_kb: pool.capacity.mem_kb[n],
-                        gpus: pool.capacity.gpus[n],
-                    });
+                    whole.push(whole_node(&pool, n));
                     &whole[..]
                 }
                 (Held::Killed, Some(log)) => log.shares_of(&log.killed[i]),
                 (Held::Down, Some(log)) => {
-                    let n = log.downtimes[i].node as usize;
                     whole.clear();
-                    whole.push(Share {
-                        node: n as u32,
-                        cores: pool.capacity.cores[n],
-                        mem_kb: pool.capacity.mem_kb[n],
-                        gpus: pool.capacity.gpus[n],
-                    });
+                    whole.push(whole_node(&pool, log.downtimes[i].node as usize));
                     &whole[..]
                 }
                 (_, None) => &[],
@@ -286,6 +275,16 @@ pub(super) fn check_nodes(
         }
     }
     Ok(())
+}
+
+/// All of node `n` of `pool`: what a node down or switched off holds in the sweep.
+fn whole_node(pool: &NodePool, n: usize) -> Share {
+    Share {
+        node: n as u32,
+        cores: pool.capacity.cores[n],
+        mem_kb: pool.capacity.mem_kb[n],
+        gpus: pool.capacity.gpus[n],
+    }
 }
 
 /// What holds a node in the sweep of [`check_nodes`].
