@@ -23,7 +23,7 @@ pub use timeline::{
     account, busy_timelines, power_series, BusySpan, EnergyReport, NodeEnergy, NodeState,
     NodeTimeline, TimelineError,
 };
-pub use timeline::{with_off_spans, OffSpan};
+pub use timeline::{state_series, with_off_spans, OffSpan, StateCounts};
 
 #[cfg(test)]
 mod tests;

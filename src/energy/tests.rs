@@ -335,3 +335,46 @@ fn a_flat_series_cut_in_many_pieces_never_delays_a_job() {
         assert_eq!(g.greenest_start(s(from), s(10_000), s(len)), s(from));
     }
 }
+
+/// Batsim's minimal switching timeline on two hosts counted by state: both compute to 10 s,
+/// idle to 30 s, switch off to 36.1 s, sleep to 100 s, boot to 251.52 s and compute again;
+/// the counts change only where a state does, and end at zero.
+#[test]
+fn node_states_count_each_node_once_per_instant() {
+    let ms = SimTime;
+    let t = NodeTimeline {
+        cores: 1,
+        breakpoints: vec![
+            (s(0), ON(1)),
+            (s(10), ON(0)),
+            (s(30), NodeState::SwitchingOff),
+            (ms(36_100), NodeState::Off),
+            (s(100), NodeState::SwitchingOn),
+            (ms(251_520), ON(1)),
+        ],
+        end: ms(261_520),
+    };
+    let got = state_series(&[t.clone(), t]).unwrap();
+    assert_eq!(
+        got,
+        vec![
+            (s(0), [2, 0, 0, 0]),
+            (s(10), [0, 2, 0, 0]),
+            (s(30), [0, 0, 2, 0]),
+            (ms(36_100), [0, 0, 0, 2]),
+            (s(100), [0, 0, 2, 0]),
+            (ms(251_520), [2, 0, 0, 0]),
+            (ms(261_520), [0, 0, 0, 0]),
+        ]
+    );
+    // Two busy counts in a row are one state (computing): no change is reported.
+    let busy = NodeTimeline {
+        cores: 4,
+        breakpoints: vec![(s(0), ON(1)), (s(5), ON(3))],
+        end: s(10),
+    };
+    assert_eq!(
+        state_series(&[busy]).unwrap(),
+        vec![(s(0), [1, 0, 0, 0]), (s(10), [0, 0, 0, 0])]
+    );
+}

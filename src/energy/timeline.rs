@@ -222,6 +222,60 @@ pub fn power_series(
     Ok(series_of(steps))
 }
 
+/// How many nodes are in each state: computing, idle, switching (off or booting), off.
+pub type StateCounts = [u32; 4];
+
+/// The index of `state` in a [`StateCounts`].
+fn state_index(state: NodeState) -> usize {
+    match state {
+        NodeState::On { busy: 0 } => 1,
+        NodeState::On { .. } => 0,
+        NodeState::SwitchingOff | NodeState::SwitchingOn => 2,
+        NodeState::Off => 3,
+    }
+}
+
+/// The nodes of `timelines` in each state over time: (instant, counts from then on) at every
+/// change, all zero at the latest end. Counts are whole numbers, so the order in which the
+/// changes of one instant are summed cannot change them.
+pub fn state_series(
+    timelines: &[NodeTimeline],
+) -> Result<Vec<(SimTime, StateCounts)>, TimelineError> {
+    // (instant, state index, +1 or -1)
+    let mut changes: Vec<(SimTime, usize, i64)> = Vec::new();
+    for (n, t) in timelines.iter().enumerate() {
+        check(n, t)?;
+        let mut before = None;
+        for &(from, state) in &t.breakpoints {
+            let i = state_index(state);
+            if before == Some(i) {
+                continue;
+            }
+            if let Some(b) = before {
+                changes.push((from, b, -1));
+            }
+            changes.push((from, i, 1));
+            before = Some(i);
+        }
+        if let Some(b) = before {
+            changes.push((t.end, b, -1));
+        }
+    }
+    changes.sort_unstable_by_key(|c| c.0);
+    let mut now = [0i64; 4];
+    let mut out: Vec<(SimTime, StateCounts)> = Vec::new();
+    let mut k = 0;
+    while k < changes.len() {
+        let at = changes[k].0;
+        while k < changes.len() && changes[k].0 == at {
+            now[changes[k].1] += changes[k].2;
+            k += 1;
+        }
+        out.push((at, now.map(|c| c.max(0) as u32)));
+    }
+    Ok(out)
+}
+
 /// A job's share of one node: `cores` of it busy from `start` to `end`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BusySpan {

@@ -508,13 +508,14 @@ pub fn series_with_downtimes(
     }
 }
 
-/// Time average per bucket of the step function whose changes are `deltas` (time, change).
+/// Time average per bucket (`width` ms each, the last running on) of the step function that
+/// is `steps[k].1` from `steps[k].0` on (0 before the first): a power or a node count as
+/// [`series`] buckets utilization. Values are taken, not summed, so no error builds up.
 /// Buckets are walked by index, never by recomputing an index from a float time, so a bucket
 /// edge that rounds onto itself cannot stall the walk.
-fn integrate(deltas: &mut [(i64, f64)], width: f64, buckets: usize) -> Vec<f64> {
-    // By time only: the changes are whole numbers (CPUs, jobs), so their sum at any instant
-    // is exact in whatever order the changes of one instant come.
-    deltas.sort_unstable_by_key(|d| d.0);
+pub fn bucket_means(steps: &[(SimTime, f64)], width: f64, buckets: usize) -> Vec<f64> {
+    let buckets = buckets.max(1);
+    let width = width.max(1.0);
     let mut area = vec![0f64; buckets];
     let edge = |b: usize| {
         if b + 1 >= buckets {
@@ -523,12 +524,9 @@ fn integrate(deltas: &mut [(i64, f64)], width: f64, buckets: usize) -> Vec<f64> 
             (b + 1) as f64 * width
         }
     };
-    let mut value = 0f64;
-    let mut t = 0f64;
-    let mut b = 0usize;
-    for &(time, d) in deltas.iter() {
-        let time = time as f64;
-        // Spread `value` over [t, time), bucket by bucket.
+    let (mut value, mut t, mut b) = (0f64, 0f64, 0usize);
+    for &(at, v) in steps {
+        let time = at.0 as f64;
         while t < time {
             let seg_end = time.min(edge(b));
             area[b] += value * (seg_end - t);
@@ -537,9 +535,26 @@ fn integrate(deltas: &mut [(i64, f64)], width: f64, buckets: usize) -> Vec<f64> 
                 b += 1;
             }
         }
-        value += d;
+        value = v;
     }
     area.into_iter().map(|a| a / width).collect()
+}
+
+/// Time average per bucket of the step function whose changes are `deltas` (time, change):
+/// the running sums as steps, through [`bucket_means`].
+fn integrate(deltas: &mut [(i64, f64)], width: f64, buckets: usize) -> Vec<f64> {
+    // By time only: the changes are whole numbers (CPUs, jobs), so their sum at any instant
+    // is exact in whatever order the changes of one instant come.
+    deltas.sort_unstable_by_key(|d| d.0);
+    let mut value = 0f64;
+    let steps: Vec<(SimTime, f64)> = deltas
+        .iter()
+        .map(|&(time, d)| {
+            value += d;
+            (SimTime(time), value)
+        })
+        .collect();
+    bucket_means(&steps, width, buckets)
 }
 
 #[cfg(test)]
@@ -654,6 +669,21 @@ mod tests {
             None
         );
         assert_eq!(offered_load(&platform, &[], &cfg), None);
+    }
+
+    #[test]
+    fn bucket_means_average_a_step_function() {
+        // 100 W on [0, 1 s), 300 W on [1 s, 3 s), then 0: buckets of 2 s (the last runs on).
+        let steps = [
+            (SimTime(0), 100.0),
+            (SimTime(1000), 300.0),
+            (SimTime(3000), 0.0),
+        ];
+        assert_eq!(bucket_means(&steps, 2000.0, 2), vec![200.0, 150.0]);
+        // Nothing before the first step; an empty function is zero everywhere.
+        let late = [(SimTime(1000), 4.0), (SimTime(2000), 0.0)];
+        assert_eq!(bucket_means(&late, 2000.0, 1), vec![2.0]);
+        assert_eq!(bucket_means(&[], 10.0, 3), vec![0.0; 3]);
     }
 
     #[test]

@@ -102,6 +102,28 @@ impl PowerModel {
         }),
     };
 
+    /// The presets a scenario or the page names (`--power NAME`), with what each is.
+    pub const PRESETS: [(&'static str, PowerModel, &'static str); 2] = [
+        (
+            "batsim-cluster-energy-128",
+            PowerModel::BATSIM_CLUSTER_ENERGY_128,
+            "Batsim's cluster_energy_128: 95 W idle, 190.738 W busy, 9.75 W asleep; off in 6.1 s at 100.9967 W, boot in 151.52 s at 125.1744 W",
+        ),
+        (
+            "simgrid-example",
+            PowerModel::SIMGRID_EXAMPLE,
+            "SimGrid's energy_platform.xml: 100 W idle, 93.33 W Epsilon, 200 W all cores, 10 W off; no switching times",
+        ),
+    ];
+
+    /// The preset called `name`.
+    pub fn preset(name: &str) -> Option<PowerModel> {
+        PowerModel::PRESETS
+            .iter()
+            .find(|p| p.0 == name)
+            .map(|p| p.1)
+    }
+
     /// Watts with `busy` of `cores` cores computing (the node on).
     pub fn watts(&self, busy: u32, cores: u32) -> f64 {
         if busy == 0 || cores == 0 {

@@ -373,6 +373,139 @@ pub fn run_energy(
     }))
 }
 
+/// Each job's joules (0 for a job that did not run or ran off the powered sites): its share
+/// of its nodes' power while it computed. While k of a node's N cores are busy the node draws
+/// `Epsilon + (AllCores − Epsilon)·k/N`, and a job holding c of those k cores is given c/k
+/// of it; so the jobs' joules add up to the run's `computing_j` (idle, switching and off
+/// joules belong to no job; a boot a job waited for is switching). `None` when no site is
+/// powered.
+pub fn job_energy(
+    platform: &Platform,
+    outcomes: &[Outcome],
+    placements: &Placements,
+    power: Option<&PowerLog>,
+) -> Result<Option<Vec<f64>>, ScenarioError> {
+    let (powered, _, _) = powered_sites(platform, outcomes, placements, power)?;
+    if powered.is_empty() {
+        return Ok(None);
+    }
+    let mut joules = vec![0.0; outcomes.len()];
+    for p in &powered {
+        for (idx, o) in outcomes.iter().enumerate() {
+            if o.site as usize != p.site || !o.ran() || o.end <= o.start {
+                continue;
+            }
+            for sh in placements.of(idx) {
+                let (Some(t), Some(m)) = (
+                    p.timelines.get(sh.node as usize),
+                    p.models.get(sh.node as usize),
+                ) else {
+                    continue;
+                };
+                // The node's pieces over [start, end): from the one in force at the start.
+                let first = t.breakpoints.partition_point(|b| b.0 <= o.start);
+                for k in first.saturating_sub(1)..t.breakpoints.len() {
+                    let (from, state) = t.breakpoints[k];
+                    let to = t.breakpoints.get(k + 1).map_or(t.end, |b| b.0);
+                    let (a, b) = (from.max(o.start), to.min(o.end));
+                    if from >= o.end {
+                        break;
+                    }
+                    if let crate::energy::NodeState::On { busy } = state {
+                        if busy > 0 && b > a {
+                            let share = f64::from(sh.cores) / f64::from(busy);
+                            let secs = (b.0 - a.0) as f64 / 1000.0;
+                            joules[idx] += m.watts(busy, t.cores) * share * secs;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    Ok(Some(joules))
+}
+
+/// An entry of a list of idle timeouts or slacks that is neither a number of seconds in
+/// range nor never.
+#[derive(Debug)]
+pub struct BadSeconds(String);
+
+impl std::fmt::Display for BadSeconds {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let most = crate::model::power::MAX_IDLE_OFF_S;
+        write!(
+            f,
+            "'{}' is not a number of seconds from 0 to {most}, nor never",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for BadSeconds {}
+
+/// A comma list of seconds or `never` (`None`): `simulate --power-off-after never,60,600`
+/// and `--carbon-slack`, and the page's idle timeouts.
+pub fn parse_seconds_list(s: &str) -> Result<Vec<Option<f64>>, BadSeconds> {
+    let most = crate::model::power::MAX_IDLE_OFF_S as f64;
+    let mut list = Vec::new();
+    for part in s.split(',').map(str::trim) {
+        list.push(match part.parse::<f64>() {
+            _ if part == "never" => None,
+            Ok(x) if x.is_finite() && (0.0..=most).contains(&x) => Some(x),
+            _ => return Err(BadSeconds(part.to_string())),
+        });
+    }
+    Ok(list)
+}
+
+/// Each algorithm with each idle timeout of `list`, side by side: easy, easy off after
+/// 60 s, … (`None`: never switched off).
+pub fn with_idle_timeouts(
+    algorithms: Vec<super::AlgorithmSpec>,
+    list: &[Option<f64>],
+) -> Vec<super::AlgorithmSpec> {
+    algorithms
+        .into_iter()
+        .flat_map(|alg| {
+            list.iter().map(move |&after| super::AlgorithmSpec {
+                power_off_after_s: after,
+                ..alg.clone()
+            })
+        })
+        .collect()
+}
+
+/// A powered site's power and node states over a run (the page's charts).
+pub struct SiteOverTime {
+    pub site: usize,
+    /// (instant, watts from then on), 0 W at the run's end.
+    pub power: Vec<(SimTime, f64)>,
+    /// (instant, nodes computing, idle, switching, off from then on).
+    pub states: Vec<(SimTime, crate::energy::StateCounts)>,
+}
+
+/// The power and node states of every powered site of a run (see [`run_energy`]).
+pub fn sites_over_time(
+    platform: &Platform,
+    outcomes: &[Outcome],
+    placements: &Placements,
+    power: Option<&PowerLog>,
+) -> Result<Vec<SiteOverTime>, ScenarioError> {
+    let (powered, _, _) = powered_sites(platform, outcomes, placements, power)?;
+    let invalid = |e: crate::energy::TimelineError| ScenarioError::Invalid(e.0);
+    powered
+        .into_iter()
+        .map(|p| {
+            Ok(SiteOverTime {
+                site: p.site,
+                power: crate::energy::power_series(&p.timelines, &|n| p.models[n])
+                    .map_err(invalid)?,
+                states: crate::energy::state_series(&p.timelines).map_err(invalid)?,
+            })
+        })
+        .collect()
+}
+
 /// Grams of CO₂ of the jobs' work on the powered sites under `series` (see
 /// [`RunEnergy::work_emissions_g`]); `None` when no site is powered.
 pub fn work_emissions(

@@ -72,8 +72,27 @@ pub fn jobs_csv(report: &Report, run: &RunReport) -> String {
     use std::fmt::Write;
     let mut out = String::with_capacity(run.outcomes.len() * 40 + 64);
     let placed = !run.placements.is_empty();
+    // Each job's joules, on a run with energy (issue #40): its share of its nodes' power.
+    let energy = run
+        .energy
+        .as_ref()
+        .and_then(|_| {
+            super::energy::job_energy(
+                &report.platform,
+                &run.outcomes,
+                &run.placements,
+                run.power_log.as_ref(),
+            )
+            .ok()
+        })
+        .flatten();
     out.push_str("job_id,home,site,submit,start,end,procs");
-    out.push_str(if placed { ",nodes\n" } else { "\n" });
+    out.push_str(if placed { ",nodes" } else { "" });
+    out.push_str(if energy.is_some() {
+        ",energy_j\n"
+    } else {
+        "\n"
+    });
     let name = |i: u32| csv_field(&report.platform.sites[i as usize].name);
     let names: Vec<String> = (0..report.platform.sites.len() as u32).map(name).collect();
     for (i, (j, o)) in report.workload.jobs.iter().zip(&run.outcomes).enumerate() {
@@ -96,6 +115,9 @@ pub fn jobs_csv(report: &Report, run: &RunReport) -> String {
         );
         if placed {
             let _ = write!(out, ",{}", run.placements.nodes_text(i));
+        }
+        if let Some(j) = energy.as_ref().and_then(|e| e.get(i)) {
+            let _ = write!(out, ",{j:.3}");
         }
         out.push('\n');
     }

@@ -170,6 +170,7 @@ impl Component for App {
                             <FitPanel />
                             <PlatformPanel />
                             <FailuresPanel />
+                            <EnergyPanel />
                             <AlgorithmsPanel />
                             <OptionsPanel />
                             <RunPanel />
@@ -177,6 +178,7 @@ impl Component for App {
                         <section class="results" aria-label="Results">
                             <ResultsPanel />
                             <FailureResultsPanel />
+                            <EnergyResultsPanel />
                             <div class="charts">
                                 <BarsPanel />
                                 <SobFigurePanel />

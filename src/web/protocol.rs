@@ -334,6 +334,14 @@ pub struct SiteSeriesData {
     /// The share of the site's nodes up per bucket, in a run with failures (else empty).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub nodes_up: Vec<f64>,
+    /// The site's mean power per bucket in watts, when its nodes have power models (issue
+    /// #40; else empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub power_w: Vec<f64>,
+    /// Mean nodes per bucket computing, idle, switching (off or booting) and off, when its
+    /// nodes have power models (else empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub node_states: Vec<[f64; 4]>,
 }
 
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]

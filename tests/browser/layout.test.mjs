@@ -13,7 +13,8 @@ import { serve, launch, traces } from './harness.mjs';
 const SIZES = [['laptop', { width: 1400, height: 900 }, 1], ['phone', { width: 390, height: 844 }, 3]];
 // The view's route, what shows it has run, and what to do first (as screenshots.mjs); "sob"
 // is the Scheduling view with SOB's six grid schemes (the SOB figure, six sites), "ab" the
-// Scheduling view with its per-job A/B scatter.
+// Scheduling view with its per-job A/B scatter, "energy" the Scheduling view with a power
+// model and three idle timeouts (energy against wait, power, nodes by power state).
 const VIEWS = [
   ['scheduling', '[data-testid=report-json]', async () => {}],
   ['sob', '[data-testid=chart-sob][data-texts]', async (p) => {
@@ -27,6 +28,15 @@ const VIEWS = [
     await p.selectOption('[data-testid=ab] label:has-text("A") select', '0');
     await p.selectOption('[data-testid=ab] label:has-text("B") select', '1');
     await p.click('[data-testid=ab-compare]');
+  }],
+  ['energy', '[data-testid=chart-energy-wait][data-texts]', async (p) => {
+    await p.waitForSelector('[data-testid=report-json]', { state: 'attached', timeout: 120_000 });
+    await p.selectOption('[data-testid=power-model]', 'batsim-cluster-energy-128');
+    await p.fill('[data-testid=idle-off]', 'never, 60, 600');
+    await p.press('[data-testid=idle-off]', 'Tab');
+    await p.click('[data-testid=run]');
+    await p.waitForFunction(() => document.querySelectorAll('[data-testid=energy-table] tbody tr').length === 15, null, { timeout: 120_000 });
+    await p.waitForSelector('[data-testid=chart-node-states][data-texts]', { state: 'attached', timeout: 120_000 });
   }],
   ['sf', '[data-testid=sf-table]', async (p) => { await p.fill('#sf-seeds', '2'); await p.press('#sf-seeds', 'Tab'); await p.click('[data-testid=sf-run]'); }],
   ['scjg', '[data-testid=scjg-table]', async (p) => { await p.setInputFiles('[data-testid=scjg-trace]', path.join(traces, 'SDSC-SP2-1998-4.2-cln.swf.gz')); await p.click('[data-testid=scjg-run]'); }],
@@ -75,7 +85,7 @@ test('no chart text over text, cut by its canvas, or a legend over the data, on 
       for (const [view, done, start] of VIEWS) {
         const context = await browser.newContext({ viewport, deviceScaleFactor: scale, isMobile: size === 'phone', hasTouch: size === 'phone' });
         const page = await context.newPage();
-        const route = ['sob', 'ab'].includes(view) ? 'scheduling' : view;
+        const route = ['sob', 'ab', 'energy'].includes(view) ? 'scheduling' : view;
         await page.goto(`${server.url}#/${route}`);
         await page.waitForSelector(`[data-testid=tab-${route}][aria-current=page]`);
         await start(page);

@@ -13,7 +13,7 @@ use gridscope::model::{Demand, Job, NodeType, Platform};
 use gridscope::policy::grid::{GridParams, GridScheme};
 use gridscope::policy::local::LocalPolicyKind;
 use gridscope::rng::SimRng;
-use gridscope::scenario::energy::run_energy;
+use gridscope::scenario::energy::{job_energy, run_energy};
 use gridscope::time::SimTime;
 
 use crate::failures::{job, spans};
@@ -245,6 +245,16 @@ fn random_runs_keep_the_invariants_and_a_long_timeout_changes_nothing() {
                 .unwrap_or_else(|e| panic!("seed {seed} {policy:?}: {e}"))
                 .expect("powered");
             assert!(e.total_j.is_finite() && e.total_j >= 0.0);
+            // The jobs' shares of their nodes' power add up to the computing joules.
+            let per_job = job_energy(&p, &off.outcomes, &off.placements, off.power.as_ref())
+                .unwrap()
+                .expect("powered");
+            let sum: f64 = per_job.iter().sum();
+            assert!(
+                (sum - e.computing_j).abs() <= 1e-9 * e.computing_j.max(1.0),
+                "seed {seed} {policy:?}: jobs {sum} J, computing {} J",
+                e.computing_j
+            );
             delayed[k] += off.power.as_ref().map_or(0, |l| l.delayed.len());
             // Every job still accounted for, none starting before it was submitted.
             for (j, o) in jobs.iter().zip(&off.outcomes) {
@@ -259,6 +269,32 @@ fn random_runs_keep_the_invariants_and_a_long_timeout_changes_nothing() {
     assert!(
         delayed.iter().all(|&d| d >= 20),
         "jobs delayed by boots: {delayed:?}"
+    );
+}
+
+/// A job's energy is its share of its node's power: one 4-core `cluster_energy_128` node
+/// (Epsilon = Idle = 95 W, 190.738 W all cores busy); job 0 holds 1 core for 100 s, job 1
+/// 3 cores for 50 s, both from 0. Over [0, 50) 4 cores are busy (190.738 W): job 0 gets a
+/// quarter, job 1 three; over [50, 100) 1 core (95 + 95.738/4 = 118.9345 W), all job 0's.
+/// Job 0: 47.6845 × 50 + 118.9345 × 50 = 8,330.95 J; job 1: 143.0535 × 50 = 7,152.675 J;
+/// 15,483.625 J in all, the run's computing joules.
+#[test]
+fn a_jobs_energy_is_its_share_of_its_nodes_power() {
+    let p = powered(1, 4);
+    let jobs = [job(0, 0, 1, 100, 100), job(1, 0, 3, 50, 50)];
+    let out = run(&p, &jobs, &[], LocalPolicyKind::Fcfs, None).unwrap();
+    let per_job = job_energy(&p, &out.outcomes, &out.placements, None)
+        .unwrap()
+        .expect("powered");
+    assert!((per_job[0] - 8_330.95).abs() < 1e-6, "{per_job:?}");
+    assert!((per_job[1] - 7_152.675).abs() < 1e-6, "{per_job:?}");
+    let e = run_energy(&p, &out.outcomes, &out.placements, None)
+        .unwrap()
+        .expect("powered");
+    assert!(
+        (e.computing_j - 15_483.625).abs() < 1e-6,
+        "{}",
+        e.computing_j
     );
 }
 

@@ -73,14 +73,8 @@ pub fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
         if let Some(list) = &a.power_off_after {
             // Each policy with each idle time, side by side: easy, easy off after 60 s, …
             let algorithms = std::mem::take(&mut scenario.algorithms);
-            for alg in algorithms {
-                for &after in &list.0 {
-                    scenario.algorithms.push(AlgorithmSpec {
-                        power_off_after_s: after,
-                        ..alg.clone()
-                    });
-                }
-            }
+            scenario.algorithms =
+                gridscope::scenario::energy::with_idle_timeouts(algorithms, &list.0);
         }
         if let Some(list) = &a.carbon_slack {
             // … and each of those with each slack: easy, carbon slack 3600 s, …
@@ -262,10 +256,8 @@ fn power_model(
     inputs: &mut Inputs,
 ) -> Result<gridscope::energy::PowerModel, CliError> {
     use gridscope::energy::PowerModel;
-    match model {
-        "simgrid-example" => return Ok(PowerModel::SIMGRID_EXAMPLE),
-        "batsim-cluster-energy-128" => return Ok(PowerModel::BATSIM_CLUSTER_ENERGY_128),
-        _ => {}
+    if let Some(preset) = PowerModel::preset(model) {
+        return Ok(preset);
     }
     let path = Path::new(model);
     let bytes = read_file(path, limits).map_err(|e| {

@@ -61,8 +61,8 @@ pub(super) struct Legend {
 }
 
 impl Legend {
-    /// Beside the plot when the canvas is at least 480 px wide and the widest entry takes
-    /// at most a third of it; else as many rows under the plot as the entries need. No
+    /// Beside the plot when the canvas is at least 480 px wide, the widest entry takes at
+    /// most a third of it and the entries fit its height in one column; else as many rows under the plot as the entries need. No
     /// entries, no room.
     pub fn plan(root: &DrawingArea<Sharp, Shift>, entries: Vec<(String, Key)>) -> Legend {
         let (w, h) = root.dim_in_pixel();
@@ -86,7 +86,10 @@ impl Legend {
         if legend.entries.is_empty() {
             return legend;
         }
-        if w >= backend::NARROW && widest + 16 <= w / 3 {
+        // Beside the plot its entries are one column: they must fit the canvas's height
+        // (under the title), else they go in rows under the plot.
+        let column = legend.entries.len() as u32 * ROW as u32 + 48;
+        if w >= backend::NARROW && widest + 16 <= w / 3 && column <= h {
             legend.right = widest + 16;
             return legend;
         }

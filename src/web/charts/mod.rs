@@ -21,6 +21,7 @@ pub(crate) use same_result;
 mod ab;
 mod backend;
 pub mod draw;
+mod energy;
 mod failures;
 mod families;
 mod family_plots;
@@ -46,6 +47,7 @@ use web_sys::HtmlCanvasElement;
 
 pub use ab::AbScatter;
 pub use draw::Geom;
+pub use energy::{EnergyWait, NodeStates};
 pub use failures::LostWork;
 pub use families::{
     KkorGantt, KkorLines, KkorOrgs, SesBars, SesCrossoverLines, SesFigure, SesGroups, SesQueue,

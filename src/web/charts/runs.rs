@@ -163,6 +163,8 @@ pub enum Quantity {
     Queue,
     /// Nodes up / nodes (runs with failures, issue #41).
     NodesUp,
+    /// Watts drawn (sites with power models, issue #40), drawn in kW.
+    Power,
 }
 
 impl Quantity {
@@ -171,6 +173,15 @@ impl Quantity {
             Quantity::Utilization => &s.utilization,
             Quantity::Queue => &s.queue_length,
             Quantity::NodesUp => &s.nodes_up,
+            Quantity::Power => &s.power_w,
+        }
+    }
+
+    /// What a value is multiplied by to be drawn in the axis' unit.
+    pub fn scale(self) -> f64 {
+        match self {
+            Quantity::Power => 1e-3,
+            _ => 1.0,
         }
     }
 
@@ -179,6 +190,7 @@ impl Quantity {
             Quantity::Utilization => "busy CPUs / CPUs",
             Quantity::Queue => "jobs waiting",
             Quantity::NodesUp => "nodes up / nodes",
+            Quantity::Power => "kW",
         }
     }
 
@@ -187,6 +199,7 @@ impl Quantity {
             Quantity::Utilization => "Utilization",
             Quantity::Queue => "Queue length",
             Quantity::NodesUp => "Nodes up",
+            Quantity::Power => "Power",
         }
     }
 
@@ -195,6 +208,7 @@ impl Quantity {
             Quantity::Utilization => "utilization",
             Quantity::Queue => "queue",
             Quantity::NodesUp => "nodes-up",
+            Quantity::Power => "power",
         }
     }
 }
@@ -222,6 +236,7 @@ impl Plot for SeriesChart {
                 let v = *self.quantity.of(site).get(k)?;
                 Some(match self.quantity {
                     Quantity::Queue => format!("{} {v:.1} jobs", site.name),
+                    Quantity::Power => format!("{} {} kW", site.name, fmt_num(v / 1000.0, 2)),
                     Quantity::Utilization | Quantity::NodesUp => {
                         format!("{} {:.1} %", site.name, v * 100.0)
                     }

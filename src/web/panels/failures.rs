@@ -71,7 +71,7 @@ fn on_nodes(s: &Scenario) -> bool {
 
 /// The sites the last run sized from the trace, when the platform is still "one site
 /// sized from the trace": placing it on nodes needs its size.
-fn trace_sites(app: &AppContext) -> Option<Vec<Site>> {
+pub fn trace_sites(app: &AppContext) -> Option<Vec<Site>> {
     match (&app.scenario.platform, &app.results.platform) {
         (PlatformSpec::FromTrace { procs: None }, Some(p)) => Some(p.sites.clone()),
         _ => None,

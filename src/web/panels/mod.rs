@@ -12,6 +12,8 @@ mod claims;
 mod cluster;
 mod cluster_export;
 mod doc_link;
+mod energy;
+mod energy_results;
 mod failure_results;
 mod failures;
 mod families;
@@ -54,6 +56,8 @@ pub use cluster_export::{
     family_export, family_export_after, sf_manifest, ExportFamily, ManifestExport,
 };
 pub use doc_link::{doc_href, with_doc_links};
+pub use energy::EnergyPanel;
+pub use energy_results::EnergyResultsPanel;
 pub use failure_results::FailureResultsPanel;
 pub use failures::FailuresPanel;
 pub use families::FAMILY_TABS;

@@ -6,9 +6,9 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::bars::index_select;
-use crate::web::charts::{plot, ChartView, Gantt, Quantity, SeriesChart};
+use crate::web::charts::{plot, ChartView, Gantt, NodeStates, Quantity, SeriesChart};
 use crate::web::hub::WorkerEvent;
-use crate::web::protocol::{FromWorker, GanttData, ToWorker};
+use crate::web::protocol::{FromWorker, GanttData, RunResult, ToWorker};
 use crate::web::state::{use_app, use_worker_events, AppAction, AppContext};
 
 /// Large runs open the Gantt chart on their first 5 % (about the first few hundred jobs).
@@ -102,6 +102,7 @@ pub fn TimelinePanel() -> Html {
     };
     // Nodes up over time, when nodes went down in this run (issue #41).
     let failed = run.is_some_and(|r| r.series.sites.iter().any(|s| !s.nodes_up.is_empty()));
+
     html! {
         <>
             <div class="controls">
@@ -114,6 +115,7 @@ pub fn TimelinePanel() -> Html {
                 <ChartView chart={series(Quantity::NodesUp)} testid="chart-nodes-up" width={640} height={260} />
                 <p class="help">{"Nodes up: 1 − nodes down / nodes of the site, time-averaged per bucket; the failures' down times (docs/failures.md)."}</p>
             }
+            { power_charts(run, site_now) }
             { zoom_controls(&app, &window) }
             if app.results.is_ideal(app.selected_run) {
                 <p class="help" data-testid="gantt-ideal">{"The idealized scheme has no processors to draw: its jobs share one virtual machine of Σ CPUs × MHz, each from its submit time (processor sharing), so this chart shows nothing for it."}</p>
@@ -124,6 +126,34 @@ pub fn TimelinePanel() -> Html {
             } else {
                 <p class="help">{"The engine counts processors; the Gantt chart places each job on the lowest free ones for drawing. Click a job to see why it waited (under Step through, below)."}</p>
             }
+        </>
+    }
+}
+
+/// Power and nodes by power state over `run`, when the nodes of its site `site` have power
+/// models (issue #40); nothing otherwise.
+fn power_charts(run: Option<&Rc<RunResult>>, site: usize) -> Html {
+    let Some(run) = run.filter(|r| {
+        r.series
+            .sites
+            .get(site)
+            .is_some_and(|s| !s.node_states.is_empty())
+    }) else {
+        return html! {};
+    };
+    let power = plot(SeriesChart {
+        run: run.clone(),
+        quantity: Quantity::Power,
+    });
+    let states = plot(NodeStates {
+        run: run.clone(),
+        site,
+    });
+    html! {
+        <>
+            <ChartView chart={Some(power)} testid="chart-power" width={640} height={260} />
+            <ChartView chart={Some(states)} testid="chart-node-states" width={640} height={260} />
+            <p class="help">{"Power: the site's watts (in kW) time-averaged per bucket, each node drawing by its power model. Nodes by power state: the mean number of nodes computing (a core busy), idle (on, no core busy), switching (switching off or booting) and off (asleep) per bucket (docs/energy.md)."}</p>
         </>
     }
 }

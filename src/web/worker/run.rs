@@ -283,17 +283,53 @@ pub fn series(
 ) -> SeriesData {
     let downtimes = rr.failure_log.as_ref().map_or(&[][..], |l| &l.downtimes);
     let s = crate::metrics::series_with_downtimes(platform, jobs, outcomes, buckets, downtimes);
+    let mut sites: Vec<SiteSeriesData> = s
+        .sites
+        .into_iter()
+        .map(|x| SiteSeriesData {
+            name: x.name,
+            utilization: x.utilization,
+            queue_length: x.queue_length,
+            nodes_up: x.nodes_up,
+            power_w: Vec::new(),
+            node_states: Vec::new(),
+        })
+        .collect();
+    // Power and node states on powered sites (issue #40). The energy report was computed
+    // from the same timelines, so they cannot fail here; if they did, the charts are left
+    // out rather than the run.
+    if rr.energy.is_some() {
+        let width = s.bucket_s * 1000.0;
+        let over = crate::scenario::energy::sites_over_time(
+            platform,
+            outcomes,
+            &rr.placements,
+            rr.power_log.as_ref(),
+        );
+        for o in over.into_iter().flatten() {
+            let Some(site) = sites.get_mut(o.site) else {
+                continue;
+            };
+            site.power_w = crate::metrics::bucket_means(&o.power, width, buckets);
+            let mut states = vec![[0.0; 4]; buckets.max(1)];
+            for k in 0..4 {
+                let steps: Vec<_> = o
+                    .states
+                    .iter()
+                    .map(|(t, c)| (*t, f64::from(c[k])))
+                    .collect();
+                for (b, v) in crate::metrics::bucket_means(&steps, width, buckets)
+                    .into_iter()
+                    .enumerate()
+                {
+                    states[b][k] = v;
+                }
+            }
+            site.node_states = states;
+        }
+    }
     SeriesData {
         bucket_s: s.bucket_s,
-        sites: s
-            .sites
-            .into_iter()
-            .map(|x| SiteSeriesData {
-                name: x.name,
-                utilization: x.utilization,
-                queue_length: x.queue_length,
-                nodes_up: x.nodes_up,
-            })
-            .collect(),
+        sites,
     }
 }

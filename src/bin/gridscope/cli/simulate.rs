@@ -12,38 +12,12 @@ use super::common::{
     parse_positive_u32, Estimates, EventOrderArg, FormatArgs, LimitArgs, ReportArgs,
 };
 
-/// `--power-off-after`'s list: per entry, `None` for never (every node stays on).
+/// `--power-off-after`'s and `--carbon-slack`'s list: per entry, `None` for never.
 #[derive(Clone, Debug)]
 pub struct OffAfter(pub Vec<Option<f64>>);
 
-/// An entry of `--power-off-after` that is neither a number of seconds in range nor never.
-#[derive(Debug)]
-pub struct BadOffAfter(String);
-
-impl std::fmt::Display for BadOffAfter {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let most = gridscope::model::power::MAX_IDLE_OFF_S;
-        write!(
-            f,
-            "'{}' is not a number of seconds from 0 to {most}, nor never",
-            self.0
-        )
-    }
-}
-
-impl std::error::Error for BadOffAfter {}
-
-fn parse_off_after(s: &str) -> Result<OffAfter, BadOffAfter> {
-    let most = gridscope::model::power::MAX_IDLE_OFF_S as f64;
-    let mut list = Vec::new();
-    for part in s.split(',').map(str::trim) {
-        list.push(match part.parse::<f64>() {
-            _ if part == "never" => None,
-            Ok(x) if x.is_finite() && (0.0..=most).contains(&x) => Some(x),
-            _ => return Err(BadOffAfter(part.to_string())),
-        });
-    }
-    Ok(OffAfter(list))
+fn parse_off_after(s: &str) -> Result<OffAfter, gridscope::scenario::energy::BadSeconds> {
+    gridscope::scenario::energy::parse_seconds_list(s).map(OffAfter)
 }
 
 #[derive(Args, Debug)]

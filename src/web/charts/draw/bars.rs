@@ -63,15 +63,24 @@ pub fn bars(
                 .data(norm.iter().enumerate().map(|(i, v)| (i, *v))),
         )
         .map_err(e)?;
-    chart
-        .draw_series(norm.iter().enumerate().map(|(i, v)| {
-            Text::new(
-                format!("{v:.3}"),
-                (SegmentValue::CenterOf(i), *v + ymax * 0.04),
-                font(12),
-            )
-        }))
-        .map_err(e)?;
+    // Each bar's value over it, where the values fit side by side (else they would print
+    // over each other; the tooltip and the table give them).
+    let slot = f64::from(chart.plotting_area().dim_in_pixel().0) / n as f64;
+    let fits = norm
+        .iter()
+        .filter_map(|v| root.estimate_text_size(&format!("{v:.3}"), &font(12)).ok())
+        .all(|(w, _)| f64::from(w) + 4.0 <= slot);
+    if fits {
+        chart
+            .draw_series(norm.iter().enumerate().map(|(i, v)| {
+                Text::new(
+                    format!("{v:.3}"),
+                    (SegmentValue::CenterOf(i), *v + ymax * 0.04),
+                    font(12),
+                )
+            }))
+            .map_err(e)?;
+    }
     let y = (0.0, ymax);
     finish(&root, &mut chart, Some(&legend), (0.0, n as f64), y, false)
 }

@@ -9,19 +9,48 @@ use crate::allocation::sweep::FractionHistory;
 use crate::web::charts::Quantity;
 use crate::web::protocol::{GanttData, SeriesData, SiteSeriesData};
 
-/// A quantity over time, one line per site: utilization, queue length or nodes up.
+/// A quantity over time, one line per site: utilization, queue length, nodes up or power.
 pub fn series(canvas: &HtmlCanvasElement, title: &str, s: &SeriesData, q: Quantity) -> Res {
-    let root = area(canvas)?;
-    let days = s.bucket_s / 86400.0;
-    let len = s.sites.first().map(|x| x.utilization.len()).unwrap_or(0);
-    let xmax = (len as f64 * days).max(1e-9);
-    let vals = |x: &SiteSeriesData| -> Vec<f64> { q.of(x).to_vec() };
+    let lines: Vec<(String, Vec<f64>)> = s
+        .sites
+        .iter()
+        .map(|x: &SiteSeriesData| {
+            (
+                x.name.clone(),
+                q.of(x).iter().map(|v| v * q.scale()).collect(),
+            )
+        })
+        .collect();
     let ymax = match q {
-        Quantity::Queue => s.sites.iter().flat_map(vals).fold(1.0f64, f64::max) * 1.1,
-        Quantity::Utilization | Quantity::NodesUp => 1.05,
+        Quantity::Queue | Quantity::Power => None,
+        Quantity::Utilization | Quantity::NodesUp => Some(1.05),
     };
-    let keys = s.sites.iter().enumerate();
-    let keys = keys.map(|(i, x)| (x.name.clone(), Key::Line(color(i))));
+    over_time(canvas, title, q.axis(), s.bucket_s, &lines, ymax)
+}
+
+/// Named lines over time, each value the mean over a bucket of `bucket_s` seconds from the
+/// first submission; the y axis up to `ymax`, else 10 % above the largest value.
+pub fn over_time(
+    canvas: &HtmlCanvasElement,
+    title: &str,
+    axis: &str,
+    bucket_s: f64,
+    lines: &[(String, Vec<f64>)],
+    ymax: Option<f64>,
+) -> Res {
+    let root = area(canvas)?;
+    let days = bucket_s / 86400.0;
+    let len = lines.iter().map(|l| l.1.len()).max().unwrap_or(0);
+    let xmax = (len as f64 * days).max(1e-9);
+    let ymax = ymax.unwrap_or_else(|| {
+        lines
+            .iter()
+            .flat_map(|l| l.1.iter().copied())
+            .fold(1.0f64, f64::max)
+            * 1.1
+    });
+    let keys = lines.iter().enumerate();
+    let keys = keys.map(|(i, l)| (l.0.clone(), Key::Line(color(i))));
     let legend = Legend::plan(&root, keys.collect());
     let body = titled(&root, title)?;
     let mut chart = legend
@@ -35,12 +64,10 @@ pub fn series(canvas: &HtmlCanvasElement, title: &str, s: &SeriesData, q: Quanti
         .y_labels(y_ticks(&root))
         .x_labels(x_ticks(&root))
         .x_desc("days from first submit")
-        .y_desc(fit_y_desc(&root, q.axis()))
+        .y_desc(fit_y_desc(&root, axis))
         .draw()
         .map_err(e)?;
-    for (i, site) in s.sites.iter().enumerate() {
-        let c = color(i);
-        let v = vals(site);
+    for (i, (_, v)) in lines.iter().enumerate() {
         if v.is_empty() {
             continue;
         }
@@ -49,7 +76,7 @@ pub fn series(canvas: &HtmlCanvasElement, title: &str, s: &SeriesData, q: Quanti
                 v.iter()
                     .enumerate()
                     .map(|(k, y)| ((k as f64 + 0.5) * days, *y)),
-                c.stroke_width(2),
+                color(i).stroke_width(2),
             ))
             .map_err(e)?;
     }

@@ -1,0 +1,134 @@
+//! What each run drew (issue #40, docs/energy.md): energy in all, computing, idle and
+//! switching, average and peak power, the energy-delay product and what switching idle nodes
+//! off did, as `simulate`'s JSON gives them; energy against mean wait, one point per run; and
+//! each number's formula.
+
+use yew::prelude::*;
+
+use crate::scenario::energy::{RunEnergy, ENERGY_HELP};
+use crate::web::charts::{plot, ChartView, EnergyWait};
+use crate::web::format::fmt_num;
+use crate::web::state::use_app;
+
+/// The formula (hover text) of a column, from [`ENERGY_HELP`] (`key` is the help entry's
+/// key after `energy.`).
+fn formula(key: &str) -> String {
+    ENERGY_HELP
+        .iter()
+        .find(|m| {
+            m.key
+                .strip_prefix("energy.")
+                .is_some_and(|k| k.starts_with(key))
+        })
+        .map_or(String::new(), |m| m.formula.to_string())
+}
+
+/// Joules as kWh with one decimal.
+fn kwh(j: f64) -> String {
+    fmt_num(j / 3.6e6, 1)
+}
+
+#[function_component]
+pub fn EnergyResultsPanel() -> Html {
+    let app = use_app();
+    let runs = &app.results.runs;
+    let Some(chart) = EnergyWait::of(runs) else {
+        return html! {};
+    };
+    let switching = runs.iter().any(|r| {
+        r.report
+            .energy
+            .as_ref()
+            .is_some_and(|e| e.idle_off.is_some())
+    });
+    let th = |key: &'static str, text: &'static str| html! { <th title={formula(key)} data-key={key}>{text}</th> };
+    let row = |label: &str, wait_s: f64, e: &RunEnergy| {
+        let off = e.idle_off.as_ref();
+        let dash = || "–".to_string();
+        html! { <tr data-label={label.to_string()}>
+            <th scope="row">{label.to_string()}</th>
+            <td class="num" data-key="total_kwh">{fmt_num(e.total_kwh, 1)}</td>
+            <td class="num">{kwh(e.computing_j)}</td>
+            <td class="num">{kwh(e.idle_j)}</td>
+            if switching {
+                <td class="num">{e.switching_j.map_or_else(dash, kwh)}</td>
+                <td class="num">{e.off_j.map_or_else(dash, kwh)}</td>
+            }
+            <td class="num">{fmt_num(e.average_w / 1000.0, 2)}</td>
+            <td class="num">{fmt_num(e.peak_w / 1000.0, 2)}</td>
+            <td class="num">{format!("{:.3e}", e.energy_delay_js)}</td>
+            <td class="num">{fmt_num(wait_s, 0)}</td>
+            if switching {
+                <td class="num" data-key="switch_offs">{off.map_or_else(dash, |o| o.switch_offs.to_string())}</td>
+                <td class="num">{off.map_or_else(dash, |o| o.boots.to_string())}</td>
+                <td class="num">{off.map_or_else(dash, |o| o.jobs_delayed.to_string())}</td>
+                <td class="num">{off.map_or_else(dash, |o| fmt_num(o.boot_wait_s / o.jobs_delayed.max(1) as f64, 0))}</td>
+            }
+        </tr> }
+    };
+    let best = runs
+        .iter()
+        .filter_map(|r| Some((r.label(), r.report.energy.as_ref()?.total_kwh)))
+        .min_by(|a, b| a.1.total_cmp(&b.1));
+    let worst = runs
+        .iter()
+        .filter_map(|r| Some((r.label(), r.report.energy.as_ref()?.total_kwh)))
+        .max_by(|a, b| a.1.total_cmp(&b.1));
+    let finding = match (best, worst) {
+        (Some(b), Some(w)) if w.1 > 0.0 && b.0 != w.0 => format!(
+            "{} used the least energy, {} kWh: {} % less than {} ({} kWh).",
+            b.0,
+            fmt_num(b.1, 1),
+            fmt_num((1.0 - b.1 / w.1) * 100.0, 1),
+            w.0,
+            fmt_num(w.1, 1)
+        ),
+        _ => String::new(),
+    };
+    html! {
+        <section class="energy" data-testid="energy-results">
+            <h2>{"Energy"}</h2>
+            if !finding.is_empty() {
+                <p data-testid="energy-finding">{finding}</p>
+            }
+            <div class="table-wrap">
+            <table class="metrics" data-testid="energy-table">
+                <thead><tr>
+                    <th>{"algorithm"}</th>
+                    { th("total_j", "energy (kWh)") }
+                    { th("computing_j", "computing (kWh)") }
+                    { th("computing_j", "idle (kWh)") }
+                    if switching {
+                        { th("switching_j", "switching (kWh)") }
+                        { th("switching_j", "off (kWh)") }
+                    }
+                    { th("average_w", "average (kW)") }
+                    { th("average_w", "peak (kW)") }
+                    { th("energy_delay_js", "energy × span (J·s)") }
+                    <th title="mean of start − submit over the jobs that ran (seconds)">{"mean wait (s)"}</th>
+                    if switching {
+                        { th("idle_off", "switch-offs") }
+                        { th("idle_off", "boots") }
+                        { th("idle_off", "jobs delayed by a boot") }
+                        { th("idle_off", "mean boot wait (s)") }
+                    }
+                </tr></thead>
+                <tbody>
+                    { for runs.iter().filter_map(|r| Some(row(r.label(), r.report.metrics.avg_wait_s, r.report.energy.as_ref()?))) }
+                </tbody>
+            </table>
+            </div>
+            <ChartView chart={Some(plot(chart))} testid="chart-energy-wait" width={640} height={300} />
+            <p class="help">{"Lower left is better: less energy and shorter waits. Switching idle nodes off saves their idle watts at the price of boots that jobs wait for. Power over time and nodes by power state are under the timeline, per run."}</p>
+            <details class="metric-help">
+                <summary>{"What the energy numbers mean"}</summary>
+                <dl>
+                    { for ENERGY_HELP.iter().map(|m| html! { <>
+                        <dt><code>{m.key}</code></dt>
+                        <dd>{m.formula}{" — "}{ super::with_doc_links(m.source) }</dd>
+                    </> }) }
+                </dl>
+            </details>
+        </section>
+    }
+}
