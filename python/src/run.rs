@@ -142,6 +142,20 @@ impl Report {
             }),
         );
         c.bool("ran", outs.iter().map(|o| o.ran()));
+        // Each job's joules on a run with energy (issue #40, docs/energy.md): its share of
+        // its nodes' power, as `--jobs` writes `energy_j`; null for a job that did not run.
+        if run.energy.is_some() {
+            let joules =
+                sc::energy::job_energy(&r.platform, outs, &run.placements, run.power_log.as_ref())
+                    .map_err(engine_err)?
+                    .unwrap_or_default();
+            c.f64(
+                "energy_j",
+                outs.iter()
+                    .enumerate()
+                    .map(|(k, o)| o.ran().then(|| joules.get(k).copied().unwrap_or(0.0))),
+            );
+        }
         c.into_dict(py)
     }
 }

@@ -264,6 +264,14 @@ class Run:
         any (a scenario's ``failures`` object, docs/failures.md)."""
         return self._data.get("failures")
 
+    @property
+    def energy(self) -> Optional[dict]:
+        """What the run drew (joules in all, computing, idle, switching, off; average and
+        peak watts; switch-offs and boots): the CLI JSON's ``energy``; None on a platform
+        whose node types have no power model (docs/energy.md). ``.jobs`` then has each
+        job's ``energy_j``."""
+        return self._data.get("energy")
+
     def __repr__(self) -> str:
         m = self.metrics
         return (f"<gridscope.Run {self.label}: {m['jobs_finished']} jobs finished, "
