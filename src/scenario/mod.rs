@@ -62,14 +62,15 @@ use serde_engine::RunConfigDef;
 /// a scenario is written in the lowest version that describes it ([`Scenario::upgrade`]),
 /// so one without node types stays version 2 and keeps its bytes (share links, manifest
 /// case ids). Version 4 (issue #41) adds `failures`, likewise written only when present;
-/// version 5 (issue #40) an algorithm's `power_off_after_s` and `carbon_slack_s`, likewise.
+/// version 5 (issue #40) an algorithm's `power_off_after_s` and `carbon_slack_s` and a node
+/// type's `power`, likewise.
 pub const SCENARIO_VERSION: u32 = 2;
 /// The first version whose sites may list node types.
 pub const NODE_TYPES_VERSION: u32 = 3;
 /// The first version with `failures` (issue #41), written only when there are some.
 pub const FAILURES_VERSION: u32 = 4;
-/// The first version with an algorithm's `power_off_after_s` and `carbon_slack_s` (issue
-/// #40), written only when an algorithm has one.
+/// The first version with an algorithm's `power_off_after_s` and `carbon_slack_s` and a node
+/// type's `power` (issue #40), written only when one is there.
 pub const POWER_VERSION: u32 = 5;
 /// The newest version read.
 pub const NEWEST_SCENARIO_VERSION: u32 = POWER_VERSION;
@@ -326,10 +327,13 @@ impl Scenario {
                 }
             }
         }
+        // Power models on node types came with version 5 too: an older reader would refuse
+        // the field without saying the link is newer than it.
         let switches_off = self
             .algorithms
             .iter()
-            .any(|a| a.power_off_after_s.is_some() || a.carbon_slack_s.is_some());
+            .any(|a| a.power_off_after_s.is_some() || a.carbon_slack_s.is_some())
+            || self.has_power_models();
         self.version = if switches_off {
             POWER_VERSION
         } else if self.failures.is_some() {
@@ -340,6 +344,12 @@ impl Scenario {
             SCENARIO_VERSION
         };
         self
+    }
+
+    /// True when a node type of an explicit platform says what it draws (version 5).
+    pub fn has_power_models(&self) -> bool {
+        matches!(&self.platform, PlatformSpec::Sites { sites, .. }
+            if sites.iter().any(|s| s.node_types.iter().any(|t| t.power.is_some())))
     }
 
     /// True when a site of an explicit platform lists node types (version 3).
@@ -372,6 +382,39 @@ impl Scenario {
                 .collect(),
             options: RunConfig::default(),
         }
+    }
+}
+
+impl Scenario {
+    /// The demo's workload on 128 one-core nodes that draw as Batsim's `cluster_energy_128`
+    /// host; FCFS, EASY and conservative always on and with idle nodes switched off after
+    /// 600 s and 60 s (issue #40, docs/energy.md).
+    pub fn energy_demo() -> Scenario {
+        let mut site = Site::flat("cluster", 128);
+        site.node_types = vec![crate::model::NodeType {
+            name: "n".into(),
+            count: 128,
+            cores: 1,
+            mem_kb: 0,
+            gpus: 0,
+            power: Some(crate::energy::PowerModel::BATSIM_CLUSTER_ENERGY_128),
+        }];
+        let bases = [
+            LocalPolicyKind::Fcfs,
+            LocalPolicyKind::Easy,
+            LocalPolicyKind::Conservative,
+        ]
+        .map(AlgorithmSpec::local);
+        Scenario {
+            name: "energy-demo: switching idle nodes off, 128 nodes of Batsim's host".into(),
+            platform: PlatformSpec::Sites {
+                name: "energy-demo".into(),
+                sites: vec![site],
+            },
+            algorithms: energy::with_idle_timeouts(bases.into(), &[None, Some(600.0), Some(60.0)]),
+            ..Scenario::demo()
+        }
+        .upgrade()
     }
 }
 
@@ -437,6 +480,9 @@ impl Scenario {
     pub fn preset(name: &str) -> Option<Scenario> {
         if name == "demo" {
             return Some(Scenario::demo());
+        }
+        if name == "energy-demo" {
+            return Some(Scenario::energy_demo());
         }
         presets::sob_scenario(name)
     }

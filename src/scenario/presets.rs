@@ -11,6 +11,7 @@ use crate::workload::{Align, Window};
 /// (name, description) of every scenario preset (`gridscope run --preset NAME`).
 pub const SCENARIO_PRESETS: &[(&str, &str)] = &[
     ("demo", "SES Poisson workload (2,000 jobs) on 128 processors, every local policy"),
+    ("energy-demo", "the demo's workload on 128 one-core nodes drawing as Batsim's cluster_energy_128 host (95 W idle, 190.738 W busy, 9.75 W asleep, 151.52 s boot): FCFS, EASY and conservative always on and with idle nodes switched off after 600 s and 60 s (docs/energy.md)"),
     ("sob-synthetic-heavy", "SOB §4.2: six machines M1–M6, two weeks of hyper-Erlang jobs (Tables 2–4, M4–M6 from M1–M3 scaled to their size), heavy load, all six schemes over FCFS+EASY. Run-time factors are calibrated so the local run's per-site utilization over each site's own span (sites[].span_utilization) is 96/83/90/33/72/80 % for M1–M6 against SOB Table 6's 94/83/88/33/72/81 %"),
     ("sob-synthetic-light", "as sob-synthetic-heavy with lighter run-time factors: local per-site utilization 82/72/44/36/75/61 % against SOB Table 6's light 82/72/42/36/75/62 %"),
     ("sob-table6-heavy", "as sob-synthetic-heavy, calibrated to everything SOB Table 6 states per machine instead of utilization alone: arrival-rate factors to its job counts, run-time factors to its mean run times (response − wait) and processor factors (processors log-uniform in class) to its utilizations; the mean waits follow (docs/sob.md compares them)"),

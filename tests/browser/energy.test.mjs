@@ -93,6 +93,17 @@ test('a power model and idle timeouts in the form: energy per run equals the CLI
   assert.equal(await again.inputValue('[data-testid=idle-off]'), '');
 });
 
+test('the energy-demo preset runs nine runs with energy and says what switching off saved', async () => {
+  const page = await open();
+  await waitResults(page, 5);
+  await page.selectOption('[data-testid=scenario-preset]', 'energy-demo');
+  await page.click('[data-testid=run]');
+  await waitEnergy(page, 9);
+  assert.equal(await page.inputValue('[data-testid=power-model]'), 'batsim-cluster-energy-128');
+  assert.equal(await page.inputValue('[data-testid=idle-off]'), 'never, 600, 60');
+  assert.match(await page.textContent('[data-testid=energy-finding]'), /Switching idle nodes off after 60 s saved/);
+});
+
 test('no page of this file left 127.0.0.1 or logged an error', () => {
-  assertCleanPages(pages, 2);
+  assertCleanPages(pages, 3);
 });

@@ -360,6 +360,12 @@ fn node_types_are_versioned_in_the_scenario() {
         assert_eq!(old.version, SCENARIO_VERSION);
         assert!(!old.to_json().contains("node_types"));
     }
+    // A node type that says what it draws came with version 5 (issue #40): written as 5,
+    // so an older reader says the file is newer rather than that `power` is unknown.
+    let powered = r#"{"name":"N","nodes":2,"cpus_per_node":4,"node_types":[{"count":2,"cores":4,"mem_kb":100,"power":{"idle_w":95.0,"epsilon_w":95.0,"all_cores_w":190.738}}]}"#;
+    let s = Scenario::from_json(&scenario(3, powered)).unwrap();
+    assert_eq!(s.version, gridscope::scenario::POWER_VERSION);
+    assert!(s.to_json().contains(r#""version": 5"#), "{}", s.to_json());
 }
 
 /// Two nodes × 4 cores × 100 KB, jobs (submit, processors, KB per processor, run time =
