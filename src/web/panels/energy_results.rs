@@ -165,15 +165,7 @@ pub fn EnergyResultsPanel() -> Html {
             </div>
             <ChartView chart={Some(plot(chart))} testid="chart-energy-wait" width={640} height={300} />
             <p class="help">{"Lower left is better: less energy and shorter waits. Switching idle nodes off saves their idle watts at the price of boots that jobs wait for. Power over time and nodes by power state are under the timeline, per run."}</p>
-            <details class="metric-help">
-                <summary>{"What the energy numbers mean"}</summary>
-                <dl>
-                    { for ENERGY_HELP.iter().map(|m| html! { <>
-                        <dt><code>{m.key}</code></dt>
-                        <dd>{m.formula}{" — "}{ super::with_doc_links(m.source) }</dd>
-                    </> }) }
-                </dl>
-            </details>
+            { super::results::help_list("What the energy numbers mean", ENERGY_HELP) }
         </section>
     }
 }

@@ -71,15 +71,7 @@ pub fn FailureResultsPanel() -> Html {
                 </tbody>
             </table>
             <ChartView chart={Some(plot(chart))} testid="chart-work-lost" width={640} height={260} />
-            <details class="metric-help">
-                <summary>{"What the failure numbers mean"}</summary>
-                <dl>
-                    { for FAILURE_HELP.iter().map(|m| html! { <>
-                        <dt><code>{m.key}</code></dt>
-                        <dd>{m.formula}{" — "}{ super::with_doc_links(m.source) }</dd>
-                    </> }) }
-                </dl>
-            </details>
+            { super::results::help_list("What the failure numbers mean", FAILURE_HELP) }
         </section>
     }
 }

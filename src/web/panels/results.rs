@@ -261,11 +261,17 @@ fn reports(app: &AppContext) -> Html {
 /// Each metric's formula and source.
 #[function_component]
 pub fn MetricHelp() -> Html {
+    help_list("What the metrics mean", METRIC_HELP)
+}
+
+/// A folded list of numbers' keys with their formulas and sources: the scheduling metrics',
+/// the failures' and the energy's help under their tables.
+pub fn help_list(summary: &str, help: &[crate::metrics::MetricHelp]) -> Html {
     html! {
         <details class="metric-help">
-            <summary>{"What the metrics mean"}</summary>
+            <summary>{summary.to_string()}</summary>
             <dl>
-                { for METRIC_HELP.iter().map(|m| html!{
+                { for help.iter().map(|m| html!{
                     <>
                         <dt><code>{m.key}</code></dt>
                         <dd>{m.formula}{ if m.source.is_empty() { html!{} } else { html!{ <>{" — "}{ super::with_doc_links(m.source) }</> } } }</dd>
