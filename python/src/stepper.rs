@@ -176,6 +176,7 @@ impl Stepper {
         // local policy; the environment then steps it itself.
         let scenario = Scenario {
             failures: None,
+            carbon: None,
             version: SCENARIO_VERSION,
             name: "gymnasium".into(),
             seed: 0,

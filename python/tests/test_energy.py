@@ -1,6 +1,6 @@
-"""A scenario with power models and an idle timeout (version 5, docs/energy.md) runs from
-Python as from the CLI: the same bytes, each run's ``energy``, and each job's ``energy_j``
-adding up to the run's computing joules."""
+"""A scenario with power models, an idle timeout (version 5) or a carbon intensity (version 6;
+docs/energy.md) runs from Python as from the CLI: the same bytes, each run's ``energy``, and
+each job's ``energy_j`` adding up to the run's computing joules."""
 
 import json
 import shutil
@@ -56,3 +56,21 @@ def test_a_run_without_power_has_no_energy(kth):
     run = gridscope.simulate(kth, policies=["easy"])["easy"]
     assert run.energy is None
     assert "energy_j" not in run.jobs.columns
+
+
+def test_a_scenarios_carbon_gives_emissions_as_the_cli_does(cli, tmp_path):
+    """The grid's carbon intensity in the scenario (version 6): the synthetic daily curve
+    gives each run's emissions and a slack holds jobs, the bytes of ``gridscope run``."""
+    s = scenario(tmp_path)
+    s["version"] = 6
+    s["carbon"] = {"kind": "daily", "mean_g_per_kwh": 300, "daily_g_per_kwh": 150,
+                   "weekly_g_per_kwh": 50}
+    s["algorithms"] = [{"local": "fcfs"}, {"local": "fcfs", "carbon_slack_s": 21600}]
+    path = tmp_path / "c.json"
+    path.write_text(json.dumps(s))
+    stdout = cli("run", path, "--json")
+    res = gridscope.run(str(path))
+    assert res.to_json() + "\n" == stdout
+    now, held = res["fcfs"].energy, res["fcfs, carbon slack 21600 s"].energy
+    assert now["emissions_g"] > 0 and now["work_emissions_g"] > 0
+    assert held["carbon_delay"]["slack_s"] == 21600.0

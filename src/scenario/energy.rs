@@ -155,40 +155,6 @@ pub fn check_idle_off(
     }
 }
 
-/// The instant each job is handed to its scheduler under `alg`'s carbon-aware delay (its
-/// greenest start within `carbon_slack_s` of its submission, by its estimate; docs/energy.md),
-/// or `None` for an algorithm without one. An error without a carbon series.
-pub fn carbon_holds(
-    alg: &super::AlgorithmSpec,
-    jobs: &[crate::model::Job],
-    cfg: &crate::engine::RunConfig,
-    series: Option<&CarbonSeries>,
-) -> Result<Option<Vec<SimTime>>, ScenarioError> {
-    let Some(slack) = alg.carbon_slack_s else {
-        return Ok(None);
-    };
-    let invalid =
-        |reason: String| Err(ScenarioError::Invalid(format!("{}: {reason}", alg.label())));
-    let most = crate::model::power::MAX_IDLE_OFF_S as f64;
-    if !(slack.is_finite() && (0.0..=most).contains(&slack)) {
-        return invalid(format!(
-            "carbon_slack_s must be 0 to {most} seconds, not {slack}"
-        ));
-    }
-    let Some(series) = series else {
-        return invalid("a carbon-aware delay (carbon_slack_s) needs the grid's carbon intensity (simulate --carbon CSV)".into());
-    };
-    let slack = SimTime::from_secs_f64(slack);
-    let holds = jobs
-        .iter()
-        .map(|j| {
-            let (planned, _) = crate::engine::planned_and_effective(j, cfg);
-            series.greenest_start(j.submit, slack, planned)
-        })
-        .collect();
-    Ok(Some(holds))
-}
-
 /// What each field of a run's `energy` means, with its formula and source (`gridscope help
 /// metrics` prints them after the scheduling metrics).
 pub const ENERGY_HELP: &[crate::metrics::MetricHelp] = &[
@@ -198,7 +164,7 @@ pub const ENERGY_HELP: &[crate::metrics::MetricHelp] = &[
     crate::metrics::MetricHelp { key: "energy.energy_delay_js", formula: "total_j × the run's span in seconds (lower is better on both)", source: "Gonzalez & Horowitz 1996" },
     crate::metrics::MetricHelp { key: "energy.switching_j / off_j", formula: "joules switching nodes off and on, and asleep (--power-off-after)", source: "Batsim's switch-off/boot transitions (docs/energy.md)" },
     crate::metrics::MetricHelp { key: "energy.idle_off", formula: "after_s (the timeout), switch_offs, boots (switch-offs ended by a job), jobs_delayed (jobs whose start waited for a boot), boot_wait_s (Σ start − the instant their policy started them)", source: "docs/energy.md" },
-    crate::metrics::MetricHelp { key: "energy.emissions_g", formula: "Σ joules × g/kWh / 3.6e6 over the platform's power and the --carbon series, over the run's span", source: "docs/energy.md" },
+    crate::metrics::MetricHelp { key: "energy.emissions_g", formula: "Σ joules × g/kWh / 3.6e6 over the platform's power and the grid's carbon intensity (the scenario's carbon: a CSV or the synthetic daily curve; simulate --carbon), over the run's span", source: "docs/energy.md" },
     crate::metrics::MetricHelp { key: "energy.work_emissions_g", formula: "Σ over jobs and their node shares of (AllCores − Epsilon)·cores/N watts × ∫ intensity over the job's run: the jobs' work alone, not growing with the span", source: "docs/energy.md" },
     crate::metrics::MetricHelp { key: "energy.carbon_delay", formula: "slack_s, jobs_held (jobs held past their submission to their greenest start: least mean intensity over the estimated run), held_s (Σ hold)", source: "Wiesner et al., Middleware 2021 (docs/energy.md)" },
 ];

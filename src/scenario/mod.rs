@@ -7,6 +7,7 @@
 //! `serde_engine.rs` the serde forms of the engine's options, `error.rs` [`ScenarioError`],
 //! `load.rs` the workload, `platform.rs` the platform and `report.rs` what a run produced.
 
+pub mod carbon;
 mod cost;
 pub mod energy;
 mod error;
@@ -63,7 +64,7 @@ use serde_engine::RunConfigDef;
 /// so one without node types stays version 2 and keeps its bytes (share links, manifest
 /// case ids). Version 4 (issue #41) adds `failures`, likewise written only when present;
 /// version 5 (issue #40) an algorithm's `power_off_after_s` and `carbon_slack_s` and a node
-/// type's `power`, likewise.
+/// type's `power`, likewise; version 6 the grid's `carbon` intensity, likewise.
 pub const SCENARIO_VERSION: u32 = 2;
 /// The first version whose sites may list node types.
 pub const NODE_TYPES_VERSION: u32 = 3;
@@ -72,8 +73,11 @@ pub const FAILURES_VERSION: u32 = 4;
 /// The first version with an algorithm's `power_off_after_s` and `carbon_slack_s` and a node
 /// type's `power` (issue #40), written only when one is there.
 pub const POWER_VERSION: u32 = 5;
+/// The first version with the grid's `carbon` intensity (issue #40), written only when
+/// there is one.
+pub const CARBON_VERSION: u32 = 6;
 /// The newest version read.
-pub const NEWEST_SCENARIO_VERSION: u32 = POWER_VERSION;
+pub const NEWEST_SCENARIO_VERSION: u32 = CARBON_VERSION;
 /// The oldest version still read.
 pub const OLDEST_SCENARIO_VERSION: u32 = 1;
 
@@ -94,6 +98,11 @@ pub struct Scenario {
     /// Nodes that go down in every run (issue #41, docs/failures.md; version 4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub failures: Option<failures::FailureSpec>,
+    /// The grid's carbon intensity (issue #40, docs/energy.md; version 6): runs on powered
+    /// nodes report their emissions under it, and an algorithm's `carbon_slack_s` holds
+    /// jobs to its cleaner hours.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub carbon: Option<carbon::CarbonSpec>,
 }
 
 fn current_version() -> u32 {
@@ -334,7 +343,9 @@ impl Scenario {
             .iter()
             .any(|a| a.power_off_after_s.is_some() || a.carbon_slack_s.is_some())
             || self.has_power_models();
-        self.version = if switches_off {
+        self.version = if self.carbon.is_some() {
+            CARBON_VERSION
+        } else if switches_off {
             POWER_VERSION
         } else if self.failures.is_some() {
             FAILURES_VERSION
@@ -366,6 +377,7 @@ impl Scenario {
     pub fn demo() -> Scenario {
         Scenario {
             failures: None,
+            carbon: None,
             version: SCENARIO_VERSION,
             name: "demo: SES Poisson workload on 128 processors, all local policies".into(),
             seed: 1,

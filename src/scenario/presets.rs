@@ -77,6 +77,7 @@ const SOB_TABLE6_LIGHT: [(f64, f64, f64); 6] = [
 pub(super) fn sob_scenario(name: &str) -> Option<Scenario> {
     let scenario = |name: &str, platform, workload, algorithms| Scenario {
         failures: None,
+        carbon: None,
         version: SCENARIO_VERSION,
         name: name.to_string(),
         seed: 1,

@@ -204,7 +204,7 @@ pub struct PreparedScenario {
     work_limit: u64,
     /// Nodes that go down in every run (issue #41; none by default).
     outages: Arc<Outages>,
-    /// The grid's carbon intensity, for the runs that delay jobs to cleaner hours.
+    /// The carbon series given apart (`simulate --carbon`), in place of the scenario's.
     carbon: Option<Arc<crate::energy::CarbonSeries>>,
 }
 
@@ -228,6 +228,11 @@ impl PreparedScenario {
         }
     }
 
+    /// The grid's carbon intensity the runs read (`carbon::source`).
+    pub fn carbon(&self) -> Result<Option<super::carbon::CarbonSource>, ScenarioError> {
+        super::carbon::source(self.carbon.as_ref(), self.scenario.carbon.as_ref())
+    }
+
     /// Run `index`'s simulation, its parameters checked; each site's local policy is the
     /// algorithm's own, or `policies`' when given.
     fn start(
@@ -240,7 +245,7 @@ impl PreparedScenario {
         let platform = self.run_platform(index)?;
         super::energy::check_idle_off(alg, &platform)?;
         let cfg = &self.scenario.options;
-        let holds = super::energy::carbon_holds(alg, &self.jobs, cfg, self.carbon.as_deref())?;
+        let holds = super::carbon::carbon_holds(alg, &self.jobs, cfg, self.carbon()?.as_ref())?;
         let (jobs, cfg) = (self.jobs.clone(), &self.scenario.options);
         let sim = match policies {
             Some(build) => Simulation::with_local_policies(
@@ -301,13 +306,8 @@ impl PreparedScenario {
         let alg = &self.scenario.algorithms[index];
         let (cfg, import) = (&self.scenario.options, &self.workload.report);
         let mut report = run_report(alg, platform, &self.jobs, cfg, import, out)?;
-        let carbon = self.carbon.as_deref();
-        if let (Some(holds), Some(e)) = (
-            super::energy::carbon_holds(alg, &self.jobs, cfg, carbon)?,
-            report.energy.as_mut(),
-        ) {
-            let slack = alg.carbon_slack_s.unwrap_or(0.0);
-            e.carbon_delay = Some(super::energy::CarbonDelay::of(slack, &self.jobs, &holds));
+        if let Some(carbon) = self.carbon()? {
+            super::carbon::add_carbon(&mut report, (alg, &self.jobs, cfg), platform, &carbon)?;
         }
         Ok(report)
     }
@@ -416,8 +416,8 @@ impl ScenarioRun {
         self
     }
 
-    /// The grid's carbon intensity over the run (issue #40, docs/energy.md): the runs with a
-    /// `carbon_slack_s` hold each job until its greenest start within that slack.
+    /// The grid's carbon intensity over the run in place of the scenario's (issue #40,
+    /// docs/energy.md): runs hold jobs to its cleaner hours and report their emissions.
     pub fn with_carbon(mut self, series: crate::energy::CarbonSeries) -> ScenarioRun {
         self.base.carbon = Some(Arc::new(series));
         self

@@ -60,6 +60,7 @@ pub fn ses_scenario(gen: &SesPoisson, days: f64, seed: u64) -> Scenario {
     let per_day = 48.0 * gen.arrivals_per_30min * gen.load_factor;
     Scenario {
         failures: None,
+        carbon: None,
         version: super::SCENARIO_VERSION,
         name: format!("SES node-group selection, {days} days, seed {seed}"),
         seed,

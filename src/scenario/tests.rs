@@ -168,6 +168,32 @@ mod versions {
             );
         }
     }
+
+    /// The grid's carbon is version 6, written only when there: a scenario with it reads
+    /// back the same, and the synthetic curve holds each hour's value (the sines of
+    /// `libm`, the same bits natively and in wasm).
+    #[test]
+    fn a_carbon_intensity_makes_version_6() {
+        use crate::scenario::carbon::{CarbonSpec, DailyCurve};
+        let mut s = Scenario::from_json(&v(2, r#"[{"local":"easy"}]"#)).unwrap();
+        assert_eq!(s.version, 2);
+        s.carbon = Some(CarbonSpec::Daily(DailyCurve::DEFAULT));
+        let s = s.upgrade();
+        assert_eq!(s.version, crate::scenario::CARBON_VERSION);
+        assert_eq!(Scenario::from_json(&s.to_json()).unwrap(), s);
+        let c = DailyCurve::DEFAULT;
+        assert_eq!(c.at_hour(0), 300.0);
+        assert!(
+            (c.at_hour(6) - (450.0 + 50.0 * (std::f64::consts::TAU * 6.0 / 168.0).sin())).abs()
+                < 1e-9
+        );
+        let series = c.series(crate::time::SimTime::from_secs(7200 + 1));
+        assert_eq!(series.pieces.len(), 3);
+        assert_eq!(
+            series.pieces[2].end,
+            crate::time::SimTime::from_secs(3 * 3600)
+        );
+    }
 }
 
 mod limits {

@@ -324,6 +324,10 @@ pub struct RunResult {
 pub struct SeriesData {
     pub bucket_s: f64,
     pub sites: Vec<SiteSeriesData>,
+    /// The grid's mean carbon intensity per bucket in g/kWh, when the scenario has one
+    /// (issue #40; else empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub carbon_g_per_kwh: Vec<f64>,
 }
 
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]

@@ -3,7 +3,9 @@
 // with idle nodes switched off, every run reports the energy the CLI reports for the same
 // scenario (read back from the page's share link, scenario version 5), the page draws
 // energy against wait, power over time and nodes by power state, and the link opens again
-// to the same joules. Needs `trunk build --release --offline` and `cargo build --release`.
+// to the same joules; a carbon intensity (a CSV or the synthetic daily curve) with slacks
+// adds each run's emissions, the carbon curve and the finding, equal to the CLI's (scenario
+// version 6). Needs `trunk build --release --offline` and `cargo build --release`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -104,6 +106,68 @@ test('the energy-demo preset runs nine runs with energy and says what switching 
   assert.match(await page.textContent('[data-testid=energy-finding]'), /Switching idle nodes off after 60 s saved/);
 });
 
+test('a carbon intensity and slacks in the form: emissions per run equal the CLI, the curve is drawn, the link re-runs it', async () => {
+  const page = await open();
+  await waitResults(page, 5);
+  await page.selectOption('[data-testid=power-model]', 'batsim-cluster-energy-128');
+  // A slack needs a series; a CSV with a gap is refused with its file and line.
+  await page.fill('[data-testid=carbon-slack]', '21600');
+  await page.press('[data-testid=carbon-slack]', 'Tab');
+  await page.waitForSelector('text=choose the grid\'s carbon intensity first');
+  await page.setInputFiles('[data-testid=carbon-file]', {
+    name: 'gap.csv', mimeType: 'text/csv',
+    buffer: Buffer.from('start_s,end_s,g_per_kwh\n0,3600,400\n7200,10800,100\n'),
+  });
+  await page.waitForSelector('text=gap.csv line 3');
+  // A good CSV goes into the scenario; then the synthetic daily curve replaces it.
+  await page.setInputFiles('[data-testid=carbon-file]', {
+    name: 'flat.csv', mimeType: 'text/csv',
+    buffer: Buffer.from('start_s,end_s,g_per_kwh\n0,100000000,250\n'),
+  });
+  await page.waitForFunction(() => document.querySelector('[data-testid=carbon-source]').value === 'csv');
+  await page.selectOption('[data-testid=carbon-source]', 'daily');
+  await page.fill('[data-testid=carbon-slack]', 'never, 21600');
+  await page.press('[data-testid=carbon-slack]', 'Tab');
+  await page.click('[data-testid=run]');
+  await waitEnergy(page, 10);
+  const rows = await waitResults(page, 10, 120_000);
+  const json = await reportJson(page);
+  const byLabel = Object.fromEntries(json.runs.map((r) => [r.label, r]));
+  for (const base of ['fcfs', 'easy', 'conservative', 'sjf', 'firstfit']) {
+    const now = byLabel[base];
+    const held = byLabel[`${base}, carbon slack 21600 s`];
+    assert.ok(now && held, `missing ${base} runs: ${Object.keys(byLabel)}`);
+    assert.ok(now.energy.emissions_g > 0 && held.energy.carbon_delay.jobs_held > 0, JSON.stringify(held.energy));
+    assert.ok(held.energy.work_emissions_g < now.energy.work_emissions_g, `${base}: the slack did not cut the work's emissions`);
+  }
+  assert.match(await page.textContent('[data-testid=carbon-finding]'), /Holding jobs up to 21,600 s for cleaner hours \(.+\) cut the emissions of the jobs' work by \d+\.\d % .* the mean wait went from [\d,]+ s to [\d,]+ s\./);
+  assert.equal(await page.locator('[data-testid=energy-table] th[data-key=emissions_g]').count(), 1);
+  await page.waitForSelector('[data-testid=chart-carbon]');
+  assert.ok(await canvasInk(page, 'chart-carbon') > 0.005, 'the carbon curve is blank');
+  const mean = Number(await page.getAttribute('[data-testid=chart-carbon]', 'data-mean-g-per-kwh'));
+  assert.ok(mean > 150 && mean < 500, `mean intensity ${mean}`);
+
+  // The link holds scenario version 6 with the curve; the CLI gives the same emissions.
+  await page.click('text=Share');
+  const url = await page.textContent('[data-testid=share-url]');
+  const shared = JSON.parse(zlib.inflateRawSync(Buffer.from(url.split('#s1=')[1], 'base64url')));
+  assert.equal(shared.scenario.version, 6);
+  assert.equal(shared.scenario.carbon.kind, 'daily');
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridscope-carbon-'));
+  fs.writeFileSync(path.join(dir, 'scenario.json'), JSON.stringify(shared.scenario));
+  const cli = JSON.parse(execFileSync(CLI, ['run', path.join(dir, 'scenario.json'), '--json'], { maxBuffer: 64 << 20 }).toString());
+  assertSameNumbers(rows, Object.fromEntries(cli.runs.map((r) => [r.label, r.metrics])));
+  assert.deepEqual(json.runs.map((r) => [r.label, r.energy]), cli.runs.map((r) => [r.label, r.energy]));
+
+  const again = await open(url);
+  await waitEnergy(again, 10);
+  assert.equal(await again.inputValue('[data-testid=carbon-source]'), 'daily');
+  assert.equal(await again.inputValue('[data-testid=carbon-slack]'), 'never, 21600');
+  // No series again: the slacks go with it.
+  await again.selectOption('[data-testid=carbon-source]', '');
+  assert.equal(await again.inputValue('[data-testid=carbon-slack]'), '');
+});
+
 test('no page of this file left 127.0.0.1 or logged an error', () => {
-  assertCleanPages(pages, 3);
+  assertCleanPages(pages, 5);
 });

@@ -303,6 +303,7 @@ fn a_scenario_carries_its_failures() {
         algorithms: vec![AlgorithmSpec::local(LocalPolicyKind::Fcfs)],
         options: Default::default(),
         failures: Some(spec),
+        carbon: None,
     }
     .upgrade();
     assert_eq!(scenario.version, FAILURES_VERSION);

@@ -475,6 +475,7 @@ fn not_a_bug(r: Result<gridscope::scenario::Report, ScenarioError>) -> Result<()
 fn swf_scenario(file: &str) -> Scenario {
     Scenario {
         failures: None,
+        carbon: None,
         version: SCENARIO_VERSION,
         name: "fuzz".into(),
         seed: 1,

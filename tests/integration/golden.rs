@@ -37,6 +37,7 @@ fn render_one(fixture: &str, bytes: &[u8], event_order: EventOrder, text: &mut S
     for kill in [true, false] {
         let scenario = Scenario {
             failures: None,
+            carbon: None,
             version: SCENARIO_VERSION,
             name: fixture.into(),
             seed: 0,

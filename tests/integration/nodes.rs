@@ -52,6 +52,7 @@ fn memory_case(policies: &[LocalPolicyKind]) -> Result<gridscope::scenario::Repo
     let platform = read_platform_file("memory_decides.json", &sys)?;
     let scenario = Scenario {
         failures: None,
+        carbon: None,
         version: SCENARIO_VERSION,
         name: "memory decides".into(),
         seed: 0,

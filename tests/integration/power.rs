@@ -380,3 +380,131 @@ fn a_carbon_aware_delay_holds_a_job_for_the_clean_hour() {
         "{err}"
     );
 }
+
+/// The grid's carbon intensity in the scenario (version 6), as the page writes it: a CSV
+/// carried in full gives the bytes `simulate --carbon FILE` gives; the synthetic daily curve
+/// gives the bytes of the same curve written out as a CSV (each hour's value printed in
+/// full); a bad line or field of either is named.
+#[test]
+fn a_scenarios_carbon_gives_the_emissions_of_the_carbon_flag() {
+    use gridscope::scenario::carbon::DailyCurve;
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("scenario_carbon");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = |name: &str, text: &str| {
+        let p = dir.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    // Three jobs over two days on two one-core nodes.
+    file(
+        "jobs.swf",
+        "1 0 -1 5000 1 -1 -1 1 6000 -1 1 1 -1 -1 -1 -1 -1 -1\n\
+         2 30000 -1 20000 2 -1 -1 2 20000 -1 1 1 -1 -1 -1 -1 -1 -1\n\
+         3 90000 -1 3000 1 -1 -1 1 3000 -1 1 1 -1 -1 -1 -1 -1 -1\n",
+    );
+    let curve = DailyCurve::DEFAULT;
+    let mut csv = String::from("start_s,end_s,g_per_kwh\n");
+    for h in 0..24 * 7 {
+        csv.push_str(&format!(
+            "{},{},{}\n",
+            h * 3600,
+            (h + 1) * 3600,
+            curve.at_hour(h)
+        ));
+    }
+    let grid = file("grid.csv", &csv);
+    let scenario = |carbon: &str| {
+        format!(
+            r#"{{"version": 6, "platform": {{"kind": "sites", "name": "two", "sites": [{{"name": "two",
+            "nodes": 2, "cpus_per_node": 1, "node_types": [{{"name": "n", "count": 2, "cores": 1,
+            "power": {{"idle_w": 95, "epsilon_w": 95, "all_cores_w": 190.738, "off_w": 9.75}}}}]}}]}},
+            "workload": {{"kind": "swf", "file": "jobs.swf"}},
+            "algorithms": [{{"local": "easy"}}, {{"local": "easy", "carbon_slack_s": 21600}}]{carbon}}}"#
+        )
+    };
+    let run = |name: &str, carbon: &str, extra: &[&str]| {
+        let path = file(name, &scenario(carbon));
+        let out = crate::cli::gridscope(&[&["run", &path, "--json"][..], extra].concat());
+        (out.status.success(), out)
+    };
+    let energy = |out: &std::process::Output| {
+        let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        let runs = v["runs"].as_array().unwrap().clone();
+        runs.iter().map(|r| r["energy"].clone()).collect::<Vec<_>>()
+    };
+    let flag = crate::cli::gridscope(&["run", &file("flag.json", &scenario("")), "--json"]);
+    // `run` takes no --carbon: the scenario carries it. The CSV in full first.
+    let inline = format!(
+        r#", "carbon": {{"kind": "csv", "file": "grid.csv", "csv": {}}}"#,
+        serde_json::to_string(&csv).unwrap()
+    );
+    let (ok, with_csv) = run("csv.json", &inline, &[]);
+    assert!(ok, "{}", String::from_utf8_lossy(&with_csv.stderr));
+    let (ok, daily) = run(
+        "daily.json",
+        r#", "carbon": {"kind": "daily", "mean_g_per_kwh": 300, "daily_g_per_kwh": 150, "weekly_g_per_kwh": 50}"#,
+        &[],
+    );
+    assert!(ok, "{}", String::from_utf8_lossy(&daily.stderr));
+    assert_eq!(energy(&with_csv), energy(&daily));
+    let e = energy(&daily);
+    assert!(e[0]["emissions_g"].as_f64().unwrap() > 0.0, "{e:?}");
+    assert!(
+        e[1]["carbon_delay"]["jobs_held"].as_u64() >= Some(1),
+        "{e:?}"
+    );
+    assert!(e[1]["work_emissions_g"].as_f64() < e[0]["work_emissions_g"].as_f64());
+    // `simulate --carbon FILE` on the same jobs and platform: the same emissions.
+    assert!(
+        !flag.status.success(),
+        "a slack without a series is refused"
+    );
+    let platform = file(
+        "two.json",
+        r#"{"name": "two", "nodes": 2, "cpus_per_node": 1, "node_types": [{"name": "n", "count": 2, "cores": 1,
+            "power": {"idle_w": 95, "epsilon_w": 95, "all_cores_w": 190.738, "off_w": 9.75}}]}"#,
+    );
+    let jobs = dir.join("jobs.swf");
+    let sim = crate::cli::gridscope(&[
+        "simulate",
+        jobs.to_str().unwrap(),
+        "--platform",
+        &platform,
+        // The platform's own models stay; the flag is what --carbon asks for.
+        "--power",
+        "simgrid-example",
+        "--policy",
+        "easy",
+        "--carbon",
+        &grid,
+        "--carbon-slack",
+        "never,21600",
+        "--json",
+    ]);
+    assert!(
+        sim.status.success(),
+        "{}",
+        String::from_utf8_lossy(&sim.stderr)
+    );
+    let g = |es: &[serde_json::Value]| -> Vec<_> {
+        es.iter()
+            .map(|x| (x["emissions_g"].clone(), x["work_emissions_g"].clone()))
+            .collect()
+    };
+    assert_eq!(g(&energy(&sim)), g(&e));
+    // Bad input is named: a line of the CSV, a field of the curve.
+    let bad = inline.replace("3600,7200,", "3600,7300,");
+    let (ok, out) = run("bad.json", &bad, &[]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!ok && err.contains("grid.csv line 4"), "{err}");
+    let (ok, out) = run(
+        "neg.json",
+        r#", "carbon": {"kind": "daily", "mean_g_per_kwh": 100, "daily_g_per_kwh": 150}"#,
+        &[],
+    );
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !ok && err.contains("daily_g_per_kwh + weekly_g_per_kwh"),
+        "{err}"
+    );
+}

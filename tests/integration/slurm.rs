@@ -315,6 +315,7 @@ fn slurm_on_a_real_trace() {
     };
     let scenario = Scenario {
         failures: None,
+        carbon: None,
         version: gridscope::scenario::SCENARIO_VERSION,
         name: name.into(),
         seed: 0,
@@ -364,6 +365,7 @@ fn unbounded_backfill_is_conservative_by_rebuild() {
     slurm.slurm = Some(unbounded);
     let scenario = Scenario {
         failures: None,
+        carbon: None,
         version: gridscope::scenario::SCENARIO_VERSION,
         name: name.into(),
         seed: 0,

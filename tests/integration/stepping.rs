@@ -258,6 +258,7 @@ fn the_step_view_explains_each_start() {
     let bytes = std::fs::read(&path).unwrap();
     let scenario = Scenario {
         failures: None,
+        carbon: None,
         version: 1,
         name: "step".into(),
         seed: 1,

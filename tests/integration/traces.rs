@@ -44,6 +44,7 @@ fn load(name: &str) -> Workload {
 fn scenario(name: &str, policies: &[LocalPolicyKind]) -> Scenario {
     Scenario {
         failures: None,
+        carbon: None,
         version: gridscope::scenario::SCENARIO_VERSION,
         name: name.into(),
         seed: 0,

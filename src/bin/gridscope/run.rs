@@ -79,14 +79,8 @@ pub fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
         if let Some(list) = &a.carbon_slack {
             // … and each of those with each slack: easy, carbon slack 3600 s, …
             let algorithms = std::mem::take(&mut scenario.algorithms);
-            for alg in algorithms {
-                for &slack in &list.0 {
-                    scenario.algorithms.push(AlgorithmSpec {
-                        carbon_slack_s: slack.filter(|&s| s > 0.0),
-                        ..alg.clone()
-                    });
-                }
-            }
+            scenario.algorithms =
+                gridscope::scenario::carbon::with_carbon_slacks(algorithms, &list.0);
         }
         scenario.platform = PlatformSpec::Sites {
             name: p.name,
@@ -102,6 +96,14 @@ pub fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
         limits: a.limits.limits(),
     };
     let carbon = match &a.carbon {
+        // The synthetic grid goes into the scenario, which says so (version 6).
+        Some(file) if file.as_os_str() == "daily" => {
+            scenario.carbon = Some(gridscope::scenario::carbon::CarbonSpec::Daily(
+                gridscope::scenario::carbon::DailyCurve::DEFAULT,
+            ));
+            scenario = scenario.upgrade();
+            None
+        }
         Some(file) => {
             let bytes = read_file(file, &a.limits.limits())?;
             inputs.add(file);
@@ -286,6 +288,7 @@ pub struct TraceOptions {
 pub fn trace_scenario(trace: &str, policies: &[LocalPolicyKind], o: TraceOptions) -> Scenario {
     Scenario {
         failures: None,
+        carbon: None,
         version: SCENARIO_VERSION,
         name: format!("simulate {trace}"),
         seed: 0,
@@ -467,29 +470,9 @@ fn run_scenario(
         ),
         (None, None) => run_loaded_on(scenario, workload, threads, &place.limits, &mut progress_of),
     }?;
+    // Each run's emissions under the carbon series are in its energy already (the runner
+    // adds them, as it does for the page and Python).
     drop(progress);
-    if let Some(series) = carbon {
-        let platform = &report.platform;
-        for run in &mut report.runs {
-            let grams = gridscope::scenario::energy::run_emissions(
-                platform,
-                &run.outcomes,
-                &run.placements,
-                series,
-                run.power_log.as_ref(),
-            )?;
-            let work = gridscope::scenario::energy::work_emissions(
-                platform,
-                &run.outcomes,
-                &run.placements,
-                series,
-            )?;
-            if let Some(e) = run.energy.as_mut() {
-                e.emissions_g = grams;
-                e.work_emissions_g = work;
-            }
-        }
-    }
     report::finish(
         args,
         &mut report,

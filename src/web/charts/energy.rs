@@ -35,15 +35,26 @@ impl EnergyWait {
             let Some(e) = r.report.energy.as_ref() else {
                 continue;
             };
-            let label = r.label();
-            let (base, tag) = match &e.idle_off {
+            // The label without its timeout and slack (`AlgorithmSpec::label`'s suffixes):
+            // an algorithm's runs are one group, tagged "on", "600 s", "on, slack 3600 s".
+            let mut base = r.label();
+            let slack = e.carbon_delay.as_ref().filter(|c| c.slack_s > 0.0);
+            if let Some(c) = slack {
+                let suffix = format!(", carbon slack {} s", c.slack_s);
+                base = base.strip_suffix(&suffix).unwrap_or(base);
+            }
+            let mut tag = match &e.idle_off {
                 Some(off) => {
                     let suffix = format!(", off after {} s", off.after_s);
-                    let base = label.strip_suffix(&suffix).unwrap_or(label);
-                    (base.to_string(), format!("{} s", off.after_s))
+                    base = base.strip_suffix(&suffix).unwrap_or(base);
+                    format!("{} s", off.after_s)
                 }
-                None => (label.to_string(), "on".to_string()),
+                None => "on".to_string(),
             };
+            if let Some(c) = slack {
+                tag.push_str(&format!(", slack {} s", c.slack_s));
+            }
+            let base = base.to_string();
             let point = (tag, r.report.metrics.avg_wait_s, e.total_kwh);
             match groups.iter_mut().find(|g| g.0 == base) {
                 Some(g) => g.1.push(point),
@@ -277,5 +288,39 @@ impl Plot for NodeStates {
 
     fn name(&self) -> String {
         format!("gridscope-node-states-{}", self.run.label())
+    }
+}
+
+/// The grid's carbon intensity over one run (its buckets' means), drawn under its power.
+#[derive(Clone, Debug, PartialEq)]
+pub struct CarbonCurve {
+    pub run: Rc<RunResult>,
+}
+
+impl Plot for CarbonCurve {
+    fn draw(&self, canvas: &HtmlCanvasElement) -> Result<Geom, String> {
+        let s = &self.run.series;
+        let lines = vec![("g CO₂/kWh".to_string(), s.carbon_g_per_kwh.clone())];
+        let title = format!("Grid carbon intensity ({})", self.run.label());
+        draw::over_time(canvas, &title, "g CO₂/kWh", s.bucket_s, &lines, None)
+    }
+
+    fn describe(&self, x: f64, _y: f64) -> String {
+        let s = &self.run.series;
+        let k = (x * 86400.0 / s.bucket_s.max(1e-9)).floor().max(0.0) as usize;
+        match s.carbon_g_per_kwh.get(k) {
+            Some(g) => format!("day {x:.2}: {} g CO₂/kWh", fmt_num(*g, 1)),
+            None => String::new(),
+        }
+    }
+
+    fn name(&self) -> String {
+        format!("gridscope-carbon-{}", self.run.label())
+    }
+
+    fn data_attrs(&self) -> Vec<(&'static str, String)> {
+        let g = &self.run.series.carbon_g_per_kwh;
+        let mean = g.iter().sum::<f64>() / g.len().max(1) as f64;
+        vec![("data-mean-g-per-kwh", format!("{mean:.3}"))]
     }
 }

@@ -143,6 +143,7 @@ fn ses_queue(r: &SesSelection, run: usize) -> Option<(String, crate::web::protoc
                 node_states: Vec::new(),
             })
             .collect(),
+        carbon_g_per_kwh: Vec::new(),
     };
     Some((run.label.clone(), data))
 }

@@ -47,7 +47,7 @@ use web_sys::HtmlCanvasElement;
 
 pub use ab::AbScatter;
 pub use draw::Geom;
-pub use energy::{EnergyWait, NodeStates};
+pub use energy::{CarbonCurve, EnergyWait, NodeStates};
 pub use failures::LostWork;
 pub use families::{
     KkorGantt, KkorLines, KkorOrgs, SesBars, SesCrossoverLines, SesFigure, SesGroups, SesQueue,

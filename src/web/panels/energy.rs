@@ -1,15 +1,22 @@
 //! Energy (issue #40, docs/energy.md): what each node draws (a power model on every node
-//! type), and idle timeouts after which a node no job holds is switched off, each timeout a
-//! run of its own beside the same algorithm always on. Both live in the scenario (the node
-//! types' `power`, the algorithms' `power_off_after_s`), so a share link carries them.
+//! type), idle timeouts after which a node no job holds is switched off, each timeout a
+//! run of its own beside the same algorithm always on, and the grid's carbon intensity
+//! (a synthetic daily curve or a CSV) with slacks that hold jobs to its cleaner hours. All
+//! live in the scenario (the node types' `power`, the algorithms' `power_off_after_s` and
+//! `carbon_slack_s`, the scenario's `carbon`), so a share link carries them.
 
+use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::form::{select_value, DraftInput};
-use crate::energy::PowerModel;
+use crate::energy::{CarbonSeries, PowerModel};
+use crate::scenario::carbon::{with_carbon_slacks, CarbonSpec, DailyCurve};
 use crate::scenario::energy::{parse_seconds_list, with_idle_timeouts};
-use crate::scenario::{PlatformSpec, Scenario};
-use crate::web::state::{edit, use_app};
+use crate::scenario::{AlgorithmSpec, PlatformSpec, Scenario};
+use crate::web::state::{edit, use_app, AppAction};
+
+/// The most bytes of a carbon CSV the page reads (a year by the minute is about 14 MB).
+const MAX_CARBON_BYTES: f64 = 32e6;
 
 /// The value of the power select for a model that is no preset (from a scenario file).
 const CUSTOM: &str = "custom";
@@ -23,11 +30,49 @@ pub fn EnergyPanel() -> Html {
         let (name, known) = (select_value(&e), known.clone());
         edit(move |s| set_model(s, &name, known.as_deref()))
     });
-    let timeouts = timeouts_text(&app.scenario);
+    let timeouts = listed_text(&app.scenario, |a| a.power_off_after_s);
     let set_timeouts = app.callback(|e: Event| {
         let v = super::form::input_value(&e);
         edit(move |s| set_timeouts(s, &v))
     });
+    let slacks = listed_text(&app.scenario, |a| a.carbon_slack_s);
+    let set_slacks = app.callback(|e: Event| {
+        let v = super::form::input_value(&e);
+        edit(move |s| set_slacks(s, &v))
+    });
+    let carbon = app.scenario.carbon.clone();
+    let choose_carbon = app.callback(|e: Event| {
+        let v = select_value(&e);
+        edit(move |s| set_carbon(s, &v))
+    });
+    let reader = use_mut_ref(|| None::<gloo::file::callbacks::FileReader>);
+    let read_csv = {
+        let app = app.clone();
+        Callback::from(move |e: Event| {
+            let input: HtmlInputElement = e.target_unchecked_into();
+            let Some(file) = input.files().and_then(|f| f.get(0)) else {
+                return;
+            };
+            let name = file.name();
+            if file.size() > MAX_CARBON_BYTES {
+                app.send(AppAction::Error(format!(
+                    "{name}: more than the page reads from a carbon series (32 MB)"
+                )));
+                return;
+            }
+            let app = app.clone();
+            let file = gloo::file::File::from(file);
+            *reader.borrow_mut() = Some(gloo::file::callbacks::read_as_text(&file, move |r| {
+                app.send(match r {
+                    Ok(text) => {
+                        let name = name.clone();
+                        edit(move |s| set_carbon_csv(s, &name, &text))
+                    }
+                    Err(e) => AppAction::Error(format!("{name}: cannot read the file: {e}")),
+                })
+            }));
+        })
+    };
     html! {
         <>
             <h2>{"Energy"}</h2>
@@ -48,6 +93,25 @@ pub fn EnergyPanel() -> Html {
                     <label for="f-idle-off">{"Switch idle nodes off after (s)"}</label>
                     <DraftInput id="f-idle-off" testid="idle-off" value={timeouts} onchange={set_timeouts} placeholder="never, 600, 3600" />
                     <span class="help">{"A comma list of seconds or never: each algorithm runs once per entry, side by side. A node that no job has held that long switches off; a job placed on it waits for its boot (its wait includes the boot), and first-fit takes the nodes that are on first. Needs a power model with switching times."}</span>
+                </div>
+                <label>{"Grid carbon intensity "}
+                    <select onchange={choose_carbon} data-testid="carbon-source">
+                        <option value="" selected={carbon.is_none()}>{"none: no emissions are counted"}</option>
+                        <option value="daily" selected={matches!(carbon, Some(CarbonSpec::Daily(_)))}>{CarbonSpec::Daily(DailyCurve::DEFAULT).describe()}</option>
+                        if let Some(c @ CarbonSpec::Csv { .. }) = &carbon {
+                            <option value="csv" selected=true>{format!("the series of {}", c.describe())}</option>
+                        }
+                    </select>
+                </label>
+                <div class="field">
+                    <label for="f-carbon-file">{"… or a CSV of start_s,end_s,g_per_kwh"}</label>
+                    <input id="f-carbon-file" type="file" accept=".csv,.txt" data-testid="carbon-file" onchange={read_csv} />
+                    <span class="help">{"Grams of CO₂ per kWh, each row holding from its start to its end in seconds from the workload's first submission, back to back, covering the run. The series goes into the scenario, so a share link carries it. Each run on powered nodes then reports its emissions: the platform's over the run, and its jobs' work alone (docs/energy.md)."}</span>
+                </div>
+                <div class="field">
+                    <label for="f-carbon-slack">{"Hold jobs for cleaner hours, slack (s)"}</label>
+                    <DraftInput id="f-carbon-slack" testid="carbon-slack" value={slacks} onchange={set_slacks} placeholder="never, 21600" />
+                    <span class="help">{"A comma list of seconds or never: each algorithm runs once per entry. A job is held until the start within the slack of its submission where the grid's mean intensity over its estimated run is lowest (Wiesner et al., \"Let's Wait Awhile\", Middleware 2021), then handed to its scheduler; its wait counts from its submission. Needs a carbon intensity."}</span>
                 </div>
             </div>
         </>
@@ -106,14 +170,10 @@ pub fn set_model(
     Ok(())
 }
 
-/// The scenario's idle timeouts in the order its algorithms first use them: "never, 600".
-fn timeouts_text(s: &Scenario) -> String {
-    let mut seen: Vec<Option<f64>> = Vec::new();
-    for a in &s.algorithms {
-        if !seen.contains(&a.power_off_after_s) {
-            seen.push(a.power_off_after_s);
-        }
-    }
+/// The values `of` the scenario's algorithms, in the order they first use them: "never,
+/// 600" (empty when every one is never).
+fn listed_text(s: &Scenario, of: fn(&AlgorithmSpec) -> Option<f64>) -> String {
+    let seen = listed(s, of);
     if seen == [None] {
         return String::new();
     }
@@ -121,14 +181,47 @@ fn timeouts_text(s: &Scenario) -> String {
     seen.iter().map(text).collect::<Vec<_>>().join(", ")
 }
 
-/// Runs each algorithm once per timeout of `text` (empty: never).
-pub fn set_timeouts(s: &mut Scenario, text: &str) -> Result<(), String> {
+/// The distinct values `of` the scenario's algorithms, in the order they first use them.
+fn listed(s: &Scenario, of: fn(&AlgorithmSpec) -> Option<f64>) -> Vec<Option<f64>> {
+    let mut seen: Vec<Option<f64>> = Vec::new();
+    for a in &s.algorithms {
+        if !seen.contains(&of(a)) {
+            seen.push(of(a));
+        }
+    }
+    seen
+}
+
+/// A comma list of seconds or never (empty: never).
+fn seconds_list(what: &str, text: &str) -> Result<Vec<Option<f64>>, String> {
     let text = if text.trim().is_empty() {
         "never"
     } else {
         text
     };
-    let list = parse_seconds_list(text).map_err(|e| format!("idle timeouts: {e}"))?;
+    parse_seconds_list(text).map_err(|e| format!("{what}: {e}"))
+}
+
+/// Runs each algorithm once per idle timeout of `timeouts` and carbon slack of `slacks`,
+/// as `simulate --power-off-after … --carbon-slack …` does.
+fn expand(s: &mut Scenario, timeouts: &[Option<f64>], slacks: &[Option<f64>]) {
+    let mut bases: Vec<AlgorithmSpec> = Vec::new();
+    for a in &s.algorithms {
+        let base = AlgorithmSpec {
+            power_off_after_s: None,
+            carbon_slack_s: None,
+            ..a.clone()
+        };
+        if !bases.contains(&base) {
+            bases.push(base);
+        }
+    }
+    s.algorithms = with_carbon_slacks(with_idle_timeouts(bases, timeouts), slacks);
+}
+
+/// Runs each algorithm once per timeout of `text` (empty: never).
+pub fn set_timeouts(s: &mut Scenario, text: &str) -> Result<(), String> {
+    let list = seconds_list("idle timeouts", text)?;
     let switching = list.iter().any(Option::is_some);
     if switching && current_model(s).is_empty() {
         return Err("idle timeouts: choose a power model first (Power per node): a node without one cannot be switched off".into());
@@ -139,16 +232,43 @@ pub fn set_timeouts(s: &mut Scenario, text: &str) -> Result<(), String> {
                 .into(),
         );
     }
-    let mut bases: Vec<_> = Vec::new();
-    for a in &s.algorithms {
-        let base = crate::scenario::AlgorithmSpec {
-            power_off_after_s: None,
-            ..a.clone()
-        };
-        if !bases.contains(&base) {
-            bases.push(base);
-        }
+    let slacks = listed(s, |a| a.carbon_slack_s);
+    expand(s, &list, &slacks);
+    Ok(())
+}
+
+/// Runs each algorithm once per carbon slack of `text` (empty: never).
+pub fn set_slacks(s: &mut Scenario, text: &str) -> Result<(), String> {
+    let list = seconds_list("carbon slacks", text)?;
+    if list.iter().any(|x| x.is_some_and(|x| x > 0.0)) && s.carbon.is_none() {
+        return Err("carbon slacks: choose the grid's carbon intensity first: a job is held for the cleaner hours of it".into());
     }
-    s.algorithms = with_idle_timeouts(bases, &list);
+    let timeouts = listed(s, |a| a.power_off_after_s);
+    expand(s, &timeouts, &list);
+    Ok(())
+}
+
+/// The grid's carbon intensity by the select's value: "" none (and no job held), "daily"
+/// the synthetic curve, "csv" the series the scenario has.
+pub fn set_carbon(s: &mut Scenario, choice: &str) -> Result<(), String> {
+    match choice {
+        "" => {
+            s.carbon = None;
+            set_slacks(s, "never")?;
+        }
+        "daily" => s.carbon = Some(CarbonSpec::Daily(DailyCurve::DEFAULT)),
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The grid's carbon intensity from the CSV `text` of file `name`, checked as the CLI
+/// checks it (a bad line is named).
+pub fn set_carbon_csv(s: &mut Scenario, name: &str, text: &str) -> Result<(), String> {
+    CarbonSeries::parse(name, text.as_bytes()).map_err(|e| e.to_string())?;
+    s.carbon = Some(CarbonSpec::Csv {
+        file: name.to_string(),
+        csv: text.to_string(),
+    });
     Ok(())
 }

@@ -46,9 +46,9 @@ fn finding(chart: &EnergyWait) -> String {
     if w.2 <= 0.0 || (ba, &b.0) == (wa, &w.0) {
         return String::new();
     }
-    let name = |alg: &str, tag: &str| match tag {
-        "on" => alg.to_string(),
-        t => format!("{alg}, off after {t}"),
+    let name = |alg: &str, tag: &str| match tag.strip_prefix("on") {
+        Some(rest) => format!("{alg}{rest}"),
+        None => format!("{alg}, off after {tag}"),
     };
     let mut text = format!(
         "{} used the least energy, {} kWh",
@@ -70,7 +70,8 @@ fn finding(chart: &EnergyWait) -> String {
         .iter()
         .find(|g| g.0 == ba)
         .and_then(|g| g.1.iter().find(|p| p.0 == "on"));
-    if let Some(on) = on.filter(|on| b.0 != "on" && on.2 > 0.0) {
+    let switched = !b.0.starts_with("on") && !b.0.contains("slack");
+    if let Some(on) = on.filter(|on| switched && on.2 > 0.0) {
         let wait = match on.1 {
             w0 if w0 > 0.0 => {
                 let pct = (b.1 / w0 - 1.0) * 100.0;
@@ -91,6 +92,61 @@ fn finding(chart: &EnergyWait) -> String {
     text
 }
 
+/// What holding jobs for cleaner hours did, in words: of the runs with a carbon slack, the
+/// one that cut its work's emissions most against the same run without the slack, with
+/// the platform's emissions and the mean wait before and after.
+fn carbon_finding(runs: &[std::rc::Rc<crate::web::protocol::RunResult>]) -> String {
+    let mut best: Option<(f64, String)> = None;
+    for r in runs {
+        let Some(e) = r.report.energy.as_ref() else {
+            continue;
+        };
+        let (Some(c), Some(work)) = (e.carbon_delay.as_ref(), e.work_emissions_g) else {
+            continue;
+        };
+        let suffix = format!(", carbon slack {} s", c.slack_s);
+        let Some(base) = r.label().strip_suffix(&suffix) else {
+            continue;
+        };
+        let Some((b, be)) = runs
+            .iter()
+            .find(|o| o.label() == base)
+            .and_then(|o| Some((o, o.report.energy.as_ref()?)))
+        else {
+            continue;
+        };
+        let (Some(bwork), Some(bg), Some(g)) = (be.work_emissions_g, be.emissions_g, e.emissions_g)
+        else {
+            continue;
+        };
+        if bwork <= 0.0 || bg <= 0.0 {
+            continue;
+        }
+        let cut = 1.0 - work / bwork;
+        let pct = |x: f64| fmt_num(x * 100.0, 1);
+        let tonnes = |g: f64| fmt_num(g / 1e6, 1);
+        let (w0, w1) = (b.report.metrics.avg_wait_s, r.report.metrics.avg_wait_s);
+        let text = format!(
+            "Holding jobs up to {} s for cleaner hours ({}) cut the emissions of the jobs' work by {} % ({} t → {} t CO₂) and the platform's by {} % ({} t → {} t), holding {} jobs; the mean wait went from {} s to {} s.",
+            fmt_num(c.slack_s, 0),
+            r.label(),
+            pct(cut),
+            tonnes(bwork),
+            tonnes(work),
+            pct(1.0 - g / bg),
+            tonnes(bg),
+            tonnes(g),
+            fmt_num(c.jobs_held as f64, 0),
+            fmt_num(w0, 0),
+            fmt_num(w1, 0),
+        );
+        if best.as_ref().is_none_or(|b| cut > b.0) {
+            best = Some((cut, text));
+        }
+    }
+    best.map(|b| b.1).unwrap_or_default()
+}
+
 #[function_component]
 pub fn EnergyResultsPanel() -> Html {
     let app = use_app();
@@ -104,6 +160,10 @@ pub fn EnergyResultsPanel() -> Html {
             .as_ref()
             .is_some_and(|e| e.idle_off.is_some())
     });
+    let has =
+        |f: fn(&RunEnergy) -> bool| runs.iter().any(|r| r.report.energy.as_ref().is_some_and(f));
+    let emissions = has(|e| e.emissions_g.is_some());
+    let held = has(|e| e.carbon_delay.is_some());
     let th = |key: &'static str, text: &'static str| html! { <th title={formula(key)} data-key={key}>{text}</th> };
     let row = |label: &str, wait_s: f64, e: &RunEnergy| {
         let off = e.idle_off.as_ref();
@@ -121,6 +181,14 @@ pub fn EnergyResultsPanel() -> Html {
             <td class="num">{fmt_num(e.peak_w / 1000.0, 2)}</td>
             <td class="num">{format!("{:.3e}", e.energy_delay_js)}</td>
             <td class="num">{fmt_num(wait_s, 0)}</td>
+            if emissions {
+                <td class="num" data-key="emissions_kg">{e.emissions_g.map_or_else(dash, |g| fmt_num(g / 1000.0, 1))}</td>
+                <td class="num" data-key="work_emissions_kg">{e.work_emissions_g.map_or_else(dash, |g| fmt_num(g / 1000.0, 1))}</td>
+            }
+            if held {
+                <td class="num" data-key="jobs_held">{e.carbon_delay.as_ref().map_or_else(dash, |c| c.jobs_held.to_string())}</td>
+                <td class="num">{e.carbon_delay.as_ref().map_or_else(dash, |c| fmt_num(c.held_s / 3600.0, 0))}</td>
+            }
             if switching {
                 <td class="num" data-key="switch_offs">{off.map_or_else(dash, |o| o.switch_offs.to_string())}</td>
                 <td class="num">{off.map_or_else(dash, |o| o.boots.to_string())}</td>
@@ -130,11 +198,15 @@ pub fn EnergyResultsPanel() -> Html {
         </tr> }
     };
     let finding = finding(&chart);
+    let carbon = carbon_finding(runs);
     html! {
         <section class="energy" data-testid="energy-results">
             <h2>{"Energy"}</h2>
             if !finding.is_empty() {
                 <p data-testid="energy-finding">{finding}</p>
+            }
+            if !carbon.is_empty() {
+                <p data-testid="carbon-finding">{carbon}</p>
             }
             <div class="table-wrap">
             <table class="metrics" data-testid="energy-table">
@@ -151,6 +223,14 @@ pub fn EnergyResultsPanel() -> Html {
                     { th("average_w", "peak (kW)") }
                     { th("energy_delay_js", "energy × span (J·s)") }
                     <th title="mean of start − submit over the jobs that ran (seconds)">{"mean wait (s)"}</th>
+                    if emissions {
+                        { th("emissions_g", "kg CO₂") }
+                        { th("work_emissions_g", "work kg CO₂") }
+                    }
+                    if held {
+                        { th("carbon_delay", "jobs held") }
+                        { th("carbon_delay", "held (h)") }
+                    }
                     if switching {
                         { th("idle_off", "switch-offs") }
                         { th("idle_off", "boots") }

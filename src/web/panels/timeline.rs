@@ -6,7 +6,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::bars::index_select;
-use crate::web::charts::{plot, ChartView, Gantt, NodeStates, Quantity, SeriesChart};
+use crate::web::charts::{plot, CarbonCurve, ChartView, Gantt, NodeStates, Quantity, SeriesChart};
 use crate::web::hub::WorkerEvent;
 use crate::web::protocol::{FromWorker, GanttData, RunResult, ToWorker};
 use crate::web::state::{use_app, use_worker_events, AppAction, AppContext};
@@ -149,9 +149,15 @@ fn power_charts(run: Option<&Rc<RunResult>>, site: usize) -> Html {
         run: run.clone(),
         site,
     });
+    let carbon =
+        (!run.series.carbon_g_per_kwh.is_empty()).then(|| plot(CarbonCurve { run: run.clone() }));
     html! {
         <>
             <ChartView chart={Some(power)} testid="chart-power" width={640} height={260} />
+            if carbon.is_some() {
+                <ChartView chart={carbon} testid="chart-carbon" width={640} height={200} />
+                <p class="help">{"Grid carbon intensity: the scenario's series (g CO₂ per kWh) time-averaged per bucket, on the run's clock; the power above, times it, is the run's emissions (docs/energy.md)."}</p>
+            }
             <ChartView chart={Some(states)} testid="chart-node-states" width={640} height={260} />
             <p class="help">{"Power: the site's watts (in kW) time-averaged per bucket, each node drawing by its power model. Nodes by power state: the mean number of nodes computing (a core busy), idle (on, no core busy), switching (switching off or booting) and off (asleep) per bucket (docs/energy.md)."}</p>
         </>

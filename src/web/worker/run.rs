@@ -187,10 +187,10 @@ pub(super) fn slice(st: &mut State) {
             let elapsed_ms = now_ms() - a.t_run;
             // The wait CDF and the series are computed here, in parallel with the other
             // pool workers, not one run after another in the coordinator.
-            let result = a
-                .run
-                .last_run()
-                .map(|(rr, platform, jobs)| run_result(index, rr, platform, jobs, elapsed_ms));
+            let carbon = a.run.prepared_scenario().carbon().ok().flatten();
+            let result = a.run.last_run().map(|(rr, platform, jobs)| {
+                with_carbon(run_result(index, rr, platform, jobs, elapsed_ms), carbon)
+            });
             if let (Some(result), Some(mut report)) = (result, a.run.take_last_run()) {
                 let bytes = encode_outcomes(&std::mem::take(&mut report.outcomes));
                 let msg = FromWorker::PartDone {
@@ -205,8 +205,9 @@ pub(super) fn slice(st: &mut State) {
         }
         (Ok(Slice::RunDone(i)), None) => {
             let elapsed = now_ms() - std::mem::replace(&mut a.t_run, now_ms());
+            let carbon = a.run.prepared_scenario().carbon().ok().flatten();
             if let Some((rr, platform, jobs)) = a.run.last_run() {
-                let result = run_result(i, rr, platform, jobs, elapsed);
+                let result = with_carbon(run_result(i, rr, platform, jobs, elapsed), carbon);
                 post(&FromWorker::RunResult(Box::new(result)));
             }
         }
@@ -225,6 +226,28 @@ fn finish(st: &mut State) {
 fn next_budget(budget: u64, took_ms: f64) -> u64 {
     let scale = (SLICE_MS / took_ms.max(1.0)).clamp(0.25, 4.0);
     ((budget as f64 * scale) as u64).clamp(256, 1 << 24)
+}
+
+/// `result` with the grid's carbon intensity over its buckets, under a scenario that has
+/// one (issue #40): the curve drawn under the run's power.
+fn with_carbon(
+    mut result: RunResult,
+    carbon: Option<crate::scenario::carbon::CarbonSource>,
+) -> RunResult {
+    let (Some(carbon), true) = (carbon, result.report.energy.is_some()) else {
+        return result;
+    };
+    let s = &mut result.series;
+    let buckets = s.sites.first().map_or(0, |x| x.utilization.len());
+    let until = SimTime::from_secs_f64(s.bucket_s * buckets as f64);
+    let steps: Vec<(SimTime, f64)> = carbon
+        .series(until)
+        .pieces
+        .iter()
+        .map(|p| (p.start, p.g_per_kwh))
+        .collect();
+    s.carbon_g_per_kwh = crate::metrics::bucket_means(&steps, s.bucket_s * 1000.0, buckets);
+    result
 }
 
 /// What the page gets of run `idx` (`rr`, on `platform`): its report without the per-job
@@ -331,5 +354,6 @@ pub fn series(
     SeriesData {
         bucket_s: s.bucket_s,
         sites,
+        carbon_g_per_kwh: Vec::new(),
     }
 }

@@ -63,7 +63,9 @@ pub struct SimulateArgs {
     )]
     pub power: Option<String>,
     /// A grid's carbon intensity (CSV of start_s,end_s,g_per_kwh, seconds from the first
-    /// submission): each run's energy then says its grams of CO2 (docs/energy.md)
+    /// submission), or `daily`: a synthetic grid, 300 + 150·sin(2πh/24) + 50·sin(2πh/168)
+    /// g/kWh by the hour (a scenario's "carbon", version 6). Each run's energy then says
+    /// its grams of CO2 (docs/energy.md)
     #[arg(long, value_name = "CSV", value_hint = ValueHint::FilePath, requires = "power", verbatim_doc_comment)]
     pub carbon: Option<PathBuf>,
     /// Switch a node off once no job has held it this many seconds: a comma list, each
