@@ -195,6 +195,7 @@ impl Stepper {
                 slurm: None,
                 power_off_after_s: None,
                 carbon_slack_s: None,
+                power_cap_w: None,
             }],
             options: cfg,
         };

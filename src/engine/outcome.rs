@@ -123,6 +123,9 @@ impl RejectReason {
                 Resource::Memory => format!(
                     "needs {needs} KB of memory per processor ({procs} processors); no placement on the site's nodes holds it (the largest node has {most} KB)"
                 ),
+                Resource::Power => format!(
+                    "needs {needs} cores computing at once; the site's power cap lets at most {most} compute (docs/energy.md)"
+                ),
                 r => format!(
                     "needs {needs} {} ({procs} processors), its site's nodes have {most}",
                     r.name()

@@ -62,6 +62,8 @@ pub enum Resource {
     Memory,
     Gpus,
     Nodes,
+    /// Cores busy at once under the site's power cap (issue #40).
+    Power,
 }
 
 impl Resource {
@@ -71,6 +73,7 @@ impl Resource {
             Resource::Memory => "memory",
             Resource::Gpus => "GPUs",
             Resource::Nodes => "nodes",
+            Resource::Power => "cores busy at once under the power cap",
         }
     }
 }

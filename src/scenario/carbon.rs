@@ -202,15 +202,9 @@ pub fn with_carbon_slacks(
     algorithms: Vec<super::AlgorithmSpec>,
     list: &[Option<f64>],
 ) -> Vec<super::AlgorithmSpec> {
-    algorithms
-        .into_iter()
-        .flat_map(|alg| {
-            list.iter().map(move |&slack| super::AlgorithmSpec {
-                carbon_slack_s: slack.filter(|&s| s > 0.0),
-                ..alg.clone()
-            })
-        })
-        .collect()
+    super::energy::side_by_side(algorithms, list, |a, slack| {
+        a.carbon_slack_s = slack.filter(|&s| s > 0.0);
+    })
 }
 
 /// What the carbon did in run `alg`'s `report`: its jobs held (`carbon_delay`) and its

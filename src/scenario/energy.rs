@@ -155,6 +155,50 @@ pub fn check_idle_off(
     }
 }
 
+/// `sim` under `alg`'s power policies: idle nodes switched off, the power cap, and jobs
+/// held to their `holds` (the carbon-aware delay).
+pub(super) fn with_power_policies<'a>(
+    sim: crate::engine::Simulation<'a>,
+    alg: &super::AlgorithmSpec,
+    holds: Option<Vec<SimTime>>,
+) -> Result<crate::engine::Simulation<'a>, crate::engine::SimError> {
+    let sim = match alg.power_off_after_s {
+        Some(s) => sim.with_idle_off(SimTime::from_secs_f64(s))?,
+        None => sim,
+    };
+    let sim = match alg.power_cap_w {
+        Some(w) => sim.with_power_cap(w)?,
+        None => sim,
+    };
+    match holds {
+        Some(holds) => sim.with_holds(holds),
+        None => Ok(sim),
+    }
+}
+
+/// Checks a run under a power cap never drew more than it on any site (the engine kept
+/// the busy cores within the cap's bound, `engine::sim::cap`; this reads the power back
+/// from the node timelines).
+pub(super) fn check_power_cap(
+    alg: &super::AlgorithmSpec,
+    energy: Option<&RunEnergy>,
+) -> Result<(), ScenarioError> {
+    let (Some(cap), Some(e)) = (alg.power_cap_w, energy) else {
+        return Ok(());
+    };
+    match e.sites.iter().find(|s| s.peak_w > cap * (1.0 + 1e-12)) {
+        Some(s) => Err(ScenarioError::Sim(crate::engine::SimError::Invariant(
+            crate::engine::InvariantViolation(format!(
+                "{}: site '{}' drew {} W at its peak, over its power cap of {cap} W",
+                alg.label(),
+                s.site,
+                s.peak_w
+            )),
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// What each field of a run's `energy` means, with its formula and source (`gridscope help
 /// metrics` prints them after the scheduling metrics).
 pub const ENERGY_HELP: &[crate::metrics::MetricHelp] = &[
@@ -424,21 +468,71 @@ pub fn parse_seconds_list(s: &str) -> Result<Vec<Option<f64>>, BadSeconds> {
     Ok(list)
 }
 
+/// An entry of a list of power caps that is neither a number of watts in range nor never.
+#[derive(Debug)]
+pub struct BadWatts(String);
+
+impl std::fmt::Display for BadWatts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "'{}' is not a number of watts above 0 (at most 1e15), nor never",
+            self.0
+        )
+    }
+}
+
+impl std::error::Error for BadWatts {}
+
+/// A comma list of watts or `never` (`None`): `simulate --power-cap never,20000` and the
+/// page's caps. A cap is a number of watts above 0 and at most 10¹⁵.
+pub fn parse_watts_list(s: &str) -> Result<Vec<Option<f64>>, BadWatts> {
+    let mut list = Vec::new();
+    for part in s.split(',').map(str::trim) {
+        list.push(match part.parse::<f64>() {
+            _ if part == "never" => None,
+            Ok(x) if x.is_finite() && x > 0.0 && x <= 1e15 => Some(x),
+            _ => return Err(BadWatts(part.to_string())),
+        });
+    }
+    Ok(list)
+}
+
+/// Each algorithm with each power cap of `list`, side by side: easy, easy, cap 20000 W, …
+/// (`None`: no cap).
+pub fn with_power_caps(
+    algorithms: Vec<super::AlgorithmSpec>,
+    list: &[Option<f64>],
+) -> Vec<super::AlgorithmSpec> {
+    side_by_side(algorithms, list, |a, cap| a.power_cap_w = cap)
+}
+
+/// Each algorithm once per entry of `list`, side by side, `set` giving it the entry (the
+/// power policies' and the carbon slack's lists of `simulate` and the page).
+pub fn side_by_side(
+    algorithms: Vec<super::AlgorithmSpec>,
+    list: &[Option<f64>],
+    set: fn(&mut super::AlgorithmSpec, Option<f64>),
+) -> Vec<super::AlgorithmSpec> {
+    algorithms
+        .iter()
+        .flat_map(|alg| {
+            list.iter().map(move |&x| {
+                let mut a = alg.clone();
+                set(&mut a, x);
+                a
+            })
+        })
+        .collect()
+}
+
 /// Each algorithm with each idle timeout of `list`, side by side: easy, easy off after
 /// 60 s, … (`None`: never switched off).
 pub fn with_idle_timeouts(
     algorithms: Vec<super::AlgorithmSpec>,
     list: &[Option<f64>],
 ) -> Vec<super::AlgorithmSpec> {
-    algorithms
-        .into_iter()
-        .flat_map(|alg| {
-            list.iter().map(move |&after| super::AlgorithmSpec {
-                power_off_after_s: after,
-                ..alg.clone()
-            })
-        })
-        .collect()
+    side_by_side(algorithms, list, |a, after| a.power_off_after_s = after)
 }
 
 /// A powered site's power and node states over a run (the page's charts).

@@ -64,7 +64,8 @@ use serde_engine::RunConfigDef;
 /// so one without node types stays version 2 and keeps its bytes (share links, manifest
 /// case ids). Version 4 (issue #41) adds `failures`, likewise written only when present;
 /// version 5 (issue #40) an algorithm's `power_off_after_s` and `carbon_slack_s` and a node
-/// type's `power`, likewise; version 6 the grid's `carbon` intensity, likewise.
+/// type's `power`, likewise; version 6 the grid's `carbon` intensity and an algorithm's
+/// `power_cap_w`, likewise.
 pub const SCENARIO_VERSION: u32 = 2;
 /// The first version whose sites may list node types.
 pub const NODE_TYPES_VERSION: u32 = 3;
@@ -73,8 +74,8 @@ pub const FAILURES_VERSION: u32 = 4;
 /// The first version with an algorithm's `power_off_after_s` and `carbon_slack_s` and a node
 /// type's `power` (issue #40), written only when one is there.
 pub const POWER_VERSION: u32 = 5;
-/// The first version with the grid's `carbon` intensity (issue #40), written only when
-/// there is one.
+/// The first version with the grid's `carbon` intensity and an algorithm's `power_cap_w`
+/// (issue #40), written only when one is there.
 pub const CARBON_VERSION: u32 = 6;
 /// The newest version read.
 pub const NEWEST_SCENARIO_VERSION: u32 = CARBON_VERSION;
@@ -209,6 +210,10 @@ pub struct AlgorithmSpec {
     /// over its estimated run is lowest (needs a carbon series). Absent: no delay.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub carbon_slack_s: Option<f64>,
+    /// Each powered site draws at most this many watts (issue #40, docs/energy.md "Power
+    /// cap"; version 6): a start that could pass it waits. Absent: no cap.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub power_cap_w: Option<f64>,
 }
 
 fn is_local(g: &GridScheme) -> bool {
@@ -229,6 +234,7 @@ impl Default for AlgorithmSpec {
             slurm: None,
             power_off_after_s: None,
             carbon_slack_s: None,
+            power_cap_w: None,
         }
     }
 }
@@ -258,6 +264,9 @@ impl AlgorithmSpec {
         let mut label = self.algorithm();
         if let Some(s) = self.power_off_after_s {
             label.push_str(&format!(", off after {s} s"));
+        }
+        if let Some(w) = self.power_cap_w {
+            label.push_str(&format!(", cap {w} W"));
         }
         if let Some(s) = self.carbon_slack_s {
             label.push_str(&format!(", carbon slack {s} s"));
@@ -343,7 +352,8 @@ impl Scenario {
             .iter()
             .any(|a| a.power_off_after_s.is_some() || a.carbon_slack_s.is_some())
             || self.has_power_models();
-        self.version = if self.carbon.is_some() {
+        let capped = self.algorithms.iter().any(|a| a.power_cap_w.is_some());
+        self.version = if self.carbon.is_some() || capped {
             CARBON_VERSION
         } else if switches_off {
             POWER_VERSION

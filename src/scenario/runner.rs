@@ -275,14 +275,7 @@ impl PreparedScenario {
         }
         .and_then(|sim| sim.with_demands(self.demands.clone()))
         .and_then(|sim| sim.with_outages((*self.outages).clone()))
-        .and_then(|sim| match alg.power_off_after_s {
-            Some(s) => sim.with_idle_off(crate::time::SimTime::from_secs_f64(s)),
-            None => Ok(sim),
-        })
-        .and_then(|sim| match holds {
-            Some(holds) => sim.with_holds(holds),
-            None => Ok(sim),
-        })
+        .and_then(|sim| super::energy::with_power_policies(sim, alg, holds))
         .map_err(ScenarioError::Sim)?
         .with_seed(self.scenario.seed)
         // A conservative backlog too long to re-plan ends the run with the limit's message
@@ -306,6 +299,7 @@ impl PreparedScenario {
         let alg = &self.scenario.algorithms[index];
         let (cfg, import) = (&self.scenario.options, &self.workload.report);
         let mut report = run_report(alg, platform, &self.jobs, cfg, import, out)?;
+        super::energy::check_power_cap(alg, report.energy.as_ref())?;
         if let Some(carbon) = self.carbon()? {
             super::carbon::add_carbon(&mut report, (alg, &self.jobs, cfg), platform, &carbon)?;
         }

@@ -45,6 +45,7 @@ pub fn ses_algorithms_with(site_queue: bool) -> Vec<AlgorithmSpec> {
         slurm: None,
         power_off_after_s: None,
         carbon_slack_s: None,
+        power_cap_w: None,
     };
     vec![
         variant("random", GridScheme::GroupsRandom, false),

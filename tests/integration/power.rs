@@ -298,6 +298,20 @@ fn a_jobs_energy_is_its_share_of_its_nodes_power() {
     );
 }
 
+/// A fresh folder `name` for a test's files, and a writer that puts a file there and gives
+/// its path.
+fn scratch(name: &str) -> (std::path::PathBuf, impl Fn(&str, &str) -> String) {
+    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(name);
+    std::fs::create_dir_all(&dir).unwrap();
+    let at = dir.clone();
+    let file = move |name: &str, text: &str| {
+        let p = at.join(name);
+        std::fs::write(&p, text).unwrap();
+        p.to_str().unwrap().to_string()
+    };
+    (dir, file)
+}
+
 /// The carbon-aware delay through the CLI: one one-core `cluster_energy_128` node, a job of
 /// 100 s at 0; the grid at 500 g/kWh for the first hour, 100 after. With 2 h of slack the
 /// job is held to 3600 (its wait 3600 s): its work — 95.738 W above Epsilon for 100 s —
@@ -305,13 +319,7 @@ fn a_jobs_energy_is_its_share_of_its_nodes_power() {
 /// instead (an idle node for the hour it was held), which is why both are reported.
 #[test]
 fn a_carbon_aware_delay_holds_a_job_for_the_clean_hour() {
-    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("carbon_slack");
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = |name: &str, text: &str| {
-        let p = dir.join(name);
-        std::fs::write(&p, text).unwrap();
-        p.to_str().unwrap().to_string()
-    };
+    let (_, file) = scratch("carbon_slack");
     let swf = file(
         "job.swf",
         "1 0 -1 100 1 -1 -1 1 100 -1 1 1 -1 -1 -1 -1 -1 -1\n",
@@ -388,13 +396,7 @@ fn a_carbon_aware_delay_holds_a_job_for_the_clean_hour() {
 #[test]
 fn a_scenarios_carbon_gives_the_emissions_of_the_carbon_flag() {
     use gridscope::scenario::carbon::DailyCurve;
-    let dir = std::path::PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("scenario_carbon");
-    std::fs::create_dir_all(&dir).unwrap();
-    let file = |name: &str, text: &str| {
-        let p = dir.join(name);
-        std::fs::write(&p, text).unwrap();
-        p.to_str().unwrap().to_string()
-    };
+    let (dir, file) = scratch("scenario_carbon");
     // Three jobs over two days on two one-core nodes.
     file(
         "jobs.swf",
@@ -505,6 +507,84 @@ fn a_scenarios_carbon_gives_the_emissions_of_the_carbon_flag() {
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         !ok && err.contains("daily_g_per_kwh + weekly_g_per_kwh"),
+        "{err}"
+    );
+}
+
+/// The power cap worked by hand: four one-core `cluster_energy_128` nodes idle at 380 W, a
+/// busy core adding 95.738 W. A 580 W cap lets ⌊200 / 95.738⌋ = 2 cores compute at once,
+/// so of four 100 s jobs at 0 two start at 0 and two at 100 under every policy (the peak
+/// 571.476 W); a 3-core job is rejected with the cap as its reason; a cap under the idle
+/// power, or one that leaves less than a core's watts, is refused with why.
+#[test]
+fn a_power_cap_lets_two_of_four_cores_compute() {
+    let (_, file) = scratch("power_cap");
+    let mut swf = String::new();
+    for id in 1..=4 {
+        swf.push_str(&format!(
+            "{id} 0 -1 100 1 -1 -1 1 100 -1 1 1 -1 -1 -1 -1 -1 -1\n"
+        ));
+    }
+    swf.push_str("5 0 -1 100 3 -1 -1 3 100 -1 1 1 -1 -1 -1 -1 -1 -1\n");
+    let swf = file("jobs.swf", &swf);
+    let platform = file(
+        "four.json",
+        r#"{"name": "four", "nodes": 4, "cpus_per_node": 1, "node_types": [{"name": "n", "count": 4, "cores": 1}]}"#,
+    );
+    let run = |cap: &str| {
+        crate::cli::gridscope(&[
+            "simulate",
+            &swf,
+            "--platform",
+            &platform,
+            "--power",
+            "batsim-cluster-energy-128",
+            "--policy",
+            "fcfs,easy,conservative",
+            "--power-cap",
+            cap,
+            "--json",
+        ])
+    };
+    let out = run("never,580");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let v: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let runs = v["runs"].as_array().unwrap();
+    assert_eq!(runs.len(), 6);
+    for pair in runs.chunks(2) {
+        let (free, capped) = (&pair[0], &pair[1]);
+        assert!(capped["label"].as_str().unwrap().ends_with(", cap 580 W"));
+        let makespan = |r: &serde_json::Value| r["metrics"]["makespan_s"].as_f64().unwrap();
+        assert_eq!(makespan(capped), 200.0, "{}", capped["label"]);
+        assert_eq!(
+            capped["metrics"]["avg_wait_s"].as_f64(),
+            Some(50.0),
+            "{}",
+            capped["label"]
+        );
+        let peak = capped["energy"]["peak_w"].as_f64().unwrap();
+        assert!((peak - (380.0 + 2.0 * 95.738)).abs() < 1e-9, "{peak}");
+        // Without the cap the four run at once, and the 3-core job after them.
+        assert!(free["energy"]["peak_w"].as_f64().unwrap() > 580.0);
+        let why = capped["rejected"][0].as_str().unwrap();
+        assert!(why.contains("power cap lets at most 2 compute"), "{why}");
+    }
+    for (cap, says) in [
+        ("300", "below site 'four''s idle power (380 W"),
+        ("400", "less than one core adds"),
+    ] {
+        let out = run(cap);
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success() && err.contains(says), "{cap}: {err}");
+    }
+    let bad = run("0");
+    let err = String::from_utf8_lossy(&bad.stderr);
+    assert!(
+        err.contains("'0' is not a number of watts above 0"),
         "{err}"
     );
 }

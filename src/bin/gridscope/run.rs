@@ -76,6 +76,11 @@ pub fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
             scenario.algorithms =
                 gridscope::scenario::energy::with_idle_timeouts(algorithms, &list.0);
         }
+        if let Some(list) = &a.power_cap {
+            // … each with each power cap: easy, easy, cap 20000 W, …
+            let algorithms = std::mem::take(&mut scenario.algorithms);
+            scenario.algorithms = gridscope::scenario::energy::with_power_caps(algorithms, &list.0);
+        }
         if let Some(list) = &a.carbon_slack {
             // … and each of those with each slack: easy, carbon slack 3600 s, …
             let algorithms = std::mem::take(&mut scenario.algorithms);

@@ -34,6 +34,7 @@ use crate::policy::local::{
 };
 use crate::policy::slurm::SlurmConfig;
 
+mod cap;
 mod grid;
 mod handlers;
 mod input;
@@ -187,6 +188,8 @@ pub struct Simulation<'a> {
     outages: Option<Box<outages::OutageState>>,
     /// Idle nodes switched off (`with_idle_off`; none by default).
     power: Option<Box<power::PowerState>>,
+    /// Per site, the most cores its power cap lets compute (`with_power_cap`; empty: none).
+    power_cap: Vec<Option<u32>>,
     /// Per job, the instant it is handed to its grid policy, when later than its
     /// submission (`with_holds`; empty: every job at its submission).
     holds: Vec<SimTime>,
@@ -281,6 +284,7 @@ impl<'a> Simulation<'a> {
             ideal: None,
             outages: None,
             power: None,
+            power_cap: Vec::new(),
             holds: Vec::new(),
         })
     }
@@ -312,7 +316,7 @@ impl<'a> Simulation<'a> {
         if outages.is_empty() && outages.checkpoint.is_none() {
             return Ok(self);
         }
-        if self.power.is_some() {
+        if self.power.is_some() || !self.power_cap.is_empty() {
             return Err(SimError::InvalidPlatform {
                 reason: "switching idle nodes off is not combined with failures or maintenance yet (docs/energy.md)".into(),
             });
@@ -360,8 +364,8 @@ impl<'a> Simulation<'a> {
                 "switching idle nodes off needs nodes: give the site node types (docs/nodes.md)",
             );
         }
-        if self.outages.is_some() {
-            return refuse("switching idle nodes off is not combined with failures or maintenance yet (docs/energy.md)");
+        if self.outages.is_some() || !self.power_cap.is_empty() {
+            return refuse("switching idle nodes off is not combined with failures, maintenance or a power cap yet (docs/energy.md)");
         }
         if self.scheme != GridScheme::Local {
             return refuse("switching idle nodes off runs under local policies only, not grid schemes (docs/energy.md)");
@@ -672,6 +676,8 @@ impl<'a> Simulation<'a> {
             power.as_ref(),
         )
         .map_err(InvariantViolation)?;
+        cap::check_cap(&self.platform, &self.jobs, &self.outcomes, &self.power_cap)
+            .map_err(InvariantViolation)?;
         Ok(RunOutput {
             failures,
             power,

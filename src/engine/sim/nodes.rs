@@ -125,6 +125,18 @@ impl Simulation<'_> {
     /// Why job `idx` can never run on site `s`'s nodes (`None` when it can, or the site
     /// has no node types).
     pub(super) fn never_fits(&self, s: usize, idx: JobIdx) -> Option<RejectReason> {
+        let units = self
+            .platform
+            .sites
+            .get(s)?
+            .units_for(self.jobs[idx as usize].procs);
+        if let Some(most) = self.cap_units(s).filter(|&k| units > k) {
+            return Some(RejectReason::Unplaceable {
+                resource: crate::model::Resource::Power,
+                needs: u64::from(units),
+                most: u64::from(most),
+            });
+        }
         let pool = self.sites.get(s)?.res.nodes.as_ref()?;
         let (resource, needs, most) =
             pool.never_fits(self.jobs[idx as usize].procs, &self.demand(idx))?;
@@ -183,7 +195,10 @@ pub(super) fn check_nodes(
     let mut events: Vec<Vec<(SimTime, u8, Held, usize)>> = vec![Vec::new(); pools.len()];
     for (i, (job, out)) in jobs.iter().zip(outcomes).enumerate() {
         let demand = demands.get(i).copied().unwrap_or_default();
-        if let JobOutcome::Rejected(RejectReason::Unplaceable { .. }) = out.status {
+        if let JobOutcome::Rejected(RejectReason::Unplaceable { resource, .. }) = out.status {
+            if resource == crate::model::Resource::Power {
+                continue; // the power cap's check (`cap::check_cap`) reads these
+            }
             let home = pools.get(job.home as usize).and_then(Option::as_ref);
             if home.is_none_or(|p| p.never_fits(job.procs, &demand).is_none()) {
                 return Err(format!(

@@ -303,6 +303,9 @@ impl NodeConservative {
         self.memory = pool.tracks_memory;
         self.lines = vec![Line::default(); pool.len()];
         let total: u64 = self.capacity.cores.iter().map(|&c| u64::from(c)).sum();
+        // The site's units are its cores, or fewer under a power cap (`engine::sim::cap`):
+        // the site-wide count plans within them.
+        let total = total.min(u64::from(site.capacity));
         self.cores = Profile::empty(now, u32::try_from(total).unwrap_or(u32::MAX));
         self.ends.clear();
         self.by_start.clear();

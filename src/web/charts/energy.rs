@@ -43,6 +43,13 @@ impl EnergyWait {
                 let suffix = format!(", carbon slack {} s", c.slack_s);
                 base = base.strip_suffix(&suffix).unwrap_or(base);
             }
+            let cap = base
+                .rfind(", cap ")
+                .filter(|_| base.ends_with(" W"))
+                .map(|i| (&base[..i], &base[i + 2..]));
+            if let Some((rest, _)) = cap {
+                base = rest;
+            }
             let mut tag = match &e.idle_off {
                 Some(off) => {
                     let suffix = format!(", off after {} s", off.after_s);
@@ -51,6 +58,9 @@ impl EnergyWait {
                 }
                 None => "on".to_string(),
             };
+            if let Some((_, cap)) = cap {
+                tag.push_str(&format!(", {cap}"));
+            }
             if let Some(c) = slack {
                 tag.push_str(&format!(", slack {} s", c.slack_s));
             }

@@ -83,8 +83,12 @@ pub fn encode_outcomes(outcomes: &[Outcome]) -> Vec<u8> {
                 most,
             }) => {
                 let sat = |v: u64| v.min(u64::from(u32::MAX)) as u32;
-                let r = RESOURCES.iter().position(|&x| x == resource).unwrap_or(0);
-                (5 + r as u8, sat(needs), sat(most))
+                // The power cap (issue #40) came after Lost took 9.
+                let tag = match RESOURCES.iter().position(|&x| x == resource) {
+                    Some(r) => 5 + r as u8,
+                    None => 10,
+                };
+                (tag, sat(needs), sat(most))
             }
         };
         out.extend_from_slice(&o.site.to_le_bytes());
@@ -129,6 +133,11 @@ pub fn decode_outcomes(bytes: &[u8]) -> Result<Vec<Outcome>, String> {
                     most: u64::from(u32_at(r, 25)),
                 }),
                 9 => JobOutcome::Lost,
+                10 => JobOutcome::Rejected(RejectReason::Unplaceable {
+                    resource: Resource::Power,
+                    needs: u64::from(u32_at(r, 21)),
+                    most: u64::from(u32_at(r, 25)),
+                }),
                 other => return Err(format!("unknown outcome status {other}")),
             };
             Ok(Outcome {

@@ -20,6 +20,10 @@ fn parse_off_after(s: &str) -> Result<OffAfter, gridscope::scenario::energy::Bad
     gridscope::scenario::energy::parse_seconds_list(s).map(OffAfter)
 }
 
+fn parse_power_cap(s: &str) -> Result<OffAfter, gridscope::scenario::energy::BadWatts> {
+    gridscope::scenario::energy::parse_watts_list(s).map(OffAfter)
+}
+
 #[derive(Args, Debug)]
 pub struct SimulateArgs {
     /// The trace (plain or gzip): SWF, GWF, Batsim JSON or sacct --parsable2
@@ -79,6 +83,16 @@ pub struct SimulateArgs {
     /// and the jobs' seconds waiting for boots (docs/energy.md).
     #[arg(long, value_name = "SECONDS", value_parser = parse_off_after, requires = "platform", verbatim_doc_comment)]
     pub power_off_after: Option<OffAfter>,
+    /// Cap each powered site's draw at this many watts: a comma list, each run beside the
+    /// others for every --policy; `never` runs without a cap (e.g. never,20000)
+    ///
+    /// A start that could take the site over its cap waits: at most K cores compute at
+    /// once, K = ⌊(cap − Σ idle watts) / the most a busy core adds⌋, which every policy
+    /// plans within (exact for Batsim's host, a bound with Epsilon ≠ Idle). A cap below
+    /// the site's idle power is refused; a job wider than K is rejected with the cap as its
+    /// reason. Every node stays on (docs/energy.md, "Power cap").
+    #[arg(long, value_name = "WATTS", value_parser = parse_power_cap, requires = "platform", verbatim_doc_comment)]
+    pub power_cap: Option<OffAfter>,
     /// Carbon-aware delay: hold each job until the start within this many seconds of its
     /// submission where the --carbon series' mean intensity over its estimated run is
     /// lowest (earliest of equals): a comma list, each run beside the others for every

@@ -1,0 +1,163 @@
+//! The site power cap (issue #40, docs/energy.md "Power cap"): each powered site draws at
+//! most a given number of watts, and a start that could take it over waits.
+//!
+//! Every node is on (idle at least), so a site draws its nodes' idle watts plus what each
+//! busy core adds. A core adds at most `w = (AllCores − Epsilon)/N + max(0, Epsilon −
+//! Idle)` watts on its node type (the second term once per node, charged to every core so
+//! the bound holds however the cores are spread); the cap therefore holds exactly when at
+//! most `K = ⌊(cap − Σ idle) / max w⌋` cores compute at once. The engine makes that the
+//! site's capacity in allocation units, so every policy plans within it, reservations
+//! included, and a job wider than K is rejected with the cap as its reason. The bound is the
+//! power itself when Epsilon = Idle and every node type adds the same watts per core (Batsim's
+//! `cluster_energy_128`); otherwise the cap is kept with room to spare, never passed. The
+//! scenario's report checks the run's peak power against it.
+
+use super::Simulation;
+use crate::engine::{JobOutcome, Outcome, RejectReason, SimError};
+use crate::model::{Job, Platform, Resource, Site};
+use crate::policy::grid::GridScheme;
+
+/// The most cores a cap of `cap_w` lets compute at once on `site`, or why none can (`None`
+/// for a site whose nodes do not all say what they draw: the cap does not apply there).
+pub fn busy_cores_under(site: &Site, cap_w: f64) -> Option<Result<u32, String>> {
+    if !site.has_nodes() || site.node_types.iter().any(|t| t.power.is_none()) {
+        return None;
+    }
+    let mut idle = 0.0;
+    let mut per_core: f64 = 0.0;
+    for t in &site.node_types {
+        let m = t.power?;
+        idle += m.idle_w * f64::from(t.count);
+        if t.cores > 0 && t.count > 0 {
+            let w = (m.all_cores_w - m.epsilon_w).max(0.0) / f64::from(t.cores)
+                + (m.epsilon_w - m.idle_w).max(0.0);
+            per_core = per_core.max(w);
+        }
+    }
+    if cap_w < idle {
+        return Some(Err(format!(
+            "the power cap ({cap_w} W) is below site '{}''s idle power ({idle} W with every node on and idle): no job could ever start",
+            site.name
+        )));
+    }
+    let cores: u32 = site.node_types.iter().map(|t| t.cores * t.count).sum();
+    if per_core <= 0.0 {
+        return Some(Ok(cores));
+    }
+    let k = ((cap_w - idle) / per_core).floor();
+    if k < 1.0 {
+        return Some(Err(format!(
+            "the power cap ({cap_w} W) leaves {} W above site '{}''s idle power ({idle} W), less than one core adds ({per_core} W): no job could ever start",
+            cap_w - idle,
+            site.name
+        )));
+    }
+    Some(Ok(if k >= f64::from(cores) {
+        cores
+    } else {
+        k as u32
+    }))
+}
+
+impl Simulation<'_> {
+    /// Caps each powered site's draw at `cap_w` watts (module header): at most the cores
+    /// that keep it under compute at once. Local policies with every node on only (not
+    /// with idle nodes switched off, whose boots draw more than idle, nor with failures);
+    /// before the first step.
+    pub fn with_power_cap(mut self, cap_w: f64) -> Result<Self, SimError> {
+        let refuse = |reason: String| Err(SimError::InvalidPlatform { reason });
+        if !(cap_w.is_finite() && cap_w > 0.0) {
+            return refuse(format!(
+                "the power cap is {cap_w} W; give a number of watts above 0"
+            ));
+        }
+        if self.scheme != GridScheme::Local {
+            return refuse(
+                "a power cap runs under local policies only, not grid schemes (docs/energy.md)"
+                    .into(),
+            );
+        }
+        if self.power.is_some() || self.outages.is_some() {
+            return refuse("a power cap is not combined with switching idle nodes off or with failures yet (docs/energy.md)".into());
+        }
+        let mut caps = vec![None; self.sites.len()];
+        for (s, site) in self.platform.sites.iter().enumerate() {
+            match busy_cores_under(site, cap_w) {
+                None => {}
+                Some(Err(reason)) => return refuse(reason),
+                Some(Ok(k)) => {
+                    let res = &mut self.sites[s].res;
+                    res.capacity = res.capacity.min(k);
+                    res.free = res.capacity;
+                    caps[s] = Some(res.capacity);
+                }
+            }
+        }
+        if caps.iter().all(Option::is_none) {
+            return refuse("a power cap needs nodes that say what they draw (a power model on every node type; docs/energy.md)".into());
+        }
+        self.power_cap = caps;
+        Ok(self)
+    }
+
+    /// The most cores site `s` may have busy under the power cap (`None`: no cap there).
+    pub(super) fn cap_units(&self, s: usize) -> Option<u32> {
+        self.power_cap.get(s).copied().flatten()
+    }
+}
+
+/// The check every capped run ends with: on each capped site, the units of the jobs running
+/// at once never pass the cap's K (a job's end frees its units before a start at the same
+/// instant takes them), and every job rejected for the cap needs more than K.
+pub(super) fn check_cap(
+    platform: &Platform,
+    jobs: &[Job],
+    outcomes: &[Outcome],
+    caps: &[Option<u32>],
+) -> Result<(), String> {
+    if caps.iter().all(Option::is_none) {
+        return Ok(());
+    }
+    let mut events: Vec<Vec<(crate::time::SimTime, u8, u32)>> = vec![Vec::new(); caps.len()];
+    for (job, out) in jobs.iter().zip(outcomes) {
+        if let JobOutcome::Rejected(RejectReason::Unplaceable {
+            resource: Resource::Power,
+            needs,
+            most,
+        }) = out.status
+        {
+            let k = caps.get(job.home as usize).copied().flatten();
+            if k.is_none_or(|k| u64::from(k) != most || needs <= most) {
+                return Err(format!(
+                    "job {} rejected for the power cap although it fits under it",
+                    job.id
+                ));
+            }
+            continue;
+        }
+        let s = out.site as usize;
+        if !out.ran() || caps.get(s).copied().flatten().is_none() {
+            continue;
+        }
+        let units = platform.sites[s].units_for(job.procs);
+        events[s].push((out.start, 1, units));
+        events[s].push((out.end, 0, units));
+    }
+    for (s, mut ev) in events.into_iter().enumerate() {
+        let Some(k) = caps[s] else { continue };
+        ev.sort_unstable();
+        let mut busy: u64 = 0;
+        for (t, kind, units) in ev {
+            match kind {
+                0 => busy = busy.saturating_sub(u64::from(units)),
+                _ => busy += u64::from(units),
+            }
+            if busy > u64::from(k) {
+                return Err(format!(
+                    "site {s} had {busy} cores computing at t={t} under a power cap that lets {k}"
+                ));
+            }
+        }
+    }
+    Ok(())
+}
