@@ -5,7 +5,9 @@
 //! invariants checked by the engine (a job holds its nodes from the instant it was
 //! started, a sleeping node is held whole until woken, nothing computes on a node that is
 //! off or booting), its energy accounted, and a timeout no node reaches giving the
-//! always-on schedule byte for byte.
+//! always-on schedule byte for byte. Then the carbon (the scenario's series against
+//! `--carbon`, the carbon-aware delay) and the power cap (worked by hand, and random
+//! platforms whose capped runs stay under their cap).
 
 use gridscope::engine::{RunConfig, RunOutput, SimError, Simulation};
 use gridscope::model::power::{PowerModel, Transition};
@@ -587,4 +589,124 @@ fn a_power_cap_lets_two_of_four_cores_compute() {
         err.contains("'0' is not a number of watts above 0"),
         "{err}"
     );
+}
+
+/// Random platforms (one or two node types of 1–8 cores, Epsilon below, at and above
+/// Idle), workloads with memory and node-count demands, and caps from 30 % to 90 % of the
+/// way from idle to full power, under every policy that places on nodes: the engine's own
+/// checks pass (never more than the cap's K cores computing, every job rejected for the cap
+/// wider than K), the peak power of the run's node timelines stays under the cap, and a cap
+/// above full power changes nothing (a cap too tight for one core is refused, and skipped).
+#[test]
+fn random_capped_runs_stay_under_the_cap() {
+    let hot = PowerModel {
+        idle_w: 80.0,
+        epsilon_w: 120.0,
+        all_cores_w: 250.0,
+        off_w: 5.0,
+        switch_off: None,
+        switch_on: None,
+    };
+    let models = [
+        PowerModel::BATSIM_CLUSTER_ENERGY_128,
+        PowerModel::SIMGRID_EXAMPLE,
+        hot,
+    ];
+    let (mut rejected_for_cap, mut refused) = (0, 0);
+    for seed in 0..40u64 {
+        let mut rng = SimRng::new(seed);
+        let mut types = Vec::new();
+        for name in ["a", "b"].iter().take(rng.range_u64(1, 2) as usize) {
+            types.push(NodeType {
+                name: (*name).into(),
+                count: rng.range_u64(1, 8) as u32,
+                cores: [1, 2, 4, 8][rng.range_u64(0, 3) as usize],
+                mem_kb: 1000,
+                gpus: 0,
+                power: Some(models[rng.range_u64(0, 2) as usize]),
+            });
+        }
+        let sum = |f: &dyn Fn(&NodeType, &PowerModel) -> f64| -> f64 {
+            types.iter().map(|t| f(t, t.power.as_ref().unwrap())).sum()
+        };
+        let idle = sum(&|t, m| m.idle_w * f64::from(t.count));
+        let full = sum(&|t, m| m.all_cores_w * f64::from(t.count));
+        let cap = idle + (0.3 + 0.6 * rng.range_u64(0, 100) as f64 / 100.0) * (full - idle);
+        let cores: u32 = types.iter().map(|t| t.count * t.cores).sum();
+        let p = crate::nodes::node_site(types.clone());
+        let (mut jobs, mut demands, mut t) = (Vec::new(), Vec::new(), 0);
+        for i in 0..rng.range_u64(5, 60) as usize {
+            t += rng.range_u64(0, 120) as i64;
+            let run_s = rng.range_u64(1, 300) as i64;
+            let procs = rng.range_u64(1, u64::from(cores)) as u32;
+            jobs.push(job(
+                i as i64,
+                t,
+                procs,
+                run_s,
+                run_s + rng.range_u64(0, 60) as i64,
+            ));
+            demands.push(match rng.range_u64(0, 3) {
+                0 => Demand {
+                    mem_kb: rng.range_u64(1, 120),
+                    ..Demand::default()
+                },
+                _ => Demand::default(),
+            });
+        }
+        for policy in ON_NODES {
+            let capped = |w: f64| {
+                Simulation::new(
+                    &p,
+                    &jobs[..],
+                    policy,
+                    GridScheme::Local,
+                    &GridParams::default(),
+                    &RunConfig::default(),
+                )?
+                .with_demands(&demands[..])?
+                .with_power_cap(w)?
+                .run(&mut |_, _| true)
+            };
+            // A cap that leaves less than a core's watts above the idle power is refused.
+            let out = match capped(cap) {
+                Err(e) if e.to_string().contains("no job could ever start") => {
+                    refused += 1;
+                    continue;
+                }
+                out => out.unwrap_or_else(|e| panic!("seed {seed} {policy:?} cap {cap} W: {e}")),
+            };
+            let e = run_energy(&p, &out.outcomes, &out.placements, None)
+                .unwrap()
+                .expect("powered");
+            assert!(
+                e.peak_w <= cap * (1.0 + 1e-12),
+                "seed {seed} {policy:?}: peak {} W over the cap {cap} W",
+                e.peak_w
+            );
+            rejected_for_cap += out
+                .outcomes
+                .iter()
+                .filter(|o| {
+                    matches!(
+                        o.status,
+                        gridscope::engine::JobOutcome::Rejected(
+                            gridscope::engine::RejectReason::Unplaceable {
+                                resource: gridscope::model::Resource::Power,
+                                ..
+                            }
+                        )
+                    )
+                })
+                .count();
+            let free = run(&p, &jobs, &demands, policy, None).unwrap();
+            let above = capped(full * 2.0).unwrap();
+            assert_eq!(above.outcomes, free.outcomes, "seed {seed} {policy:?}");
+        }
+    }
+    assert!(
+        rejected_for_cap > 0,
+        "no case reached a job wider than its cap"
+    );
+    assert!(refused < 40 * ON_NODES.len() / 4, "{refused} runs refused");
 }

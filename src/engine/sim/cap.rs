@@ -9,8 +9,9 @@
 //! site's capacity in allocation units, so every policy plans within it, reservations
 //! included, and a job wider than K is rejected with the cap as its reason. The bound is the
 //! power itself when Epsilon = Idle and every node type adds the same watts per core (Batsim's
-//! `cluster_energy_128`); otherwise the cap is kept with room to spare, never passed. The
-//! scenario's report checks the run's peak power against it.
+//! `cluster_energy_128`); otherwise the cap is kept with room to spare, never passed, and
+//! a cap at or above the most the site can draw leaves it uncapped. The scenario's report
+//! checks the run's peak power against it.
 
 use super::Simulation;
 use crate::engine::{JobOutcome, Outcome, RejectReason, SimError};
@@ -23,11 +24,14 @@ pub fn busy_cores_under(site: &Site, cap_w: f64) -> Option<Result<u32, String>> 
     if !site.has_nodes() || site.node_types.iter().any(|t| t.power.is_none()) {
         return None;
     }
-    let mut idle = 0.0;
+    let (mut idle, mut most) = (0.0, 0.0);
     let mut per_core: f64 = 0.0;
     for t in &site.node_types {
         let m = t.power?;
         idle += m.idle_w * f64::from(t.count);
+        // A node draws the most idle, with one core busy or with all (linear between).
+        let peak = m.idle_w.max(m.watts(1, t.cores)).max(m.all_cores_w);
+        most += peak * f64::from(t.count);
         if t.cores > 0 && t.count > 0 {
             let w = (m.all_cores_w - m.epsilon_w).max(0.0) / f64::from(t.cores)
                 + (m.epsilon_w - m.idle_w).max(0.0);
@@ -41,7 +45,8 @@ pub fn busy_cores_under(site: &Site, cap_w: f64) -> Option<Result<u32, String>> 
         )));
     }
     let cores: u32 = site.node_types.iter().map(|t| t.cores * t.count).sum();
-    if per_core <= 0.0 {
+    // A cap the whole site cannot reach leaves it as it is (the bound below would not).
+    if per_core <= 0.0 || cap_w >= most {
         return Some(Ok(cores));
     }
     let k = ((cap_w - idle) / per_core).floor();
