@@ -24,6 +24,24 @@ async function reportJson(page) {
   return JSON.parse(await page.textContent('[data-testid=report-json]'));
 }
 
+/** Clicks Share: the link and the scenario it holds. */
+async function shareLink(page) {
+  await page.click('text=Share');
+  const url = await page.textContent('[data-testid=share-url]');
+  const shared = JSON.parse(zlib.inflateRawSync(Buffer.from(url.split('#s1=')[1], 'base64url')));
+  return { url, shared };
+}
+
+/** `gridscope run --json` on `scenario` gives the page's metrics (`rows`) and every run's
+ * energy in the page's report JSON (`json`), bit for bit. */
+function assertCliAgrees(scenario, rows, json) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridscope-energy-'));
+  fs.writeFileSync(path.join(dir, 'scenario.json'), JSON.stringify(scenario));
+  const cli = JSON.parse(execFileSync(CLI, ['run', path.join(dir, 'scenario.json'), '--json'], { maxBuffer: 64 << 20 }).toString());
+  assertSameNumbers(rows, Object.fromEntries(cli.runs.map((r) => [r.label, r.metrics])));
+  assert.deepEqual(json.runs.map((r) => [r.label, r.energy]), cli.runs.map((r) => [r.label, r.energy]));
+}
+
 /** Waits for the energy table to hold `n` runs. */
 async function waitEnergy(page, n) {
   await page.waitForFunction(
@@ -70,19 +88,13 @@ test('a power model and idle timeouts in the form: energy per run equals the CLI
   assert.ok(await canvasInk(page, 'chart-node-states') > 0.005, 'the node-state chart is blank');
 
   // The share link holds scenario version 5: the power model and the timeouts.
-  await page.click('text=Share');
-  const url = await page.textContent('[data-testid=share-url]');
-  const shared = JSON.parse(zlib.inflateRawSync(Buffer.from(url.split('#s1=')[1], 'base64url')));
+  const { url, shared } = await shareLink(page);
   assert.equal(shared.scenario.version, 5);
   assert.equal(shared.scenario.platform.sites[0].node_types[0].power.idle_w, 95);
   assert.deepEqual(shared.scenario.algorithms.map((a) => a.power_off_after_s ?? null), [null, 600, null, 600, null, 600, null, 600, null, 600]);
 
   // The CLI on the same scenario: the same metrics and the same joules, bit for bit.
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridscope-energy-'));
-  fs.writeFileSync(path.join(dir, 'scenario.json'), JSON.stringify(shared.scenario));
-  const cli = JSON.parse(execFileSync(CLI, ['run', path.join(dir, 'scenario.json'), '--json'], { maxBuffer: 64 << 20 }).toString());
-  assertSameNumbers(rows, Object.fromEntries(cli.runs.map((r) => [r.label, r.metrics])));
-  assert.deepEqual(json.runs.map((r) => [r.label, r.energy]), cli.runs.map((r) => [r.label, r.energy]));
+  assertCliAgrees(shared.scenario, rows, json);
 
   // The link opens again and re-runs to the same energy.
   const again = await open(url);
@@ -149,16 +161,10 @@ test('a carbon intensity and slacks in the form: emissions per run equal the CLI
   assert.ok(mean > 150 && mean < 500, `mean intensity ${mean}`);
 
   // The link holds scenario version 6 with the curve; the CLI gives the same emissions.
-  await page.click('text=Share');
-  const url = await page.textContent('[data-testid=share-url]');
-  const shared = JSON.parse(zlib.inflateRawSync(Buffer.from(url.split('#s1=')[1], 'base64url')));
+  const { url, shared } = await shareLink(page);
   assert.equal(shared.scenario.version, 6);
   assert.equal(shared.scenario.carbon.kind, 'daily');
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridscope-carbon-'));
-  fs.writeFileSync(path.join(dir, 'scenario.json'), JSON.stringify(shared.scenario));
-  const cli = JSON.parse(execFileSync(CLI, ['run', path.join(dir, 'scenario.json'), '--json'], { maxBuffer: 64 << 20 }).toString());
-  assertSameNumbers(rows, Object.fromEntries(cli.runs.map((r) => [r.label, r.metrics])));
-  assert.deepEqual(json.runs.map((r) => [r.label, r.energy]), cli.runs.map((r) => [r.label, r.energy]));
+  assertCliAgrees(shared.scenario, rows, json);
 
   const again = await open(url);
   await waitEnergy(again, 10);
@@ -191,15 +197,9 @@ test('a power cap in the form: each capped run stays under it, equals the CLI, a
     assert.ok(capped.metrics.avg_wait_s >= free.metrics.avg_wait_s, base);
   }
   assert.equal(await page.getAttribute('[data-testid=chart-energy-wait]', 'data-points'), '10');
-  await page.click('text=Share');
-  const url = await page.textContent('[data-testid=share-url]');
-  const shared = JSON.parse(zlib.inflateRawSync(Buffer.from(url.split('#s1=')[1], 'base64url')));
+  const { shared } = await shareLink(page);
   assert.equal(shared.scenario.version, 6);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridscope-cap-'));
-  fs.writeFileSync(path.join(dir, 'scenario.json'), JSON.stringify(shared.scenario));
-  const cli = JSON.parse(execFileSync(CLI, ['run', path.join(dir, 'scenario.json'), '--json'], { maxBuffer: 64 << 20 }).toString());
-  assertSameNumbers(rows, Object.fromEntries(cli.runs.map((r) => [r.label, r.metrics])));
-  assert.deepEqual(json.runs.map((r) => [r.label, r.energy]), cli.runs.map((r) => [r.label, r.energy]));
+  assertCliAgrees(shared.scenario, rows, json);
   // Idle timeouts do not run with a cap yet: said, and the scenario stays as it was.
   await page.fill('[data-testid=idle-off]', '600');
   await page.press('[data-testid=idle-off]', 'Tab');
