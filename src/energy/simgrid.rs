@@ -2,12 +2,17 @@
 //! as SimGrid's `wattage_per_state` / `wattage_off` properties) and a list of actions that
 //! `scripts/simgrid/replay.cpp` plays with SimGrid's host energy plugin — `k` actors each
 //! computing on one core through a piece where `k` cores are busy, the host turned off
-//! through an off piece — printing each host's joules. `scripts/simgrid_test.sh` builds it
-//! against Debian's `libsimgrid-dev` and the integration test compares the joules.
+//! through an off piece, the host in a switching power state through a switching piece —
+//! printing each host's joules. `scripts/simgrid_test.sh` builds it against Debian's
+//! `libsimgrid-dev` and the integration test compares the joules.
+//!
+//! SimGrid's plugin knows no switching: like Batsim, the replay gives each host two more
+//! power states whose every wattage is the switch's (`Idle = Epsilon = AllCores`), and
+//! holds the idle host in one of them while it switches off or boots.
 
 use std::fmt::Write;
 
-use super::timeline::{NodeState, NodeTimeline, TimelineError};
+use super::timeline::{watts, NodeState, NodeTimeline, TimelineError};
 use crate::model::power::PowerModel;
 use crate::time::SimTime;
 
@@ -21,8 +26,9 @@ fn secs(t: SimTime) -> String {
     )
 }
 
-/// The platform: host `n<i>` for node `i` (1 Gflop/s a core), and `ctl`, the host the
-/// replay's controller runs on (drawing nothing, and not reported).
+/// The platform: host `n<i>` for node `i` (1 Gflop/s a core; power state 0 computes, 1
+/// switches off, 2 boots), and `ctl`, the host the replay's controller runs on (drawing
+/// nothing, and not reported).
 pub fn platform_xml(timelines: &[NodeTimeline], model: &dyn Fn(usize) -> PowerModel) -> String {
     let mut x = String::from(
         "<?xml version='1.0'?>\n<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n<platform version=\"4.1\">\n  <zone id=\"world\" routing=\"Full\">\n",
@@ -31,21 +37,23 @@ pub fn platform_xml(timelines: &[NodeTimeline], model: &dyn Fn(usize) -> PowerMo
         let m = model(i);
         let _ = writeln!(
             x,
-            "    <host id=\"n{i}\" speed=\"1Gf\" core=\"{}\">\n      <prop id=\"wattage_per_state\" value=\"{:?}:{:?}:{:?}\" />\n      <prop id=\"wattage_off\" value=\"{:?}\" />\n    </host>",
+            "    <host id=\"n{i}\" speed=\"1Gf,1Gf,1Gf\" pstate=\"0\" core=\"{}\">\n      <prop id=\"wattage_per_state\" value=\"{:?}:{:?}:{:?}, {off:?}:{off:?}:{off:?}, {on:?}:{on:?}:{on:?}\" />\n      <prop id=\"wattage_off\" value=\"{:?}\" />\n    </host>",
             t.cores.max(1),
             m.idle_w,
             m.epsilon_w,
             m.all_cores_w,
-            m.off_w
+            m.off_w,
+            off = watts(&m, 0, NodeState::SwitchingOff),
+            on = watts(&m, 0, NodeState::SwitchingOn),
         );
     }
     x.push_str("    <host id=\"ctl\" speed=\"1Gf\">\n      <prop id=\"wattage_per_state\" value=\"0.0:0.0:0.0\" />\n      <prop id=\"wattage_off\" value=\"0.0\" />\n    </host>\n  </zone>\n</platform>\n");
     x
 }
 
-/// The actions: `hosts N`, then `busy n<i> FROM TO K` and `off n<i> FROM TO` (seconds),
-/// then `end T`, the instant the joules are read. SimGrid's plugin has no switching state:
-/// a timeline with one is refused.
+/// The actions: `hosts N`, then `busy n<i> FROM TO K`, `off n<i> FROM TO` and
+/// `pstate n<i> FROM TO P` (seconds; P 1 switching off, 2 booting), then `end T`, the
+/// instant the joules are read.
 pub fn actions(timelines: &[NodeTimeline]) -> Result<String, TimelineError> {
     let mut a = format!("hosts {}\n", timelines.len());
     let mut end = SimTime::ZERO;
@@ -66,11 +74,11 @@ pub fn actions(timelines: &[NodeTimeline]) -> Result<String, TimelineError> {
                 NodeState::Off => {
                     let _ = writeln!(a, "off n{i} {} {}", secs(from), secs(to));
                 }
-                NodeState::SwitchingOff | NodeState::SwitchingOn => {
-                    return Err(TimelineError(format!(
-                        "node {i}: SimGrid's host energy plugin has no switching state (at {} s)",
-                        secs(from)
-                    )))
+                NodeState::SwitchingOff => {
+                    let _ = writeln!(a, "pstate n{i} {} {} 1", secs(from), secs(to));
+                }
+                NodeState::SwitchingOn => {
+                    let _ = writeln!(a, "pstate n{i} {} {} 2", secs(from), secs(to));
                 }
             }
         }

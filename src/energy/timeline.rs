@@ -84,8 +84,9 @@ fn seconds(from: SimTime, to: SimTime) -> f64 {
     (to.0 - from.0) as f64 / 1000.0
 }
 
-/// Watts a node draws in `state`.
-fn watts(model: &PowerModel, cores: u32, state: NodeState) -> f64 {
+/// Watts a node of `cores` cores draws in `state` (with no transition, a node switching
+/// off draws its off watts and one booting its idle watts).
+pub(super) fn watts(model: &PowerModel, cores: u32, state: NodeState) -> f64 {
     match state {
         NodeState::On { busy } => model.watts(busy, cores),
         NodeState::Off => model.off_w,

@@ -250,10 +250,22 @@ fn site_models(platform: &Platform, site: usize) -> Result<Option<Vec<PowerModel
 }
 
 /// A powered site's node timelines over a run, with each node's power model.
-struct PoweredSite {
-    site: usize,
-    timelines: Vec<NodeTimeline>,
-    models: Vec<PowerModel>,
+pub struct PoweredSite {
+    /// The site's index in the platform.
+    pub site: usize,
+    pub timelines: Vec<NodeTimeline>,
+    pub models: Vec<PowerModel>,
+}
+
+/// The node timelines of every powered site of a run — what [`run_energy`] accounts —
+/// for a replay elsewhere (`energy::simgrid`: SimGrid's joules for the same schedule).
+pub fn site_timelines(
+    platform: &Platform,
+    outcomes: &[Outcome],
+    placements: &Placements,
+    power: Option<&PowerLog>,
+) -> Result<Vec<PoweredSite>, ScenarioError> {
+    Ok(powered_sites(platform, outcomes, placements, power)?.0)
 }
 
 /// The node timelines of every powered site of a run of `outcomes` with its `placements`

@@ -1,31 +1,43 @@
-//! Energy against a real SimGrid (issue #40): random node timelines — cores busy, idle and
-//! off pieces, random wattages — accounted by `gridscope::energy` and replayed on SimGrid
-//! 3.32's host energy plugin (`scripts/simgrid/replay.cpp`); every host's joules agree to
-//! 1e-9 relative. Needs the replay program: `scripts/simgrid_test.sh` installs Debian's
-//! libsimgrid-dev, builds it and runs this test with GRIDSCOPE_SIMGRID_REPLAY set.
+//! Energy against a real SimGrid (issue #40): node timelines — cores busy, idle, switching
+//! off, off and booting pieces, random wattages — accounted by `gridscope::energy` and
+//! replayed on SimGrid 3.32's host energy plugin (`scripts/simgrid/replay.cpp`); every
+//! host's joules agree to 1e-9 relative. The timelines are random ones and those of the
+//! engine's own runs with idle nodes switched off. Needs the replay program:
+//! `scripts/simgrid_test.sh` installs Debian's libsimgrid-dev, builds it and runs these
+//! tests with GRIDSCOPE_SIMGRID_REPLAY set.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use gridscope::energy::{account, busy_timelines, simgrid, BusySpan, NodeState, PowerModel};
+use gridscope::energy::{
+    account, busy_timelines, simgrid, BusySpan, NodeState, NodeTimeline, PowerModel, Transition,
+};
 use gridscope::rng::SimRng;
 use gridscope::time::SimTime;
 
 fn random_model(rng: &mut SimRng) -> PowerModel {
     let idle = 40.0 + 160.0 * rng.uniform();
+    let mut transition = || {
+        (rng.uniform() < 0.7).then(|| Transition {
+            seconds: 0.5 + 200.0 * rng.uniform(),
+            watts: 20.0 + 150.0 * rng.uniform(),
+        })
+    };
+    let (switch_off, switch_on) = (transition(), transition());
     PowerModel {
         idle_w: idle,
         epsilon_w: idle * (0.8 + 0.4 * rng.uniform()),
         all_cores_w: idle + 20.0 + 300.0 * rng.uniform(),
         off_w: 15.0 * rng.uniform(),
-        switch_off: None,
-        switch_on: None,
+        switch_off,
+        switch_on,
     }
 }
 
 /// A random always-on schedule of jobs on `nodes` nodes, then some idle nodes switched off
-/// for a while (where nothing runs on them).
-fn random_case(seed: u64) -> (Vec<gridscope::energy::NodeTimeline>, Vec<PowerModel>) {
+/// for a while (where nothing runs on them): switching off for 0.5-30 s, off, then
+/// booting for 0.5-30 s when the idle piece has room for all three.
+fn random_case(seed: u64) -> (Vec<NodeTimeline>, Vec<PowerModel>) {
     let mut rng = SimRng::new(seed);
     let nodes = rng.range_u64(1, 7) as usize;
     let cores: Vec<u32> = (0..nodes).map(|_| rng.range_u64(1, 9) as u32).collect();
@@ -51,15 +63,27 @@ fn random_case(seed: u64) -> (Vec<gridscope::energy::NodeTimeline>, Vec<PowerMod
         }
     }
     let mut t = busy_timelines(&|i| cores[i], nodes, &spans, SimTime::ZERO, end).unwrap();
-    // Every idle piece of over 10 s is off from 1 s after it starts to 1 s before it ends.
+    // Every idle piece of over 10 s is off from 1 s after it starts to 1 s before it ends,
+    // with a switch-off and a boot inside that when they fit with an off piece between.
     for tl in &mut t {
         let mut out = Vec::new();
         for (k, &(from, state)) in tl.breakpoints.iter().enumerate() {
             let to = tl.breakpoints.get(k + 1).map_or(tl.end, |b| b.0);
             out.push((from, state));
             if state == (NodeState::On { busy: 0 }) && (to - from).0 > 10_000 {
-                out.push((SimTime(from.0 + 1_000), NodeState::Off));
-                out.push((SimTime(to.0 - 1_000), NodeState::On { busy: 0 }));
+                let (down, up) = (
+                    rng.range_u64(500, 30_000) as i64,
+                    rng.range_u64(500, 30_000) as i64,
+                );
+                let (off, on) = (from.0 + 1_000, to.0 - 1_000);
+                if on - off > down + up {
+                    out.push((SimTime(off), NodeState::SwitchingOff));
+                    out.push((SimTime(off + down), NodeState::Off));
+                    out.push((SimTime(on - up), NodeState::SwitchingOn));
+                } else {
+                    out.push((SimTime(off), NodeState::Off));
+                }
+                out.push((SimTime(on), NodeState::On { busy: 0 }));
             }
         }
         tl.breakpoints = out;
@@ -68,44 +92,110 @@ fn random_case(seed: u64) -> (Vec<gridscope::energy::NodeTimeline>, Vec<PowerMod
     (t, models)
 }
 
+/// The replay program, from GRIDSCOPE_SIMGRID_REPLAY, and a scratch directory.
+fn replay_program(case: &str) -> (String, PathBuf) {
+    let replay = std::env::var("GRIDSCOPE_SIMGRID_REPLAY")
+        .expect("GRIDSCOPE_SIMGRID_REPLAY names the replay program (scripts/simgrid_test.sh)");
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(case);
+    std::fs::create_dir_all(&dir).unwrap();
+    (replay, dir)
+}
+
+/// Accounts `timelines` and replays them on SimGrid; asserts every host's joules agree to
+/// 1e-9 relative and returns the worst relative difference.
+fn compare_with_simgrid(
+    replay: &str,
+    dir: &Path,
+    case: &str,
+    timelines: &[NodeTimeline],
+    models: &[PowerModel],
+) -> f64 {
+    let ours = account(timelines, &|i| models[i]).unwrap();
+    let (plat, acts) = (dir.join("platform.xml"), dir.join("actions.txt"));
+    std::fs::write(&plat, simgrid::platform_xml(timelines, &|i| models[i])).unwrap();
+    std::fs::write(&acts, simgrid::actions(timelines).unwrap()).unwrap();
+    let out = Command::new(replay).arg(&plat).arg(&acts).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{case}: the replay failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let theirs =
+        simgrid::parse_joules(&String::from_utf8_lossy(&out.stdout), timelines.len()).unwrap();
+    let mut worst = 0.0f64;
+    for (n, (a, b)) in ours.nodes.iter().zip(&theirs).enumerate() {
+        let rel = (a.total_j() - b).abs() / b.abs().max(1e-300);
+        worst = worst.max(rel);
+        assert!(
+            rel <= 1e-9,
+            "{case} node {n}: Gridscope {} J, SimGrid {b} J (relative {rel:e})",
+            a.total_j()
+        );
+    }
+    worst
+}
+
 #[test]
 #[ignore = "needs SimGrid: run by scripts/simgrid_test.sh"]
 fn joules_equal_a_real_simgrids_on_random_timelines() {
-    let replay = std::env::var("GRIDSCOPE_SIMGRID_REPLAY")
-        .expect("GRIDSCOPE_SIMGRID_REPLAY names the replay program (scripts/simgrid_test.sh)");
-    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("simgrid");
-    std::fs::create_dir_all(&dir).unwrap();
+    let (replay, dir) = replay_program("simgrid");
     let mut worst = 0.0f64;
     let cases = 25;
+    let mut switching = 0;
     for seed in 0..cases {
         let (timelines, models) = random_case(seed);
-        let ours = account(&timelines, &|i| models[i]).unwrap();
-        let (plat, acts) = (dir.join("platform.xml"), dir.join("actions.txt"));
-        std::fs::write(&plat, simgrid::platform_xml(&timelines, &|i| models[i])).unwrap();
-        std::fs::write(&acts, simgrid::actions(&timelines).unwrap()).unwrap();
-        let out = Command::new(&replay)
-            .arg(&plat)
-            .arg(&acts)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "case {seed}: the replay failed: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        let theirs =
-            simgrid::parse_joules(&String::from_utf8_lossy(&out.stdout), timelines.len()).unwrap();
-        for (n, (a, b)) in ours.nodes.iter().zip(&theirs).enumerate() {
-            let rel = (a.total_j() - b).abs() / b.abs().max(1e-300);
-            worst = worst.max(rel);
-            assert!(
-                rel <= 1e-9,
-                "case {seed} node {n}: Gridscope {} J, SimGrid {b} J (relative {rel:e})",
-                a.total_j()
-            );
+        switching += timelines
+            .iter()
+            .flat_map(|t| &t.breakpoints)
+            .filter(|b| b.1 == NodeState::SwitchingOff)
+            .count();
+        let case = format!("case {seed}");
+        worst = worst.max(compare_with_simgrid(
+            &replay, &dir, &case, &timelines, &models,
+        ));
+    }
+    assert!(switching > 0, "the random cases switch no node off");
+    println!("{cases} random cases ({switching} switch-offs): worst relative difference {worst:e}");
+}
+
+/// The engine's own schedules: every run of the `energy-demo` preset (FCFS, EASY and
+/// conservative on 128 of Batsim's hosts, always on and switching idle nodes off after
+/// 600 s and 60 s) — which job on which node when, and each node's switch-offs, sleeps and
+/// boots — replayed on SimGrid.
+#[test]
+#[ignore = "needs SimGrid: run by scripts/simgrid_test.sh"]
+fn joules_equal_a_real_simgrids_on_the_engines_own_schedules() {
+    use gridscope::scenario::{load_workload, Scenario, ScenarioRun};
+    let (replay, dir) = replay_program("simgrid_runs");
+    let scenario = Scenario::preset("energy-demo").unwrap();
+    let workload = load_workload(&scenario, &Default::default(), &mut |f| {
+        Err(format!("no file {f}"))
+    })
+    .unwrap();
+    let mut run = ScenarioRun::new(&scenario, workload).unwrap();
+    run.run_to_end(&mut |_, _, _| true).unwrap();
+    let platform = run.platform().clone();
+    let (report, _) = run.finish();
+    let (mut worst, mut cycles) = (0.0f64, 0);
+    for r in &report.runs {
+        cycles += r.power_log.as_ref().map_or(0, |l| l.cycles.len());
+        let sites = gridscope::scenario::energy::site_timelines(
+            &platform,
+            &r.outcomes,
+            &r.placements,
+            r.power_log.as_ref(),
+        )
+        .unwrap();
+        for s in sites {
+            let w = compare_with_simgrid(&replay, &dir, &r.label, &s.timelines, &s.models);
+            worst = worst.max(w);
         }
     }
-    println!("{cases} random cases: worst relative difference {worst:e}");
+    assert!(cycles > 0, "no run switched a node off");
+    println!(
+        "{} runs of energy-demo ({cycles} switch-offs): worst relative difference {worst:e}",
+        report.runs.len()
+    );
 }
 
 /// `simulate --platform P --power MODEL`: two jobs on two 4-core nodes under FCFS — job 1
