@@ -160,27 +160,37 @@ fn joules_equal_a_real_simgrids_on_random_timelines() {
 
 /// The engine's own schedules: every run of the `energy-demo` preset (FCFS, EASY and
 /// conservative on 128 of Batsim's hosts, always on and switching idle nodes off after
-/// 600 s and 60 s) — which job on which node when, and each node's switch-offs, sleeps and
-/// boots — replayed on SimGrid.
+/// 600 s and 60 s) and the three under a 16 kW cap — which job on which node when, and
+/// each node's switch-offs, sleeps and boots — replayed on SimGrid.
 #[test]
 #[ignore = "needs SimGrid: run by scripts/simgrid_test.sh"]
 fn joules_equal_a_real_simgrids_on_the_engines_own_schedules() {
-    use gridscope::scenario::{load_workload, Scenario, ScenarioRun};
+    use gridscope::scenario::{load_workload, AlgorithmSpec, Scenario, ScenarioRun};
     let (replay, dir) = replay_program("simgrid_runs");
-    let scenario = Scenario::preset("energy-demo").unwrap();
+    let mut scenario = Scenario::preset("energy-demo").unwrap();
+    // And under a site power cap of 16 kW (at most 40 of the 128 cores computing).
+    let capped: Vec<_> = scenario
+        .algorithms
+        .iter()
+        .filter(|a| a.power_off_after_s.is_none())
+        .map(|a| AlgorithmSpec {
+            power_cap_w: Some(16_000.0),
+            ..a.clone()
+        })
+        .collect();
+    scenario.algorithms.extend(capped);
     let workload = load_workload(&scenario, &Default::default(), &mut |f| {
         Err(format!("no file {f}"))
     })
     .unwrap();
     let mut run = ScenarioRun::new(&scenario, workload).unwrap();
     run.run_to_end(&mut |_, _, _| true).unwrap();
-    let platform = run.platform().clone();
-    let (report, _) = run.finish();
+    let (report, platforms) = run.finish();
     let (mut worst, mut cycles) = (0.0f64, 0);
-    for r in &report.runs {
+    for (r, platform) in report.runs.iter().zip(&platforms) {
         cycles += r.power_log.as_ref().map_or(0, |l| l.cycles.len());
         let sites = gridscope::scenario::energy::site_timelines(
-            &platform,
+            platform,
             &r.outcomes,
             &r.placements,
             r.power_log.as_ref(),
@@ -192,8 +202,10 @@ fn joules_equal_a_real_simgrids_on_the_engines_own_schedules() {
         }
     }
     assert!(cycles > 0, "no run switched a node off");
+    let peak = |r: &gridscope::scenario::RunReport| r.energy.as_ref().unwrap().peak_w;
+    assert!(report.runs[9..].iter().all(|r| peak(r) <= 16_000.0));
     println!(
-        "{} runs of energy-demo ({cycles} switch-offs): worst relative difference {worst:e}",
+        "{} runs of energy-demo and capped ({cycles} switch-offs): worst relative difference {worst:e}",
         report.runs.len()
     );
 }
