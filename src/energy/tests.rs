@@ -207,7 +207,21 @@ fn the_simgrid_replay_reads_what_the_timelines_say() {
     );
     let x = simgrid::platform_xml(&t, &|_| PowerModel::SIMGRID_EXAMPLE);
     assert!(x.contains("core=\"4\""));
-    assert!(x.contains("value=\"100.0:93.33333333333333:200.0\""), "{x}");
+    // Power state 0 computes; 1 switches off, 2 boots (with no transition: off, idle).
+    assert!(
+        x.contains("value=\"100.0:93.33333333333333:200.0, 10.0:10.0:10.0, 100.0:100.0:100.0\""),
+        "{x}"
+    );
+    let mut switching = t.clone();
+    switching[0].breakpoints[2] = (s(12), NodeState::SwitchingOff);
+    switching[0].breakpoints.push((s(20), NodeState::Off));
+    switching[0]
+        .breakpoints
+        .push((s(25), NodeState::SwitchingOn));
+    assert_eq!(
+        simgrid::actions(&switching).unwrap(),
+        "hosts 2\nbusy n0 10.250 12.000 3\npstate n0 12.000 20.000 1\noff n0 20.000 25.000\npstate n0 25.000 30.000 2\nbusy n1 0.000 30.000 1\nend 30.000\n"
+    );
     assert_eq!(
         simgrid::parse_joules("n1 2.5\nn0 1e3\n", 2).unwrap(),
         vec![1000.0, 2.5]

@@ -175,7 +175,7 @@ test('a carbon intensity and slacks in the form: emissions per run equal the CLI
   assert.equal(await again.inputValue('[data-testid=carbon-slack]'), '');
 });
 
-test('a power cap in the form: each capped run stays under it, equals the CLI, and refuses idle timeouts', async () => {
+test('a power cap in the form: each capped run stays under it, equals the CLI, and with idle timeouts too', async () => {
   const page = await open();
   await waitResults(page, 5);
   await page.fill('[data-testid=power-cap]', '22000');
@@ -200,10 +200,18 @@ test('a power cap in the form: each capped run stays under it, equals the CLI, a
   const { shared } = await shareLink(page);
   assert.equal(shared.scenario.version, 6);
   assertCliAgrees(shared.scenario, rows, json);
-  // Idle timeouts do not run with a cap yet: said, and the scenario stays as it was.
-  await page.fill('[data-testid=idle-off]', '600');
+  // Idle timeouts under the cap: each policy four ways; the capped runs that switch nodes
+  // off stay under the cap too (their bound counts the switch-offs and boots).
+  await page.fill('[data-testid=idle-off]', 'never, 600');
   await page.press('[data-testid=idle-off]', 'Tab');
-  await page.waitForSelector('text=does not run with a power cap yet');
+  await page.click('[data-testid=run]');
+  await waitEnergy(page, 20);
+  const both = Object.fromEntries((await reportJson(page)).runs.map((r) => [r.label, r]));
+  for (const base of ['fcfs', 'easy', 'conservative', 'sjf', 'firstfit']) {
+    const r = both[`${base}, off after 600 s, cap 22000 W`];
+    assert.ok(r, `missing ${base}: ${Object.keys(both)}`);
+    assert.ok(r.energy.peak_w <= 22000 && r.energy.idle_off.switch_offs > 0, `${base}: ${JSON.stringify(r.energy)}`);
+  }
 });
 
 test('no page of this file left 127.0.0.1 or logged an error', () => {

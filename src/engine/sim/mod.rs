@@ -364,8 +364,12 @@ impl<'a> Simulation<'a> {
                 "switching idle nodes off needs nodes: give the site node types (docs/nodes.md)",
             );
         }
-        if self.outages.is_some() || !self.power_cap.is_empty() {
-            return refuse("switching idle nodes off is not combined with failures, maintenance or a power cap yet (docs/energy.md)");
+        if self.outages.is_some() {
+            return refuse("switching idle nodes off is not combined with failures or maintenance yet (docs/energy.md)");
+        }
+        if !self.power_cap.is_empty() {
+            // The cap's bound counts boots only when it knows nodes switch off.
+            return refuse("switch idle nodes off before setting the power cap");
         }
         if self.scheme != GridScheme::Local {
             return refuse("switching idle nodes off runs under local policies only, not grid schemes (docs/energy.md)");

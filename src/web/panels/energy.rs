@@ -104,7 +104,7 @@ pub fn EnergyPanel() -> Html {
                 <div class="field">
                     <label for="f-power-cap">{"Power cap per site (W)"}</label>
                     <DraftInput id="f-power-cap" testid="power-cap" value={caps} onchange={set_caps} placeholder="never, 20000" />
-                    <span class="help">{"A comma list of watts or never: each algorithm runs once per entry. A start that could take a site over its cap waits: at most K = ⌊(cap − Σ idle W) / the most a busy core adds⌋ cores compute at once, and every policy plans within K (exact for Batsim's host; a bound when Epsilon ≠ Idle). A cap below the idle power is refused; a job wider than K is rejected with the cap as its reason. Every node stays on (docs/energy.md)."}</span>
+                    <span class="help">{"A comma list of watts or never: each algorithm runs once per entry. A start that could take a site over its cap waits: at most K = ⌊(cap − Σ idle W) / the most a busy core adds⌋ cores compute at once, and every policy plans within K (exact for Batsim's host; a bound when Epsilon ≠ Idle). A cap below the idle power is refused; a job wider than K is rejected with the cap as its reason. With idle timeouts too, each node counts at the most it draws holding no core (idle, off or switching off), and a held core also covers a boot, so switching nodes off and on never takes a site over its cap (docs/energy.md)."}</span>
                 </div>
                 <label>{"Grid carbon intensity "}
                     <select onchange={choose_carbon} data-testid="carbon-source">
@@ -268,8 +268,8 @@ pub fn set_caps(s: &mut Scenario, text: &str) -> Result<(), String> {
         caps,
         ..Lists::of(s)
     };
-    if capping && (lists.timeouts.iter().any(Option::is_some) || s.failures.is_some()) {
-        return Err("power caps: a cap does not run with idle nodes switched off or with failures yet (docs/energy.md)".into());
+    if capping && s.failures.is_some() {
+        return Err("power caps: a cap does not run with failures yet (docs/energy.md)".into());
     }
     expand(s, &lists);
     Ok(())
@@ -285,12 +285,6 @@ pub fn set_timeouts(s: &mut Scenario, text: &str) -> Result<(), String> {
     if switching && s.failures.is_some() {
         return Err(
             "idle timeouts: switching nodes off does not run with failures yet (docs/energy.md)"
-                .into(),
-        );
-    }
-    if switching && listed(s, |a| a.power_cap_w).iter().any(Option::is_some) {
-        return Err(
-            "idle timeouts: switching nodes off does not run with a power cap yet (docs/energy.md)"
                 .into(),
         );
     }

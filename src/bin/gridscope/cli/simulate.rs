@@ -90,7 +90,9 @@ pub struct SimulateArgs {
     /// once, K = ⌊(cap − Σ idle watts) / the most a busy core adds⌋, which every policy
     /// plans within (exact for Batsim's host, a bound with Epsilon ≠ Idle). A cap below
     /// the site's idle power is refused; a job wider than K is rejected with the cap as its
-    /// reason. Every node stays on (docs/energy.md, "Power cap").
+    /// reason. With --power-off-after too, each node counts at the most it draws holding
+    /// no core (idle, off or switching off) and a held core also covers a boot (docs/energy.md,
+    /// "Power cap").
     #[arg(long, value_name = "WATTS", value_parser = parse_power_cap, requires = "platform", verbatim_doc_comment)]
     pub power_cap: Option<OffAfter>,
     /// Carbon-aware delay: hold each job until the start within this many seconds of its
