@@ -191,10 +191,15 @@ fn push_steps(steps: &mut Vec<Step>, n: usize, t: &NodeTimeline, m: &PowerModel)
 /// The platform's power from each instant on (watts summed over nodes), from `steps`
 /// pushed node by node ([`push_steps`]). Same-instant changes are summed before a value is
 /// kept, so a job ending as another starts is not a blip. The sum runs in (instant, node,
-/// push order) order: the key with the push order is unique, so the (faster) unstable sort
-/// gives one order, the same bits natively and in wasm.
+/// push order) order, one order, the same bits natively and in wasm: the steps come node
+/// by node, each node's in time order, so a stable sort by instant alone gives it — and
+/// merges the nodes' sorted runs instead of sorting from scratch (a third of the
+/// unstable sort of the whole key on RICC's 1,024 nodes).
 fn series_of(mut steps: Vec<Step>) -> Vec<(SimTime, f64)> {
-    steps.sort_unstable_by_key(|s| (s.0, s.1, s.2));
+    debug_assert!(steps
+        .windows(2)
+        .all(|w| (w[0].1, w[0].0) <= (w[1].1, w[1].0)));
+    steps.sort_by_key(|s| s.0);
     let mut out: Vec<(SimTime, f64)> = Vec::new();
     let mut now = 0.0f64;
     let mut i = 0;
