@@ -32,6 +32,10 @@ pub enum WaitReason {
         needs: u32,
         free: u32,
         held_by: Vec<(i64, u32, f64)>,
+        /// On a site under a power cap (issue #40), the most cores the cap lets compute at
+        /// once: the units counted free are out of these, not out of the site's cores.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        power_cap: Option<u32>,
     },
     /// It fits now, but starting it would push back the head's reservation (EASY): it ends
     /// by its estimate after the head's shadow time and needs more than the extra units.
@@ -68,13 +72,17 @@ impl WaitReason {
                 needs,
                 free,
                 held_by,
+                power_cap,
             } => {
                 let held: Vec<String> = held_by
                     .iter()
                     .map(|(id, u, end)| format!("job {id} ({u} until {})", at(*end)))
                     .collect();
+                let cap = power_cap.map_or(String::new(), |k| {
+                    format!(" (the site's power cap lets at most {k} compute at once)")
+                });
                 format!(
-                    "too few free units: needs {needs}, {free} free; held by {}",
+                    "too few free units: needs {needs}, {free} free{cap}; held by {}",
                     held.join(", ")
                 )
             }
@@ -148,6 +156,11 @@ pub struct Explanation {
     pub platform_sites: usize,
     /// How it ended: "started at …" or the rejection's reason.
     pub outcome: String,
+    /// With idle nodes switched off (issue #40): the seconds from the instant its policy
+    /// placed it on sleeping nodes to its start, spent waiting for them to boot (part of
+    /// its wait, after the spans).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub boot_wait_s: Option<f64>,
     pub spans: Vec<WaitSpan>,
     /// Set when the spans stop at [`MAX_SPANS`].
     pub truncated: bool,
@@ -160,7 +173,7 @@ impl Explanation {
             "job {} under {}: {} processors, estimate {} s, submitted at {} s\n",
             self.job, self.algorithm, self.procs, self.estimate_s, self.submit_s
         );
-        if self.spans.is_empty() && self.start_s.is_some() {
+        if self.spans.is_empty() && self.start_s.is_some() && self.boot_wait_s.is_none() {
             out.push_str("it did not wait\n");
         }
         for s in &self.spans {
@@ -253,6 +266,10 @@ pub fn explain(
         }
     }
     let out = &sim.outcomes()[j as usize];
+    // The loop stopped at the instant its policy started it; a start later than that is
+    // its nodes' boot.
+    let boot_wait_s =
+        (out.ran() && out.start > sim.now()).then(|| (out.start.0 - sim.now().0) as f64 / 1000.0);
     let site = platform
         .sites
         .get(out.site as usize)
@@ -274,9 +291,13 @@ pub fn explain(
         _ => (
             Some(secs(out.start.0)),
             format!(
-                "started at {} s after a wait of {} s",
+                "started at {} s after a wait of {} s{}",
                 secs(out.start.0),
-                (out.start.0 - job.submit.0) as f64 / 1000.0
+                (out.start.0 - job.submit.0) as f64 / 1000.0,
+                boot_wait_s.map_or(String::new(), |b| format!(
+                    ", {b} s of it for its nodes to boot (placed on sleeping nodes at {} s)",
+                    secs(sim.now().0)
+                ))
             ),
         ),
     };
@@ -290,6 +311,7 @@ pub fn explain(
         site,
         platform_sites: platform.sites.len(),
         outcome,
+        boot_wait_s,
         spans,
         truncated,
     })
@@ -342,6 +364,7 @@ fn reason_now(
                 needs: q.units,
                 free: snap.free,
                 held_by,
+                power_cap: sim.power_cap_units(s),
             }
         } else if let Some(short) = short {
             WaitReason::NoNodeHoldsIt {

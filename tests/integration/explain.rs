@@ -110,3 +110,71 @@ fn on_nodes_the_wait_names_the_resource_the_free_nodes_lack() {
     assert_eq!(v["spans"][0]["reason"]["kind"], "no_node_holds_it");
     assert_eq!(v["spans"][0]["reason"]["short"], "memory");
 }
+
+/// Under the power policies of issue #40 (the `energy-demo` preset's 128 one-core nodes of
+/// Batsim's host): with idle nodes off after 60 s, a job placed on sleeping nodes is told
+/// how much of its wait was their boot; under a 16 kW cap (at most 40 cores computing), a
+/// job short of units is told the cap is what counts them.
+#[test]
+fn the_wait_names_a_boot_and_a_power_cap() {
+    use gridscope::scenario::explain::{explain, WaitReason};
+    use gridscope::scenario::{load_workload, AlgorithmSpec, Scenario};
+    let mut scenario = Scenario::preset("energy-demo").unwrap();
+    let easy = scenario
+        .algorithms
+        .iter()
+        .find(|a| a.label() == "easy, off after 60 s")
+        .cloned()
+        .unwrap();
+    let capped = AlgorithmSpec {
+        power_off_after_s: None,
+        power_cap_w: Some(16_000.0),
+        ..easy.clone()
+    };
+    scenario.algorithms = vec![easy, capped];
+    let workload = || {
+        load_workload(&scenario, &Default::default(), &mut |f| {
+            Err(format!("no file {f}"))
+        })
+        .unwrap()
+    };
+    let ids: Vec<i64> = workload().jobs.iter().map(|j| j.id).take(400).collect();
+    let booted = ids
+        .iter()
+        .find_map(|&id| {
+            let x = explain(&scenario, workload(), 0, id).unwrap();
+            x.boot_wait_s.map(|b| (x, b))
+        })
+        .expect("no job of the first 400 waited for a boot");
+    // Batsim's host boots in 151.52 s, after up to 6.1 s more of switching off.
+    assert!(booted.1 >= 151.52 && booted.1 <= 157.62, "{:?}", booted.0);
+    let text = booted.0.text();
+    assert!(
+        text.contains("s of it for its nodes to boot (placed on sleeping nodes at")
+            && !text.contains("it did not wait"),
+        "{text}"
+    );
+    let capped = ids
+        .iter()
+        .map(|&id| explain(&scenario, workload(), 1, id).unwrap())
+        .find(|x| {
+            x.spans.iter().any(|s| {
+                matches!(
+                    s.reason,
+                    WaitReason::TooFewUnits {
+                        power_cap: Some(40),
+                        ..
+                    }
+                )
+            })
+        })
+        .expect("no job of the first 400 waited for units under the cap");
+    assert!(
+        capped
+            .text()
+            .contains("(the site's power cap lets at most 40 compute at once)"),
+        "{}",
+        capped.text()
+    );
+    assert!(capped.boot_wait_s.is_none());
+}

@@ -150,7 +150,7 @@ impl Simulation<'_> {
     }
 
     /// The most cores site `s` may have busy under the power cap (`None`: no cap there).
-    pub(super) fn cap_units(&self, s: usize) -> Option<u32> {
+    pub fn power_cap_units(&self, s: usize) -> Option<u32> {
         self.power_cap.get(s).copied().flatten()
     }
 }

@@ -130,7 +130,7 @@ impl Simulation<'_> {
             .sites
             .get(s)?
             .units_for(self.jobs[idx as usize].procs);
-        if let Some(most) = self.cap_units(s).filter(|&k| units > k) {
+        if let Some(most) = self.power_cap_units(s).filter(|&k| units > k) {
             return Some(RejectReason::Unplaceable {
                 resource: crate::model::Resource::Power,
                 needs: u64::from(units),

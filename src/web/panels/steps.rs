@@ -397,7 +397,7 @@ fn explanation_view(x: &Explanation) -> Html {
             <p><strong>{format!("Job {} under {}", x.job, x.algorithm)}</strong>
                 {format!(": {}, estimate {}, submitted at {}", crate::web::format::count(x.procs as u64, "processor"), fmt_duration(x.estimate_s), fmt_duration(x.submit_s))}
                 { total.map(|w| format!("; waited {}", fmt_duration(w))).unwrap_or_default() }</p>
-            if x.spans.is_empty() && x.start_s.is_some() { <p>{"It did not wait: it started when it was submitted."}</p> }
+            if x.spans.is_empty() && x.start_s.is_some() && x.boot_wait_s.is_none() { <p>{"It did not wait: it started when it was submitted."}</p> }
             <ol class="why-spans">
             { for x.spans.iter().map(|s| {
                 let share = total.filter(|t| *t > 0.0).map(|t| (s.to_s - s.from_s).max(0.0) / t * 100.0);
@@ -420,7 +420,8 @@ fn outcome_line(x: &Explanation) -> Html {
     match x.start_s {
         Some(start) => html! {
             <p data-testid="steps-outcome" data-start-s={start.to_string()} title={format!("{} (seconds from the first submission)", x.outcome)}>
-                {format!("started at {} after a wait of {} on {}.", fmt_duration(start), fmt_duration(start - x.submit_s), x.site)}
+                {format!("started at {} after a wait of {}{} on {}.", fmt_duration(start), fmt_duration(start - x.submit_s),
+                    x.boot_wait_s.map(|b| format!(", {} of it for its nodes to boot", fmt_duration(b))).unwrap_or_default(), x.site)}
             </p>
         },
         None => {
