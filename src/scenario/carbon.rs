@@ -168,16 +168,9 @@ pub fn carbon_holds(
     let Some(slack) = alg.carbon_slack_s else {
         return Ok(None);
     };
-    let invalid =
-        |reason: String| Err(ScenarioError::Invalid(format!("{}: {reason}", alg.label())));
-    let most = crate::model::power::MAX_IDLE_OFF_S as f64;
-    if !(slack.is_finite() && (0.0..=most).contains(&slack)) {
-        return invalid(format!(
-            "carbon_slack_s must be 0 to {most} seconds, not {slack}"
-        ));
-    }
+    super::energy::check_seconds(alg, "carbon_slack_s", slack)?;
     let Some(carbon) = carbon else {
-        return invalid("a carbon-aware delay (carbon_slack_s) needs the grid's carbon intensity (a scenario's \"carbon\", simulate --carbon CSV, or the page's Energy form)".into());
+        return Err(ScenarioError::Invalid(format!("{}: a carbon-aware delay (carbon_slack_s) needs the grid's carbon intensity (a scenario's \"carbon\", simulate --carbon CSV, or the page's Energy form)", alg.label())));
     };
     let slack = SimTime::from_secs_f64(slack);
     let planned = |j: &crate::model::Job| crate::engine::planned_and_effective(j, cfg).0;

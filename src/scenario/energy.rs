@@ -122,6 +122,23 @@ impl CarbonDelay {
     }
 }
 
+/// An algorithm's duration `field` of `s` seconds is one the engine's clock holds: 0 to
+/// ten years (the idle timeout, the carbon slack).
+pub(super) fn check_seconds(
+    alg: &super::AlgorithmSpec,
+    field: &str,
+    s: f64,
+) -> Result<(), ScenarioError> {
+    let most = crate::model::power::MAX_IDLE_OFF_S as f64;
+    if s.is_finite() && (0.0..=most).contains(&s) {
+        return Ok(());
+    }
+    Err(ScenarioError::Invalid(format!(
+        "{}: {field} must be 0 to {most} seconds, not {s}",
+        alg.label()
+    )))
+}
+
 /// An algorithm's `power_off_after_s`, checked against the `platform` it runs on: a time
 /// in range, a local policy, and node types that all say what they draw.
 pub fn check_idle_off(
@@ -133,12 +150,7 @@ pub fn check_idle_off(
     };
     let invalid =
         |reason: String| Err(ScenarioError::Invalid(format!("{}: {reason}", alg.label())));
-    let most = crate::model::power::MAX_IDLE_OFF_S as f64;
-    if !(s.is_finite() && (0.0..=most).contains(&s)) {
-        return invalid(format!(
-            "power_off_after_s must be 0 to {most} seconds, not {s}"
-        ));
-    }
+    check_seconds(alg, "power_off_after_s", s)?;
     if alg.grid != crate::policy::grid::GridScheme::Local {
         return invalid("switching idle nodes off (power_off_after_s) runs under a local policy only, not a grid scheme".into());
     }

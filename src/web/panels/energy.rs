@@ -207,12 +207,16 @@ fn listed(s: &Scenario, of: fn(&AlgorithmSpec) -> Option<f64>) -> Vec<Option<f64
 
 /// A comma list of seconds or never (empty: never).
 fn seconds_list(what: &str, text: &str) -> Result<Vec<Option<f64>>, String> {
-    let text = if text.trim().is_empty() {
+    parse_seconds_list(or_never(text)).map_err(|e| format!("{what}: {e}"))
+}
+
+/// A list field left empty means one run with none of it.
+fn or_never(text: &str) -> &str {
+    if text.trim().is_empty() {
         "never"
     } else {
         text
-    };
-    parse_seconds_list(text).map_err(|e| format!("{what}: {e}"))
+    }
 }
 
 /// The scenario's idle timeouts, power caps and carbon slacks, each list in the order the
@@ -254,12 +258,7 @@ fn expand(s: &mut Scenario, lists: &Lists) {
 
 /// Runs each algorithm once per power cap of `text` (empty: never).
 pub fn set_caps(s: &mut Scenario, text: &str) -> Result<(), String> {
-    let text = if text.trim().is_empty() {
-        "never"
-    } else {
-        text
-    };
-    let caps = parse_watts_list(text).map_err(|e| format!("power caps: {e}"))?;
+    let caps = parse_watts_list(or_never(text)).map_err(|e| format!("power caps: {e}"))?;
     let capping = caps.iter().any(Option::is_some);
     if capping && current_model(s).is_empty() {
         return Err("power caps: choose a power model first (Power per node): a cap counts the nodes' watts".into());
