@@ -51,6 +51,16 @@ async function waitEnergy(page, n) {
   );
 }
 
+/** Runs the form's scenario and waits for `n` runs in the energy and results tables: the
+ *  results' rows, the report and its runs by label. */
+async function runAll(page, n) {
+  await page.click('[data-testid=run]');
+  await waitEnergy(page, n);
+  const rows = await waitResults(page, n, 120_000);
+  const json = await reportJson(page);
+  return { rows, json, byLabel: Object.fromEntries(json.runs.map((r) => [r.label, r])) };
+}
+
 test('a power model and idle timeouts in the form: energy per run equals the CLI, the charts draw it, the link re-runs it', async () => {
   const page = await open();
   await waitResults(page, 5);
@@ -64,11 +74,7 @@ test('a power model and idle timeouts in the form: energy per run equals the CLI
   await page.fill('[data-testid=idle-off]', 'never, 600');
   await page.press('[data-testid=idle-off]', 'Tab');
   assert.equal(await page.inputValue('[data-testid=idle-off]'), 'never, 600');
-  await page.click('[data-testid=run]');
-  await waitEnergy(page, 10);
-  const rows = await waitResults(page, 10, 120_000);
-  const json = await reportJson(page);
-  const byLabel = Object.fromEntries(json.runs.map((r) => [r.label, r]));
+  const { rows, json, byLabel } = await runAll(page, 10);
   for (const base of ['fcfs', 'easy', 'conservative', 'sjf', 'firstfit']) {
     const on = byLabel[base];
     const off = byLabel[`${base}, off after 600 s`];
@@ -141,11 +147,7 @@ test('a carbon intensity and slacks in the form: emissions per run equal the CLI
   await page.selectOption('[data-testid=carbon-source]', 'daily');
   await page.fill('[data-testid=carbon-slack]', 'never, 21600');
   await page.press('[data-testid=carbon-slack]', 'Tab');
-  await page.click('[data-testid=run]');
-  await waitEnergy(page, 10);
-  const rows = await waitResults(page, 10, 120_000);
-  const json = await reportJson(page);
-  const byLabel = Object.fromEntries(json.runs.map((r) => [r.label, r]));
+  const { rows, json, byLabel } = await runAll(page, 10);
   for (const base of ['fcfs', 'easy', 'conservative', 'sjf', 'firstfit']) {
     const now = byLabel[base];
     const held = byLabel[`${base}, carbon slack 21600 s`];
@@ -184,11 +186,7 @@ test('a power cap in the form: each capped run stays under it, equals the CLI, a
   await page.selectOption('[data-testid=power-model]', 'batsim-cluster-energy-128');
   await page.fill('[data-testid=power-cap]', 'never, 22000');
   await page.press('[data-testid=power-cap]', 'Tab');
-  await page.click('[data-testid=run]');
-  await waitEnergy(page, 10);
-  const rows = await waitResults(page, 10, 120_000);
-  const json = await reportJson(page);
-  const byLabel = Object.fromEntries(json.runs.map((r) => [r.label, r]));
+  const { rows, json, byLabel } = await runAll(page, 10);
   for (const base of ['fcfs', 'easy', 'conservative', 'sjf', 'firstfit']) {
     const free = byLabel[base];
     const capped = byLabel[`${base}, cap 22000 W`];
@@ -204,9 +202,7 @@ test('a power cap in the form: each capped run stays under it, equals the CLI, a
   // off stay under the cap too (their bound counts the switch-offs and boots).
   await page.fill('[data-testid=idle-off]', 'never, 600');
   await page.press('[data-testid=idle-off]', 'Tab');
-  await page.click('[data-testid=run]');
-  await waitEnergy(page, 20);
-  const both = Object.fromEntries((await reportJson(page)).runs.map((r) => [r.label, r]));
+  const { byLabel: both } = await runAll(page, 20);
   for (const base of ['fcfs', 'easy', 'conservative', 'sjf', 'firstfit']) {
     const r = both[`${base}, off after 600 s, cap 22000 W`];
     assert.ok(r, `missing ${base}: ${Object.keys(both)}`);
