@@ -201,10 +201,10 @@ fn a_failed_shape_is_skipped_until_nodes_change() {
     }
     queue.fill_mems(|j| unit_mem(true, j.units, &demands[j.idx as usize]));
     let mut fit = NodeFit::default();
-    assert_eq!(fit.cap(), MemCap::NONE);
+    assert_eq!(fit.cap(), MemCap::NO_CAPS);
     assert!(!fit.fits_within(&view, 0, 9, None));
     assert_eq!(
-        fit.cap(),
+        fit.cap()[0],
         MemCap {
             mem: mem_lane(10),
             units: 8
@@ -212,7 +212,7 @@ fn a_failed_shape_is_skipped_until_nodes_change() {
     );
     let known = Known {
         short: fit.cap(),
-        delays: MemCap::NONE,
+        delays: MemCap::NO_CAPS,
     };
     let next = |known| queue.next_backfill_known(1, 16, 16, SimTime::NEVER, known);
     // Without the cap job 1 is visited (and refused by the walk's memo); with it, skipped.
@@ -222,8 +222,8 @@ fn a_failed_shape_is_skipped_until_nodes_change() {
     assert!(fit.fits_within(&view, 2, 8, None));
     // Taking nodes, or a new pass, forgets what was learnt.
     fit.take(&view);
-    assert_eq!(fit.cap(), MemCap::NONE);
-    assert_eq!(NodeFit::default().cap(), MemCap::NONE);
+    assert_eq!(fit.cap(), MemCap::NO_CAPS);
+    assert_eq!(NodeFit::default().cap(), MemCap::NO_CAPS);
 }
 
 /// A reservation found again from the kept one ([`NodeShadow::again`]) after jobs ended
