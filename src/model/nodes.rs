@@ -236,6 +236,16 @@ impl NodeFree {
         Some((on.collect(), off.collect()))
     }
 
+    /// Makes `self` a copy of `src` in the memory it already holds (a pass copies the free
+    /// nodes at its first start: an allocation per pass otherwise).
+    pub fn copy_from(&mut self, src: &NodeFree) {
+        self.cores.clone_from(&src.cores);
+        self.mem_kb.clone_from(&src.mem_kb);
+        self.gpus.clone_from(&src.gpus);
+        self.open.clone_from(&src.open);
+        self.asleep.clone_from(&src.asleep);
+    }
+
     /// True when some node is asleep.
     fn any_asleep(&self) -> bool {
         self.asleep.iter().any(|&w| w != 0)

@@ -3,6 +3,7 @@
 //! ([`NodeFit`]), so that a job "fits now" exactly when first-fit placement finds it nodes
 //! — the placement the engine then makes. Sites without node types never reach this.
 
+use std::cell::RefCell;
 use std::collections::HashSet;
 
 use super::width_queue::{Caps, Known, MemCap};
@@ -65,6 +66,21 @@ impl Default for NodeFit {
             short: Vec::new(),
             refused: HashSet::new(),
             cap: MemCap::NO_CAPS,
+        }
+    }
+}
+
+thread_local! {
+    /// The last pass's copy of the free nodes, for the next pass to copy into: RICC under
+    /// EASY made 300,000 copies of 1,024 nodes, each an allocation and its page faults.
+    /// Only memory is reused; every copy is whole ([`NodeFree::copy_from`]).
+    static SPARE: RefCell<Option<NodeFree>> = const { RefCell::new(None) };
+}
+
+impl Drop for NodeFit {
+    fn drop(&mut self) {
+        if let Some(free) = self.taken.take() {
+            SPARE.with(|s| *s.borrow_mut() = Some(free));
         }
     }
 }
@@ -140,7 +156,11 @@ impl NodeFit {
 
     /// Takes the placement the last [`NodeFit::fits`] found.
     pub(crate) fn take(&mut self, nodes: &NodesView) {
-        let free = self.taken.get_or_insert_with(|| nodes.pool.free().clone());
+        let free = self.taken.get_or_insert_with(|| {
+            let mut copy = SPARE.with(|s| s.borrow_mut().take()).unwrap_or_default();
+            copy.copy_from(nodes.pool.free());
+            copy
+        });
         free.take(&self.last);
         self.last.clear();
         self.short.clear();
