@@ -1,6 +1,9 @@
+use super::width_queue::{Known, MemCap};
 use super::{LocalPolicy, NowFit, QueuedJob, SiteView, WidthQueue};
+use crate::model::nodes::unit_mem;
 use crate::model::JobIdx;
 use crate::policy::Profile;
+use crate::time::SimTime;
 
 /// First-fit (SOB's FF): scan the queue in arrival order and start every job that fits in
 /// the processors still free (around advance reservations: ending before each block it
@@ -24,11 +27,29 @@ impl LocalPolicy for FirstFit {
     }
 
     fn schedule(&mut self, site: &SiteView, starts: &mut Vec<JobIdx>) {
+        if let Some(nodes) = &site.nodes {
+            let memory = nodes.pool.tracks_memory;
+            self.queue
+                .fill_mems(|j| unit_mem(memory, j.units, &nodes.demand(j.idx)));
+        }
         let mut fit = NowFit::new(site);
         let (mut from, mut taken) = (0, Vec::new());
-        // Only jobs no wider than the units left can fit (a reservation may still refuse one).
-        while let Some(k) = self.queue.next_within(from, fit.free()) {
-            if fit.free() == 0 {
+        // Only jobs no wider than the units left can fit (a reservation may still refuse one),
+        // and on nodes none the pass's failed walks rule out (`Known`, as EASY skips them:
+        // RICC with lanl05-wbl's long queue turned them down one by one).
+        loop {
+            let free = fit.free();
+            let known = Known {
+                short: fit.nodes.cap(),
+                delays: MemCap::NO_CAPS,
+            };
+            let Some(k) = self
+                .queue
+                .next_backfill_known(from, free, free, SimTime::NEVER, known)
+            else {
+                break;
+            };
+            if free == 0 {
                 break;
             }
             let job = self.queue.at(k);

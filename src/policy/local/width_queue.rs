@@ -284,10 +284,15 @@ impl WidthQueue {
             if j >= n {
                 return None;
             }
+            let mut span = usize::MAX;
             while j + BLOCK <= n {
-                if span_out(j / SPAN) {
-                    j = (j / SPAN + 1) * SPAN;
-                    continue;
+                // A span is asked about once, as the scan enters it.
+                if j / SPAN != span {
+                    span = j / SPAN;
+                    if span_out(span) {
+                        j = (span + 1) * SPAN;
+                        continue;
+                    }
                 }
                 let block = |v: &[u32]| -> [u32; BLOCK] {
                     v[j..j + BLOCK]
@@ -295,6 +300,15 @@ impl WidthQueue {
                         .unwrap_or_else(|_| unreachable!("the blocks are BLOCK long"))
                 };
                 let (wb, eb, mb) = (block(w), block(e), block(m));
+                // With `extra ≥ free` and no cap the width alone decides (first-fit, a
+                // fresh EASY head).
+                if extra >= free && short.is_empty() && delays.is_empty() {
+                    if wb.iter().fold(false, |any, &u| any | (u <= free)) {
+                        break;
+                    }
+                    j += BLOCK;
+                    continue;
+                }
                 // Lane by lane, a test at a time, so that each is a few vector compares.
                 let mut pass = [false; BLOCK];
                 for i in 0..BLOCK {
