@@ -18,3 +18,6 @@ scripts/bench_traces.sh
 scripts/bench_nodes.sh
 # The headline: KTH-SP2 under EASY, whole process, median of 41 runs.
 scripts/bench_headline.sh
+# The page (issue #40): the longest main-thread task while a 3.5-year power series draws
+# (needs `trunk build --release --offline` and the browser scripts/setup.sh installs).
+PATH="$PWD/tests/browser/node_modules/.bin:$HOME/.cargo/bin:$PATH" node --test tests/browser/energy_speed.bench.mjs

@@ -2,7 +2,7 @@
 //! whose backing store holds `devicePixelRatio` times as many, so charts are sharp on HiDPI
 //! screens and their text keeps its size in CSS pixels whatever the screen.
 //!
-//! [`ChartView`](super::ChartView) sizes the canvas ([`fit`]): its CSS width is the width
+//! [`ChartView`](super::ChartView) sizes the canvas ([`fit_of`]): its CSS width is the width
 //! its box gives it (up to the chart's own width), its backing store that × the ratio. Every
 //! chart draws through [`Sharp`], which tells plotters the CSS size and scales the context,
 //! so no chart knows about device pixels.
@@ -12,7 +12,7 @@ use std::cell::{Cell, RefCell};
 use plotters_backend::{
     text_anchor::{HPos, VPos},
     BackendColor, BackendCoord, BackendStyle, BackendTextStyle, DrawingBackend, DrawingErrorKind,
-    FontTransform,
+    FontStyle, FontTransform,
 };
 use plotters_canvas::CanvasBackend;
 use wasm_bindgen::JsCast;
@@ -28,7 +28,7 @@ pub fn device_pixel_ratio() -> f64 {
         .unwrap_or(1.0)
 }
 
-/// The canvas's size in CSS pixels, as [`fit`] set it: its backing size ÷ the ratio.
+/// The canvas's size in CSS pixels, as [`fit_of`] set it: its backing size ÷ the ratio.
 pub fn css_size(canvas: &HtmlCanvasElement) -> (u32, u32) {
     let r = device_pixel_ratio();
     let css = |px: u32| ((px as f64 / r).round() as u32).max(1);
@@ -43,23 +43,34 @@ const MIN_HEIGHT: u32 = 220;
 /// figure's panels two to a row.
 pub const NARROW: u32 = 480;
 
+/// The size [`fit_of`] gives a canvas: its CSS height and its backing store.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fit {
+    height: u32,
+    backing: (u32, u32),
+}
+
 /// Sizes `canvas` for a chart designed at `want` (CSS pixels): as wide as its box allows up
 /// to `want.0` (the design width where it is hidden and has no box), as tall as the design's
 /// aspect gives (at least [`MIN_HEIGHT`] or the design height if smaller), with a backing
 /// store of that × the device pixel ratio; `narrow` is the height instead on a box under
 /// [`NARROW`] px (a chart that rearranges itself there, as the SOB figure stacks its panels).
-/// `true` when the backing size changed (the chart must be drawn again).
-pub fn fit(canvas: &HtmlCanvasElement, want: (u32, u32), narrow: Option<u32>) -> bool {
+///
+/// It reads the box's width before it writes anything but the canvas's and figure's
+/// `max-width`, which it writes only the first time (or when `want` changes): a write
+/// before the read would make the read lay the page out again, once per chart drawn.
+pub fn fit_of(canvas: &HtmlCanvasElement, want: (u32, u32), narrow: Option<u32>) -> Fit {
+    let max = format!("{}px", want.0);
     let style = canvas.style();
-    let _ = style.set_property("max-width", &format!("{}px", want.0));
-    // The figure no wider than its canvas, so its PNG button sits on the chart's corner.
-    if let Some(figure) = canvas
-        .parent_element()
-        .and_then(|p| p.dyn_into::<web_sys::HtmlElement>().ok())
-    {
-        let _ = figure
-            .style()
-            .set_property("max-width", &format!("{}px", want.0));
+    if style.get_property_value("max-width").ok().as_deref() != Some(max.as_str()) {
+        let _ = style.set_property("max-width", &max);
+        // The figure no wider than its canvas, so its PNG button sits on the chart's corner.
+        if let Some(figure) = canvas
+            .parent_element()
+            .and_then(|p| p.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = figure.style().set_property("max-width", &max);
+        }
     }
     let boxed = canvas.client_width().max(0) as u32;
     let w = if boxed == 0 {
@@ -73,15 +84,40 @@ pub fn fit(canvas: &HtmlCanvasElement, want: (u32, u32), narrow: Option<u32>) ->
             .max(MIN_HEIGHT.min(want.1))
             .max(1),
     };
-    let _ = style.set_property("height", &format!("{h}px"));
     let r = device_pixel_ratio();
-    let (bw, bh) = ((w as f64 * r).round() as u32, (h as f64 * r).round() as u32);
-    let changed = canvas.width() != bw || canvas.height() != bh;
-    if changed {
-        canvas.set_width(bw);
-        canvas.set_height(bh);
+    Fit {
+        height: h,
+        backing: ((w as f64 * r).round() as u32, (h as f64 * r).round() as u32),
     }
-    changed
+}
+
+impl Fit {
+    /// Whether the canvas's height or backing store differs from this (it must be drawn
+    /// again).
+    pub fn changes(&self, canvas: &HtmlCanvasElement) -> bool {
+        (canvas.width(), canvas.height()) != self.backing
+            || canvas.style().get_property_value("height").ok() != Some(self.css_height())
+    }
+
+    /// Gives the canvas this size, writing only what differs (an unchanged write would still
+    /// make the next chart's read lay the page out).
+    pub fn apply(&self, canvas: &HtmlCanvasElement) {
+        let style = canvas.style();
+        let height = self.css_height();
+        if style.get_property_value("height").ok().as_ref() != Some(&height) {
+            let _ = style.set_property("height", &height);
+        }
+        let (bw, bh) = self.backing;
+        // Setting a canvas's size clears it, even to the size it has.
+        if canvas.width() != bw || canvas.height() != bh {
+            canvas.set_width(bw);
+            canvas.set_height(bh);
+        }
+    }
+
+    fn css_height(&self) -> String {
+        format!("{}px", self.height)
+    }
 }
 
 /// What a piece of text on a chart is, for the layout the page tests measure.
@@ -325,6 +361,27 @@ impl DrawingBackend for Sharp {
         text: &str,
         style: &T,
     ) -> Result<(u32, u32), Error> {
-        self.inner.estimate_text_size(text, style)
+        // Plotters measures a styled <span> added to the page, which lays the page out once
+        // per label; the canvas measures text without any layout. The same numbers as the
+        // span's, so charts lay out as before: its width, in its font-style (plotters writes
+        // `bold` there, which CSS ignores) and size; its height the line box the page's
+        // body gives text (`line-height: 1.45`, style.css), rounded as offsetHeight rounds.
+        let css_style = match style.style() {
+            FontStyle::Italic => "italic",
+            FontStyle::Oblique => "oblique",
+            FontStyle::Normal | FontStyle::Bold => "normal",
+        };
+        let font = format!("{css_style} {}px {}", style.size(), style.family().as_str());
+        self.context.set_font(&font);
+        let w = self
+            .context
+            .measure_text(text)
+            .map_or(0.0, |m| m.width())
+            .round();
+        let h = (style.size() * SPAN_LINE_HEIGHT).round();
+        Ok((w as u32, h as u32))
     }
 }
+
+/// The body's line height (www/style.css), which plotters' span for measuring text had.
+const SPAN_LINE_HEIGHT: f64 = 1.45;

@@ -1,13 +1,17 @@
 //! A chart on the page: its canvas, sized to its box and the screen's pixel ratio
-//! ([`backend::fit`]) and drawn again whenever its [`Plot`] or its box's width changes (a
+//! ([`backend::fit_of`]) and drawn again whenever its [`Plot`] or its box's width changes (a
 //! `ResizeObserver`: a window resized, a hidden view shown); a tooltip that follows the
 //! pointer with the values under it; a button that saves it as PNG.
+//!
+//! A chart draws in a task of its own ([`Painter`]), never in the render that changed it: a
+//! run's result changes many charts at once, and drawing them all in that one task blocked
+//! the page for 50–180 ms on a long trace.
 //!
 //! The page's CSP forbids inline styles, so the tooltip is placed through the CSSOM
 //! (`style.setProperty`), which the CSP allows, and its text is set on the element itself:
 //! hovering never re-renders the component nor redraws the canvas.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::rc::Rc;
 
 use wasm_bindgen::prelude::*;
@@ -42,33 +46,25 @@ pub struct ChartProps {
 pub fn ChartView(p: &ChartProps) -> Html {
     let canvas = use_node_ref();
     let tip = use_node_ref();
-    let geom: Rc<RefCell<Option<Geom>>> = use_mut_ref(|| None);
-    // The chart drawn last, for the redraws the resize observer asks for.
-    let shown: Rc<RefCell<Option<Rc<dyn Plot>>>> = use_mut_ref(|| None);
-    let want = (p.width, p.height);
-    let narrow = p.narrow_height;
+    let painter = use_mut_ref(|| Painter::new(canvas.clone()))
+        .borrow()
+        .clone();
+    painter.size.set(((p.width, p.height), p.narrow_height));
+    let geom = painter.geom.clone();
     {
-        let (canvas, geom, shown) = (canvas.clone(), geom.clone(), shown.clone());
+        let painter = painter.clone();
         use_effect_with(p.chart.clone(), move |chart| {
             if chart.is_some() {
-                *shown.borrow_mut() = chart.clone();
+                *painter.shown.borrow_mut() = chart.clone();
             }
-            if let Some(c) = canvas.cast::<HtmlCanvasElement>() {
-                backend::fit(&c, want, narrow);
-                redraw(&c, &shown, &geom);
-            }
+            painter.schedule();
         });
     }
     {
-        let (canvas, geom, shown) = (canvas.clone(), geom.clone(), shown.clone());
-        use_effect_with(want, move |&want| {
-            let observer = canvas.cast::<HtmlCanvasElement>().and_then(|c| {
-                let target = c.clone();
-                let on_resize = Closure::<dyn FnMut()>::new(move || {
-                    if backend::fit(&target, want, narrow) {
-                        redraw(&target, &shown, &geom);
-                    }
-                });
+        let painter = painter.clone();
+        use_effect_with((p.width, p.height), move |_| {
+            let observer = painter.canvas.cast::<HtmlCanvasElement>().and_then(|c| {
+                let on_resize = Closure::<dyn FnMut()>::new(move || painter.resized());
                 let observer =
                     web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()).ok()?;
                 observer.observe(&c);
@@ -193,14 +189,78 @@ fn pick_handler(
     })
 }
 
-/// Draws the chart shown last (if any) into `canvas`; keeps its geometry for the tooltip.
-fn redraw(
-    canvas: &HtmlCanvasElement,
-    shown: &RefCell<Option<Rc<dyn Plot>>>,
-    geom: &RefCell<Option<Geom>>,
-) {
-    if let Some(chart) = shown.borrow().as_ref() {
-        *geom.borrow_mut() = draw(chart.as_ref(), canvas);
+/// A chart's design size (CSS pixels) and its height on a narrow box.
+type Size = ((u32, u32), Option<u32>);
+
+/// A chart's drawing: what it shows, where, and whether a redraw is already asked for.
+#[derive(Clone)]
+struct Painter {
+    canvas: NodeRef,
+    /// The chart drawn last (or about to be), for the redraws the resize observer asks for.
+    shown: Rc<RefCell<Option<Rc<dyn Plot>>>>,
+    /// Its geometry as drawn, for the tooltip and clicks.
+    geom: Rc<RefCell<Option<Geom>>>,
+    /// The design size and narrow height ([`backend::fit_of`]), as the latest render gave them.
+    size: Rc<Cell<Size>>,
+    pending: Rc<Cell<bool>>,
+}
+
+impl Painter {
+    fn new(canvas: NodeRef) -> Painter {
+        Painter {
+            canvas,
+            shown: Rc::default(),
+            geom: Rc::default(),
+            size: Rc::new(Cell::new(((0, 0), None))),
+            pending: Rc::default(),
+        }
+    }
+
+    /// Draws the chart in a task of its own (a 0 ms timeout), so each chart a change touches
+    /// is a short task of its own and the page answers between them; asked again before it
+    /// ran, it still draws once, the newest chart (the ones in between are never drawn).
+    fn schedule(&self) {
+        if self.pending.replace(true) {
+            return;
+        }
+        let me = self.clone();
+        let task = Closure::once_into_js(move || {
+            me.pending.set(false);
+            me.paint();
+        });
+        let queued = web_sys::window().is_some_and(|w| {
+            w.set_timeout_with_callback_and_timeout_and_arguments_0(task.unchecked_ref(), 0)
+                .is_ok()
+        });
+        if !queued {
+            self.pending.set(false);
+            self.paint();
+        }
+    }
+
+    /// The box changed size: a redraw when the canvas must change with it. Measured here,
+    /// where the layout is fresh, but resized only where it is drawn, so the page never
+    /// shows a cleared canvas.
+    fn resized(&self) {
+        let Some(c) = self.canvas.cast::<HtmlCanvasElement>() else {
+            return;
+        };
+        let (want, narrow) = self.size.get();
+        if backend::fit_of(&c, want, narrow).changes(&c) {
+            self.schedule();
+        }
+    }
+
+    /// Sizes the canvas and draws the chart shown last (if any) into it.
+    fn paint(&self) {
+        let Some(c) = self.canvas.cast::<HtmlCanvasElement>() else {
+            return;
+        };
+        let (want, narrow) = self.size.get();
+        backend::fit_of(&c, want, narrow).apply(&c);
+        if let Some(chart) = self.shown.borrow().as_ref() {
+            *self.geom.borrow_mut() = draw(chart.as_ref(), &c);
+        }
     }
 }
 
