@@ -12,7 +12,6 @@
 //! series ([`CarbonSeries`]) turns the power into grams of CO₂ ([`emissions_g`]).
 
 mod carbon;
-mod radix;
 pub mod simgrid;
 mod timeline;
 

@@ -5,7 +5,6 @@
 
 use serde::Serialize;
 
-use super::radix::sort_by_instant;
 use crate::model::power::{PowerError, PowerModel};
 use crate::time::SimTime;
 
@@ -193,13 +192,15 @@ fn push_steps(steps: &mut Vec<Step>, n: usize, t: &NodeTimeline, m: &PowerModel)
 /// pushed node by node ([`push_steps`]). Same-instant changes are summed before a value is
 /// kept, so a job ending as another starts is not a blip. The sum runs in (instant, node,
 /// push order) order, one order, the same bits natively and in wasm: the steps come node
-/// by node, each node's in time order, so a stable sort by instant alone gives it
-/// ([`sort_by_instant`]).
+/// by node, each node's in time order, so a stable sort by instant alone gives it — and
+/// merges the nodes' sorted runs instead of sorting from scratch (a third of the
+/// unstable sort of the whole key on RICC's 1,024 nodes). An 8-bit radix sort was a
+/// little quicker on RICC's 1,024 nodes and twice as slow on HPC2N's 120 (tried).
 fn series_of(mut steps: Vec<Step>) -> Vec<(SimTime, f64)> {
     debug_assert!(steps
         .windows(2)
         .all(|w| (w[0].1, w[0].0) <= (w[1].1, w[1].0)));
-    sort_by_instant(&mut steps, |s| s.0);
+    steps.sort_by_key(|s| s.0);
     let mut out: Vec<(SimTime, f64)> = Vec::new();
     let mut now = 0.0f64;
     let mut i = 0;
@@ -301,10 +302,10 @@ pub fn busy_timelines(
     from: SimTime,
     to: SimTime,
 ) -> Result<Vec<NodeTimeline>, TimelineError> {
+    // (node, instant, change in busy cores), sorted: each node's changes in time order.
     // Each node's (instant, change in busy cores), grouped by node with a counting sort
     // (one pass to count, one to place), then each node's few sorted by instant: far
-    // cheaper than one sort of every change on a machine of a thousand nodes (and than a
-    // radix sort of them all by instant, then placed node by node: tried).
+    // cheaper than one sort of every change on a machine of a thousand nodes.
     let mut count = vec![0usize; nodes + 1];
     for s in spans {
         if s.node as usize >= nodes {
