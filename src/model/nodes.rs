@@ -251,29 +251,6 @@ impl NodeFree {
         self.asleep.iter().any(|&w| w != 0)
     }
 
-    /// [`NodeFree::open_nodes_within`] among the nodes that are on (`asleep` false) or
-    /// those asleep: the two halves of [`NodeFree::split_by_sleep`]'s walk without
-    /// building its masks (first-fit with nodes asleep ran two allocations per walk).
-    fn open_nodes_asleep<'a>(
-        &'a self,
-        allowed: Option<&'a [u64]>,
-        asleep: bool,
-    ) -> impl Iterator<Item = usize> + 'a {
-        self.open.iter().enumerate().flat_map(move |(w, &word)| {
-            let sleep = self.asleep.get(w).copied().unwrap_or(0);
-            let by_sleep = if asleep { sleep } else { !sleep };
-            let mut bits = word & allowed.map_or(u64::MAX, |a| a[w]) & by_sleep;
-            std::iter::from_fn(move || {
-                if bits == 0 {
-                    return None;
-                }
-                let b = bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                Some(w * 64 + b)
-            })
-        })
-    }
-
     /// Gives the shares back.
     pub fn give_back(&mut self, shares: &[Share]) {
         for s in shares {
@@ -296,8 +273,25 @@ impl NodeFree {
         &'a self,
         allowed: Option<&'a [u64]>,
     ) -> impl Iterator<Item = usize> + 'a {
+        self.open_nodes_where(allowed, None)
+    }
+
+    /// The open `allowed` nodes, in order, asleep or on as `asleep` says (`None`: both),
+    /// 64 at a time by their bits: first-fit walks those on, then those asleep, without
+    /// building [`NodeFree::split_by_sleep`]'s masks (two allocations per walk).
+    fn open_nodes_where<'a>(
+        &'a self,
+        allowed: Option<&'a [u64]>,
+        asleep: Option<bool>,
+    ) -> impl Iterator<Item = usize> + 'a {
         self.open.iter().enumerate().flat_map(move |(w, &word)| {
-            let mut bits = word & allowed.map_or(u64::MAX, |a| a[w]);
+            let sleep = || self.asleep.get(w).copied().unwrap_or(0);
+            let by_sleep = match asleep {
+                None => u64::MAX,
+                Some(true) => sleep(),
+                Some(false) => !sleep(),
+            };
+            let mut bits = word & allowed.map_or(u64::MAX, |a| a[w]) & by_sleep;
             std::iter::from_fn(move || {
                 if bits == 0 {
                     return None;
@@ -577,9 +571,21 @@ fn place_units(
     match f.any_asleep() {
         false => take_units(f, m, f.open_nodes_within(allowed), &mut left, out),
         true => {
-            take_units(f, m, f.open_nodes_asleep(allowed, false), &mut left, out);
+            take_units(
+                f,
+                m,
+                f.open_nodes_where(allowed, Some(false)),
+                &mut left,
+                out,
+            );
             let on = out.len();
-            take_units(f, m, f.open_nodes_asleep(allowed, true), &mut left, out);
+            take_units(
+                f,
+                m,
+                f.open_nodes_where(allowed, Some(true)),
+                &mut left,
+                out,
+            );
             // The nodes on came in node order: only a walk that woke some needs a sort.
             if out.len() > on {
                 out.sort_unstable_by_key(|s| s.node);

@@ -1,6 +1,5 @@
 use super::nodefit::{node_shadow, window_bound, NodeShadow, NodesView, Release};
 use super::{HeadReservation, LocalPolicy, NowFit, PassNote, QueuedJob, SiteView, WidthQueue};
-use crate::model::nodes::unit_mem;
 use crate::model::{JobIdx, Share};
 use crate::policy::Profile;
 use crate::time::SimTime;
@@ -288,9 +287,7 @@ impl Easy {
     /// reservations (only SCJG's grid schemes make them, refused there).
     fn schedule_on_nodes(&mut self, site: &SiteView, nodes: &NodesView, starts: &mut Vec<JobIdx>) {
         self.memo = None;
-        let memory = nodes.pool.tracks_memory;
-        self.queue
-            .fill_mems(|j| unit_mem(memory, j.units, &nodes.demand(j.idx)));
+        self.queue.fill_mems(|j| nodes.unit_mem_of(j));
         let mut fit = NowFit::new(site);
         let mut kept = self.kept.take();
         if let (Some(memo), Some(k)) = (self.node_memo.take(), &kept) {

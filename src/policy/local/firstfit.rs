@@ -1,6 +1,5 @@
 use super::width_queue::{Known, MemCap};
 use super::{LocalPolicy, NowFit, QueuedJob, SiteView, WidthQueue};
-use crate::model::nodes::unit_mem;
 use crate::model::JobIdx;
 use crate::policy::Profile;
 use crate::time::SimTime;
@@ -28,9 +27,7 @@ impl LocalPolicy for FirstFit {
 
     fn schedule(&mut self, site: &SiteView, starts: &mut Vec<JobIdx>) {
         if let Some(nodes) = &site.nodes {
-            let memory = nodes.pool.tracks_memory;
-            self.queue
-                .fill_mems(|j| unit_mem(memory, j.units, &nodes.demand(j.idx)));
+            self.queue.fill_mems(|j| nodes.unit_mem_of(j));
         }
         let mut fit = NowFit::new(site);
         let (mut from, mut taken) = (0, Vec::new());

@@ -28,6 +28,12 @@ impl NodesView<'_> {
         self.demands.get(idx as usize).copied().unwrap_or_default()
     }
 
+    /// A queued job's memory per unit when it asks for units only ([`unit_mem`]), for the
+    /// queue's memory lane ([`super::WidthQueue::fill_mems`]).
+    pub(crate) fn unit_mem_of(&self, job: &QueuedJob) -> Option<u64> {
+        unit_mem(self.pool.tracks_memory, job.units, &self.demand(job.idx))
+    }
+
     /// The nodes a job started at `from` for `estimate` may use, when a known maintenance
     /// window keeps it from some ([`crate::model::Maintenance::allowed`]).
     pub fn allowed(&self, from: SimTime, estimate: SimTime) -> Option<Vec<u64>> {
