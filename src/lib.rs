@@ -37,6 +37,7 @@ pub mod metrics;
 pub mod model;
 pub mod par;
 pub mod policy;
+pub mod radix;
 pub mod reproduce;
 pub mod rng;
 pub mod scenario;

@@ -164,7 +164,7 @@ fn sort_changes(changes: &mut [(SimTime, i64)], first: SimTime, last: SimTime) {
             (((t.0 - first.0) as u64) << (unit_bits + 1)) | (((d > 0) as u64) << unit_bits) | low
         })
         .collect();
-    radix_sort(&mut keys);
+    crate::radix::sort_by_key(&mut keys, |&k| k);
     for (c, k) in changes.iter_mut().zip(keys) {
         let low = k & unit_mask;
         let d = if k >> unit_bits & 1 == 1 {
@@ -173,32 +173,6 @@ fn sort_changes(changes: &mut [(SimTime, i64)], first: SimTime, last: SimTime) {
             -((unit_mask - low) as i64)
         };
         *c = (SimTime((k >> (unit_bits + 1)) as i64 + first.0), d);
-    }
-}
-
-/// LSD radix sort of `keys`, 11 bits a pass, over the bits the largest key uses.
-fn radix_sort(keys: &mut Vec<u64>) {
-    const DIGIT: u32 = 11;
-    const MASK: usize = (1 << DIGIT) - 1;
-    let bits = 64 - keys.iter().max().copied().unwrap_or(0).leading_zeros();
-    let mut spare = vec![0u64; keys.len()];
-    let mut shift = 0;
-    while shift < bits {
-        let mut counts = vec![0usize; 1 << DIGIT];
-        for &k in keys.iter() {
-            counts[(k >> shift) as usize & MASK] += 1;
-        }
-        let mut sum = 0;
-        for c in counts.iter_mut() {
-            (*c, sum) = (sum, sum + *c);
-        }
-        for &k in keys.iter() {
-            let d = (k >> shift) as usize & MASK;
-            spare[counts[d]] = k;
-            counts[d] += 1;
-        }
-        std::mem::swap(keys, &mut spare);
-        shift += DIGIT;
     }
 }
 

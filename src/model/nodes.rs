@@ -94,6 +94,8 @@ pub struct Placements {
     /// Per job: (first share, shares) into `shares`; (0, 0) for a job not placed.
     spans: Vec<(u32, u32)>,
     shares: Vec<Share>,
+    /// (job, first share) of every record, in the order recorded: the order jobs started.
+    started: Vec<(u32, u32)>,
 }
 
 impl Placements {
@@ -102,6 +104,7 @@ impl Placements {
         Placements {
             spans: vec![(0, 0); jobs],
             shares: Vec::new(),
+            started: Vec::new(),
         }
     }
 
@@ -113,8 +116,22 @@ impl Placements {
     pub fn record(&mut self, idx: usize, shares: &[Share]) {
         if let Some(span) = self.spans.get_mut(idx) {
             *span = (self.shares.len() as u32, shares.len() as u32);
+            self.started.push((idx as u32, span.0));
             self.shares.extend_from_slice(shares);
         }
+    }
+
+    /// How many shares were recorded (a job started again counted at each start).
+    pub fn shares_recorded(&self) -> usize {
+        self.shares.len()
+    }
+
+    /// The placed jobs in start order (a job started again: at its last start, as `of` has it).
+    pub fn in_start_order(&self) -> impl Iterator<Item = usize> + '_ {
+        self.started
+            .iter()
+            .filter(|&&(idx, at)| self.spans[idx as usize].0 == at)
+            .map(|&(idx, _)| idx as usize)
     }
 
     /// Job `idx`'s shares (none when it was not placed on nodes).

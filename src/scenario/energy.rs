@@ -301,8 +301,12 @@ fn powered_sites(
             continue;
         };
         let cores = node_cores(platform, site);
-        let mut spans = Vec::new();
-        for (idx, o) in outcomes.iter().enumerate() {
+        // In start order, so each node's starts come in time order ([`busy_timelines`]).
+        let mut spans = Vec::with_capacity(placements.shares_recorded());
+        for idx in placements.in_start_order() {
+            let Some(o) = outcomes.get(idx) else {
+                continue;
+            };
             if o.site as usize != site || !o.ran() {
                 continue;
             }

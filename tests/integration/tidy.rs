@@ -28,6 +28,7 @@ const LAYERS: &[(&str, u8)] = &[
     ("limits", 0),
     ("stats", 0),
     ("json_path", 0),
+    ("radix", 0),
     ("model", 1),
     ("policy", 2),
     ("workload", 2),
