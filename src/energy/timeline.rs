@@ -324,7 +324,7 @@ pub fn busy_timelines(
     // One sweep over every instant a job starts or ends, in time order, building all the
     // nodes' timelines at once. A job's spans come one after another with one start and
     // one end (a "run" below), so only the jobs are put in order — by start (the engine
-    // records them so: a check, no sort) and by end (one sort of the jobs) — never the
+    // records them about so: exactly when no job waited for a boot) and by end — never the
     // millions of per-node changes, nor a copy of them grouped by node.
     let mut changes = vec![0usize; nodes];
     let mut runs: Vec<(u32, u32)> = Vec::new();
@@ -350,9 +350,8 @@ pub fn busy_timelines(
             _ => runs.push((k as u32, 1)),
         }
     }
-    let run_of = |r: &(u32, u32)| &spans[r.0 as usize];
-    let by_start = sorted_runs(&runs, |r| run_of(r).start);
-    let by_end = sorted_runs(&runs, |r| run_of(r).end);
+    let by_start = sorted_runs(&runs, |r| spans[r.0 as usize].start);
+    let by_end = sorted_runs(&runs, |r| spans[r.0 as usize].end);
     let mut timelines: Vec<NodeTimeline> = (0..nodes)
         .map(|n| {
             let mut breakpoints = Vec::with_capacity(changes[n] + 1);
@@ -368,25 +367,23 @@ pub fn busy_timelines(
     let mut touched: Vec<u32> = Vec::new();
     let (mut i, mut j) = (0, 0);
     while i < by_start.len() || j < by_end.len() {
-        let next_start = by_start.get(i).map(|r| run_of(r).start);
-        let next_end = by_end.get(j).map(|r| run_of(r).end);
-        let at = match (next_start, next_end) {
-            (Some(a), Some(b)) => a.min(b),
-            (Some(a), None) | (None, Some(a)) => a,
+        let at = match (by_start.get(i), by_end.get(j)) {
+            (Some(a), Some(b)) => a.0.min(b.0),
+            (Some(a), None) | (None, Some(a)) => a.0,
             (None, None) => break,
         };
         // Every change at `at`, then each changed node's state: same-instant changes are
         // summed (as integers, so in any order) before a breakpoint is kept.
-        while j < by_end.len() && run_of(&by_end[j]).end == at {
-            let (first, len) = by_end[j];
+        while j < by_end.len() && by_end[j].0 == at {
+            let (_, first, len) = by_end[j];
             for s in &spans[first as usize..(first + len) as usize] {
                 busy[s.node as usize] -= i64::from(s.cores);
                 touched.push(s.node);
             }
             j += 1;
         }
-        while i < by_start.len() && run_of(&by_start[i]).start == at {
-            let (first, len) = by_start[i];
+        while i < by_start.len() && by_start[i].0 == at {
+            let (_, first, len) = by_start[i];
             for s in &spans[first as usize..(first + len) as usize] {
                 busy[s.node as usize] += i64::from(s.cores);
                 touched.push(s.node);
@@ -417,12 +414,17 @@ fn same_times(a: &BusySpan, b: &BusySpan) -> bool {
     a.start == b.start && a.end == b.end
 }
 
-/// `runs` in the order of `key` (checked in one pass, sorted only when out of order;
-/// unstable is enough, as same-instant changes are summed in any order).
-fn sorted_runs(runs: &[(u32, u32)], key: impl Fn(&(u32, u32)) -> SimTime) -> Vec<(u32, u32)> {
-    let mut out = runs.to_vec();
-    if !out.windows(2).all(|w| key(&w[0]) <= key(&w[1])) {
-        out.sort_unstable_by_key(|r| key(r));
+/// `runs` as (instant, first span, spans), in the order of their instant `at` (checked in
+/// one pass, sorted only when out of order; unstable is enough, as same-instant changes
+/// are summed in any order). The instant is kept beside each run, so neither the sort nor
+/// the sweep reads the spans to compare.
+fn sorted_runs(
+    runs: &[(u32, u32)],
+    at: impl Fn(&(u32, u32)) -> SimTime,
+) -> Vec<(SimTime, u32, u32)> {
+    let mut out: Vec<(SimTime, u32, u32)> = runs.iter().map(|r| (at(r), r.0, r.1)).collect();
+    if !out.windows(2).all(|w| w[0].0 <= w[1].0) {
+        out.sort_unstable_by_key(|r| r.0);
     }
     out
 }
