@@ -203,6 +203,10 @@ pub struct Sharp {
     size: (u32, u32),
     canvas: HtmlCanvasElement,
     context: CanvasRenderingContext2d,
+    /// The colour (rgb, alpha's bits) the last filled rectangle set as the fill style, while
+    /// nothing else has drawn since: a run of rectangles of one colour sets it once (the
+    /// Gantt chart's 30,000 each set it, formatted and parsed again, before).
+    fill: Option<((u8, u8, u8), u64)>,
 }
 
 impl Sharp {
@@ -227,6 +231,7 @@ impl Sharp {
             size,
             canvas: canvas.clone(),
             context,
+            fill: None,
         })
     }
 }
@@ -267,6 +272,7 @@ impl DrawingBackend for Sharp {
     }
 
     fn draw_pixel(&mut self, point: BackendCoord, color: BackendColor) -> Result<(), Error> {
+        self.fill = None;
         self.inner.draw_pixel(point, color)
     }
 
@@ -276,6 +282,7 @@ impl DrawingBackend for Sharp {
         to: BackendCoord,
         style: &S,
     ) -> Result<(), Error> {
+        self.fill = None;
         self.inner.draw_line(from, to, style)
     }
 
@@ -286,7 +293,26 @@ impl DrawingBackend for Sharp {
         style: &S,
         fill: bool,
     ) -> Result<(), Error> {
-        self.inner.draw_rect(upper_left, bottom_right, style, fill)
+        let c = style.color();
+        if !fill || c.alpha == 0.0 {
+            self.fill = None;
+            return self.inner.draw_rect(upper_left, bottom_right, style, fill);
+        }
+        // What plotters' canvas backend does, the fill style set only when it changes.
+        let key = (c.rgb, c.alpha.to_bits());
+        if self.fill != Some(key) {
+            let (r, g, b) = c.rgb;
+            self.context
+                .set_fill_style_str(&format!("rgba({r},{g},{b},{})", c.alpha));
+            self.fill = Some(key);
+        }
+        self.context.fill_rect(
+            f64::from(upper_left.0),
+            f64::from(upper_left.1),
+            f64::from(bottom_right.0 - upper_left.0),
+            f64::from(bottom_right.1 - upper_left.1),
+        );
+        Ok(())
     }
 
     fn draw_path<S: BackendStyle, I: IntoIterator<Item = BackendCoord>>(
@@ -294,6 +320,7 @@ impl DrawingBackend for Sharp {
         path: I,
         style: &S,
     ) -> Result<(), Error> {
+        self.fill = None;
         self.inner.draw_path(path, style)
     }
 
@@ -304,6 +331,7 @@ impl DrawingBackend for Sharp {
         style: &S,
         fill: bool,
     ) -> Result<(), Error> {
+        self.fill = None;
         self.inner.draw_circle(center, radius, style, fill)
     }
 
@@ -312,6 +340,7 @@ impl DrawingBackend for Sharp {
         vert: I,
         style: &S,
     ) -> Result<(), Error> {
+        self.fill = None;
         self.inner.fill_polygon(vert, style)
     }
 
@@ -353,6 +382,7 @@ impl DrawingBackend for Sharp {
                 })
             });
         }
+        self.fill = None;
         self.inner.draw_text(text, style, pos)
     }
 

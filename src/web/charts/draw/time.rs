@@ -4,7 +4,9 @@
 use plotters::prelude::*;
 use web_sys::HtmlCanvasElement;
 
-use super::kit::{area, color, e, finish, fit_y_desc, titled, x_ticks, y_ticks, Key, Legend, Res};
+use super::kit::{
+    area, color, e, finish, fit_y_desc, titled, x_ticks, y_ticks, Key, Legend, Res, COLORS,
+};
 use crate::allocation::sweep::FractionHistory;
 use crate::web::charts::Quantity;
 use crate::web::protocol::{GanttData, SeriesData, SiteSeriesData};
@@ -121,8 +123,14 @@ pub fn gantt(canvas: &HtmlCanvasElement, title: &str, g: &GanttData) -> Res {
         .draw()
         .map_err(e)?;
     let plot = chart.plotting_area();
-    for &(id, st, en, lo, n) in &g.rects {
-        let c = color((id as usize).wrapping_mul(2654435761) >> 7);
+    // Grouped by colour, so the fill style changes once per colour, not per job (the
+    // backend keeps it while it does not change): the same picture, as no two jobs'
+    // rectangles overlap and the canvas fills them half-open, edge to edge.
+    let hue = |id: i64| (id as usize).wrapping_mul(2654435761) >> 7;
+    let mut order: Vec<usize> = (0..g.rects.len()).collect();
+    order.sort_by_key(|&i| hue(g.rects[i].0) % COLORS.len());
+    for &(id, st, en, lo, n) in order.iter().map(|&i| &g.rects[i]) {
+        let c = color(hue(id));
         let r = Rectangle::new(
             [
                 ((st / h).max(x0), lo as f64),
