@@ -190,10 +190,15 @@ fn sort_steps(steps: &mut Vec<Step>, nodes: usize) {
     let Some(first) = steps.iter().map(|s| s.0).min() else {
         return;
     };
-    let span = steps.iter().map(|s| s.0 .0 - first.0).max().unwrap_or(0) as u64;
+    // `abs_diff`: a distance from the least instant, which cannot overflow.
+    let span = steps
+        .iter()
+        .map(|s| s.0 .0.abs_diff(first.0))
+        .max()
+        .unwrap_or(0);
     let merges = usize::BITS - nodes.leading_zeros();
     if steps.len() >= 1 << 16 && crate::radix::passes(span) * 3 < merges {
-        crate::radix::sort_by_key(steps, |s| (s.0 .0 - first.0) as u64);
+        crate::radix::sort_by_key(steps, |s| s.0 .0.abs_diff(first.0));
     } else {
         steps.sort_by_key(|s| s.0);
     }
