@@ -446,19 +446,24 @@ fn set_busy(n: usize, t: &mut NodeTimeline, busy: i64, at: SimTime) -> Result<()
             at.0, t.cores
         )));
     }
-    let state = NodeState::On { busy: now };
-    let b = &mut t.breakpoints;
-    match b.last_mut() {
+    set_state(&mut t.breakpoints, at, NodeState::On { busy: now });
+    Ok(())
+}
+
+/// `breakpoints` in state `state` from `at` on (`at` not before the last breakpoint): a
+/// change at the last breakpoint's instant replaces its state, and a state the same as
+/// the one before adds no breakpoint — changes that cancel at one instant, or a piece
+/// that changed back to the state before it, leave one piece.
+fn set_state(breakpoints: &mut Vec<(SimTime, NodeState)>, at: SimTime, state: NodeState) {
+    match breakpoints.last_mut() {
         Some(last) if last.0 == at => last.1 = state,
         Some(last) if last.1 == state => {}
-        _ => b.push((at, state)),
+        _ => breakpoints.push((at, state)),
     }
-    // Changes that cancel at one instant leave the state before them: one piece.
-    let len = b.len();
-    if len >= 2 && b[len - 2].1 == b[len - 1].1 {
-        b.pop();
+    let len = breakpoints.len();
+    if len >= 2 && breakpoints[len - 2].1 == breakpoints[len - 1].1 {
+        breakpoints.pop();
     }
-    Ok(())
 }
 
 /// One time a node was switched off by a power policy: switching off from `off_at`, off
@@ -507,16 +512,7 @@ pub fn with_off_spans(
             if at >= end && !out.is_empty() {
                 return;
             }
-            match out.last_mut() {
-                Some(last) if last.0 == at => last.1 = state,
-                Some(last) if last.1 == state => {}
-                _ => out.push((at, state)),
-            }
-            // A piece that changed back to the state before it: one piece.
-            let len = out.len();
-            if len >= 2 && out[len - 2].1 == out[len - 1].1 {
-                out.pop();
-            }
+            set_state(out, at, state);
         };
         let mut k = 0;
         for s in mine.iter() {
