@@ -85,6 +85,16 @@ impl Report {
         serde_json::to_string(&s).map_err(engine_err)
     }
 
+    /// Run `i`'s waits against the log's, as JSON (`--vs-log`; issue #42), or `None` when
+    /// the log records no wait.
+    fn vs_log_json(&self, i: usize) -> PyResult<Option<String>> {
+        let run = self.run(i)?;
+        let w = &self.inner.workload;
+        gridscope::metrics::vs_log(&w.jobs, &w.logged_waits, &run.outcomes)
+            .map(|v| serde_json::to_string(&v).map_err(engine_err))
+            .transpose()
+    }
+
     /// Run `i`'s jobs as column buffers, one row per job of the workload in input order
     /// (rejected jobs too: their start, end and wait are null).
     fn job_columns<'py>(&self, py: Python<'py>, i: usize) -> PyResult<Bound<'py, PyDict>> {

@@ -165,3 +165,12 @@ def test_family_options_match_the_cli_flags(cli):
                  "--dll-report", "1", "--json")
     text = gridscope.family_preset("sf-batch", seeds=2, batches=300, cv=2, dll_report=1, raw=True)
     assert text + "\n" == stdout
+
+
+def test_vs_log_is_the_clis(cli):
+    """A run's waits against the log's (issue #42): the CLI's ``vs_log`` numbers."""
+    doc = json.loads(cli("simulate", KTH, "--policy", "easy,fcfs", "--vs-log", "--json"))
+    res = gridscope.simulate(str(KTH), policies=["easy", "fcfs"])
+    for r in doc["runs"]:
+        assert res[r["label"]].vs_log() == r["vs_log"]
+    assert res["easy"].vs_log()["jobs"] == 28467

@@ -110,7 +110,9 @@ pub mod batsim;
 pub mod cdf;
 pub mod compare;
 pub mod csv;
+pub mod vs_log;
 pub use cdf::{empirical_cdf, workload_cdfs, WorkloadCdfs};
+pub use vs_log::{vs_log, VsLog};
 
 use crate::engine::{wallclock_limit, JobOutcome, Outcome, RunConfig, SimTime};
 use crate::model::{Job, Platform};

@@ -63,11 +63,17 @@ pub struct RunReport {
     /// for boots), for the energy under a carbon series; `energy.idle_off` is its summary.
     #[serde(skip)]
     pub power_log: Option<crate::engine::PowerLog>,
+    /// The run's waits against the log's, when asked for and the log has them (issue #42,
+    /// `simulate --vs-log`: [`crate::metrics::vs_log`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub vs_log: Option<crate::metrics::VsLog>,
 }
 
 /// The per-job CSV: `job_id,home,site,submit,start,end,procs`, one row per job that ran,
 /// times in seconds from the first submit (integers when exact); a run on node-typed sites
-/// adds `nodes`, the node numbers each job held on its site (Batsim's interval notation).
+/// adds `nodes`, the node numbers each job held on its site (Batsim's interval notation);
+/// a run with energy adds `energy_j`; a run set against the log (`vs_log`) adds
+/// `logged_wait`, the job's wait in the log (empty where it has none).
 pub fn jobs_csv(report: &Report, run: &RunReport) -> String {
     use std::fmt::Write;
     let mut out = String::with_capacity(run.outcomes.len() * 40 + 64);
@@ -88,11 +94,10 @@ pub fn jobs_csv(report: &Report, run: &RunReport) -> String {
         .flatten();
     out.push_str("job_id,home,site,submit,start,end,procs");
     out.push_str(if placed { ",nodes" } else { "" });
-    out.push_str(if energy.is_some() {
-        ",energy_j\n"
-    } else {
-        "\n"
-    });
+    out.push_str(if energy.is_some() { ",energy_j" } else { "" });
+    let waits = &report.workload.logged_waits;
+    let logged = run.vs_log.is_some() && waits.len() == report.workload.jobs.len();
+    out.push_str(if logged { ",logged_wait\n" } else { "\n" });
     let name = |i: u32| csv_field(&report.platform.sites[i as usize].name);
     let names: Vec<String> = (0..report.platform.sites.len() as u32).map(name).collect();
     for (i, (j, o)) in report.workload.jobs.iter().zip(&run.outcomes).enumerate() {
@@ -118,6 +123,12 @@ pub fn jobs_csv(report: &Report, run: &RunReport) -> String {
         }
         if let Some(j) = energy.as_ref().and_then(|e| e.get(i)) {
             let _ = write!(out, ",{j:.3}");
+        }
+        if logged {
+            out.push(',');
+            if let Some(w) = waits[i] {
+                let _ = write!(out, "{w}");
+            }
         }
         out.push('\n');
     }

@@ -144,6 +144,7 @@ pub fn run_report(
         placements: out.placements,
         failure_log: out.failures,
         power_log: out.power,
+        vs_log: None,
     })
 }
 

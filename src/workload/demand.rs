@@ -6,6 +6,7 @@
 use serde::Serialize;
 
 use crate::model::{Demand, Job};
+use crate::time::SimTime;
 
 /// How many accepted jobs stated one resource (issue #37): known from the trace, taken from
 /// the used value because the requested one is missing (SWF field 7 for field 10), or
@@ -93,17 +94,35 @@ impl Demands {
     }
 }
 
-/// Sorts jobs by submit time (stable: input order among equals), their demands with them.
-pub(super) fn sort_by_submit(jobs: &mut Vec<Job>, demands: &mut Vec<Demand>) {
-    if demands.is_empty() {
+/// Sorts jobs by submit time (stable: input order among equals), their demands and logged
+/// waits with them (each empty or one per job).
+pub(super) fn sort_by_submit(
+    jobs: &mut Vec<Job>,
+    demands: &mut Vec<Demand>,
+    waits: &mut Vec<Option<SimTime>>,
+) {
+    if demands.is_empty() && waits.is_empty() {
         jobs.sort_by_key(|j| j.submit);
         return;
     }
-    let mut pairs: Vec<(Job, Demand)> = jobs.drain(..).zip(demands.drain(..)).collect();
-    pairs.sort_by_key(|(j, _)| j.submit);
-    for (j, d) in pairs {
-        jobs.push(j);
-        demands.push(d);
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by_key(|&i| jobs[i].submit);
+    fn permuted<T: Clone>(v: &[T], order: &[usize]) -> Vec<T> {
+        match v.is_empty() {
+            true => Vec::new(),
+            false => order.iter().map(|&i| v[i].clone()).collect(),
+        }
+    }
+    *demands = permuted(demands, &order);
+    *waits = permuted(waits, &order);
+    *jobs = permuted(jobs, &order);
+}
+
+/// The logged waits as a workload keeps them: empty when no job has one.
+pub(super) fn logged_waits(waits: Vec<Option<SimTime>>) -> Vec<Option<SimTime>> {
+    match waits.iter().any(Option::is_some) {
+        true => waits,
+        false => Vec::new(),
     }
 }
 

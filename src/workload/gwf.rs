@@ -180,6 +180,9 @@ fn row(rows: &mut Rows, line: &[u8], names: &mut IdNames) -> Result<(), SwfError
         demand,
         [memory, Source::Missing, Source::Missing],
     );
+    if num[2] >= 0 {
+        rows.set_logged_wait(to_ticks(num[2]));
+    }
     Ok(())
 }
 

@@ -33,6 +33,11 @@ pub struct Workload {
     /// when no job asks for more (every processor-only workload), else one per job, in the
     /// order of `jobs` (every reorder, cut and merge carries it).
     pub demands: Vec<Demand>,
+    /// How long each job waited in the log (SWF and GWF field 3, sacct's Start − Submit;
+    /// issue #42's replay against what the site really did): empty when the source records
+    /// no wait (generated workloads, Batsim JSON), else one per job in the order of `jobs`,
+    /// `None` where the record has none (-1). Carried by every reorder, cut and merge.
+    pub logged_waits: Vec<Option<SimTime>>,
     /// Submit time 0 of `jobs` is this many ticks after the source's own time zero
     /// (SWF: after UnixStartTime). The writer adds it back.
     pub origin: SimTime,
@@ -54,6 +59,7 @@ impl Workload {
             name,
             jobs,
             demands: Vec::new(),
+            logged_waits: Vec::new(),
             origin: SimTime::ZERO,
             report,
         }
@@ -131,8 +137,9 @@ pub fn merge_sites(
         .map(|(_, &o)| o)
         .min()
         .unwrap_or(0);
-    let mut jobs: Vec<(SimTime, u32, usize, Job, Demand)> = Vec::new();
+    let mut jobs: Vec<(SimTime, u32, usize, Job, Demand, Option<SimTime>)> = Vec::new();
     let any_demands = parts.iter().any(|w| !w.demands.is_empty());
+    let any_waits = parts.iter().any(|w| !w.logged_waits.is_empty());
     let mut outside = 0u64;
     let mut report = ImportReport {
         file: parts
@@ -149,6 +156,8 @@ pub fn merge_sites(
         merge_counts(&mut report, r.resources);
         let part_demands = std::mem::take(&mut w.demands);
         let demand = |seq: usize| part_demands.get(seq).copied().unwrap_or_default();
+        let part_waits = std::mem::take(&mut w.logged_waits);
+        let wait = |seq: usize| part_waits.get(seq).copied().flatten();
         for (seq, mut j) in w.jobs.into_iter().enumerate() {
             j.submit = SimTime(j.submit.0 + off - base);
             j.home = site as u32;
@@ -163,7 +172,7 @@ pub fn merge_sites(
                     continue;
                 }
             }
-            jobs.push((j.submit, site as u32, seq, j, demand(seq)));
+            jobs.push((j.submit, site as u32, seq, j, demand(seq), wait(seq)));
         }
     }
     if let Some(win) = window {
@@ -178,12 +187,16 @@ pub fn merge_sites(
     jobs.sort_by_key(|(t, site, seq, ..)| (*t, *site, *seq));
     let start = jobs.first().map(|(t, ..)| *t).unwrap_or_default();
     let demands: Vec<Demand> = match any_demands {
-        true => jobs.iter().map(|(.., d)| *d).collect(),
+        true => jobs.iter().map(|(.., d, _)| *d).collect(),
+        false => Vec::new(),
+    };
+    let logged_waits: Vec<Option<SimTime>> = match any_waits {
+        true => jobs.iter().map(|(.., w)| *w).collect(),
         false => Vec::new(),
     };
     let jobs: Vec<Job> = jobs
         .into_iter()
-        .map(|(_, _, _, mut j, _)| {
+        .map(|(_, _, _, mut j, _, _)| {
             j.submit = j.submit - start;
             j
         })
@@ -197,6 +210,7 @@ pub fn merge_sites(
         name: report.file.clone(),
         jobs,
         demands,
+        logged_waits,
         origin: SimTime(base) + start,
         report,
     })

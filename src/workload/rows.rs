@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use super::demand::{sort_by_submit, Demands, Source};
+use super::demand::{logged_waits, sort_by_submit, Demands, Source};
 use super::swf::{malformed_row, SwfError, SwfOptions};
 use super::{ImportReport, Workload};
 use crate::limits::{Limit, LimitExceeded, Limits};
@@ -34,6 +34,8 @@ pub(super) struct Rows<'a> {
     pub jobs: Vec<Job>,
     /// What jobs ask beyond processors, once one does.
     pub demands: Demands,
+    /// Each job's wait in the log, where the reader knows it ([`Rows::set_logged_wait`]).
+    waits: Vec<Option<SimTime>>,
     /// The current line (1-based) or, for JSON, the job's position.
     pub line_no: u64,
     /// Absolute submit times in milliseconds; shifted to the first at `finish`.
@@ -53,6 +55,7 @@ impl<'a> Rows<'a> {
             },
             jobs: Vec::new(),
             demands: Demands::default(),
+            waits: Vec::new(),
             line_no: 0,
             last_submit: i64::MIN,
         }
@@ -159,6 +162,15 @@ impl<'a> Rows<'a> {
         }
         self.last_submit = self.last_submit.max(job.submit.0);
         self.jobs.push(job);
+        self.waits.push(None);
+    }
+
+    /// The job pushed last waited `wait` in the log (a negative wait is a clock's error,
+    /// kept unknown).
+    pub fn set_logged_wait(&mut self, wait: SimTime) {
+        if let Some(last) = self.waits.last_mut() {
+            *last = (wait.0 >= 0).then_some(wait);
+        }
     }
 
     /// The workload: jobs sorted by submit (stable: file order among equals), shifted so the
@@ -178,8 +190,9 @@ impl<'a> Rows<'a> {
         }
         let (mut demands, resources) = std::mem::take(&mut self.demands).finish(self.jobs.len());
         r.resources = resources;
+        let mut waits = logged_waits(std::mem::take(&mut self.waits));
         if r.out_of_order > 0 {
-            sort_by_submit(&mut self.jobs, &mut demands);
+            sort_by_submit(&mut self.jobs, &mut demands, &mut waits);
         }
         let origin = self.jobs.first().map(|j| j.submit).unwrap_or_default();
         for j in &mut self.jobs {
@@ -195,6 +208,7 @@ impl<'a> Rows<'a> {
             name: self.file.to_string(),
             jobs: self.jobs,
             demands,
+            logged_waits: waits,
             origin,
             report: self.report,
         }

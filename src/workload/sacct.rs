@@ -287,6 +287,7 @@ impl Sacct {
             demand,
             sources,
         );
+        rows.set_logged_wait(ticks(start - submit));
         Ok(())
     }
 

@@ -26,6 +26,7 @@ mod slurm;
 mod stepping;
 mod tidy;
 mod traces;
+mod vs_log;
 mod workload_models;
 
 use std::path::PathBuf;

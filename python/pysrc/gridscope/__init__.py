@@ -302,6 +302,13 @@ class Run:
         """Utilization and queue length over time (the CLI's ``--series N``)."""
         return json.loads(self._report.series_json(self._index, int(buckets)))
 
+    def vs_log(self) -> Optional[dict]:
+        """The run's waits against the log's (the CLI's ``--vs-log``; docs/slurm.md,
+        "Against the log"): per-job wait error summed up and FastSim's 14-day
+        moving-average MAPE. ``None`` when the log records no wait."""
+        text = self._report.vs_log_json(self._index)
+        return None if text is None else json.loads(text)
+
     def cli_jobs_csv(self) -> str:
         """The per-job CSV exactly as ``gridscope ... --jobs FILE`` writes it."""
         return self._report.cli_jobs_csv(self._index)

@@ -39,6 +39,9 @@ pub fn finish(
             ));
         }
     }
+    if args.vs_log {
+        add_vs_log(report)?;
+    }
     for (run, path) in report.runs.iter().zip(jobs_files) {
         let text = match args.jobs_format {
             JobsFormat::Gridscope => jobs_csv(report, run),
@@ -58,6 +61,22 @@ pub fn finish(
     } else {
         output::stdout(&table(report))
     }
+}
+
+/// `--vs-log`: each run's waits against the log's (issue #42, docs/slurm.md); a log that
+/// records no wait is an error, not an empty comparison.
+fn add_vs_log(report: &mut Report) -> Result<(), CliError> {
+    let w = &report.workload;
+    if w.logged_waits.is_empty() {
+        return Err(CliError::Failed(format!(
+            "--vs-log: {} records no job's wait (SWF/GWF field 3 is -1 throughout, or no sacct Start), so there is nothing to set the runs against",
+            w.name
+        )));
+    }
+    for run in &mut report.runs {
+        run.vs_log = gridscope::metrics::vs_log(&w.jobs, &w.logged_waits, &run.outcomes);
+    }
+    Ok(())
 }
 
 /// `--series N` holds N points per site and run, two numbers each: 100,000 buckets on a
@@ -144,6 +163,7 @@ fn table(report: &Report) -> String {
     by_width(report, &mut s);
     energy(report, &mut s);
     failures(report, &mut s);
+    vs_log(report, &mut s);
     for r in &report.runs {
         for line in &r.rejected {
             let _ = writeln!(s, "{}: rejected {line}", r.label);
@@ -265,6 +285,46 @@ fn failures(report: &Report, s: &mut String) {
     }
     s.push_str(&aligned(&rows, &[18, 13, 13, 12, 9, 10, 12, 8]));
     checkpoints(report, s);
+}
+
+/// Each run's waits against the log's (`--vs-log`, docs/slurm.md).
+fn vs_log(report: &Report, s: &mut String) {
+    let runs: Vec<_> = report
+        .runs
+        .iter()
+        .filter_map(|r| Some((r, r.vs_log.as_ref()?)))
+        .collect();
+    let Some((_, first)) = runs.first() else {
+        return;
+    };
+    let _ = writeln!(
+        s,
+        "\nagainst the log's waits ({} jobs compared; {} without a logged wait; docs/slurm.md):",
+        first.jobs, first.jobs_without_logged_wait
+    );
+    let header = [
+        "algorithm",
+        "log wait s",
+        "sim wait s",
+        "mean error s",
+        "mean |error| s",
+        "within 1 h",
+        "14-day MAPE %",
+    ];
+    let mut rows = vec![header.iter().map(|h| h.to_string()).collect::<Vec<_>>()];
+    for (r, v) in runs {
+        rows.push(vec![
+            r.label.clone(),
+            format!("{:.1}", v.logged_mean_wait_s),
+            format!("{:.1}", v.simulated_mean_wait_s),
+            format!("{:.1}", v.mean_error_s),
+            format!("{:.1}", v.mean_abs_error_s),
+            format!("{:.3}", v.within_hour),
+            v.moving_mape_percent
+                .map_or("-".into(), |p| format!("{p:.1}")),
+        ]);
+    }
+    s.push_str(&aligned(&rows, &[18, 12, 12, 14, 16, 11, 15]));
 }
 
 /// Each run's checkpointing, when jobs checkpointed (docs/failures.md).

@@ -30,6 +30,7 @@ impl ScenarioRun {
             name: p.workload,
             jobs: Vec::new(),
             demands: Vec::new(),
+            logged_waits: Vec::new(),
             origin: crate::time::SimTime(p.origin),
             report: p.report,
         };

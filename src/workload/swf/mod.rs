@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::io::Read;
 
-use super::demand::{memory_kb, sort_by_submit, Demands, Source};
+use super::demand::{logged_waits, memory_kb, sort_by_submit, Demands, Source};
 use super::Workload;
 use crate::limits::{Limit, LimitExceeded, Limits};
 use crate::model::Demand;
@@ -120,6 +120,8 @@ struct Reader<'a> {
     jobs: Vec<Job>,
     /// Memory per processor (fields 10, else 7), kept once a job states some.
     demands: Demands,
+    /// Each job's wait in the log (field 3; `None` for -1).
+    waits: Vec<Option<SimTime>>,
     /// Submit times in ticks relative to the file's zero, before shifting to the origin.
     line_no: u64,
     last_submit: i64,
@@ -329,6 +331,8 @@ impl Reader<'_> {
         let index = self.jobs.len();
         self.demands
             .push(index, demand, memory, Source::Missing, Source::Missing);
+        let wait = f[2];
+        self.waits.push((wait >= 0).then(|| to_ticks(wait)));
         self.jobs.push(Job {
             id,
             submit: to_ticks(submit),
@@ -409,8 +413,9 @@ impl Reader<'_> {
         self.report.duplicate_ids = duplicate_ids(&self.jobs);
         let (mut demands, resources) = std::mem::take(&mut self.demands).finish(self.jobs.len());
         self.report.resources = resources;
+        let mut waits = logged_waits(std::mem::take(&mut self.waits));
         if self.report.out_of_order > 0 {
-            sort_by_submit(&mut self.jobs, &mut demands);
+            sort_by_submit(&mut self.jobs, &mut demands, &mut waits);
         }
         let origin = self.jobs.first().map(|j| j.submit).unwrap_or_default();
         for j in &mut self.jobs {
@@ -427,6 +432,7 @@ impl Reader<'_> {
             name: self.file.to_string(),
             jobs: self.jobs,
             demands,
+            logged_waits: waits,
             origin,
             report: self.report,
         }
@@ -678,6 +684,7 @@ pub fn read_swf(file: &str, bytes: &[u8], opts: &SwfOptions) -> Result<Workload,
         line_no: 0,
         last_submit: i64::MIN,
         demands: Demands::default(),
+        waits: Vec::new(),
         field_counts: BTreeMap::new(),
         procs_clamped: 0,
         negative_ids: 0,

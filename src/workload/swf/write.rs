@@ -4,7 +4,8 @@ use super::SwfHeader;
 use crate::workload::Workload;
 
 /// Writes jobs as SWF: the header fields (if any) then one line per job, times in seconds
-/// after `origin` is added back. What [`read_swf`] accepted reads back identically.
+/// after `origin` is added back; field 3 is the job's wait in the log where the workload
+/// has one (else -1). What [`read_swf`] accepted reads back identically.
 pub fn write_swf(workload: &Workload, header: &SwfHeader) -> String {
     let mut out = String::with_capacity(workload.jobs.len() * 64 + 256);
     for (k, v) in &header.fields {
@@ -17,13 +18,18 @@ pub fn write_swf(workload: &Workload, header: &SwfHeader) -> String {
             workload.name
         ));
     }
-    for j in &workload.jobs {
+    for (i, j) in workload.jobs.iter().enumerate() {
         let submit = j.submit + workload.origin;
         use std::fmt::Write;
+        let _ = write!(out, "{} {} ", j.id, submit);
+        let _ = match workload.logged_waits.get(i).copied().flatten() {
+            Some(wait) => write!(out, "{wait}"),
+            None => write!(out, "-1"),
+        };
         let _ = writeln!(
             out,
-            "{} {} -1 {} {} -1 -1 {} {} -1 1 {} -1 -1 -1 {} -1 -1",
-            j.id, submit, j.runtime, j.procs, j.procs, j.estimate, j.user, j.partition
+            " {} {} -1 -1 {} {} -1 1 {} -1 -1 -1 {} -1 -1",
+            j.runtime, j.procs, j.procs, j.estimate, j.user, j.partition
         );
     }
     out

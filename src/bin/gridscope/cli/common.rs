@@ -18,6 +18,14 @@ pub struct ReportArgs {
     /// Per site and run, N from 1 to 100000.
     #[arg(long, value_name = "N", value_parser = parse_buckets, verbatim_doc_comment)]
     pub series: Option<usize>,
+    /// Set each run's waits against the log's (a trace that records them)
+    ///
+    /// SWF/GWF field 3 or sacct's Start − Submit: per job the wait error (simulated −
+    /// logged), its mean, mean absolute value and share within an hour, and FastSim's mean
+    /// absolute percentage error of the 14-day moving-average wait; the JSON gains vs_log
+    /// per run, the --jobs CSV a logged_wait column. docs/slurm.md, "Against the log".
+    #[arg(long, verbatim_doc_comment)]
+    pub vs_log: bool,
     /// Write the jobs' schedule as CSV (several runs: OUT.<label>.csv)
     ///
     /// Columns job_id,home,site,submit,start,end,procs: one row per job that ran, times in
