@@ -25,6 +25,7 @@ mod run;
 mod runner;
 mod serde_engine;
 pub mod ses;
+pub mod sprio;
 pub mod steps;
 
 pub use cost::CONFIRM_ABOVE_PLAN_WORK;
@@ -33,14 +34,13 @@ pub use load::load_workload;
 pub use platform::{group_platform, resolve_platform};
 pub use platform_file::read_platform_file;
 pub use presets::{platform_preset, PLATFORM_PRESETS, SCENARIO_PRESETS};
-pub use report::{jobs_csv, Conventions, Report, RunReport};
+pub use report::{conventions, jobs_csv, Conventions, Report, RunReport};
 pub use run::{
     hand_out_order, run_loaded, run_loaded_on, run_loaded_with_carbon, run_loaded_with_outages,
     run_scenario,
 };
 pub use runner::{
-    check_algorithm, conventions, prepare, run_report, PolicyFactory, PreparedScenario,
-    ScenarioRun, Slice,
+    check_algorithm, prepare, run_report, PolicyFactory, PreparedScenario, ScenarioRun, Slice,
 };
 
 use serde::{Deserialize, Serialize};

@@ -2,6 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::engine::{EstimateSource, EventOrder, RunConfig};
 use crate::metrics::csv::field as csv_field;
 use crate::metrics::Metrics;
 use crate::model::Platform;
@@ -133,4 +134,27 @@ pub fn jobs_csv(report: &Report, run: &RunReport) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The conventions every report states.
+pub fn conventions(cfg: &RunConfig) -> Conventions {
+    Conventions {
+        estimates: match cfg.estimates {
+            EstimateSource::Trace => "trace (SWF field 9; runtime when missing)",
+            EstimateSource::Exact => "exact (the real runtime)",
+        },
+        kill_at_estimate: cfg.kill_at_estimate,
+        time_unit: "seconds from the workload's first submit",
+        same_instant_order: match cfg.event_order {
+            EventOrder::Gridscope => {
+                "completions, then arrivals in input order, then one scheduling pass per site"
+            }
+            EventOrder::Pyss => {
+                "pyss: jobs ending at their estimate freed, then each arrival and each other event with a scheduling pass after it"
+            }
+            EventOrder::Cqsim => {
+                "cqsim: each completion, then each arrival, with a scheduling pass after each"
+            }
+        },
+    }
 }

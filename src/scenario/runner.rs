@@ -13,12 +13,10 @@
 
 use std::sync::Arc;
 
+use super::report::conventions;
 use super::{group_platform, resolve_platform};
-use super::{AlgorithmSpec, Conventions, Report, RunReport, Scenario, ScenarioError};
-use crate::engine::{
-    EstimateSource, EventOrder, InvariantViolation, JobOutcome, RunConfig, RunOutput, SimError,
-    Simulation,
-};
+use super::{AlgorithmSpec, Report, RunReport, Scenario, ScenarioError};
+use crate::engine::{InvariantViolation, JobOutcome, RunConfig, RunOutput, SimError, Simulation};
 use crate::failure::Outages;
 use crate::limits::{Limit, Limits};
 use crate::metrics::compute;
@@ -146,29 +144,6 @@ pub fn run_report(
         power_log: out.power,
         vs_log: None,
     })
-}
-
-/// The conventions every report states.
-pub fn conventions(cfg: &RunConfig) -> Conventions {
-    Conventions {
-        estimates: match cfg.estimates {
-            EstimateSource::Trace => "trace (SWF field 9; runtime when missing)",
-            EstimateSource::Exact => "exact (the real runtime)",
-        },
-        kill_at_estimate: cfg.kill_at_estimate,
-        time_unit: "seconds from the workload's first submit",
-        same_instant_order: match cfg.event_order {
-            EventOrder::Gridscope => {
-                "completions, then arrivals in input order, then one scheduling pass per site"
-            }
-            EventOrder::Pyss => {
-                "pyss: jobs ending at their estimate freed, then each arrival and each other event with a scheduling pass after it"
-            }
-            EventOrder::Cqsim => {
-                "cqsim: each completion, then each arrival, with a scheduling pass after each"
-            }
-        },
-    }
 }
 
 /// Builds site `i`'s local policy in place of the algorithm's own: a policy written outside
@@ -483,6 +458,15 @@ impl ScenarioRun {
         self.runs.push(report);
         self.run_platforms.push(platform);
         Ok(())
+    }
+
+    /// Sets the last finished run's `vs_log`, its waits against the log's (issue #42; the
+    /// page's "Against the log"), when the workload records waits; else leaves it `None`.
+    pub fn add_vs_log(&mut self) {
+        let (jobs, waits) = (&self.base.jobs, &self.base.workload.logged_waits);
+        if let Some(run) = self.runs.last_mut() {
+            run.vs_log = crate::metrics::vs_log(jobs, waits, &run.outcomes);
+        }
     }
 
     /// Takes the last finished run's report out (a pool worker's answer).

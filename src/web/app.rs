@@ -179,6 +179,7 @@ impl Component for App {
                             <ResultsPanel />
                             <FailureResultsPanel />
                             <EnergyResultsPanel />
+                            <VsLogResultsPanel />
                             <div class="charts">
                                 <BarsPanel />
                                 <SobFigurePanel />

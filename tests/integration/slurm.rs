@@ -13,6 +13,7 @@ use gridscope::scenario::{run_loaded, AlgorithmSpec, PlatformSpec, Scenario, Wor
 use gridscope::time::SimTime;
 use gridscope::workload::{read_swf, SwfOptions};
 
+use crate::cli::{gridscope, stderr};
 use crate::trace;
 
 /// Job `id` of `user` in `partition`: `procs` processors submitted at `submit` s, running
@@ -196,6 +197,66 @@ fn bf_max_job_test_bounds_the_backfill() {
     assert_eq!(starts(one, &jobs), [0, 100, 200]);
 }
 
+/// `bf_max_job_user` = 1: A (user 1, 6 procs) until 100, W (user 2, 10 procs) queued at 1,
+/// and user 3's S1 and S2 (2 procs, 50 s each) both at 2. Without the cap the backfill
+/// starts both at 2 (4 procs free, both end before W's reservation at 100). With it, the
+/// pass at 2 examines W and S1 and skips S2; at 52 (S1's end) S2 would end at 102, past
+/// W's reservation, so it goes after W: 200.
+#[test]
+fn bf_max_job_user_caps_a_users_jobs_per_pass() {
+    let jobs = [
+        job(1, 1, 1, 0, 6, 100, 100),
+        job(2, 2, 1, 1, 10, 100, 100),
+        job(3, 3, 1, 2, 2, 50, 50),
+        job(4, 3, 1, 2, 2, 50, 50),
+    ];
+    assert_eq!(starts(base(), &jobs), [0, 100, 2, 2]);
+    let capped = SlurmConfig {
+        bf_max_job_user: 1,
+        ..base()
+    };
+    assert_eq!(starts(capped, &jobs), [0, 100, 2, 200]);
+    // The skipped job does not count towards bf_max_job_test: with a test limit of 2 and
+    // the cap, W and S1 are tested at 2, as without the cap.
+    let both = SlurmConfig {
+        bf_max_job_user: 1,
+        bf_max_job_test: 2,
+        ..base()
+    };
+    assert_eq!(starts(both, &jobs), [0, 100, 2, 200]);
+}
+
+/// `bf_min_age_reserve` = 60 s: A (6 procs) until 1000; W (10 procs) queued at 1; S (4
+/// procs, 2000 s) at 2. At 2, W has waited 1 s, too young for a reservation, so S starts
+/// and W waits for it: 2002. With 1 s W is old enough: it holds 1000 and S waits: 1100.
+#[test]
+fn bf_min_age_reserve_keeps_young_jobs_from_reserving() {
+    let jobs = [
+        job(1, 1, 1, 0, 6, 1000, 1000),
+        job(2, 1, 1, 1, 10, 100, 100),
+        job(3, 1, 1, 2, 4, 2000, 2000),
+    ];
+    let young = |s| SlurmConfig {
+        bf_min_age_reserve_s: s,
+        ..base()
+    };
+    assert_eq!(starts(young(60), &jobs), [0, 2002, 2]);
+    assert_eq!(starts(young(1), &jobs), [0, 1000, 1100]);
+    // Both read from slurm.conf, and left out of a scenario when 0.
+    let r =
+        read_slurm_conf(b"SchedulerParameters=bf_max_job_user=3,bf_min_age_reserve=600").unwrap();
+    assert_eq!(
+        (r.config.bf_max_job_user, r.config.bf_min_age_reserve_s),
+        (3, 600)
+    );
+    assert!(r.unknown.is_empty());
+    let text = serde_json::to_string(&SlurmConfig::default()).unwrap();
+    assert!(
+        !text.contains("bf_max_job_user") && !text.contains("bf_min_age"),
+        "{text}"
+    );
+}
+
 const CONF: &str = "\
 # a site's slurm.conf
 ClusterName=demo
@@ -230,6 +291,8 @@ fn slurm_conf_is_read() {
         bf_window_min: 4320,
         bf_max_job_test: 2500,
         bf_resolution_s: 30,
+        bf_max_job_user: 0,
+        bf_min_age_reserve_s: 0,
         partitions: vec![
             PartitionFactor {
                 name: "batch".into(),
@@ -384,4 +447,85 @@ fn unbounded_backfill_is_conservative_by_rebuild() {
     };
     let report = run_loaded(&scenario, w, &mut |_, _, _| true).unwrap();
     assert_eq!(report.runs[0].outcomes, report.runs[1].outcomes);
+}
+
+/// `explain --at T --policy slurm`: the queue at T as `sprio -l` shows it, priorities as of
+/// the last `PriorityCalcPeriod` tick (every 60 s from the first submit) at or before T.
+/// A (10 procs) holds the machine 0–1000; B (user 1, 2 procs) queued at 100, C (user 2, 8
+/// procs) at 200. Weights age 1000 (max age 1000 s) and job size 1000. At 500 the last tick
+/// is 480: B's age 380/1000 → 380, size 2/10 → 200, priority 580; C's age 280, size 800,
+/// priority 1080. C comes first.
+#[test]
+fn explain_at_prints_the_queue_as_sprio_does() {
+    let dir = std::env::temp_dir().join(format!("gridscope-sprio-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let swf = dir.join("q.swf");
+    std::fs::write(
+        &swf,
+        "; MaxProcs: 10\n\
+1 0 -1 1000 10 -1 -1 10 1000 -1 1 1 -1 -1 -1 -1 -1 -1\n\
+2 100 -1 100 2 -1 -1 2 100 -1 1 1 -1 -1 -1 -1 -1 -1\n\
+3 200 -1 100 8 -1 -1 8 100 -1 1 2 -1 -1 -1 -1 -1 -1\n",
+    )
+    .unwrap();
+    let conf = dir.join("slurm.conf");
+    std::fs::write(
+        &conf,
+        "PriorityWeightAge=1000\nPriorityWeightJobSize=1000\nPriorityMaxAge=16:40\nPriorityCalcPeriod=1\n",
+    )
+    .unwrap();
+    let (swf, conf) = (swf.to_str().unwrap(), conf.to_str().unwrap());
+    let args = [
+        "explain",
+        swf,
+        "--policy",
+        "slurm",
+        "--slurm-conf",
+        conf,
+        "--at",
+        "500",
+    ];
+    let o = gridscope(&[&args[..], &["--json"]].concat());
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let jobs = v["jobs"].as_array().unwrap();
+    let rows: Vec<(i64, u64, f64, f64)> = jobs
+        .iter()
+        .map(|j| {
+            let w = &j["weighted"];
+            (
+                j["job"].as_i64().unwrap(),
+                j["priority"].as_u64().unwrap(),
+                w["age"].as_f64().unwrap().floor(),
+                w["job_size"].as_f64().unwrap().floor(),
+            )
+        })
+        .collect();
+    assert_eq!(rows, [(3, 1080, 280.0, 800.0), (2, 580, 380.0, 200.0)]);
+    assert_eq!(jobs[0]["queued_s"], 300.0);
+    assert_eq!(jobs[1]["factors"]["job_size"], 0.2);
+    assert_eq!(v["weights"]["age"], 1000);
+    // The table: a header naming the weights, then sprio's columns.
+    let o = gridscope(&args);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.starts_with("2 queued job(s) under slurm at 500 s (weights: age 1000"),
+        "{text}"
+    );
+    assert!(
+        text.contains("PRIORITY        AGE  FAIRSHARE    JOBSIZE"),
+        "{text}"
+    );
+    // At 150 only B waits; under EASY there are no priorities; --at needs no --job.
+    let o = gridscope(&["explain", swf, "--policy", "slurm", "--at", "150", "--json"]);
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    assert_eq!(v["jobs"].as_array().unwrap().len(), 1);
+    let o = gridscope(&["explain", swf, "--policy", "easy", "--at", "150"]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(
+        stderr(&o).contains("slurm policy's (sprio -l)"),
+        "{}",
+        stderr(&o)
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }

@@ -1,5 +1,7 @@
 //! `explain`: why one job of a trace waited under one policy — each instant between its
-//! submission and its start and what held it back (`scenario::explain`).
+//! submission and its start and what held it back (`scenario::explain`); or, with `--at`
+//! under the `slurm` policy, every queued job's priority and factors at an instant
+//! (`scenario::sprio`, Slurm's `sprio -l`).
 
 use gridscope::scenario::explain::explain as explain_job;
 use gridscope::scenario::{prepare, PlatformSpec, ScenarioError};
@@ -33,10 +35,27 @@ pub fn explain(a: &ExplainArgs) -> Result<(), CliError> {
         };
         scenario = scenario.upgrade();
     }
+    if let Some((config, _)) = crate::run::slurm_config(&a.slurm, &[a.policy], &limits)? {
+        scenario.algorithms[0].slurm = Some(config);
+    }
     let mut workload = read_trace(&a.trace, a.strict, &limits, &a.format)?;
     // The same checks and platform as `simulate` (jobs wider than the machine rejected).
     prepare(&scenario, &mut workload, &limits)?;
-    let e = explain_job(&scenario, workload, 0, a.job).map_err(|e| match e {
+    let failed = |e| match e {
+        // The job's absence is said without "invalid scenario:".
+        ScenarioError::Invalid(m) => CliError::Failed(m),
+        other => CliError::Scenario(other),
+    };
+    let Some(job) = a.job else {
+        let at = a.at.unwrap_or(0.0);
+        let p = gridscope::scenario::sprio::priorities_at(&scenario, workload, 0, at)
+            .map_err(failed)?;
+        return match a.json {
+            true => output::stdout(&format!("{}\n", serde_json::to_string_pretty(&p)?)),
+            false => output::stdout(&p.text()),
+        };
+    };
+    let e = explain_job(&scenario, workload, 0, job).map_err(|e| match e {
         // The job's absence is said without "invalid scenario:".
         ScenarioError::Invalid(m) => CliError::Failed(m),
         other => CliError::Scenario(other),

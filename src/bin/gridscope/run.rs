@@ -212,48 +212,64 @@ fn failure_flags(
 }
 
 /// `--slurm-conf FILE` / `--slurm-preset NAME`: the configuration of every `slurm` run.
-/// The keys of the file the policy does not read go to stderr, never dropped silently.
 fn slurm_flags(
     a: &SimulateArgs,
     scenario: &mut Scenario,
     inputs: &mut Inputs,
 ) -> Result<(), CliError> {
+    let limits = a.limits.limits();
+    if let Some((config, file)) = slurm_config(&a.slurm, &a.policy.0, &limits)? {
+        if let Some(file) = file {
+            inputs.add(&file);
+        }
+        for alg in &mut scenario.algorithms {
+            if alg.local == LocalPolicyKind::Slurm {
+                alg.slurm = Some(config.clone());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// The configuration `--slurm-conf FILE` or `--slurm-preset NAME` gives, with the file it
+/// was read from; `None` without either. The keys of the file the policy does not read go
+/// to stderr, never dropped silently. Either flag needs `slurm` among `policies`.
+pub fn slurm_config(
+    args: &crate::cli::SlurmPolicyArgs,
+    policies: &[LocalPolicyKind],
+    limits: &gridscope::limits::Limits,
+) -> Result<Option<(gridscope::policy::slurm::SlurmConfig, Option<PathBuf>)>, CliError> {
     use gridscope::policy::slurm::{read_slurm_conf, SlurmConfig, SLURM_PRESETS};
-    let flag = match (&a.slurm.slurm_conf, &a.slurm.slurm_preset) {
+    let flag = match (&args.slurm_conf, &args.slurm_preset) {
         (Some(_), _) => "--slurm-conf",
         (None, Some(_)) => "--slurm-preset",
-        (None, None) => return Ok(()),
+        (None, None) => return Ok(None),
     };
-    if !a.policy.0.contains(&LocalPolicyKind::Slurm) {
+    if !policies.contains(&LocalPolicyKind::Slurm) {
         return Err(CliError::Usage(format!(
             "{flag} configures the slurm policy: add slurm to --policy"
         )));
     }
-    let config = match (&a.slurm.slurm_conf, &a.slurm.slurm_preset) {
+    match (&args.slurm_conf, &args.slurm_preset) {
         (Some(file), _) => {
-            let bytes = read_file(file, &a.limits.limits())?;
+            let bytes = read_file(file, limits)?;
             let report = read_slurm_conf(&bytes)
                 .map_err(|e| CliError::Failed(format!("{}: {e}", file.display())))?;
             if let Some(note) = report.unknown_summary() {
                 eprintln!("{}: {note}", file.display());
             }
-            inputs.add(file);
-            report.config
+            Ok(Some((report.config, Some(file.clone()))))
         }
-        (None, Some(name)) => SlurmConfig::preset(name).ok_or_else(|| {
-            CliError::Usage(format!(
-                "--slurm-preset {name}: unknown; known: {}",
-                SLURM_PRESETS.join(", ")
-            ))
-        })?,
-        (None, None) => return Ok(()),
-    };
-    for alg in &mut scenario.algorithms {
-        if alg.local == LocalPolicyKind::Slurm {
-            alg.slurm = Some(config.clone());
-        }
+        (None, Some(name)) => SlurmConfig::preset(name)
+            .map(|c| Some((c, None)))
+            .ok_or_else(|| {
+                CliError::Usage(format!(
+                    "--slurm-preset {name}: unknown; known: {}",
+                    SLURM_PRESETS.join(", ")
+                ))
+            }),
+        (None, None) => Ok(None),
     }
-    Ok(())
 }
 
 /// `--power MODEL`: a preset's name, else a power model JSON file.

@@ -525,6 +525,17 @@ impl<'a> Simulation<'a> {
         })
     }
 
+    /// Site `site`'s queued jobs with their Slurm priority factors and priority as of the
+    /// last priority computation at or before `at` (not before now), highest first, when
+    /// its policy ranks by them (the `slurm` policy); else `None`.
+    pub fn site_priorities(
+        &self,
+        site: usize,
+        at: SimTime,
+    ) -> Option<Vec<(JobIdx, crate::policy::slurm::Factors, u64)>> {
+        self.sites.get(site)?.policy.priorities(at.max(self.now))
+    }
+
     /// What site `site`'s local policy would see now (free units, running jobs by predicted
     /// end), borrowed: [`Simulation::site_snapshot`] without its copies, for a caller that
     /// looks at every decision (the Gymnasium environment of the Python bindings). `None`

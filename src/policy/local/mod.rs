@@ -295,6 +295,17 @@ pub trait LocalPolicy {
         None
     }
 
+    /// Every queued job's priority factors and priority as of the last priority
+    /// computation at or before `at` (no earlier than the last pass), highest first, for
+    /// the policies that rank by Slurm's multifactor priority (`sprio -l`, `explain --at`);
+    /// `None` for the others. Read-only: the policy's own state does not move.
+    fn priorities(
+        &self,
+        _at: SimTime,
+    ) -> Option<Vec<(JobIdx, crate::policy::slurm::Factors, u64)>> {
+        None
+    }
+
     /// The head's reservation, for policies that make one (EASY); read-only.
     fn head_reservation(&self, _site: &SiteView) -> Option<HeadReservation> {
         None

@@ -16,8 +16,10 @@ use crate::time::SimTime;
 ///    each placed at its earliest start in the plan (running jobs by estimates, the
 ///    reservations of the jobs examined before it, run times rounded up to
 ///    `bf_resolution`): a job whose start is now starts; one whose start lies beyond
-///    now + `bf_window` gets no reservation; every other gets one. So each higher-priority
-///    job examined holds a reservation (conservative within the window, not EASY).
+///    now + `bf_window` gets no reservation, nor one queued for less than
+///    `bf_min_age_reserve`; every other gets one. So each higher-priority job examined
+///    holds a reservation (conservative within the window, not EASY). With
+///    `bf_max_job_user`, a user's jobs past that many are skipped (not counted).
 ///
 /// Usage for fair share is what the jobs started here really ran, in unit-seconds.
 pub struct Slurm {
@@ -209,20 +211,38 @@ impl LocalPolicy for Slurm {
             return;
         }
         // 2. The backfill, on the plan with this pass's starts.
-        let tested = self.queue.len().min(self.cfg.bf_max_job_test as usize);
+        let limit = self.cfg.bf_max_job_test as usize;
+        let per_user = self.cfg.bf_max_job_user;
+        // The jobs it may reach: the first `limit`, or with a per-user cap any (a job past
+        // its user's cap is skipped and not counted, as in Slurm's backfill.c).
+        let span = match per_user {
+            0 => self.queue.len().min(limit),
+            _ => self.queue.len(),
+        };
         // The narrowest job from each position on: once fewer units are free now, no
         // later job can start now and the pass is over.
-        let mut narrowest = vec![u32::MAX; tested + 1];
-        for i in (0..tested).rev() {
+        let mut narrowest = vec![u32::MAX; span + 1];
+        for i in (0..span).rev() {
             narrowest[i] = narrowest[i + 1].min(self.queue[i].job.units);
         }
         let window = now + secs(self.cfg.bf_window_min.saturating_mul(60));
+        let min_age = secs(self.cfg.bf_min_age_reserve_s);
+        let mut examined = vec![0u32; if per_user > 0 { self.prio.users() } else { 0 }];
+        let mut tried = 0;
         let mut started = Vec::new();
-        for (i, &min_units) in narrowest.iter().enumerate().take(tested) {
-            if fit.profile(site).free_at(now) < min_units {
+        for (i, &min_units) in narrowest.iter().enumerate().take(span) {
+            if tried == limit || fit.profile(site).free_at(now) < min_units {
                 break;
             }
             let job = self.queue[i].job;
+            if per_user > 0 {
+                let n = &mut examined[self.prio.user(job.idx) as usize];
+                if *n >= per_user {
+                    continue;
+                }
+                *n += 1;
+            }
+            tried += 1;
             let planned = self.rounded(job.estimate);
             let profile = fit.profile(site);
             let Some(at) = profile.earliest_start(now, job.units, planned) else {
@@ -231,7 +251,7 @@ impl LocalPolicy for Slurm {
             if at == now {
                 fit.take(job.units, job.estimate);
                 started.push(i);
-            } else if at <= window {
+            } else if at <= window && now - job.queued_at >= min_age {
                 profile.reserve(at, planned, job.units);
             }
         }
@@ -253,6 +273,25 @@ impl LocalPolicy for Slurm {
 
     fn queue_len(&self) -> usize {
         self.queue.len()
+    }
+
+    fn priorities(&self, at: SimTime) -> Option<Vec<(JobIdx, Factors, u64)>> {
+        // A copy brought to `at`: Slurm recomputes at every PriorityCalcPeriod tick, events
+        // or not, and `sprio` shows the last computation.
+        let mut prio = self.prio.clone();
+        prio.advance(at);
+        let tick = prio.last_tick();
+        let mut rows: Vec<(JobIdx, Factors, u64)> = self
+            .queue
+            .iter()
+            .map(|e| {
+                let j = e.job;
+                let f = prio.factors(j.idx, j.units, self.capacity, j.queued_at, tick);
+                (j.idx, f, prio.priority(&f))
+            })
+            .collect();
+        rows.sort_by_key(|&(idx, _, p)| (std::cmp::Reverse(p), idx));
+        Some(rows)
     }
 
     fn queued(&self) -> Vec<QueuedJob> {

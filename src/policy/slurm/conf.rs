@@ -1,6 +1,7 @@
 //! The `slurm.conf` lines the `slurm` policy reads (slurm.conf(5)): `PriorityWeight*`,
 //! `PriorityMaxAge`, `PriorityDecayHalfLife`, `PriorityCalcPeriod`, `PriorityFavorSmall`,
-//! `SchedulerParameters=bf_window=…,bf_max_job_test=…,bf_resolution=…` and
+//! `SchedulerParameters=bf_window=…,bf_max_job_test=…,bf_resolution=…,bf_max_job_user=…,
+//! bf_min_age_reserve=…` and
 //! `PartitionName=… PriorityJobFactor=…`. Bytes in, `Result` out; a bad value names its
 //! line, and every key this reader does not use is listed in the report, never dropped
 //! silently. Keys are case-insensitive (as Slurm's); partition names are not.
@@ -95,6 +96,12 @@ pub fn read_slurm_conf(bytes: &[u8]) -> Result<SlurmConfReport, SlurmConfError> 
                         "bf_resolution" => config.bf_resolution_s = whole(v).map_err(bad)?,
                         "bf_max_job_test" => {
                             config.bf_max_job_test = whole_u32(v).map_err(bad)?;
+                        }
+                        "bf_max_job_user" => {
+                            config.bf_max_job_user = whole_u32(v).map_err(bad)?;
+                        }
+                        "bf_min_age_reserve" => {
+                            config.bf_min_age_reserve_s = whole(v).map_err(bad)?;
                         }
                         _ => unknown.push((line, format!("SchedulerParameters:{k}"))),
                     }

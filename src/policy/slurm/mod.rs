@@ -64,6 +64,15 @@ pub struct SlurmConfig {
     pub bf_max_job_test: u32,
     /// `bf_resolution` in seconds: planned run times are rounded up to it.
     pub bf_resolution_s: u64,
+    /// `bf_max_job_user`: jobs of one user a backfill pass examines (0: no limit). A job
+    /// past it is skipped and does not count towards `bf_max_job_test` (Slurm's
+    /// `backfill.c` checks it before the job's test).
+    #[serde(skip_serializing_if = "is_zero_u32")]
+    pub bf_max_job_user: u32,
+    /// `bf_min_age_reserve` in seconds: a job queued for less gets no reservation (it may
+    /// still start at once; 0: every job may reserve).
+    #[serde(skip_serializing_if = "is_zero_u64")]
+    pub bf_min_age_reserve_s: u64,
     /// `PartitionName=… PriorityJobFactor=…` lines; partitions not listed have 1.
     pub partitions: Vec<PartitionFactor>,
     /// Fair-share shares per user; every user not listed has 1.
@@ -85,6 +94,8 @@ impl Default for SlurmConfig {
             bf_window_min: 1440,
             bf_max_job_test: 500,
             bf_resolution_s: 60,
+            bf_max_job_user: 0,
+            bf_min_age_reserve_s: 0,
             partitions: Vec::new(),
             shares: Vec::new(),
         }
@@ -92,6 +103,14 @@ impl Default for SlurmConfig {
 }
 
 const DAY: u64 = 86_400;
+
+fn is_zero_u32(v: &u32) -> bool {
+    *v == 0
+}
+
+fn is_zero_u64(v: &u64) -> bool {
+    *v == 0
+}
 
 /// The longest time a field may hold, in seconds (about 35,000 years).
 const MAX_SECS: u64 = 1 << 40;
@@ -144,6 +163,7 @@ impl SlurmConfig {
             ("PriorityCalcPeriod", self.calc_period_s),
             ("bf_window", self.bf_window_min.saturating_mul(60)),
             ("bf_resolution", self.bf_resolution_s),
+            ("bf_min_age_reserve", self.bf_min_age_reserve_s),
         ] {
             if v > MAX_SECS {
                 return Err(format!("{name} is beyond 2^40 seconds"));

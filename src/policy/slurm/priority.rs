@@ -171,6 +171,16 @@ impl Priorities {
     }
 
     /// The last tick at or before the present.
+    /// Job `idx`'s user, densely numbered.
+    pub fn user(&self, idx: JobIdx) -> u32 {
+        self.jobs.user(idx)
+    }
+
+    /// Users in the workload (at least 1).
+    pub fn users(&self) -> usize {
+        self.jobs.user_count()
+    }
+
     pub fn last_tick(&self) -> SimTime {
         self.last_tick
     }

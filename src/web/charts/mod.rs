@@ -38,6 +38,7 @@ mod step;
 mod sweep;
 mod table;
 mod view;
+mod vs_log;
 mod widths;
 
 use std::any::Any;
@@ -63,6 +64,7 @@ pub use step::StepPicture;
 pub use sweep::{AllocationBars, History, Sweep};
 pub use table::DataTable;
 pub use view::ChartView;
+pub use vs_log::MovingWaits;
 pub use widths::WidthWaits;
 
 /// One kind of chart: its drawing, its tooltip text and its name.

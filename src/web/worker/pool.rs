@@ -453,10 +453,15 @@ fn part_done(
     };
     r.progress.remove(&index);
     r.finished.insert(index, (report, result));
-    while let Some((report, result)) = r.finished.remove(&r.run.finished()) {
+    while let Some((report, mut result)) = r.finished.remove(&r.run.finished()) {
         r.run
             .adopt(r.run.finished(), report)
             .map_err(|e| e.to_string())?;
+        // The log's waits stay with the coordinator: a pool worker's report has none.
+        r.run.add_vs_log();
+        if let Some((adopted, ..)) = r.run.last_run() {
+            result.report.vs_log = adopted.vs_log.clone();
+        }
         post(&FromWorker::RunResult(Box::new(result)));
     }
     if r.run.finished() < r.run.algorithms() {

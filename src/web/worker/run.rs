@@ -206,6 +206,7 @@ pub(super) fn slice(st: &mut State) {
         (Ok(Slice::RunDone(i)), None) => {
             let elapsed = now_ms() - std::mem::replace(&mut a.t_run, now_ms());
             let carbon = a.run.prepared_scenario().carbon().ok().flatten();
+            a.run.add_vs_log();
             if let Some((rr, platform, jobs)) = a.run.last_run() {
                 let result = with_carbon(run_result(i, rr, platform, jobs, elapsed), carbon);
                 post(&FromWorker::RunResult(Box::new(result)));

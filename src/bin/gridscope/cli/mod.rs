@@ -22,7 +22,7 @@ pub use common::{Estimates, EventOrderArg, FormatArgs, JobsFormat, ReportArgs};
 pub use family::{AllocateArgs, RunArgs, StaticPolicy, SweepArgs};
 pub use simulate::{
     CompareArgs, ConvertArgs, ConvertTo, ExplainArgs, FitArgs, LintArgs, ReproduceArgs,
-    SimulateArgs,
+    SimulateArgs, SlurmPolicyArgs,
 };
 
 /// The `gridscope help TOPIC` topics (not clap's help: each prints a reference table).

@@ -40,7 +40,7 @@ pub struct SimulateArgs {
     /// `--slurm-conf`, `--slurm-preset` (boxed: they would make every command's
     /// arguments as large as `simulate`'s).
     #[command(flatten)]
-    pub slurm: Box<SlurmArgs>,
+    pub slurm: Box<SlurmPolicyArgs>,
     /// Processors of the machine [default: from the trace]
     ///
     /// By default the header's MaxProcs, else MaxNodes, else the widest job; the output says
@@ -233,8 +233,26 @@ pub struct ExplainArgs {
     #[arg(long, value_name = "POLICY")]
     pub policy: LocalPolicyKind,
     /// The job's id (SWF field 1)
-    #[arg(long, value_name = "ID", allow_negative_numbers = true)]
-    pub job: i64,
+    #[arg(
+        long,
+        value_name = "ID",
+        allow_negative_numbers = true,
+        required_unless_present = "at"
+    )]
+    pub job: Option<i64>,
+    /// Instead of one job's wait: every queued job's priority and weighted factors at this
+    /// instant (seconds from the first submit), as Slurm's sprio -l prints them; --policy
+    /// slurm only (docs/slurm.md)
+    #[arg(
+        long,
+        value_name = "SECONDS",
+        conflicts_with = "job",
+        verbatim_doc_comment
+    )]
+    pub at: Option<f64>,
+    /// `--slurm-conf`, `--slurm-preset`, as `simulate` takes them.
+    #[command(flatten)]
+    pub slurm: Box<SlurmPolicyArgs>,
     /// Processors of the machine [default: from the trace]
     #[arg(long, value_name = "N", value_parser = parse_positive_u32)]
     pub procs: Option<u32>,
@@ -376,10 +394,11 @@ pub struct ReproduceArgs {
 
 /// The `slurm` policy's configuration on `simulate`.
 #[derive(Args, Debug)]
-pub struct SlurmArgs {
+pub struct SlurmPolicyArgs {
     /// The slurm policy's configuration from a slurm.conf: its Priority* lines,
-    /// SchedulerParameters' bf_window, bf_max_job_test and bf_resolution, and PartitionName's
-    /// PriorityJobFactor (docs/slurm.md); the keys it does not read are listed
+    /// SchedulerParameters' bf_window, bf_max_job_test, bf_resolution, bf_max_job_user and
+    /// bf_min_age_reserve, and PartitionName's PriorityJobFactor (docs/slurm.md); the keys
+    /// it does not read are listed
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, conflicts_with = "slurm_preset", verbatim_doc_comment)]
     pub slurm_conf: Option<PathBuf>,
     /// The slurm policy's configuration by name: default (Slurm's documented defaults) or

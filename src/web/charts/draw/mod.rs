@@ -14,7 +14,7 @@ pub(super) use kit::{area, color, e, finish, fit_y_desc, font, titled, x_ticks, 
 pub use kit::{format_secs, Geom};
 pub use lines::{band_lines, cdf, step_cdfs, XUnit};
 pub use panels::{panel_at, panels, Panel};
-pub use time::{fraction_history, gantt, over_time, series};
+pub use time::{fraction_history, gantt, lines_over_time, over_time, series};
 
 /// The top of a y axis from the largest value: that value, or 1 when every value is 0 (or
 /// none is finite), so an all-zero series reads as 0 on a 0..1 axis instead of ten "0.000"

@@ -40,14 +40,34 @@ pub fn over_time(
     lines: &[(String, Vec<f64>)],
     ymax: Option<f64>,
 ) -> Res {
-    let root = area(canvas)?;
     let days = bucket_s / 86400.0;
     let len = lines.iter().map(|l| l.1.len()).max().unwrap_or(0);
     let xmax = (len as f64 * days).max(1e-9);
+    let points: Vec<(String, Vec<(f64, f64)>)> = lines
+        .iter()
+        .map(|(name, v)| {
+            let at = |(k, y): (usize, &f64)| ((k as f64 + 0.5) * days, *y);
+            (name.clone(), v.iter().enumerate().map(at).collect())
+        })
+        .collect();
+    lines_over_time(canvas, title, axis, &points, xmax, ymax)
+}
+
+/// Named lines of (days from the first submission, value) points, the x axis up to `xmax`
+/// days; the y axis up to `ymax`, else 10 % above the largest value.
+pub fn lines_over_time(
+    canvas: &HtmlCanvasElement,
+    title: &str,
+    axis: &str,
+    lines: &[(String, Vec<(f64, f64)>)],
+    xmax: f64,
+    ymax: Option<f64>,
+) -> Res {
+    let root = area(canvas)?;
     let ymax = ymax.unwrap_or_else(|| {
         lines
             .iter()
-            .flat_map(|l| l.1.iter().copied())
+            .flat_map(|l| l.1.iter().map(|p| p.1))
             .fold(1.0f64, f64::max)
             * 1.1
     });
@@ -74,12 +94,7 @@ pub fn over_time(
             continue;
         }
         chart
-            .draw_series(LineSeries::new(
-                v.iter()
-                    .enumerate()
-                    .map(|(k, y)| ((k as f64 + 0.5) * days, *y)),
-                color(i).stroke_width(2),
-            ))
+            .draw_series(LineSeries::new(v.iter().copied(), color(i).stroke_width(2)))
             .map_err(e)?;
     }
     finish(

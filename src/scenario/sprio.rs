@@ -1,0 +1,207 @@
+//! `explain --at T` under the `slurm` policy (issue #42, docs/slurm.md "Priorities at an
+//! instant"): every queued job's priority and its weighted factors at one instant, as
+//! Slurm's `sprio -l` prints them, so a site administrator sees which factor held a job
+//! back.
+
+use serde::{Deserialize, Serialize};
+
+use super::{Scenario, ScenarioError, ScenarioRun};
+use crate::policy::local::LocalPolicyKind;
+use crate::policy::slurm::{Factors, SlurmConfig};
+use crate::time::SimTime;
+use crate::workload::Workload;
+
+/// The queue at an instant, in priority order.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Priorities {
+    pub algorithm: String,
+    /// The instant asked for, in seconds from the first submit: the queue after every
+    /// event up to it.
+    pub at_s: f64,
+    /// The weights each factor is multiplied by (`PriorityWeight*`).
+    pub weights: Weights,
+    /// Every queued job, highest priority first (the order the scheduler takes them in).
+    pub jobs: Vec<JobPriority>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Weights {
+    pub age: u32,
+    pub fairshare: u32,
+    pub job_size: u32,
+    pub partition: u32,
+    pub qos: u32,
+}
+
+/// One queued job: its priority, each factor in [0, 1] and each factor's share of the
+/// priority (weight × factor, what `sprio -l` prints).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JobPriority {
+    /// The job's id (SWF field 1).
+    pub job: i64,
+    /// Its site's name.
+    pub site: String,
+    /// SWF field 12 / sacct's user, numbered.
+    pub user: i32,
+    /// SWF field 16 / sacct's partition, numbered.
+    pub partition: i32,
+    /// Seconds queued at the instant.
+    pub queued_s: f64,
+    /// Σ weight × factor, truncated as slurmctld does, as of the last `PriorityCalcPeriod`
+    /// tick at or before the instant.
+    pub priority: u64,
+    pub factors: FactorValues,
+    pub weighted: FactorValues,
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct FactorValues {
+    pub age: f64,
+    pub fairshare: f64,
+    pub job_size: f64,
+    pub partition: f64,
+    pub qos: f64,
+}
+
+impl FactorValues {
+    fn of(f: &Factors) -> FactorValues {
+        FactorValues {
+            age: f.age,
+            fairshare: f.fairshare,
+            job_size: f.job_size,
+            partition: f.partition,
+            qos: f.qos,
+        }
+    }
+
+    fn weighted(f: &Factors, w: &Weights) -> FactorValues {
+        FactorValues {
+            age: f.age * w.age as f64,
+            fairshare: f.fairshare * w.fairshare as f64,
+            job_size: f.job_size * w.job_size as f64,
+            partition: f.partition * w.partition as f64,
+            qos: f.qos * w.qos as f64,
+        }
+    }
+}
+
+/// The queue of run `alg` of `scenario` (a `slurm` run) at `at_s` seconds from the first
+/// submit, every site's, in priority order within each site.
+pub fn priorities_at(
+    scenario: &Scenario,
+    workload: Workload,
+    alg: usize,
+    at_s: f64,
+) -> Result<Priorities, ScenarioError> {
+    let spec = scenario
+        .algorithms
+        .get(alg)
+        .ok_or_else(|| ScenarioError::Invalid(format!("no algorithm {alg}")))?;
+    if spec.local != LocalPolicyKind::Slurm {
+        return Err(ScenarioError::Invalid(format!(
+            "priorities at an instant are the slurm policy's (sprio -l); {} has none",
+            spec.local
+        )));
+    }
+    if !(at_s.is_finite() && at_s >= 0.0) {
+        return Err(ScenarioError::Invalid(format!(
+            "--at {at_s}: an instant is seconds from the first submit, 0 or more"
+        )));
+    }
+    let cfg = spec.slurm.clone().unwrap_or_else(SlurmConfig::default);
+    let weights = Weights {
+        age: cfg.weight_age,
+        fairshare: cfg.weight_fairshare,
+        job_size: cfg.weight_job_size,
+        partition: cfg.weight_partition,
+        qos: cfg.weight_qos,
+    };
+    let mut run = ScenarioRun::new(scenario, workload)?;
+    let (platform, mut sim) = run.simulation(alg)?;
+    let jobs = run.jobs();
+    let origin = jobs.first().map_or(0, |j| j.submit.0);
+    let at = SimTime(origin) + SimTime::from_secs_f64(at_s);
+    sim.run_until(at).map_err(ScenarioError::Sim)?;
+    let mut rows = Vec::new();
+    for (s, site) in platform.sites.iter().enumerate() {
+        for (idx, f, priority) in sim.site_priorities(s, at).unwrap_or_default() {
+            let job = &jobs[idx as usize];
+            rows.push(JobPriority {
+                job: job.id,
+                site: site.name.clone(),
+                user: job.user,
+                partition: job.partition,
+                queued_s: (at - job.submit).as_secs_f64(),
+                priority,
+                factors: FactorValues::of(&f),
+                weighted: FactorValues::weighted(&f, &weights),
+            });
+        }
+    }
+    Ok(Priorities {
+        algorithm: spec.label(),
+        at_s,
+        weights,
+        jobs: rows,
+    })
+}
+
+impl Priorities {
+    /// `sprio -l`'s columns: JOBID, (SITE, on several sites,) USER, PARTITION, PRIORITY,
+    /// then each factor's weighted share (whole numbers), then the seconds queued.
+    pub fn text(&self) -> String {
+        use std::fmt::Write;
+        let w = &self.weights;
+        let mut out = format!(
+            "{} queued job(s) under {} at {} s (weights: age {}, fair share {}, job size {}, partition {}, QOS {}), highest priority first:\n",
+            self.jobs.len(),
+            self.algorithm,
+            self.at_s,
+            w.age,
+            w.fairshare,
+            w.job_size,
+            w.partition,
+            w.qos
+        );
+        // The site's name only when the jobs are on several.
+        let sites = self.jobs.iter().any(|j| j.site != self.jobs[0].site);
+        let site = |name: &str| match sites {
+            true => format!(" {name:>12}"),
+            false => String::new(),
+        };
+        let _ = writeln!(
+            out,
+            "{:>10}{} {:>8} {:>9} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>12}",
+            "JOBID",
+            site("SITE"),
+            "USER",
+            "PARTITION",
+            "PRIORITY",
+            "AGE",
+            "FAIRSHARE",
+            "JOBSIZE",
+            "PARTITION",
+            "QOS",
+            "QUEUED_S"
+        );
+        for j in &self.jobs {
+            let v = &j.weighted;
+            let _ = writeln!(
+                out,
+                "{:>10}{} {:>8} {:>9} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>12}",
+                j.job,
+                site(&j.site),
+                j.user,
+                j.partition,
+                j.priority,
+                v.age.floor(),
+                v.fairshare.floor(),
+                v.job_size.floor(),
+                v.partition.floor(),
+                v.qos.floor(),
+                j.queued_s
+            );
+        }
+        out
+    }
+}

@@ -1,0 +1,82 @@
+//! Each run against the log's real waits (issue #42, docs/slurm.md "Against the log"): shown
+//! whenever the dropped trace records its jobs' waits (SWF field 3, sacct Start − Submit),
+//! as the CLI's `--vs-log` table gives them, with both moving averages drawn and each
+//! number's formula.
+
+use yew::prelude::*;
+
+use crate::metrics::vs_log::VS_LOG_HELP;
+use crate::metrics::VsLog;
+use crate::web::charts::{plot, ChartView, MovingWaits};
+use crate::web::format::fmt_num;
+use crate::web::state::use_app;
+
+/// The title (hover text) of a column: its formula, from [`VS_LOG_HELP`].
+fn formula(key: &str) -> String {
+    VS_LOG_HELP
+        .iter()
+        .find(|m| m.key == key)
+        .map_or(String::new(), |m| m.formula.to_string())
+}
+
+fn hours(s: f64) -> String {
+    fmt_num(s / 3600.0, 2)
+}
+
+#[function_component]
+pub fn VsLogResultsPanel() -> Html {
+    let app = use_app();
+    let runs = &app.results.runs;
+    let with: Vec<(&str, &VsLog)> = runs
+        .iter()
+        .filter_map(|r| Some((r.label(), r.report.vs_log.as_ref()?)))
+        .collect();
+    let Some((_, first)) = with.first() else {
+        return html! {};
+    };
+    let th = |key: &'static str, text: &'static str| html! { <th title={formula(key)} data-key={key}>{text}</th> };
+    let row = |label: &str, v: &VsLog| {
+        let mape = v
+            .moving_mape_percent
+            .map_or(String::new(), |p| p.to_string());
+        html! { <tr data-label={label.to_string()} data-mean-error-s={v.mean_error_s.to_string()} data-mape={mape} data-jobs={v.jobs.to_string()}>
+            <th scope="row">{label.to_string()}</th>
+            <td class="num">{hours(v.simulated_mean_wait_s)}</td>
+            <td class="num">{hours(v.mean_error_s)}</td>
+            <td class="num">{hours(v.mean_abs_error_s)}</td>
+            <td class="num">{fmt_num(v.within_hour * 100.0, 1)}{" %"}</td>
+            <td class="num">{v.moving_mape_percent.map_or("–".into(), |p| format!("{} %", fmt_num(p, 1)))}</td>
+        </tr> }
+    };
+    let chart = MovingWaits::of(runs);
+    html! {
+        <section class="vs-log" data-testid="vs-log-results">
+            <h2>{"Against the log"}</h2>
+            <p class="hint">
+                {format!(
+                    "The trace records how long its jobs really waited: {} jobs compared ({} without a logged wait, {} not run here). In the log they waited {} h on average.",
+                    first.jobs, first.jobs_without_logged_wait, first.jobs_not_run, hours(first.logged_mean_wait_s)
+                )}
+            </p>
+            <table class="metrics" data-testid="vs-log-table">
+                <thead><tr>
+                    <th>{"algorithm"}</th>
+                    <th title="mean wait of the compared jobs in this run">{"mean wait (h)"}</th>
+                    { th("vs_log.mean_error_s", "mean error (h)") }
+                    { th("vs_log.mean_abs_error_s", "mean |error| (h)") }
+                    { th("vs_log.within_hour", "within 1 h") }
+                    { th("vs_log.moving_mape_percent", "14-day MAPE") }
+                </tr></thead>
+                <tbody>
+                    { for with.iter().map(|(label, v)| row(label, v)) }
+                </tbody>
+            </table>
+            if let Some(chart) = chart {
+                <ChartView chart={Some(plot(chart))} testid="chart-moving-wait" width={640} height={280} />
+            } else {
+                <p class="hint">{"The trace spans less than 14 days and 96 hours: no moving average to draw."}</p>
+            }
+            { super::results::help_list("What the numbers against the log mean", VS_LOG_HELP) }
+        </section>
+    }
+}
