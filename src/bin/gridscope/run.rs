@@ -407,6 +407,7 @@ fn scenario_flag(a: &RunArgs) -> Option<&'static str> {
         (a.event_order.is_some(), "--event-order"),
         (a.report.series.is_some(), "--series"),
         (a.report.jobs.is_some(), "--jobs"),
+        (a.report.vs_log, "--vs-log"),
     ]
     .into_iter()
     .find_map(|(given, flag)| given.then_some(flag))
