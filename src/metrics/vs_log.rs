@@ -38,6 +38,7 @@ pub const VS_LOG_HELP: &[super::MetricHelp] = &[
     super::MetricHelp { key: "vs_log.mean_error_s", formula: "mean over compared jobs of (simulated wait − logged wait): above 0 the run makes jobs wait longer than the site did", source: "docs/slurm.md" },
     super::MetricHelp { key: "vs_log.mean_abs_error_s", formula: "mean over compared jobs of |simulated wait − logged wait|", source: "docs/slurm.md" },
     super::MetricHelp { key: "vs_log.within_hour", formula: "share of compared jobs with |simulated wait − logged wait| ≤ 3600 s", source: "docs/slurm.md" },
+    super::MetricHelp { key: "vs_log.by_partition", formula: "per partition (SWF field 16, sacct Partition) when the compared jobs are in more than one: jobs, logged and simulated mean wait, mean error and mean |error|, as above", source: "docs/slurm.md" },
     super::MetricHelp { key: "vs_log.moving_mape_percent", formula: "jobs binned by submit hour; per 14-day window starting on an hour (48 h in from either end), mean wait in the run and in the log; 100 × mean over windows (logged mean ≠ 0) of |sim − log| / log (moving_mae_s: mean |sim − log| over all windows)", source: "FastSim (Parmar et al., HPE), scheduler/plotting.py rolling_window" },
 ];
 
@@ -72,10 +73,40 @@ pub struct VsLog {
     pub moving_mape_percent: Option<f64>,
     /// Mean over the windows of `|simulated mean − logged mean|`, in seconds.
     pub moving_mae_s: Option<f64>,
+    /// The same per partition (SWF field 16, sacct's Partition), in partition order, when
+    /// the compared jobs are in more than one (else empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub by_partition: Vec<GroupVsLog>,
     /// The two moving averages at up to 400 evenly spaced windows: (middle of the window in
     /// seconds from the first submit, logged mean wait s, simulated mean wait s).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub curve: Vec<[f64; 3]>,
+}
+
+/// One group of jobs (a partition) against the log.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct GroupVsLog {
+    /// The partition's number (SWF field 16; sacct's names numbered in order of first
+    /// appearance; -1 unknown).
+    pub partition: i32,
+    pub jobs: u64,
+    pub logged_mean_wait_s: f64,
+    pub simulated_mean_wait_s: f64,
+    pub mean_error_s: f64,
+    pub mean_abs_error_s: f64,
+}
+
+/// Sums of one group: jobs, logged, simulated, |error| (ticks).
+#[derive(Clone, Copy, Default)]
+struct Sums(u64, i128, i128, i128);
+
+impl Sums {
+    fn add(&mut self, log: i128, sim: i128) {
+        self.0 += 1;
+        self.1 += log;
+        self.2 += sim;
+        self.3 += (sim - log).abs();
+    }
 }
 
 /// The run's waits against the log's: `logged_waits` is the workload's (empty: the log has
@@ -98,6 +129,7 @@ pub fn vs_log(
     let mut bins = vec![(0u64, 0i128, 0i128); hours];
     let (mut logged, mut simulated, mut error, mut abs_error) = (0i128, 0i128, 0i128, 0i128);
     let mut within = 0u64;
+    let mut partitions: std::collections::BTreeMap<i32, Sums> = Default::default();
     for ((j, o), w) in jobs.iter().zip(outcomes).zip(logged_waits) {
         let Some(w) = *w else {
             v.jobs_without_logged_wait += 1;
@@ -115,6 +147,7 @@ pub fn vs_log(
         error += sim - log;
         abs_error += (sim - log).abs();
         within += u64::from((sim - log).abs() <= HOUR as i128);
+        partitions.entry(j.partition).or_default().add(log, sim);
         let bin = &mut bins[(j.submit.0.max(0) / HOUR) as usize];
         bin.0 += 1;
         bin.1 += log;
@@ -130,6 +163,22 @@ pub fn vs_log(
     v.mean_error_s = secs(error) / n;
     v.mean_abs_error_s = secs(abs_error) / n;
     v.within_hour = within as f64 / n;
+    if partitions.len() > 1 {
+        v.by_partition = partitions
+            .into_iter()
+            .map(|(partition, Sums(jobs, log, sim, abs))| {
+                let mean = |sum: i128| secs(sum) / jobs as f64;
+                GroupVsLog {
+                    partition,
+                    jobs,
+                    logged_mean_wait_s: mean(log),
+                    simulated_mean_wait_s: mean(sim),
+                    mean_error_s: mean(sim - log),
+                    mean_abs_error_s: mean(abs),
+                }
+            })
+            .collect();
+    }
     moving_averages(&mut v, &bins, last_submit);
     Some(v)
 }
@@ -231,9 +280,36 @@ mod tests {
         assert_eq!(v.mean_error_s, (-40.0 - 7000.0) / 2.0);
         assert_eq!(v.mean_abs_error_s, (40.0 + 7000.0) / 2.0);
         assert_eq!(v.within_hour, 0.5);
+        // One partition: no breakdown.
+        assert!(v.by_partition.is_empty());
         // Four jobs within an hour: no window fits.
         assert_eq!((v.windows, v.moving_mape_percent), (0, None));
         assert!(vs_log(&jobs, &[], &outcomes).is_none());
+    }
+
+    #[test]
+    fn jobs_in_several_partitions_are_broken_down_by_partition() {
+        let mut jobs = [job(0), job(10), job(20)];
+        jobs[0].partition = 4;
+        jobs[1].partition = 2;
+        jobs[2].partition = 4;
+        let waits = [Some(SimTime::from_secs(100)); 3];
+        // Simulated waits 0, 30 and 300.
+        let v = vs_log(&jobs, &waits, &[ran(0), ran(40), ran(320)]).unwrap();
+        let p: Vec<(i32, u64, f64, f64, f64)> = v
+            .by_partition
+            .iter()
+            .map(|g| {
+                (
+                    g.partition,
+                    g.jobs,
+                    g.simulated_mean_wait_s,
+                    g.mean_error_s,
+                    g.mean_abs_error_s,
+                )
+            })
+            .collect();
+        assert_eq!(p, [(2, 1, 30.0, -70.0, 70.0), (4, 2, 150.0, 50.0, 150.0)]);
     }
 
     #[test]

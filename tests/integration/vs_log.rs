@@ -136,6 +136,8 @@ fn vs_log_reports_the_wait_errors_worked_out_by_hand() {
     assert_eq!(r["window_days"], 14);
     assert_eq!(r["windows"], 0);
     assert!(r["moving_mape_percent"].is_null());
+    // One partition (field 16 is -1 throughout): no breakdown.
+    assert!(r["by_partition"].is_null());
     let csv = std::fs::read_to_string(&jobs).unwrap();
     assert_eq!(
         csv,

@@ -325,6 +325,42 @@ fn vs_log(report: &Report, s: &mut String) {
         ]);
     }
     s.push_str(&aligned(&rows, &[18, 12, 12, 14, 16, 11, 15]));
+    vs_log_by_partition(report, s);
+}
+
+/// Each run's waits against the log's per partition, when the jobs are in several.
+fn vs_log_by_partition(report: &Report, s: &mut String) {
+    let runs = report
+        .runs
+        .iter()
+        .filter_map(|r| Some((r, r.vs_log.as_ref()?)));
+    let header = [
+        "algorithm",
+        "partition",
+        "jobs",
+        "log wait s",
+        "sim wait s",
+        "mean error s",
+        "mean |error| s",
+    ];
+    let mut rows = vec![header.iter().map(|h| h.to_string()).collect::<Vec<_>>()];
+    for (r, v) in runs {
+        for g in &v.by_partition {
+            rows.push(vec![
+                r.label.clone(),
+                g.partition.to_string(),
+                g.jobs.to_string(),
+                format!("{:.1}", g.logged_mean_wait_s),
+                format!("{:.1}", g.simulated_mean_wait_s),
+                format!("{:.1}", g.mean_error_s),
+                format!("{:.1}", g.mean_abs_error_s),
+            ]);
+        }
+    }
+    if rows.len() > 1 {
+        s.push_str("\nagainst the log's waits, by partition (SWF field 16):\n");
+        s.push_str(&aligned(&rows, &[18, 10, 8, 12, 12, 14, 16]));
+    }
 }
 
 /// Each run's checkpointing, when jobs checkpointed (docs/failures.md).

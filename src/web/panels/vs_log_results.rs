@@ -23,6 +23,43 @@ fn hours(s: f64) -> String {
     fmt_num(s / 3600.0, 2)
 }
 
+/// The log's mean wait per partition beside each run's, when the jobs are in several.
+fn by_partition(with: &[(&str, &VsLog)]) -> Html {
+    let Some((_, first)) = with.first().filter(|(_, v)| !v.by_partition.is_empty()) else {
+        return html! {};
+    };
+    // By partition number: a run that did not run some jobs may lack a partition.
+    let sim = |v: &VsLog, p: i32| {
+        v.by_partition
+            .iter()
+            .find(|g| g.partition == p)
+            .map_or("–".into(), |g| hours(g.simulated_mean_wait_s))
+    };
+    html! {
+        <details class="vs-log-partitions" data-testid="vs-log-partitions">
+            <summary>{format!("By partition ({}): mean wait in hours, the log's and each run's", first.by_partition.len())}</summary>
+            <table class="metrics">
+                <thead><tr>
+                    <th title="SWF field 16 (sacct's Partition, numbered)">{"partition"}</th>
+                    <th>{"jobs"}</th>
+                    <th>{"log"}</th>
+                    { for with.iter().map(|(label, _)| html! { <th>{label.to_string()}</th> }) }
+                </tr></thead>
+                <tbody>
+                    { for first.by_partition.iter().map(|g| html! {
+                        <tr data-partition={g.partition.to_string()}>
+                            <th scope="row">{g.partition}</th>
+                            <td class="num">{g.jobs}</td>
+                            <td class="num">{hours(g.logged_mean_wait_s)}</td>
+                            { for with.iter().map(|(_, v)| html! { <td class="num">{sim(v, g.partition)}</td> }) }
+                        </tr>
+                    }) }
+                </tbody>
+            </table>
+        </details>
+    }
+}
+
 #[function_component]
 pub fn VsLogResultsPanel() -> Html {
     let app = use_app();
@@ -71,6 +108,7 @@ pub fn VsLogResultsPanel() -> Html {
                     { for with.iter().map(|(label, v)| row(label, v)) }
                 </tbody>
             </table>
+            { by_partition(&with) }
             if let Some(chart) = chart {
                 <ChartView chart={Some(plot(chart))} testid="chart-moving-wait" width={640} height={280} />
             } else {
