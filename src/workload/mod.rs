@@ -190,10 +190,11 @@ pub fn merge_sites(
         true => jobs.iter().map(|(.., d, _)| *d).collect(),
         false => Vec::new(),
     };
-    let logged_waits: Vec<Option<SimTime>> = match any_waits {
+    // Empty when the parts had none, or the window left none with a wait.
+    let logged_waits = demand::logged_waits(match any_waits {
         true => jobs.iter().map(|(.., w)| *w).collect(),
         false => Vec::new(),
-    };
+    });
     let jobs: Vec<Job> = jobs
         .into_iter()
         .map(|(_, _, _, mut j, _, _)| {
