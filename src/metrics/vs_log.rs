@@ -107,6 +107,20 @@ impl Sums {
         self.2 += sim;
         self.3 += (sim - log).abs();
     }
+
+    /// The means, in seconds, of `partition`'s jobs (at least one).
+    fn means(self, partition: i32) -> GroupVsLog {
+        let Sums(jobs, log, sim, abs) = self;
+        let mean = |sum: i128| sum as f64 / TICKS_PER_SEC as f64 / jobs as f64;
+        GroupVsLog {
+            partition,
+            jobs,
+            logged_mean_wait_s: mean(log),
+            simulated_mean_wait_s: mean(sim),
+            mean_error_s: mean(sim - log),
+            mean_abs_error_s: mean(abs),
+        }
+    }
 }
 
 /// The run's waits against the log's: `logged_waits` is the workload's (empty: the log has
@@ -127,7 +141,7 @@ pub fn vs_log(
     let last_submit = jobs.iter().map(|j| j.submit.0).max().unwrap_or(0);
     let hours = (last_submit.max(0) / HOUR) as usize + 1;
     let mut bins = vec![(0u64, 0i128, 0i128); hours];
-    let (mut logged, mut simulated, mut error, mut abs_error) = (0i128, 0i128, 0i128, 0i128);
+    let mut all = Sums::default();
     let mut within = 0u64;
     let mut partitions: std::collections::BTreeMap<i32, Sums> = Default::default();
     for ((j, o), w) in jobs.iter().zip(outcomes).zip(logged_waits) {
@@ -141,11 +155,7 @@ pub fn vs_log(
         }
         let sim = (o.start - j.submit).0 as i128;
         let log = w.0 as i128;
-        v.jobs += 1;
-        logged += log;
-        simulated += sim;
-        error += sim - log;
-        abs_error += (sim - log).abs();
+        all.add(log, sim);
         within += u64::from((sim - log).abs() <= HOUR as i128);
         partitions.entry(j.partition).or_default().add(log, sim);
         let bin = &mut bins[(j.submit.0.max(0) / HOUR) as usize];
@@ -153,30 +163,20 @@ pub fn vs_log(
         bin.1 += log;
         bin.2 += sim;
     }
+    v.jobs = all.0;
     if v.jobs == 0 {
         return Some(v);
     }
-    let n = v.jobs as f64;
-    let secs = |ticks: i128| ticks as f64 / TICKS_PER_SEC as f64;
-    v.logged_mean_wait_s = secs(logged) / n;
-    v.simulated_mean_wait_s = secs(simulated) / n;
-    v.mean_error_s = secs(error) / n;
-    v.mean_abs_error_s = secs(abs_error) / n;
-    v.within_hour = within as f64 / n;
+    let whole = all.means(0);
+    v.logged_mean_wait_s = whole.logged_mean_wait_s;
+    v.simulated_mean_wait_s = whole.simulated_mean_wait_s;
+    v.mean_error_s = whole.mean_error_s;
+    v.mean_abs_error_s = whole.mean_abs_error_s;
+    v.within_hour = within as f64 / v.jobs as f64;
     if partitions.len() > 1 {
         v.by_partition = partitions
             .into_iter()
-            .map(|(partition, Sums(jobs, log, sim, abs))| {
-                let mean = |sum: i128| secs(sum) / jobs as f64;
-                GroupVsLog {
-                    partition,
-                    jobs,
-                    logged_mean_wait_s: mean(log),
-                    simulated_mean_wait_s: mean(sim),
-                    mean_error_s: mean(sim - log),
-                    mean_abs_error_s: mean(abs),
-                }
-            })
+            .map(|(p, sums)| sums.means(p))
             .collect();
     }
     moving_averages(&mut v, &bins, last_submit);

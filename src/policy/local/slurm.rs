@@ -79,15 +79,19 @@ impl Slurm {
     /// Every queued job's factors and priority as of the last computation, in queue order
     /// (what `sprio -l` shows).
     pub fn factors(&self) -> Vec<(JobIdx, Factors, u64)> {
-        let at = self.prio.last_tick();
+        self.factors_by(&self.prio)
+    }
+
+    /// Every queued job's factors and priority under `prio` at its last tick, in queue
+    /// order.
+    fn factors_by(&self, prio: &Priorities) -> Vec<(JobIdx, Factors, u64)> {
+        let at = prio.last_tick();
         self.queue
             .iter()
             .map(|e| {
                 let j = e.job;
-                let f = self
-                    .prio
-                    .factors(j.idx, j.units, self.capacity, j.queued_at, at);
-                (j.idx, f, e.priority)
+                let f = prio.factors(j.idx, j.units, self.capacity, j.queued_at, at);
+                (j.idx, f, prio.priority(&f))
             })
             .collect()
     }
@@ -280,16 +284,7 @@ impl LocalPolicy for Slurm {
         // or not, and `sprio` shows the last computation.
         let mut prio = self.prio.clone();
         prio.advance(at);
-        let tick = prio.last_tick();
-        let mut rows: Vec<(JobIdx, Factors, u64)> = self
-            .queue
-            .iter()
-            .map(|e| {
-                let j = e.job;
-                let f = prio.factors(j.idx, j.units, self.capacity, j.queued_at, tick);
-                (j.idx, f, prio.priority(&f))
-            })
-            .collect();
+        let mut rows = self.factors_by(&prio);
         rows.sort_by_key(|&(idx, _, p)| (std::cmp::Reverse(p), idx));
         Some(rows)
     }
