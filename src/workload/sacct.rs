@@ -119,6 +119,8 @@ pub fn read_sacct(
     ));
     h.fields.push(("UnixStartTime".into(), start_s.to_string()));
     h.fields.push(("TimeZoneString".into(), "UTC".into()));
+    w.report.user_names = s.users.names.clone();
+    w.report.partition_names = s.partitions.names.clone();
     for (i, p) in s.partitions.names.iter().enumerate() {
         let note = format!("partition {i} = {p}");
         h.fields.push(("Note".into(), note.clone()));

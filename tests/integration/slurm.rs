@@ -304,8 +304,14 @@ fn slurm_conf_is_read() {
             },
         ],
         shares: vec![],
+        other_shares: 0,
     };
     assert_eq!(r.config, expected);
+    // Fair share weighted without PriorityFlags=NO_FAIR_TREE: the policy says it is classic.
+    assert_eq!(r.notes.len(), 1);
+    assert!(r.notes[0].contains("Fair Tree"), "{:?}", r.notes);
+    let classic = read_slurm_conf(format!("{CONF}PriorityFlags=NO_FAIR_TREE\n").as_bytes());
+    assert!(classic.unwrap().notes.is_empty());
     let unknown: Vec<(usize, &str)> = r.unknown.iter().map(|(l, k)| (*l, k.as_str())).collect();
     assert_eq!(
         unknown,
@@ -527,5 +533,80 @@ fn explain_at_prints_the_queue_as_sprio_does() {
         "{}",
         stderr(&o)
     );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// A site's own files, as Slurm writes them: a sacct log naming users and partitions, a
+/// slurm.conf naming partitions, and `sacctmgr show assoc -P`. The names meet: partition
+/// `low` (PriorityJobFactor 1 of 10) gives bob's job a partition factor of 0.1, and alice's
+/// 2 shares beside bob's 1, carol's 1 and root's 1 make her normalised shares 2/5, so with
+/// all the usage hers her fair-share factor at 500 s is 2^(−1/0.4) (without the dump: 2^−2,
+/// alice and bob alone with one share each).
+#[test]
+fn sacct_names_meet_slurm_conf_and_the_association_dump() {
+    let dir = std::env::temp_dir().join(format!("gridscope-assoc-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let log = dir.join("log.sacct");
+    std::fs::write(
+        &log,
+        "JobID|JobName|Submit|Start|End|Elapsed|Timelimit|NCPUS|NNodes|State|Partition|User|Account\n\
+1|a|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T00:16:40|00:16:40|00:20:00|10|1|COMPLETED|main|alice|root\n\
+2|b|2026-01-01T00:01:40|2026-01-01T00:16:40|2026-01-01T00:18:20|00:01:40|00:02:00|2|1|COMPLETED|low|bob|root\n\
+3|c|2026-01-01T00:03:20|2026-01-01T00:16:40|2026-01-01T00:18:20|00:01:40|00:02:00|2|1|COMPLETED|main|alice|root\n",
+    )
+    .unwrap();
+    let conf = dir.join("slurm.conf");
+    std::fs::write(
+        &conf,
+        "PriorityWeightFairshare=10000\nPriorityWeightPartition=1000\nPriorityCalcPeriod=1\n\
+PartitionName=main Nodes=n1 PriorityJobFactor=10\nPartitionName=low Nodes=n1 PriorityJobFactor=1\n",
+    )
+    .unwrap();
+    let assoc = dir.join("assoc.txt");
+    std::fs::write(
+        &assoc,
+        "Cluster|Account|User|Share\nc|root||1\nc|root|alice|2\nc|root|bob|1\nc|root|carol|1\nc|root|root|1\n",
+    )
+    .unwrap();
+    let (log, conf, assoc) = (
+        log.to_str().unwrap(),
+        conf.to_str().unwrap(),
+        assoc.to_str().unwrap(),
+    );
+    let factors = |extra: &[&str]| {
+        let args = [
+            "explain",
+            log,
+            "--policy",
+            "slurm",
+            "--slurm-conf",
+            conf,
+            "--at",
+            "500",
+            "--json",
+        ];
+        let o = gridscope(&[&args[..], extra].concat());
+        assert!(o.status.success(), "{}", stderr(&o));
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        let f = |job: i64, key: &str| {
+            let j = v["jobs"].as_array().unwrap();
+            let j = j.iter().find(|j| j["job"] == job).unwrap();
+            j["factors"][key].as_f64().unwrap()
+        };
+        (f(2, "partition"), f(3, "fairshare"), stderr(&o))
+    };
+    let (partition, fairshare, err) = factors(&["--slurm-assoc", assoc]);
+    assert_eq!(partition, 0.1);
+    assert!((fairshare - 2f64.powf(-2.5)).abs() < 1e-12, "{fairshare}");
+    assert!(err.contains("Fair Tree"), "{err}");
+    let (_, fairshare, _) = factors(&[]);
+    assert!((fairshare - 0.25).abs() < 1e-12, "{fairshare}");
+    // A bad row names its line; --slurm-assoc alone needs slurm among the policies.
+    std::fs::write(assoc, "Cluster|Account|User|Share\nc|root|alice|many\n").unwrap();
+    let o = gridscope(&["simulate", log, "--policy", "slurm", "--slurm-assoc", assoc]);
+    assert_eq!(o.status.code(), Some(1));
+    assert!(stderr(&o).contains("line 2"), "{}", stderr(&o));
+    let o = gridscope(&["simulate", log, "--policy", "easy", "--slurm-assoc", assoc]);
+    assert_eq!(o.status.code(), Some(2));
     std::fs::remove_dir_all(&dir).ok();
 }

@@ -35,7 +35,12 @@ pub fn explain(a: &ExplainArgs) -> Result<(), CliError> {
         };
         scenario = scenario.upgrade();
     }
-    if let Some((config, _)) = crate::run::slurm_config(&a.slurm, &[a.policy], &limits)? {
+    let trace = crate::run::TraceRef {
+        path: &a.trace,
+        strict: a.strict,
+        format: &a.format,
+    };
+    if let Some((config, _)) = crate::run::slurm_config(&a.slurm, &[a.policy], &limits, trace)? {
         scenario.algorithms[0].slurm = Some(config);
     }
     let mut workload = read_trace(&a.trace, a.strict, &limits, &a.format)?;

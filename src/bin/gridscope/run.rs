@@ -218,8 +218,13 @@ fn slurm_flags(
     inputs: &mut Inputs,
 ) -> Result<(), CliError> {
     let limits = a.limits.limits();
-    if let Some((config, file)) = slurm_config(&a.slurm, &a.policy.0, &limits)? {
-        if let Some(file) = file {
+    let trace = TraceRef {
+        path: &a.trace,
+        strict: a.strict,
+        format: &a.format,
+    };
+    if let Some((config, files)) = slurm_config(&a.slurm, &a.policy.0, &limits, trace)? {
+        for file in files {
             inputs.add(&file);
         }
         for alg in &mut scenario.algorithms {
@@ -238,18 +243,65 @@ pub fn slurm_config(
     args: &crate::cli::SlurmPolicyArgs,
     policies: &[LocalPolicyKind],
     limits: &gridscope::limits::Limits,
-) -> Result<Option<(gridscope::policy::slurm::SlurmConfig, Option<PathBuf>)>, CliError> {
-    use gridscope::policy::slurm::{read_slurm_conf, SlurmConfig, SLURM_PRESETS};
-    let flag = match (&args.slurm_conf, &args.slurm_preset) {
-        (Some(_), _) => "--slurm-conf",
-        (None, Some(_)) => "--slurm-preset",
-        (None, None) => return Ok(None),
+    trace: TraceRef,
+) -> Result<Option<(gridscope::policy::slurm::SlurmConfig, Vec<PathBuf>)>, CliError> {
+    use gridscope::policy::slurm::read_assoc;
+    let flag = match (&args.slurm_conf, &args.slurm_preset, &args.slurm_assoc) {
+        (Some(_), _, _) => "--slurm-conf",
+        (None, Some(_), _) => "--slurm-preset",
+        (None, None, Some(_)) => "--slurm-assoc",
+        (None, None, None) => return Ok(None),
     };
     if !policies.contains(&LocalPolicyKind::Slurm) {
         return Err(CliError::Usage(format!(
             "{flag} configures the slurm policy: add slurm to --policy"
         )));
     }
+    let (mut config, mut files) = match base_slurm_config(args, limits)? {
+        (config, Some(file)) => (config, vec![file]),
+        (config, None) => (config, Vec::new()),
+    };
+    let assoc = match &args.slurm_assoc {
+        Some(file) => {
+            let bytes = read_file(file, limits)?;
+            files.push(file.clone());
+            let tree = read_assoc(&bytes)
+                .map_err(|e| CliError::Failed(format!("{}: {e}", file.display())))?;
+            Some(tree)
+        }
+        None => None,
+    };
+    // Names (sacct's users and partitions) are matched against the workload's own.
+    if assoc.is_some() || !config.partitions.is_empty() {
+        let w = read_trace(trace.path, trace.strict, limits, trace.format)?;
+        let notes = config.fit_to_workload(
+            &w.jobs,
+            &w.report.user_names,
+            &w.report.partition_names,
+            assoc.as_ref(),
+        );
+        for note in notes {
+            eprintln!("slurm: {note}");
+        }
+    }
+    Ok(Some((config, files)))
+}
+
+/// The trace a `slurm` configuration is fitted to (its users' and partitions' names).
+#[derive(Clone, Copy)]
+pub struct TraceRef<'a> {
+    pub path: &'a str,
+    pub strict: bool,
+    pub format: &'a crate::cli::FormatArgs,
+}
+
+/// `--slurm-conf` (its unread keys and notes on stderr), `--slurm-preset`, else Slurm's
+/// defaults.
+fn base_slurm_config(
+    args: &crate::cli::SlurmPolicyArgs,
+    limits: &gridscope::limits::Limits,
+) -> Result<(gridscope::policy::slurm::SlurmConfig, Option<PathBuf>), CliError> {
+    use gridscope::policy::slurm::{read_slurm_conf, SlurmConfig, SLURM_PRESETS};
     match (&args.slurm_conf, &args.slurm_preset) {
         (Some(file), _) => {
             let bytes = read_file(file, limits)?;
@@ -258,17 +310,18 @@ pub fn slurm_config(
             if let Some(note) = report.unknown_summary() {
                 eprintln!("{}: {note}", file.display());
             }
-            Ok(Some((report.config, Some(file.clone()))))
+            for note in &report.notes {
+                eprintln!("{}: {note}", file.display());
+            }
+            Ok((report.config, Some(file.clone())))
         }
-        (None, Some(name)) => SlurmConfig::preset(name)
-            .map(|c| Some((c, None)))
-            .ok_or_else(|| {
-                CliError::Usage(format!(
-                    "--slurm-preset {name}: unknown; known: {}",
-                    SLURM_PRESETS.join(", ")
-                ))
-            }),
-        (None, None) => Ok(None),
+        (None, Some(name)) => SlurmConfig::preset(name).map(|c| (c, None)).ok_or_else(|| {
+            CliError::Usage(format!(
+                "--slurm-preset {name}: unknown; known: {}",
+                SLURM_PRESETS.join(", ")
+            ))
+        }),
+        (None, None) => Ok((SlurmConfig::default(), None)),
     }
 }
 

@@ -18,6 +18,9 @@ pub struct SlurmConfReport {
     /// `(line, key)` for each key not read, in file order; a `SchedulerParameters` entry
     /// reads `SchedulerParameters:bf_interval`, a partition's `PartitionName:MaxTime`.
     pub unknown: Vec<(usize, String)>,
+    /// What the policy computes differently from the Slurm this file configures (Fair Tree
+    /// without `PriorityFlags=NO_FAIR_TREE`), one line each.
+    pub notes: Vec<String>,
 }
 
 impl SlurmConfReport {
@@ -65,6 +68,8 @@ impl std::error::Error for SlurmConfError {}
 pub fn read_slurm_conf(bytes: &[u8]) -> Result<SlurmConfReport, SlurmConfError> {
     let mut config = SlurmConfig::default();
     let mut unknown = Vec::new();
+    // PriorityFlags=NO_FAIR_TREE seen: Slurm computes classic fair share, as the policy does.
+    let mut classic = false;
     let text = String::from_utf8_lossy(bytes);
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
@@ -122,6 +127,15 @@ pub fn read_slurm_conf(bytes: &[u8]) -> Result<SlurmConfReport, SlurmConfError> 
             "prioritydecayhalflife" => c.decay_half_life_s = slurm_time(value).map_err(bad)?,
             "prioritycalcperiod" => c.calc_period_s = slurm_time(value).map_err(bad)?,
             "priorityfavorsmall" => c.favor_small = yes_no(value).map_err(bad)?,
+            "priorityflags" => {
+                for flag in value.split(',').map(str::trim).filter(|f| !f.is_empty()) {
+                    if flag.eq_ignore_ascii_case("no_fair_tree") {
+                        classic = true;
+                    } else {
+                        unknown.push((line, format!("PriorityFlags:{flag}")));
+                    }
+                }
+            }
             _ => unknown.push((line, key.to_string())),
         }
     }
@@ -131,7 +145,18 @@ pub fn read_slurm_conf(bytes: &[u8]) -> Result<SlurmConfReport, SlurmConfError> 
         value: String::new(),
         reason,
     })?;
-    Ok(SlurmConfReport { config, unknown })
+    let mut notes = Vec::new();
+    if !classic && config.weight_fairshare > 0 {
+        notes.push(
+            "fair share: without PriorityFlags=NO_FAIR_TREE Slurm (since 19.05) ranks users by              Fair Tree; the policy computes classic fair share"
+                .to_string(),
+        );
+    }
+    Ok(SlurmConfReport {
+        config,
+        unknown,
+        notes,
+    })
 }
 
 /// `PartitionName=NAME Key=Value …`: the name and its `PriorityJobFactor` (default 1).

@@ -6,9 +6,11 @@
 //!
 //! Plain data and arithmetic: no I/O, no threads (the page runs it in wasm too).
 
+mod assoc;
 mod conf;
 mod priority;
 
+pub use assoc::{read_assoc, AssocError, AssocTree, UserAssoc};
 pub use conf::{read_slurm_conf, SlurmConfError, SlurmConfReport};
 pub use priority::{Factors, Priorities, SlurmJobs};
 
@@ -77,6 +79,12 @@ pub struct SlurmConfig {
     pub partitions: Vec<PartitionFactor>,
     /// Fair-share shares per user; every user not listed has 1.
     pub shares: Vec<UserShares>,
+    /// Shares beside the workload's users at the top of the tree, held by associations
+    /// that run no job here (the root user, other accounts): they count in every user's
+    /// normalised shares (`shares / (Σ users' shares + other_shares)`). Set from an
+    /// association dump ([`AssocTree::apply`]); 0 by default.
+    #[serde(skip_serializing_if = "is_zero_u64")]
+    pub other_shares: u64,
 }
 
 impl Default for SlurmConfig {
@@ -98,6 +106,7 @@ impl Default for SlurmConfig {
             bf_min_age_reserve_s: 0,
             partitions: Vec::new(),
             shares: Vec::new(),
+            other_shares: 0,
         }
     }
 }
@@ -143,6 +152,41 @@ impl SlurmConfig {
             bf_max_job_test: 2500,
             ..SlurmConfig::default()
         }
+    }
+
+    /// Fits the configuration to a workload whose jobs carry numbers for named users and
+    /// partitions (sacct's, `user_names[i]` and `partition_names[i]` for number i; both
+    /// empty for SWF, whose numbers are the names). A `PartitionName=main` line then holds
+    /// for the jobs of partition `main`, and an association dump's users find their jobs.
+    /// Returns notes for the user (what the dump left out or approximated).
+    pub fn fit_to_workload(
+        &mut self,
+        jobs: &[crate::model::Job],
+        user_names: &[String],
+        partition_names: &[String],
+        assoc: Option<&AssocTree>,
+    ) -> Vec<String> {
+        if !partition_names.is_empty() {
+            for p in &mut self.partitions {
+                if let Some(i) = partition_names.iter().position(|n| *n == p.name) {
+                    p.name = i.to_string();
+                }
+            }
+        }
+        let Some(tree) = assoc else {
+            return Vec::new();
+        };
+        let mut users: Vec<i32> = jobs.iter().map(|j| j.user).collect();
+        users.sort_unstable();
+        users.dedup();
+        let user_id = |name: &str| -> Option<i32> {
+            if user_names.is_empty() {
+                name.parse().ok()
+            } else {
+                user_names.iter().position(|n| n == name).map(|i| i as i32)
+            }
+        };
+        tree.apply(self, user_id, &users)
     }
 
     /// A preset by name (one of [`SLURM_PRESETS`]).

@@ -103,6 +103,9 @@ pub struct Priorities {
     accrued_to: Vec<SimTime>,
     /// The fair-share factor of each user as of the last tick.
     fairshare: Vec<f64>,
+    /// When each running job started: a job is charged only at the ticks it runs through
+    /// (what it ran after the last tick before its end is never charged, as in Slurm).
+    running_since: BTreeMap<JobIdx, SimTime>,
     last_tick: SimTime,
     next_tick: SimTime,
 }
@@ -116,7 +119,7 @@ impl Priorities {
                 shares[i] = s.shares as f64;
             }
         }
-        let total: f64 = shares.iter().sum();
+        let total: f64 = shares.iter().sum::<f64>() + cfg.other_shares as f64;
         let norm_shares = shares
             .iter()
             .map(|s| if total > 0.0 { s / total } else { 0.0 })
@@ -165,6 +168,7 @@ impl Priorities {
             rate: vec![0; users],
             accrued_to: vec![SimTime::ZERO; users],
             fairshare: vec![1.0; users],
+            running_since: BTreeMap::new(),
             last_tick: SimTime::ZERO,
             next_tick: period,
         }
@@ -202,30 +206,41 @@ impl Priorities {
         let d = self.decay;
         // d^(k−1) and 1 + d + … + d^(k−2).
         let dk1 = libm::pow(d, (k - 1) as f64);
-        let geometric = if d == 1.0 {
-            (k - 1) as f64
-        } else {
-            (1.0 - libm::pow(d, (k - 1) as f64)) / (1.0 - d)
+        let geometric = |n: i64| {
+            if d == 1.0 {
+                n as f64
+            } else {
+                (1.0 - libm::pow(d, n as f64)) / (1.0 - d)
+            }
         };
+        // Slurm's classic fair share at a tick uses the usage as of the tick before (its
+        // decay thread sets the effective usage before it charges the running jobs):
+        // `before` is the usage after tick T_{k−1}.
+        let mut before = Vec::with_capacity(self.usage.len());
         for u in 0..self.usage.len() {
             let r = self.rate[u] as f64;
             let a1 = self.accrued[u] + r * (first - self.accrued_to[u]).as_secs_f64();
             // U₁ = U₀·d + a₁, then U_j = U_{j−1}·d + r·P.
             let u1 = self.usage[u] * d + a1;
+            before.push(if k == 1 {
+                self.usage[u]
+            } else {
+                u1 * libm::pow(d, (k - 2) as f64) + r * p * geometric(k - 2)
+            });
             self.usage[u] = if k == 1 {
                 u1
             } else {
-                u1 * dk1 + r * p * geometric
+                u1 * dk1 + r * p * geometric(k - 1)
             };
             self.accrued[u] = 0.0;
             self.accrued_to[u] = last;
         }
         self.last_tick = last;
         self.next_tick = last + self.period;
-        let total: f64 = self.usage.iter().sum();
-        for u in 0..self.usage.len() {
+        let total: f64 = before.iter().sum();
+        for (u, used) in before.iter().enumerate() {
             self.fairshare[u] = if total > 0.0 && self.norm_shares[u] > 0.0 {
-                libm::exp2(-(self.usage[u] / total) / self.norm_shares[u])
+                libm::exp2(-(used / total) / self.norm_shares[u])
             } else if total > 0.0 {
                 0.0
             } else {
@@ -248,6 +263,7 @@ impl Priorities {
         let u = self.jobs.user(idx) as usize;
         self.accrue(u, t);
         self.rate[u] += units as u64;
+        self.running_since.insert(idx, t);
     }
 
     /// Job `idx`, which held `units`, ended at `t` (after [`Priorities::advance`] to `t`).
@@ -255,6 +271,15 @@ impl Priorities {
         let u = self.jobs.user(idx) as usize;
         self.accrue(u, t);
         self.rate[u] = self.rate[u].saturating_sub(units as u64);
+        // Slurm charges running jobs at its ticks only: what this job ran since the last
+        // tick (or its start) is not charged.
+        if let Some(since) = self.running_since.remove(&idx) {
+            let from = since.max(self.last_tick);
+            if t > from {
+                let lost = units as f64 * (t - from).as_secs_f64();
+                self.accrued[u] = (self.accrued[u] - lost).max(0.0);
+            }
+        }
     }
 
     /// The factors of job `idx` needing `units` of a site of `capacity`, queued since

@@ -85,6 +85,15 @@ pub struct ImportReport {
     /// states one (a processor-only trace's report is what it always was).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub resources: Option<ResourceCounts>,
+    /// sacct: each user's name, by the number the jobs carry (first appearance first), so
+    /// that an association dump's users can be found (issue #42). Not serialized: an
+    /// export keeps the logs' users anonymous, as SWF numbers them.
+    #[serde(skip)]
+    pub user_names: Vec<String>,
+    /// sacct: each partition's name, by the number the jobs carry (also in the header's
+    /// notes), so that slurm.conf's `PartitionName=` lines find their jobs.
+    #[serde(skip)]
+    pub partition_names: Vec<String>,
 }
 
 impl ImportReport {

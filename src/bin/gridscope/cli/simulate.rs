@@ -406,6 +406,11 @@ pub struct SlurmPolicyArgs {
     /// 200000, QOS 50000, partition 1000000; half-life 30 days; max age 7 days)
     #[arg(long, value_name = "NAME", verbatim_doc_comment)]
     pub slurm_preset: Option<String>,
+    /// Fair-share shares from an association dump, as `sacctmgr show assoc
+    /// format=Cluster,Account,User,Fairshare -P` prints it (ParentName optional): each
+    /// user's normalised shares down the account tree (docs/slurm.md)
+    #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, verbatim_doc_comment)]
+    pub slurm_assoc: Option<PathBuf>,
 }
 
 /// `--policy` of `simulate`: one or more local policies.

@@ -1,0 +1,214 @@
+#!/usr/bin/env bash
+# Issue #42's check against a real slurmctld (docs/slurm.md "Against a real slurmctld"):
+# a private Slurm 22.05 with slurmdbd accounting (MariaDB), multifactor priority with
+# classic fair share and backfill at 1-s intervals, replays tests/slurm/replay_workload.txt
+# (sleep jobs of seconds: three users with shares, two partitions, 16-CPU jobs the backfill
+# must go around). Its own sacct log, slurm.conf and association dump then go, unchanged,
+# to `gridscope simulate --policy slurm --slurm-conf --slurm-assoc --vs-log --jobs`, and
+# scripts/slurm_replay_compare.py sets every job's simulated start against Slurm's.
+#
+# Usage (root): bash scripts/slurm_replay.sh [RUNS]   (default 1 run; ~3.5 min each)
+#   GRIDSCOPE_REPLAY_TOL=S   per-job start tolerance in seconds the check allows (default 3)
+# Everything lives in target/slurm-replay: the configuration (SLURM_CONF points there;
+# /etc/slurm is never written), the database, state, logs and each run's outputs. Installs
+# slurm-wlm, slurmdbd, munge and mariadb-server when missing; creates the users alice, bob
+# and carol when missing; stops what it started, by pid file, on exit (never by name).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+ROOT=$PWD
+R=$ROOT/target/slurm-replay
+E=$R/etc
+D=$R/run
+WL=$ROOT/tests/slurm/replay_workload.txt
+G=$ROOT/target/release/gridscope
+RUNS=${1:-1}
+export SLURM_CONF=$E/slurm.conf
+H=$(hostname -s)
+say() { printf '\033[1m%s:\033[0m %s\n' "slurm_replay" "$*"; }
+fail() { say "FAIL: $*"; exit 1; }
+now() { date +%s.%N; }
+wait_for() { # SECONDS CMD...: poll CMD every 0.1 s until it succeeds
+  local n=$(($1 * 10)); shift
+  for _ in $(seq "$n"); do "$@" >/dev/null 2>&1 && return 0; sleep 0.1; done
+  return 1
+}
+
+[ "$(id -u)" = 0 ] || fail "run as root: it starts the Slurm daemons and MariaDB"
+missing=()
+command -v slurmctld >/dev/null || missing+=(slurm-wlm)
+command -v munged >/dev/null || missing+=(munge)
+command -v slurmdbd >/dev/null || missing+=(slurmdbd)
+command -v mariadbd >/dev/null || missing+=(mariadb-server)
+if [ ${#missing[@]} -gt 0 ]; then
+  say "installing ${missing[*]}"
+  export DEBIAN_FRONTEND=noninteractive
+  apt-get update -q
+  apt-get install -y -q --no-install-recommends "${missing[@]}"
+fi
+for u in alice bob carol; do id "$u" >/dev/null 2>&1 || useradd -M -s /bin/bash "$u"; done
+cargo build --release --bin gridscope -q
+
+mkdir -p "$E" "$D"
+STARTED=()   # pid files of what this script started, stopped newest first on exit
+stop_started() {
+  local i pid
+  for ((i = ${#STARTED[@]} - 1; i >= 0; i--)); do
+    pid=$(cat "${STARTED[$i]}" 2>/dev/null || true)
+    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
+      kill "$pid" 2>/dev/null || true
+      for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    fi
+  done
+  STARTED=()
+}
+trap stop_started EXIT
+
+start_munge() {
+  munge -n >/dev/null 2>&1 && return 0
+  mkdir -p /run/munge && chown munge:munge /run/munge
+  chown -R munge:munge /var/log/munge /var/lib/munge /etc/munge
+  [ -s /etc/munge/munge.key ] || { /usr/sbin/mungekey --create 2>/dev/null || /usr/sbin/create-munge-key -f; chown munge:munge /etc/munge/munge.key; }
+  runuser -u munge -- /usr/sbin/munged
+  STARTED+=(/run/munge/munged.pid)
+  wait_for 10 munge -n || fail "munged did not come up"
+}
+
+# A fresh private MariaDB (port 3307, socket under run/) for each run: no usage carried over.
+start_mariadb() {
+  local M=$D/mysql
+  rm -rf "$M" && mkdir -p "$M" && chown mysql:mysql "$M"
+  mariadb-install-db --user=mysql --datadir="$M/data" --auth-root-authentication-method=socket \
+    --skip-test-db >"$M/install.log" 2>&1 || { cat "$M/install.log"; fail "mariadb-install-db"; }
+  # mariadbd does not daemonize: setsid and redirections keep it off this script's pipes.
+  setsid runuser -u mysql -- /usr/sbin/mariadbd --no-defaults --datadir="$M/data" --socket="$M/sock" \
+    --pid-file="$M/mariadbd.pid" --port=3307 --bind-address=127.0.0.1 \
+    --innodb-buffer-pool-size=256M --innodb-lock-wait-timeout=900 \
+    --log-error="$M/error.log" </dev/null >>"$M/stdout.log" 2>&1 &
+  wait_for 60 test -s "$M/mariadbd.pid" || { tail "$M/error.log"; fail "mariadbd wrote no pid file"; }
+  STARTED+=("$M/mariadbd.pid")
+  wait_for 60 mariadb --socket="$M/sock" -e 'select 1' || { tail "$M/error.log"; fail "mariadbd"; }
+  mariadb --socket="$M/sock" -e "CREATE USER IF NOT EXISTS 'slurm'@'127.0.0.1' IDENTIFIED BY 'slurmpw';
+    GRANT ALL ON slurm_acct_db.* TO 'slurm'@'127.0.0.1'; FLUSH PRIVILEGES;"
+}
+
+start_slurmdbd() {
+  cat > "$E/slurmdbd.conf" <<EOF
+AuthType=auth/munge
+DbdHost=localhost
+DbdPort=6919
+SlurmUser=root
+PidFile=$D/slurmdbd.pid
+LogFile=$D/slurmdbd.log
+StorageType=accounting_storage/mysql
+StorageHost=127.0.0.1
+StoragePort=3307
+StorageLoc=slurm_acct_db
+StorageUser=slurm
+StoragePass=slurmpw
+EOF
+  chmod 600 "$E/slurmdbd.conf"
+  slurmdbd
+  wait_for 10 test -s "$D/slurmdbd.pid" || { tail "$D/slurmdbd.log"; fail "slurmdbd wrote no pid file"; }
+  STARTED+=("$D/slurmdbd.pid")
+  wait_for 60 sacctmgr -n list cluster || { tail "$D/slurmdbd.log"; fail "slurmdbd not answering"; }
+}
+
+# The configuration gridscope reads back unchanged (the keys it does not model are listed).
+write_conf() {
+  cat > "$SLURM_CONF" <<EOF
+ClusterName=gsreplay
+SlurmctldHost=$H
+SlurmctldPort=6917
+SlurmdPort=6918
+AuthType=auth/munge
+CredType=cred/munge
+ProctrackType=proctrack/linuxproc
+TaskPlugin=task/none
+JobAcctGatherType=jobacct_gather/none
+SelectType=select/cons_tres
+SelectTypeParameters=CR_Core
+SchedulerType=sched/backfill
+SchedulerParameters=bf_interval=1,bf_resolution=1,batch_sched_delay=0,sched_min_interval=0
+StateSaveLocation=$D/state
+SlurmdSpoolDir=$D/spool
+SlurmctldPidFile=$D/slurmctld.pid
+SlurmdPidFile=$D/slurmd.pid
+SlurmctldLogFile=$D/slurmctld.log
+SlurmdLogFile=$D/slurmd.log
+SlurmUser=root
+ReturnToService=2
+MinJobAge=3600
+SlurmdParameters=config_overrides
+AccountingStorageType=accounting_storage/slurmdbd
+AccountingStorageHost=127.0.0.1
+AccountingStoragePort=6919
+AccountingStorageEnforce=associations
+PriorityType=priority/multifactor
+PriorityFlags=NO_FAIR_TREE
+PriorityDecayHalfLife=10
+PriorityCalcPeriod=1
+PriorityMaxAge=10
+PriorityWeightAge=1000
+PriorityWeightFairshare=10000
+PriorityWeightPartition=1000
+NodeName=$H CPUs=16 RealMemory=16384 State=UNKNOWN
+PartitionName=main Nodes=$H Default=YES MaxTime=INFINITE State=UP PriorityJobFactor=10
+PartitionName=low Nodes=$H MaxTime=INFINITE State=UP PriorityJobFactor=1
+EOF
+}
+
+one_run() { # TAG: a fresh stack, the workload, the logs; then gridscope and the comparison
+  local tag=$1 out=$R/$1
+  rm -rf "$out" "$D/state" "$D/spool" "$D"/*.log && mkdir -p "$out/jobs" "$D/state" "$D/spool"
+  chmod 1777 "$out/jobs"
+  write_conf
+  start_munge
+  start_mariadb
+  start_slurmdbd
+  sacctmgr -i add cluster gsreplay >/dev/null
+  # Users directly under root (so classic fair share's effective usage is the user's own):
+  # shares 2, 1, 1 beside root's own 1.
+  sacctmgr -i add user alice Account=root Fairshare=2 >/dev/null
+  sacctmgr -i add user bob Account=root Fairshare=1 >/dev/null
+  sacctmgr -i add user carol Account=root Fairshare=1 >/dev/null
+  slurmctld
+  wait_for 10 test -s "$D/slurmctld.pid" || { tail "$D/slurmctld.log"; fail "slurmctld wrote no pid file"; }
+  STARTED+=("$D/slurmctld.pid")
+  wait_for 30 scontrol ping || { tail "$D/slurmctld.log"; fail "slurmctld not answering"; }
+  slurmd
+  wait_for 10 test -s "$D/slurmd.pid" || fail "slurmd wrote no pid file"
+  STARTED+=("$D/slurmd.pid")
+  wait_for 30 bash -c "sinfo -h -o %T | grep -qx idle" || fail "the node never became idle: $(sinfo 2>&1)"
+  # Priorities change at PriorityCalcPeriod ticks, which Slurm counts from its decay
+  # thread's start and the simulation from the log's first submit: the first submit goes
+  # 0.3 s after a tick of Slurm's, so that the two count alike.
+  local t0 off cpus rt lim user part name td
+  td=$(grep -m1 '_read_last_decay_ran' "$D/slurmctld.log" | sed 's/^\[\([^]]*\)\].*/\1/')
+  [ -n "$td" ] || fail "no decay thread start in $D/slurmctld.log"
+  t0=$(awk -v d="$(date -d "$td" +%s.%N)" -v n="$(now)" 'BEGIN{k=int((n+3-d)/60)+1; printf "%.3f", d+60*k+0.3}')
+  while awk -v a="$t0" -v b="$(now)" 'BEGIN{exit !(b < a)}'; do sleep 0.02; done
+  say "$tag: replaying $(grep -cv '^#' "$WL") jobs"
+  while read -r off cpus rt lim user part name; do
+    [[ -z "$off" || "$off" == \#* ]] && continue
+    while awk -v a="$t0" -v o="$off" -v b="$(now)" 'BEGIN{exit !(b-a < o)}'; do sleep 0.02; done
+    sbatch -Q --uid="$user" -D "$out/jobs" -J "$name" -p "$part" -c "$cpus" -t "$lim" \
+      -o "$out/jobs/$name.out" --wrap "sleep $rt" >/dev/null
+  done < "$WL"
+  wait_for 900 bash -c '[ -z "$(squeue -h)" ]' || fail "jobs still queued after 15 min: $(squeue)"
+  sleep 2
+  sacct -X -P --format=JobID,JobName,Submit,Start,End,Elapsed,Timelimit,NCPUS,NNodes,State,Partition,User,Account \
+    > "$out/log.sacct"
+  sacctmgr -P show assoc cluster=gsreplay format=Cluster,Account,User,Fairshare > "$out/assoc.txt"
+  cp "$SLURM_CONF" "$out/slurm.conf"
+  stop_started
+  "$G" simulate "$out/log.sacct" --policy slurm --slurm-conf "$out/slurm.conf" \
+    --slurm-assoc "$out/assoc.txt" --vs-log --jobs "$out/sim.csv" > "$out/simulate.txt" 2> "$out/simulate.err"
+  python3 scripts/slurm_replay_compare.py "$out/log.sacct" "$out/sim.csv" \
+    --tolerance "${GRIDSCOPE_REPLAY_TOL:-3}" | tee "$out/compare.txt"
+}
+
+status=0
+for i in $(seq "$RUNS"); do
+  one_run "run$i" || status=1
+done
+[ "$status" = 0 ] && say "PASS" || fail "a run's starts differ beyond the tolerance (target/slurm-replay/run*/compare.txt)"
