@@ -28,6 +28,9 @@ bash scripts/python_test.sh
 step "cluster sweeps on a real one-node Slurm (installs slurm-wlm + munge when missing)"
 bash scripts/slurm_test.sh
 
+step "the slurm policy against a real slurmctld + slurmdbd (installs slurmdbd + mariadb-server when missing)"
+bash scripts/slurm_replay.sh 1
+
 step "energy against a real SimGrid (installs libsimgrid-dev when missing)"
 bash scripts/simgrid_test.sh
 

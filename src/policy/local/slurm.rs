@@ -105,9 +105,28 @@ impl Slurm {
 
     /// Brings usage and priorities to `now`.
     fn advance(&mut self, now: SimTime) {
-        if self.prio.advance(now) {
+        if !self.prio.tick_due(now) {
+            return;
+        }
+        let first = self.first_pending();
+        if self.prio.advance(now, &first) {
             self.dirty = true;
         }
+    }
+
+    /// Each user's lowest pending job (`JobIdx::MAX` for none), for a tick's fair share;
+    /// empty when fair share weighs nothing (the factor is then never read).
+    fn first_pending(&self) -> Vec<JobIdx> {
+        if self.cfg.weight_fairshare == 0 {
+            return Vec::new();
+        }
+        let mut first = vec![JobIdx::MAX; self.prio.users()];
+        for e in &self.queue {
+            if let Some(f) = first.get_mut(self.prio.user(e.job.idx) as usize) {
+                *f = (*f).min(e.job.idx);
+            }
+        }
+        first
     }
 
     fn resort(&mut self) {
@@ -283,7 +302,7 @@ impl LocalPolicy for Slurm {
         // A copy brought to `at`: Slurm recomputes at every PriorityCalcPeriod tick, events
         // or not, and `sprio` shows the last computation.
         let mut prio = self.prio.clone();
-        prio.advance(at);
+        prio.advance(at, &self.first_pending());
         let mut rows = self.factors_by(&prio);
         rows.sort_by_key(|&(idx, _, p)| (std::cmp::Reverse(p), idx));
         Some(rows)

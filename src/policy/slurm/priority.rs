@@ -103,9 +103,10 @@ pub struct Priorities {
     accrued_to: Vec<SimTime>,
     /// The fair-share factor of each user as of the last tick.
     fairshare: Vec<f64>,
-    /// When each running job started: a job is charged only at the ticks it runs through
-    /// (what it ran after the last tick before its end is never charged, as in Slurm).
-    running_since: BTreeMap<JobIdx, SimTime>,
+    /// When each running job started, and its units: a job is charged only at the ticks
+    /// it runs through (what it ran after the last tick before its end is never charged,
+    /// as in Slurm), in job order.
+    running_since: BTreeMap<JobIdx, (SimTime, u32)>,
     last_tick: SimTime,
     next_tick: SimTime,
 }
@@ -189,13 +190,28 @@ impl Priorities {
         self.last_tick
     }
 
+    /// True when a tick falls at or before `now` (so [`Priorities::advance`] needs each
+    /// user's first pending job).
+    pub fn tick_due(&self, now: SimTime) -> bool {
+        now >= self.next_tick
+    }
+
     /// Brings the usage to `now`: every tick at or before it decays the usage and adds
     /// what ran since the tick before. True when at least one tick passed (the caller
     /// recomputes its queue's priorities at [`Priorities::last_tick`]).
-    pub fn advance(&mut self, now: SimTime) -> bool {
+    ///
+    /// `first_pending[u]` is user u's lowest pending job (`JobIdx::MAX` for none): the
+    /// fair-share factor a tick gives a user with pending jobs is Slurm's, which walks its
+    /// job list in job order, charging each running job its new usage and fixing each
+    /// user's effective usage (own usage over everyone's, as charged so far) at that user's
+    /// first pending job (priority_multifactor's decay thread, seen on a real slurmctld:
+    /// docs/slurm.md "Against a real slurmctld"). A user with none gets it from the whole
+    /// tick's usage, when a job of theirs next arrives.
+    pub fn advance(&mut self, now: SimTime, first_pending: &[JobIdx]) -> bool {
         if now < self.next_tick {
             return false;
         }
+        let prev_tick = self.last_tick;
         // Ticks T₁ < … < T_k ≤ now. The first interval ends at T₁; the k − 1 after it are
         // whole periods run at constant rates (no job started or ended in between: the
         // policy hears of every start and end when it happens).
@@ -213,9 +229,7 @@ impl Priorities {
                 (1.0 - libm::pow(d, n as f64)) / (1.0 - d)
             }
         };
-        // Slurm's classic fair share at a tick uses the usage as of the tick before (its
-        // decay thread sets the effective usage before it charges the running jobs):
-        // `before` is the usage after tick T_{k−1}.
+        // `before`: the usage after tick T_{k−1}, from which the walk of tick T_k starts.
         let mut before = Vec::with_capacity(self.usage.len());
         for u in 0..self.usage.len() {
             let r = self.rate[u] as f64;
@@ -237,14 +251,49 @@ impl Priorities {
         }
         self.last_tick = last;
         self.next_tick = last + self.period;
-        let total: f64 = before.iter().sum();
-        for (u, used) in before.iter().enumerate() {
-            self.fairshare[u] = if total > 0.0 && self.norm_shares[u] > 0.0 {
-                libm::exp2(-(used / total) / self.norm_shares[u])
-            } else if total > 0.0 {
-                0.0
+        // The walk of tick T_k: usage decayed, then each running job in job order charged
+        // what it ran since T_{k−1} (or its start, when only one tick passed).
+        let from = if k == 1 {
+            prev_tick
+        } else {
+            last - self.period
+        };
+        let mut own: Vec<f64> = before.iter().map(|b| b * d).collect();
+        let mut total: f64 = own.iter().sum();
+        let mut effective: Vec<Option<f64>> = vec![None; own.len()];
+        // Users with pending jobs, in the order the walk meets their first one.
+        let mut waiting: Vec<(JobIdx, usize)> = first_pending
+            .iter()
+            .enumerate()
+            .filter(|&(u, &f)| f != JobIdx::MAX && u < own.len())
+            .map(|(u, &f)| (f, u))
+            .collect();
+        waiting.sort_unstable();
+        let mut next = waiting.iter().peekable();
+        let ratio = |own: f64, total: f64| if total > 0.0 { own / total } else { 0.0 };
+        for (&idx, &(since, units)) in &self.running_since {
+            while let Some(&(_, u)) = next.next_if(|&&(f, _)| f < idx) {
+                effective[u] = Some(ratio(own[u], total));
+            }
+            let charge = units as f64 * (last - since.max(from)).as_secs_f64();
+            let u = self.jobs.user(idx) as usize;
+            own[u] += charge;
+            total += charge;
+        }
+        for &(_, u) in next {
+            effective[u] = Some(ratio(own[u], total));
+        }
+        let whole: f64 = self.usage.iter().sum();
+        for (u, fixed) in effective.into_iter().enumerate() {
+            let share = match fixed {
+                Some(e) => e,
+                None if whole > 0.0 => self.usage[u] / whole,
+                None => 0.0,
+            };
+            self.fairshare[u] = if self.norm_shares[u] > 0.0 {
+                libm::exp2(-share / self.norm_shares[u])
             } else {
-                1.0
+                0.0
             };
         }
         true
@@ -263,7 +312,7 @@ impl Priorities {
         let u = self.jobs.user(idx) as usize;
         self.accrue(u, t);
         self.rate[u] += units as u64;
-        self.running_since.insert(idx, t);
+        self.running_since.insert(idx, (t, units));
     }
 
     /// Job `idx`, which held `units`, ended at `t` (after [`Priorities::advance`] to `t`).
@@ -273,7 +322,7 @@ impl Priorities {
         self.rate[u] = self.rate[u].saturating_sub(units as u64);
         // Slurm charges running jobs at its ticks only: what this job ran since the last
         // tick (or its start) is not charged.
-        if let Some(since) = self.running_since.remove(&idx) {
+        if let Some((since, _)) = self.running_since.remove(&idx) {
             let from = since.max(self.last_tick);
             if t > from {
                 let lost = units as f64 * (t - from).as_secs_f64();
@@ -326,5 +375,84 @@ impl Priorities {
     /// Decayed usage per user (dense index) as of the last tick, in unit-seconds.
     pub fn usage(&self) -> &[f64] {
         &self.usage
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NONE: JobIdx = JobIdx::MAX;
+
+    /// Jobs 0 and 2 are user 0's, 1 and 3 user 1's; a tick every 100 s, no decay.
+    fn two_users() -> Priorities {
+        let job = |id: i64| Job {
+            id,
+            submit: SimTime::ZERO,
+            runtime: SimTime::from_secs(1000),
+            estimate: SimTime::from_secs(1000),
+            procs: 10,
+            home: 0,
+            user: (id % 2) as i32,
+            partition: 1,
+        };
+        let cfg = SlurmConfig {
+            calc_period_s: 100,
+            decay_half_life_s: 0,
+            ..SlurmConfig::default()
+        };
+        let jobs: Vec<Job> = (0..4).map(job).collect();
+        Priorities::new(&cfg, Arc::new(SlurmJobs::from_jobs(&jobs)))
+    }
+
+    fn fairshare(p: &Priorities, idx: JobIdx) -> f64 {
+        p.factors(idx, 1, 10, SimTime::ZERO, p.last_tick())
+            .fairshare
+    }
+
+    /// What slurmctld 22.05 did in the replay (docs/slurm.md): a job that starts and ends
+    /// between two ticks is never charged; one that runs across a tick is charged up to it,
+    /// and not for what it ran after the last tick before its end.
+    #[test]
+    fn only_jobs_running_at_a_tick_are_charged() {
+        let mut p = two_users();
+        p.started(0, 10, SimTime::from_secs(10));
+        p.ended(0, 10, SimTime::from_secs(50));
+        p.started(1, 4, SimTime::from_secs(60));
+        assert!(p.advance(SimTime::from_secs(100), &[]));
+        assert_eq!(p.usage(), [0.0, 160.0]);
+        p.ended(1, 4, SimTime::from_secs(150));
+        p.advance(SimTime::from_secs(200), &[]);
+        assert_eq!(p.usage(), [0.0, 160.0]);
+    }
+
+    /// A tick walks the jobs in job order: user 1's effective usage is fixed at its first
+    /// pending job. Pending job 3 comes after its running job 1, so the tick's 1000 unit-s
+    /// count (all the usage: 2^(−1/0.5)); pending job 0 (given as user 1's here) comes
+    /// before it, so they do not (0 of 0: 1). A user with no pending job gets the whole
+    /// tick's usage. Three ticks at once give what three single ticks give.
+    #[test]
+    fn a_tick_walks_the_jobs_in_order() {
+        let after = |first: &[JobIdx]| {
+            let mut p = two_users();
+            p.started(1, 10, SimTime::ZERO);
+            p.advance(SimTime::from_secs(100), first);
+            (fairshare(&p, 0), fairshare(&p, 1))
+        };
+        assert_eq!(after(&[2, 3]), (1.0, 0.25));
+        assert_eq!(after(&[2, 0]), (1.0, 1.0));
+        assert_eq!(after(&[NONE, NONE]), (1.0, 0.25));
+        let mut q = two_users();
+        q.started(1, 10, SimTime::ZERO);
+        q.advance(SimTime::from_secs(300), &[2, 0]);
+        let mut r = two_users();
+        r.started(1, 10, SimTime::ZERO);
+        for t in [100, 200, 300] {
+            r.advance(SimTime::from_secs(t), &[2, 0]);
+        }
+        assert_eq!(q.usage(), r.usage());
+        assert_eq!(fairshare(&q, 1), fairshare(&r, 1));
+        // At 300 the walk meets job 0 before job 1's charge: 2000 of 2000 unit-s.
+        assert_eq!(fairshare(&q, 1), 0.25);
     }
 }
