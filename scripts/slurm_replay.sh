@@ -7,7 +7,9 @@
 # to `gridscope simulate --policy slurm --slurm-conf --slurm-assoc --vs-log --jobs`, and
 # scripts/slurm_replay_compare.py sets every job's simulated start against Slurm's.
 #
-# Usage (root): bash scripts/slurm_replay.sh [RUNS]   (default 1 run; ~3.5 min each)
+# Usage (root): bash scripts/slurm_replay.sh [RUNS] [classic|fair-tree]
+#   (default 1 run of classic fair share, PriorityFlags=NO_FAIR_TREE; fair-tree leaves the
+#   flag out, so Slurm ranks users by Fair Tree, its default; ~3.5 min a run)
 # Slurm may start a job up to 6 s after the simulation (its 1-s scheduler loops, inherited
 # along chains of jobs) and up to 2 s before it (sacct's whole seconds); two jobs may not
 # start in opposite orders more than 3 s apart (scripts/slurm_replay_compare.py).
@@ -24,6 +26,12 @@ D=$R/run
 WL=$ROOT/tests/slurm/replay_workload.txt
 G=$ROOT/target/release/gridscope
 RUNS=${1:-1}
+FAIRSHARE=${2:-classic}
+case "$FAIRSHARE" in
+  classic) FLAGS="PriorityFlags=NO_FAIR_TREE" ;;
+  fair-tree) FLAGS="# PriorityFlags: none, so Fair Tree" ;;
+  *) echo "slurm_replay: fair share '$FAIRSHARE': classic or fair-tree" >&2; exit 2 ;;
+esac
 export SLURM_CONF=$E/slurm.conf
 H=$(hostname -s)
 say() { printf '\033[1m%s:\033[0m %s\n' "slurm_replay" "$*"; }
@@ -146,7 +154,7 @@ AccountingStorageHost=127.0.0.1
 AccountingStoragePort=6919
 AccountingStorageEnforce=associations
 PriorityType=priority/multifactor
-PriorityFlags=NO_FAIR_TREE
+$FLAGS
 PriorityDecayHalfLife=10
 PriorityCalcPeriod=1
 PriorityMaxAge=10
@@ -211,6 +219,6 @@ one_run() { # TAG: a fresh stack, the workload, the logs; then gridscope and the
 
 status=0
 for i in $(seq "$RUNS"); do
-  one_run "run$i" || status=1
+  one_run "$FAIRSHARE-run$i" || status=1
 done
-[ "$status" = 0 ] && say "PASS" || fail "a run's starts differ beyond the tolerance (target/slurm-replay/run*/compare.txt)"
+[ "$status" = 0 ] && say "PASS" || fail "a run's starts differ beyond the tolerance (target/slurm-replay/*-run*/compare.txt)"

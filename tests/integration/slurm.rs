@@ -305,13 +305,17 @@ fn slurm_conf_is_read() {
         ],
         shares: vec![],
         other_shares: 0,
+        other_users: 0,
+        fair_tree: true,
     };
     assert_eq!(r.config, expected);
-    // Fair share weighted without PriorityFlags=NO_FAIR_TREE: the policy says it is classic.
+    // Fair share weighted without PriorityFlags=NO_FAIR_TREE: Fair Tree, and a note says so.
     assert_eq!(r.notes.len(), 1);
     assert!(r.notes[0].contains("Fair Tree"), "{:?}", r.notes);
     let classic = read_slurm_conf(format!("{CONF}PriorityFlags=NO_FAIR_TREE\n").as_bytes());
-    assert!(classic.unwrap().notes.is_empty());
+    let classic = classic.unwrap();
+    assert!(classic.notes.is_empty());
+    assert!(!classic.config.fair_tree);
     let unknown: Vec<(usize, &str)> = r.unknown.iter().map(|(l, k)| (*l, k.as_str())).collect();
     assert_eq!(
         unknown,
@@ -324,8 +328,13 @@ fn slurm_conf_is_read() {
             (15, "PartitionName:Nodes"),
         ]
     );
-    // An empty file is Slurm's defaults.
-    assert_eq!(read_slurm_conf(b"").unwrap().config, SlurmConfig::default());
+    // An empty file is Slurm's defaults, Fair Tree among them (`SlurmConfig::default()`
+    // keeps classic fair share, so that scenarios without the field keep their numbers).
+    let defaults = SlurmConfig {
+        fair_tree: true,
+        ..SlurmConfig::default()
+    };
+    assert_eq!(read_slurm_conf(b"").unwrap().config, defaults);
 }
 
 #[test]
@@ -562,18 +571,23 @@ fn sacct_names_meet_slurm_conf_and_the_association_dump() {
 PartitionName=main Nodes=n1 PriorityJobFactor=10\nPartitionName=low Nodes=n1 PriorityJobFactor=1\n",
     )
     .unwrap();
+    let classic = dir.join("classic.conf");
+    let mut text = std::fs::read_to_string(&conf).unwrap();
+    text.push_str("PriorityFlags=NO_FAIR_TREE\n");
+    std::fs::write(&classic, text).unwrap();
     let assoc = dir.join("assoc.txt");
     std::fs::write(
         &assoc,
         "Cluster|Account|User|Share\nc|root||1\nc|root|alice|2\nc|root|bob|1\nc|root|carol|1\nc|root|root|1\n",
     )
     .unwrap();
-    let (log, conf, assoc) = (
+    let (log, conf, classic, assoc) = (
         log.to_str().unwrap(),
         conf.to_str().unwrap(),
+        classic.to_str().unwrap(),
         assoc.to_str().unwrap(),
     );
-    let factors = |extra: &[&str]| {
+    let factors = |conf: &str, extra: &[&str]| {
         let args = [
             "explain",
             log,
@@ -595,12 +609,20 @@ PartitionName=main Nodes=n1 PriorityJobFactor=10\nPartitionName=low Nodes=n1 Pri
         };
         (f(2, "partition"), f(3, "fairshare"), stderr(&o))
     };
-    let (partition, fairshare, err) = factors(&["--slurm-assoc", assoc]);
+    // Classic: alice has used everything; 2^(−1/(2/5)) with the dump, 2^(−1/(1/2)) without.
+    let (partition, fairshare, err) = factors(classic, &["--slurm-assoc", assoc]);
     assert_eq!(partition, 0.1);
     assert!((fairshare - 2f64.powf(-2.5)).abs() < 1e-12, "{fairshare}");
-    assert!(err.contains("Fair Tree"), "{err}");
-    let (_, fairshare, _) = factors(&[]);
+    assert!(!err.contains("Fair Tree"), "{err}");
+    let (_, fairshare, _) = factors(classic, &[]);
     assert!((fairshare - 0.25).abs() < 1e-12, "{fairshare}");
+    // Fair Tree (no NO_FAIR_TREE): bob, carol and root used nothing and rank 4 of 4; alice
+    // ranks 1 (0.25). Without the dump there are two users: alice ranks 1 of 2.
+    let (_, fairshare, err) = factors(conf, &["--slurm-assoc", assoc]);
+    assert_eq!(fairshare, 0.25);
+    assert!(err.contains("Fair Tree"), "{err}");
+    let (_, fairshare, _) = factors(conf, &[]);
+    assert_eq!(fairshare, 0.5);
     // A bad row names its line; --slurm-assoc alone needs slurm among the policies.
     std::fs::write(assoc, "Cluster|Account|User|Share\nc|root|alice|many\n").unwrap();
     let o = gridscope(&["simulate", log, "--policy", "slurm", "--slurm-assoc", assoc]);

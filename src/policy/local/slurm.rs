@@ -115,9 +115,10 @@ impl Slurm {
     }
 
     /// Each user's lowest pending job (`JobIdx::MAX` for none), for a tick's fair share;
-    /// empty when fair share weighs nothing (the factor is then never read).
+    /// empty when fair share weighs nothing (the factor is then never read) or is Fair Tree
+    /// (which does not read it).
     fn first_pending(&self) -> Vec<JobIdx> {
-        if self.cfg.weight_fairshare == 0 {
+        if self.cfg.weight_fairshare == 0 || !self.prio.needs_first_pending() {
             return Vec::new();
         }
         let mut first = vec![JobIdx::MAX; self.prio.users()];

@@ -50,6 +50,8 @@ pub struct AssocTree {
     pub root_level_shares: u64,
     /// Things worth knowing (a user in several accounts: the first is used).
     pub notes: Vec<String>,
+    /// User associations beyond each user's first (a user in two accounts is two).
+    pub repeats: usize,
 }
 
 const COLUMNS: [&str; 5] = ["cluster", "account", "user", "share", "parent"];
@@ -205,8 +207,10 @@ fn tree(rows: Rows) -> Result<AssocTree, AssocError> {
     };
     let mut out: Vec<UserAssoc> = Vec::new();
     let mut notes = Vec::new();
+    let mut repeats = 0;
     for (user, account, shares, line) in &users {
         if let Some(first) = out.iter().find(|u| &u.user == user) {
+            repeats += 1;
             notes.push(format!(
                 "user {user} is in accounts {} and {account}: the first is used (jobs carry no account here)",
                 first.account
@@ -230,6 +234,7 @@ fn tree(rows: Rows) -> Result<AssocTree, AssocError> {
         users: out,
         root_level_shares: level.get(&None).copied().unwrap_or(0),
         notes,
+        repeats,
     })
 }
 
@@ -262,6 +267,8 @@ impl AssocTree {
             .collect();
         let flat = matched.iter().all(|(_, u)| u.account == "root");
         config.shares.clear();
+        // Every user association counts in Fair Tree's ranks, a user's second account too.
+        config.other_users = (self.users.len() + self.repeats - matched.len()) as u32;
         if flat {
             let mine: u64 = matched.iter().map(|(_, u)| u.raw_shares as u64).sum();
             for (id, u) in &matched {
@@ -282,11 +289,16 @@ impl AssocTree {
                 });
             }
             config.other_shares = (SCALE as u64).saturating_sub(mine);
-            notes.push(
+            notes.push(if config.fair_tree {
+                "users sit under accounts: Fair Tree ranks them here as if all were under root, \
+                 with their normalised shares scaled to 2^30 shares (Slurm ranks accounts first, \
+                 then users within each)"
+                    .into()
+            } else {
                 "users sit under accounts: their normalised shares are scaled to 2^30 shares; \
                  usage is still each user's own (Slurm's classic formula mixes in the account's)"
-                    .into(),
-            );
+                    .into()
+            });
         }
         config.shares.sort_by_key(|s| s.user);
         let missing: Vec<String> = workload_users
@@ -331,6 +343,7 @@ mod tests {
         let notes = t.apply(&mut c, ids, &[0, 1, 2]);
         assert!(notes.is_empty(), "{notes:?}");
         assert_eq!(c.other_shares, 1);
+        assert_eq!(c.other_users, 1, "the root user");
         assert_eq!(
             c.shares
                 .iter()

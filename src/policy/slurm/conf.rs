@@ -18,8 +18,8 @@ pub struct SlurmConfReport {
     /// `(line, key)` for each key not read, in file order; a `SchedulerParameters` entry
     /// reads `SchedulerParameters:bf_interval`, a partition's `PartitionName:MaxTime`.
     pub unknown: Vec<(usize, String)>,
-    /// What the policy computes differently from the Slurm this file configures (Fair Tree
-    /// without `PriorityFlags=NO_FAIR_TREE`), one line each.
+    /// What the user should know of how the file is read, one line each (which fair share
+    /// the policy computes when fair share has a weight).
     pub notes: Vec<String>,
 }
 
@@ -68,7 +68,7 @@ impl std::error::Error for SlurmConfError {}
 pub fn read_slurm_conf(bytes: &[u8]) -> Result<SlurmConfReport, SlurmConfError> {
     let mut config = SlurmConfig::default();
     let mut unknown = Vec::new();
-    // PriorityFlags=NO_FAIR_TREE seen: Slurm computes classic fair share, as the policy does.
+    // PriorityFlags=NO_FAIR_TREE seen: Slurm computes classic fair share, else Fair Tree.
     let mut classic = false;
     let text = String::from_utf8_lossy(bytes);
     for (i, raw) in text.lines().enumerate() {
@@ -145,10 +145,12 @@ pub fn read_slurm_conf(bytes: &[u8]) -> Result<SlurmConfReport, SlurmConfError> 
         value: String::new(),
         reason,
     })?;
+    // Without NO_FAIR_TREE Slurm (since 19.05) ranks users by Fair Tree.
+    config.fair_tree = !classic;
     let mut notes = Vec::new();
-    if !classic && config.weight_fairshare > 0 {
+    if config.fair_tree && config.weight_fairshare > 0 {
         notes.push(
-            "fair share: without PriorityFlags=NO_FAIR_TREE Slurm (since 19.05) ranks users by              Fair Tree; the policy computes classic fair share"
+            "fair share by Fair Tree (PriorityFlags has no NO_FAIR_TREE), as Slurm since 19.05"
                 .to_string(),
         );
     }

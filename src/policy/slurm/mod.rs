@@ -38,7 +38,9 @@ pub struct UserShares {
 /// Slurm's documented one (slurm.conf(5), Slurm 22.05): all weights 0 (so the queue is in
 /// submission order), `PriorityMaxAge=7-0`, `PriorityDecayHalfLife=7-0`,
 /// `PriorityCalcPeriod=5` (minutes), `PriorityFavorSmall=NO`, `bf_window=1440` (minutes),
-/// `bf_max_job_test=500`, `bf_resolution=60` (seconds). Times are stored in seconds.
+/// `bf_max_job_test=500`, `bf_resolution=60` (seconds) — but classic fair share, where
+/// Slurm's default is Fair Tree, so that scenarios written before `fair_tree` existed keep
+/// their numbers (a `slurm.conf` read gives Slurm's). Times are stored in seconds.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(default, deny_unknown_fields)]
 pub struct SlurmConfig {
@@ -85,6 +87,16 @@ pub struct SlurmConfig {
     /// association dump ([`AssocTree::apply`]); 0 by default.
     #[serde(skip_serializing_if = "is_zero_u64")]
     pub other_shares: u64,
+    /// User associations of the tree that run no job here (the root user, users of other
+    /// accounts): Fair Tree ranks every user association, and they count in the ranks'
+    /// denominator. Set from an association dump; 0 by default.
+    #[serde(skip_serializing_if = "is_zero_u32")]
+    pub other_users: u32,
+    /// Fair share by Fair Tree (Slurm's default since 19.05, `PriorityFlags` without
+    /// `NO_FAIR_TREE`): users ranked by level fair share S/U, factor rank / users. False
+    /// (the default, so older scenarios keep their numbers): classic, 2^(−U/S).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub fair_tree: bool,
 }
 
 impl Default for SlurmConfig {
@@ -107,6 +119,8 @@ impl Default for SlurmConfig {
             partitions: Vec::new(),
             shares: Vec::new(),
             other_shares: 0,
+            other_users: 0,
+            fair_tree: false,
         }
     }
 }

@@ -107,6 +107,12 @@ pub struct Priorities {
     /// it runs through (what it ran after the last tick before its end is never charged,
     /// as in Slurm), in job order.
     running_since: BTreeMap<JobIdx, (SimTime, u32)>,
+    /// Fair Tree instead of classic fair share ([`SlurmConfig::fair_tree`]).
+    fair_tree: bool,
+    /// User associations with no job here, and whether they hold shares (then, having used
+    /// nothing, they rank first; else last).
+    other_users: u32,
+    others_hold_shares: bool,
     last_tick: SimTime,
     next_tick: SimTime,
 }
@@ -170,6 +176,9 @@ impl Priorities {
             accrued_to: vec![SimTime::ZERO; users],
             fairshare: vec![1.0; users],
             running_since: BTreeMap::new(),
+            fair_tree: cfg.fair_tree,
+            other_users: cfg.other_users,
+            others_hold_shares: cfg.other_shares > 0,
             last_tick: SimTime::ZERO,
             next_tick: period,
         }
@@ -194,6 +203,12 @@ impl Priorities {
     /// user's first pending job).
     pub fn tick_due(&self, now: SimTime) -> bool {
         now >= self.next_tick
+    }
+
+    /// True when [`Priorities::advance`] reads each user's first pending job (classic fair
+    /// share; Fair Tree charges every running job before it ranks anyone).
+    pub fn needs_first_pending(&self) -> bool {
+        !self.fair_tree
     }
 
     /// Brings the usage to `now`: every tick at or before it decays the usage and adds
@@ -251,6 +266,10 @@ impl Priorities {
         }
         self.last_tick = last;
         self.next_tick = last + self.period;
+        if self.fair_tree {
+            self.rank_fair_tree();
+            return true;
+        }
         // The walk of tick T_k: usage decayed, then each running job in job order charged
         // what it ran since T_{k−1} (or its start, when only one tick passed).
         let from = if k == 1 {
@@ -297,6 +316,62 @@ impl Priorities {
             };
         }
         true
+    }
+
+    /// Fair Tree (Slurm's `fair_tree.c`, `_apply_priority_fs`), all users under one root:
+    /// each user's level fair share is S / U, S its shares over its level's, U its decayed
+    /// usage over the root's (S / 0 = ∞: a user who used nothing ranks first; S = 0 ranks
+    /// last). Users are walked from the highest level fair share down; each gets
+    /// rank / users, the rank counting down from the number of user associations, and a
+    /// user tied with the one before keeps its rank.
+    fn rank_fair_tree(&mut self) {
+        let root: f64 = self.usage.iter().sum();
+        let level: Vec<f64> = (0..self.usage.len())
+            .map(|u| {
+                let s = self.norm_shares[u];
+                if s == 0.0 {
+                    0.0
+                } else {
+                    s / if root > 0.0 {
+                        self.usage[u] / root
+                    } else {
+                        0.0
+                    }
+                }
+            })
+            .collect();
+        let mut order: Vec<usize> = (0..level.len()).collect();
+        order.sort_by(|&a, &b| level[b].total_cmp(&level[a]));
+        let other = if self.others_hold_shares {
+            f64::INFINITY
+        } else {
+            0.0
+        };
+        let n = level.len() + self.other_users as usize;
+        let (mut rank, mut rnt) = (n, n);
+        let mut others = self.other_users;
+        let mut prev: Option<f64> = None;
+        let mut users = order.into_iter().peekable();
+        loop {
+            // At a tie it does not matter who goes first: both keep the rank.
+            let user = users.next_if(|&u| others == 0 || level[u] >= other);
+            let value = match user {
+                Some(u) => level[u],
+                None if others > 0 => {
+                    others -= 1;
+                    other
+                }
+                None => break,
+            };
+            if prev != Some(value) {
+                rank = rnt;
+            }
+            if let Some(u) = user {
+                self.fairshare[u] = rank as f64 / n as f64;
+            }
+            rnt -= 1;
+            prev = Some(value);
+        }
     }
 
     fn accrue(&mut self, u: usize, t: SimTime) {
@@ -454,5 +529,45 @@ mod tests {
         assert_eq!(fairshare(&q, 1), fairshare(&r, 1));
         // At 300 the walk meets job 0 before job 1's charge: 2000 of 2000 unit-s.
         assert_eq!(fairshare(&q, 1), 0.25);
+    }
+
+    /// Fair Tree: three users of 1 share beside the root user's 1 (four user associations).
+    /// Over the first 100 s user 1 runs `units1` and user 2 `units2`. Level fair share
+    /// S / U: user 0 and root used nothing (∞, rank 4 both); then the ranks count down.
+    #[test]
+    fn fair_tree_ranks_users_by_level_fair_share() {
+        let ranks = |units1: u32, units2: u32, first_pending: &[JobIdx]| {
+            let job = |id: i64| Job {
+                id,
+                submit: SimTime::ZERO,
+                runtime: SimTime::from_secs(1000),
+                estimate: SimTime::from_secs(1000),
+                procs: 10,
+                home: 0,
+                user: (id % 3) as i32,
+                partition: 1,
+            };
+            let cfg = SlurmConfig {
+                calc_period_s: 100,
+                decay_half_life_s: 0,
+                fair_tree: true,
+                other_users: 1,
+                other_shares: 1,
+                ..SlurmConfig::default()
+            };
+            let jobs: Vec<Job> = (0..6).map(job).collect();
+            let mut p = Priorities::new(&cfg, Arc::new(SlurmJobs::from_jobs(&jobs)));
+            assert!(!p.needs_first_pending());
+            p.started(1, units1, SimTime::ZERO);
+            p.started(2, units2, SimTime::ZERO);
+            p.advance(SimTime::from_secs(100), first_pending);
+            [0, 1, 2].map(|j| fairshare(&p, j))
+        };
+        // U: 1000/1500 and 500/1500; S = 1/4: levels 0.375 and 0.75.
+        assert_eq!(ranks(10, 5, &[]), [1.0, 0.25, 0.5]);
+        // Equal levels tie: both rank 2 (rank 1 is skipped).
+        assert_eq!(ranks(5, 5, &[]), [1.0, 0.5, 0.5]);
+        // Every running job is charged before anyone is ranked: pending jobs do not matter.
+        assert_eq!(ranks(10, 5, &[0, 1, 2]), [1.0, 0.25, 0.5]);
     }
 }
