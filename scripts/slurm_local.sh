@@ -21,31 +21,15 @@ fi
 [ "$(id -u)" = 0 ] || fail "run as root: it starts the Slurm daemons"
 
 mkdir -p "$D/state" "$D/spool"
-STARTED=()   # pid files of what this script started, stopped in reverse order on exit
+source "$ROOT/scripts/slurm_common.sh"
 stop_started() {
-  local i pid
-  for ((i = ${#STARTED[@]} - 1; i >= 0; i--)); do
-    pid=$(cat "${STARTED[$i]}" 2>/dev/null || true)
-    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-      kill "$pid" 2>/dev/null || true
-      for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    fi
-  done
+  stop_pids
   if [ -f "$D/slurm.conf.before" ]; then mv "$D/slurm.conf.before" "$CONF"; fi
   if [ -f "$D/slurm.conf.ours" ]; then rm -f "$CONF" "$D/slurm.conf.ours"; fi
 }
 trap stop_started EXIT
 
-# munge: its daemon must run as its own user.
-if ! munge -n >/dev/null 2>&1; then
-  say "starting munged"
-  mkdir -p /run/munge && chown munge:munge /run/munge
-  chown -R munge:munge /var/log/munge /var/lib/munge /etc/munge
-  [ -s /etc/munge/munge.key ] || { /usr/sbin/mungekey --create 2>/dev/null || /usr/sbin/create-munge-key -f; chown munge:munge /etc/munge/munge.key; }
-  runuser -u munge -- /usr/sbin/munged
-  STARTED+=(/run/munge/munged.pid)
-  for _ in $(seq 50); do munge -n >/dev/null 2>&1 && break; sleep 0.1; done
-fi
+start_munge
 
 if ! scontrol ping 2>/dev/null | grep -q UP; then
   say "starting slurmctld and slurmd (state in $D)"

@@ -37,11 +37,6 @@ H=$(hostname -s)
 say() { printf '\033[1m%s:\033[0m %s\n' "slurm_replay" "$*"; }
 fail() { say "FAIL: $*"; exit 1; }
 now() { date +%s.%N; }
-wait_for() { # SECONDS CMD...: poll CMD every 0.1 s until it succeeds
-  local n=$(($1 * 10)); shift
-  for _ in $(seq "$n"); do "$@" >/dev/null 2>&1 && return 0; sleep 0.1; done
-  return 1
-}
 
 [ "$(id -u)" = 0 ] || fail "run as root: it starts the Slurm daemons and MariaDB"
 missing=()
@@ -59,29 +54,8 @@ for u in alice bob carol; do id "$u" >/dev/null 2>&1 || useradd -M -s /bin/bash 
 cargo build --release --bin gridscope -q
 
 mkdir -p "$E" "$D"
-STARTED=()   # pid files of what this script started, stopped newest first on exit
-stop_started() {
-  local i pid
-  for ((i = ${#STARTED[@]} - 1; i >= 0; i--)); do
-    pid=$(cat "${STARTED[$i]}" 2>/dev/null || true)
-    if [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null; then
-      kill "$pid" 2>/dev/null || true
-      for _ in $(seq 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    fi
-  done
-  STARTED=()
-}
-trap stop_started EXIT
-
-start_munge() {
-  munge -n >/dev/null 2>&1 && return 0
-  mkdir -p /run/munge && chown munge:munge /run/munge
-  chown -R munge:munge /var/log/munge /var/lib/munge /etc/munge
-  [ -s /etc/munge/munge.key ] || { /usr/sbin/mungekey --create 2>/dev/null || /usr/sbin/create-munge-key -f; chown munge:munge /etc/munge/munge.key; }
-  runuser -u munge -- /usr/sbin/munged
-  STARTED+=(/run/munge/munged.pid)
-  wait_for 10 munge -n || fail "munged did not come up"
-}
+source scripts/slurm_common.sh   # wait_for, STARTED, stop_pids, start_munge
+trap stop_pids EXIT
 
 # A fresh private MariaDB (port 3307, socket under run/) for each run: no usage carried over.
 start_mariadb() {
@@ -210,7 +184,7 @@ one_run() { # TAG: a fresh stack, the workload, the logs; then gridscope and the
     > "$out/log.sacct"
   sacctmgr -P show assoc cluster=gsreplay format=Cluster,Account,User,Fairshare > "$out/assoc.txt"
   cp "$SLURM_CONF" "$out/slurm.conf"
-  stop_started
+  stop_pids
   "$G" simulate "$out/log.sacct" --policy slurm --slurm-conf "$out/slurm.conf" \
     --slurm-assoc "$out/assoc.txt" --vs-log --jobs "$out/sim.csv" > "$out/simulate.txt" 2> "$out/simulate.err" ||
     { cat "$out/simulate.err"; fail "gridscope could not simulate Slurm's log"; }

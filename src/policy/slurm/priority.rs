@@ -3,6 +3,7 @@
 //! slurmctld does; fair-share usage decayed by `PriorityDecayHalfLife` and everything
 //! recomputed at `PriorityCalcPeriod` ticks (multiples of the period from t = 0).
 
+use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -101,8 +102,11 @@ pub struct Priorities {
     rate: Vec<u64>,
     /// Up to when `accrued` counts.
     accrued_to: Vec<SimTime>,
-    /// The fair-share factor of each user as of the last tick.
-    fairshare: Vec<f64>,
+    /// The fair-share factor of each user as of the last tick; NaN until first read after
+    /// a classic tick ([`Priorities::fairshare_of`]).
+    fairshare: Vec<Cell<f64>>,
+    /// Each user's effective usage (U) at the last classic tick.
+    effective: Vec<f64>,
     /// When each running job started, and its units: a job is charged only at the ticks
     /// it runs through (what it ran after the last tick before its end is never charged,
     /// as in Slurm), in job order.
@@ -174,7 +178,8 @@ impl Priorities {
             accrued: vec![0.0; users],
             rate: vec![0; users],
             accrued_to: vec![SimTime::ZERO; users],
-            fairshare: vec![1.0; users],
+            fairshare: vec![Cell::new(1.0); users],
+            effective: vec![0.0; users],
             running_since: BTreeMap::new(),
             fair_tree: cfg.fair_tree,
             other_users: cfg.other_users,
@@ -244,6 +249,17 @@ impl Priorities {
                 (1.0 - libm::pow(d, n as f64)) / (1.0 - d)
             }
         };
+        // The same for every user (computed once: a tick of a site with hundreds of users
+        // would otherwise spend most of its time in `pow`).
+        let (dk2, g2, g1) = if k == 1 {
+            (1.0, 0.0, 0.0)
+        } else {
+            (
+                libm::pow(d, (k - 2) as f64),
+                geometric(k - 2),
+                geometric(k - 1),
+            )
+        };
         // `before`: the usage after tick T_{k−1}, from which the walk of tick T_k starts.
         let mut before = Vec::with_capacity(self.usage.len());
         for u in 0..self.usage.len() {
@@ -254,13 +270,9 @@ impl Priorities {
             before.push(if k == 1 {
                 self.usage[u]
             } else {
-                u1 * libm::pow(d, (k - 2) as f64) + r * p * geometric(k - 2)
+                u1 * dk2 + r * p * g2
             });
-            self.usage[u] = if k == 1 {
-                u1
-            } else {
-                u1 * dk1 + r * p * geometric(k - 1)
-            };
+            self.usage[u] = if k == 1 { u1 } else { u1 * dk1 + r * p * g1 };
             self.accrued[u] = 0.0;
             self.accrued_to[u] = last;
         }
@@ -309,13 +321,29 @@ impl Priorities {
                 None if whole > 0.0 => self.usage[u] / whole,
                 None => 0.0,
             };
-            self.fairshare[u] = if self.norm_shares[u] > 0.0 {
-                libm::exp2(-share / self.norm_shares[u])
-            } else {
-                0.0
-            };
+            self.effective[u] = share;
+            self.fairshare[u].set(f64::NAN);
         }
         true
+    }
+
+    /// User u's fair-share factor as of the last tick. Classic's 2^(−U/S) is computed when
+    /// first read after a tick (most users of a long log have no job queued at a given
+    /// tick, and a tick would otherwise spend most of its time in `exp2`); the value does
+    /// not depend on when.
+    fn fairshare_of(&self, u: usize) -> f64 {
+        let cached = self.fairshare[u].get();
+        if !cached.is_nan() {
+            return cached;
+        }
+        let (share, norm) = (self.effective[u], self.norm_shares[u]);
+        let f = if norm > 0.0 {
+            libm::exp2(-share / norm)
+        } else {
+            0.0
+        };
+        self.fairshare[u].set(f);
+        f
     }
 
     /// Fair Tree (Slurm's `fair_tree.c`, `_apply_priority_fs`), all users under one root:
@@ -367,7 +395,7 @@ impl Priorities {
                 rank = rnt;
             }
             if let Some(u) = user {
-                self.fairshare[u] = rank as f64 / n as f64;
+                self.fairshare[u].set(rank as f64 / n as f64);
             }
             rnt -= 1;
             prev = Some(value);
@@ -429,7 +457,7 @@ impl Priorities {
         };
         Factors {
             age,
-            fairshare: self.fairshare[self.jobs.user(idx) as usize],
+            fairshare: self.fairshare_of(self.jobs.user(idx) as usize),
             job_size: if self.favor_small { 1.0 - size } else { size },
             partition: self.partition_factor[self.jobs.partition(idx) as usize],
             qos: 0.0,
