@@ -15,6 +15,7 @@ mod errors;
 mod family;
 mod policy;
 mod run;
+mod slurm;
 mod stepper;
 mod workload;
 
@@ -42,6 +43,7 @@ fn _gridscope(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(run::run_with_python_policy, m)?)?;
     m.add_function(wrap_pyfunction!(run::scenario_presets, m)?)?;
     m.add_function(wrap_pyfunction!(run::preset_json, m)?)?;
+    m.add_function(wrap_pyfunction!(slurm::slurm_config_json, m)?)?;
     m.add_function(wrap_pyfunction!(run::decode_share_link, m)?)?;
     m.add_function(wrap_pyfunction!(run::normalize_scenario, m)?)?;
     m.add_function(wrap_pyfunction!(family::run_family_preset, m)?)?;

@@ -65,6 +65,7 @@ __all__ = [
     "fit",
     "synthesize",
     "simulate",
+    "slurm_config",
     "run",
     "preset",
     "presets",
@@ -432,7 +433,8 @@ def simulate(workload: Union[Workload, PathLike, bytes], policies: Iterable = ("
              platform: Union[None, int, str, Mapping] = None,
              event_order: str = "gridscope", estimates: str = "trace",
              kill_at_estimate: bool = True, threads: Optional[int] = None,
-             name: Optional[str] = None, failures: Optional[Mapping] = None) -> Result:
+             name: Optional[str] = None, failures: Optional[Mapping] = None,
+             slurm: Union[None, str, Mapping] = None) -> Result:
     """Runs a workload under each policy: built-in names (``"easy"``, ``"fcfs"``, …) and
     Python schedulers (objects, or classes made with no argument, with ``schedule(view)``).
 
@@ -442,7 +444,11 @@ def simulate(workload: Union[Workload, PathLike, bytes], policies: Iterable = ("
     CLI's JSON byte for byte (``result.to_json()``).
 
     ``failures``: a scenario's ``failures`` object (docs/failures.md: a failure model, known
-    outages, ``on_failure``, ``checkpoint``); failures need a platform with node types."""
+    outages, ``on_failure``, ``checkpoint``); failures need a platform with node types.
+
+    ``slurm``: the ``"slurm"`` policy's configuration (docs/slurm.md), a preset's name
+    (``"default"``, ``"medium_cluster"``) or a dict such as :func:`slurm_config` returns;
+    without it the policy runs with Slurm's defaults."""
     if not isinstance(workload, Workload):
         workload = read_trace(workload)
     if isinstance(policies, (str, bytes)) or not isinstance(policies, Iterable):
@@ -474,7 +480,13 @@ def simulate(workload: Union[Workload, PathLike, bytes], policies: Iterable = ("
     # Built-ins run together (one report, on all cores: the CLI's bytes); each Python policy
     # is a run of its own (it holds the GIL); the result keeps the order asked.
     if builtin:
-        scenario = dict(base, algorithms=[{"local": p} for p in builtin])
+        if isinstance(slurm, str):
+            slurm = slurm_config(preset=slurm)
+        algorithms = [{"local": p} for p in builtin]
+        for a in algorithms:
+            if a["local"] == "slurm" and slurm is not None:
+                a["slurm"] = dict(slurm)
+        scenario = dict(base, algorithms=algorithms)
         reports.append(_g.run_scenario(json.dumps(scenario), None, workload._w, _threads(threads)))
     for p in policies:
         if isinstance(p, str):
@@ -488,6 +500,30 @@ def simulate(workload: Union[Workload, PathLike, bytes], policies: Iterable = ("
     built, python = iter(result.runs[:len(builtin)]), iter(result.runs[len(builtin):])
     result.runs = [next(built) if isinstance(p, str) else next(python) for p in policies]
     return result
+
+
+def slurm_config(conf: Union[None, PathLike, bytes] = None, *, preset: Optional[str] = None,
+                 assoc: Union[None, PathLike, bytes] = None,
+                 workload: Optional[Workload] = None) -> dict:
+    """The ``"slurm"`` policy's configuration (docs/slurm.md) as a scenario takes it, what
+    the CLI's ``--slurm-conf``, ``--slurm-preset`` and ``--slurm-assoc`` build: from a
+    ``slurm.conf`` (a path or bytes; ``PriorityFlags`` without ``NO_FAIR_TREE`` gives Fair
+    Tree, as in Slurm), else a preset, else Slurm's defaults. ``assoc``, an association dump
+    (``sacctmgr show assoc format=Cluster,Account,User,Fairshare -P``; a path or bytes),
+    gives the users of ``workload`` their shares; ``workload`` also lets a sacct log's
+    partition names meet the ``PartitionName`` lines. What the CLI prints on stderr (keys
+    not read, notes) comes as :class:`UserWarning` warnings. Pass the dict to
+    ``simulate(..., slurm=...)``."""
+    import warnings
+
+    def data(x):
+        return None if x is None else bytes(x) if isinstance(x, (bytes, bytearray)) else open(os.fspath(x), "rb").read()
+
+    text, notes = _g.slurm_config_json(data(conf), preset, data(assoc),
+                                       None if workload is None else workload._w)
+    for note in notes:
+        warnings.warn(f"slurm: {note}", UserWarning, stacklevel=2)
+    return json.loads(text)
 
 
 def presets() -> dict:

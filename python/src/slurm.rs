@@ -1,0 +1,63 @@
+//! The `slurm` policy's configuration for Python (docs/slurm.md): a `slurm.conf`, a preset
+//! or Slurm's defaults, with an association dump fitted to a workload — what the CLI's
+//! `--slurm-conf`, `--slurm-preset` and `--slurm-assoc` do, in the library's own readers.
+
+use gridscope::policy::slurm::{read_assoc, read_slurm_conf, SlurmConfig, SLURM_PRESETS};
+use pyo3::prelude::*;
+
+use crate::engine_err;
+use crate::workload::Workload;
+
+/// `(config JSON, notes)`: the configuration a scenario's `"slurm"` takes, and what the
+/// user should know (keys not read, Fair Tree, the dump's users without jobs or jobs
+/// without users). `conf` wins over `preset`; `assoc` needs `workload` (its users' names).
+#[pyfunction]
+#[pyo3(signature = (conf = None, preset = None, assoc = None, workload = None))]
+pub fn slurm_config_json(
+    conf: Option<Vec<u8>>,
+    preset: Option<String>,
+    assoc: Option<Vec<u8>>,
+    workload: Option<&Workload>,
+) -> PyResult<(String, Vec<String>)> {
+    let (mut config, mut notes) = match (conf, preset) {
+        (Some(bytes), _) => {
+            let report = read_slurm_conf(&bytes).map_err(|e| engine_err(e.to_string()))?;
+            let mut notes: Vec<String> = report.unknown_summary().into_iter().collect();
+            notes.extend(report.notes);
+            (report.config, notes)
+        }
+        (None, Some(name)) => {
+            let config = SlurmConfig::preset(&name).ok_or_else(|| {
+                engine_err(format!(
+                    "unknown slurm preset '{name}'; known: {}",
+                    SLURM_PRESETS.join(", ")
+                ))
+            })?;
+            (config, Vec::new())
+        }
+        (None, None) => (SlurmConfig::default(), Vec::new()),
+    };
+    let tree = match assoc {
+        Some(bytes) => Some(read_assoc(&bytes).map_err(|e| engine_err(e.to_string()))?),
+        None => None,
+    };
+    match (workload, &tree) {
+        (Some(w), _) => {
+            let (jobs, report) = (&w.inner.jobs, &w.inner.report);
+            notes.extend(config.fit_to_workload(
+                jobs,
+                &report.user_names,
+                &report.partition_names,
+                tree.as_ref(),
+            ));
+        }
+        (None, Some(_)) => {
+            return Err(engine_err(
+                "an association dump needs the workload whose users it names".to_string(),
+            ))
+        }
+        (None, None) => {}
+    }
+    let json = serde_json::to_string(&config).map_err(engine_err)?;
+    Ok((json, notes))
+}
