@@ -24,7 +24,10 @@ use crate::GridscopeError;
 /// `LocalPolicyKind::EVERY`, older scenarios' variants included): the package's
 /// `BUILTIN_POLICIES`.
 pub fn builtin_names() -> Vec<&'static str> {
-    LocalPolicyKind::EVERY.iter().map(|k| k.name()).collect()
+    // `slurm` is not in `EVERY` (the CLI's `all` runs as before) but runs by name too.
+    let mut names: Vec<&'static str> = LocalPolicyKind::EVERY.iter().map(|k| k.name()).collect();
+    names.push(LocalPolicyKind::Slurm.name());
+    names
 }
 
 /// Engine time (ms) as seconds.

@@ -123,7 +123,7 @@ def test_a_python_scheduler_breaking_the_rules_is_no_engine_bug(kth):
 
 def test_names_exported_from_the_engine():
     assert gridscope.BUILTIN_POLICIES == (
-        "fcfs", "easy", "conservative", "sjf", "firstfit", "conservative-rebuild")
+        "fcfs", "easy", "conservative", "sjf", "firstfit", "conservative-rebuild", "slurm")
     assert gridscope.TRACE_FORMATS == ("auto", "swf", "gwf", "batsim-json", "sacct")
     assert gridscope.DEFAULT_TRACES == "../shared/traces"
 
