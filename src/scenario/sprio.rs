@@ -45,6 +45,11 @@ pub struct JobPriority {
     pub user: i32,
     /// SWF field 16 / sacct's partition, numbered.
     pub partition: i32,
+    /// The user's and the partition's names where the log has them (sacct), else absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partition_name: Option<String>,
     /// Seconds queued at the instant.
     pub queued_s: f64,
     /// Σ weight × factor, truncated as slurmctld does, as of the last `PriorityCalcPeriod`
@@ -116,6 +121,14 @@ pub fn priorities_at(
         partition: cfg.weight_partition,
         qos: cfg.weight_qos,
     };
+    let user_names = workload.report.user_names.clone();
+    let partition_names = workload.report.partition_names.clone();
+    let name = |names: &[String], number: i32| -> Option<String> {
+        usize::try_from(number)
+            .ok()
+            .and_then(|i| names.get(i))
+            .cloned()
+    };
     let mut run = ScenarioRun::new(scenario, workload)?;
     let (platform, mut sim) = run.simulation(alg)?;
     let jobs = run.jobs();
@@ -131,6 +144,8 @@ pub fn priorities_at(
                 site: site.name.clone(),
                 user: job.user,
                 partition: job.partition,
+                user_name: name(&user_names, job.user),
+                partition_name: name(&partition_names, job.partition),
                 queued_s: (at - job.submit).as_secs_f64(),
                 priority,
                 factors: FactorValues::of(&f),
@@ -147,7 +162,8 @@ pub fn priorities_at(
 }
 
 impl Priorities {
-    /// `sprio -l`'s columns: JOBID, (SITE, on several sites,) USER, PARTITION, PRIORITY,
+    /// `sprio -l`'s columns: JOBID, (SITE, on several sites,) USER, PARTITION (names where
+    /// the log has them, else numbers), PRIORITY,
     /// then each factor's weighted share (whole numbers), then the seconds queued.
     pub fn text(&self) -> String {
         use std::fmt::Write;
@@ -191,8 +207,10 @@ impl Priorities {
                 "{:>10}{} {:>8} {:>9} {:>10} {:>10} {:>10} {:>10} {:>10} {:>10} {:>12}",
                 j.job,
                 site(&j.site),
-                j.user,
-                j.partition,
+                j.user_name.clone().unwrap_or_else(|| j.user.to_string()),
+                j.partition_name
+                    .clone()
+                    .unwrap_or_else(|| j.partition.to_string()),
                 j.priority,
                 v.age.floor(),
                 v.fairshare.floor(),

@@ -607,8 +607,28 @@ PartitionName=main Nodes=n1 PriorityJobFactor=10\nPartitionName=low Nodes=n1 Pri
             let j = j.iter().find(|j| j["job"] == job).unwrap();
             j["factors"][key].as_f64().unwrap()
         };
+        // sacct's names beside the numbers.
+        let j = v["jobs"].as_array().unwrap();
+        let j2 = j.iter().find(|j| j["job"] == 2).unwrap();
+        assert_eq!(
+            (&j2["user_name"], &j2["partition_name"]),
+            (&"bob".into(), &"low".into())
+        );
         (f(2, "partition"), f(3, "fairshare"), stderr(&o))
     };
+    // The text names them too, as sprio -l does.
+    let o = gridscope(&[
+        "explain",
+        log,
+        "--policy",
+        "slurm",
+        "--slurm-conf",
+        conf,
+        "--at",
+        "500",
+    ]);
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(text.contains(" alice ") && text.contains(" low "), "{text}");
     // Classic: alice has used everything; 2^(−1/(2/5)) with the dump, 2^(−1/(1/2)) without.
     let (partition, fairshare, err) = factors(classic, &["--slurm-assoc", assoc]);
     assert_eq!(partition, 0.1);
