@@ -113,6 +113,9 @@ pub struct Priorities {
     running_since: BTreeMap<JobIdx, (SimTime, u32)>,
     /// Fair Tree instead of classic fair share ([`SlurmConfig::fair_tree`]).
     fair_tree: bool,
+    /// A Fair Tree tick passed and the ranks are not computed yet (they are when first
+    /// read: with fair share unweighted they never are).
+    ranks_stale: Cell<bool>,
     /// User associations with no job here, and whether they hold shares (then, having used
     /// nothing, they rank first; else last).
     other_users: u32,
@@ -182,6 +185,7 @@ impl Priorities {
             effective: vec![0.0; users],
             running_since: BTreeMap::new(),
             fair_tree: cfg.fair_tree,
+            ranks_stale: Cell::new(false),
             other_users: cfg.other_users,
             others_hold_shares: cfg.other_shares > 0,
             last_tick: SimTime::ZERO,
@@ -279,7 +283,7 @@ impl Priorities {
         self.last_tick = last;
         self.next_tick = last + self.period;
         if self.fair_tree {
-            self.rank_fair_tree();
+            self.ranks_stale.set(true);
             return true;
         }
         // The walk of tick T_k: usage decayed, then each running job in job order charged
@@ -329,9 +333,12 @@ impl Priorities {
 
     /// User u's fair-share factor as of the last tick. Classic's 2^(−U/S) is computed when
     /// first read after a tick (most users of a long log have no job queued at a given
-    /// tick, and a tick would otherwise spend most of its time in `exp2`); the value does
-    /// not depend on when.
+    /// tick, and a tick would otherwise spend most of its time in `exp2`), Fair Tree's
+    /// ranks when the first user's is read; the values do not depend on when.
     fn fairshare_of(&self, u: usize) -> f64 {
+        if self.ranks_stale.replace(false) {
+            self.rank_fair_tree();
+        }
         let cached = self.fairshare[u].get();
         if !cached.is_nan() {
             return cached;
@@ -352,7 +359,7 @@ impl Priorities {
     /// last). Users are walked from the highest level fair share down; each gets
     /// rank / users, the rank counting down from the number of user associations, and a
     /// user tied with the one before keeps its rank.
-    fn rank_fair_tree(&mut self) {
+    fn rank_fair_tree(&self) {
         let root: f64 = self.usage.iter().sum();
         let level: Vec<f64> = (0..self.usage.len())
             .map(|u| {
