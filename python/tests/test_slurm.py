@@ -45,6 +45,8 @@ def test_slurm_preset_by_name_matches_cli(cli):
     assert res.to_json() + "\n" == stdout
     with pytest.raises(gridscope.GridscopeError, match="medium_cluster"):
         gridscope.slurm_config(preset="big")
+    with pytest.raises(gridscope.ScenarioError, match="not among the policies"):
+        gridscope.simulate(str(KTH), policies=["easy"], slurm="medium_cluster")
 
 
 def test_association_dump_meets_a_sacct_log(tmp_path):

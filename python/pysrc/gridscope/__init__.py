@@ -479,6 +479,9 @@ def simulate(workload: Union[Workload, PathLike, bytes], policies: Iterable = ("
     reports = []
     # Built-ins run together (one report, on all cores: the CLI's bytes); each Python policy
     # is a run of its own (it holds the GIL); the result keeps the order asked.
+    if slurm is not None and "slurm" not in builtin:
+        # As the CLI refuses --slurm-conf without slurm among the policies: never ignored.
+        raise ScenarioError("slurm= configures the 'slurm' policy, which is not among the policies")
     if builtin:
         if isinstance(slurm, str):
             slurm = slurm_config(preset=slurm)
@@ -517,7 +520,10 @@ def slurm_config(conf: Union[None, PathLike, bytes] = None, *, preset: Optional[
     import warnings
 
     def data(x):
-        return None if x is None else bytes(x) if isinstance(x, (bytes, bytearray)) else open(os.fspath(x), "rb").read()
+        if x is None or isinstance(x, (bytes, bytearray)):
+            return None if x is None else bytes(x)
+        with open(os.fspath(x), "rb") as f:
+            return f.read()
 
     text, notes = _g.slurm_config_json(data(conf), preset, data(assoc),
                                        None if workload is None else workload._w)
