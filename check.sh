@@ -30,7 +30,6 @@ bash scripts/slurm_test.sh
 
 step "the slurm policy against a real slurmctld + slurmdbd (installs slurmdbd + mariadb-server when missing)"
 bash scripts/slurm_replay.sh 1 classic
-bash scripts/slurm_replay.sh 1 fair-tree
 
 step "energy against a real SimGrid (installs libsimgrid-dev when missing)"
 bash scripts/simgrid_test.sh
