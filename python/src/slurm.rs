@@ -22,8 +22,7 @@ pub fn slurm_config_json(
     let (mut config, mut notes) = match (conf, preset) {
         (Some(bytes), _) => {
             let report = read_slurm_conf(&bytes).map_err(|e| engine_err(e.to_string()))?;
-            let mut notes: Vec<String> = report.unknown_summary().into_iter().collect();
-            notes.extend(report.notes);
+            let notes = report.messages();
             (report.config, notes)
         }
         (None, Some(name)) => {

@@ -587,7 +587,7 @@ PartitionName=main Nodes=n1 PriorityJobFactor=10\nPartitionName=low Nodes=n1 Pri
         classic.to_str().unwrap(),
         assoc.to_str().unwrap(),
     );
-    let factors = |conf: &str, extra: &[&str]| {
+    let explain = |conf: &str, extra: &[&str]| {
         let args = [
             "explain",
             log,
@@ -597,9 +597,11 @@ PartitionName=main Nodes=n1 PriorityJobFactor=10\nPartitionName=low Nodes=n1 Pri
             conf,
             "--at",
             "500",
-            "--json",
         ];
-        let o = gridscope(&[&args[..], extra].concat());
+        gridscope(&[&args[..], extra].concat())
+    };
+    let factors = |conf: &str, extra: &[&str]| {
+        let o = explain(conf, &[extra, &["--json"]].concat());
         assert!(o.status.success(), "{}", stderr(&o));
         let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
         let f = |job: i64, key: &str| {
@@ -617,16 +619,7 @@ PartitionName=main Nodes=n1 PriorityJobFactor=10\nPartitionName=low Nodes=n1 Pri
         (f(2, "partition"), f(3, "fairshare"), stderr(&o))
     };
     // The text names them too, as sprio -l does.
-    let o = gridscope(&[
-        "explain",
-        log,
-        "--policy",
-        "slurm",
-        "--slurm-conf",
-        conf,
-        "--at",
-        "500",
-    ]);
+    let o = explain(conf, &[]);
     let text = String::from_utf8_lossy(&o.stdout);
     assert!(text.contains(" alice ") && text.contains(" low "), "{text}");
     // Classic: alice has used everything; 2^(−1/(2/5)) with the dump, 2^(−1/(1/2)) without.

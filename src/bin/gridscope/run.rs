@@ -307,10 +307,7 @@ fn base_slurm_config(
             let bytes = read_file(file, limits)?;
             let report = read_slurm_conf(&bytes)
                 .map_err(|e| CliError::Failed(format!("{}: {e}", file.display())))?;
-            if let Some(note) = report.unknown_summary() {
-                eprintln!("{}: {note}", file.display());
-            }
-            for note in &report.notes {
+            for note in report.messages() {
                 eprintln!("{}: {note}", file.display());
             }
             Ok((report.config, Some(file.clone())))

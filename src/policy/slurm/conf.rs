@@ -24,6 +24,14 @@ pub struct SlurmConfReport {
 }
 
 impl SlurmConfReport {
+    /// What a front end tells the user of the read, one line each: the keys not read
+    /// ([`SlurmConfReport::unknown_summary`]), then the notes.
+    pub fn messages(&self) -> Vec<String> {
+        let mut out: Vec<String> = self.unknown_summary().into_iter().collect();
+        out.extend(self.notes.iter().cloned());
+        out
+    }
+
     /// One line for outputs: what was not read.
     pub fn unknown_summary(&self) -> Option<String> {
         if self.unknown.is_empty() {

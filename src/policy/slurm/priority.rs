@@ -494,8 +494,9 @@ mod tests {
 
     const NONE: JobIdx = JobIdx::MAX;
 
-    /// Jobs 0 and 2 are user 0's, 1 and 3 user 1's; a tick every 100 s, no decay.
-    fn two_users() -> Priorities {
+    /// Two jobs per user, job i user i mod `users`; `cfg` with a tick every 100 s and no
+    /// decay.
+    fn priorities(users: i64, cfg: SlurmConfig) -> Priorities {
         let job = |id: i64| Job {
             id,
             submit: SimTime::ZERO,
@@ -503,16 +504,21 @@ mod tests {
             estimate: SimTime::from_secs(1000),
             procs: 10,
             home: 0,
-            user: (id % 2) as i32,
+            user: (id % users) as i32,
             partition: 1,
         };
         let cfg = SlurmConfig {
             calc_period_s: 100,
             decay_half_life_s: 0,
-            ..SlurmConfig::default()
+            ..cfg
         };
-        let jobs: Vec<Job> = (0..4).map(job).collect();
+        let jobs: Vec<Job> = (0..2 * users).map(job).collect();
         Priorities::new(&cfg, Arc::new(SlurmJobs::from_jobs(&jobs)))
+    }
+
+    /// Jobs 0 and 2 are user 0's, 1 and 3 user 1's.
+    fn two_users() -> Priorities {
+        priorities(2, SlurmConfig::default())
     }
 
     fn fairshare(p: &Priorities, idx: JobIdx) -> f64 {
@@ -572,26 +578,13 @@ mod tests {
     #[test]
     fn fair_tree_ranks_users_by_level_fair_share() {
         let ranks = |units1: u32, units2: u32, first_pending: &[JobIdx]| {
-            let job = |id: i64| Job {
-                id,
-                submit: SimTime::ZERO,
-                runtime: SimTime::from_secs(1000),
-                estimate: SimTime::from_secs(1000),
-                procs: 10,
-                home: 0,
-                user: (id % 3) as i32,
-                partition: 1,
-            };
             let cfg = SlurmConfig {
-                calc_period_s: 100,
-                decay_half_life_s: 0,
                 fair_tree: true,
                 other_users: 1,
                 other_shares: 1,
                 ..SlurmConfig::default()
             };
-            let jobs: Vec<Job> = (0..6).map(job).collect();
-            let mut p = Priorities::new(&cfg, Arc::new(SlurmJobs::from_jobs(&jobs)));
+            let mut p = priorities(3, cfg);
             assert!(!p.needs_first_pending());
             p.started(1, units1, SimTime::ZERO);
             p.started(2, units2, SimTime::ZERO);
