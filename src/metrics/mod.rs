@@ -110,6 +110,7 @@ pub mod batsim;
 pub mod cdf;
 pub mod compare;
 pub mod csv;
+pub mod resources;
 pub mod vs_log;
 pub use cdf::{empirical_cdf, workload_cdfs, WorkloadCdfs};
 pub use vs_log::{vs_log, VsLog};

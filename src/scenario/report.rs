@@ -50,6 +50,10 @@ pub struct RunReport {
     /// The nodes each job ran on, on node-typed sites (issue #37; empty without them).
     #[serde(skip)]
     pub placements: crate::model::Placements,
+    /// Cores, memory and GPUs held and stranded, on node-typed sites (issue #37,
+    /// [`crate::metrics::resources`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub resources: Option<crate::metrics::resources::RunResources>,
     /// Joules and watts, on sites whose node types say what they draw (issue #40).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub energy: Option<super::energy::RunEnergy>,

@@ -128,7 +128,16 @@ pub fn run_report(
         .collect();
     let energy =
         super::energy::run_energy(platform, &out.outcomes, &out.placements, out.power.as_ref())?;
+    let first_submit = jobs.first().map(|j| j.submit).unwrap_or_default();
+    let resources = crate::metrics::resources::run_resources(
+        platform,
+        &out.outcomes,
+        &out.placements,
+        first_submit,
+    )
+    .map_err(|e| ScenarioError::Sim(SimError::Invariant(InvariantViolation(e))))?;
     Ok(RunReport {
+        resources,
         energy,
         failures,
         label: alg.label(),

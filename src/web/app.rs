@@ -177,6 +177,7 @@ impl Component for App {
                         </section>
                         <section class="results" aria-label="Results">
                             <ResultsPanel />
+                            <ResourceResultsPanel />
                             <FailureResultsPanel />
                             <EnergyResultsPanel />
                             <VsLogResultsPanel />

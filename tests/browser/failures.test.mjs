@@ -76,6 +76,12 @@ test('a failure model in the form: runs on nodes, the failures table equals the 
   const cli = JSON.parse(execFileSync(CLI, ['run', path.join(dir, 'scenario.json'), '--json'], { maxBuffer: 64 << 20 }).toString());
   assertSameNumbers(rows, Object.fromEntries(cli.runs.map((r) => [r.label, r.metrics])));
   assert.deepEqual(json.runs.map((r) => [r.label, r.failures]), cli.runs.map((r) => [r.label, r.failures]));
+  // Cores held and stranded per run (issue #37; one-core nodes strand nothing), as the CLI
+  // gives them, in a table and a chart.
+  assert.deepEqual(json.runs.map((r) => [r.label, r.resources]), cli.runs.map((r) => [r.label, r.resources]));
+  assert.ok(json.runs.every((r) => r.resources.cores.utilization > 0 && r.resources.cores.stranded === 0), JSON.stringify(json.runs[0].resources));
+  assert.equal(await page.locator('[data-testid=resource-table] tbody tr').count(), 5);
+  assert.ok(await canvasInk(page, 'chart-resources') > 0.01, 'the resources bars are blank');
 
   // The link opens again and re-runs to the same failures.
   const again = await open(url);

@@ -108,6 +108,51 @@ fn memory_not_cores_decides_golden() {
     );
 }
 
+/// FCFS on the memory fixture, worked out by hand (2 nodes × 4 cores × 240 KB; a core is
+/// stranded while its node has less than 240 / 4 = 60 KB free):
+/// - 0–100: node 0 is full (job 1: 4 cores, 240 KB), node 1 has 2, then 1, cores and
+///   220 KB or more free: nothing stranded;
+/// - 100–101: jobs 4 and 5 leave node 0 2 cores and 10 KB, job 7 leaves node 1 1 core and
+///   30 KB beside job 3: 3 cores stranded;
+/// - 101–110: job 3 gone, node 1 has 2 cores and 40 KB: 4 stranded;
+/// - 110–150: node 1 empty, node 0 still 2 stranded.
+///
+/// 3·1 + 4·9 + 2·40 = 119 core-seconds of 8 × 150; memory is never free on a full node.
+#[test]
+fn stranded_cores_on_the_memory_fixture_are_worked_out_by_hand() {
+    let report = memory_case(&[LocalPolicyKind::Fcfs]).unwrap();
+    let run = &report.runs[0];
+    let r = run
+        .resources
+        .as_ref()
+        .expect("a node-typed run has resources");
+    assert_eq!(r.span_s, 150.0);
+    assert_eq!(r.all.cores.stranded, 119.0 / 1200.0);
+    assert_eq!(r.all.cores.utilization, run.metrics.utilization);
+    let memory = r.all.memory_kb.as_ref().unwrap();
+    // Held: job 1 240 KB × 100 s, job 2 20 × 100, job 3 10 × 100, job 4 220 × 50,
+    // job 5 10 × 50, job 7 200 × 10.
+    let held = 240.0 * 100.0 + 2000.0 + 1000.0 + 11000.0 + 500.0 + 2000.0;
+    assert_eq!(memory.utilization, held / (480.0 * 150.0));
+    assert_eq!(memory.stranded, 0.0);
+    assert!(r.all.gpus.is_none());
+    let text = String::from_utf8_lossy(
+        &gridscope(&[
+            "simulate",
+            "tests/fixtures/memory_decides.swf",
+            "--platform",
+            "tests/fixtures/memory_decides.json",
+            "--policy",
+            "fcfs",
+            "--no-kill",
+        ])
+        .stdout,
+    )
+    .into_owned();
+    assert!(text.contains("cores stranded memory used"), "{text}");
+    assert!(text.contains("0.683          0.099"), "{text}");
+}
+
 #[test]
 fn slurm_is_refused_on_nodes() {
     let e = memory_case(&[LocalPolicyKind::Slurm]).unwrap_err();

@@ -161,6 +161,7 @@ fn table(report: &Report) -> String {
         per_site(report, &mut s);
     }
     by_width(report, &mut s);
+    resources(report, &mut s);
     energy(report, &mut s);
     failures(report, &mut s);
     vs_log(report, &mut s);
@@ -170,6 +171,48 @@ fn table(report: &Report) -> String {
         }
     }
     s
+}
+
+/// Each run's cores, memory and GPUs held and stranded, on node-typed sites (docs/nodes.md).
+fn resources(report: &Report, s: &mut String) {
+    let runs: Vec<_> = report
+        .runs
+        .iter()
+        .filter_map(|r| Some((r, r.resources.as_ref()?)))
+        .collect();
+    if runs.is_empty() {
+        return;
+    }
+    s.push_str("\nresources on nodes, share of capacity × makespan (docs/nodes.md):\n");
+    let memory = runs.iter().any(|(_, x)| x.all.memory_kb.is_some());
+    let gpus = runs.iter().any(|(_, x)| x.all.gpus.is_some());
+    let mut header = vec!["algorithm", "cores used", "cores stranded"];
+    if memory {
+        header.extend(["memory used", "memory stranded"]);
+    }
+    if gpus {
+        header.extend(["GPUs used", "GPUs stranded"]);
+    }
+    let mut rows = vec![header.iter().map(|h| h.to_string()).collect::<Vec<_>>()];
+    let pair = |u: Option<&gridscope::metrics::resources::ResourceUse>| match u {
+        Some(u) => [
+            format!("{:.3}", u.utilization),
+            format!("{:.3}", u.stranded),
+        ],
+        None => ["-".into(), "-".into()],
+    };
+    for (r, x) in runs {
+        let mut row = vec![r.label.clone()];
+        row.extend(pair(Some(&x.all.cores)));
+        if memory {
+            row.extend(pair(x.all.memory_kb.as_ref()));
+        }
+        if gpus {
+            row.extend(pair(x.all.gpus.as_ref()));
+        }
+        rows.push(row);
+    }
+    s.push_str(&aligned(&rows, &[18, 11, 15, 12, 16, 10, 14]));
 }
 
 /// Each run's energy, when its platform's nodes say what they draw (docs/energy.md).

@@ -105,7 +105,13 @@ fn limits(s: &mut String) {
 fn metrics(s: &mut String) {
     let energy = gridscope::scenario::energy::ENERGY_HELP;
     let vs_log = gridscope::metrics::vs_log::VS_LOG_HELP;
-    for m in METRIC_HELP.iter().chain(energy).chain(vs_log) {
+    let resources = gridscope::metrics::resources::RESOURCE_HELP;
+    for m in METRIC_HELP
+        .iter()
+        .chain(resources)
+        .chain(energy)
+        .chain(vs_log)
+    {
         let _ = write!(s, "{:<22} {}", m.key, m.formula);
         if !m.source.is_empty() {
             let _ = write!(s, " [{}]", m.source);

@@ -31,6 +31,7 @@ mod geom;
 mod kkor_gantt;
 mod legend;
 mod merged;
+mod resources;
 mod runs;
 mod scjg;
 mod sob;
@@ -57,6 +58,7 @@ pub use families::{
 pub use fit::{FitCdf, FitKind};
 pub use gantt::Gantt;
 pub use merged::MergedChart;
+pub use resources::ResourceShares;
 pub use runs::{Bars, Quantity, SeriesChart, SiteUtil, WaitCdf};
 pub use scjg::{ScjgGantt, ScjgLines, ScjgQuery, ScjgTimeline, SCJG_CHART_METRICS};
 pub use sob::{SobFigure, SOB_METRICS};

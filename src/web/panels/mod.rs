@@ -29,6 +29,7 @@ mod linked;
 mod options;
 mod paper;
 mod platform;
+mod resource_results;
 mod results;
 mod run;
 mod scenario;
@@ -70,6 +71,7 @@ pub use landing::{
 pub use limits::{open_limits, LimitsHelp};
 pub use options::OptionsPanel;
 pub use platform::PlatformPanel;
+pub use resource_results::ResourceResultsPanel;
 pub use results::{MetricHelp, ResultsPanel};
 pub use run::RunPanel;
 pub use scenario::ScenarioPanel;
