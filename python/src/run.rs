@@ -71,6 +71,7 @@ impl Report {
             &r.platform,
             &r.workload.jobs,
             &run.outcomes,
+            &run.placements,
             &self.cfg,
             &r.workload.name,
         )

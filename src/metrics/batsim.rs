@@ -3,19 +3,23 @@
 //! every edge: the Python package's `jobs_csv` / `to_evalys` use it, and the CLI and the page
 //! can export it the same way.
 //!
-//! Gridscope counts units, it does not name them; Batsim's `allocated_resources` names the
-//! machines a job held (an interval set such as `0-3 8`). The writer gives each job concrete
-//! units after the run: the engine guarantees no site is ever over capacity, so a sweep over
-//! starts and ends in time order (ends first at an instant, as the engine frees them first)
-//! that hands each starting job the lowest free unit numbers always finds enough. Units of
-//! site `k` are numbered after those of sites `0..k`, so a grid run is one resource space.
+//! Batsim's `allocated_resources` names the machines a job held (an interval set such as
+//! `0-3 8`). On a node-typed site (issue #37) Batsim's resources are the nodes, and the
+//! engine placed each job on particular ones: the column lists them, and
+//! `requested_number_of_resources` counts them (a job sharing nodes with others lists each
+//! node it had a share of). Elsewhere Gridscope counts units without naming them, and the
+//! writer gives each job concrete units after the run: the engine guarantees no site is ever
+//! over capacity, so a sweep over starts and ends in time order (ends first at an instant,
+//! as the engine frees them first) that hands each starting job the lowest free unit numbers
+//! always finds enough. Resources of site `k` (its nodes, or its units) are numbered after
+//! those of sites `0..k`, so a grid run is one resource space.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use super::csv::field as csv_field;
 use crate::engine::{wallclock_limit, JobOutcome, Outcome, RunConfig, SimTime};
-use crate::model::{Job, Platform};
+use crate::model::{Job, Placements, Platform, Site};
 
 /// The header Batsim writes (the columns evalys's `JobSet.columns` lists, plus Batsim's
 /// `profile` and `final_state`). Gridscope's jobs are rigid and have no Batsim profile: the
@@ -29,14 +33,20 @@ pub const BATSIM_JOBS_HEADER: &str = "job_id,workload_name,profile,submission_ti
 ///
 /// Fails only when the outcomes are not a valid run (a site over capacity): the engine's
 /// invariant check refuses such runs first, so an error here is a bug, and says so.
+///
+/// `placements` are the run's (empty for a run without node-typed sites, or when the nodes
+/// were not kept: the units are then numbered as on a processor site).
 pub fn batsim_jobs_csv(
     platform: &Platform,
     jobs: &[Job],
     outcomes: &[Outcome],
+    placements: &Placements,
     cfg: &RunConfig,
     workload_name: &str,
 ) -> Result<String, String> {
-    let resources = allocate_units(platform, jobs, outcomes)?;
+    let on_nodes = |s: &Site| s.has_nodes() && !placements.is_empty();
+    let mut resources = allocate_units(platform, jobs, outcomes, &on_nodes)?;
+    let offsets = first_resources(platform, &on_nodes);
     let workload = csv_field(workload_name);
     let mut out = String::with_capacity(jobs.len() * 96 + 256);
     out.push_str(BATSIM_JOBS_HEADER);
@@ -46,7 +56,15 @@ pub fn batsim_jobs_csv(
             continue;
         }
         let site = &platform.sites[o.site as usize];
-        let units = site.units_for(j.procs);
+        let (units, allocated) = if on_nodes(site) {
+            let nodes = placements.of(i).len() as u32;
+            (
+                nodes,
+                placements.nodes_text_from(i, offsets[o.site as usize]),
+            )
+        } else {
+            (site.units_for(j.procs), std::mem::take(&mut resources[i]))
+        };
         let requested = wallclock_limit(j, cfg, platform, o.site as usize);
         let (success, state) = match o.status {
             JobOutcome::Killed => (0, "COMPLETED_WALLTIME_REACHED"),
@@ -69,30 +87,40 @@ pub fn batsim_jobs_csv(
             j.submit,
             o.start,
             o.end,
-            resources[i]
+            allocated
         );
     }
     Ok(out)
 }
 
-/// Each job that ran gets concrete unit numbers (an interval set, Batsim's notation); jobs
-/// that did not run get an empty string.
-fn allocate_units(
-    platform: &Platform,
-    jobs: &[Job],
-    outcomes: &[Outcome],
-) -> Result<Vec<String>, String> {
-    // Each site's first unit number in the one resource space.
+/// Each site's first resource number in the one resource space: resources are the nodes of
+/// a site placed on nodes (`on_nodes`), its allocation units otherwise.
+fn first_resources(platform: &Platform, on_nodes: &dyn Fn(&Site) -> bool) -> Vec<u64> {
     let mut offsets = Vec::with_capacity(platform.sites.len());
     let mut next = 0u64;
     for s in &platform.sites {
         offsets.push(next);
-        next += s.capacity_units() as u64;
+        next += match on_nodes(s) {
+            true => s.node_types.iter().map(|t| u64::from(t.count)).sum(),
+            false => s.capacity_units() as u64,
+        };
     }
+    offsets
+}
+
+/// Each job that ran on a site not placed on nodes gets concrete unit numbers (an interval
+/// set, Batsim's notation); other jobs get an empty string.
+fn allocate_units(
+    platform: &Platform,
+    jobs: &[Job],
+    outcomes: &[Outcome],
+    on_nodes: &dyn Fn(&Site) -> bool,
+) -> Result<Vec<String>, String> {
+    let offsets = first_resources(platform, on_nodes);
     // (time, 0 = release / 1 = acquire, job): at one instant every end comes before any start.
     let mut events: Vec<(SimTime, u8, u32)> = Vec::with_capacity(2 * jobs.len());
     for (i, o) in outcomes.iter().enumerate() {
-        if o.ran() {
+        if o.ran() && !on_nodes(&platform.sites[o.site as usize]) {
             events.push((o.start, 1, i as u32));
             events.push((o.end, 0, i as u32));
         }
@@ -190,7 +218,7 @@ mod tests {
             true
         })
         .expect("a valid run");
-        batsim_jobs_csv(&platform, jobs, &out.outcomes, &cfg, "w").expect("valid")
+        batsim_jobs_csv(&platform, jobs, &out.outcomes, &out.placements, &cfg, "w").expect("valid")
     }
 
     /// Four processors: job 1 (2 procs) and job 2 (2 procs) run together, job 3 (3 procs)
@@ -232,5 +260,59 @@ mod tests {
         let fifth = csv.lines().nth(5).expect("rows");
         assert!(fifth.starts_with("5,w,rigid,1,2,5,1,"), "{csv}");
         assert!(fifth.ends_with(",1 3"), "{csv}");
+    }
+
+    /// A processor site of 4 units, then a site of two 2-core nodes: the nodes are numbered
+    /// after the units, and a job placed on node 1 of the second site holds resource 5.
+    #[test]
+    fn a_node_typed_sites_jobs_hold_its_nodes_numbered_after_the_sites_before() {
+        use crate::engine::JobOutcome;
+        use crate::model::{NodeType, Share};
+        let mut nodes = Site::flat("n", 4);
+        nodes.node_types = vec![NodeType {
+            name: String::new(),
+            count: 2,
+            cores: 2,
+            mem_kb: 0,
+            gpus: 0,
+            power: None,
+        }];
+        let platform = Platform {
+            name: "two".into(),
+            sites: vec![Site::flat("p", 4), nodes],
+        };
+        let jobs = [job(1, 0, 10, 10, 3), job(2, 0, 10, 10, 3)];
+        let ran = |site: u32| Outcome {
+            site,
+            start: SimTime::ZERO,
+            end: SimTime::from_secs(10),
+            status: JobOutcome::Finished,
+        };
+        let mut placements = Placements::for_jobs(2);
+        let share = |node: u32, cores: u32| Share {
+            node,
+            cores,
+            mem_kb: 0,
+            gpus: 0,
+        };
+        placements.record(1, &[share(0, 1), share(1, 2)]);
+        let csv = batsim_jobs_csv(
+            &platform,
+            &jobs,
+            &[ran(0), ran(1)],
+            &placements,
+            &RunConfig::default(),
+            "w",
+        )
+        .expect("valid");
+        let allocated: Vec<(&str, &str)> = csv
+            .lines()
+            .skip(1)
+            .map(|l| {
+                let f: Vec<&str> = l.split(',').collect();
+                (f[4], f[14])
+            })
+            .collect();
+        assert_eq!(allocated, [("3", "0-2"), ("2", "4-5")]);
     }
 }

@@ -144,6 +144,12 @@ impl Placements {
 
     /// Job `idx`'s nodes as an interval set of node numbers (Batsim's notation: `0-3 8`).
     pub fn nodes_text(&self, idx: usize) -> String {
+        self.nodes_text_from(idx, 0)
+    }
+
+    /// [`Placements::nodes_text`] with `base` added to each node number (the site's first
+    /// node in a platform-wide numbering).
+    pub fn nodes_text_from(&self, idx: usize, base: u64) -> String {
         let mut out = String::new();
         let shares = self.of(idx);
         let mut i = 0;
@@ -157,9 +163,10 @@ impl Placements {
             if !out.is_empty() {
                 out.push(' ');
             }
-            out.push_str(&match first == last {
-                true => first.to_string(),
-                false => format!("{first}-{last}"),
+            let (lo, hi) = (u64::from(first) + base, u64::from(last) + base);
+            out.push_str(&match lo == hi {
+                true => lo.to_string(),
+                false => format!("{lo}-{hi}"),
             });
             i += 1;
         }

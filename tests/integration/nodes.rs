@@ -153,6 +153,42 @@ fn stranded_cores_on_the_memory_fixture_are_worked_out_by_hand() {
     assert!(text.contains("0.683          0.099"), "{text}");
 }
 
+/// On node-typed sites Batsim's resources are the nodes: `allocated_resources` names the ones
+/// the engine placed each job on (the per-job CSV's `nodes`), and
+/// `requested_number_of_resources` counts them.
+#[test]
+fn batsim_jobs_csv_names_the_nodes_each_job_held() {
+    let out = std::env::temp_dir().join(format!("gs-nodes-batsim-{}.csv", std::process::id()));
+    let o = gridscope(&[
+        "simulate",
+        "tests/fixtures/memory_decides.swf",
+        "--platform",
+        "tests/fixtures/memory_decides.json",
+        "--policy",
+        "fcfs",
+        "--no-kill",
+        "--jobs",
+        out.to_str().unwrap(),
+        "--jobs-format",
+        "batsim",
+    ]);
+    assert!(o.status.success(), "{}", crate::cli::stderr(&o));
+    let csv = std::fs::read_to_string(&out).unwrap();
+    let _ = std::fs::remove_file(&out);
+    // (job, requested resources, allocated resources), from the golden nodes column.
+    let rows: Vec<(String, String, String)> = csv
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (f[0].into(), f[4].into(), f[14].into())
+        })
+        .collect();
+    let want = [(1, 0), (2, 1), (3, 1), (4, 0), (5, 0), (7, 1)]
+        .map(|(j, n)| (j.to_string(), "1".to_string(), n.to_string()));
+    assert_eq!(rows, want, "{csv}");
+}
+
 #[test]
 fn slurm_is_refused_on_nodes() {
     let e = memory_case(&[LocalPolicyKind::Slurm]).unwrap_err();

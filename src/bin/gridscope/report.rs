@@ -49,6 +49,7 @@ pub fn finish(
                 &report.platform,
                 &report.workload.jobs,
                 &run.outcomes,
+                &run.placements,
                 cfg,
                 &report.workload.name,
             )

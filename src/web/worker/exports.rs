@@ -57,6 +57,7 @@ pub(super) fn export(
                 platform,
                 &r.workload.jobs,
                 &rr.outcomes,
+                &rr.placements,
                 &st.last_options,
                 &r.workload.name,
             )
