@@ -8,8 +8,9 @@
 //! nothing for the job. Nodes are shared between jobs. A job with a node count N takes the
 //! first N nodes that each hold its share (P / N cores, the rest spread one each over the
 //! first nodes; its memory per node, or its share's memory per processor; G / N GPUs
-//! likewise). A job's GPUs without a node count go with its cores: each node it takes
-//! gives as many of the GPUs still wanted as it has free.
+//! likewise). A job's GPUs without a node count go with its cores: the nodes with a free
+//! GPU are walked first, each giving as many of the GPUs still wanted as it has free with
+//! its units, then the other nodes for the cores left.
 
 use super::maintenance::Maintenance;
 use serde::{Deserialize, Serialize};
@@ -592,27 +593,31 @@ fn place_units(
 ) -> Result<(), u64> {
     let m = if memory { mem_per_unit(procs, d) } else { 0 };
     let mut left = (procs, d.gpus);
-    match f.any_asleep() {
-        false => take_units(f, m, f.open_nodes_within(allowed), &mut left, out),
-        true => {
-            take_units(
-                f,
-                m,
-                f.open_nodes_where(allowed, Some(false)),
-                &mut left,
-                out,
-            );
-            let on = out.len();
-            take_units(
-                f,
-                m,
-                f.open_nodes_where(allowed, Some(true)),
-                &mut left,
-                out,
-            );
-            // The nodes on came in node order: only a walk that woke some needs a sort.
-            if out.len() > on {
-                out.sort_unstable_by_key(|s| s.node);
+    if d.gpus > 0 {
+        place_gpu_units(f, m, allowed, &mut left, out);
+    } else {
+        match f.any_asleep() {
+            false => take_units(f, m, f.open_nodes_within(allowed), &mut left, out),
+            true => {
+                take_units(
+                    f,
+                    m,
+                    f.open_nodes_where(allowed, Some(false)),
+                    &mut left,
+                    out,
+                );
+                let on = out.len();
+                take_units(
+                    f,
+                    m,
+                    f.open_nodes_where(allowed, Some(true)),
+                    &mut left,
+                    out,
+                );
+                // The nodes on came in node order: only a walk that woke some needs a sort.
+                if out.len() > on {
+                    out.sort_unstable_by_key(|s| s.node);
+                }
             }
         }
     }
@@ -623,6 +628,42 @@ fn place_units(
     }
 }
 
+/// [`place_units`] for a job with GPUs: first the nodes with a free GPU (those on, then
+/// those asleep), each taking its units and GPUs, until the GPUs are found; then the other
+/// nodes, in the same order, for the cores left. A GPU job walked in plain node order
+/// would stop at the first nodes with free cores whatever their GPUs, and wait while other
+/// nodes hold both (docs/nodes.md, Placement).
+fn place_gpu_units(
+    f: &NodeFree,
+    m: u64,
+    allowed: Option<&[u64]>,
+    left: &mut (u32, u32),
+    out: &mut Vec<Share>,
+) {
+    let sleeps: &[Option<bool>] = match f.any_asleep() {
+        false => &[None],
+        true => &[Some(false), Some(true)],
+    };
+    for &asleep in sleeps {
+        if left.1 == 0 {
+            break;
+        }
+        let with_gpus = f
+            .open_nodes_where(allowed, asleep)
+            .filter(|&n| f.gpus[n] > 0);
+        take_units_while(f, m, with_gpus, left, out, true);
+    }
+    let mut gpu_nodes: Vec<u32> = out.iter().map(|s| s.node).collect();
+    gpu_nodes.sort_unstable();
+    for &asleep in sleeps {
+        let rest = f
+            .open_nodes_where(allowed, asleep)
+            .filter(|&n| gpu_nodes.binary_search(&(n as u32)).is_err());
+        take_units(f, m, rest, left, out);
+    }
+    out.sort_unstable_by_key(|s| s.node);
+}
+
 /// [`place_units`]' walk over `nodes`, taking from `left` (cores, GPUs) as each holds.
 fn take_units(
     f: &NodeFree,
@@ -631,9 +672,21 @@ fn take_units(
     left: &mut (u32, u32),
     out: &mut Vec<Share>,
 ) {
+    take_units_while(f, m, nodes, left, out, false);
+}
+
+/// [`take_units`], stopping once the GPUs are found when `until_gpus`.
+fn take_units_while(
+    f: &NodeFree,
+    m: u64,
+    nodes: impl Iterator<Item = usize>,
+    left: &mut (u32, u32),
+    out: &mut Vec<Share>,
+    until_gpus: bool,
+) {
     let (cores_left, gpus_left) = left;
     for n in nodes {
-        if *cores_left == 0 && *gpus_left == 0 {
+        if (*cores_left == 0 || until_gpus) && *gpus_left == 0 {
             break;
         }
         let k = f.cores[n].min(*cores_left);
@@ -718,90 +771,5 @@ fn take_n_nodes(
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn pool(count: u32, cores: u32, mem_kb: u64, gpus: u32) -> NodePool {
-        NodePool::new(&[NodeType {
-            name: String::new(),
-            count,
-            cores,
-            mem_kb,
-            gpus,
-            power: None,
-        }])
-    }
-
-    #[test]
-    fn first_fit_puts_as_many_units_on_each_node_as_fit() {
-        let mut p = pool(3, 4, 100, 0);
-        let mut out = Vec::new();
-        // 6 units of 30 KB: node 0 holds 3 by memory, node 1 three more.
-        let d = Demand {
-            mem_kb: 30,
-            ..Demand::default()
-        };
-        assert!(p.place(6, &d, &mut out));
-        assert_eq!(
-            out.iter().map(|s| (s.node, s.cores)).collect::<Vec<_>>(),
-            [(0, 3), (1, 3)]
-        );
-        assert!(p.take(&out));
-        // 1 core left on nodes 0 and 1, 10 KB each: a 20 KB unit goes to node 2.
-        let d2 = Demand {
-            mem_kb: 20,
-            ..Demand::default()
-        };
-        assert!(p.place(1, &d2, &mut out));
-        assert_eq!(out[0].node, 2);
-        // 5 units of 20 KB: node 2 holds 5 by memory but has 4 cores: no.
-        assert!(!p.place(6, &d2, &mut out));
-        assert!(out.is_empty());
-    }
-
-    #[test]
-    fn a_node_count_takes_that_many_nodes_with_their_share() {
-        let p = pool(4, 4, 100, 2);
-        let mut out = Vec::new();
-        let d = Demand {
-            mem_kb: 50,
-            mem_per_node: true,
-            gpus: 3,
-            nodes: 2,
-        };
-        assert!(p.place(5, &d, &mut out));
-        assert_eq!(
-            out.iter()
-                .map(|s| (s.node, s.cores, s.mem_kb, s.gpus))
-                .collect::<Vec<_>>(),
-            [(0, 3, 50, 2), (1, 2, 50, 1)]
-        );
-    }
-
-    #[test]
-    fn never_fits_names_the_resource() {
-        let p = pool(2, 4, 100, 1);
-        let mem = |kb| Demand {
-            mem_kb: kb,
-            ..Demand::default()
-        };
-        assert_eq!(p.never_fits(8, &mem(25)), None);
-        assert_eq!(p.never_fits(9, &mem(0)), Some((Resource::Cores, 9, 8)));
-        assert_eq!(
-            p.never_fits(1, &mem(101)),
-            Some((Resource::Memory, 101, 100))
-        );
-        let gpus = Demand {
-            gpus: 3,
-            ..Demand::default()
-        };
-        assert_eq!(p.never_fits(2, &gpus), Some((Resource::Gpus, 3, 2)));
-        let nodes = Demand {
-            nodes: 3,
-            ..Demand::default()
-        };
-        assert_eq!(p.never_fits(3, &nodes), Some((Resource::Nodes, 3, 2)));
-        // Without memory on the nodes, memory is not checked.
-        assert_eq!(pool(2, 4, 0, 0).never_fits(1, &mem(1 << 40)), None);
-    }
-}
+#[path = "nodes_tests.rs"]
+mod tests;

@@ -51,7 +51,7 @@ impl Scenario {
         };
         let per_run = match &self.workload {
             WorkloadSpec::SesPoisson(g) => cube(g.jobs as f64, self.ses_load(g)),
-            WorkloadSpec::Lublin(g) => cube(g.jobs as f64, g.load_factor),
+            WorkloadSpec::Lublin(g) => cube(g.jobs as f64, self.lublin_load(g)),
             WorkloadSpec::HyperErlang { sites } => sites
                 .iter()
                 .map(|g| {
@@ -64,10 +64,32 @@ impl Scenario {
         Some(per_run * runs as f64)
     }
 
+    /// The Lublin model's load knob on the scenario's platform: its arrivals are fitted to
+    /// a machine of `nodes` processors, so on a platform of more the knob overstates the
+    /// load by that ratio (the `gpu-cluster` preset: 6× on 64 of 512 processors).
+    fn lublin_load(&self, g: &crate::workload::Lublin) -> f64 {
+        match (&self.platform, self.platform_cpus()) {
+            // Sized from the workload: the model's own machine.
+            (PlatformSpec::FromTrace { .. }, _) | (_, 0) => g.load_factor,
+            (_, cpus) => g.load_factor * f64::from(g.nodes) / cpus as f64,
+        }
+    }
+
     /// SES Poisson's offered load on the scenario's platform; its load factor when the
     /// platform's size is known only from the workload.
     fn ses_load(&self, g: &SesPoisson) -> f64 {
-        let cpus: u64 = match &self.platform {
+        let cpus = self.platform_cpus();
+        if cpus == 0 {
+            return g.load_factor;
+        }
+        let per_s = g.arrivals_per_30min * g.load_factor / 1800.0;
+        per_s * g.mean_processors() * g.mean_runtime_min * 60.0 / cpus as f64
+    }
+
+    /// The platform's processors before the workload is read (SES's table's largest for a
+    /// platform sized from the trace; 0 for an unknown preset).
+    fn platform_cpus(&self) -> u64 {
+        match &self.platform {
             PlatformSpec::Sites { sites, .. } => sites.iter().map(|s| s.cpus()).sum(),
             PlatformSpec::Preset { name } => super::platform_preset(name)
                 .map(|p| p.sites.iter().map(|s| s.cpus()).sum())
@@ -79,12 +101,7 @@ impl Scenario {
                     .max()
                     .unwrap_or(1)
             }),
-        };
-        if cpus == 0 {
-            return g.load_factor;
         }
-        let per_s = g.arrivals_per_30min * g.load_factor / 1800.0;
-        per_s * g.mean_processors() * g.mean_runtime_min * 60.0 / cpus as f64
     }
 }
 

@@ -65,7 +65,8 @@ use serde_engine::RunConfigDef;
 /// case ids). Version 4 (issue #41) adds `failures`, likewise written only when present;
 /// version 5 (issue #40) an algorithm's `power_off_after_s` and `carbon_slack_s` and a node
 /// type's `power`, likewise; version 6 the grid's `carbon` intensity and an algorithm's
-/// `power_cap_w`, likewise.
+/// `power_cap_w`, likewise; version 7 (issue #37) the Lublin model's GPU and memory jobs
+/// (`gpu_share`, `gpus_per_job`, `mem_share`, `mem_kb_per_proc`), likewise.
 pub const SCENARIO_VERSION: u32 = 2;
 /// The first version whose sites may list node types.
 pub const NODE_TYPES_VERSION: u32 = 3;
@@ -77,8 +78,11 @@ pub const POWER_VERSION: u32 = 5;
 /// The first version with the grid's `carbon` intensity and an algorithm's `power_cap_w`
 /// (issue #40), written only when one is there.
 pub const CARBON_VERSION: u32 = 6;
+/// The first version whose Lublin workload may draw GPU and memory jobs (issue #37),
+/// written only when it does.
+pub const DEMANDS_VERSION: u32 = 7;
 /// The newest version read.
-pub const NEWEST_SCENARIO_VERSION: u32 = CARBON_VERSION;
+pub const NEWEST_SCENARIO_VERSION: u32 = DEMANDS_VERSION;
 /// The oldest version still read.
 pub const OLDEST_SCENARIO_VERSION: u32 = 1;
 
@@ -329,7 +333,20 @@ impl Scenario {
                 }
             }
         }
+        if s.version < DEMANDS_VERSION && s.draws_demands() {
+            return Err(ScenarioError::InvalidGenerator {
+                reason: format!(
+                    "the Lublin workload draws GPU or memory jobs, which came in scenario version {DEMANDS_VERSION}; this file says version {}",
+                    s.version
+                ),
+            });
+        }
         Ok(s.upgrade())
+    }
+
+    /// True when the workload is a Lublin model with GPU or memory fields (version 7).
+    pub fn draws_demands(&self) -> bool {
+        matches!(&self.workload, WorkloadSpec::Lublin(g) if g.states_demands())
     }
 
     /// The same experiment in the current version (3 with node types, else 2), run to the
@@ -353,7 +370,9 @@ impl Scenario {
             .any(|a| a.power_off_after_s.is_some() || a.carbon_slack_s.is_some())
             || self.has_power_models();
         let capped = self.algorithms.iter().any(|a| a.power_cap_w.is_some());
-        self.version = if self.carbon.is_some() || capped {
+        self.version = if self.draws_demands() {
+            DEMANDS_VERSION
+        } else if self.carbon.is_some() || capped {
             CARBON_VERSION
         } else if switches_off {
             POWER_VERSION
@@ -505,6 +524,11 @@ impl Scenario {
         }
         if name == "energy-demo" {
             return Some(Scenario::energy_demo());
+        }
+        match name {
+            "gpu-cluster" => return Some(presets::gpu_cluster()),
+            "memory-cluster" => return Some(presets::memory_cluster()),
+            _ => {}
         }
         presets::sob_scenario(name)
     }

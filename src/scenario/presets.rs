@@ -18,6 +18,8 @@ pub const SCENARIO_PRESETS: &[(&str, &str)] = &[
     ("sob-table6-light", "as sob-table6-heavy for Table 6's light workload: about the same jobs and run times as heavy, narrower jobs"),
     ("sob-real-3site", "SOB §4.1 with public logs: SDSC-BLUE (SDSC Blue Horizon, the paper's M3), Sandia Ross and HPC2N Seth, aligned by date, August 2002 (SOB's one-month run); each machine with its own nodes and clock; all six schemes"),
     ("sob-real-3site-5m", "as sob-real-3site over August–December 2002, the longest span the three public logs share (HPC2N starts late July 2002, SDSC-BLUE ends December 2002): the nearest we can come to SOB's six-month run"),
+    ("gpu-cluster", "a cluster short of GPUs, not cores: 16 nodes × 32 cores × 4 GPUs × 256 GB; the Lublin model (5,000 jobs up to 64 processors wide, arrivals 6× the model's: offered load 0.42), half the jobs asking 2 GPUs; GPUs 65 % held while a third of the cores sit stranded beside them; every policy that places on nodes (docs/nodes.md)"),
+    ("memory-cluster", "a cluster short of memory, not cores: 16 nodes × 32 cores × 64 GB; the same Lublin jobs, 30 % of them asking 8 GB per processor: eight such processors fill a node's memory and strand its other 24 cores; every policy that places on nodes (docs/nodes.md)"),
     ("sob-local-policies", "SOB §4.3: sender-initiated over FCFS+EASY, first-fit and SJF on the sob-real-3site workload"),
 ];
 
@@ -261,6 +263,75 @@ pub fn platform_preset(name: &str) -> Option<Platform> {
         name: name.to_string(),
         sites,
     })
+}
+
+/// One site of 16 nodes × 32 cores with `mem_kb` and `gpus` each, the Lublin model on its
+/// 512 processors drawing GPU or memory jobs as `lublin` says, every policy that places
+/// on nodes (issue #37: no public log has GPUs; a preset each for a GPU-bound and a
+/// memory-bound cluster).
+fn node_bound(name: &str, mem_kb: u64, gpus: u32, lublin: crate::workload::Lublin) -> Scenario {
+    let mut site = Site {
+        nodes: 16,
+        cpus_per_node: 32,
+        ..Site::flat("cluster", 512)
+    };
+    site.node_types = vec![crate::model::NodeType {
+        name: "n".into(),
+        count: 16,
+        cores: 32,
+        mem_kb,
+        gpus,
+        power: None,
+    }];
+    Scenario {
+        failures: None,
+        carbon: None,
+        version: SCENARIO_VERSION,
+        name: name.into(),
+        seed: 1,
+        platform: PlatformSpec::Sites {
+            name: name.into(),
+            sites: vec![site],
+        },
+        workload: WorkloadSpec::Lublin(crate::workload::Lublin {
+            jobs: 5_000,
+            nodes: 64,
+            load_factor: 6.0,
+            estimate_factor: 2.0,
+            ..lublin
+        }),
+        algorithms: [
+            LocalPolicyKind::Fcfs,
+            LocalPolicyKind::Easy,
+            LocalPolicyKind::Conservative,
+            LocalPolicyKind::Sjf,
+            LocalPolicyKind::FirstFit,
+        ]
+        .map(AlgorithmSpec::local)
+        .into(),
+        options: RunConfig::default(),
+    }
+    .upgrade()
+}
+
+/// `gpu-cluster` ([`SCENARIO_PRESETS`]).
+pub(super) fn gpu_cluster() -> Scenario {
+    let lublin = crate::workload::Lublin {
+        gpu_share: 0.5,
+        gpus_per_job: 2,
+        ..Default::default()
+    };
+    node_bound("gpu-cluster", 256 << 20, 2, lublin)
+}
+
+/// `memory-cluster` ([`SCENARIO_PRESETS`]).
+pub(super) fn memory_cluster() -> Scenario {
+    let lublin = crate::workload::Lublin {
+        mem_share: 0.3,
+        mem_kb_per_proc: 8 << 20,
+        ..Default::default()
+    };
+    node_bound("memory-cluster", 64 << 20, 0, lublin)
 }
 
 #[cfg(test)]

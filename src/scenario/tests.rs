@@ -169,6 +169,39 @@ mod versions {
         }
     }
 
+    /// A Lublin workload drawing GPU or memory jobs is version 7, written only when it
+    /// does: the presets that do read back the same, a plain Lublin keeps version 2 and its
+    /// bytes, and a file saying an older version with the fields is refused naming 7.
+    #[test]
+    fn generated_gpu_and_memory_jobs_make_version_7() {
+        let gpu = Scenario::preset("gpu-cluster").unwrap();
+        assert_eq!(gpu.version, crate::scenario::DEMANDS_VERSION);
+        let text = gpu.to_json();
+        assert!(text.contains("\"gpu_share\": 0.5"), "{text}");
+        assert_eq!(Scenario::from_json(&text).unwrap(), gpu);
+        let older = text.replace("\"version\": 7", "\"version\": 6");
+        let e = Scenario::from_json(&older).unwrap_err().to_string();
+        assert!(e.contains("came in scenario version 7"), "{e}");
+        let mut plain = gpu.clone();
+        if let WorkloadSpec::Lublin(g) = &mut plain.workload {
+            g.gpu_share = 0.0;
+        }
+        assert_eq!(
+            plain.clone().upgrade().version,
+            7,
+            "gpus_per_job 2 is still written"
+        );
+        if let WorkloadSpec::Lublin(g) = &mut plain.workload {
+            g.gpus_per_job = 1;
+        }
+        plain.platform = PlatformSpec::Preset {
+            name: "demo".into(),
+        };
+        let plain = plain.upgrade();
+        assert_eq!(plain.version, SCENARIO_VERSION);
+        assert!(!plain.to_json().contains("gpus_"), "{}", plain.to_json());
+    }
+
     /// The grid's carbon is version 6, written only when there: a scenario with it reads
     /// back the same, and the synthetic curve holds each hour's value (the sines of
     /// `libm`, the same bits natively and in wasm).

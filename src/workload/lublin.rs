@@ -26,7 +26,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::Workload;
-use crate::model::Job;
+use crate::model::{Demand, Job};
 use crate::rng::SimRng;
 use crate::time::SimTime;
 
@@ -62,7 +62,38 @@ pub struct Lublin {
     pub estimate_factor: f64,
     /// Hour of the day (0–23) at which the first bucket starts.
     pub start_hour: u32,
+    /// Share of the jobs (0–1) that ask for `gpus_per_job` GPUs (issue #37: no public log
+    /// has GPUs, so GPU workloads are drawn). 0, the default, draws none and leaves the
+    /// jobs exactly as before.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub gpu_share: f64,
+    /// GPUs each GPU job asks for, for the whole job.
+    #[serde(skip_serializing_if = "is_one")]
+    pub gpus_per_job: u32,
+    /// Share of the jobs (0–1) that ask for `mem_kb_per_proc` KB of memory per processor
+    /// (the others state none). 0, the default, draws none.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub mem_share: f64,
+    /// Memory per processor of a memory job, KB (SWF's unit).
+    #[serde(skip_serializing_if = "is_zero_kb")]
+    pub mem_kb_per_proc: u64,
 }
+
+fn is_zero(v: &f64) -> bool {
+    *v == 0.0
+}
+
+fn is_one(v: &u32) -> bool {
+    *v == 1
+}
+
+fn is_zero_kb(v: &u64) -> bool {
+    *v == 0
+}
+
+/// Seeds the demands' own stream: drawing them leaves the model's stream, so the jobs,
+/// untouched.
+const DEMANDS_STREAM: u64 = 0x6770_7573_5f6d_656d;
 
 impl Default for Lublin {
     fn default() -> Self {
@@ -73,6 +104,10 @@ impl Default for Lublin {
             load_factor: 1.0,
             estimate_factor: 1.0,
             start_hour: 0,
+            gpu_share: 0.0,
+            gpus_per_job: 1,
+            mem_share: 0.0,
+            mem_kb_per_proc: 0,
         }
     }
 }
@@ -195,6 +230,17 @@ impl Lublin {
                 self.estimate_factor
             ));
         }
+        for (name, share) in [("gpu_share", self.gpu_share), ("mem_share", self.mem_share)] {
+            if !(0.0..=1.0).contains(&share) {
+                return Err(format!("{name} must be between 0 and 1 (got {share})"));
+            }
+        }
+        if self.gpu_share > 0.0 && self.gpus_per_job == 0 {
+            return Err("gpus_per_job must be at least 1 when gpu_share is above 0".into());
+        }
+        if self.mem_share > 0.0 && self.mem_kb_per_proc == 0 {
+            return Err("mem_kb_per_proc must be at least 1 when mem_share is above 0".into());
+        }
         if self.start_hour > 23 {
             return Err(format!(
                 "start_hour must be 0 to 23 (got {})",
@@ -257,7 +303,66 @@ impl Lublin {
             },
             self.load_factor
         );
-        Ok(Workload::generated(name, jobs, vec![]))
+        let mut w = Workload::generated(name, jobs, vec![]);
+        w.demands = self.demands(w.jobs.len(), seed);
+        if !w.demands.is_empty() {
+            // The import report counts what the jobs state, as a trace reader's does.
+            let mut counts = super::swf::ResourceCounts::default();
+            for d in &w.demands {
+                for (c, stated, drawn) in [
+                    (&mut counts.memory, d.mem_kb > 0, self.mem_share > 0.0),
+                    (&mut counts.gpus, d.gpus > 0, self.gpu_share > 0.0),
+                ] {
+                    match (stated, drawn) {
+                        (true, _) => c.known += 1,
+                        (false, true) => c.missing += 1,
+                        (false, false) => {}
+                    }
+                }
+            }
+            w.report.resources = Some(counts);
+            w.name.push_str(&format!(
+                " + GPUs {}×{}, memory {}×{} KB/proc",
+                self.gpu_share, self.gpus_per_job, self.mem_share, self.mem_kb_per_proc
+            ));
+            w.report.file = w.name.clone();
+        }
+        Ok(w)
+    }
+
+    /// True when some job may ask for more than processors.
+    pub fn has_demands(&self) -> bool {
+        self.gpu_share > 0.0 || self.mem_share > 0.0
+    }
+
+    /// True when a GPU or memory field differs from its default, so the description needs
+    /// scenario version 7 (an older reader refuses the fields).
+    pub fn states_demands(&self) -> bool {
+        self.has_demands() || self.gpus_per_job != 1 || self.mem_kb_per_proc != 0
+    }
+
+    /// What each of `jobs` jobs asks beyond processors, from the demands' own stream: per
+    /// job a draw for GPUs, then one for memory. Empty when no job asks for more.
+    fn demands(&self, jobs: usize, seed: u64) -> Vec<Demand> {
+        if !self.has_demands() {
+            return Vec::new();
+        }
+        let mut rng = SimRng::new(seed ^ DEMANDS_STREAM);
+        let demands: Vec<Demand> = (0..jobs)
+            .map(|_| {
+                let gpu = rng.uniform() < self.gpu_share;
+                let mem = rng.uniform() < self.mem_share;
+                Demand {
+                    gpus: if gpu { self.gpus_per_job } else { 0 },
+                    mem_kb: if mem { self.mem_kb_per_proc } else { 0 },
+                    ..Demand::default()
+                }
+            })
+            .collect();
+        match demands.iter().all(Demand::is_processors_only) {
+            true => Vec::new(),
+            false => demands,
+        }
     }
 }
 
@@ -445,6 +550,51 @@ pub fn gamma_cdf(x: f64, shape: f64, scale: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// GPU and memory jobs are drawn from their own stream: the jobs are the model's
+    /// exactly, the shares come out near the asked ones, and the import report counts them.
+    #[test]
+    fn gpu_and_memory_jobs_leave_the_jobs_as_the_model_draws_them() {
+        let plain = Lublin {
+            jobs: 4_000,
+            ..Lublin::default()
+        };
+        let with = Lublin {
+            gpu_share: 0.25,
+            gpus_per_job: 4,
+            mem_share: 0.5,
+            mem_kb_per_proc: 1 << 20,
+            ..plain.clone()
+        };
+        let (a, b) = (plain.generate(3).unwrap(), with.generate(3).unwrap());
+        assert_eq!(a.jobs, b.jobs);
+        assert!(a.demands.is_empty() && a.report.resources.is_none());
+        assert_eq!(b.demands.len(), 4_000);
+        let gpu_jobs = b.demands.iter().filter(|d| d.gpus == 4).count();
+        let mem_jobs = b.demands.iter().filter(|d| d.mem_kb == 1 << 20).count();
+        assert!((900..1100).contains(&gpu_jobs), "{gpu_jobs}");
+        assert!((1850..2150).contains(&mem_jobs), "{mem_jobs}");
+        let counts = b.report.resources.unwrap();
+        assert_eq!(counts.gpus.known, gpu_jobs as u64);
+        assert_eq!(counts.memory.known + counts.memory.missing, 4_000);
+        for bad in [
+            Lublin {
+                gpu_share: 1.5,
+                ..Lublin::default()
+            },
+            Lublin {
+                gpu_share: 0.5,
+                gpus_per_job: 0,
+                ..Lublin::default()
+            },
+            Lublin {
+                mem_share: 0.5,
+                ..Lublin::default()
+            },
+        ] {
+            assert!(bad.validate().is_err(), "{bad:?}");
+        }
+    }
 
     #[test]
     fn gamma_cdf_matches_known_values() {

@@ -99,6 +99,28 @@ test('a failure model in the form: runs on nodes, the failures table equals the 
   assert.equal(await again.locator('#f-failure-seed').count(), 0);
 });
 
+test('the gpu-cluster preset: GPU jobs on nodes, cores, memory and GPUs held and stranded equal the CLI', async () => {
+  const page = await open();
+  await waitResults(page, 5);
+  await page.selectOption('[data-testid=scenario-preset]', 'gpu-cluster');
+  await page.click('[data-testid=run]');
+  await page.waitForFunction(
+    () => document.querySelectorAll('[data-testid=resource-table] tbody tr').length === 5,
+    null,
+    { timeout: 120_000 },
+  );
+  const rows = await waitResults(page, 5, 120_000);
+  const cli = JSON.parse(execFileSync(CLI, ['run', '--preset', 'gpu-cluster', '--json'], { maxBuffer: 64 << 20 }).toString());
+  assertSameNumbers(rows, Object.fromEntries(cli.runs.map((r) => [r.label, r.metrics])));
+  const json = await reportJson(page);
+  assert.deepEqual(json.runs.map((r) => [r.label, r.resources]), cli.runs.map((r) => [r.label, r.resources]));
+  assert.ok(json.runs.every((r) => r.resources.gpus.utilization > 0.5), JSON.stringify(json.runs[0].resources));
+  const head = await page.textContent('[data-testid=resource-table] thead');
+  assert.match(head, /GPUs held/);
+  assert.match(head, /GPUs stranded/);
+  assert.ok(await canvasInk(page, 'chart-resources') > 0.01, 'the resources bars are blank');
+});
+
 test('no page of this file left 127.0.0.1 or logged an error', () => {
   assertCleanPages(pages, 2);
 });

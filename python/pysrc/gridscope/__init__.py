@@ -195,8 +195,9 @@ def read_swf(source: Union[PathLike, bytes, bytearray, memoryview], *, strict: b
 
 def lublin(jobs: int = 10_000, *, seed: int = 0, **params: Any) -> Workload:
     """The Lublin–Feitelson (2003) workload model, seeded: ``jobs``, ``nodes`` (128),
-    ``job_types``, ``load_factor``, ``estimate_factor``, ``start_hour`` as in a scenario's
-    ``{"kind": "lublin"}`` workload (docs/workload-models.md)."""
+    ``job_types``, ``load_factor``, ``estimate_factor``, ``start_hour``, and GPU and memory
+    jobs (``gpu_share``, ``gpus_per_job``, ``mem_share``, ``mem_kb_per_proc``) as in a
+    scenario's ``{"kind": "lublin"}`` workload (docs/workload-models.md, docs/nodes.md)."""
     params = dict(params, jobs=int(jobs))
     return Workload(_g.lublin(json.dumps(params), int(seed)))
 
