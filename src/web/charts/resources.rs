@@ -68,7 +68,7 @@ impl Plot for ResourceShares {
         draw::grouped_bars(
             canvas,
             "Resources held and stranded per run",
-            "% of capacity × makespan",
+            "% of capacity",
             &self.labels,
             &self.series,
             GroupValues::Plain(&self.values),
