@@ -60,7 +60,45 @@ pub enum WaitReason {
         needs: u32,
         free: u32,
         short: String,
+        /// The nodes with a free core and what each has free, in node order (the first
+        /// [`MAX_FREE_NODES`]); `free_nodes_more` counts the rest.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        free_nodes: Vec<FreeNode>,
+        #[serde(default, skip_serializing_if = "is_zero")]
+        free_nodes_more: usize,
     },
+}
+
+/// A node with a free core, and what it has free (memory in KB).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FreeNode {
+    pub node: u32,
+    pub cores: u32,
+    pub mem_kb: u64,
+    pub gpus: u32,
+}
+
+/// The free nodes a "no node holds it" names at most.
+pub const MAX_FREE_NODES: usize = 8;
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// The nodes with a free core in `f`: the first [`MAX_FREE_NODES`], and how many more.
+fn free_nodes(f: &crate::model::NodeFree) -> (Vec<FreeNode>, usize) {
+    let mut open = f.open_nodes_within(None);
+    let first: Vec<FreeNode> = open
+        .by_ref()
+        .take(MAX_FREE_NODES)
+        .map(|n| FreeNode {
+            node: n as u32,
+            cores: f.cores[n],
+            mem_kb: f.mem_kb[n],
+            gpus: f.gpus[n],
+        })
+        .collect();
+    (first, open.count())
 }
 
 impl WaitReason {
@@ -108,16 +146,43 @@ impl WaitReason {
                 "planned later: it is number {} in the queue, and starting it now would delay a job planned before it",
                 position + 1
             ),
-            WaitReason::NoNodeHoldsIt { needs, free, short } => {
+            WaitReason::NoNodeHoldsIt {
+                needs,
+                free,
+                short,
+                free_nodes,
+                free_nodes_more,
+            } => {
                 let why = match short.as_str() {
                     "maintenance" => "a maintenance window keeps its estimate from the nodes that would hold it".to_string(),
                     "cores" => "the free cores are spread over too many nodes for its node count".to_string(),
                     "nodes" => "too few nodes have room for its part".to_string(),
                     other => format!("the nodes with free cores lack the {other} it asks for"),
                 };
-                format!(
+                let mut text = format!(
                     "no node holds it: it needs {needs} processors and {free} are free, but {why}"
-                )
+                );
+                if !free_nodes.is_empty() {
+                    let nodes: Vec<String> = free_nodes
+                        .iter()
+                        .map(|n| {
+                            let mut t = format!("node {}: {} cores", n.node, n.cores);
+                            if short == "memory" || n.mem_kb > 0 {
+                                t.push_str(&format!(", {} KB", n.mem_kb));
+                            }
+                            if short == "GPUs" || n.gpus > 0 {
+                                t.push_str(&format!(", {} GPUs", n.gpus));
+                            }
+                            t
+                        })
+                        .collect();
+                    text.push_str(&format!(" (free now: {}", nodes.join("; ")));
+                    if *free_nodes_more > 0 {
+                        text.push_str(&format!("; {free_nodes_more} more nodes"));
+                    }
+                    text.push(')');
+                }
+                text
             }
         }
     }
@@ -367,10 +432,14 @@ fn reason_now(
                 power_cap: sim.power_cap_units(s),
             }
         } else if let Some(short) = short {
+            let (free_nodes, free_nodes_more) =
+                sim.free_nodes(s).map(free_nodes).unwrap_or_default();
             WaitReason::NoNodeHoldsIt {
                 needs: q.units,
                 free: snap.free,
                 short: short.map_or("maintenance", |r| r.name()).to_string(),
+                free_nodes,
+                free_nodes_more,
             }
         } else if let Some(h) = snap.head.filter(|h| h.job != j) {
             let ends = sim.now().0 + q.estimate.0;

@@ -94,6 +94,11 @@ fn on_nodes_the_wait_names_the_resource_the_free_nodes_lack() {
             text.contains("no node holds it: it needs 1 processors and 1 are free, but the nodes with free cores lack the memory it asks for"),
             "{policy}: {text}"
         );
+        // Node 1 has the core (jobs 2 and 3 hold 3 of its 4) but 210 KB, not 220.
+        assert!(
+            text.contains("(free now: node 1: 1 cores, 210 KB)"),
+            "{policy}: {text}"
+        );
         assert!(text.contains("started at 100 s"), "{policy}: {text}");
     }
     let json = explain(&[
@@ -109,6 +114,9 @@ fn on_nodes_the_wait_names_the_resource_the_free_nodes_lack() {
     let v: serde_json::Value = serde_json::from_str(&json).expect("JSON");
     assert_eq!(v["spans"][0]["reason"]["kind"], "no_node_holds_it");
     assert_eq!(v["spans"][0]["reason"]["short"], "memory");
+    let nodes = &v["spans"][0]["reason"]["free_nodes"];
+    assert_eq!(nodes[0]["node"], 1);
+    assert_eq!(nodes[0]["mem_kb"], 210);
 }
 
 /// Under the power policies of issue #40 (the `energy-demo` preset's 128 one-core nodes of

@@ -65,6 +65,11 @@ impl Simulation<'_> {
         }
     }
 
+    /// What each node of site `s` has free now (`None` when the site has no node types).
+    pub fn free_nodes(&self, s: usize) -> Option<&crate::model::NodeFree> {
+        Some(self.sites.get(s)?.res.nodes.as_ref()?.free())
+    }
+
     /// Why job `idx`, queued at site `s`, finds no nodes free now (the explain view: its
     /// processors may be free in number while no node holds its part): the resource the
     /// nodes free now lack, tried as [`NodePool::never_fits`] tries the empty site (cores
