@@ -32,6 +32,7 @@ mod kkor_gantt;
 mod legend;
 mod merged;
 mod resources;
+mod run_bars;
 mod runs;
 mod scjg;
 mod sob;
@@ -50,7 +51,7 @@ use web_sys::HtmlCanvasElement;
 pub use ab::AbScatter;
 pub use draw::Geom;
 pub use energy::{CarbonCurve, EnergyWait, NodeStates};
-pub use failures::LostWork;
+pub use failures::lost_work;
 pub use families::{
     KkorGantt, KkorLines, KkorOrgs, SesBars, SesCrossoverLines, SesFigure, SesGroups, SesQueue,
     KKOR_CHART_METRICS,
@@ -58,7 +59,7 @@ pub use families::{
 pub use fit::{FitCdf, FitKind};
 pub use gantt::Gantt;
 pub use merged::MergedChart;
-pub use resources::ResourceShares;
+pub use resources::resource_shares;
 pub use runs::{Bars, Quantity, SeriesChart, SiteUtil, WaitCdf};
 pub use scjg::{ScjgGantt, ScjgLines, ScjgQuery, ScjgTimeline, SCJG_CHART_METRICS};
 pub use sob::{SobFigure, SOB_METRICS};

@@ -5,7 +5,7 @@
 use yew::prelude::*;
 
 use crate::scenario::failures::{RunFailures, FAILURE_HELP};
-use crate::web::charts::{plot, ChartView, LostWork};
+use crate::web::charts::{lost_work, plot, ChartView};
 use crate::web::format::fmt_num;
 use crate::web::state::use_app;
 
@@ -21,7 +21,7 @@ fn formula(key: &str) -> String {
 pub fn FailureResultsPanel() -> Html {
     let app = use_app();
     let runs = &app.results.runs;
-    let Some(chart) = LostWork::of(runs) else {
+    let Some(chart) = lost_work(runs) else {
         return html! {};
     };
     let checkpointed = runs.iter().any(|r| {

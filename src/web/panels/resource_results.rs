@@ -5,7 +5,7 @@
 use yew::prelude::*;
 
 use crate::metrics::resources::{ResourceUse, RunResources, RESOURCE_HELP};
-use crate::web::charts::{plot, ChartView, ResourceShares};
+use crate::web::charts::{plot, resource_shares, ChartView};
 use crate::web::format::fmt_num;
 use crate::web::state::use_app;
 
@@ -26,7 +26,7 @@ fn percent(u: Option<&ResourceUse>, f: fn(&ResourceUse) -> f64) -> String {
 pub fn ResourceResultsPanel() -> Html {
     let app = use_app();
     let runs = &app.results.runs;
-    let Some(chart) = ResourceShares::of(runs) else {
+    let Some(chart) = resource_shares(runs) else {
         return html! {};
     };
     let with = || {
