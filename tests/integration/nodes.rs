@@ -108,6 +108,21 @@ fn memory_not_cores_decides_golden() {
     );
 }
 
+/// `gridscope simulate` of the memory fixture on its AccaSim platform under FCFS, with
+/// `extra` flags.
+fn fcfs_on_the_memory_fixture(extra: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "simulate",
+        "tests/fixtures/memory_decides.swf",
+        "--platform",
+        "tests/fixtures/memory_decides.json",
+        "--policy",
+        "fcfs",
+    ];
+    args.extend_from_slice(extra);
+    gridscope(&args)
+}
+
 /// FCFS on the memory fixture, worked out by hand (2 nodes × 4 cores × 240 KB; a core is
 /// stranded while its node has less than 240 / 4 = 60 KB free):
 /// - 0–100: node 0 is full (job 1: 4 cores, 240 KB), node 1 has 2, then 1, cores and
@@ -136,19 +151,8 @@ fn stranded_cores_on_the_memory_fixture_are_worked_out_by_hand() {
     assert_eq!(memory.utilization, held / (480.0 * 150.0));
     assert_eq!(memory.stranded, 0.0);
     assert!(r.all.gpus.is_none());
-    let text = String::from_utf8_lossy(
-        &gridscope(&[
-            "simulate",
-            "tests/fixtures/memory_decides.swf",
-            "--platform",
-            "tests/fixtures/memory_decides.json",
-            "--policy",
-            "fcfs",
-            "--no-kill",
-        ])
-        .stdout,
-    )
-    .into_owned();
+    let text =
+        String::from_utf8_lossy(&fcfs_on_the_memory_fixture(&["--no-kill"]).stdout).into_owned();
     assert!(text.contains("cores stranded memory used"), "{text}");
     assert!(text.contains("0.683          0.099"), "{text}");
 }
@@ -159,13 +163,7 @@ fn stranded_cores_on_the_memory_fixture_are_worked_out_by_hand() {
 #[test]
 fn batsim_jobs_csv_names_the_nodes_each_job_held() {
     let out = std::env::temp_dir().join(format!("gs-nodes-batsim-{}.csv", std::process::id()));
-    let o = gridscope(&[
-        "simulate",
-        "tests/fixtures/memory_decides.swf",
-        "--platform",
-        "tests/fixtures/memory_decides.json",
-        "--policy",
-        "fcfs",
+    let o = fcfs_on_the_memory_fixture(&[
         "--no-kill",
         "--jobs",
         out.to_str().unwrap(),
@@ -198,13 +196,7 @@ fn slurm_is_refused_on_nodes() {
 #[test]
 fn cli_simulate_takes_an_accasim_platform() {
     let out = std::env::temp_dir().join(format!("gs-nodes-{}.csv", std::process::id()));
-    let o = gridscope(&[
-        "simulate",
-        "tests/fixtures/memory_decides.swf",
-        "--platform",
-        "tests/fixtures/memory_decides.json",
-        "--policy",
-        "fcfs",
+    let o = fcfs_on_the_memory_fixture(&[
         "--event-order",
         "accasim",
         "--no-kill",
