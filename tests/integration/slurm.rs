@@ -80,6 +80,33 @@ fn age_reorders_the_queue() {
     assert_eq!(starts(aged, &jobs), [0, 1000, 1100]);
 }
 
+/// A (6 procs) holds 6 processors until 1000, B the other 4 until 50. N (4 procs, 2000 s)
+/// is queued at 10, W (10 procs) at 20. When B ends at 50, job size puts W first (1000
+/// against 400), and N may not backfill, as it would hold 4 of W's processors at 1000.
+/// The tick at 100 adds age (10000 × age / 100 s):
+/// N 400 + 9000 against W's 1000 + 8000, so N is the head and fits in the 4 free
+/// processors. No job arrives or ends at 100, but Slurm's schedulers run every second or so
+/// and start N at the tick; so does the policy (its wake-up at each tick), and W starts when
+/// both A and N have ended, at 2100. With passes at arrivals and ends only, W would start
+/// when A ends, at 1000, and N after it, at 1100 (a real slurmctld started such jobs 9 s
+/// before the simulation did: the replay's a3 and a5, scripts/slurm_replay.sh).
+#[test]
+fn a_tick_that_makes_a_job_the_head_starts_it_at_the_tick() {
+    let jobs = [
+        job(1, 1, 1, 0, 6, 1000, 1000),
+        job(2, 1, 1, 0, 4, 50, 50),
+        job(3, 1, 1, 10, 4, 2000, 2000),
+        job(4, 1, 1, 20, 10, 100, 100),
+    ];
+    let cfg = SlurmConfig {
+        weight_job_size: 1000,
+        weight_age: 10_000,
+        max_age_s: 100,
+        ..base()
+    };
+    assert_eq!(starts(cfg, &jobs), [0, 0, 100, 2100]);
+}
+
 /// User 1 runs 10 procs from 0 to 600; at 100 they queue H (10 procs), at 200 user 2 queues
 /// L (10 procs). In arrival order H starts at 600, L at 700. With fair share, user 1 has
 /// all the usage: 2^(−1/0.5) = 0.25 against user 2's 1, so L starts at 600, H at 700.

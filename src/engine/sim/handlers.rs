@@ -29,6 +29,13 @@ impl Simulation<'_> {
             Event::Down(i) => self.node_down(i)?,
             Event::Up(i) => self.node_up(i)?,
             Event::Release(idx) => self.grid_decides(|g, v, a| g.on_arrival(idx, v, a)),
+            Event::Wake(s) => {
+                let site = &mut self.sites[s as usize];
+                if site.wake == self.now {
+                    site.wake = SimTime::NEVER;
+                }
+                self.touched.push(s);
+            }
             Event::Grid(msg) => {
                 self.log.grid_messages += 1;
                 self.grid_decides(|g, v, a| g.on_message(msg, v, a));

@@ -67,6 +67,8 @@ enum Event {
     Up(u32),
     /// A job held past its submission (`with_holds`) goes to its grid policy now.
     Release(JobIdx),
+    /// Site `s`'s local policy asked for a pass now ([`LocalPolicy::wake_at`]).
+    Wake(u32),
 }
 
 /// A site's resources; kept apart from its policy so the policy can borrow a view of them.
@@ -120,6 +122,8 @@ struct SiteState {
     /// its first projected start: the SOB schemes ask every site on every arrival and every
     /// σ tick, and rebuilding the projection each time cost 90 % of a SOB preset's run.
     projection: RefCell<Option<Projection>>,
+    /// The earliest wake-up of the policy's queued on the event heap (`NEVER`: none).
+    wake: SimTime,
 }
 
 impl SiteState {
@@ -246,6 +250,7 @@ impl<'a> Simulation<'a> {
                 },
                 policy: build(i),
                 projection: RefCell::new(None),
+                wake: SimTime::NEVER,
             })
             .collect::<Vec<SiteState>>();
         validate_nodes(&platform, &sites, scheme)?;

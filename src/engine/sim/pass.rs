@@ -28,6 +28,7 @@ impl Simulation<'_> {
             res: site,
             policy,
             projection,
+            ..
         } = &mut self.sites[s as usize];
         let replans = site.plan_invalidated;
         if let (Some(power), Some(pool)) = (self.power.as_mut(), site.nodes.as_mut()) {
@@ -70,6 +71,7 @@ impl Simulation<'_> {
                 res: site,
                 policy,
                 projection,
+                ..
             } = &mut self.sites[s as usize];
             if start > now {
                 // Its policy placed it to end at now + estimate: the plan, and any kept
@@ -112,6 +114,7 @@ impl Simulation<'_> {
             self.log.started.push((s, idx));
         }
         self.starts = starts;
+        self.queue_wake(s);
         let policy = &self.sites[s as usize].policy;
         self.max_queue = self.max_queue.max(policy.queue_len());
         if policy.plan_work() > self.work_limit {
@@ -135,5 +138,21 @@ impl Simulation<'_> {
             });
         }
         Ok(())
+    }
+
+    /// Puts site `s`'s policy's next wake-up on the heap, unless one at or before it is
+    /// there already (a later one left there brings a pass that changes nothing).
+    fn queue_wake(&mut self, s: u32) {
+        let now = self.now;
+        let SiteState {
+            res, policy, wake, ..
+        } = &mut self.sites[s as usize];
+        let Some(at) = policy.wake_at(&res.view(now)).filter(|&t| t > now) else {
+            return;
+        };
+        if at < *wake || *wake <= now {
+            *wake = at;
+            self.events.push(at, Event::Wake(s));
+        }
     }
 }

@@ -280,6 +280,14 @@ pub trait LocalPolicy {
     /// released: a kept plan must be made again at the next pass.
     fn replan(&mut self) {}
 
+    /// When this policy wants a pass with no event to bring one (after each pass, with the
+    /// site as the pass left it): Slurm's priorities change at its `PriorityCalcPeriod`
+    /// ticks, and a job that becomes the head at a tick may fit in what is free then.
+    /// `None` (every policy but `slurm`): passes come with arrivals and ends only.
+    fn wake_at(&self, _site: &SiteView) -> Option<SimTime> {
+        None
+    }
+
     /// How long the queued `job` is projected to wait, by estimates: its start in the
     /// projection of the jobs ahead of it ([`project_queue`]) minus now; `None` when it is
     /// not queued here or never fits.

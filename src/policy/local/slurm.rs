@@ -326,4 +326,13 @@ impl LocalPolicy for Slurm {
     fn released(&mut self, now: SimTime, units: u32, predicted_end: SimTime) {
         self.ended.push((now, predicted_end, units));
     }
+
+    /// The next tick, while a queued job would fit in what is free: Slurm's schedulers run
+    /// every second or so, events or not, so a job the tick makes the head starts at the
+    /// tick (docs/slurm.md). With nothing narrow enough free, a tick changes no start and
+    /// the next end brings the pass.
+    fn wake_at(&self, site: &SiteView) -> Option<SimTime> {
+        let narrowest = self.queue.iter().map(|e| e.job.units).min()?;
+        (site.free >= narrowest).then(|| self.prio.next_tick())
+    }
 }

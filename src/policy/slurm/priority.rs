@@ -193,7 +193,6 @@ impl Priorities {
         }
     }
 
-    /// The last tick at or before the present.
     /// Job `idx`'s user, densely numbered.
     pub fn user(&self, idx: JobIdx) -> u32 {
         self.jobs.user(idx)
@@ -204,8 +203,14 @@ impl Priorities {
         self.jobs.user_count()
     }
 
+    /// The last tick at or before the present.
     pub fn last_tick(&self) -> SimTime {
         self.last_tick
+    }
+
+    /// The first tick after the last [`Priorities::advance`].
+    pub fn next_tick(&self) -> SimTime {
+        self.next_tick
     }
 
     /// True when a tick falls at or before `now` (so [`Priorities::advance`] needs each
