@@ -432,6 +432,13 @@ pub struct SiteSeries {
     /// run whose nodes went down ([`series_with_downtimes`]).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub nodes_up: Vec<f64>,
+    /// Memory held / the nodes' memory, time-averaged per bucket (issue #37): only on a
+    /// node-typed site with memory ([`resources::add_resource_series`]).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub memory: Vec<f64>,
+    /// GPUs held / the nodes' GPUs, likewise: only on a node-typed site with GPUs.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gpus: Vec<f64>,
 }
 
 pub fn series(platform: &Platform, jobs: &[Job], outcomes: &[Outcome], buckets: usize) -> Series {
@@ -502,6 +509,8 @@ pub fn series_with_downtimes(
                         .map(|v| 1.0 - v / f64::from(site.nodes.max(1)))
                         .collect(),
                 },
+                memory: Vec::new(),
+                gpus: Vec::new(),
             }
         })
         .collect();

@@ -257,6 +257,61 @@ fn sweep_site(
     Ok(sums)
 }
 
+/// Adds to `series` (made by [`super::series`] over the same run, so the same buckets) each
+/// node-typed site's memory and GPUs held over time: Σ held / the site's capacity,
+/// time-averaged per bucket, for the sites with memory (modelled) or GPUs. The
+/// time-average of a line over the run is [`run_resources`]' utilization of that resource
+/// when the run starts at 0.
+pub fn add_resource_series(
+    platform: &Platform,
+    outcomes: &[Outcome],
+    placements: &Placements,
+    series: &mut super::Series,
+) {
+    let width = series.bucket_s * crate::time::TICKS_PER_SEC as f64;
+    for (s, (site, line)) in platform.sites.iter().zip(&mut series.sites).enumerate() {
+        let Some(pool) = site.node_pool() else {
+            continue;
+        };
+        let buckets = line.utilization.len();
+        let cap = pool.free();
+        let memory: u64 = cap.mem_kb.iter().sum();
+        let gpus: u64 = cap.gpus.iter().map(|&g| u64::from(g)).sum();
+        // (instant, memory change, GPU change); integer KB and GPUs, so any order of one
+        // instant's changes sums to the same.
+        let mut mem_steps: Vec<(i64, f64)> = Vec::new();
+        let mut gpu_steps: Vec<(i64, f64)> = Vec::new();
+        for (idx, o) in outcomes.iter().enumerate() {
+            if o.site as usize != s || !o.ran() {
+                continue;
+            }
+            let shares = placements.of(idx);
+            let kb: u64 = shares.iter().map(|x| x.mem_kb).sum();
+            let g: u64 = shares.iter().map(|x| u64::from(x.gpus)).sum();
+            if kb > 0 {
+                mem_steps.push((o.start.0, kb as f64));
+                mem_steps.push((o.end.0, -(kb as f64)));
+            }
+            if g > 0 {
+                gpu_steps.push((o.start.0, g as f64));
+                gpu_steps.push((o.end.0, -(g as f64)));
+            }
+        }
+        let share = |steps: &mut Vec<(i64, f64)>, total: u64| -> Vec<f64> {
+            super::integrate(steps, width, buckets)
+                .into_iter()
+                .map(|v| v / total as f64)
+                .collect()
+        };
+        if pool.tracks_memory && memory > 0 {
+            line.memory = share(&mut mem_steps, memory);
+        }
+        if gpus > 0 {
+            line.gpus = share(&mut gpu_steps, gpus);
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

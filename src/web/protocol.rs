@@ -338,6 +338,13 @@ pub struct SiteSeriesData {
     /// The share of the site's nodes up per bucket, in a run with failures (else empty).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub nodes_up: Vec<f64>,
+    /// Memory held / the nodes' memory per bucket, on a node-typed site with memory (issue
+    /// #37; else empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub memory: Vec<f64>,
+    /// GPUs held / the nodes' GPUs per bucket, on a node-typed site with GPUs (else empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gpus: Vec<f64>,
     /// The site's mean power per bucket in watts, when its nodes have power models (issue
     /// #40; else empty).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -119,6 +119,37 @@ test('the gpu-cluster preset: GPU jobs on nodes, cores, memory and GPUs held and
   assert.match(head, /GPUs held/);
   assert.match(head, /GPUs stranded/);
   assert.ok(await canvasInk(page, 'chart-resources') > 0.01, 'the resources bars are blank');
+  // GPUs and memory held over time: lines per site beside utilization and the queue.
+  assert.ok(await canvasInk(page, 'chart-gpus') > 0.01, 'the GPUs-held chart is blank');
+  assert.equal(await page.locator('[data-testid=chart-memory]').count(), 1);
+
+  // The generator's demands are page inputs: a quarter of the jobs ask 2 GPUs and a fifth
+  // 4 GB per processor; the share link carries them (scenario version 7) and the CLI on it
+  // gives the same resources.
+  assert.equal(await page.inputValue('#f-lublin-gpu-share'), '0.5');
+  await page.fill('#f-lublin-gpu-share', '0.25');
+  await page.fill('#f-lublin-gpus', '2');
+  await page.fill('#f-lublin-mem-share', '0.2');
+  await page.fill('#f-lublin-mem', String(4 << 20));
+  await page.click('[data-testid=run]');
+  await page.waitForFunction(
+    (before) => JSON.stringify([...document.querySelectorAll('[data-testid=resource-table] tbody td')].map((c) => c.textContent)) !== before,
+    JSON.stringify(await page.$$eval('[data-testid=resource-table] tbody td', (cs) => cs.map((c) => c.textContent))),
+    { timeout: 120_000 },
+  );
+  const edited = await waitResults(page, 5, 120_000);
+  await page.click('text=Share');
+  const url = await page.textContent('[data-testid=share-url]');
+  const shared = JSON.parse(zlib.inflateRawSync(Buffer.from(url.split('#s1=')[1], 'base64url')));
+  assert.equal(shared.scenario.version, 7);
+  const { gpu_share, gpus_per_job, mem_share, mem_kb_per_proc } = shared.scenario.workload;
+  assert.deepEqual([gpu_share, gpus_per_job, mem_share, mem_kb_per_proc], [0.25, 2, 0.2, 4 << 20]);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridscope-gpu-'));
+  fs.writeFileSync(path.join(dir, 'scenario.json'), JSON.stringify(shared.scenario));
+  const again = JSON.parse(execFileSync(CLI, ['run', path.join(dir, 'scenario.json'), '--json'], { maxBuffer: 64 << 20 }).toString());
+  assertSameNumbers(edited, Object.fromEntries(again.runs.map((r) => [r.label, r.metrics])));
+  assert.deepEqual((await reportJson(page)).runs.map((r) => r.resources), again.runs.map((r) => r.resources));
+  assert.ok(again.runs.every((r) => r.resources.memory_kb.utilization > 0), JSON.stringify(again.runs[0].resources));
 });
 
 test('no page of this file left 127.0.0.1 or logged an error', () => {

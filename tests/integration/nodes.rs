@@ -157,6 +157,32 @@ fn stranded_cores_on_the_memory_fixture_are_worked_out_by_hand() {
     assert!(text.contains("0.683          0.099"), "{text}");
 }
 
+/// `--series` adds memory held over time on a site with memory (no GPU line without GPUs):
+/// three buckets of 50 s whose mean is the run's memory utilization (the run starts at 0),
+/// the middle one all jobs 1–3 (240 + 20 + 10 of 480 KB).
+#[test]
+fn memory_held_over_time_averages_to_the_memory_utilization() {
+    let o = fcfs_on_the_memory_fixture(&["--no-kill", "--json", "--series", "3"]);
+    assert!(o.status.success(), "{}", crate::cli::stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let run = &v["runs"][0];
+    let site = &run["series"]["sites"][0];
+    let memory: Vec<f64> = site["memory"]
+        .as_array()
+        .expect("a memory line")
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    assert_eq!(memory.len(), 3);
+    assert_eq!(memory[1], 270.0 / 480.0);
+    let mean = memory.iter().sum::<f64>() / 3.0;
+    let utilization = run["resources"]["memory_kb"]["utilization"]
+        .as_f64()
+        .unwrap();
+    assert!((mean - utilization).abs() < 1e-12, "{mean} {utilization}");
+    assert!(site.get("gpus").is_none(), "{site}");
+}
+
 /// On node-typed sites Batsim's resources are the nodes: `allocated_resources` names the ones
 /// the engine placed each job on (the per-job CSV's `nodes`), and
 /// `requested_number_of_resources` counts them.

@@ -30,13 +30,20 @@ pub fn finish(
         )?;
         for run in &mut report.runs {
             let downtimes = run.failure_log.as_ref().map_or(&[][..], |l| &l.downtimes);
-            run.series = Some(gridscope::metrics::series_with_downtimes(
+            let mut series = gridscope::metrics::series_with_downtimes(
                 &report.platform,
                 &report.workload.jobs,
                 &run.outcomes,
                 buckets,
                 downtimes,
-            ));
+            );
+            gridscope::metrics::resources::add_resource_series(
+                &report.platform,
+                &run.outcomes,
+                &run.placements,
+                &mut series,
+            );
+            run.series = Some(series);
         }
     }
     if args.vs_log {

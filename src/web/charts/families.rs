@@ -139,6 +139,8 @@ fn ses_queue(r: &SesSelection, run: usize) -> Option<(String, crate::web::protoc
                 utilization: vec![0.0; g.queue_length.len()],
                 queue_length: g.queue_length.clone(),
                 nodes_up: Vec::new(),
+                memory: Vec::new(),
+                gpus: Vec::new(),
                 power_w: Vec::new(),
                 node_states: Vec::new(),
             })

@@ -163,6 +163,10 @@ pub enum Quantity {
     Queue,
     /// Nodes up / nodes (runs with failures, issue #41).
     NodesUp,
+    /// Memory held / the nodes' memory (node-typed sites with memory, issue #37).
+    Memory,
+    /// GPUs held / the nodes' GPUs (node-typed sites with GPUs, issue #37).
+    Gpus,
     /// Watts drawn (sites with power models, issue #40), drawn in kW.
     Power,
 }
@@ -173,6 +177,8 @@ impl Quantity {
             Quantity::Utilization => &s.utilization,
             Quantity::Queue => &s.queue_length,
             Quantity::NodesUp => &s.nodes_up,
+            Quantity::Memory => &s.memory,
+            Quantity::Gpus => &s.gpus,
             Quantity::Power => &s.power_w,
         }
     }
@@ -190,6 +196,8 @@ impl Quantity {
             Quantity::Utilization => "busy CPUs / CPUs",
             Quantity::Queue => "jobs waiting",
             Quantity::NodesUp => "nodes up / nodes",
+            Quantity::Memory => "memory held / memory",
+            Quantity::Gpus => "GPUs held / GPUs",
             Quantity::Power => "kW",
         }
     }
@@ -199,6 +207,8 @@ impl Quantity {
             Quantity::Utilization => "Utilization",
             Quantity::Queue => "Queue length",
             Quantity::NodesUp => "Nodes up",
+            Quantity::Memory => "Memory held",
+            Quantity::Gpus => "GPUs held",
             Quantity::Power => "Power",
         }
     }
@@ -208,6 +218,8 @@ impl Quantity {
             Quantity::Utilization => "utilization",
             Quantity::Queue => "queue",
             Quantity::NodesUp => "nodes-up",
+            Quantity::Memory => "memory",
+            Quantity::Gpus => "gpus",
             Quantity::Power => "power",
         }
     }
@@ -237,7 +249,10 @@ impl Plot for SeriesChart {
                 Some(match self.quantity {
                     Quantity::Queue => format!("{} {v:.1} jobs", site.name),
                     Quantity::Power => format!("{} {} kW", site.name, fmt_num(v / 1000.0, 2)),
-                    Quantity::Utilization | Quantity::NodesUp => {
+                    Quantity::Utilization
+                    | Quantity::NodesUp
+                    | Quantity::Memory
+                    | Quantity::Gpus => {
                         format!("{} {:.1} %", site.name, v * 100.0)
                     }
                 })

@@ -102,7 +102,8 @@ pub fn TimelinePanel() -> Html {
     };
     // Nodes up over time, when nodes went down in this run (issue #41).
     let failed = run.is_some_and(|r| r.series.sites.iter().any(|s| !s.nodes_up.is_empty()));
-
+    // Memory and GPUs held over time, on node-typed sites that have them (issue #37).
+    let has = |q: Quantity| run.is_some_and(|r| r.series.sites.iter().any(|s| !q.of(s).is_empty()));
     html! {
         <>
             <div class="controls">
@@ -114,6 +115,15 @@ pub fn TimelinePanel() -> Html {
             if failed {
                 <ChartView chart={series(Quantity::NodesUp)} testid="chart-nodes-up" width={640} height={260} />
                 <p class="help">{"Nodes up: 1 − nodes down / nodes of the site, time-averaged per bucket; the failures' down times (docs/failures.md)."}</p>
+            }
+            if has(Quantity::Memory) {
+                <ChartView chart={series(Quantity::Memory)} testid="chart-memory" width={640} height={260} />
+            }
+            if has(Quantity::Gpus) {
+                <ChartView chart={series(Quantity::Gpus)} testid="chart-gpus" width={640} height={260} />
+            }
+            if has(Quantity::Memory) || has(Quantity::Gpus) {
+                <p class="help">{"Memory held / the site's memory and GPUs held / its GPUs, time-averaged per bucket: Σ held × time in the bucket / (capacity × bucket). Averaged over the run they are the resources table's memory and GPUs held (docs/nodes.md, Utilization per resource)."}</p>
             }
             { power_charts(run, site_now) }
             { zoom_controls(&app, &window) }

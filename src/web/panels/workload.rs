@@ -166,6 +166,24 @@ fn lublin(s: &mut Scenario, f: impl FnOnce(&mut Lublin)) {
     }
 }
 
+/// The demands Gridscope adds to the model (issue #37; the paper draws processors and
+/// times only): GPU jobs and memory jobs, from their own random stream, so the jobs' sizes
+/// and times stay the model's. They matter on node-typed sites (docs/nodes.md).
+fn lublin_demands(app: &AppContext, g: &Lublin) -> Html {
+    html! {
+        <>
+            { num_field(app, "lublin-gpu-share", "GPU jobs (share)", "Share of the jobs (0–1) that ask for GPUs; each draws it from its own stream, so sizes and times stay the model's. Not in Lublin & Feitelson (2003): no public log has GPUs (docs/nodes.md). GPUs are placed on node-typed sites only.", g.gpu_share.to_string(), "any",
+                |s, v| { let n = parse::<f64>("GPU share", v)?; lublin(s, |g| g.gpu_share = n); Ok(()) }) }
+            { num_field(app, "lublin-gpus", "GPUs per GPU job", "GPUs each GPU job asks for, for the whole job (≥ 1), spread over its nodes as they hold them.", g.gpus_per_job.to_string(), "1",
+                |s, v| { let n = parse::<u32>("GPUs per job", v)?; lublin(s, |g| g.gpus_per_job = n); Ok(()) }) }
+            { num_field(app, "lublin-mem-share", "Memory jobs (share)", "Share of the jobs (0–1) that state memory; the others state none. Not in Lublin & Feitelson (2003). Memory is honoured on sites whose node types have memory.", g.mem_share.to_string(), "any",
+                |s, v| { let n = parse::<f64>("memory share", v)?; lublin(s, |g| g.mem_share = n); Ok(()) }) }
+            { num_field(app, "lublin-mem", "Memory per processor (KB)", "A memory job's memory per processor, in KB as SWF's field 10 states it: a job of p processors asks p × this on the nodes it runs on.", g.mem_kb_per_proc.to_string(), "1",
+                |s, v| { let n = parse::<u64>("memory per processor", v)?; lublin(s, |g| g.mem_kb_per_proc = n); Ok(()) }) }
+        </>
+    }
+}
+
 fn lublin_fields(app: &AppContext, g: &Lublin, seed: u64) -> Html {
     let types = app.callback(|_: Event| {
         edit(|s| {
@@ -188,6 +206,7 @@ fn lublin_fields(app: &AppContext, g: &Lublin, seed: u64) -> Html {
                 |s, v| { let n = parse::<f64>("load factor", v)?; lublin(s, |g| g.load_factor = n); Ok(()) }) }
             { num_field(app, "lublin-estf", "Estimate factor", "User estimates are the runtime times this factor (≥ 1; 1 = exact). The model has no estimates.", g.estimate_factor.to_string(), "any",
                 |s, v| { let n = parse::<f64>("estimate factor", v)?; lublin(s, |g| g.estimate_factor = n); Ok(()) }) }
+            { lublin_demands(app, g) }
             { num_field(app, "lublin-hour", "Start hour", "Hour of the day (0–23) at time zero: arrivals follow the model's daily cycle, quiet at night.", g.start_hour.to_string(), "1",
                 |s, v| { let n = parse::<u32>("start hour", v)?; lublin(s, |g| g.start_hour = n); Ok(()) }) }
             <label class="check"><input type="checkbox" checked={g.job_types} onchange={types} data-testid="lublin-types" />

@@ -306,7 +306,8 @@ pub fn series(
     buckets: usize,
 ) -> SeriesData {
     let downtimes = rr.failure_log.as_ref().map_or(&[][..], |l| &l.downtimes);
-    let s = crate::metrics::series_with_downtimes(platform, jobs, outcomes, buckets, downtimes);
+    let mut s = crate::metrics::series_with_downtimes(platform, jobs, outcomes, buckets, downtimes);
+    crate::metrics::resources::add_resource_series(platform, outcomes, &rr.placements, &mut s);
     let mut sites: Vec<SiteSeriesData> = s
         .sites
         .into_iter()
@@ -315,6 +316,8 @@ pub fn series(
             utilization: x.utilization,
             queue_length: x.queue_length,
             nodes_up: x.nodes_up,
+            memory: x.memory,
+            gpus: x.gpus,
             power_w: Vec::new(),
             node_states: Vec::new(),
         })

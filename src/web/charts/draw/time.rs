@@ -16,6 +16,8 @@ pub fn series(canvas: &HtmlCanvasElement, title: &str, s: &SeriesData, q: Quanti
     let lines: Vec<(String, Vec<f64>)> = s
         .sites
         .iter()
+        // A site without this quantity (memory or GPUs on a site without them) has no line.
+        .filter(|x: &&SiteSeriesData| !q.of(x).is_empty())
         .map(|x: &SiteSeriesData| {
             (
                 x.name.clone(),
@@ -25,7 +27,7 @@ pub fn series(canvas: &HtmlCanvasElement, title: &str, s: &SeriesData, q: Quanti
         .collect();
     let ymax = match q {
         Quantity::Queue | Quantity::Power => None,
-        Quantity::Utilization | Quantity::NodesUp => Some(1.05),
+        Quantity::Utilization | Quantity::NodesUp | Quantity::Memory | Quantity::Gpus => Some(1.05),
     };
     over_time(canvas, title, q.axis(), s.bucket_s, &lines, ymax)
 }
