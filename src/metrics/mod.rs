@@ -439,6 +439,10 @@ pub struct SiteSeries {
     /// GPUs held / the nodes' GPUs, likewise: only on a node-typed site with GPUs.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gpus: Vec<f64>,
+    /// Idle cores stranded / the nodes' cores, likewise: on a node-typed site with memory
+    /// or GPUs (`resources.cores.stranded` over time).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cores_stranded: Vec<f64>,
 }
 
 pub fn series(platform: &Platform, jobs: &[Job], outcomes: &[Outcome], buckets: usize) -> Series {
@@ -511,6 +515,7 @@ pub fn series_with_downtimes(
                 },
                 memory: Vec::new(),
                 gpus: Vec::new(),
+                cores_stranded: Vec::new(),
             }
         })
         .collect();

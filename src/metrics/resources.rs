@@ -120,6 +120,7 @@ pub fn run_resources(
             pool.tracks_memory,
             outcomes,
             placements,
+            None,
         )
         .map_err(|e| format!("site '{}': {e}", site.name))?;
         for r in 0..3 {
@@ -189,13 +190,15 @@ fn ms(d: i64) -> u128 {
     u128::try_from(d).unwrap_or(0)
 }
 
-/// One site's sums, sweeping its jobs' starts and ends.
+/// One site's sums, sweeping its jobs' starts and ends; with `stranded_cores`, each change
+/// of the stranded cores too, as (instant, change) for [`super::integrate`].
 fn sweep_site(
     site: usize,
     capacity: NodeFree,
     memory: bool,
     outcomes: &[Outcome],
     placements: &Placements,
+    mut stranded_cores: Option<&mut Vec<(i64, f64)>>,
 ) -> Result<SiteSums, String> {
     let mut sums = SiteSums {
         capacity: [
@@ -252,6 +255,12 @@ fn sweep_site(
             for r in 0..3 {
                 now[r] = now[r] - before[r] + after[r];
             }
+            if let Some(trace) = stranded_cores
+                .as_deref_mut()
+                .filter(|_| after[0] != before[0])
+            {
+                trace.push((at, after[0] as f64 - before[0] as f64));
+            }
         }
     }
     Ok(sums)
@@ -259,9 +268,10 @@ fn sweep_site(
 
 /// Adds to `series` (made by [`super::series`] over the same run, so the same buckets) each
 /// node-typed site's memory and GPUs held over time: Σ held / the site's capacity,
-/// time-averaged per bucket, for the sites with memory (modelled) or GPUs. The
-/// time-average of a line over the run is [`run_resources`]' utilization of that resource
-/// when the run starts at 0.
+/// time-averaged per bucket, for the sites with memory (modelled) or GPUs; and on those
+/// sites the idle cores stranded (module header) / the site's cores. The time-average of a
+/// line over the run is [`run_resources`]' utilization (or stranded share) of that
+/// resource when the run starts at 0.
 pub fn add_resource_series(
     platform: &Platform,
     outcomes: &[Outcome],
@@ -308,6 +318,23 @@ pub fn add_resource_series(
         }
         if gpus > 0 {
             line.gpus = share(&mut gpu_steps, gpus);
+        }
+        if (pool.tracks_memory && memory > 0) || gpus > 0 {
+            let cores: u64 = cap.cores.iter().map(|&c| u64::from(c)).sum();
+            let mut steps = Vec::new();
+            // A sweep that fails (a node over what it has) is an invalid run, which
+            // `run_resources` reports; its series is left without the line.
+            let sweep = sweep_site(
+                s,
+                cap.clone(),
+                pool.tracks_memory,
+                outcomes,
+                placements,
+                Some(&mut steps),
+            );
+            if sweep.is_ok() {
+                line.cores_stranded = share(&mut steps, cores);
+            }
         }
     }
 }

@@ -345,6 +345,10 @@ pub struct SiteSeriesData {
     /// GPUs held / the nodes' GPUs per bucket, on a node-typed site with GPUs (else empty).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub gpus: Vec<f64>,
+    /// Idle cores stranded / the nodes' cores per bucket, on a node-typed site with memory
+    /// or GPUs (else empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub cores_stranded: Vec<f64>,
     /// The site's mean power per bucket in watts, when its nodes have power models (issue
     /// #40; else empty).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

@@ -122,6 +122,7 @@ test('the gpu-cluster preset: GPU jobs on nodes, cores, memory and GPUs held and
   // GPUs and memory held over time: lines per site beside utilization and the queue.
   assert.ok(await canvasInk(page, 'chart-gpus') > 0.01, 'the GPUs-held chart is blank');
   assert.equal(await page.locator('[data-testid=chart-memory]').count(), 1);
+  assert.ok(await canvasInk(page, 'chart-stranded') > 0.01, 'the stranded-cores chart is blank');
 
   // The generator's demands are page inputs: a quarter of the jobs ask 2 GPUs and a fifth
   // 4 GB per processor; the share link carries them (scenario version 7) and the CLI on it

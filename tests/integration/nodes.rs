@@ -157,11 +157,12 @@ fn stranded_cores_on_the_memory_fixture_are_worked_out_by_hand() {
     assert!(text.contains("0.683          0.099"), "{text}");
 }
 
-/// `--series` adds memory held over time on a site with memory (no GPU line without GPUs):
-/// three buckets of 50 s whose mean is the run's memory utilization (the run starts at 0),
-/// the middle one all jobs 1–3 (240 + 20 + 10 of 480 KB).
+/// `--series` adds memory held and cores stranded over time on a site with memory (no GPU
+/// line without GPUs): three buckets of 50 s whose means are the run's memory utilization
+/// and stranded cores (the run starts at 0). The middle bucket holds jobs 1–3 (240 + 20 +
+/// 10 of 480 KB); all 119 stranded core-seconds (worked out above) fall in the last.
 #[test]
-fn memory_held_over_time_averages_to_the_memory_utilization() {
+fn memory_held_and_cores_stranded_over_time_average_to_the_run_totals() {
     let o = fcfs_on_the_memory_fixture(&["--no-kill", "--json", "--series", "3"]);
     assert!(o.status.success(), "{}", crate::cli::stderr(&o));
     let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
@@ -181,6 +182,15 @@ fn memory_held_over_time_averages_to_the_memory_utilization() {
         .unwrap();
     assert!((mean - utilization).abs() < 1e-12, "{mean} {utilization}");
     assert!(site.get("gpus").is_none(), "{site}");
+    let stranded: Vec<f64> = site["cores_stranded"]
+        .as_array()
+        .expect("a stranded-cores line")
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    assert_eq!(stranded, [0.0, 0.0, 119.0 / 400.0]);
+    let total = run["resources"]["cores"]["stranded"].as_f64().unwrap();
+    assert!((stranded.iter().sum::<f64>() / 3.0 - total).abs() < 1e-12);
 }
 
 /// On node-typed sites Batsim's resources are the nodes: `allocated_resources` names the ones

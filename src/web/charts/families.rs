@@ -141,6 +141,7 @@ fn ses_queue(r: &SesSelection, run: usize) -> Option<(String, crate::web::protoc
                 nodes_up: Vec::new(),
                 memory: Vec::new(),
                 gpus: Vec::new(),
+                cores_stranded: Vec::new(),
                 power_w: Vec::new(),
                 node_states: Vec::new(),
             })

@@ -167,6 +167,8 @@ pub enum Quantity {
     Memory,
     /// GPUs held / the nodes' GPUs (node-typed sites with GPUs, issue #37).
     Gpus,
+    /// Idle cores stranded / cores (node-typed sites with memory or GPUs, issue #37).
+    Stranded,
     /// Watts drawn (sites with power models, issue #40), drawn in kW.
     Power,
 }
@@ -179,6 +181,7 @@ impl Quantity {
             Quantity::NodesUp => &s.nodes_up,
             Quantity::Memory => &s.memory,
             Quantity::Gpus => &s.gpus,
+            Quantity::Stranded => &s.cores_stranded,
             Quantity::Power => &s.power_w,
         }
     }
@@ -198,6 +201,7 @@ impl Quantity {
             Quantity::NodesUp => "nodes up / nodes",
             Quantity::Memory => "memory held / memory",
             Quantity::Gpus => "GPUs held / GPUs",
+            Quantity::Stranded => "stranded cores / cores",
             Quantity::Power => "kW",
         }
     }
@@ -209,6 +213,7 @@ impl Quantity {
             Quantity::NodesUp => "Nodes up",
             Quantity::Memory => "Memory held",
             Quantity::Gpus => "GPUs held",
+            Quantity::Stranded => "Cores stranded",
             Quantity::Power => "Power",
         }
     }
@@ -220,6 +225,7 @@ impl Quantity {
             Quantity::NodesUp => "nodes-up",
             Quantity::Memory => "memory",
             Quantity::Gpus => "gpus",
+            Quantity::Stranded => "cores-stranded",
             Quantity::Power => "power",
         }
     }
@@ -252,7 +258,8 @@ impl Plot for SeriesChart {
                     Quantity::Utilization
                     | Quantity::NodesUp
                     | Quantity::Memory
-                    | Quantity::Gpus => {
+                    | Quantity::Gpus
+                    | Quantity::Stranded => {
                         format!("{} {:.1} %", site.name, v * 100.0)
                     }
                 })

@@ -122,8 +122,11 @@ pub fn TimelinePanel() -> Html {
             if has(Quantity::Gpus) {
                 <ChartView chart={series(Quantity::Gpus)} testid="chart-gpus" width={640} height={260} />
             }
+            if has(Quantity::Stranded) {
+                <ChartView chart={series(Quantity::Stranded)} testid="chart-stranded" width={640} height={260} />
+            }
             if has(Quantity::Memory) || has(Quantity::Gpus) {
-                <p class="help">{"Memory held / the site's memory and GPUs held / its GPUs, time-averaged per bucket: Σ held × time in the bucket / (capacity × bucket). Averaged over the run they are the resources table's memory and GPUs held (docs/nodes.md, Utilization per resource)."}</p>
+                <p class="help">{"Memory held / the site's memory and GPUs held / its GPUs, time-averaged per bucket: Σ held × time in the bucket / (capacity × bucket). Cores stranded: idle cores on nodes whose free memory is below one core's share or whose GPUs are all taken, / the site's cores, likewise. Averaged over the run they are the resources table's memory held, GPUs held and cores stranded (docs/nodes.md, Utilization per resource)."}</p>
             }
             { power_charts(run, site_now) }
             { zoom_controls(&app, &window) }

@@ -318,6 +318,7 @@ pub fn series(
             nodes_up: x.nodes_up,
             memory: x.memory,
             gpus: x.gpus,
+            cores_stranded: x.cores_stranded,
             power_w: Vec::new(),
             node_states: Vec::new(),
         })

@@ -27,7 +27,11 @@ pub fn series(canvas: &HtmlCanvasElement, title: &str, s: &SeriesData, q: Quanti
         .collect();
     let ymax = match q {
         Quantity::Queue | Quantity::Power => None,
-        Quantity::Utilization | Quantity::NodesUp | Quantity::Memory | Quantity::Gpus => Some(1.05),
+        Quantity::Utilization
+        | Quantity::NodesUp
+        | Quantity::Memory
+        | Quantity::Gpus
+        | Quantity::Stranded => Some(1.05),
     };
     over_time(canvas, title, q.axis(), s.bucket_s, &lines, ymax)
 }
