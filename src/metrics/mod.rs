@@ -443,6 +443,14 @@ pub struct SiteSeries {
     /// or GPUs (`resources.cores.stranded` over time).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cores_stranded: Vec<f64>,
+    /// Free memory stranded (on nodes with every core taken) / the nodes' memory, likewise:
+    /// on a node-typed site with memory (`resources.memory_kb.stranded` over time).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub memory_stranded: Vec<f64>,
+    /// Free GPUs stranded (on nodes with every core taken) / the nodes' GPUs, likewise: on a
+    /// node-typed site with GPUs (`resources.gpus.stranded` over time).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gpus_stranded: Vec<f64>,
 }
 
 pub fn series(platform: &Platform, jobs: &[Job], outcomes: &[Outcome], buckets: usize) -> Series {
@@ -516,6 +524,8 @@ pub fn series_with_downtimes(
                 memory: Vec::new(),
                 gpus: Vec::new(),
                 cores_stranded: Vec::new(),
+                memory_stranded: Vec::new(),
+                gpus_stranded: Vec::new(),
             }
         })
         .collect();

@@ -190,15 +190,19 @@ fn ms(d: i64) -> u128 {
     u128::try_from(d).unwrap_or(0)
 }
 
-/// One site's sums, sweeping its jobs' starts and ends; with `stranded_cores`, each change
-/// of the stranded cores too, as (instant, change) for [`super::integrate`].
+/// Per resource (cores, memory, GPUs), each change of what is stranded: (instant, change)
+/// for [`super::integrate`].
+type StrandedSteps = [Vec<(i64, f64)>; 3];
+
+/// One site's sums, sweeping its jobs' starts and ends; with `stranded_steps`, each change
+/// of the stranded cores, memory and GPUs too.
 fn sweep_site(
     site: usize,
     capacity: NodeFree,
     memory: bool,
     outcomes: &[Outcome],
     placements: &Placements,
-    mut stranded_cores: Option<&mut Vec<(i64, f64)>>,
+    mut stranded_steps: Option<&mut StrandedSteps>,
 ) -> Result<SiteSums, String> {
     let mut sums = SiteSums {
         capacity: [
@@ -254,12 +258,12 @@ fn sweep_site(
             let after = stranded(&capacity, &free, memory, n);
             for r in 0..3 {
                 now[r] = now[r] - before[r] + after[r];
-            }
-            if let Some(trace) = stranded_cores
-                .as_deref_mut()
-                .filter(|_| after[0] != before[0])
-            {
-                trace.push((at, after[0] as f64 - before[0] as f64));
+                if let Some(trace) = stranded_steps
+                    .as_deref_mut()
+                    .filter(|_| after[r] != before[r])
+                {
+                    trace[r].push((at, after[r] as f64 - before[r] as f64));
+                }
             }
         }
     }
@@ -269,9 +273,10 @@ fn sweep_site(
 /// Adds to `series` (made by [`super::series`] over the same run, so the same buckets) each
 /// node-typed site's memory and GPUs held over time: Σ held / the site's capacity,
 /// time-averaged per bucket, for the sites with memory (modelled) or GPUs; and on those
-/// sites the idle cores stranded (module header) / the site's cores. The time-average of a
-/// line over the run is [`run_resources`]' utilization (or stranded share) of that
-/// resource when the run starts at 0.
+/// sites what is stranded (module header) / the site's capacity: idle cores, and the
+/// memory and GPUs free on nodes with every core taken. The time-average of a line over
+/// the run is [`run_resources`]' utilization (or stranded share) of that resource when the
+/// run starts at 0.
 pub fn add_resource_series(
     platform: &Platform,
     outcomes: &[Outcome],
@@ -321,9 +326,9 @@ pub fn add_resource_series(
         }
         if (pool.tracks_memory && memory > 0) || gpus > 0 {
             let cores: u64 = cap.cores.iter().map(|&c| u64::from(c)).sum();
-            let mut steps = Vec::new();
+            let mut steps = StrandedSteps::default();
             // A sweep that fails (a node over what it has) is an invalid run, which
-            // `run_resources` reports; its series is left without the line.
+            // `run_resources` reports; its series is left without the lines.
             let sweep = sweep_site(
                 s,
                 cap.clone(),
@@ -333,7 +338,14 @@ pub fn add_resource_series(
                 Some(&mut steps),
             );
             if sweep.is_ok() {
-                line.cores_stranded = share(&mut steps, cores);
+                let [cores_steps, mem_steps, gpu_steps] = &mut steps;
+                line.cores_stranded = share(cores_steps, cores);
+                if pool.tracks_memory && memory > 0 {
+                    line.memory_stranded = share(mem_steps, memory);
+                }
+                if gpus > 0 {
+                    line.gpus_stranded = share(gpu_steps, gpus);
+                }
             }
         }
     }
@@ -401,6 +413,37 @@ mod tests {
         assert_eq!(gpus.stranded, 5.0 / 40.0);
         assert_eq!(r.sites.len(), 1);
         assert_eq!(r.sites[0].resources, r.all);
+    }
+
+    #[test]
+    fn what_is_stranded_over_time_is_drawn_per_resource() {
+        // The first test's run in two buckets of 5 s: node 0's 3 cores stranded all
+        // along; node 1's 4 KB and 1 GPU left while job 1 takes its cores, in the first.
+        let outcomes = [ran(0, 10_000), ran(0, 5_000)];
+        let mut placements = Placements::for_jobs(2);
+        placements.record(0, &[share(0, 1, 8, 0)]);
+        placements.record(1, &[share(1, 4, 4, 1)]);
+        let mut series = crate::metrics::Series {
+            bucket_s: 5.0,
+            sites: vec![crate::metrics::SiteSeries {
+                name: "s".into(),
+                utilization: vec![0.0; 2],
+                queue_length: vec![0.0; 2],
+                nodes_up: Vec::new(),
+                memory: Vec::new(),
+                gpus: Vec::new(),
+                cores_stranded: Vec::new(),
+                memory_stranded: Vec::new(),
+                gpus_stranded: Vec::new(),
+            }],
+        };
+        add_resource_series(&platform(), &outcomes, &placements, &mut series);
+        let line = &series.sites[0];
+        assert_eq!(line.cores_stranded, [3.0 / 8.0, 3.0 / 8.0]);
+        assert_eq!(line.memory_stranded, [4.0 / 16.0, 0.0]);
+        assert_eq!(line.gpus_stranded, [1.0 / 4.0, 0.0]);
+        assert_eq!(line.memory, [(8.0 + 4.0) / 16.0, 8.0 / 16.0]);
+        assert_eq!(line.gpus, [1.0 / 4.0, 0.0]);
     }
 
     #[test]

@@ -349,6 +349,14 @@ pub struct SiteSeriesData {
     /// or GPUs (else empty).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub cores_stranded: Vec<f64>,
+    /// Free memory stranded on nodes with every core taken / the nodes' memory per bucket,
+    /// on a node-typed site with memory (else empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub memory_stranded: Vec<f64>,
+    /// Free GPUs stranded on nodes with every core taken / the nodes' GPUs per bucket, on a
+    /// node-typed site with GPUs (else empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub gpus_stranded: Vec<f64>,
     /// The site's mean power per bucket in watts, when its nodes have power models (issue
     /// #40; else empty).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]

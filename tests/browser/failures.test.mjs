@@ -123,6 +123,9 @@ test('the gpu-cluster preset: GPU jobs on nodes, cores, memory and GPUs held and
   assert.ok(await canvasInk(page, 'chart-gpus') > 0.01, 'the GPUs-held chart is blank');
   assert.equal(await page.locator('[data-testid=chart-memory]').count(), 1);
   assert.ok(await canvasInk(page, 'chart-stranded') > 0.01, 'the stranded-cores chart is blank');
+  // Free memory and GPUs on full nodes over time, one chart each.
+  assert.equal(await page.locator('[data-testid=chart-memory-stranded]').count(), 1);
+  assert.equal(await page.locator('[data-testid=chart-gpus-stranded]').count(), 1);
 
   // The generator's demands are page inputs: a quarter of the jobs ask 2 GPUs and a fifth
   // 4 GB per processor; the share link carries them (scenario version 7) and the CLI on it

@@ -191,6 +191,19 @@ fn memory_held_and_cores_stranded_over_time_average_to_the_run_totals() {
     assert_eq!(stranded, [0.0, 0.0, 119.0 / 400.0]);
     let total = run["resources"]["cores"]["stranded"].as_f64().unwrap();
     assert!((stranded.iter().sum::<f64>() / 3.0 - total).abs() < 1e-12);
+    // Free memory on nodes whose cores are all taken, over time: its mean is the run's
+    // stranded memory (none here: no node's cores are all taken while it has memory left).
+    let memory_stranded: Vec<f64> = site["memory_stranded"]
+        .as_array()
+        .expect("a stranded-memory line")
+        .iter()
+        .map(|x| x.as_f64().unwrap())
+        .collect();
+    assert_eq!(memory_stranded.len(), 3);
+    let total = run["resources"]["memory_kb"]["stranded"].as_f64().unwrap();
+    let mean = memory_stranded.iter().sum::<f64>() / 3.0;
+    assert!((mean - total).abs() < 1e-12, "{mean} {total}");
+    assert!(site.get("gpus_stranded").is_none(), "{site}");
 }
 
 /// On node-typed sites Batsim's resources are the nodes: `allocated_resources` names the ones

@@ -142,6 +142,8 @@ fn ses_queue(r: &SesSelection, run: usize) -> Option<(String, crate::web::protoc
                 memory: Vec::new(),
                 gpus: Vec::new(),
                 cores_stranded: Vec::new(),
+                memory_stranded: Vec::new(),
+                gpus_stranded: Vec::new(),
                 power_w: Vec::new(),
                 node_states: Vec::new(),
             })

@@ -169,6 +169,10 @@ pub enum Quantity {
     Gpus,
     /// Idle cores stranded / cores (node-typed sites with memory or GPUs, issue #37).
     Stranded,
+    /// Free memory stranded on full nodes / memory (node-typed sites with memory).
+    MemoryStranded,
+    /// Free GPUs stranded on full nodes / GPUs (node-typed sites with GPUs).
+    GpusStranded,
     /// Watts drawn (sites with power models, issue #40), drawn in kW.
     Power,
 }
@@ -182,6 +186,8 @@ impl Quantity {
             Quantity::Memory => &s.memory,
             Quantity::Gpus => &s.gpus,
             Quantity::Stranded => &s.cores_stranded,
+            Quantity::MemoryStranded => &s.memory_stranded,
+            Quantity::GpusStranded => &s.gpus_stranded,
             Quantity::Power => &s.power_w,
         }
     }
@@ -202,6 +208,8 @@ impl Quantity {
             Quantity::Memory => "memory held / memory",
             Quantity::Gpus => "GPUs held / GPUs",
             Quantity::Stranded => "stranded cores / cores",
+            Quantity::MemoryStranded => "stranded memory / memory",
+            Quantity::GpusStranded => "stranded GPUs / GPUs",
             Quantity::Power => "kW",
         }
     }
@@ -214,6 +222,8 @@ impl Quantity {
             Quantity::Memory => "Memory held",
             Quantity::Gpus => "GPUs held",
             Quantity::Stranded => "Cores stranded",
+            Quantity::MemoryStranded => "Memory stranded",
+            Quantity::GpusStranded => "GPUs stranded",
             Quantity::Power => "Power",
         }
     }
@@ -226,6 +236,8 @@ impl Quantity {
             Quantity::Memory => "memory",
             Quantity::Gpus => "gpus",
             Quantity::Stranded => "cores-stranded",
+            Quantity::MemoryStranded => "memory-stranded",
+            Quantity::GpusStranded => "gpus-stranded",
             Quantity::Power => "power",
         }
     }
@@ -259,7 +271,9 @@ impl Plot for SeriesChart {
                     | Quantity::NodesUp
                     | Quantity::Memory
                     | Quantity::Gpus
-                    | Quantity::Stranded => {
+                    | Quantity::Stranded
+                    | Quantity::MemoryStranded
+                    | Quantity::GpusStranded => {
                         format!("{} {:.1} %", site.name, v * 100.0)
                     }
                 })

@@ -102,8 +102,6 @@ pub fn TimelinePanel() -> Html {
     };
     // Nodes up over time, when nodes went down in this run (issue #41).
     let failed = run.is_some_and(|r| r.series.sites.iter().any(|s| !s.nodes_up.is_empty()));
-    // Memory and GPUs held over time, on node-typed sites that have them (issue #37).
-    let has = |q: Quantity| run.is_some_and(|r| r.series.sites.iter().any(|s| !q.of(s).is_empty()));
     html! {
         <>
             <div class="controls">
@@ -116,18 +114,7 @@ pub fn TimelinePanel() -> Html {
                 <ChartView chart={series(Quantity::NodesUp)} testid="chart-nodes-up" width={640} height={260} />
                 <p class="help">{"Nodes up: 1 − nodes down / nodes of the site, time-averaged per bucket; the failures' down times (docs/failures.md)."}</p>
             }
-            if has(Quantity::Memory) {
-                <ChartView chart={series(Quantity::Memory)} testid="chart-memory" width={640} height={260} />
-            }
-            if has(Quantity::Gpus) {
-                <ChartView chart={series(Quantity::Gpus)} testid="chart-gpus" width={640} height={260} />
-            }
-            if has(Quantity::Stranded) {
-                <ChartView chart={series(Quantity::Stranded)} testid="chart-stranded" width={640} height={260} />
-            }
-            if has(Quantity::Memory) || has(Quantity::Gpus) {
-                <p class="help">{"Memory held / the site's memory and GPUs held / its GPUs, time-averaged per bucket: Σ held × time in the bucket / (capacity × bucket). Cores stranded: idle cores on nodes whose free memory is below one core's share or whose GPUs are all taken, / the site's cores, likewise. Averaged over the run they are the resources table's memory held, GPUs held and cores stranded (docs/nodes.md, Utilization per resource)."}</p>
-            }
+            { resource_charts(run) }
             { power_charts(run, site_now) }
             { zoom_controls(&app, &window) }
             if app.results.is_ideal(app.selected_run) {
@@ -138,6 +125,42 @@ pub fn TimelinePanel() -> Html {
                 <p class="help">{"On nodes, each job is drawn on the nodes the engine placed it on (a node's cores are its rows; within a node, where its cores sit is drawn for legibility). A red frame is a run a failure killed; grey is a node down. Click a job to see why it waited (under Step through, below)."}</p>
             } else {
                 <p class="help">{"The engine counts processors; the Gantt chart places each job on the lowest free ones for drawing. Click a job to see why it waited (under Step through, below)."}</p>
+            }
+        </>
+    }
+}
+
+/// Memory and GPUs held, and cores, memory and GPUs stranded, over `run`, on node-typed
+/// sites that have memory or GPUs (issue #37); nothing otherwise.
+fn resource_charts(run: Option<&Rc<RunResult>>) -> Html {
+    let has = |q: Quantity| run.is_some_and(|r| r.series.sites.iter().any(|s| !q.of(s).is_empty()));
+    let series = |quantity| {
+        run.map(|run| {
+            plot(SeriesChart {
+                run: run.clone(),
+                quantity,
+            })
+        })
+    };
+    html! {
+        <>
+            if has(Quantity::Memory) {
+                <ChartView chart={series(Quantity::Memory)} testid="chart-memory" width={640} height={260} />
+            }
+            if has(Quantity::Gpus) {
+                <ChartView chart={series(Quantity::Gpus)} testid="chart-gpus" width={640} height={260} />
+            }
+            if has(Quantity::Stranded) {
+                <ChartView chart={series(Quantity::Stranded)} testid="chart-stranded" width={640} height={260} />
+            }
+            if has(Quantity::MemoryStranded) {
+                <ChartView chart={series(Quantity::MemoryStranded)} testid="chart-memory-stranded" width={640} height={260} />
+            }
+            if has(Quantity::GpusStranded) {
+                <ChartView chart={series(Quantity::GpusStranded)} testid="chart-gpus-stranded" width={640} height={260} />
+            }
+            if has(Quantity::Memory) || has(Quantity::Gpus) {
+                <p class="help">{"Memory held / the site's memory and GPUs held / its GPUs, time-averaged per bucket: Σ held × time in the bucket / (capacity × bucket). Cores stranded: idle cores on nodes whose free memory is below one core's share or whose GPUs are all taken, / the site's cores, likewise. Memory and GPUs stranded: free memory and free GPUs on nodes with every core taken, / the site's memory and GPUs, likewise. Averaged over the run they are the resources table's memory held, GPUs held and cores, memory and GPUs stranded (docs/nodes.md, Utilization per resource)."}</p>
             }
         </>
     }

@@ -319,6 +319,8 @@ pub fn series(
             memory: x.memory,
             gpus: x.gpus,
             cores_stranded: x.cores_stranded,
+            memory_stranded: x.memory_stranded,
+            gpus_stranded: x.gpus_stranded,
             power_w: Vec::new(),
             node_states: Vec::new(),
         })

@@ -31,7 +31,9 @@ pub fn series(canvas: &HtmlCanvasElement, title: &str, s: &SeriesData, q: Quanti
         | Quantity::NodesUp
         | Quantity::Memory
         | Quantity::Gpus
-        | Quantity::Stranded => Some(1.05),
+        | Quantity::Stranded
+        | Quantity::MemoryStranded
+        | Quantity::GpusStranded => Some(1.05),
     };
     over_time(canvas, title, q.axis(), s.bucket_s, &lines, ymax)
 }
