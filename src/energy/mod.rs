@@ -13,12 +13,14 @@
 
 mod carbon;
 pub mod simgrid;
+mod sweep;
 mod timeline;
 
 /// The power model is plain data of a node type (`model`); it is re-exported here, where
 /// it is used.
 pub use crate::model::power::{PowerError, PowerModel, Transition};
 pub use carbon::{emissions_g, CarbonError, CarbonSeries, Intensity};
+pub use sweep::{account_runs, JobRun};
 pub use timeline::{
     account, busy_timelines, power_series, BusySpan, EnergyReport, NodeEnergy, NodeState,
     NodeTimeline, TimelineError,

@@ -80,7 +80,7 @@ impl From<PowerError> for TimelineError {
 }
 
 /// Seconds of `to − from` (milliseconds on the clock).
-fn seconds(from: SimTime, to: SimTime) -> f64 {
+pub(super) fn seconds(from: SimTime, to: SimTime) -> f64 {
     (to.0 - from.0) as f64 / 1000.0
 }
 
@@ -415,7 +415,7 @@ pub fn busy_timelines(
 }
 
 /// Whether two spans start and end together (one job's, as a run).
-fn same_times(a: &BusySpan, b: &BusySpan) -> bool {
+pub(super) fn same_times(a: &BusySpan, b: &BusySpan) -> bool {
     a.start == b.start && a.end == b.end
 }
 
@@ -423,7 +423,7 @@ fn same_times(a: &BusySpan, b: &BusySpan) -> bool {
 /// one pass, sorted only when out of order; unstable is enough, as same-instant changes
 /// are summed in any order). The instant is kept beside each run, so neither the sort nor
 /// the sweep reads the spans to compare.
-fn sorted_runs(
+pub(super) fn sorted_runs(
     runs: &[(u32, u32)],
     at: impl Fn(&(u32, u32)) -> SimTime,
 ) -> Vec<(SimTime, u32, u32)> {

@@ -9,8 +9,8 @@ use serde::{Deserialize, Serialize};
 
 use super::ScenarioError;
 use crate::energy::{
-    account, busy_timelines, emissions_g, with_off_spans, BusySpan, CarbonSeries, NodeTimeline,
-    OffSpan, PowerModel,
+    account, account_runs, busy_timelines, emissions_g, with_off_spans, BusySpan, CarbonSeries,
+    JobRun, NodeTimeline, OffSpan, PowerModel,
 };
 use crate::engine::{Outcome, PowerLog};
 use crate::model::{Placements, Platform};
@@ -280,14 +280,40 @@ pub fn site_timelines(
     Ok(powered_sites(platform, outcomes, placements, power)?.0)
 }
 
-/// The node timelines of every powered site of a run of `outcomes` with its `placements`
-/// (each node on from the first submission to the run's last end), with that span.
-fn powered_sites(
+/// A powered site's run, before it becomes node timelines: its jobs' runs (their shares
+/// are the placements') and the power policy's switch-offs.
+struct SiteRun {
+    site: usize,
+    cores: Vec<u32>,
+    models: Vec<PowerModel>,
+    runs: Vec<JobRun>,
+    offs: Vec<OffSpan>,
+}
+
+impl SiteRun {
+    /// Each share of the site's jobs as a busy span, in start order.
+    fn spans(&self, placements: &Placements) -> Vec<BusySpan> {
+        let mut spans = Vec::with_capacity(placements.shares_recorded());
+        for r in &self.runs {
+            spans.extend(placements.of(r.job as usize).iter().map(|sh| BusySpan {
+                node: sh.node,
+                cores: sh.cores,
+                start: r.start,
+                end: r.end,
+            }));
+        }
+        spans
+    }
+}
+
+/// The run of every powered site of a run of `outcomes` with its `placements` (each node on
+/// from the first submission to the run's last end), with that span.
+fn site_runs(
     platform: &Platform,
     outcomes: &[Outcome],
     placements: &Placements,
     power: Option<&PowerLog>,
-) -> Result<(Vec<PoweredSite>, SimTime, SimTime), ScenarioError> {
+) -> Result<(Vec<SiteRun>, SimTime, SimTime), ScenarioError> {
     let end = outcomes
         .iter()
         .filter(|o| o.ran())
@@ -302,29 +328,22 @@ fn powered_sites(
         };
         let cores = node_cores(platform, site);
         // In start order, so each node's starts come in time order ([`busy_timelines`]).
-        let mut spans = Vec::with_capacity(placements.shares_recorded());
+        let mut runs = Vec::new();
         for idx in placements.in_start_order() {
             let Some(o) = outcomes.get(idx) else {
                 continue;
             };
-            if o.site as usize != site || !o.ran() {
+            if o.site as usize != site || !o.ran() || placements.of(idx).is_empty() {
                 continue;
             }
-            spans.extend(placements.of(idx).iter().map(|sh| BusySpan {
-                node: sh.node,
-                cores: sh.cores,
+            runs.push(JobRun {
                 start: o.start,
                 end: o.end,
-            }));
+                job: idx as u32,
+            });
         }
-        let in_site = |e: crate::energy::TimelineError| {
-            ScenarioError::Invalid(format!("site '{}': {e}", platform.sites[site].name))
-        };
-        let mut timelines =
-            busy_timelines(&|n| cores[n], cores.len(), &spans, from, end).map_err(in_site)?;
-        if let Some(log) = power {
-            let offs: Vec<OffSpan> = log
-                .cycles
+        let offs: Vec<OffSpan> = power.map_or_else(Vec::new, |log| {
+            log.cycles
                 .iter()
                 .filter(|c| c.site as usize == site && c.off_at < end)
                 .map(|c| OffSpan {
@@ -334,13 +353,46 @@ fn powered_sites(
                     boot_at: c.boot_at,
                     on_at: c.on_at,
                 })
-                .collect();
-            with_off_spans(&mut timelines, &offs).map_err(in_site)?;
+                .collect()
+        });
+        out.push(SiteRun {
+            site,
+            cores,
+            models,
+            runs,
+            offs,
+        });
+    }
+    Ok((out, from, end))
+}
+
+/// `e` about site `site` of `platform`, as a scenario error.
+fn in_site(platform: &Platform, site: usize, e: crate::energy::TimelineError) -> ScenarioError {
+    ScenarioError::Invalid(format!("site '{}': {e}", platform.sites[site].name))
+}
+
+/// The node timelines of every powered site of a run of `outcomes` with its `placements`
+/// (each node on from the first submission to the run's last end), with that span.
+fn powered_sites(
+    platform: &Platform,
+    outcomes: &[Outcome],
+    placements: &Placements,
+    power: Option<&PowerLog>,
+) -> Result<(Vec<PoweredSite>, SimTime, SimTime), ScenarioError> {
+    let (runs, from, end) = site_runs(platform, outcomes, placements, power)?;
+    let mut out = Vec::with_capacity(runs.len());
+    for r in runs {
+        let site = r.site;
+        let spans = r.spans(placements);
+        let mut timelines = busy_timelines(&|n| r.cores[n], r.cores.len(), &spans, from, end)
+            .map_err(|e| in_site(platform, site, e))?;
+        if power.is_some() {
+            with_off_spans(&mut timelines, &r.offs).map_err(|e| in_site(platform, site, e))?;
         }
         out.push(PoweredSite {
             site,
             timelines,
-            models,
+            models: r.models,
         });
     }
     Ok((out, from, end))
@@ -349,6 +401,51 @@ fn powered_sites(
 /// The energy of a run of `outcomes` on `platform` with its `placements`; `None` when no
 /// site has power models.
 pub fn run_energy(
+    platform: &Platform,
+    outcomes: &[Outcome],
+    placements: &Placements,
+    power: Option<&PowerLog>,
+) -> Result<Option<RunEnergy>, ScenarioError> {
+    let (runs, from, end) = site_runs(platform, outcomes, placements, power)?;
+    // One powered site (the usual case) is accounted straight from its spans, without its
+    // node timelines (`energy::account_spans`: the same bits); several need the timelines,
+    // for the run's peak over all their nodes.
+    let (site, r) = match runs.as_slice() {
+        [] => return Ok(None),
+        [r] if end > from => {
+            let r = account_runs(
+                &|n| r.cores[n],
+                r.cores.len(),
+                (&r.runs, &|job| placements.of(job as usize)),
+                &r.offs,
+                (from, end),
+                &|n| r.models[n],
+            )
+            .map_err(|e| in_site(platform, r.site, e))?;
+            (runs[0].site, r)
+        }
+        _ => return run_energy_of_timelines(platform, outcomes, placements, power),
+    };
+    let s = SiteEnergy {
+        site: platform.sites[site].name.clone(),
+        nodes: r.nodes.len(),
+        total_j: r.total_j,
+        computing_j: r.computing_j,
+        idle_j: r.idle_j,
+        average_w: r.average_w,
+        peak_w: r.peak_w,
+    };
+    Ok(Some(run_energy_of(
+        r,
+        vec![s],
+        (from, end),
+        outcomes,
+        power,
+    )))
+}
+
+/// [`run_energy`] from the powered sites' node timelines.
+fn run_energy_of_timelines(
     platform: &Platform,
     outcomes: &[Outcome],
     placements: &Placements,
@@ -392,8 +489,25 @@ pub fn run_energy(
         },
         _ => account(&timelines, &|n| models[n]).map_err(|e| ScenarioError::Invalid(e.0))?,
     };
+    Ok(Some(run_energy_of(
+        all,
+        sites,
+        (from, end),
+        outcomes,
+        power,
+    )))
+}
+
+/// A run's energy from its report over every powered node (`all`) and per site.
+fn run_energy_of(
+    all: crate::energy::EnergyReport,
+    sites: Vec<SiteEnergy>,
+    (from, end): (SimTime, SimTime),
+    outcomes: &[Outcome],
+    power: Option<&PowerLog>,
+) -> RunEnergy {
     let span_s = (end.0 - from.0) as f64 / 1000.0;
-    Ok(Some(RunEnergy {
+    RunEnergy {
         total_j: all.total_j,
         total_kwh: all.total_j / 3.6e6,
         computing_j: all.computing_j,
@@ -408,7 +522,7 @@ pub fn run_energy(
         emissions_g: None,
         work_emissions_g: None,
         sites,
-    }))
+    }
 }
 
 /// Each job's joules (0 for a job that did not run or ran off the powered sites): its share
