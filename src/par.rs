@@ -64,6 +64,26 @@ pub fn map_in_order_by<T: Send>(
     Some(out)
 }
 
+/// `a()` and `b()`, on two threads at once when `threads > 1` (natively: `b` on a new
+/// thread, `a` on the caller's), else one after the other on the caller's thread. A panic
+/// in either is the caller's.
+pub fn join<A: Send, B: Send>(
+    threads: usize,
+    a: impl FnOnce() -> A + Send,
+    b: impl FnOnce() -> B + Send,
+) -> (A, B) {
+    #[cfg(not(target_arch = "wasm32"))]
+    if threads > 1 {
+        return std::thread::scope(|s| {
+            let b = s.spawn(b);
+            let a = a();
+            (a, b.join().unwrap_or_else(|e| std::panic::resume_unwind(e)))
+        });
+    }
+    let _ = threads;
+    (a(), b())
+}
+
 #[cfg(not(target_arch = "wasm32"))]
 mod native {
     use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};

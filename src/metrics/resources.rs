@@ -223,7 +223,10 @@ fn sweep_site(
         events.push((o.start.0, 1, idx as u32));
         events.push((o.end.0, 0, idx as u32));
     }
-    events.sort_unstable();
+    // Pushed job by job: the stable sort by (instant, end or start) is the triples' sort.
+    if !crate::radix::sort_by_instant_and_flag(&mut events, |e| e.0, |e| e.1 == 1) {
+        events.sort_unstable();
+    }
     let mut free = capacity.clone();
     // What is stranded now, summed over the nodes.
     let mut now = [0u64; 3];

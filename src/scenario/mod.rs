@@ -22,6 +22,7 @@ mod platform_file;
 mod presets;
 mod report;
 mod run;
+mod run_report;
 mod runner;
 mod serde_engine;
 pub mod ses;
@@ -39,9 +40,8 @@ pub use run::{
     hand_out_order, run_loaded, run_loaded_on, run_loaded_with_carbon, run_loaded_with_outages,
     run_scenario,
 };
-pub use runner::{
-    check_algorithm, prepare, run_report, PolicyFactory, PreparedScenario, ScenarioRun, Slice,
-};
+pub use run_report::{run_report, run_report_on};
+pub use runner::{check_algorithm, prepare, PolicyFactory, PreparedScenario, ScenarioRun, Slice};
 
 use serde::{Deserialize, Serialize};
 

@@ -80,6 +80,7 @@ fn run_all(
             run.adopt(i, report?)?;
         }
     } else {
+        run = run.with_analysis_threads(threads);
         run.run_to_end(progress)?;
     }
     Ok(run.finish().0)

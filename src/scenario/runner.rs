@@ -16,13 +16,12 @@ use std::sync::Arc;
 use super::report::conventions;
 use super::{group_platform, resolve_platform};
 use super::{AlgorithmSpec, Report, RunReport, Scenario, ScenarioError};
-use crate::engine::{InvariantViolation, JobOutcome, RunConfig, RunOutput, SimError, Simulation};
+use crate::engine::{RunOutput, SimError, Simulation};
 use crate::failure::Outages;
 use crate::limits::{Limit, Limits};
-use crate::metrics::compute;
 use crate::model::{Demand, Job, Platform};
 use crate::policy::local::{LocalPolicy, LocalPolicyKind, Slurm};
-use crate::workload::{ImportReport, Workload};
+use crate::workload::Workload;
 
 /// The checks a scenario and its workload get before any run, and the platform it runs on
 /// (with how it was chosen). A single-site platform takes every job (their homes become 0,
@@ -85,76 +84,6 @@ pub fn check_algorithm(alg: &AlgorithmSpec) -> Result<(), ScenarioError> {
         })
 }
 
-/// A finished run's report: its metrics, the accounting of every record of the import and
-/// the first rejected jobs with their reasons. `platform` is the one the run ran on.
-pub fn run_report(
-    alg: &AlgorithmSpec,
-    platform: &Platform,
-    jobs: &[Job],
-    cfg: &RunConfig,
-    import: &ImportReport,
-    out: RunOutput,
-) -> Result<RunReport, ScenarioError> {
-    let metrics = compute(
-        platform,
-        jobs,
-        &out.outcomes,
-        cfg,
-        import.skipped_total,
-        out.ideal_capacity,
-    );
-    let failures = out
-        .failures
-        .as_ref()
-        .map(|log| super::failures::run_failures(platform, jobs, &out.outcomes, log));
-    let lost = failures.as_ref().map_or(0, |f| f.jobs_lost);
-    let accounted = metrics.jobs_finished + metrics.jobs_rejected + metrics.jobs_skipped + lost;
-    if accounted != import.records {
-        return Err(ScenarioError::Sim(SimError::Invariant(InvariantViolation(format!(
-            "{accounted} jobs accounted for (finished + rejected + skipped + lost to failures) but the workload has {} records",
-            import.records
-        )))));
-    }
-    let rejected = jobs
-        .iter()
-        .zip(&out.outcomes)
-        .filter_map(|(j, o)| match o.status {
-            JobOutcome::Rejected(why) => {
-                Some(format!("job {}: {}", j.id, why.describe(j.procs, j.home)))
-            }
-            _ => None,
-        })
-        .take(20)
-        .collect();
-    let energy =
-        super::energy::run_energy(platform, &out.outcomes, &out.placements, out.power.as_ref())?;
-    let first_submit = jobs.first().map(|j| j.submit).unwrap_or_default();
-    let resources = crate::metrics::resources::run_resources(
-        platform,
-        &out.outcomes,
-        &out.placements,
-        first_submit,
-    )
-    .map_err(|e| ScenarioError::Sim(SimError::Invariant(InvariantViolation(e))))?;
-    Ok(RunReport {
-        resources,
-        energy,
-        failures,
-        label: alg.label(),
-        algorithm: alg.algorithm(),
-        metrics,
-        rejected,
-        events: out.events,
-        max_queue: out.max_queue,
-        series: None,
-        outcomes: out.outcomes,
-        placements: out.placements,
-        failure_log: out.failures,
-        power_log: out.power,
-        vs_log: None,
-    })
-}
-
 /// Builds site `i`'s local policy in place of the algorithm's own: a policy written outside
 /// the crate (the Python bindings' policy that calls back into Python).
 pub type PolicyFactory = Box<dyn FnMut(usize) -> Box<dyn LocalPolicy>>;
@@ -187,6 +116,10 @@ pub struct PreparedScenario {
     workload: Workload,
     /// Bounds a conservative run's plan work ([`Limits::plan_work`]).
     work_limit: u64,
+    /// Threads a run's report may use for its independent accounts (energy beside the
+    /// resources; [`ScenarioRun::with_analysis_threads`]): 1 unless the runs are not
+    /// already spread over the threads.
+    analysis_threads: usize,
     /// Nodes that go down in every run (issue #41; none by default).
     outages: Arc<Outages>,
     /// The carbon series given apart (`simulate --carbon`), in place of the scenario's.
@@ -283,7 +216,9 @@ impl PreparedScenario {
     ) -> Result<RunReport, ScenarioError> {
         let alg = &self.scenario.algorithms[index];
         let (cfg, import) = (&self.scenario.options, &self.workload.report);
-        let mut report = run_report(alg, platform, &self.jobs, cfg, import, out)?;
+        let threads = self.analysis_threads;
+        let mut report =
+            super::run_report::run_report_on(alg, platform, &self.jobs, cfg, import, out, threads)?;
         super::energy::check_power_cap(alg, report.energy.as_ref())?;
         if let Some(carbon) = self.carbon()? {
             super::carbon::add_carbon(&mut report, (alg, &self.jobs, cfg), platform, &carbon)?;
@@ -346,6 +281,7 @@ impl ScenarioRun {
             jobs,
             workload,
             work_limit: limits.plan_work,
+            analysis_threads: 1,
             outages: Arc::new(outages),
             carbon: None,
         }))
@@ -371,9 +307,18 @@ impl ScenarioRun {
                 ..workload
             },
             work_limit: Limits::default().plan_work,
+            analysis_threads: 1,
             outages: Arc::default(),
             carbon: None,
         })
+    }
+
+    /// Lets each run's report use up to `threads` threads for its independent accounts
+    /// (energy beside the resources): for runs made one after another, when no other run
+    /// holds the other threads. The report is the same whatever `threads` is.
+    pub fn with_analysis_threads(mut self, threads: usize) -> ScenarioRun {
+        self.base.analysis_threads = threads.max(1);
+        self
     }
 
     fn from_base(base: PreparedScenario) -> ScenarioRun {

@@ -260,7 +260,11 @@ pub(super) fn check_nodes(
     let mut whole = Vec::new();
     for (site, (pool, mut ev)) in pools.into_iter().zip(events).enumerate() {
         let Some(mut pool) = pool else { continue };
-        ev.sort_unstable();
+        // Pushed job by job (then killed runs, downtimes, switch-offs, each in order): the
+        // stable sort by (instant, end or start) is the tuples' sort.
+        if !crate::radix::sort_by_instant_and_flag(&mut ev, |e| e.0 .0, |e| e.1 == 1) {
+            ev.sort_unstable();
+        }
         for (t, kind, held, i) in ev {
             let shares = match (held, failures) {
                 (Held::Job, _) => placements.of(i),
