@@ -166,6 +166,16 @@ impl Report {
                     .enumerate()
                     .map(|(k, o)| o.ran().then(|| joules.get(k).copied().unwrap_or(0.0))),
             );
+            // And its grams of CO₂ under the run's carbon series, as `--jobs` writes
+            // `emissions_g`.
+            if let Some(grams) = &run.job_emissions_g {
+                c.f64(
+                    "emissions_g",
+                    outs.iter()
+                        .enumerate()
+                        .map(|(k, o)| o.ran().then(|| grams.get(k).copied().unwrap_or(0.0))),
+                );
+            }
         }
         c.into_dict(py)
     }

@@ -74,3 +74,9 @@ def test_a_scenarios_carbon_gives_emissions_as_the_cli_does(cli, tmp_path):
     now, held = res["fcfs"].energy, res["fcfs, carbon slack 21600 s"].energy
     assert now["emissions_g"] > 0 and now["work_emissions_g"] > 0
     assert held["carbon_delay"]["slack_s"] == 21600.0
+    # Each job's grams beside its joules: its share of its nodes' power while it ran, so
+    # the jobs' grams are part of the run's.
+    jobs = res["fcfs"].jobs
+    ran = jobs.loc[jobs["ran"]]
+    assert ran["emissions_g"].gt(0).all()
+    assert 0 < ran["emissions_g"].sum() < now["emissions_g"]

@@ -262,9 +262,12 @@ pub fn add_emissions(
         report.power_log.as_ref(),
     )?;
     let work = super::energy::work_emissions(platform, outcomes, placements, &series)?;
+    let power = report.power_log.as_ref();
+    let per_job = super::energy::job_emissions(platform, outcomes, placements, power, &series)?;
     if let Some(e) = report.energy.as_mut() {
         e.emissions_g = grams;
         e.work_emissions_g = work;
     }
+    report.job_emissions_g = per_job;
     Ok(())
 }

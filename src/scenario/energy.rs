@@ -537,6 +537,34 @@ pub fn job_energy(
     placements: &Placements,
     power: Option<&PowerLog>,
 ) -> Result<Option<Vec<f64>>, ScenarioError> {
+    let seconds = |a: SimTime, b: SimTime| (b.0 - a.0) as f64 / 1000.0;
+    job_shares(platform, outcomes, placements, power, &seconds)
+}
+
+/// Each job's grams of CO₂ under `series` (0 for a job that did not run or ran off the
+/// powered sites): [`job_energy`]'s share of its nodes' power, each piece's watts times the
+/// intensity over the piece (g/kWh × ms / 3.6·10⁹ = g per W). `None` when no site is
+/// powered.
+pub fn job_emissions(
+    platform: &Platform,
+    outcomes: &[Outcome],
+    placements: &Placements,
+    power: Option<&PowerLog>,
+    series: &CarbonSeries,
+) -> Result<Option<Vec<f64>>, ScenarioError> {
+    let grams_per_watt = |a: SimTime, b: SimTime| series.integral(a, b) / 3.6e9;
+    job_shares(platform, outcomes, placements, power, &grams_per_watt)
+}
+
+/// Σ over each job's pieces of its share of its nodes' watts × `measure(from, to)` of the
+/// piece ([`job_energy`], [`job_emissions`]).
+fn job_shares(
+    platform: &Platform,
+    outcomes: &[Outcome],
+    placements: &Placements,
+    power: Option<&PowerLog>,
+    measure: &dyn Fn(SimTime, SimTime) -> f64,
+) -> Result<Option<Vec<f64>>, ScenarioError> {
     let (powered, _, _) = powered_sites(platform, outcomes, placements, power)?;
     if powered.is_empty() {
         return Ok(None);
@@ -566,8 +594,7 @@ pub fn job_energy(
                     if let crate::energy::NodeState::On { busy } = state {
                         if busy > 0 && b > a {
                             let share = f64::from(sh.cores) / f64::from(busy);
-                            let secs = (b.0 - a.0) as f64 / 1000.0;
-                            joules[idx] += m.watts(busy, t.cores) * share * secs;
+                            joules[idx] += m.watts(busy, t.cores) * share * measure(a, b);
                         }
                     }
                 }

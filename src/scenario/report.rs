@@ -72,12 +72,18 @@ pub struct RunReport {
     /// `simulate --vs-log`: [`crate::metrics::vs_log`]).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub vs_log: Option<crate::metrics::VsLog>,
+    /// Each job's grams of CO₂, on a run with energy under a carbon series
+    /// (`scenario::energy::job_emissions`; the per-job CSV's `emissions_g`).
+    #[serde(skip)]
+    pub job_emissions_g: Option<Vec<f64>>,
 }
 
 /// The per-job CSV: `job_id,home,site,submit,start,end,procs`, one row per job that ran,
 /// times in seconds from the first submit (integers when exact); a run on node-typed sites
 /// adds `nodes`, the node numbers each job held on its site (Batsim's interval notation);
-/// a run with energy adds `energy_j`; a run set against the log (`vs_log`) adds
+/// a run with energy adds `energy_j`, and under a carbon series `emissions_g` (each job's
+/// share of its nodes' power times the grid's intensity while it ran); a run set against
+/// the log (`vs_log`) adds
 /// `logged_wait`, the job's wait in the log (empty where it has none).
 pub fn jobs_csv(report: &Report, run: &RunReport) -> String {
     use std::fmt::Write;
@@ -100,6 +106,8 @@ pub fn jobs_csv(report: &Report, run: &RunReport) -> String {
     out.push_str("job_id,home,site,submit,start,end,procs");
     out.push_str(if placed { ",nodes" } else { "" });
     out.push_str(if energy.is_some() { ",energy_j" } else { "" });
+    let grams = run.job_emissions_g.as_ref().filter(|_| energy.is_some());
+    out.push_str(if grams.is_some() { ",emissions_g" } else { "" });
     let waits = &report.workload.logged_waits;
     let logged = run.vs_log.is_some() && waits.len() == report.workload.jobs.len();
     out.push_str(if logged { ",logged_wait\n" } else { "\n" });
@@ -128,6 +136,9 @@ pub fn jobs_csv(report: &Report, run: &RunReport) -> String {
         }
         if let Some(j) = energy.as_ref().and_then(|e| e.get(i)) {
             let _ = write!(out, ",{j:.3}");
+        }
+        if let Some(g) = grams.and_then(|g| g.get(i)) {
+            let _ = write!(out, ",{g:.6}");
         }
         if logged {
             out.push(',');

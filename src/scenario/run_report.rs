@@ -96,5 +96,6 @@ pub fn run_report_on(
         failure_log: out.failures,
         power_log: out.power,
         vs_log: None,
+        job_emissions_g: None,
     })
 }

@@ -15,7 +15,7 @@ use gridscope::model::{Demand, Job, NodeType, Platform};
 use gridscope::policy::grid::{GridParams, GridScheme};
 use gridscope::policy::local::LocalPolicyKind;
 use gridscope::rng::SimRng;
-use gridscope::scenario::energy::{job_energy, run_energy};
+use gridscope::scenario::energy::{job_emissions, job_energy, run_energy};
 use gridscope::time::SimTime;
 
 use crate::failures::{job, spans};
@@ -298,6 +298,78 @@ fn a_jobs_energy_is_its_share_of_its_nodes_power() {
         "{}",
         e.computing_j
     );
+    // Its grams of CO₂: the same shares times the grid's intensity while each piece lasts.
+    // At 400 g/kWh to 50 s and 100 after: job 0 draws 190.738 / 4 W for 50 s at 400, then
+    // 118.9345 W for 50 s at 100, (47.6845 · 20,000 + 118.9345 · 5,000) / 3.6e6 g; job 1
+    // 190.738 · 3/4 W for 50 s at 400, 143.0535 · 20,000 / 3.6e6 g.
+    let grid = gridscope::energy::CarbonSeries::parse(
+        "grid.csv",
+        b"start_s,end_s,g_per_kwh\n0,50,400\n50,1000,100\n",
+    )
+    .unwrap();
+    let grams = job_emissions(&p, &out.outcomes, &out.placements, None, &grid)
+        .unwrap()
+        .expect("powered");
+    let want = [
+        (47.6845 * 20_000.0 + 118.9345 * 5_000.0) / 3.6e6,
+        143.0535 * 20_000.0 / 3.6e6,
+    ];
+    for (g, w) in grams.iter().zip(want) {
+        assert!((g - w).abs() < 1e-12, "{grams:?} against {want:?}");
+    }
+}
+
+/// The per-job CSV of a run under a carbon series has each job's grams beside its joules:
+/// under a flat 500 g/kWh, energy_j × 500 / 3.6e6.
+#[test]
+fn the_per_job_csv_gives_each_jobs_emissions() {
+    let (dir, file) = scratch("job_emissions");
+    let swf = file(
+        "jobs.swf",
+        "1 0 -1 100 1 -1 -1 1 100 -1 1 1 -1 -1 -1 -1 -1 -1\n2 10 -1 300 2 -1 -1 2 300 -1 1 1 -1 -1 -1 -1 -1 -1\n",
+    );
+    let platform = file(
+        "two.json",
+        r#"{"name": "two", "nodes": 2, "cpus_per_node": 2, "node_types": [{"name": "n", "count": 2, "cores": 2}]}"#,
+    );
+    let grid = file("grid.csv", "start_s,end_s,g_per_kwh\n0,100000,500\n");
+    let csv = dir.join("jobs.csv");
+    let out = crate::cli::gridscope(&[
+        "simulate",
+        &swf,
+        "--platform",
+        &platform,
+        "--power",
+        "batsim-cluster-energy-128",
+        "--policy",
+        "fcfs",
+        "--carbon",
+        &grid,
+        "--jobs",
+        csv.to_str().unwrap(),
+    ]);
+    assert!(out.status.success(), "{}", crate::cli::stderr(&out));
+    let text = std::fs::read_to_string(&csv).unwrap();
+    let mut lines = text.lines();
+    let head: Vec<&str> = lines.next().unwrap().split(',').collect();
+    let col = |name: &str| head.iter().position(|h| *h == name).expect(name);
+    let (joules, grams) = (col("energy_j"), col("emissions_g"));
+    assert_eq!(grams, head.len() - 1, "{text}");
+    let rows: Vec<Vec<f64>> = lines
+        .map(|l| {
+            l.split(',')
+                .map(|f| f.parse().unwrap_or(f64::NAN))
+                .collect()
+        })
+        .collect();
+    assert_eq!(rows.len(), 2, "{text}");
+    for r in rows {
+        assert!(r[joules] > 0.0, "{text}");
+        assert!(
+            (r[grams] - r[joules] * 500.0 / 3.6e6).abs() < 1e-6,
+            "{text}"
+        );
+    }
 }
 
 /// A fresh folder `name` for a test's files, and a writer that puts a file there and gives

@@ -29,8 +29,9 @@ pub struct ReportArgs {
     /// Write the jobs' schedule as CSV (several runs: OUT.<label>.csv)
     ///
     /// Columns job_id,home,site,submit,start,end,procs: one row per job that ran, times in
-    /// seconds from the first submit; then nodes (a run placed on nodes) and energy_j (a run
-    /// with energy: the job's share of its nodes' power, docs/energy.md). With several runs,
+    /// seconds from the first submit; then nodes (a run placed on nodes), energy_j (a run
+    /// with energy: the job's share of its nodes' power, docs/energy.md) and emissions_g
+    /// (under a carbon series: that share times the grid's intensity). With several runs,
     /// one file per run, the run's label before the extension.
     #[arg(long, value_name = "OUT.csv", value_hint = ValueHint::FilePath, verbatim_doc_comment)]
     pub jobs: Option<PathBuf>,
