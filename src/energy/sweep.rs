@@ -2,9 +2,9 @@
 //! time, without the node timelines: [`account_runs`] gives, bit for bit, what [`account`]
 //! gives for the timelines [`busy_timelines`] and [`with_off_spans`] would build from the
 //! same shares, at a fraction of the cost (no list of spans, no breakpoint lists, no sort
-//! of the power steps). The
-//! report's energy uses it; what needs the timelines themselves (per-job joules, the power
-//! and node-state series, emissions, the SimGrid replay) still builds them.
+//! of the power steps). The report's energy uses it; what needs the timelines themselves
+//! (per-job joules, the power and node-state series, emissions, the SimGrid replay) still
+//! builds them.
 //!
 //! Why the bits are the same: a node's joules are still summed piece by piece in time
 //! order, and the platform's power still steps in (instant, node) order — the sweep visits
@@ -27,7 +27,7 @@ use crate::time::SimTime;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Overlay {
     /// On: the node shows its busy cores.
-    None,
+    Busy,
     Show(NodeState),
 }
 
@@ -41,7 +41,7 @@ pub struct JobRun {
 }
 
 /// The energy of `nodes` nodes of `cores(i)` cores drawing by `model(i)`, on from `from` to
-/// `to` (`to > from`), each of `runs` holding the cores of its `shares(job)` from its start
+/// `to` (an error unless `to > from`), each of `runs` holding the cores of its `shares(job)` from its start
 /// to its end, and switched off as `offs` say: what [`super::account`] reports for the
 /// timelines [`super::busy_timelines`] and [`super::with_off_spans`] build from the same
 /// (each share a [`super::BusySpan`]), with the same errors for shares and switch-offs
@@ -54,7 +54,12 @@ pub fn account_runs<'s>(
     (from, to): (SimTime, SimTime),
     model: &dyn Fn(usize) -> PowerModel,
 ) -> Result<EnergyReport, TimelineError> {
-    debug_assert!(to > from);
+    if to <= from {
+        return Err(TimelineError(format!(
+            "a run ending at {} ms, not after its start at {} ms",
+            to.0, from.0
+        )));
+    }
     let mut models = Vec::with_capacity(nodes);
     let mut node_cores = Vec::with_capacity(nodes);
     for n in 0..nodes {
@@ -69,7 +74,7 @@ pub fn account_runs<'s>(
         cores: &node_cores,
         models: &models,
         busy: vec![0i64; nodes],
-        shown: vec![Overlay::None; nodes],
+        shown: vec![Overlay::Busy; nodes],
         state: vec![NodeState::On { busy: 0 }; nodes],
         since: vec![from; nodes],
         energy: vec![NodeEnergy::default(); nodes],
@@ -163,7 +168,7 @@ impl Sweep<'_> {
             )));
         }
         Ok(match self.shown[n] {
-            Overlay::None => NodeState::On { busy },
+            Overlay::Busy => NodeState::On { busy },
             Overlay::Show(s) => s,
         })
     }
@@ -320,7 +325,7 @@ fn overlay_events(
             continue;
         }
         events.push((s.boot_at, s.node, Overlay::Show(NodeState::SwitchingOn)));
-        events.push((s.on_at, s.node, Overlay::None));
+        events.push((s.on_at, s.node, Overlay::Busy));
     }
     // Stable: a node's phases at one instant keep their order, the last one holding.
     events.sort_by_key(|e| e.0);

@@ -83,8 +83,8 @@ pub struct RunReport {
 /// adds `nodes`, the node numbers each job held on its site (Batsim's interval notation);
 /// a run with energy adds `energy_j`, and under a carbon series `emissions_g` (each job's
 /// share of its nodes' power times the grid's intensity while it ran); a run set against
-/// the log (`vs_log`) adds
-/// `logged_wait`, the job's wait in the log (empty where it has none).
+/// the log (`vs_log`) adds `logged_wait`, the job's wait in the log (empty where it has
+/// none).
 pub fn jobs_csv(report: &Report, run: &RunReport) -> String {
     use std::fmt::Write;
     let mut out = String::with_capacity(run.outcomes.len() * 40 + 64);
