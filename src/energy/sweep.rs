@@ -17,8 +17,8 @@
 //! [`busy_timelines`]: super::busy_timelines
 //! [`with_off_spans`]: super::with_off_spans
 
-use super::timeline::{seconds, watts};
-use super::{EnergyReport, NodeEnergy, NodeState, OffSpan, TimelineError};
+use super::timeline::{check_span, seconds, watts};
+use super::{BusySpan, EnergyReport, NodeEnergy, NodeState, OffSpan, TimelineError};
 use crate::model::power::PowerModel;
 use crate::model::Share;
 use crate::time::SimTime;
@@ -258,18 +258,13 @@ fn busy_runs<'s>(
     let mut by_start = Vec::with_capacity(runs.len());
     for (k, r) in runs.iter().enumerate() {
         for s in shares(r.job) {
-            if s.node as usize >= nodes {
-                return Err(TimelineError(format!(
-                    "a job on node {} of a platform of {nodes} nodes",
-                    s.node
-                )));
-            }
-            if r.start < from || r.end > to || r.end < r.start {
-                return Err(TimelineError(format!(
-                    "node {}: a job from {} ms to {} ms outside the run ({} ms to {} ms)",
-                    s.node, r.start.0, r.end.0, from.0, to.0
-                )));
-            }
+            let span = BusySpan {
+                node: s.node,
+                cores: s.cores,
+                start: r.start,
+                end: r.end,
+            };
+            check_span(&span, nodes, (from, to))?;
         }
         if r.end > r.start {
             by_start.push((r.start, k as u32));

@@ -334,18 +334,7 @@ pub fn busy_timelines(
     let mut changes = vec![0usize; nodes];
     let mut runs: Vec<(u32, u32)> = Vec::new();
     for (k, s) in spans.iter().enumerate() {
-        if s.node as usize >= nodes {
-            return Err(TimelineError(format!(
-                "a job on node {} of a platform of {nodes} nodes",
-                s.node
-            )));
-        }
-        if s.start < from || s.end > to || s.end < s.start {
-            return Err(TimelineError(format!(
-                "node {}: a job from {} ms to {} ms outside the run ({} ms to {} ms)",
-                s.node, s.start.0, s.end.0, from.0, to.0
-            )));
-        }
+        check_span(s, nodes, (from, to))?;
         if s.end == s.start || s.cores == 0 {
             continue;
         }
@@ -412,6 +401,28 @@ pub fn busy_timelines(
         .enumerate()
         .all(|(n, t)| check(n, t).is_ok()));
     Ok(timelines)
+}
+
+/// Checks `s` is a job's share of one of `nodes` nodes within the run `[from, to]` (also
+/// what `sweep::account_runs` checks of each share, with the same words).
+pub(super) fn check_span(
+    s: &BusySpan,
+    nodes: usize,
+    (from, to): (SimTime, SimTime),
+) -> Result<(), TimelineError> {
+    if s.node as usize >= nodes {
+        return Err(TimelineError(format!(
+            "a job on node {} of a platform of {nodes} nodes",
+            s.node
+        )));
+    }
+    if s.start < from || s.end > to || s.end < s.start {
+        return Err(TimelineError(format!(
+            "node {}: a job from {} ms to {} ms outside the run ({} ms to {} ms)",
+            s.node, s.start.0, s.end.0, from.0, to.0
+        )));
+    }
+    Ok(())
 }
 
 /// Whether two spans start and end together (one job's, as a run).
