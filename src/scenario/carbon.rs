@@ -254,16 +254,10 @@ pub fn add_emissions(
         .unwrap_or(SimTime::ZERO);
     let series = carbon.series(until);
     let (outcomes, placements) = (&report.outcomes, &report.placements);
-    let grams = super::energy::run_emissions(
-        platform,
-        outcomes,
-        placements,
-        &series,
-        report.power_log.as_ref(),
-    )?;
-    let work = super::energy::work_emissions(platform, outcomes, placements, &series)?;
     let power = report.power_log.as_ref();
-    let per_job = super::energy::job_emissions(platform, outcomes, placements, power, &series)?;
+    let both = super::energy::emissions(platform, outcomes, placements, &series, power)?;
+    let (grams, per_job) = both.map_or((None, None), |(g, p)| (Some(g), Some(p)));
+    let work = super::energy::work_emissions(platform, outcomes, placements, &series)?;
     if let Some(e) = report.energy.as_mut() {
         e.emissions_g = grams;
         e.work_emissions_g = work;
