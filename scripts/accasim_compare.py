@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Compares Gridscope's FCFS on nodes with AccaSim's FIFO + FirstFit, job for job (issue #37).
+"""Compares Gridscope's FCFS on nodes with AccaSim's FIFO + FirstFit (or BestFit), job for job
+(issue #37).
 
 AccaSim 1.1.3 (PyPI `accasim`, pure Python) is installed by this script into a venv under
 target/accasim-venv and run unmodified; the only change is in this driver: Python >= 3.10
@@ -15,10 +16,12 @@ resource at all, and -1 there would turn memory off for every job), -1 for every
 --ignore-memory. Jobs no node can hold are left out and counted.
 
     python3 scripts/accasim_compare.py TRACE.swf[.gz] SYSTEM.json [GRIDSCOPE_BINARY]
-            [--jobs N] [--ignore-memory]
+            [--jobs N] [--ignore-memory] [--best-fit]
 
 SYSTEM.json is an AccaSim system configuration (`{"groups": ..., "resources": ...}`); the
-same file is Gridscope's `--platform`. Prints the share of jobs whose start time equals
+same file is Gridscope's `--platform`. With --best-fit, AccaSim runs its BestFit allocator
+and Gridscope `--placement best-fit`; the share of equal starts is printed a second time
+against BestFit with Gridscope's ties (docs/nodes.md, "Best fit"), set in this driver. Prints the share of jobs whose start time equals
 AccaSim's, and the first job that differs; with ACCASIM_STARTS=FILE set, writes
 "id accasim_start gridscope_start" per job there.
 """
@@ -91,8 +94,19 @@ collections.MutableMapping = collections.abc.MutableMapping
 collections.Sequence = collections.abc.Sequence
 from accasim.base.simulator_class import Simulator
 from accasim.base.scheduler_class import FirstInFirstOut
-from accasim.base.allocator_class import FirstFit
-workload, system, results = sys.argv[1:4]
+from accasim.base.allocator_class import FirstFit, BestFit
+workload, system, results, allocator = sys.argv[1:5]
+
+
+# BestFit with Gridscope's ties: AccaSim re-sorts its node list stably after each
+# allocation of a dispatch call, so equal ranks keep the order earlier allocations left;
+# this sorts from node order each time (what changes is the tie order only).
+class BestFitInNodeOrder(BestFit):
+    def _adjust_resources(self, nodes=None):
+        BestFit._adjust_resources(self, None)
+
+
+
 out = {
     "format": "{job_id};{queue_time};{start_time};{end_time}",
     "attributes": {
@@ -102,19 +116,19 @@ out = {
         "end_time": ("end_time", "int"),
     },
 }
-sim = Simulator(workload, system, FirstInFirstOut(FirstFit()), RESULTS_FOLDER_PATH=results,
+sim = Simulator(workload, system, FirstInFirstOut({"ff": FirstFit, "bf": BestFit, "bf-node-order": BestFitInNodeOrder}[allocator]()), RESULTS_FOLDER_PATH=results,
                 SCHEDULE_OUTPUT=out, statistics_output=False, show_statistics=False)
 sim.start_simulation()
 """
 
 
-def accasim_starts(py, swf, system_file, tmp):
-    results = os.path.join(tmp, 'results')
+def accasim_starts(py, swf, system_file, tmp, allocator):
+    results = os.path.join(tmp, 'results-' + allocator)
     os.makedirs(results, exist_ok=True)
     driver = os.path.join(tmp, 'driver.py')
     with open(driver, 'w') as f:
         f.write(DRIVER)
-    subprocess.run([py, driver, swf, system_file, results], check=True, cwd=tmp,
+    subprocess.run([py, driver, swf, system_file, results, allocator], check=True, cwd=tmp,
                    stdout=subprocess.DEVNULL)
     starts = {}
     for name in os.listdir(results):
@@ -127,10 +141,11 @@ def accasim_starts(py, swf, system_file, tmp):
     return starts
 
 
-def gridscope_starts(binary, swf, system_file, tmp, first_submit):
+def gridscope_starts(binary, swf, system_file, tmp, first_submit, placement):
     out = os.path.join(tmp, 'gs.csv')
     subprocess.run([binary, 'simulate', swf, '--platform', system_file, '--policy', 'fcfs',
-                    '--event-order', 'accasim', '--no-kill', '--jobs', out],
+                    '--event-order', 'accasim', '--no-kill', '--placement', placement,
+                    '--jobs', out],
                    check=True, stdout=subprocess.DEVNULL)
     with open(out) as f:
         return {r['job_id']: int(float(r['start'])) + first_submit for r in csv.DictReader(f)}
@@ -143,6 +158,7 @@ def main():
         n = int(sys.argv[sys.argv.index('--jobs') + 1])
         args.remove(str(n))
     ignore = '--ignore-memory' in sys.argv
+    best = '--best-fit' in sys.argv
     trace, system_file = args[0], os.path.abspath(args[1])
     binary = args[2] if len(args) > 2 else os.path.join(ROOT, 'target', 'release', 'gridscope')
     with open(system_file) as f:
@@ -151,13 +167,19 @@ def main():
     with tempfile.TemporaryDirectory() as tmp:
         swf = os.path.join(tmp, 'clean.swf')
         jobs, left_out = clean(trace, swf, n, system, ignore)
-        a = accasim_starts(py, swf, system_file, tmp)
-        g = gridscope_starts(binary, swf, system_file, tmp, min(j[0] for j in jobs))
+        a = accasim_starts(py, swf, system_file, tmp, 'bf' if best else 'ff')
+        g = gridscope_starts(binary, swf, system_file, tmp, min(j[0] for j in jobs),
+                             'best-fit' if best else 'first-fit')
+        tied = accasim_starts(py, swf, system_file, tmp, 'bf-node-order') if best else None
     same = [jid for jid in a if g.get(jid) == a[jid]]
     print(f'{os.path.basename(trace)}: {len(jobs)} jobs ({left_out} no node can hold left out), '
           f'memory {"ignored" if ignore else "honoured"}')
-    print(f'  same start as AccaSim FIFO+FirstFit: {len(same)}/{len(a)} '
+    print(f'  same start as AccaSim FIFO+{"BestFit" if best else "FirstFit"}: {len(same)}/{len(a)} '
           f'({100.0 * len(same) / max(len(a), 1):.2f} %)')
+    if tied is not None:
+        n = sum(1 for jid in tied if g.get(jid) == tied[jid])
+        print(f'  same start as AccaSim FIFO+BestFit with ties in node order: {n}/{len(tied)} '
+              f'({100.0 * n / max(len(tied), 1):.2f} %)')
     for sub, jid, *_ in jobs:
         if jid in a and g.get(jid) != a[jid]:
             print(f'  first difference: job {jid} submitted {sub}: AccaSim {a[jid]}, Gridscope {g.get(jid)}')

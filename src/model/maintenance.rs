@@ -76,7 +76,7 @@ impl Maintenance {
     }
 
     /// The nodes a job running over `[from, to)` may use, as a bit per node (bit n of word
-    /// n / 64) for [`crate::model::nodes::first_fit_within`]; `None` when it may use every
+    /// n / 64) for [`crate::model::fit::first_fit_within`]; `None` when it may use every
     /// node (no window overlaps), so that the usual placement and its caches apply.
     pub fn allowed(&self, from: SimTime, to: SimTime) -> Option<Vec<u64>> {
         let mut mask: Option<Vec<u64>> = None;

@@ -1,6 +1,7 @@
 use serde::{Deserialize, Serialize};
 
-use super::nodes::{NodePool, NodeType};
+use super::nodes::NodeType;
+use super::pool::NodePool;
 
 /// How a site hands out its processors.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, Default)]

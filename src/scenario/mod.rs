@@ -47,7 +47,7 @@ use serde::{Deserialize, Serialize};
 
 use crate::engine::RunConfig;
 use crate::limits::{Limit, LimitExceeded, Limits};
-use crate::model::Site;
+use crate::model::{PlacementRule, Site};
 use crate::policy::grid::{GridParams, GridScheme, IdealDiscipline};
 use crate::policy::local::LocalPolicyKind;
 use crate::policy::slurm::SlurmConfig;
@@ -66,7 +66,8 @@ use serde_engine::RunConfigDef;
 /// version 5 (issue #40) an algorithm's `power_off_after_s` and `carbon_slack_s` and a node
 /// type's `power`, likewise; version 6 the grid's `carbon` intensity and an algorithm's
 /// `power_cap_w`, likewise; version 7 (issue #37) the Lublin model's GPU and memory jobs
-/// (`gpu_share`, `gpus_per_job`, `mem_share`, `mem_kb_per_proc`), likewise.
+/// (`gpu_share`, `gpus_per_job`, `mem_share`, `mem_kb_per_proc`), likewise; version 8
+/// (issue #37) an algorithm's `placement` (best fit), likewise.
 pub const SCENARIO_VERSION: u32 = 2;
 /// The first version whose sites may list node types.
 pub const NODE_TYPES_VERSION: u32 = 3;
@@ -81,8 +82,11 @@ pub const CARBON_VERSION: u32 = 6;
 /// The first version whose Lublin workload may draw GPU and memory jobs (issue #37),
 /// written only when it does.
 pub const DEMANDS_VERSION: u32 = 7;
+/// The first version with an algorithm's `placement` (issue #37), written only when it is
+/// not first fit.
+pub const PLACEMENT_VERSION: u32 = 8;
 /// The newest version read.
-pub const NEWEST_SCENARIO_VERSION: u32 = DEMANDS_VERSION;
+pub const NEWEST_SCENARIO_VERSION: u32 = PLACEMENT_VERSION;
 /// The oldest version still read.
 pub const OLDEST_SCENARIO_VERSION: u32 = 1;
 
@@ -218,6 +222,10 @@ pub struct AlgorithmSpec {
     /// cap"; version 6): a start that could pass it waits. Absent: no cap.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub power_cap_w: Option<f64>,
+    /// How a start picks its nodes on node-typed sites (issue #37, docs/nodes.md; version
+    /// 8): `first_fit` (node order, the default) or `best_fit` (least free first).
+    #[serde(default, skip_serializing_if = "PlacementRule::is_first_fit")]
+    pub placement: PlacementRule,
 }
 
 fn is_local(g: &GridScheme) -> bool {
@@ -239,8 +247,25 @@ impl Default for AlgorithmSpec {
             power_off_after_s: None,
             carbon_slack_s: None,
             power_cap_w: None,
+            placement: PlacementRule::FirstFit,
         }
     }
+}
+
+/// Each algorithm with each placement rule of `list`, side by side: easy, easy, best-fit, …
+pub fn with_placements(
+    algorithms: Vec<AlgorithmSpec>,
+    list: &[PlacementRule],
+) -> Vec<AlgorithmSpec> {
+    algorithms
+        .iter()
+        .flat_map(|alg| {
+            list.iter().map(move |&placement| AlgorithmSpec {
+                placement,
+                ..alg.clone()
+            })
+        })
+        .collect()
 }
 
 impl AlgorithmSpec {
@@ -266,6 +291,9 @@ impl AlgorithmSpec {
             return label.clone();
         }
         let mut label = self.algorithm();
+        if !self.placement.is_first_fit() {
+            label.push_str(&format!(", {}", self.placement.name()));
+        }
         if let Some(s) = self.power_off_after_s {
             label.push_str(&format!(", off after {s} s"));
         }
@@ -341,7 +369,18 @@ impl Scenario {
                 ),
             });
         }
+        if s.version < PLACEMENT_VERSION && s.places_other_than_first_fit() {
+            return Err(ScenarioError::Invalid(format!(
+                "an algorithm's \"placement\" came in scenario version {PLACEMENT_VERSION}; this file says version {}",
+                s.version
+            )));
+        }
         Ok(s.upgrade())
+    }
+
+    /// True when an algorithm places by another rule than first fit (version 8).
+    pub fn places_other_than_first_fit(&self) -> bool {
+        self.algorithms.iter().any(|a| !a.placement.is_first_fit())
     }
 
     /// True when the workload is a Lublin model with GPU or memory fields (version 7).
@@ -370,7 +409,9 @@ impl Scenario {
             .any(|a| a.power_off_after_s.is_some() || a.carbon_slack_s.is_some())
             || self.has_power_models();
         let capped = self.algorithms.iter().any(|a| a.power_cap_w.is_some());
-        self.version = if self.draws_demands() {
+        self.version = if self.places_other_than_first_fit() {
+            PLACEMENT_VERSION
+        } else if self.draws_demands() {
             DEMANDS_VERSION
         } else if self.carbon.is_some() || capped {
             CARBON_VERSION

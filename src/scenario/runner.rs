@@ -193,6 +193,7 @@ impl PreparedScenario {
         }
         .and_then(|sim| sim.with_demands(self.demands.clone()))
         .and_then(|sim| sim.with_outages((*self.outages).clone()))
+        .and_then(|sim| sim.with_placement(alg.placement))
         .and_then(|sim| super::energy::with_power_policies(sim, alg, holds))
         .map_err(ScenarioError::Sim)?
         .with_seed(self.scenario.seed)

@@ -42,10 +42,7 @@ pub fn ses_algorithms_with(site_queue: bool) -> Vec<AlgorithmSpec> {
             site_queue,
             ..GridParams::default()
         },
-        slurm: None,
-        power_off_after_s: None,
-        carbon_slack_s: None,
-        power_cap_w: None,
+        ..AlgorithmSpec::default()
     };
     vec![
         variant("random", GridScheme::GroupsRandom, false),

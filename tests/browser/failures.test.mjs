@@ -2,8 +2,9 @@
 // site on nodes, every run reports what failed exactly as the CLI does for the same
 // scenario (read back from the page's share link, scenario version 4), the page draws nodes
 // up over time, the work lost per run and the down nodes and killed runs in the Gantt chart,
-// and the link opens again to the same numbers. Needs `trunk build --release --offline`
-// and `cargo build --release`.
+// and the link opens again to the same numbers. Then jobs on nodes (issue #37): the
+// gpu-cluster preset's resources, and a run placed by best fit. Needs `trunk build
+// --release --offline` and `cargo build --release`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -156,6 +157,33 @@ test('the gpu-cluster preset: GPU jobs on nodes, cores, memory and GPUs held and
   assert.ok(again.runs.every((r) => r.resources.memory_kb.utilization > 0), JSON.stringify(again.runs[0].resources));
 });
 
+test('a run placed by best fit: the runs table sets it, the results name it, the link (version 8) gives the CLI\'s numbers', async () => {
+  const page = await open();
+  await waitResults(page, 5);
+  await page.selectOption('[data-testid=scenario-preset]', 'memory-cluster');
+  await page.selectOption('[data-testid=placement-1]', 'best-fit');
+  await page.click('[data-testid=run]');
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=results] tbody tr[data-label="easy, best-fit"]'),
+    null,
+    { timeout: 120_000 },
+  );
+  const rows = await waitResults(page, 5, 120_000);
+  assert.deepEqual(Object.keys(rows), ['fcfs', 'easy, best-fit', 'conservative', 'sjf', 'firstfit']);
+  await page.click('text=Share');
+  const url = await page.textContent('[data-testid=share-url]');
+  const shared = JSON.parse(zlib.inflateRawSync(Buffer.from(url.split('#s1=')[1], 'base64url')));
+  assert.equal(shared.scenario.version, 8);
+  assert.deepEqual(shared.scenario.algorithms.map((a) => a.placement ?? 'first_fit'),
+    ['first_fit', 'best_fit', 'first_fit', 'first_fit', 'first_fit']);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridscope-best-fit-'));
+  fs.writeFileSync(path.join(dir, 'scenario.json'), JSON.stringify(shared.scenario));
+  const cli = JSON.parse(execFileSync(CLI, ['run', path.join(dir, 'scenario.json'), '--json'], { maxBuffer: 64 << 20 }).toString());
+  fs.rmSync(dir, { recursive: true });
+  assertSameNumbers(rows, Object.fromEntries(cli.runs.map((r) => [r.label, r.metrics])));
+  assert.deepEqual((await reportJson(page)).runs.map((r) => r.resources), cli.runs.map((r) => r.resources));
+});
+
 test('no page of this file left 127.0.0.1 or logged an error', () => {
-  assertCleanPages(pages, 2);
+  assertCleanPages(pages, 3);
 });

@@ -8,7 +8,7 @@
 use std::fmt::Write;
 
 use gridscope::engine::{simulate, EventOrder, RunConfig, SimError};
-use gridscope::model::{Demand, Job, NodeType, Platform, Site};
+use gridscope::model::{Demand, Job, NodeType, PlacementRule, Platform, Site};
 use gridscope::policy::local::LocalPolicyKind;
 use gridscope::rng::SimRng;
 use gridscope::scenario::{
@@ -335,7 +335,10 @@ fn random_workloads_on_random_nodes_keep_the_node_invariants() {
                 },
             })
             .collect();
-        for kind in ON_NODES {
+        for (kind, rule) in ON_NODES
+            .iter()
+            .flat_map(|&k| PlacementRule::ALL.map(|r| (k, r)))
+        {
             let sim = gridscope::engine::Simulation::new(
                 &platform,
                 &jobs[..],
@@ -344,10 +347,11 @@ fn random_workloads_on_random_nodes_keep_the_node_invariants() {
                 &Default::default(),
                 &no_kill(),
             )
-            .and_then(|s| s.with_demands(&demands[..]));
+            .and_then(|s| s.with_demands(&demands[..]))
+            .and_then(|s| s.with_placement(rule));
             let out = sim
                 .and_then(|s| s.run(&mut |_, _| true))
-                .unwrap_or_else(|e| panic!("case {case} {kind}: {e}"));
+                .unwrap_or_else(|e| panic!("case {case} {kind} {}: {e}", rule.name()));
             assert_eq!(out.outcomes.len(), jobs.len());
         }
     }
@@ -489,21 +493,81 @@ fn node_types_are_versioned_in_the_scenario() {
     let s = Scenario::from_json(&scenario(3, powered)).unwrap();
     assert_eq!(s.version, gridscope::scenario::POWER_VERSION);
     assert!(s.to_json().contains(r#""version": 5"#), "{}", s.to_json());
+    // An algorithm's best-fit placement came with version 8; first fit is written as before.
+    let placed = |version: u32, rule: &str| {
+        scenario(version, typed).replace(
+            r#"{"local":"fcfs"}"#,
+            &format!(r#"{{"local":"fcfs","placement":"{rule}"}}"#),
+        )
+    };
+    let e = Scenario::from_json(&placed(7, "best_fit"))
+        .unwrap_err()
+        .to_string();
+    assert!(e.contains("came in scenario version 8"), "{e}");
+    let s = Scenario::from_json(&placed(8, "best_fit")).unwrap();
+    assert_eq!(s.version, gridscope::scenario::PLACEMENT_VERSION);
+    assert_eq!(s.algorithms[0].label(), "fcfs, best-fit");
+    let s = Scenario::from_json(&placed(8, "first_fit")).unwrap();
+    assert_eq!(s.version, 3);
+    assert!(!s.to_json().contains("placement"));
+}
+
+/// `simulate --placement` runs each policy under each rule, side by side, and refuses a
+/// rule it does not know or a platform without nodes.
+#[test]
+fn cli_placement_runs_each_rule_beside_the_others() {
+    let out = fcfs_on_the_memory_fixture(&["--placement", "first-fit,best-fit", "--json"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let json: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    let labels: Vec<&str> = json["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["label"].as_str().unwrap())
+        .collect();
+    assert_eq!(labels, ["fcfs", "fcfs, best-fit"]);
+    let out = fcfs_on_the_memory_fixture(&["--placement", "worst-fit"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("'worst-fit' is not a placement"), "{err}");
+    let flat = gridscope(&[
+        "simulate",
+        "tests/fixtures/memory_decides.swf",
+        "--procs",
+        "8",
+        "--placement",
+        "best-fit",
+    ]);
+    assert!(!flat.status.success());
 }
 
 /// Two nodes × 4 cores × 100 KB, jobs (submit, processors, KB per processor, run time =
 /// estimate) run under EASY: each job's start and nodes.
 fn easy_on_two_nodes(jobs: &[(i64, u32, u64, i64)]) -> Vec<(i64, String)> {
+    on_two_nodes(LocalPolicyKind::Easy, PlacementRule::FirstFit, jobs)
+}
+
+/// Each job's start and nodes under `kind`, placed by `rule`, on [`two_nodes`].
+fn on_two_nodes(
+    kind: LocalPolicyKind,
+    rule: PlacementRule,
+    jobs: &[(i64, u32, u64, i64)],
+) -> Vec<(i64, String)> {
     let (platform, jobs, demands) = two_nodes(jobs);
     let out = gridscope::engine::Simulation::new(
         &platform,
         &jobs[..],
-        LocalPolicyKind::Easy,
+        kind,
         Default::default(),
         &Default::default(),
         &no_kill(),
     )
     .and_then(|s| s.with_demands(&demands[..]))
+    .and_then(|s| s.with_placement(rule))
     .and_then(|s| s.run(&mut |_, _| true))
     .unwrap();
     (0..jobs.len())
@@ -615,4 +679,48 @@ fn easy_on_nodes_never_backfills_into_the_heads_reservation() {
     assert_eq!(got[2].1, "0-1");
     assert!(got[3].0 >= 100, "the long job waits: {got:?}");
     assert_eq!(got[4], (3, "1".to_string()), "the short job backfills");
+}
+
+/// Best fit keeps a whole node free where first fit splits it (worked by hand; 2 nodes × 4
+/// cores × 100 KB): job 0 fills node 0 until 50, job 1 holds 2 cores and 50 KB of node 1
+/// until 1000. At 60 job 2 (2 cores, 50 KB) goes to node 0 under first fit, to node 1
+/// under best fit (rank 52 against 104). At 70 job 3 asks 75 KB on one core: under first
+/// fit each node has 50 KB left, so it waits for job 2's end at 560; under best fit node 0
+/// is whole and it starts at once.
+#[test]
+fn best_fit_keeps_a_whole_node_free_where_first_fit_splits_it() {
+    let jobs = [
+        (0, 4, 25, 50),
+        (0, 2, 25, 1000),
+        (60, 2, 25, 500),
+        (70, 1, 75, 100),
+    ];
+    for kind in [
+        LocalPolicyKind::Fcfs,
+        LocalPolicyKind::Easy,
+        LocalPolicyKind::Conservative,
+    ] {
+        let first = on_two_nodes(kind, PlacementRule::FirstFit, &jobs);
+        let best = on_two_nodes(kind, PlacementRule::BestFit, &jobs);
+        assert_eq!(
+            first,
+            [
+                (0, "0".into()),
+                (0, "1".into()),
+                (60, "0".into()),
+                (560, "0".into())
+            ],
+            "{kind} first fit"
+        );
+        assert_eq!(
+            best,
+            [
+                (0, "0".into()),
+                (0, "1".into()),
+                (60, "1".into()),
+                (70, "0".into())
+            ],
+            "{kind} best fit"
+        );
+    }
 }

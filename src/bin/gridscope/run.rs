@@ -70,6 +70,11 @@ pub fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
             }
         }
         outages = failure_flags(a, &p.sites, &mut inputs)?;
+        if let Some(list) = &a.placement {
+            // Each policy with each placement, side by side: easy, easy, best-fit, …
+            let algorithms = std::mem::take(&mut scenario.algorithms);
+            scenario.algorithms = gridscope::scenario::with_placements(algorithms, &list.0);
+        }
         if let Some(list) = &a.power_off_after {
             // Each policy with each idle time, side by side: easy, easy off after 60 s, …
             let algorithms = std::mem::take(&mut scenario.algorithms);

@@ -194,6 +194,8 @@ pub struct Simulation<'a> {
     power: Option<Box<power::PowerState>>,
     /// Per site, the most cores its power cap lets compute (`with_power_cap`; empty: none).
     power_cap: Vec<Option<u32>>,
+    /// How starts pick their nodes on node-typed sites (`with_placement`; first fit).
+    placement: crate::model::PlacementRule,
     /// Per job, the instant it is handed to its grid policy, when later than its
     /// submission (`with_holds`; empty: every job at its submission).
     holds: Vec<SimTime>,
@@ -290,6 +292,7 @@ impl<'a> Simulation<'a> {
             outages: None,
             power: None,
             power_cap: Vec::new(),
+            placement: crate::model::PlacementRule::FirstFit,
             holds: Vec::new(),
         })
     }
@@ -687,7 +690,7 @@ impl<'a> Simulation<'a> {
             failures.as_ref(),
         )?;
         nodes::check_nodes(
-            &self.platform,
+            nodes::empty_pools(&self.platform, self.placement),
             &self.jobs,
             &self.demands,
             &self.outcomes,

@@ -7,9 +7,31 @@
 use super::Simulation;
 use crate::engine::{FailureLog, PowerLog};
 use crate::engine::{InvariantViolation, JobOutcome, Outcome, RejectReason, SimError, SimTime};
-use crate::model::{Demand, Job, JobIdx, NodePool, Placements, Platform, Share};
+use crate::model::{Demand, Job, JobIdx, NodePool, PlacementRule, Placements, Platform, Share};
 
 impl Simulation<'_> {
+    /// Places every start on the node-typed sites by `rule` (first fit unless told; the
+    /// policies' "fits now" and reservations walk the nodes by it too); before the first
+    /// step. Best fit on a platform without node types is refused: it would place nothing.
+    pub fn with_placement(mut self, rule: PlacementRule) -> Result<Self, SimError> {
+        if rule == self.placement {
+            return Ok(self);
+        }
+        if !self.platform.sites.iter().any(|s| s.has_nodes()) {
+            return Err(SimError::InvalidPlatform {
+                reason: format!(
+                    "{} placement picks nodes: give the site node types (docs/nodes.md)",
+                    rule.name()
+                ),
+            });
+        }
+        for site in &mut self.sites {
+            site.res.nodes = site.res.nodes.take().map(|pool| pool.with_rule(rule));
+        }
+        self.placement = rule;
+        Ok(self)
+    }
+
     /// Job `idx`'s demand beyond processors.
     fn demand(&self, idx: JobIdx) -> Demand {
         self.demands.get(idx as usize).copied().unwrap_or_default()
@@ -82,7 +104,7 @@ impl Simulation<'_> {
         idx: JobIdx,
         estimate: SimTime,
     ) -> Result<(), Option<crate::model::Resource>> {
-        use crate::model::nodes::first_fit_within;
+        use crate::model::fit::first_fit_within;
         use crate::model::Resource;
         let Some(pool) = self.sites.get(s).and_then(|st| st.res.nodes.as_ref()) else {
             return Ok(());
@@ -175,6 +197,15 @@ fn chosen_holds(
     on_nodes && cores == u64::from(procs) && gpus == u64::from(demand.gpus) && nodes_ok
 }
 
+/// Each site's nodes, none taken, placing by `rule` (`None` for a site without node types).
+pub(super) fn empty_pools(platform: &Platform, rule: PlacementRule) -> Vec<Option<NodePool>> {
+    platform
+        .sites
+        .iter()
+        .map(|s| s.node_pool().map(|p| p.with_rule(rule)))
+        .collect()
+}
+
 /// Every node-typed site's nodes over the run: each job that ran there holds shares that
 /// add up to its processors (and its memory and GPUs when the site models them), on nodes
 /// that exist; a sweep over starts and ends (ends first at an instant, as the engine frees
@@ -182,9 +213,10 @@ fn chosen_holds(
 /// really has no placement on the empty site. Under a power policy a job holds its nodes
 /// from the instant it was started (it may wait there for a boot), a node switched off is
 /// held whole until a job wakes it, and no job computes on a node between its switch-off
-/// and the end of its boot.
+/// and the end of its boot. `pools` are the sites' nodes, empty, placing by the run's rule
+/// ([`empty_pools`]).
 pub(super) fn check_nodes(
-    platform: &Platform,
+    pools: Vec<Option<NodePool>>,
     jobs: &[Job],
     demands: &[Demand],
     outcomes: &[Outcome],
@@ -195,7 +227,6 @@ pub(super) fn check_nodes(
     if placements.is_empty() {
         return Ok(());
     }
-    let pools: Vec<Option<NodePool>> = platform.sites.iter().map(|s| s.node_pool()).collect();
     // (time, 0 = end / 1 = start, what, index) per site with nodes.
     let mut events: Vec<Vec<(SimTime, u8, Held, usize)>> = vec![Vec::new(); pools.len()];
     for (i, (job, out)) in jobs.iter().zip(outcomes).enumerate() {

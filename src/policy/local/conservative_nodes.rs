@@ -38,7 +38,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::nodefit::NodesView;
 use super::{QueuedJob, SiteView};
-use crate::model::nodes::{first_fit_within, unit_mem, units_in};
+use crate::model::fit::{first_fit_within, unit_mem, units_in};
 use crate::model::{JobIdx, NodeFree, Share};
 use crate::policy::Profile;
 use crate::time::SimTime;
@@ -507,7 +507,9 @@ impl NodeConservative {
         demand: &crate::model::Demand,
     ) -> Result<(), SimTime> {
         let end = at.after(estimate);
-        if let Some(m) = unit_mem(self.memory, procs, demand) {
+        // The walk of units below is first fit's (node order); best fit sorts the nodes.
+        let unit = unit_mem(self.memory, procs, demand);
+        if let Some(m) = unit.filter(|_| self.capacity.rule.is_first_fit()) {
             return self.fits_units_at(at, end, procs, m);
         }
         self.free.clone_from(&self.capacity);

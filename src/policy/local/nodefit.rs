@@ -8,7 +8,7 @@ use std::collections::HashSet;
 
 use super::width_queue::{Caps, Known, MemCap};
 use super::{NowFit, QueuedJob, SiteView};
-use crate::model::nodes::{first_fit_within, unit_mem, unit_room, units_in};
+use crate::model::fit::{first_fit_within, unit_mem, unit_room, units_in};
 use crate::model::{Demand, JobIdx, NodeFree, NodePool, Placements, Share};
 use crate::time::SimTime;
 

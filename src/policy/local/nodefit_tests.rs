@@ -2,7 +2,7 @@
 //! on random node types, random free nodes and random requests.
 
 use super::*;
-use crate::model::nodes::place_first_fit;
+use crate::model::fit::place_first_fit;
 use crate::model::NodeType;
 use crate::rng::SimRng;
 

@@ -6,10 +6,14 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::form::{input_value, on_value, parse, select_value, Apply, DraftInput};
+use crate::model::PlacementRule;
 use crate::policy::grid::{GridParams, GridScheme, IdealDiscipline};
 use crate::policy::local::LocalPolicyKind;
 use crate::scenario::AlgorithmSpec;
 use crate::web::state::{edit, use_app, AppContext};
+
+/// What a run's placement means (the column's title and the help under the table).
+const PLACEMENT_HELP: &str = "Placement, on sites with node types: which nodes a start takes among those that hold it. first-fit walks the nodes in node order (AccaSim's FirstFit); best-fit takes the nodes with the least free first, ranked by free cores + free KB of memory + free GPUs (AccaSim's BestFit rank, so memory outweighs cores when it is modelled), ties in node order, to keep whole nodes free for wide and memory-hungry jobs. Sites without node types have no nodes to pick: best-fit is refused there (docs/nodes.md).";
 
 #[function_component]
 pub fn AlgorithmsPanel() -> Html {
@@ -97,6 +101,7 @@ fn rows(app: &AppContext) -> Html {
                     <th title="Shown in the results; empty = scheme+policy">{"label"}</th>
                     <th title="The local scheduler of every site">{"local policy"}</th>
                     <th title="SOB grid scheme above the local schedulers">{"grid scheme"}</th>
+                    <th title={PLACEMENT_HELP}>{"placement"}</th>
                     <th></th>
                 </tr></thead>
                 <tbody>
@@ -109,6 +114,7 @@ fn rows(app: &AppContext) -> Html {
                 <dl>
                     { for GridScheme::ALL.iter().map(|g| html!{ <><dt><code>{g.name()}</code></dt><dd>{g.describe()}</dd></> }) }
                 </dl>
+                <p class="help">{ super::with_doc_links(PLACEMENT_HELP) }</p>
                 <p class="help">{format!(
                     "AWT: a site's approximate wait time for the job; ERT: its estimated run time there (speed-scaled); ATT = AWT + ERT; RUS: resource utilization status. Parameters: φ = {} s, δ = {}, σ = {} s are the paper's defaults; ε = {} s and latency {} s are ours. Central ignores φ; the idealized machine ignores all of them.",
                     d.phi_s, d.delta, d.sigma_s, d.epsilon_s, d.latency_s
@@ -152,6 +158,15 @@ fn row(app: &AppContext, i: usize, a: &AlgorithmSpec) -> Html {
         }),
         select_value,
     );
+    let placement_cb = on_value(
+        app,
+        row_edit(i, |a, v| {
+            a.placement =
+                PlacementRule::parse(v).ok_or_else(|| format!("unknown placement '{v}'"))?;
+            Ok(())
+        }),
+        select_value,
+    );
     let remove = app.callback(move |_: MouseEvent| {
         edit(move |s| {
             if i < s.algorithms.len() {
@@ -170,16 +185,19 @@ fn row(app: &AppContext, i: usize, a: &AlgorithmSpec) -> Html {
             <td><select aria-label={format!("grid scheme of run {}", i + 1)} data-testid={format!("grid-{i}")} title={a.grid.describe()} onchange={grid_cb}>
                 { for GridScheme::ALL.iter().map(|g| html!{ <option value={g.name()} selected={*g == a.grid} title={g.describe()}>{g.name()}</option> }) }
             </select></td>
+            <td><select aria-label={format!("placement of run {}", i + 1)} data-testid={format!("placement-{i}")} title={PLACEMENT_HELP} onchange={placement_cb}>
+                { for PlacementRule::ALL.iter().map(|r| html!{ <option value={r.name()} selected={*r == a.placement}>{r.name()}</option> }) }
+            </select></td>
             <td><button class="small" onclick={remove}>{"remove"}</button></td>
         </tr>
         if uses_params {
-            <tr class="params"><td colspan="4">{ params(app, i, &a.grid_params) }</td></tr>
+            <tr class="params"><td colspan="5">{ params(app, i, &a.grid_params) }</td></tr>
         }
         if a.grid == GridScheme::Ideal {
-            <tr class="params"><td colspan="4">{ discipline(app, i, a.grid_params.ideal_discipline) }</td></tr>
+            <tr class="params"><td colspan="5">{ discipline(app, i, a.grid_params.ideal_discipline) }</td></tr>
         }
         if matches!(a.grid, GridScheme::Receiver | GridScheme::Symmetric) {
-            <tr class="params"><td colspan="4">{ hold_at_home(app, i, a.grid_params.hold_at_home) }</td></tr>
+            <tr class="params"><td colspan="5">{ hold_at_home(app, i, a.grid_params.hold_at_home) }</td></tr>
         }
     </> }
 }

@@ -5,6 +5,7 @@
 use std::path::PathBuf;
 
 use clap::{Args, ValueEnum, ValueHint};
+use gridscope::model::PlacementRule;
 use gridscope::policy::local::LocalPolicyKind;
 use gridscope::workload::hyper_erlang::FitMethod;
 
@@ -22,6 +23,14 @@ fn parse_off_after(s: &str) -> Result<OffAfter, gridscope::scenario::energy::Bad
 
 fn parse_power_cap(s: &str) -> Result<OffAfter, gridscope::scenario::energy::BadWatts> {
     gridscope::scenario::energy::parse_watts_list(s).map(OffAfter)
+}
+
+/// `--placement`'s list of rules.
+#[derive(Clone, Debug)]
+pub struct Placements(pub Vec<PlacementRule>);
+
+fn parse_placements(s: &str) -> Result<Placements, gridscope::model::fit::UnknownPlacement> {
+    PlacementRule::parse_list(s).map(Placements)
 }
 
 #[derive(Args, Debug)]
@@ -54,6 +63,12 @@ pub struct SimulateArgs {
     /// Sites with node types place jobs on nodes by cores, memory and GPUs (docs/nodes.md).
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, conflicts_with = "procs", verbatim_doc_comment)]
     pub platform: Option<PathBuf>,
+    /// How a start picks its nodes on the --platform's node types: first-fit (node order,
+    /// the default; AccaSim's FirstFit) or best-fit (least free first; AccaSim's BestFit
+    /// rank: free cores + KB of memory + GPUs), or a comma list, each run beside the others
+    /// for every --policy (e.g. first-fit,best-fit)
+    #[arg(long, value_name = "RULE", value_parser = parse_placements, requires = "platform", verbatim_doc_comment)]
+    pub placement: Option<Placements>,
     /// What each node draws, for every node type of the --platform: a power model JSON file
     /// or a preset (simgrid-example, batsim-cluster-energy-128)
     ///
