@@ -39,7 +39,15 @@ pub struct NodeFree {
     asleep: Vec<u64>,
     /// How a placement walks these nodes (first fit unless the run asked for best fit);
     /// copies place as the original does.
-    pub rule: PlacementRule,
+    rule: PlacementRule,
+    /// Under best fit, the open nodes as (rank, node), least first: the order best fit
+    /// walks them, kept share by share, so a walk reads the fullest nodes first without
+    /// ranking every node (RICC: a heap of every open node per placement made best fit
+    /// 5× first fit). `None` under first fit, and once a take or give-back of more than
+    /// [`KEPT_SHARES`] shares dropped it (EASY's reservation releases every running job
+    /// into a copy that is rarely walked); a walk then ranks the nodes afresh, and the
+    /// site's own free nodes rank again at once ([`NodeFree::keep_order`]).
+    ranked: Option<Vec<(u64, u32)>>,
 }
 
 impl NodeFree {
@@ -63,8 +71,86 @@ impl NodeFree {
         }
     }
 
+    /// How a placement walks these nodes.
+    pub fn rule(&self) -> PlacementRule {
+        self.rule
+    }
+
+    /// Places by `rule` from now on.
+    pub fn set_rule(&mut self, rule: PlacementRule) {
+        self.rule = rule;
+        self.ranked = None;
+        self.keep_order();
+    }
+
+    /// Under best fit, ranks the open nodes again if a large change dropped their order.
+    pub fn keep_order(&mut self) {
+        if self.rule == PlacementRule::BestFit && self.ranked.is_none() {
+            let mut ranked: Vec<(u64, u32)> = self
+                .open_nodes()
+                .map(|n| (best_fit_rank(self, n), n as u32))
+                .collect();
+            ranked.sort_unstable();
+            self.ranked = Some(ranked);
+        }
+    }
+
+    /// True when best fit's kept order is what ranking the open nodes afresh gives (or
+    /// none is kept).
+    #[cfg(test)]
+    pub(crate) fn kept_order_is_fresh(&self) -> bool {
+        let Some(kept) = &self.ranked else {
+            return true;
+        };
+        let mut fresh: Vec<(u64, u32)> = self
+            .open_nodes()
+            .map(|n| (best_fit_rank(self, n), n as u32))
+            .collect();
+        fresh.sort_unstable();
+        *kept == fresh
+    }
+
+    /// Before `shares` change their nodes: their nodes leave best fit's kept order, or the
+    /// order is dropped when they are many; false when it is not kept.
+    fn unrank(&mut self, shares: &[Share]) -> bool {
+        if shares.len() > KEPT_SHARES {
+            self.ranked = None;
+        }
+        let Some(mut ranked) = self.ranked.take() else {
+            return false;
+        };
+        for s in shares {
+            let n = s.node as usize;
+            if self.cores[n] > 0 {
+                if let Ok(i) = ranked.binary_search(&(best_fit_rank(self, n), s.node)) {
+                    ranked.remove(i);
+                }
+            }
+        }
+        self.ranked = Some(ranked);
+        true
+    }
+
+    /// After `shares` changed their nodes: those with a free core back in the kept order.
+    fn rerank(&mut self, shares: &[Share]) {
+        let Some(mut ranked) = self.ranked.take() else {
+            return;
+        };
+        for s in shares {
+            let n = s.node as usize;
+            let key = (best_fit_rank(self, n), s.node);
+            if self.cores[n] > 0 {
+                if let Err(i) = ranked.binary_search(&key) {
+                    ranked.insert(i, key);
+                }
+            }
+        }
+        self.ranked = Some(ranked);
+    }
+
     /// Takes the shares (each within what its node has free); a node asleep is woken.
     pub fn take(&mut self, shares: &[Share]) {
+        let kept = self.unrank(shares);
         for s in shares {
             let n = s.node as usize;
             self.cores[n] -= s.cores;
@@ -74,6 +160,9 @@ impl NodeFree {
             if let Some(word) = self.asleep.get_mut(n / 64) {
                 *word &= !(1u64 << (n % 64));
             }
+        }
+        if kept {
+            self.rerank(shares);
         }
     }
 
@@ -120,6 +209,7 @@ impl NodeFree {
         self.open.clone_from(&src.open);
         self.asleep.clone_from(&src.asleep);
         self.rule = src.rule;
+        self.ranked.clone_from(&src.ranked);
     }
 
     /// True when some node is asleep.
@@ -129,12 +219,16 @@ impl NodeFree {
 
     /// Gives the shares back.
     pub fn give_back(&mut self, shares: &[Share]) {
+        let kept = self.unrank(shares);
         for s in shares {
             let n = s.node as usize;
             self.cores[n] += s.cores;
             self.mem_kb[n] += s.mem_kb;
             self.gpus[n] += s.gpus;
             self.mark(n);
+        }
+        if kept {
+            self.rerank(shares);
         }
     }
 
@@ -179,6 +273,10 @@ impl NodeFree {
         })
     }
 }
+
+/// The most shares a take or give-back moves in best fit's kept order one by one (each a
+/// search and a shift of the order); more drop it ([`NodeFree::ranked`]).
+const KEPT_SHARES: usize = 16;
 
 /// How a start picks its nodes among those that hold it (an algorithm's `placement`).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -238,26 +336,59 @@ impl std::error::Error for UnknownPlacement {}
 
 /// Nodes in the order the free nodes' rule walks them: as given (first fit), or sorted by
 /// best fit's rank then node number.
-enum Walk<I> {
+enum Walk<I, K = std::iter::Empty<usize>> {
     AsGiven(I),
+    /// Best fit's kept order ([`NodeFree::ranked`]).
+    Kept(K),
     /// (rank, node), least first: a heap, not a sort, as a walk mostly stops after the
-    /// first few nodes (RICC, 1,024 nodes: a whole sort per placement made best fit 8×
-    /// first fit).
+    /// first few nodes.
     Ranked(BinaryHeap<Reverse<(u64, u32)>>),
 }
 
-impl<I: Iterator<Item = usize>> Iterator for Walk<I> {
+impl<I: Iterator<Item = usize>, K: Iterator<Item = usize>> Iterator for Walk<I, K> {
     type Item = usize;
 
     fn next(&mut self) -> Option<usize> {
         match self {
             Walk::AsGiven(it) => it.next(),
+            Walk::Kept(it) => it.next(),
             Walk::Ranked(heap) => heap.pop().map(|Reverse((_, n))| n as usize),
         }
     }
 }
 
-/// `nodes` (given in node order) in the order `f`'s rule walks them.
+/// The open `allowed` nodes of `f`, asleep or on as `asleep` says (`None`: both), that
+/// `keep`, in the order `f`'s rule walks them: node order, or best fit's kept order.
+fn walk<'a>(
+    f: &'a NodeFree,
+    allowed: Option<&'a [u64]>,
+    asleep: Option<bool>,
+    keep: impl Fn(usize) -> bool + Copy + 'a,
+) -> Walk<impl Iterator<Item = usize> + 'a, impl Iterator<Item = usize> + 'a> {
+    match f.rule {
+        PlacementRule::FirstFit => Walk::AsGiven(
+            f.open_nodes_where(allowed, asleep)
+                .filter(move |&n| keep(n)),
+        ),
+        PlacementRule::BestFit => match &f.ranked {
+            Some(ranked) => Walk::Kept(ranked.iter().map(|&(_, n)| n as usize).filter(move |&n| {
+                let bit = 1u64 << (n % 64);
+                allowed.is_none_or(|a| a[n / 64] & bit != 0)
+                    && asleep.is_none_or(|s| s == f.is_asleep(n))
+                    && keep(n)
+            })),
+            None => Walk::Ranked(
+                f.open_nodes_where(allowed, asleep)
+                    .filter(|&n| keep(n))
+                    .map(|n| Reverse((best_fit_rank(f, n), n as u32)))
+                    .collect(),
+            ),
+        },
+    }
+}
+
+/// `nodes` (given in node order) in the order `f`'s rule walks them, ranked afresh (a
+/// walk over nodes without a free core too: [`take_n_nodes`]).
 fn in_rule_order<I: Iterator<Item = usize>>(f: &NodeFree, nodes: I) -> Walk<I> {
     match f.rule {
         PlacementRule::FirstFit => Walk::AsGiven(nodes),
@@ -434,14 +565,14 @@ fn place_units(
     } else {
         match f.any_asleep() {
             false => {
-                let nodes = in_rule_order(f, f.open_nodes_within(allowed));
+                let nodes = walk(f, allowed, None, |_| true);
                 take_units(f, m, nodes, &mut left, out)
             }
             true => {
-                let on = in_rule_order(f, f.open_nodes_where(allowed, Some(false)));
+                let on = walk(f, allowed, Some(false), |_| true);
                 take_units(f, m, on, &mut left, out);
                 let on = out.len();
-                let asleep = in_rule_order(f, f.open_nodes_where(allowed, Some(true)));
+                let asleep = walk(f, allowed, Some(true), |_| true);
                 take_units(f, m, asleep, &mut left, out);
                 // The nodes on came in node order (under first fit): only a walk that
                 // woke some needs a sort.
@@ -478,19 +609,16 @@ fn place_gpu_units(
         if left.1 == 0 {
             break;
         }
-        let with_gpus = f
-            .open_nodes_where(allowed, asleep)
-            .filter(|&n| f.gpus[n] > 0);
-        let with_gpus = in_rule_order(f, with_gpus);
+        let with_gpus = walk(f, allowed, asleep, |n| f.gpus[n] > 0);
         take_units_while(f, m, with_gpus, left, out, true);
     }
     let mut gpu_nodes: Vec<u32> = out.iter().map(|s| s.node).collect();
     gpu_nodes.sort_unstable();
     for &asleep in sleeps {
-        let rest = f
-            .open_nodes_where(allowed, asleep)
-            .filter(|&n| gpu_nodes.binary_search(&(n as u32)).is_err());
-        let rest = in_rule_order(f, rest);
+        let gpu_nodes = &gpu_nodes;
+        let rest = walk(f, allowed, asleep, move |n| {
+            gpu_nodes.binary_search(&(n as u32)).is_err()
+        });
         take_units(f, m, rest, left, out);
     }
     out.sort_unstable_by_key(|s| s.node);

@@ -48,8 +48,8 @@ impl NodePool {
 
     /// The pool placing by `rule` (every placement on it and on copies of its free nodes).
     pub fn with_rule(mut self, rule: PlacementRule) -> NodePool {
-        self.capacity.rule = rule;
-        self.free.rule = rule;
+        self.capacity.set_rule(rule);
+        self.free.set_rule(rule);
         self
     }
 
@@ -153,6 +153,7 @@ impl NodePool {
         if ok {
             self.version += 1;
             self.free.take(shares);
+            self.free.keep_order();
         }
         ok
     }
@@ -161,6 +162,7 @@ impl NodePool {
     pub fn give_back(&mut self, shares: &[Share]) {
         self.version += 1;
         self.free.give_back(shares);
+        self.free.keep_order();
     }
 
     /// True when no job holds any of node `n`.

@@ -294,3 +294,60 @@ fn whether_a_gpu_job_can_ever_run_is_asked_of_the_rule_it_runs_under() {
         [(1, 1, 1), (2, 1, 1)]
     );
 }
+
+#[test]
+fn best_fits_kept_order_follows_every_take_and_give_back() {
+    // Random starts and ends on 40 nodes of three types, some jobs wider than the shares
+    // kept one by one: after each, the kept order is the one ranked afresh, and a copy
+    // whose order was dropped places alike.
+    let types =
+        [(16, 4, 100, 0), (16, 8, 300, 1), (8, 2, 50, 2)].map(|(count, cores, mem_kb, gpus)| {
+            NodeType {
+                name: String::new(),
+                count,
+                cores,
+                mem_kb,
+                gpus,
+                power: None,
+            }
+        });
+    let mut p = NodePool::new(&types).with_rule(PlacementRule::BestFit);
+    let mut rng = crate::rng::SimRng::new(11);
+    let mut running: Vec<Vec<Share>> = Vec::new();
+    let mut out = Vec::new();
+    for _ in 0..2_000 {
+        if !running.is_empty() && rng.range_u64(0, 2) == 0 {
+            let i = rng.range_u64(0, running.len() as u64 - 1) as usize;
+            p.give_back(&running.swap_remove(i));
+        } else {
+            let procs = rng.range_u64(1, 60) as u32;
+            let d = Demand {
+                mem_kb: rng.range_u64(0, 30),
+                gpus: u32::from(rng.range_u64(0, 5) == 0),
+                ..Demand::default()
+            };
+            if p.place(procs, &d, &mut out) {
+                // The same placement from a copy that ranks the nodes afresh.
+                let mut dropped = p.free().clone();
+                let wide: Vec<Share> = (0..40)
+                    .map(|node| Share {
+                        node,
+                        cores: 0,
+                        mem_kb: 0,
+                        gpus: 0,
+                    })
+                    .collect();
+                dropped.take(&wide);
+                let mut again = Vec::new();
+                assert!(
+                    first_fit_within(&dropped, p.tracks_memory, procs, &d, None, &mut again)
+                        .is_ok()
+                );
+                assert_eq!(again, out);
+                assert!(p.take(&out));
+                running.push(out.clone());
+            }
+        }
+        assert!(p.free().kept_order_is_fresh());
+    }
+}

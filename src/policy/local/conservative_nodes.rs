@@ -509,7 +509,7 @@ impl NodeConservative {
         let end = at.after(estimate);
         // The walk of units below is first fit's (node order); best fit sorts the nodes.
         let unit = unit_mem(self.memory, procs, demand);
-        if let Some(m) = unit.filter(|_| self.capacity.rule.is_first_fit()) {
+        if let Some(m) = unit.filter(|_| self.capacity.rule().is_first_fit()) {
             return self.fits_units_at(at, end, procs, m);
         }
         self.free.clone_from(&self.capacity);
