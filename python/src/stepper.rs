@@ -192,10 +192,7 @@ impl Stepper {
                 local: LocalPolicyKind::Fcfs,
                 grid: GridScheme::Local,
                 grid_params: GridParams::default(),
-                slurm: None,
-                power_off_after_s: None,
-                carbon_slack_s: None,
-                power_cap_w: None,
+                ..AlgorithmSpec::default()
             }],
             options: cfg,
         };

@@ -12,6 +12,7 @@ mod formats;
 mod fuzz;
 mod golden;
 mod grid;
+mod grid_nodes;
 mod hardening;
 mod kkor;
 mod limits;

@@ -21,6 +21,7 @@ impl Simulation<'_> {
             now: self.now,
             platform: &self.platform,
             jobs: &self.jobs,
+            demands: &self.demands,
             cfg: &self.cfg,
             sites: &self.sites,
             outcomes: &self.outcomes,

@@ -55,9 +55,10 @@ pub(super) fn validate(
     Ok(())
 }
 
-/// Node-typed sites (issue #37) run under the local scheme, with policies that decide by
-/// placement (FCFS, SJF, first-fit so far): anything else is refused here, by name, rather
-/// than run as if the nodes were not there.
+/// Node-typed sites (issue #37) run under policies that decide by placement (FCFS, EASY,
+/// conservative, SJF, first-fit), and under every grid scheme but the idealized machine
+/// (one malleable pool of processors) and SES's node-group selection (sites of groups):
+/// anything else is refused here, by name, rather than run as if the nodes were not there.
 pub(super) fn validate_nodes(
     platform: &Platform,
     sites: &[super::SiteState],
@@ -66,11 +67,12 @@ pub(super) fn validate_nodes(
     let Some(site) = platform.sites.iter().find(|s| s.has_nodes()) else {
         return Ok(());
     };
-    if scheme != GridScheme::Local {
+    if scheme == GridScheme::Ideal || scheme.is_group_selection() {
         return Err(SimError::InvalidPlatform {
             reason: format!(
-                "site '{}' lists node types; grid schemes on node-typed platforms are not supported yet (run the local scheme)",
-                site.name
+                "site '{}' lists node types; the grid scheme {} does not place jobs on nodes (the local scheme and SOB's sender, receiver, symmetric and central schemes do)",
+                site.name,
+                scheme.name()
             ),
         });
     }

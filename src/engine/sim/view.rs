@@ -3,7 +3,7 @@
 use super::SiteState;
 use crate::engine::outcome::wallclock_limit;
 use crate::engine::{JobOutcome, Outcome, RunConfig};
-use crate::model::{Job, JobIdx, Platform};
+use crate::model::{Demand, Job, JobIdx, Platform};
 use crate::policy::grid::GridView;
 use crate::time::SimTime;
 
@@ -12,6 +12,8 @@ pub(super) struct EngineView<'a> {
     pub(super) now: SimTime,
     pub(super) platform: &'a Platform,
     pub(super) jobs: &'a [Job],
+    /// What each job asks beyond processors (empty: processors only).
+    pub(super) demands: &'a [Demand],
     pub(super) cfg: &'a RunConfig,
     pub(super) sites: &'a [SiteState],
     pub(super) outcomes: &'a [Outcome],
@@ -31,6 +33,17 @@ impl GridView for EngineView<'_> {
     }
     fn awt(&self, site: u32, job: JobIdx) -> Option<SimTime> {
         let st = &self.sites[site as usize];
+        // A node-typed site whose nodes can never hold the job (its memory, GPUs or node
+        // count) is not asked; its wait counts cores, as its policy's projection does.
+        if let Some(pool) = st.res.nodes.as_ref() {
+            let demand = self.demands.get(job as usize).copied().unwrap_or_default();
+            if pool
+                .never_fits(self.jobs[job as usize].procs, &demand)
+                .is_some()
+            {
+                return None;
+            }
+        }
         let units = self.platform.sites[site as usize].units_for(self.jobs[job as usize].procs);
         let estimate = self.ert(site, job);
         let view = st.res.view(self.now);

@@ -40,7 +40,7 @@ pub fn FailuresPanel() -> Html {
                 if !on_nodes(&app.scenario) {
                     { needs_nodes(&app, known) }
                 }
-                <p class="help">{"On nodes, fcfs, easy, conservative, sjf and firstfit run (conservative's reservations hold particular nodes and keep clear of maintenance windows); the grid schemes and slurm do not place jobs on nodes yet (docs/nodes.md), so placing the sites on nodes leaves them out of the algorithms."}</p>
+                <p class="help">{"On nodes, fcfs, easy, conservative, sjf and firstfit run (conservative's reservations hold particular nodes and keep clear of maintenance windows); slurm does not place jobs on nodes yet, and the grid schemes do not run with failures yet (docs/nodes.md, docs/failures.md), so placing the sites on nodes here leaves them out of the algorithms."}</p>
                 <label>{"Failure model "}
                     <select onchange={choose} data-testid="failure-model">
                         <option value="" selected={model_name.is_empty()}>{"none: nodes never fail"}</option>
