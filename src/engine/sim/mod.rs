@@ -329,14 +329,6 @@ impl<'a> Simulation<'a> {
                 reason: "switching idle nodes off is not combined with failures or maintenance yet (docs/energy.md)".into(),
             });
         }
-        if self.scheme != GridScheme::Local {
-            // A grid scheme over failing nodes can leave a job waiting for ever (seen under
-            // the central scheme) while the failure model keeps drawing: not run until
-            // it is understood (docs/failures.md).
-            return Err(SimError::InvalidPlatform {
-                reason: "failures and maintenance run under the local scheme only, not grid schemes yet (docs/failures.md)".into(),
-            });
-        }
         let nodes = validate::validate_outages(&self.platform, &outages, &self.cfg)?;
         let plan = match &outages.checkpoint {
             Some(c) => {

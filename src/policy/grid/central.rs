@@ -18,11 +18,12 @@ impl GridPolicy for Central {
         "central"
     }
 
+    /// A job no site gives an approximate wait for goes home, where the dispatch queues
+    /// it or rejects it with the reason (dropped here before, it waited for ever).
     fn on_arrival(&mut self, job: JobIdx, grid: &dyn GridView, out: &mut Vec<GridAction>) {
-        if let Some((site, _)) = best_site(grid, job, home_first(grid, job), self.params.epsilon())
-        {
-            out.push(GridAction::Dispatch { job, site });
-        }
+        let site = best_site(grid, job, home_first(grid, job), self.params.epsilon())
+            .map_or(grid.home(job), |(site, _)| site);
+        out.push(GridAction::Dispatch { job, site });
     }
 
     fn on_message(&mut self, _: GridMsg, _: &dyn GridView, _: &mut Vec<GridAction>) {}
