@@ -86,28 +86,27 @@ impl NodeFree {
     /// Under best fit, ranks the open nodes again if a large change dropped their order.
     pub fn keep_order(&mut self) {
         if self.rule == PlacementRule::BestFit && self.ranked.is_none() {
-            let mut ranked: Vec<(u64, u32)> = self
-                .open_nodes()
-                .map(|n| (best_fit_rank(self, n), n as u32))
-                .collect();
-            ranked.sort_unstable();
-            self.ranked = Some(ranked);
+            self.ranked = Some(self.ranked_afresh());
         }
+    }
+
+    /// The open nodes as (rank, node), least first, ranked from what is free now.
+    fn ranked_afresh(&self) -> Vec<(u64, u32)> {
+        let mut ranked: Vec<(u64, u32)> = self
+            .open_nodes()
+            .map(|n| (best_fit_rank(self, n), n as u32))
+            .collect();
+        ranked.sort_unstable();
+        ranked
     }
 
     /// True when best fit's kept order is what ranking the open nodes afresh gives (or
     /// none is kept).
     #[cfg(test)]
     pub(crate) fn kept_order_is_fresh(&self) -> bool {
-        let Some(kept) = &self.ranked else {
-            return true;
-        };
-        let mut fresh: Vec<(u64, u32)> = self
-            .open_nodes()
-            .map(|n| (best_fit_rank(self, n), n as u32))
-            .collect();
-        fresh.sort_unstable();
-        *kept == fresh
+        self.ranked
+            .as_ref()
+            .is_none_or(|kept| *kept == self.ranked_afresh())
     }
 
     /// Before `shares` change their nodes: their nodes leave best fit's kept order, or the
@@ -377,12 +376,10 @@ fn walk<'a>(
                     && asleep.is_none_or(|s| s == f.is_asleep(n))
                     && keep(n)
             })),
-            None => Walk::Ranked(
-                f.open_nodes_where(allowed, asleep)
-                    .filter(|&n| keep(n))
-                    .map(|n| Reverse((best_fit_rank(f, n), n as u32)))
-                    .collect(),
-            ),
+            None => Walk::Ranked(ranked_heap(
+                f,
+                f.open_nodes_where(allowed, asleep).filter(|&n| keep(n)),
+            )),
         },
     }
 }
@@ -392,13 +389,19 @@ fn walk<'a>(
 fn in_rule_order<I: Iterator<Item = usize>>(f: &NodeFree, nodes: I) -> Walk<I> {
     match f.rule {
         PlacementRule::FirstFit => Walk::AsGiven(nodes),
-        // Equal ranks in node order: the node is the second key.
-        PlacementRule::BestFit => Walk::Ranked(
-            nodes
-                .map(|n| Reverse((best_fit_rank(f, n), n as u32)))
-                .collect(),
-        ),
+        PlacementRule::BestFit => Walk::Ranked(ranked_heap(f, nodes)),
     }
+}
+
+/// `nodes` ranked afresh in a heap, least first; equal ranks in node order (the node is
+/// the second key).
+fn ranked_heap(
+    f: &NodeFree,
+    nodes: impl Iterator<Item = usize>,
+) -> BinaryHeap<Reverse<(u64, u32)>> {
+    nodes
+        .map(|n| Reverse((best_fit_rank(f, n), n as u32)))
+        .collect()
 }
 
 /// AccaSim's `BestFit` rank of node `n`: the sum of what it has free.
@@ -546,8 +549,9 @@ pub fn units_in(cores: u32, mem_kb: u64, m: u64) -> u32 {
     }
 }
 
-/// AccaSim's rule: each node in order (the rule's: node order for first fit) takes as many {1 core, m KB} units as fit. A job
-/// that does not fit gets the units placed before the walk ran out of nodes. With nodes
+/// AccaSim's rule: each node in order (the rule's: node order for first fit) takes as many
+/// {1 core, m KB} units as fit. A job that does not fit gets the units placed before the
+/// walk ran out of nodes. With nodes
 /// asleep, the nodes that are on are walked first, then the sleeping ones (so a job wakes
 /// a node only when those on cannot hold it); the shares come out in node order either way.
 fn place_units(

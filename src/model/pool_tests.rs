@@ -4,14 +4,7 @@
 use super::*;
 
 fn pool(count: u32, cores: u32, mem_kb: u64, gpus: u32) -> NodePool {
-    NodePool::new(&[NodeType {
-        name: String::new(),
-        count,
-        cores,
-        mem_kb,
-        gpus,
-        power: None,
-    }])
+    NodePool::new(&types(&[(count, cores, mem_kb, gpus)]))
 }
 
 #[test]
@@ -123,6 +116,30 @@ fn a_gpu_job_takes_the_nodes_with_free_gpus_first() {
     assert!(out.is_empty());
 }
 
+/// Node `node`'s share of `cores` cores and `mem_kb` KB (no GPUs).
+fn held(node: u32, cores: u32, mem_kb: u64) -> Share {
+    Share {
+        node,
+        cores,
+        mem_kb,
+        gpus: 0,
+    }
+}
+
+/// Node types of (count, cores, KB, GPUs), in order.
+fn types(list: &[(u32, u32, u64, u32)]) -> Vec<NodeType> {
+    list.iter()
+        .map(|&(count, cores, mem_kb, gpus)| NodeType {
+            name: String::new(),
+            count,
+            cores,
+            mem_kb,
+            gpus,
+            power: None,
+        })
+        .collect()
+}
+
 /// (node, cores) of each share.
 fn cores_of(out: &[Share]) -> Vec<(u32, u32)> {
     out.iter().map(|s| (s.node, s.cores)).collect()
@@ -133,20 +150,7 @@ fn best_fit_takes_the_nodes_with_the_least_free_first() {
     let mut p = pool(4, 4, 0, 0).with_rule(PlacementRule::BestFit);
     let mut out = Vec::new();
     // Node 1 keeps 1 core free, node 2 keeps 2, nodes 0 and 3 all 4.
-    p.take(&[
-        Share {
-            node: 1,
-            cores: 3,
-            mem_kb: 0,
-            gpus: 0,
-        },
-        Share {
-            node: 2,
-            cores: 2,
-            mem_kb: 0,
-            gpus: 0,
-        },
-    ]);
+    p.take(&[held(1, 3, 0), held(2, 2, 0)]);
     assert!(p.place(1, &Demand::default(), &mut out));
     assert_eq!(cores_of(&out), [(1, 1)]);
     // Three cores: node 1's one, then node 2's two; the shares in node order.
@@ -158,12 +162,7 @@ fn best_fit_takes_the_nodes_with_the_least_free_first() {
     // First fit walks in node order.
     let first = pool(4, 4, 0, 0);
     let mut q = first.clone();
-    q.take(&[Share {
-        node: 1,
-        cores: 3,
-        mem_kb: 0,
-        gpus: 0,
-    }]);
+    q.take(&[held(1, 3, 0)]);
     assert!(q.place(1, &Demand::default(), &mut out));
     assert_eq!(cores_of(&out), [(0, 1)]);
 }
@@ -174,20 +173,7 @@ fn best_fit_ranks_by_the_sum_of_what_is_free_so_memory_outweighs_cores() {
     let mut p = pool(2, 4, 100, 0).with_rule(PlacementRule::BestFit);
     let mut out = Vec::new();
     // Node 0: 1 core and 90 KB free (rank 91); node 1: 3 cores and 10 KB (rank 13).
-    p.take(&[
-        Share {
-            node: 0,
-            cores: 3,
-            mem_kb: 10,
-            gpus: 0,
-        },
-        Share {
-            node: 1,
-            cores: 1,
-            mem_kb: 90,
-            gpus: 0,
-        },
-    ]);
+    p.take(&[held(0, 3, 10), held(1, 1, 90)]);
     let d = Demand {
         mem_kb: 5,
         ..Demand::default()
@@ -235,26 +221,7 @@ fn best_fit_places_a_job_exactly_when_first_fit_does_for_units_only() {
 fn best_fit_with_a_node_count_takes_the_fullest_nodes_that_hold_a_share() {
     let mut p = pool(4, 4, 0, 0).with_rule(PlacementRule::BestFit);
     let mut out = Vec::new();
-    p.take(&[
-        Share {
-            node: 0,
-            cores: 1,
-            mem_kb: 0,
-            gpus: 0,
-        },
-        Share {
-            node: 2,
-            cores: 2,
-            mem_kb: 0,
-            gpus: 0,
-        },
-        Share {
-            node: 3,
-            cores: 3,
-            mem_kb: 0,
-            gpus: 0,
-        },
-    ]);
+    p.take(&[held(0, 1, 0), held(2, 2, 0), held(3, 3, 0)]);
     // Two nodes of 2 cores each: node 3 (1 free) cannot, node 2 (2) and node 0 (3) can.
     let d = Demand {
         nodes: 2,
@@ -269,14 +236,7 @@ fn whether_a_gpu_job_can_ever_run_is_asked_of_the_rule_it_runs_under() {
     // Node 0: 2 cores and 1 GPU; nodes 1 and 2: 1 core and 1 GPU each. A job of 2 cores
     // and 2 GPUs: first fit gives node 0 both cores and finds no core left for a second
     // GPU; best fit takes nodes 1 and 2 (the least free) first.
-    let types = [(1, 2, 1), (2, 1, 1)].map(|(count, cores, gpus)| NodeType {
-        name: String::new(),
-        count,
-        cores,
-        mem_kb: 0,
-        gpus,
-        power: None,
-    });
+    let types = types(&[(1, 2, 0, 1), (2, 1, 0, 1)]);
     let d = Demand {
         gpus: 2,
         ..Demand::default()
@@ -300,17 +260,7 @@ fn best_fits_kept_order_follows_every_take_and_give_back() {
     // Random starts and ends on 40 nodes of three types, some jobs wider than the shares
     // kept one by one: after each, the kept order is the one ranked afresh, and a copy
     // whose order was dropped places alike.
-    let types =
-        [(16, 4, 100, 0), (16, 8, 300, 1), (8, 2, 50, 2)].map(|(count, cores, mem_kb, gpus)| {
-            NodeType {
-                name: String::new(),
-                count,
-                cores,
-                mem_kb,
-                gpus,
-                power: None,
-            }
-        });
+    let types = types(&[(16, 4, 100, 0), (16, 8, 300, 1), (8, 2, 50, 2)]);
     let mut p = NodePool::new(&types).with_rule(PlacementRule::BestFit);
     let mut rng = crate::rng::SimRng::new(11);
     let mut running: Vec<Vec<Share>> = Vec::new();

@@ -601,11 +601,12 @@ pub fn with_power_caps(
 }
 
 /// Each algorithm once per entry of `list`, side by side, `set` giving it the entry (the
-/// power policies' and the carbon slack's lists of `simulate` and the page).
-pub fn side_by_side(
+/// power policies', the carbon slack's and the placements' lists of `simulate` and the
+/// page).
+pub fn side_by_side<T: Copy>(
     algorithms: Vec<super::AlgorithmSpec>,
-    list: &[Option<f64>],
-    set: fn(&mut super::AlgorithmSpec, Option<f64>),
+    list: &[T],
+    set: fn(&mut super::AlgorithmSpec, T),
 ) -> Vec<super::AlgorithmSpec> {
     algorithms
         .iter()

@@ -257,15 +257,7 @@ pub fn with_placements(
     algorithms: Vec<AlgorithmSpec>,
     list: &[PlacementRule],
 ) -> Vec<AlgorithmSpec> {
-    algorithms
-        .iter()
-        .flat_map(|alg| {
-            list.iter().map(move |&placement| AlgorithmSpec {
-                placement,
-                ..alg.clone()
-            })
-        })
-        .collect()
+    energy::side_by_side(algorithms, list, |a, rule| a.placement = rule)
 }
 
 impl AlgorithmSpec {

@@ -11,7 +11,9 @@ use gridscope::policy::grid::{GridParams, GridScheme, IdealDiscipline};
 const PS: IdealDiscipline = IdealDiscipline::ProcessorSharing;
 use gridscope::policy::local::LocalPolicyKind;
 
-fn job(id: i64, submit: i64, run: i64, procs: u32, home: u32) -> Job {
+/// Job `id` at `submit`, running `run` s (its estimate too) on `procs` processors, from
+/// site `home`.
+pub(crate) fn job(id: i64, submit: i64, run: i64, procs: u32, home: u32) -> Job {
     Job {
         id,
         submit: SimTime::from_secs(submit),

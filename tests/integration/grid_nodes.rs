@@ -12,6 +12,8 @@ use gridscope::policy::local::LocalPolicyKind;
 use gridscope::rng::SimRng;
 use gridscope::time::SimTime;
 
+use crate::grid::job;
+
 /// The schemes that run over node-typed sites.
 const ON_NODES: [GridScheme; 5] = [
     GridScheme::Local,
@@ -37,19 +39,6 @@ fn site(name: &str, count: u32, cores: u32, mem_kb: u64, gpus: u32) -> Site {
             gpus,
             power: None,
         }],
-    }
-}
-
-fn job(id: i64, submit: i64, run: i64, procs: u32, home: u32) -> Job {
-    Job {
-        id,
-        submit: SimTime::from_secs(submit),
-        runtime: SimTime::from_secs(run),
-        estimate: SimTime::from_secs(run),
-        procs,
-        home,
-        user: -1,
-        partition: -1,
     }
 }
 
