@@ -13,13 +13,14 @@ use gridscope::policy::local::LocalPolicyKind;
 use gridscope::rng::SimRng;
 use gridscope::time::SimTime;
 
-const ON_NODES: [LocalPolicyKind; 6] = [
+const ON_NODES: [LocalPolicyKind; 7] = [
     LocalPolicyKind::Fcfs,
     LocalPolicyKind::Easy,
     LocalPolicyKind::Conservative,
     LocalPolicyKind::ConservativeRebuild,
     LocalPolicyKind::Sjf,
     LocalPolicyKind::FirstFit,
+    LocalPolicyKind::Slurm,
 ];
 
 /// One site of `count` nodes of `cores` cores, no memory or GPUs.
@@ -131,7 +132,8 @@ fn a_killed_job_is_requeued_and_runs_again_from_the_start() {
 /// back, job 0 waits behind jobs 2 and 3: they run 40–90 and 90–140 on node 0, and job 0
 /// gets node 1 at 100. At the front it is the next to start: 40–140, then jobs 2 and 3 at
 /// 100 and 140. (SJF's order puts the shorter jobs 2 and 3 ahead of job 0 anyway, so at
-/// the back it runs as FCFS does.)
+/// the back it runs as FCFS does. Slurm's queue is in priority order, ties by job id as
+/// Slurm's, so job 0 comes first at the back too: the front's schedule either way.)
 #[test]
 fn a_requeued_job_goes_to_the_back_or_the_front() {
     let p = nodes(2, 1);
@@ -154,6 +156,10 @@ fn a_requeued_job_goes_to_the_back_or_the_front() {
                 ..windows(vec![down(0, 30, 40)], OnFailure::Requeue)
             };
             let out = run(&p, &jobs, policy, outages).expect("runs");
+            let want = match policy {
+                LocalPolicyKind::Slurm => [(40, 140), (0, 100), (100, 150), (140, 190)],
+                _ => want,
+            };
             assert_eq!(spans(&out), want, "{policy:?} {at:?}");
             assert_eq!(out.failures.expect("log").requeue_at, at);
         }

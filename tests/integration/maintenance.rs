@@ -13,13 +13,14 @@ use gridscope::time::SimTime;
 
 use crate::failures::{job, nodes, run, spans};
 
-const ON_NODES: [LocalPolicyKind; 6] = [
+const ON_NODES: [LocalPolicyKind; 7] = [
     LocalPolicyKind::Fcfs,
     LocalPolicyKind::Easy,
     LocalPolicyKind::Conservative,
     LocalPolicyKind::ConservativeRebuild,
     LocalPolicyKind::Sjf,
     LocalPolicyKind::FirstFit,
+    LocalPolicyKind::Slurm,
 ];
 
 fn maintenance(node: u32, start: i64, end: i64) -> Outage {

@@ -28,13 +28,14 @@ const PLACING: [LocalPolicyKind; 3] = [
 ];
 
 /// Every policy that places jobs on nodes.
-const ON_NODES: [LocalPolicyKind; 6] = [
+const ON_NODES: [LocalPolicyKind; 7] = [
     LocalPolicyKind::Fcfs,
     LocalPolicyKind::Easy,
     LocalPolicyKind::Conservative,
     LocalPolicyKind::ConservativeRebuild,
     LocalPolicyKind::Sjf,
     LocalPolicyKind::FirstFit,
+    LocalPolicyKind::Slurm,
 ];
 
 fn no_kill() -> RunConfig {
@@ -236,10 +237,20 @@ fn batsim_jobs_csv_names_the_nodes_each_job_held() {
     assert_eq!(rows, want, "{csv}");
 }
 
+/// Slurm on the memory fixture: with Slurm's default weights every priority is equal, so
+/// the main scheduler runs in arrival order (FCFS's starts, FCFS's nodes) until a job does
+/// not fit, and the backfill starts only what its plan on the nodes allows.
 #[test]
-fn slurm_is_refused_on_nodes() {
-    let e = memory_case(&[LocalPolicyKind::Slurm]).unwrap_err();
-    assert!(e.contains("does not place jobs on nodes yet"), "{e}");
+fn slurm_runs_on_the_memory_fixture() {
+    let report = memory_case(&[LocalPolicyKind::Fcfs, LocalPolicyKind::Slurm]).unwrap();
+    let (fcfs, slurm) = (&report.runs[0], &report.runs[1]);
+    assert_eq!(slurm.outcomes.len(), fcfs.outcomes.len());
+    for (f, s) in fcfs.outcomes.iter().zip(&slurm.outcomes) {
+        assert!(
+            s.start <= f.start,
+            "slurm backfills, never later than FCFS here"
+        );
+    }
 }
 
 #[test]
@@ -380,9 +391,10 @@ fn nodes_without_memory_schedule_as_processors() {
         let flat = Platform::single(Site::flat("N", count * cores));
         let jobs = random_jobs(&mut rng, 60, count * cores);
         for kind in ON_NODES {
-            if count > 1 && is_conservative(kind) {
-                // Conservative reservations hold particular nodes, which the count of
-                // processors does not see (`conservative_on_one_node_is_the_processor_rule`).
+            if count > 1 && plans_nodes(kind) {
+                // Conservative's and Slurm's backfill reservations hold particular nodes,
+                // which the count of processors does not see
+                // (`plans_on_one_node_are_the_processor_rule`).
                 continue;
             }
             let run = |p: &Platform| -> Result<Vec<SimTime>, SimError> {
@@ -398,19 +410,24 @@ fn nodes_without_memory_schedule_as_processors() {
     }
 }
 
-fn is_conservative(kind: LocalPolicyKind) -> bool {
+/// The policies whose reservations hold particular nodes ([`ON_NODES`] less those that
+/// count cores for their plans).
+fn plans_nodes(kind: LocalPolicyKind) -> bool {
     matches!(
         kind,
-        LocalPolicyKind::Conservative | LocalPolicyKind::ConservativeRebuild
+        LocalPolicyKind::Conservative
+            | LocalPolicyKind::ConservativeRebuild
+            | LocalPolicyKind::Slurm
     )
 }
 
-/// Conservative backfilling on nodes plans per node (docs/nodes.md): on one node of any
-/// size, cores only, that is the processor rule exactly, with compression and by rebuild,
-/// jobs killed at their estimates or not: the same starts on random workloads and on the
-/// first 3,000 jobs of SDSC-SP2 (128 processors as one node).
+/// Conservative backfilling and Slurm's backfill on nodes plan per node (docs/nodes.md):
+/// on one node of any size, cores only, that is the processor rule exactly (conservative
+/// with compression and by rebuild), jobs killed at their estimates or not: the same
+/// starts on random workloads and on the first 3,000 jobs of SDSC-SP2 (128 processors as
+/// one node).
 #[test]
-fn conservative_on_one_node_is_the_processor_rule() {
+fn plans_on_one_node_are_the_processor_rule() {
     let mut rng = SimRng::new(39);
     let one_node = |cores: u32| {
         node_site(vec![NodeType {
@@ -430,6 +447,7 @@ fn conservative_on_one_node_is_the_processor_rule() {
         for kind in [
             LocalPolicyKind::Conservative,
             LocalPolicyKind::ConservativeRebuild,
+            LocalPolicyKind::Slurm,
         ] {
             let run = |p: &Platform| -> Vec<SimTime> {
                 simulate(p, &jobs, kind, &cfg, &mut |_, _| true)
@@ -450,6 +468,7 @@ fn conservative_on_one_node_is_the_processor_rule() {
     for kind in [
         LocalPolicyKind::Conservative,
         LocalPolicyKind::ConservativeRebuild,
+        LocalPolicyKind::Slurm,
     ] {
         let run = |p: &Platform| -> Vec<SimTime> {
             let out = simulate(p, &jobs, kind, &kill, &mut |_, _| true).unwrap();
@@ -679,6 +698,43 @@ fn easy_on_nodes_never_backfills_into_the_heads_reservation() {
     assert_eq!(got[2].1, "0-1");
     assert!(got[3].0 >= 100, "the long job waits: {got:?}");
     assert_eq!(got[4], (3, "1".to_string()), "the short job backfills");
+}
+
+/// Slurm's backfill on nodes (Slurm's defaults: equal priorities, so arrival order; run
+/// times planned in whole minutes, `bf_resolution` 60 s): the head H gets a reservation of
+/// node 0 and node 1's two free cores at 100 until 220; the long job would take one of
+/// those cores of node 1, so it is reserved after them; the short one (planned 60 s) ends
+/// before 100 and starts at once beside them.
+#[test]
+fn slurm_on_nodes_never_backfills_into_a_reservations_nodes() {
+    let got = on_two_nodes(
+        LocalPolicyKind::Slurm,
+        PlacementRule::FirstFit,
+        &[
+            (0, 4, 25, 100), // A fills node 0 until 100
+            (0, 2, 25, 200), // B: 2 cores of node 1 until 200
+            (1, 6, 10, 100), // H: node 0 and node 1's 2 free cores from 100
+            (2, 1, 0, 500),  // long: would leave node 1 one core at 100
+            (3, 1, 0, 50),   // short: ends at 53
+        ],
+    );
+    assert_eq!(got[2], (100, "0-1".to_string()), "{got:?}");
+    assert!(got[3].0 >= 200, "the long job waits for H's nodes: {got:?}");
+    assert_eq!(got[4], (3, "1".to_string()), "the short job backfills");
+    // Memory holds the head back with cores free; a job with no memory backfills on the
+    // node the head's reservation does not need.
+    let got = on_two_nodes(
+        LocalPolicyKind::Slurm,
+        PlacementRule::FirstFit,
+        &[
+            (0, 4, 25, 100),
+            (0, 1, 100, 200),
+            (1, 2, 50, 100),
+            (2, 1, 0, 500),
+        ],
+    );
+    let want = [(0, "0"), (0, "1"), (100, "0"), (2, "1")].map(|(t, n)| (t, n.to_string()));
+    assert_eq!(got, want);
 }
 
 /// Best fit keeps a whole node free where first fit splits it (worked by hand; 2 nodes × 4

@@ -20,13 +20,14 @@ use gridscope::time::SimTime;
 
 use crate::failures::{job, spans};
 
-const ON_NODES: [LocalPolicyKind; 6] = [
+const ON_NODES: [LocalPolicyKind; 7] = [
     LocalPolicyKind::Fcfs,
     LocalPolicyKind::Easy,
     LocalPolicyKind::Conservative,
     LocalPolicyKind::ConservativeRebuild,
     LocalPolicyKind::Sjf,
     LocalPolicyKind::FirstFit,
+    LocalPolicyKind::Slurm,
 ];
 
 /// `count` nodes of `cores` cores drawing as Batsim's `cluster_energy_128` host.

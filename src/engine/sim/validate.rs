@@ -80,7 +80,7 @@ pub(super) fn validate_nodes(
         if s.has_nodes() && !st.policy.places_on_nodes() {
             return Err(SimError::InvalidPlatform {
                 reason: format!(
-                    "site '{}' lists node types; the local policy {} does not place jobs on nodes yet (fcfs, easy, conservative, sjf and firstfit do)",
+                    "site '{}' lists node types; the local policy {} does not place jobs on nodes yet (fcfs, easy, conservative, conservative-rebuild, sjf, firstfit and slurm do)",
                     s.name,
                     st.policy.name()
                 ),

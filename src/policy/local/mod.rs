@@ -27,6 +27,7 @@ pub use firstfit::FirstFit;
 pub use sjf::Sjf;
 pub use slurm::Slurm;
 
+mod node_plan;
 mod nodefit;
 mod placement;
 mod projection;

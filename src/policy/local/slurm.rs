@@ -1,8 +1,10 @@
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use super::node_plan::{After, NodePlan};
+use super::nodefit::NodesView;
 use super::{LocalPolicy, NowFit, QueuedJob, SiteView};
-use crate::model::{Job, JobIdx};
+use crate::model::{Job, JobIdx, NodeFree, Share};
 use crate::policy::slurm::{secs, Factors, Priorities, SlurmConfig, SlurmJobs};
 use crate::time::SimTime;
 
@@ -22,6 +24,12 @@ use crate::time::SimTime;
 ///    `bf_max_job_user`, a user's jobs past that many are skipped (not counted).
 ///
 /// Usage for fair share is what the jobs started here really ran, in unit-seconds.
+///
+/// On a node-typed site (issue #37) the main scheduler's "fits" is the site's placement
+/// (first or best fit, as for FCFS), and the backfill plans on the nodes ([`NodePlan`],
+/// made afresh at each pass as Slurm's backfill makes its plan): each job examined is
+/// placed at the earliest instant particular nodes hold it throughout its planned run, and
+/// one that starts now starts on exactly those nodes.
 pub struct Slurm {
     cfg: SlurmConfig,
     prio: Priorities,
@@ -35,6 +43,10 @@ pub struct Slurm {
     ended: Vec<(SimTime, SimTime, u32)>,
     /// The site's capacity, for the job-size factor.
     capacity: u32,
+    /// On a node-typed site: the backfill's plan (made at each pass; kept for its
+    /// buffers) and the nodes of the backfill's starts, for the engine to take.
+    plan: NodePlan,
+    chosen: Vec<(JobIdx, Vec<Share>)>,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -66,6 +78,8 @@ impl Slurm {
             running: BTreeMap::new(),
             ended: Vec::new(),
             capacity: 0,
+            plan: NodePlan::skipping_full_nodes(),
+            chosen: Vec::new(),
         }
     }
 
@@ -196,6 +210,142 @@ impl Slurm {
     }
 }
 
+impl Slurm {
+    /// The jobs the backfill may reach, in queue order, with the per-user cap applied:
+    /// the first `bf_max_job_test`, or with `bf_max_job_user` any (a job past its user's
+    /// cap is skipped and not counted, as in Slurm's backfill.c); and the narrowest job
+    /// from each position on (once fewer units are free now, no later job can start now).
+    fn reachable(&self) -> (Vec<usize>, Vec<u32>) {
+        let limit = self.cfg.bf_max_job_test as usize;
+        let per_user = self.cfg.bf_max_job_user;
+        let span = match per_user {
+            0 => self.queue.len().min(limit),
+            _ => self.queue.len(),
+        };
+        let mut narrowest = vec![u32::MAX; span + 1];
+        for i in (0..span).rev() {
+            narrowest[i] = narrowest[i + 1].min(self.queue[i].job.units);
+        }
+        let mut examined = vec![0u32; if per_user > 0 { self.prio.users() } else { 0 }];
+        let mut tried = Vec::new();
+        for i in 0..span {
+            if tried.len() == limit {
+                break;
+            }
+            if per_user > 0 {
+                let n = &mut examined[self.prio.user(self.queue[i].job.idx) as usize];
+                if *n >= per_user {
+                    continue;
+                }
+                *n += 1;
+            }
+            tried.push(i);
+        }
+        (tried, narrowest)
+    }
+
+    /// Whether job `job` gets a reservation at `at`: within the backfill's window, and
+    /// queued for at least `bf_min_age_reserve`.
+    fn may_reserve(&self, job: &QueuedJob, now: SimTime, at: SimTime) -> bool {
+        at < self.search_before(job, now)
+    }
+
+    /// The instant before which a backfill search for `job` matters: a start at or after it
+    /// neither starts now nor gets a reservation (past the window, or too young to reserve).
+    fn search_before(&self, job: &QueuedJob, now: SimTime) -> SimTime {
+        if now - job.queued_at < secs(self.cfg.bf_min_age_reserve_s) {
+            return SimTime(now.0.saturating_add(1));
+        }
+        let window = now + secs(self.cfg.bf_window_min.saturating_mul(60));
+        SimTime(window.0.saturating_add(1))
+    }
+
+    /// The backfill on a site of units: the queue positions that start now.
+    fn backfill(&mut self, site: &SiteView, fit: &mut NowFit) -> Vec<usize> {
+        let now = site.now;
+        let (tried, narrowest) = self.reachable();
+        let mut started = Vec::new();
+        for i in tried {
+            if fit.profile(site).free_at(now) < narrowest[i] {
+                break;
+            }
+            let job = self.queue[i].job;
+            let planned = self.rounded(job.estimate);
+            let profile = fit.profile(site);
+            let Some(at) = profile.earliest_start(now, job.units, planned) else {
+                continue;
+            };
+            if at == now {
+                fit.take(job.units, job.estimate);
+                started.push(i);
+            } else if self.may_reserve(&job, now, at) {
+                fit.profile(site).reserve(at, planned, job.units);
+            }
+        }
+        started
+    }
+
+    /// The backfill on a node-typed site: a plan of the nodes with the running jobs, the
+    /// main scheduler's starts (`placed`: estimate and nodes) and each reservation made,
+    /// every job examined placed at its earliest start on particular nodes. `free` is what
+    /// the nodes have free now after the main scheduler's starts: a start now must be
+    /// within it (the plan holds a job past its estimate until the next tick, so it is).
+    fn backfill_on_nodes(
+        &mut self,
+        site: &SiteView,
+        nodes: &NodesView,
+        placed: &[(SimTime, Vec<Share>)],
+        mut free: NodeFree,
+    ) -> Vec<usize> {
+        let now = site.now;
+        let (tried, narrowest) = self.reachable();
+        self.plan.build(site, nodes, true);
+        for (estimate, shares) in placed {
+            self.plan.hold(now, now.after(*estimate), shares);
+        }
+        let mut started = Vec::new();
+        for i in tried {
+            if self.plan.cores_free_at(now) < narrowest[i] {
+                break;
+            }
+            let job = self.queue[i].job;
+            let planned = QueuedJob {
+                estimate: self.rounded(job.estimate),
+                ..job
+            };
+            // A start past the window or a job too young to reserve changes nothing: the
+            // search stops there (the plan's searches are its cost on nodes).
+            let before = self.search_before(&job, now);
+            let Some(at) = self.plan.earliest((now, now), before, &planned, nodes) else {
+                continue;
+            };
+            let shares = self.plan.take_probe();
+            if at == now {
+                if !within(&free, &shares) {
+                    continue;
+                }
+                free.take(&shares);
+                self.plan.hold(now, now.after(job.estimate), &shares);
+                self.chosen.push((job.idx, shares));
+                started.push(i);
+            } else if self.may_reserve(&job, now, at) {
+                self.plan.hold(at, at.after(planned.estimate), &shares);
+            }
+        }
+        started
+    }
+}
+
+/// True when every share fits in what its node has free.
+fn within(free: &NodeFree, shares: &[Share]) -> bool {
+    shares.iter().all(|s| {
+        let n = s.node as usize;
+        free.cores.get(n).is_some_and(|&c| c >= s.cores)
+            && free.mem_kb.get(n).is_some_and(|&m| m >= s.mem_kb)
+            && free.gpus.get(n).is_some_and(|&g| g >= s.gpus)
+    })
+}
+
 impl LocalPolicy for Slurm {
     fn name(&self) -> &'static str {
         "slurm"
@@ -215,18 +365,24 @@ impl LocalPolicy for Slurm {
     fn schedule(&mut self, site: &SiteView, starts: &mut Vec<JobIdx>) {
         let now = site.now;
         self.capacity = site.capacity;
+        self.chosen.clear();
         self.settle_ends(site);
         self.advance(now);
         self.resort();
         let mut fit = NowFit::new(site);
-        // 1. The main scheduler: in priority order while the jobs fit.
+        // 1. The main scheduler: in priority order while the jobs fit (on a node-typed
+        // site, where the engine's placement puts them: their nodes are kept for the plan).
         let mut head = 0;
+        let mut placed = Vec::new();
         while head < self.queue.len() {
             let job = self.queue[head].job;
-            if !fit.fits(site, job.units, job.estimate) {
+            if !fit.fits_job(site, &job) {
                 break;
             }
-            fit.take(job.units, job.estimate);
+            if site.nodes.is_some() {
+                placed.push((job.estimate, fit.nodes.last().to_vec()));
+            }
+            fit.take_job(site, &job);
             self.start(job, now, starts);
             head += 1;
         }
@@ -235,50 +391,13 @@ impl LocalPolicy for Slurm {
             return;
         }
         // 2. The backfill, on the plan with this pass's starts.
-        let limit = self.cfg.bf_max_job_test as usize;
-        let per_user = self.cfg.bf_max_job_user;
-        // The jobs it may reach: the first `limit`, or with a per-user cap any (a job past
-        // its user's cap is skipped and not counted, as in Slurm's backfill.c).
-        let span = match per_user {
-            0 => self.queue.len().min(limit),
-            _ => self.queue.len(),
+        let started = match &site.nodes {
+            None => self.backfill(site, &mut fit),
+            Some(nodes) => {
+                let free = fit.nodes.free(nodes).clone();
+                self.backfill_on_nodes(site, nodes, &placed, free)
+            }
         };
-        // The narrowest job from each position on: once fewer units are free now, no
-        // later job can start now and the pass is over.
-        let mut narrowest = vec![u32::MAX; span + 1];
-        for i in (0..span).rev() {
-            narrowest[i] = narrowest[i + 1].min(self.queue[i].job.units);
-        }
-        let window = now + secs(self.cfg.bf_window_min.saturating_mul(60));
-        let min_age = secs(self.cfg.bf_min_age_reserve_s);
-        let mut examined = vec![0u32; if per_user > 0 { self.prio.users() } else { 0 }];
-        let mut tried = 0;
-        let mut started = Vec::new();
-        for (i, &min_units) in narrowest.iter().enumerate().take(span) {
-            if tried == limit || fit.profile(site).free_at(now) < min_units {
-                break;
-            }
-            let job = self.queue[i].job;
-            if per_user > 0 {
-                let n = &mut examined[self.prio.user(job.idx) as usize];
-                if *n >= per_user {
-                    continue;
-                }
-                *n += 1;
-            }
-            tried += 1;
-            let planned = self.rounded(job.estimate);
-            let profile = fit.profile(site);
-            let Some(at) = profile.earliest_start(now, job.units, planned) else {
-                continue;
-            };
-            if at == now {
-                fit.take(job.units, job.estimate);
-                started.push(i);
-            } else if at <= window && now - job.queued_at >= min_age {
-                profile.reserve(at, planned, job.units);
-            }
-        }
         for &i in &started {
             let job = self.queue[i].job;
             self.start(job, now, starts);
@@ -293,6 +412,22 @@ impl LocalPolicy for Slurm {
             i += 1;
             keep
         });
+    }
+
+    fn places_on_nodes(&self) -> bool {
+        true
+    }
+
+    fn chosen_nodes(&mut self, idx: JobIdx, out: &mut Vec<Share>) -> bool {
+        match self.chosen.iter().position(|c| c.0 == idx) {
+            Some(i) => {
+                let (_, shares) = self.chosen.swap_remove(i);
+                out.clear();
+                out.extend_from_slice(&shares);
+                true
+            }
+            None => false,
+        }
     }
 
     fn queue_len(&self) -> usize {

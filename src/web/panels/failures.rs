@@ -40,7 +40,7 @@ pub fn FailuresPanel() -> Html {
                 if !on_nodes(&app.scenario) {
                     { needs_nodes(&app, known) }
                 }
-                <p class="help">{"On nodes, fcfs, easy, conservative, sjf and firstfit run (conservative's reservations hold particular nodes and keep clear of maintenance windows), alone or under SOB's sender, receiver, symmetric and central schemes (a site whose nodes can never hold a job is not asked); the idealized machine, SES's node groups and slurm do not place jobs on nodes yet (docs/nodes.md), so placing the sites on nodes leaves them out of the algorithms."}</p>
+                <p class="help">{"On nodes, fcfs, easy, conservative, sjf, firstfit and slurm run (conservative's and Slurm's backfill reservations hold particular nodes and keep clear of maintenance windows), alone or under SOB's sender, receiver, symmetric and central schemes (a site whose nodes can never hold a job is not asked); the idealized machine and SES's node groups do not place jobs on nodes (docs/nodes.md), so placing the sites on nodes leaves them out of the algorithms."}</p>
                 <label>{"Failure model "}
                     <select onchange={choose} data-testid="failure-model">
                         <option value="" selected={model_name.is_empty()}>{"none: nodes never fail"}</option>

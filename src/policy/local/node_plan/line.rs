@@ -1,5 +1,5 @@
-//! One node's plan for conservative backfilling on nodes ([`super::NodeConservative`]): a
-//! step function of the cores, memory and GPUs its holders use.
+//! One node's plan ([`super::NodePlan`], for conservative backfilling and Slurm's backfill on
+//! nodes): a step function of the cores, memory and GPUs its holders use.
 
 use crate::model::Share;
 use crate::time::SimTime;
