@@ -244,6 +244,22 @@ impl Slurm {
         (tried, narrowest)
     }
 
+    /// Cuts `tried` after the last job that `may_start_now` says could start now. The
+    /// backfill's reservations matter only to what starts now in this pass (the next pass
+    /// plans afresh), and a reservation only takes room, so the jobs after the last one
+    /// that could start now on the room free now (before any reservation) change nothing:
+    /// without any such job the pass has no backfill to do.
+    fn up_to_last_candidate(
+        &self,
+        tried: &mut Vec<usize>,
+        mut may_start_now: impl FnMut(&QueuedJob) -> bool,
+    ) {
+        let last = tried
+            .iter()
+            .rposition(|&i| may_start_now(&self.queue[i].job));
+        tried.truncate(last.map_or(0, |k| k + 1));
+    }
+
     /// Whether job `job` gets a reservation at `at`: within the backfill's window, and
     /// queued for at least `bf_min_age_reserve`.
     fn may_reserve(&self, job: &QueuedJob, now: SimTime, at: SimTime) -> bool {
@@ -263,7 +279,9 @@ impl Slurm {
     /// The backfill on a site of units: the queue positions that start now.
     fn backfill(&mut self, site: &SiteView, fit: &mut NowFit) -> Vec<usize> {
         let now = site.now;
-        let (tried, narrowest) = self.reachable();
+        let (mut tried, narrowest) = self.reachable();
+        let free = fit.profile(site).free_at(now);
+        self.up_to_last_candidate(&mut tried, |job| job.units <= free);
         let mut started = Vec::new();
         for i in tried {
             if fit.profile(site).free_at(now) < narrowest[i] {
@@ -296,9 +314,20 @@ impl Slurm {
         nodes: &NodesView,
         placed: &[(SimTime, Vec<Share>)],
         mut free: NodeFree,
+        fit: &mut NowFit,
     ) -> Vec<usize> {
         let now = site.now;
-        let (tried, narrowest) = self.reachable();
+        let (mut tried, narrowest) = self.reachable();
+        // A job of units that the nodes free now cannot hold cannot start now whatever the
+        // plan (its placement succeeds on the plan's room only if on more room); a job
+        // with GPUs or a node count may (its placement is not monotone in the room).
+        self.up_to_last_candidate(&mut tried, |job| {
+            nodes.unit_mem_of(job).is_none()
+                || fit.nodes.fits_within(nodes, job.idx, job.units, None)
+        });
+        if tried.is_empty() {
+            return Vec::new();
+        }
         self.plan.build(site, nodes, true);
         for (estimate, shares) in placed {
             self.plan.hold(now, now.after(*estimate), shares);
@@ -395,7 +424,7 @@ impl LocalPolicy for Slurm {
             None => self.backfill(site, &mut fit),
             Some(nodes) => {
                 let free = fit.nodes.free(nodes).clone();
-                self.backfill_on_nodes(site, nodes, &placed, free)
+                self.backfill_on_nodes(site, nodes, &placed, free, &mut fit)
             }
         };
         for &i in &started {
