@@ -12,9 +12,9 @@ cd "$(dirname "$0")/.."
 cargo build --release --quiet --bin gridscope
 bin=$PWD/target/release/gridscope
 limit=${TRACE_LIMIT:-120}
-policies="fcfs easy conservative sjf firstfit"
+policies="fcfs easy conservative sjf firstfit slurm"
 echo "| trace | platform | $(echo $policies | sed 's/ / | /g') |"
-echo "|---|---|---:|---:|---:|---:|---:|"
+echo "|---|---|---:|---:|---:|---:|---:|---:|"
 for pair in HPC2N-2002-2.2-cln:hpc2n RICC-2010-2:ricc; do
   trace=../shared/traces/${pair%%:*}.swf.gz
   platform=benches/platforms/${pair##*:}.json
