@@ -189,6 +189,30 @@ fn backfill_goes_around_a_wide_job() {
     assert_eq!(starts(base(), &jobs), [0, 100, 2, 200]);
 }
 
+/// `bf_interval`: the backfill runs only at the passes on its multiples. The jobs of
+/// `backfill_goes_around_a_wide_job` (A 6 procs until 100, W 10 procs at 1, S 2 procs
+/// 50 s at 2, L 2 procs 200 s at 3). With 30 s, S waits for the backfill at 30 (planned
+/// 60 s, `bf_resolution`: it ends by W's reservation at 100) and starts there. With 60 s,
+/// S planned from 60 would reach 120, past W's start, so it waits for W's end and starts
+/// at 200 beside L, both by the main scheduler.
+#[test]
+fn bf_interval_backfills_only_on_its_multiples() {
+    let jobs = [
+        job(1, 1, 1, 0, 6, 100, 100),
+        job(2, 1, 1, 1, 10, 100, 100),
+        job(3, 1, 1, 2, 2, 50, 50),
+        job(4, 1, 1, 3, 2, 200, 200),
+    ];
+    let every = |s: u64| SlurmConfig {
+        bf_interval_s: s,
+        ..base()
+    };
+    assert_eq!(starts(every(0), &jobs), [0, 100, 2, 200]);
+    assert_eq!(starts(every(1), &jobs), [0, 100, 2, 200]);
+    assert_eq!(starts(every(30), &jobs), [0, 100, 30, 200]);
+    assert_eq!(starts(every(60), &jobs), [0, 100, 200, 200]);
+}
+
 /// A (6 procs) until 1000; W (10 procs) queued at 1; S (4 procs, 2000 s) at 2. Within the
 /// default window W is reserved at 1000 and S, which would delay it, waits for W: 1100.
 /// With `bf_window` = 1 minute W's start is too far for a reservation, S starts at 2 and
@@ -320,6 +344,7 @@ fn slurm_conf_is_read() {
         bf_resolution_s: 30,
         bf_max_job_user: 0,
         bf_min_age_reserve_s: 0,
+        bf_interval_s: 120,
         partitions: vec![
             PartitionFactor {
                 name: "batch".into(),
@@ -349,19 +374,26 @@ fn slurm_conf_is_read() {
         [
             (2, "ClusterName"),
             (3, "PriorityType"),
-            (13, "SchedulerParameters:bf_interval"),
             (14, "PartitionName:Nodes"),
             (14, "PartitionName:Default"),
             (15, "PartitionName:Nodes"),
         ]
     );
     // An empty file is Slurm's defaults, Fair Tree among them (`SlurmConfig::default()`
-    // keeps classic fair share, so that scenarios without the field keep their numbers).
+    // keeps classic fair share, so that scenarios without the field keep their numbers),
+    // but the backfill at every pass, which a note says (Slurm's bf_interval is 30 s).
     let defaults = SlurmConfig {
         fair_tree: true,
         ..SlurmConfig::default()
     };
-    assert_eq!(read_slurm_conf(b"").unwrap().config, defaults);
+    let empty = read_slurm_conf(b"").unwrap();
+    assert_eq!(empty.config, defaults);
+    assert_eq!(empty.notes.len(), 1);
+    assert!(
+        empty.notes[0].contains("bf_interval=30"),
+        "{:?}",
+        empty.notes
+    );
 }
 
 #[test]

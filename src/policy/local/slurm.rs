@@ -21,7 +21,9 @@ use crate::time::SimTime;
 ///    now + `bf_window` gets no reservation, nor one queued for less than
 ///    `bf_min_age_reserve`; every other gets one. So each higher-priority job examined
 ///    holds a reservation (conservative within the window, not EASY). With
-///    `bf_max_job_user`, a user's jobs past that many are skipped (not counted).
+///    `bf_max_job_user`, a user's jobs past that many are skipped (not counted). With
+///    `bf_interval`, the backfill runs only at the passes on its multiples (the policy
+///    wakes there).
 ///
 /// Usage for fair share is what the jobs started here really ran, in unit-seconds.
 ///
@@ -244,6 +246,21 @@ impl Slurm {
         (tried, narrowest)
     }
 
+    /// True when the backfill runs at a pass at `now`: at every pass, or with
+    /// `bf_interval` at those on a multiple of it.
+    fn backfill_due(&self, now: SimTime) -> bool {
+        match self.cfg.bf_interval_s {
+            0 => true,
+            i => now.0 % secs(i).0 == 0,
+        }
+    }
+
+    /// The first instant after `now` at which the backfill runs, with `bf_interval`.
+    fn next_backfill(&self, now: SimTime) -> Option<SimTime> {
+        let i = secs(self.cfg.bf_interval_s).0;
+        (i > 0).then(|| SimTime((now.0.div_euclid(i) + 1).saturating_mul(i)))
+    }
+
     /// Cuts `tried` after the last job that `may_start_now` says could start now. The
     /// backfill's reservations matter only to what starts now in this pass (the next pass
     /// plans afresh), and a reservation only takes room, so the jobs after the last one
@@ -416,7 +433,7 @@ impl LocalPolicy for Slurm {
             head += 1;
         }
         self.queue.drain(..head);
-        if self.queue.is_empty() || fit.free() == 0 {
+        if self.queue.is_empty() || fit.free() == 0 || !self.backfill_due(now) {
             return;
         }
         // 2. The backfill, on the plan with this pass's starts.
@@ -491,12 +508,17 @@ impl LocalPolicy for Slurm {
         self.ended.push((now, predicted_end, units));
     }
 
-    /// The next tick, while a queued job would fit in what is free: Slurm's schedulers run
-    /// every second or so, events or not, so a job the tick makes the head starts at the
-    /// tick (docs/slurm.md). With nothing narrow enough free, a tick changes no start and
-    /// the next end brings the pass.
+    /// The next tick (or, with `bf_interval`, the next backfill if sooner), while a queued
+    /// job would fit in what is free: Slurm's schedulers run every second or so, events or
+    /// not, so a job the tick makes the head starts at the tick (docs/slurm.md). With
+    /// nothing narrow enough free, a tick changes no start and the next end brings the
+    /// pass.
     fn wake_at(&self, site: &SiteView) -> Option<SimTime> {
         let narrowest = self.queue.iter().map(|e| e.job.units).min()?;
-        (site.free >= narrowest).then(|| self.prio.next_tick())
+        if site.free < narrowest {
+            return None;
+        }
+        let tick = self.prio.next_tick();
+        Some(self.next_backfill(site.now).map_or(tick, |b| b.min(tick)))
     }
 }

@@ -1,7 +1,7 @@
 //! The `slurm.conf` lines the `slurm` policy reads (slurm.conf(5)): `PriorityWeight*`,
 //! `PriorityMaxAge`, `PriorityDecayHalfLife`, `PriorityCalcPeriod`, `PriorityFavorSmall`,
 //! `SchedulerParameters=bf_window=…,bf_max_job_test=…,bf_resolution=…,bf_max_job_user=…,
-//! bf_min_age_reserve=…` and
+//! bf_min_age_reserve=…,bf_interval=…` and
 //! `PartitionName=… PriorityJobFactor=…`. Bytes in, `Result` out; a bad value names its
 //! line, and every key this reader does not use is listed in the report, never dropped
 //! silently. Keys are case-insensitive (as Slurm's); partition names are not.
@@ -16,7 +16,7 @@ use super::{PartitionFactor, SlurmConfig};
 pub struct SlurmConfReport {
     pub config: SlurmConfig,
     /// `(line, key)` for each key not read, in file order; a `SchedulerParameters` entry
-    /// reads `SchedulerParameters:bf_interval`, a partition's `PartitionName:MaxTime`.
+    /// reads `SchedulerParameters:bf_continue`, a partition's `PartitionName:MaxTime`.
     pub unknown: Vec<(usize, String)>,
     /// What the user should know of how the file is read, one line each (which fair share
     /// the policy computes when fair share has a weight).
@@ -76,6 +76,7 @@ impl std::error::Error for SlurmConfError {}
 pub fn read_slurm_conf(bytes: &[u8]) -> Result<SlurmConfReport, SlurmConfError> {
     let mut config = SlurmConfig::default();
     let mut unknown = Vec::new();
+    let mut bf_interval_given = false;
     // PriorityFlags=NO_FAIR_TREE seen: Slurm computes classic fair share, else Fair Tree.
     let mut classic = false;
     let text = String::from_utf8_lossy(bytes);
@@ -115,6 +116,10 @@ pub fn read_slurm_conf(bytes: &[u8]) -> Result<SlurmConfReport, SlurmConfError> 
                         }
                         "bf_min_age_reserve" => {
                             config.bf_min_age_reserve_s = whole(v).map_err(bad)?;
+                        }
+                        "bf_interval" => {
+                            config.bf_interval_s = whole(v).map_err(bad)?;
+                            bf_interval_given = true;
                         }
                         _ => unknown.push((line, format!("SchedulerParameters:{k}"))),
                     }
@@ -156,6 +161,12 @@ pub fn read_slurm_conf(bytes: &[u8]) -> Result<SlurmConfReport, SlurmConfError> 
     // Without NO_FAIR_TREE Slurm (since 19.05) ranks users by Fair Tree.
     config.fair_tree = !classic;
     let mut notes = Vec::new();
+    if !bf_interval_given {
+        notes.push(
+            "no bf_interval: the backfill runs at every scheduling pass (Slurm's default is 30 s; write SchedulerParameters=bf_interval=30 to model it)"
+                .to_string(),
+        );
+    }
     if config.fair_tree && config.weight_fairshare > 0 {
         notes.push(
             "fair share by Fair Tree (PriorityFlags has no NO_FAIR_TREE), as Slurm since 19.05"

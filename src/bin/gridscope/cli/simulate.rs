@@ -411,9 +411,9 @@ pub struct ReproduceArgs {
 #[derive(Args, Debug)]
 pub struct SlurmPolicyArgs {
     /// The slurm policy's configuration from a slurm.conf: its Priority* lines,
-    /// SchedulerParameters' bf_window, bf_max_job_test, bf_resolution, bf_max_job_user and
-    /// bf_min_age_reserve, and PartitionName's PriorityJobFactor (docs/slurm.md); the keys
-    /// it does not read are listed
+    /// SchedulerParameters' bf_window, bf_max_job_test, bf_resolution, bf_max_job_user,
+    /// bf_min_age_reserve and bf_interval, and PartitionName's PriorityJobFactor
+    /// (docs/slurm.md); the keys it does not read are listed
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, conflicts_with = "slurm_preset", verbatim_doc_comment)]
     pub slurm_conf: Option<PathBuf>,
     /// The slurm policy's configuration by name: default (Slurm's documented defaults) or
