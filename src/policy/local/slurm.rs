@@ -350,6 +350,13 @@ impl Slurm {
             self.plan.hold(now, now.after(*estimate), shares);
         }
         let mut started = Vec::new();
+        // Per shape of a job of units (processors, KB per processor, planned run), where
+        // this pass's last search of that shape ended (its start, or where it stopped).
+        // The plan only gains holds within a pass, and a job of units fits wherever one
+        // at least as wide, as hungry and as long does, so a job starts no sooner than
+        // any shape it covers (RICC's queues repeat shapes; a search there tried 17
+        // instants, each a walk of the nodes).
+        let mut floors: Vec<(Shape, SimTime)> = Vec::new();
         for i in tried {
             if self.plan.cores_free_at(now) < narrowest[i] {
                 break;
@@ -362,7 +369,22 @@ impl Slurm {
             // A start past the window or a job too young to reserve changes nothing: the
             // search stops there (the plan's searches are its cost on nodes).
             let before = self.search_before(&job, now);
-            let Some(at) = self.plan.earliest((now, now), before, &planned, nodes) else {
+            let shape = nodes
+                .unit_mem_of(&job)
+                .map(|m| (job.units, m, planned.estimate));
+            let from = shape.map_or(now, |k| floor(&floors, k).max(now));
+            let found = match from < before {
+                true => self.plan.earliest((now, from), before, &planned, nodes),
+                false => None,
+            };
+            if let Some(k) = shape {
+                let end = found.unwrap_or(before.max(from));
+                match floors.iter_mut().find(|f| f.0 == k) {
+                    Some(f) => f.1 = end,
+                    None => floors.push((k, end)),
+                }
+            }
+            let Some(at) = found else {
                 continue;
             };
             let shares = self.plan.take_probe();
@@ -380,6 +402,19 @@ impl Slurm {
         }
         started
     }
+}
+
+/// A job of units: processors, KB per processor, planned run.
+type Shape = (u32, u64, SimTime);
+
+/// The latest floor among the shapes `k` covers (each no wider, hungrier or longer).
+fn floor(floors: &[(Shape, SimTime)], k: Shape) -> SimTime {
+    floors
+        .iter()
+        .filter(|(f, _)| f.0 <= k.0 && f.1 <= k.1 && f.2 <= k.2)
+        .map(|&(_, t)| t)
+        .max()
+        .unwrap_or(SimTime::ZERO)
 }
 
 /// True when every share fits in what its node has free.
