@@ -69,6 +69,65 @@ fn the_json_names_each_reason_and_an_unknown_job_is_an_error() {
     assert!(!text.contains("did not wait"), "{text}");
 }
 
+/// `explain --placement`: the best-fit hand case of `nodes.rs`
+/// (`best_fit_keeps_a_whole_node_free_where_first_fit_splits_it`; 2 nodes × 4 cores ×
+/// 100 KB). Job 4 (one core, 75 KB) waits from 70 s to 560 s under first fit, memory
+/// short on both nodes, and starts at once under best fit, which kept node 0 whole.
+#[test]
+fn explain_runs_under_the_placement_rule_asked() {
+    let dir = std::env::temp_dir().join(format!("gs-explain-bf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let swf = dir.join("bf.swf");
+    let platform = dir.join("bf.json");
+    // id submit wait run procs cpu mem req_procs req_time req_mem(KB/proc) status user …
+    let line = |id: u32, submit: u32, run: u32, procs: u32, mem: u32| {
+        format!("{id} {submit} -1 {run} {procs} -1 -1 {procs} {run} {mem} 1 1 1 1 1 1 -1 -1\n")
+    };
+    let text: String = [
+        line(1, 0, 50, 4, 25),
+        line(2, 0, 1000, 2, 25),
+        line(3, 60, 500, 2, 25),
+        line(4, 70, 100, 1, 75),
+    ]
+    .concat();
+    std::fs::write(&swf, text).unwrap();
+    std::fs::write(
+        &platform,
+        r#"{"groups": {"g0": {"core": 4, "mem": 100}}, "resources": {"g0": 2}}"#,
+    )
+    .unwrap();
+    let (swf, platform) = (swf.to_str().unwrap(), platform.to_str().unwrap());
+    let run = |rule: &str| {
+        explain(&[
+            swf,
+            "--platform",
+            platform,
+            "--placement",
+            rule,
+            "--policy",
+            "fcfs",
+            "--job",
+            "4",
+        ])
+    };
+    let first = run("first-fit");
+    assert!(first.contains("started at 560 s"), "{first}");
+    assert!(first.contains("memory"), "{first}");
+    let best = run("best-fit");
+    assert!(best.contains("started at 70 s"), "{best}");
+    let o = gridscope(&[
+        "explain",
+        swf,
+        "--placement",
+        "worst-fit",
+        "--platform",
+        platform,
+    ]);
+    assert!(!o.status.success());
+    assert!(stderr(&o).contains("worst-fit"), "{}", stderr(&o));
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// On nodes (issue #37): job 4 of tests/fixtures/memory_decides.swf finds a core free from
 /// 2 s on but no node with the memory it asks for (the fixture's notes), and `explain
 /// --platform` says so, by name, under FCFS and conservative backfilling alike.

@@ -35,6 +35,9 @@ pub fn explain(a: &ExplainArgs) -> Result<(), CliError> {
         };
         scenario = scenario.upgrade();
     }
+    if let Some(rule) = a.placement {
+        scenario.algorithms[0].placement = rule;
+    }
     let trace = crate::run::TraceRef {
         path: &a.trace,
         strict: a.strict,

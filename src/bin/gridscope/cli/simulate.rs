@@ -33,6 +33,11 @@ fn parse_placements(s: &str) -> Result<Placements, gridscope::model::fit::Unknow
     PlacementRule::parse_list(s).map(Placements)
 }
 
+/// `explain --placement`'s one rule.
+fn parse_placement(s: &str) -> Result<PlacementRule, gridscope::model::fit::UnknownPlacement> {
+    PlacementRule::parse(s).ok_or_else(|| gridscope::model::fit::UnknownPlacement(s.trim().into()))
+}
+
 #[derive(Args, Debug)]
 pub struct SimulateArgs {
     /// The trace (plain or gzip): SWF, GWF, Batsim JSON or sacct --parsable2
@@ -275,6 +280,10 @@ pub struct ExplainArgs {
     /// types the explanation names the resource the free nodes lack (docs/nodes.md)
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, conflicts_with = "procs")]
     pub platform: Option<PathBuf>,
+    /// How a start picks its nodes on the --platform's node types, as `simulate
+    /// --placement` takes one rule: first-fit (the default) or best-fit
+    #[arg(long, value_name = "RULE", value_parser = parse_placement, requires = "platform")]
+    pub placement: Option<PlacementRule>,
     /// Run-time estimates: the trace's or the exact runtime
     #[arg(long, value_name = "SOURCE", value_enum, default_value_t = Estimates::Trace)]
     pub estimates: Estimates,
