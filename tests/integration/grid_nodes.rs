@@ -227,6 +227,7 @@ fn random_grids_of_nodes_keep_every_invariant() {
                 LocalPolicyKind::Conservative,
                 LocalPolicyKind::Sjf,
                 LocalPolicyKind::FirstFit,
+                LocalPolicyKind::Slurm,
             ] {
                 // Every other case with nodes failing: before 2026-12-04 the central
                 // scheme dropped a job no site gave an AWT for (a site with nodes down),
