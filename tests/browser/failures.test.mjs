@@ -184,6 +184,50 @@ test('a run placed by best fit: the runs table sets it, the results name it, the
   assert.deepEqual((await reportJson(page)).runs.map((r) => r.resources), cli.runs.map((r) => r.resources));
 });
 
+test('the sites table edits node types: a second type of fat nodes runs, the link carries both, the CLI gives the same numbers', async () => {
+  const page = await open();
+  await waitResults(page, 5);
+  await page.selectOption('[data-testid=scenario-preset]', 'memory-cluster');
+  await waitResults(page, 5, 120_000);
+  // One type (16 × 32 cores × 64 GB) listed under the site; add a second, 4 nodes of 64
+  // cores and 256 GB with 2 GPUs.
+  assert.equal(await page.locator('[data-testid=node-types-0] tbody tr').count(), 1);
+  assert.equal(await page.inputValue('[data-testid=node-type-0-0] input[aria-label="memory per node (GB)"]'), '64');
+  await page.click('[data-testid=node-type-add-0]');
+  const row = '[data-testid=node-type-0-1]';
+  await page.waitForSelector(row);
+  for (const [label, value] of [['node type name', 'fat'], ['node count', '4'], ['cores per node', '64'], ['memory per node (GB)', '256'], ['GPUs per node', '2']]) {
+    await page.fill(`${row} input[aria-label="${label}"]`, value);
+    await page.press(`${row} input[aria-label="${label}"]`, 'Tab');
+  }
+  // The site is the types' sum: 20 nodes, mixed cores.
+  assert.match(await page.textContent('[data-testid=node-types-0] caption'), /20 nodes, 768 cores/);
+  assert.match(await page.textContent('table.sites'), /mixed/);
+  await page.click('[data-testid=run]');
+  // The report of this run names the new type in its platform.
+  await page.waitForFunction(() => /"fat"/.test(document.querySelector('[data-testid=report-json]')?.textContent ?? ''), null, { timeout: 120_000 });
+  const rows = await waitResults(page, 5, 120_000);
+  await page.click('text=Share');
+  const url = await page.textContent('[data-testid=share-url]');
+  const shared = JSON.parse(zlib.inflateRawSync(Buffer.from(url.split('#s1=')[1], 'base64url')));
+  const site = shared.scenario.platform.sites[0];
+  assert.equal(site.nodes, 20);
+  assert.deepEqual(site.node_types.map((t) => [t.name ?? '', t.count, t.cores, t.mem_kb, t.gpus]),
+    [['n', 16, 32, 64 << 20, 0], ['fat', 4, 64, 256 << 20, 2]]);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridscope-node-types-'));
+  fs.writeFileSync(path.join(dir, 'scenario.json'), JSON.stringify(shared.scenario));
+  const cli = JSON.parse(execFileSync(CLI, ['run', path.join(dir, 'scenario.json'), '--json'], { maxBuffer: 64 << 20 }).toString());
+  fs.rmSync(dir, { recursive: true });
+  assert.equal(cli.platform.sites[0].node_types.length, 2);
+  assertSameNumbers(rows, Object.fromEntries(cli.runs.map((r) => [r.label, r.metrics])));
+  assert.deepEqual((await reportJson(page)).runs.map((r) => r.resources), cli.runs.map((r) => r.resources));
+  // Removing both types gives the site back its processors.
+  await page.click(`${row} button:has-text("remove")`);
+  await page.click('[data-testid=node-type-0-0] button:has-text("remove")');
+  assert.equal(await page.locator('[data-testid=node-types-0]').count(), 0);
+  assert.equal(await page.locator('[data-testid=node-types-add-0]').count(), 1);
+});
+
 test('no page of this file left 127.0.0.1 or logged an error', () => {
   assertCleanPages(pages, 3);
 });

@@ -26,6 +26,7 @@ mod kkor;
 mod landing;
 mod limits;
 mod linked;
+mod node_types;
 mod options;
 mod paper;
 mod platform;

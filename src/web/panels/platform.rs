@@ -5,6 +5,7 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 use super::form::{input_value, num_field, on_value, parse, select_value, Apply, DraftInput};
+use super::node_types;
 use crate::model::{Allocation, Site};
 use crate::scenario::{platform_preset, PlatformSpec, Scenario, PLATFORM_PRESETS};
 use crate::web::state::{edit, use_app, AppContext};
@@ -124,11 +125,14 @@ fn sites_table(app: &AppContext, sites: &[Site]) -> Html {
                     <th></th>
                 </tr></thead>
                 <tbody>
-                    { for sites.iter().enumerate().map(|(i, s)| site_row(app, i, s)) }
+                    { for sites.iter().enumerate().map(|(i, s)| html! { <>
+                        { site_row(app, i, s) }
+                        { node_types::node_types_row(app, i, s) }
+                    </> }) }
                 </tbody>
             </table>
             <button class="small" onclick={add}>{"add site"}</button>
-            <p class="help">{"With one site every job runs there; with several, each job goes to its home site (grid policies come later)."}</p>
+            <p class="help">{"With one site every job runs there; with several, each job is submitted at its home site, and the run's grid scheme (the runs table) keeps it there or moves it."}</p>
         </>
     }
 }
@@ -166,15 +170,28 @@ fn site_row(app: &AppContext, i: usize, s: &Site) -> Html {
             Ok(())
         })
     });
+    // Several node types: the site's nodes and cores are theirs, edited below it.
+    let size = match s.node_types.len() > 1 {
+        true => html! { <>
+            <td title="The node types' total (edit them below)">{s.nodes}</td>
+            <td title="Several node types (below)">{"mixed"}</td>
+        </> },
+        false => html! { <>
+            { input("nodes", s.nodes.to_string(), |s, v| { s.nodes = parse("nodes", v)?; Ok(()) }, "number") }
+            { input("CPUs per node", s.cpus_per_node.to_string(), |s, v| { s.cpus_per_node = parse("CPUs per node", v)?; Ok(()) }, "number") }
+        </> },
+    };
     html! { <tr>
         { input("site name", s.name.clone(), |s, v| { s.name = v.trim().to_string(); Ok(()) }, "text") }
-        { input("nodes", s.nodes.to_string(), |s, v| { s.nodes = parse("nodes", v)?; Ok(()) }, "number") }
-        { input("CPUs per node", s.cpus_per_node.to_string(), |s, v| { s.cpus_per_node = parse("CPUs per node", v)?; Ok(()) }, "number") }
+        {size}
         { input("speed", s.speed.to_string(), |s, v| { s.speed = parse("speed", v)?; Ok(()) }, "number") }
         <td><select aria-label="allocation" onchange={alloc}>
             <option value="processor" selected={s.allocation == Allocation::Processor}>{"processor"}</option>
             <option value="node" selected={s.allocation == Allocation::Node}>{"node"}</option>
         </select></td>
-        <td><button class="small" onclick={remove}>{"remove"}</button></td>
+        <td>
+            <button class="small" onclick={remove}>{"remove"}</button>
+            { node_types::add_types_button(app, i, s) }
+        </td>
     </tr> }
 }
