@@ -261,11 +261,12 @@ impl Slurm {
         (i > 0).then(|| SimTime((now.0.div_euclid(i) + 1).saturating_mul(i)))
     }
 
-    /// Cuts `tried` after the last job that `may_start_now` says could start now. The
-    /// backfill's reservations matter only to what starts now in this pass (the next pass
-    /// plans afresh), and a reservation only takes room, so the jobs after the last one
-    /// that could start now on the room free now (before any reservation) change nothing:
-    /// without any such job the pass has no backfill to do.
+    /// Cuts `tried` after the last job that `may_start_now` says could start now on the
+    /// room free now (before any reservation; the plan never has more). The backfill's
+    /// reservations matter only to what starts now in this pass (the next pass plans
+    /// afresh), and a job's search and reservation bear only on the jobs after it, so the
+    /// jobs after that last one change nothing: without any such job the pass has no
+    /// backfill to do.
     fn up_to_last_candidate(
         &self,
         tried: &mut Vec<usize>,
