@@ -63,6 +63,11 @@ pub fn check_invariants_with_failures(
             }
             // Checked against the nodes by the engine's node check (`sim/nodes.rs`).
             JobOutcome::Rejected(RejectReason::Unplaceable { .. }) => {}
+            JobOutcome::Rejected(RejectReason::PartitionTimeLimit { max_time_s: m, .. }) => {
+                if job.estimate <= SimTime::from_secs(m as i64) {
+                    return fail(format!("job {} rejected for a MaxTime it keeps", job.id));
+                }
+            }
             JobOutcome::Rejected(RejectReason::TooWide { needs, capacity }) => {
                 if needs <= capacity {
                     return fail(format!("job {} rejected although it fits", job.id));

@@ -105,6 +105,15 @@ pub enum RejectReason {
         /// The most the site has of it.
         most: u64,
     },
+    /// Its time limit exceeds the `MaxTime` of its partition under the `slurm` policy
+    /// (issue #42): Slurm would leave it pending for ever (reason `PartitionTimeLimit`),
+    /// or refuse it at submission under `EnforcePartLimits`.
+    PartitionTimeLimit {
+        /// The job's time limit (its estimate), in whole seconds rounded up.
+        limit_s: u64,
+        /// The partition's `MaxTime`, in seconds.
+        max_time_s: u64,
+    },
 }
 
 impl RejectReason {
@@ -131,6 +140,12 @@ impl RejectReason {
                     r.name()
                 ),
             },
+            RejectReason::PartitionTimeLimit {
+                limit_s,
+                max_time_s,
+            } => format!(
+                "asks for {limit_s} s, beyond its partition's MaxTime of {max_time_s} s (Slurm leaves it pending, reason PartitionTimeLimit)"
+            ),
         }
     }
 }

@@ -673,6 +673,16 @@ fn part_outcomes() -> Vec<crate::engine::Outcome> {
         at(1, 2, 3, JobOutcome::Rejected(RejectReason::NoSuchSite)),
         // Lost to a node failure (issue #41).
         at(2, 4, 6, JobOutcome::Lost),
+        // Beyond a Slurm partition's MaxTime (issue #42).
+        at(
+            0,
+            i64::MAX,
+            i64::MAX,
+            JobOutcome::Rejected(RejectReason::PartitionTimeLimit {
+                limit_s: 7200,
+                max_time_s: 3600,
+            }),
+        ),
     ]
 }
 

@@ -4,7 +4,7 @@
 //! `medium_cluster` preset (invariants checked by every run, the same run twice) and, unbounded,
 //! against conservative backfilling by rebuild.
 
-use gridscope::engine::{RunConfig, Simulation};
+use gridscope::engine::{JobOutcome, Outcome, RejectReason, RunConfig, Simulation};
 use gridscope::model::{Job, Platform, Site};
 use gridscope::policy::grid::{GridParams, GridScheme};
 use gridscope::policy::local::{LocalPolicyKind, Slurm};
@@ -33,8 +33,16 @@ fn job(id: i64, user: i32, partition: i32, submit: i64, procs: u32, run: i64, es
 
 /// Start times in seconds, by job, under `cfg` on one site of 10 processors.
 fn starts(cfg: SlurmConfig, jobs: &[Job]) -> Vec<i64> {
+    outcomes(cfg, jobs)
+        .iter()
+        .map(|o| o.start.0 / 1000)
+        .collect()
+}
+
+/// Each job's outcome under `cfg` on one site of 10 processors.
+fn outcomes(cfg: SlurmConfig, jobs: &[Job]) -> Vec<Outcome> {
     let platform = Platform::single(Site::flat("s", 10));
-    let out = Simulation::with_local_policies(
+    Simulation::with_local_policies(
         &platform,
         jobs,
         &mut Slurm::factory(cfg, jobs),
@@ -44,8 +52,8 @@ fn starts(cfg: SlurmConfig, jobs: &[Job]) -> Vec<i64> {
     )
     .unwrap()
     .run(&mut |_, _| true)
-    .unwrap();
-    out.outcomes.iter().map(|o| o.start.0 / 1000).collect()
+    .unwrap()
+    .outcomes
 }
 
 /// A short calculation period so that the ticks fall where the cases need them.
@@ -160,19 +168,116 @@ fn partition_factor_orders_the_partitions() {
     assert_eq!(starts(base(), &jobs), [0, 100, 200]);
     let part = SlurmConfig {
         weight_partition: 1000,
-        partitions: vec![
-            PartitionFactor {
-                name: "1".into(),
-                priority_job_factor: 1,
-            },
-            PartitionFactor {
-                name: "2".into(),
-                priority_job_factor: 10,
-            },
-        ],
+        partitions: vec![PartitionFactor::new("1", 1), PartitionFactor::new("2", 10)],
         ..base()
     };
     assert_eq!(starts(part, &jobs), [0, 200, 100]);
+}
+
+/// Tiers come before priorities (slurmctld's `sort_job_queue2`: partition tier, then
+/// priority, then submission). As above but partition 1's PriorityJobFactor is 10 and
+/// partition 2's 1: B (1000) outranks C (100) and starts first; with partition 2 at
+/// PriorityTier 2, C goes first whatever its priority. In the backfill too: A (6 procs)
+/// until 100, W (partition 1, 10 procs) at 1, T (partition 2, 8 procs) at 2, S (partition
+/// 1, 4 procs, 150 s) at 3. In one tier W holds 100–200, T 200–300 and S, which would
+/// overlap W, 300. With T's partition a tier up, T takes 100–200 and W 200–300.
+#[test]
+fn priority_tier_comes_before_priority() {
+    let jobs = [
+        job(1, 1, 1, 0, 10, 100, 100),
+        job(2, 1, 1, 10, 6, 100, 100),
+        job(3, 1, 2, 20, 6, 100, 100),
+    ];
+    let cfg = SlurmConfig {
+        weight_partition: 1000,
+        partitions: vec![PartitionFactor::new("1", 10), PartitionFactor::new("2", 1)],
+        ..base()
+    };
+    assert_eq!(starts(cfg.clone(), &jobs), [0, 100, 200]);
+    let mut tiered = cfg;
+    tiered.partitions[1].priority_tier = 2;
+    assert_eq!(starts(tiered.clone(), &jobs), [0, 200, 100]);
+    let jobs = [
+        job(1, 1, 1, 0, 6, 100, 100),
+        job(2, 1, 1, 1, 10, 100, 100),
+        job(3, 1, 2, 2, 8, 100, 100),
+        job(4, 1, 1, 3, 4, 150, 150),
+    ];
+    assert_eq!(starts(base(), &jobs), [0, 100, 200, 300]);
+    assert_eq!(starts(tiered, &jobs), [0, 200, 100, 300]);
+}
+
+/// A partition's MaxTime: partition 2 allows 1 minute. C (partition 2) asks for 100 s and
+/// is rejected at its arrival with the reason, never queued; D (partition 2, 60 s) and B
+/// (partition 1, no limit, 100 s) run.
+#[test]
+fn a_time_limit_beyond_maxtime_is_rejected_with_the_reason() {
+    let jobs = [
+        job(1, 1, 1, 0, 10, 100, 100),
+        job(2, 1, 1, 10, 6, 100, 100),
+        job(3, 1, 2, 20, 6, 100, 100),
+        job(4, 1, 2, 30, 4, 60, 60),
+    ];
+    let mut cfg = SlurmConfig {
+        partitions: vec![PartitionFactor::new("2", 1)],
+        ..base()
+    };
+    cfg.partitions[0].max_time_s = Some(60);
+    let out = outcomes(cfg, &jobs);
+    assert_eq!(
+        out[2].status,
+        JobOutcome::Rejected(RejectReason::PartitionTimeLimit {
+            limit_s: 100,
+            max_time_s: 60
+        })
+    );
+    let started: Vec<i64> = out.iter().map(|o| o.start.0 / 1000).collect();
+    assert_eq!((started[0], started[1], started[3]), (0, 100, 100));
+    assert!(RejectReason::PartitionTimeLimit {
+        limit_s: 100,
+        max_time_s: 60
+    }
+    .describe(6, 0)
+    .contains("MaxTime of 60 s"));
+}
+
+/// The CLI reads MaxTime and PriorityTier from a slurm.conf: job 3 (partition 2, 7,200 s
+/// against a MaxTime of one minute) is rejected and the report says why.
+#[test]
+fn the_cli_reports_a_maxtime_rejection() {
+    let dir = std::env::temp_dir().join(format!("gridscope-maxtime-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let swf = dir.join("q.swf");
+    std::fs::write(
+        &swf,
+        "; MaxProcs: 10\n\
+1 0 -1 100 10 -1 -1 10 100 -1 1 1 -1 -1 -1 1 -1 -1\n\
+2 10 -1 100 6 -1 -1 6 100 -1 1 1 -1 -1 -1 1 -1 -1\n\
+3 20 -1 100 6 -1 -1 6 7200 -1 1 1 -1 -1 -1 2 -1 -1\n",
+    )
+    .unwrap();
+    let conf = dir.join("slurm.conf");
+    std::fs::write(&conf, "PartitionName=2 MaxTime=1 PriorityTier=2\n").unwrap();
+    let (swf, conf) = (swf.to_str().unwrap(), conf.to_str().unwrap());
+    let o = gridscope(&[
+        "simulate",
+        swf,
+        "--policy",
+        "slurm",
+        "--slurm-conf",
+        conf,
+        "--json",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+    let run = &v["runs"][0];
+    assert_eq!(run["metrics"]["jobs_rejected"], 1, "{run}");
+    let why = run["rejected"][0].as_str().unwrap_or_default();
+    assert!(
+        why.starts_with("job 3: asks for 7200 s, beyond its partition's MaxTime of 60 s"),
+        "{why}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// A (6 procs) until 100; W (10 procs) queued at 1 gets a reservation at 100. S (2 procs,
@@ -322,8 +427,8 @@ priorityweightjobsize=200000
 PriorityWeightPartition=1000000
 PriorityWeightQOS=50000
 SchedulerParameters=bf_window=4320,bf_interval=120,bf_max_job_test=2500,bf_resolution=30
-PartitionName=batch Nodes=n[1-4] Default=YES PriorityJobFactor=10
-PartitionName=debug Nodes=n1 PriorityJobFactor=1
+PartitionName=batch Nodes=n[1-4] Default=YES PriorityJobFactor=10 MaxTime=2-00:00:00
+PartitionName=debug Nodes=n1 PriorityJobFactor=1 PriorityTier=2 MaxTime=UNLIMITED
 ";
 
 #[test]
@@ -347,12 +452,12 @@ fn slurm_conf_is_read() {
         bf_interval_s: 120,
         partitions: vec![
             PartitionFactor {
-                name: "batch".into(),
-                priority_job_factor: 10,
+                max_time_s: Some(2 * 86_400),
+                ..PartitionFactor::new("batch", 10)
             },
             PartitionFactor {
-                name: "debug".into(),
-                priority_job_factor: 1,
+                priority_tier: 2,
+                ..PartitionFactor::new("debug", 1)
             },
         ],
         shares: vec![],
@@ -413,6 +518,8 @@ fn a_bad_slurm_conf_value_names_its_line() {
             "PriorityJobFactor",
         ),
         ("ClusterName", 1, "ClusterName"),
+        ("PartitionName=p MaxTime=soon", 1, "MaxTime"),
+        ("PartitionName=p PriorityTier=-1", 1, "PriorityTier"),
     ] {
         let e = read_slurm_conf(text.as_bytes()).unwrap_err();
         assert_eq!((e.line, e.key.as_str()), (line, key), "{text:?}: {e}");
@@ -435,6 +542,25 @@ fn scenarios_keep_their_form() {
     assert_eq!(back, slurm);
     assert!(!LocalPolicyKind::ALL.contains(&LocalPolicyKind::Slurm));
     assert!(!LocalPolicyKind::EVERY.contains(&LocalPolicyKind::Slurm));
+    // A partition with Slurm's tier and no MaxTime is written as before the two fields;
+    // one with them round-trips, and a file without them reads as the defaults.
+    let plain = PartitionFactor::new("batch", 10);
+    let text = serde_json::to_string(&plain).unwrap();
+    assert_eq!(text, r#"{"name":"batch","priority_job_factor":10}"#);
+    assert_eq!(
+        serde_json::from_str::<PartitionFactor>(&text).unwrap(),
+        plain
+    );
+    let tiered = PartitionFactor {
+        priority_tier: 3,
+        max_time_s: Some(3600),
+        ..plain
+    };
+    let text = serde_json::to_string(&tiered).unwrap();
+    assert_eq!(
+        serde_json::from_str::<PartitionFactor>(&text).unwrap(),
+        tiered
+    );
 }
 
 /// KTH-SP2 under Slurm's defaults and under `medium_cluster`: every job runs, every run

@@ -8,6 +8,7 @@ use super::Simulation;
 use crate::engine::{FailureLog, PowerLog};
 use crate::engine::{InvariantViolation, JobOutcome, Outcome, RejectReason, SimError, SimTime};
 use crate::model::{Demand, Job, JobIdx, NodePool, PlacementRule, Placements, Platform, Share};
+use crate::policy::local::Refusal;
 
 impl Simulation<'_> {
     /// Places every start on the node-typed sites by `rule` (first fit unless told; the
@@ -162,6 +163,21 @@ impl Simulation<'_> {
                 resource: crate::model::Resource::Power,
                 needs: u64::from(units),
                 most: u64::from(most),
+            });
+        }
+        let refusal = self
+            .sites
+            .get(s)?
+            .policy
+            .refuses(idx, &self.jobs[idx as usize]);
+        if let Some(Refusal::PartitionTimeLimit {
+            limit_s,
+            max_time_s,
+        }) = refusal
+        {
+            return Some(RejectReason::PartitionTimeLimit {
+                limit_s,
+                max_time_s,
             });
         }
         let pool = self.sites.get(s)?.res.nodes.as_ref()?;

@@ -213,6 +213,15 @@ impl NowFit {
     }
 }
 
+/// Why a policy would never start a job ([`LocalPolicy::refuses`]); the engine rejects the
+/// job with it as the reason.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// Its time limit exceeds its Slurm partition's `MaxTime` (whole seconds each, the
+    /// limit rounded up).
+    PartitionTimeLimit { limit_s: u64, max_time_s: u64 },
+}
+
 /// A local batch scheduler.
 pub trait LocalPolicy {
     /// Short name as accepted on the command line (`fcfs`, `easy`, ...).
@@ -226,6 +235,13 @@ pub trait LocalPolicy {
     /// and each of them implements it; any other queues the job as `enqueue` does.
     fn enqueue_front(&mut self, job: QueuedJob, site: &SiteView) {
         self.enqueue(job, site)
+    }
+
+    /// Why this policy would never start `job` (index `idx`) whatever the machine's state (a Slurm
+    /// partition's `MaxTime` below its time limit), or `None`. The engine rejects such a
+    /// job at its arrival with that reason instead of queueing it for ever.
+    fn refuses(&self, _idx: JobIdx, _job: &crate::model::Job) -> Option<Refusal> {
+        None
     }
 
     /// Decide which queued jobs start now; push them to `starts` and drop them from the queue.

@@ -1,16 +1,18 @@
+use std::cmp::Reverse;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use super::node_plan::{After, NodePlan};
 use super::nodefit::NodesView;
-use super::{LocalPolicy, NowFit, QueuedJob, SiteView};
+use super::{LocalPolicy, NowFit, QueuedJob, Refusal, SiteView};
 use crate::model::{Job, JobIdx, NodeFree, Share};
 use crate::policy::slurm::{secs, Factors, Priorities, SlurmConfig, SlurmJobs};
 use crate::time::SimTime;
 
 /// Slurm's own scheduling (issue #42, docs/slurm.md): the queue in multifactor priority
 /// order ([`Priorities`], recomputed at every `PriorityCalcPeriod` tick; a job arriving
-/// between ticks gets its priority at submission; ties by arrival), then at every pass
+/// between ticks gets its priority at submission; ties by arrival; a partition of a higher
+/// `PriorityTier` before any of a lower one), then at every pass
 ///
 /// 1. the main scheduler: jobs in priority order start while they fit; it stops at the
 ///    first that does not (Slurm's rule within a partition);
@@ -35,7 +37,8 @@ use crate::time::SimTime;
 pub struct Slurm {
     cfg: SlurmConfig,
     prio: Priorities,
-    /// The queue in priority order (highest first, then arrival).
+    /// The queue in Slurm's order ([`Entry::key`]: partition tier, then priority, then
+    /// arrival).
     queue: Vec<Entry>,
     /// A tick passed: the priorities are recomputed and the queue sorted at the next pass.
     dirty: bool,
@@ -54,12 +57,16 @@ pub struct Slurm {
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     job: QueuedJob,
+    /// Its partition's `PriorityTier`.
+    tier: u32,
     priority: u64,
 }
 
 impl Entry {
-    fn key(&self) -> (std::cmp::Reverse<u64>, JobIdx) {
-        (std::cmp::Reverse(self.priority), self.job.idx)
+    /// Slurm's queue order (`sort_job_queue2`): the higher tier first, then the higher
+    /// priority, then the earlier arrival.
+    fn key(&self) -> (Reverse<u32>, Reverse<u64>, JobIdx) {
+        (Reverse(self.tier), Reverse(self.priority), self.job.idx)
     }
 }
 
@@ -438,6 +445,7 @@ impl LocalPolicy for Slurm {
         self.advance(site.now);
         let entry = Entry {
             job,
+            tier: self.prio.tier(job.idx),
             priority: self.priority_at(&job, site.now),
         };
         let at = self.queue.partition_point(|e| e.key() < entry.key());
@@ -496,6 +504,14 @@ impl LocalPolicy for Slurm {
         });
     }
 
+    fn refuses(&self, idx: JobIdx, job: &Job) -> Option<Refusal> {
+        let max = self.prio.max_time(idx)?;
+        (job.estimate > max).then(|| Refusal::PartitionTimeLimit {
+            limit_s: (job.estimate.0.saturating_add(999) / 1000).max(0) as u64,
+            max_time_s: (max.0 / 1000).max(0) as u64,
+        })
+    }
+
     fn places_on_nodes(&self) -> bool {
         true
     }
@@ -522,7 +538,7 @@ impl LocalPolicy for Slurm {
         let mut prio = self.prio.clone();
         prio.advance(at, &self.first_pending());
         let mut rows = self.factors_by(&prio);
-        rows.sort_by_key(|&(idx, _, p)| (std::cmp::Reverse(p), idx));
+        rows.sort_by_key(|&(idx, _, p)| (Reverse(p), idx));
         Some(rows)
     }
 

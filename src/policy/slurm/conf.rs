@@ -2,7 +2,7 @@
 //! `PriorityMaxAge`, `PriorityDecayHalfLife`, `PriorityCalcPeriod`, `PriorityFavorSmall`,
 //! `SchedulerParameters=bf_window=…,bf_max_job_test=…,bf_resolution=…,bf_max_job_user=…,
 //! bf_min_age_reserve=…,bf_interval=…` and
-//! `PartitionName=… PriorityJobFactor=…`. Bytes in, `Result` out; a bad value names its
+//! `PartitionName=… PriorityJobFactor=… PriorityTier=… MaxTime=…`. Bytes in, `Result` out; a bad value names its
 //! line, and every key this reader does not use is listed in the report, never dropped
 //! silently. Keys are case-insensitive (as Slurm's); partition names are not.
 
@@ -16,7 +16,7 @@ use super::{PartitionFactor, SlurmConfig};
 pub struct SlurmConfReport {
     pub config: SlurmConfig,
     /// `(line, key)` for each key not read, in file order; a `SchedulerParameters` entry
-    /// reads `SchedulerParameters:bf_continue`, a partition's `PartitionName:MaxTime`.
+    /// reads `SchedulerParameters:bf_continue`, a partition's `PartitionName:Nodes`.
     pub unknown: Vec<(usize, String)>,
     /// What the user should know of how the file is read, one line each (which fair share
     /// the policy computes when fair share has a weight).
@@ -180,7 +180,8 @@ pub fn read_slurm_conf(bytes: &[u8]) -> Result<SlurmConfReport, SlurmConfError> 
     })
 }
 
-/// `PartitionName=NAME Key=Value …`: the name and its `PriorityJobFactor` (default 1).
+/// `PartitionName=NAME Key=Value …`: the name, its `PriorityJobFactor` and `PriorityTier`
+/// (default 1 each) and `MaxTime` (default `UNLIMITED`).
 fn partition_line(
     body: &str,
     line: usize,
@@ -189,6 +190,8 @@ fn partition_line(
 ) -> Result<(), SlurmConfError> {
     let mut name = None;
     let mut factor = 1;
+    let mut tier = 1;
+    let mut max_time = None;
     for token in body.split_whitespace() {
         let (k, v) = token.split_once('=').unwrap_or((token, ""));
         let bad = |reason: &str| SlurmConfError {
@@ -201,6 +204,8 @@ fn partition_line(
             "partitionname" if v.is_empty() => return Err(bad("a partition needs a name")),
             "partitionname" => name = Some(v.to_string()),
             "priorityjobfactor" => factor = whole_u32(v).map_err(bad)?,
+            "prioritytier" => tier = whole_u32(v).map_err(bad)?,
+            "maxtime" => max_time = max_time_s(v).map_err(bad)?,
             _ => unknown.push((line, format!("PartitionName:{k}"))),
         }
     }
@@ -212,14 +217,29 @@ fn partition_line(
         unknown.push((line, "PartitionName=DEFAULT".into()));
         return Ok(());
     }
-    match config.partitions.iter_mut().find(|p| p.name == name) {
-        Some(p) => p.priority_job_factor = factor,
-        None => config.partitions.push(PartitionFactor {
-            name,
-            priority_job_factor: factor,
-        }),
+    let partition = PartitionFactor {
+        name,
+        priority_job_factor: factor,
+        priority_tier: tier,
+        max_time_s: max_time,
+    };
+    match config
+        .partitions
+        .iter_mut()
+        .find(|p| p.name == partition.name)
+    {
+        Some(p) => *p = partition,
+        None => config.partitions.push(partition),
     }
     Ok(())
+}
+
+/// A partition's `MaxTime`: a Slurm time, or `UNLIMITED`/`INFINITE` (no limit).
+fn max_time_s(v: &str) -> Result<Option<u64>, &'static str> {
+    match v.trim().to_ascii_lowercase().as_str() {
+        "unlimited" | "infinite" => Ok(None),
+        _ => slurm_time(v).map(Some),
+    }
 }
 
 fn whole(v: &str) -> Result<u64, &'static str> {

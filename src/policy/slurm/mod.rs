@@ -16,13 +16,46 @@ pub use priority::{Factors, Priorities, SlurmJobs};
 
 use serde::{Deserialize, Serialize};
 
-/// One partition's `PriorityJobFactor` (slurm.conf `PartitionName=NAME PriorityJobFactor=N`).
-/// A job's partition (SWF field 16) matches `name` when `name` is its number written out.
+/// One partition's settings (slurm.conf `PartitionName=NAME PriorityJobFactor=N
+/// PriorityTier=T MaxTime=…`). A job's partition (SWF field 16) matches `name` when `name`
+/// is its number written out.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct PartitionFactor {
     pub name: String,
     pub priority_job_factor: u32,
+    /// `PriorityTier` (Slurm's default 1): the pending jobs of a higher tier come before
+    /// those of a lower one whatever their priorities (slurmctld's `sort_job_queue2`
+    /// orders by tier, then priority, then submission), in the main scheduler and the
+    /// backfill alike. Written only when not 1, so older files keep their bytes.
+    #[serde(default = "tier_one", skip_serializing_if = "is_tier_one")]
+    pub priority_tier: u32,
+    /// `MaxTime` in seconds (`None`: `UNLIMITED`, Slurm's default): a job whose time limit
+    /// exceeds it never starts (Slurm leaves it pending with reason `PartitionTimeLimit`,
+    /// or refuses it at submission under `EnforcePartLimits`); a run rejects it with that
+    /// reason.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_time_s: Option<u64>,
+}
+
+impl PartitionFactor {
+    /// A partition with Slurm's defaults but for its `PriorityJobFactor`.
+    pub fn new(name: impl Into<String>, priority_job_factor: u32) -> PartitionFactor {
+        PartitionFactor {
+            name: name.into(),
+            priority_job_factor,
+            priority_tier: 1,
+            max_time_s: None,
+        }
+    }
+}
+
+fn tier_one() -> u32 {
+    1
+}
+
+fn is_tier_one(v: &u32) -> bool {
+    *v == 1
 }
 
 /// A user's fair-share shares (sacctmgr's `Fairshare=`); users not listed have 1.
@@ -243,6 +276,14 @@ impl SlurmConfig {
         ] {
             if v == 0 {
                 return Err(format!("{name} must be at least 1"));
+            }
+        }
+        for p in &self.partitions {
+            if p.max_time_s.is_some_and(|t| t > MAX_SECS) {
+                return Err(format!(
+                    "partition {}'s MaxTime is beyond 2^40 seconds",
+                    p.name
+                ));
             }
         }
         Ok(())

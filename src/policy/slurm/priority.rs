@@ -94,6 +94,10 @@ pub struct Priorities {
     norm_shares: Vec<f64>,
     /// Each partition's `PriorityJobFactor` over the largest.
     partition_factor: Vec<f64>,
+    /// Each partition's `PriorityTier`.
+    tier: Vec<u32>,
+    /// Each partition's `MaxTime` (`None`: unlimited).
+    max_time: Vec<Option<SimTime>>,
     /// Decayed usage at the last tick (unit-seconds).
     usage: Vec<f64>,
     /// Usage since the last tick, not yet decayed.
@@ -139,10 +143,14 @@ impl Priorities {
             .map(|s| if total > 0.0 { s / total } else { 0.0 })
             .collect();
         let mut pjf = vec![1u32; jobs.partition_count()];
+        let mut tier = vec![1u32; jobs.partition_count()];
+        let mut max_time = vec![None; jobs.partition_count()];
         for (i, raw) in jobs.partitions.iter().enumerate() {
             let name = raw.to_string();
             if let Some(p) = cfg.partitions.iter().find(|p| p.name == name) {
                 pjf[i] = p.priority_job_factor;
+                tier[i] = p.priority_tier;
+                max_time[i] = p.max_time_s.map(super::secs);
             }
         }
         // The normalisation runs over every partition the configuration names too.
@@ -177,6 +185,8 @@ impl Priorities {
             jobs,
             norm_shares,
             partition_factor,
+            tier,
+            max_time,
             usage: vec![0.0; users],
             accrued: vec![0.0; users],
             rate: vec![0; users],
@@ -196,6 +206,18 @@ impl Priorities {
     /// Job `idx`'s user, densely numbered.
     pub fn user(&self, idx: JobIdx) -> u32 {
         self.jobs.user(idx)
+    }
+
+    /// The `PriorityTier` of job `idx`'s partition.
+    pub fn tier(&self, idx: JobIdx) -> u32 {
+        let p = self.jobs.partition(idx) as usize;
+        self.tier.get(p).copied().unwrap_or(1)
+    }
+
+    /// The `MaxTime` of job `idx`'s partition (`None`: unlimited).
+    pub fn max_time(&self, idx: JobIdx) -> Option<SimTime> {
+        let p = self.jobs.partition(idx) as usize;
+        self.max_time.get(p).copied().flatten()
     }
 
     /// Users in the workload (at least 1).

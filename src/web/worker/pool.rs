@@ -90,6 +90,14 @@ pub fn encode_outcomes(outcomes: &[Outcome]) -> Vec<u8> {
                 };
                 (tag, sat(needs), sat(most))
             }
+            // A Slurm partition's MaxTime (issue #42); seconds saturate at u32.
+            JobOutcome::Rejected(RejectReason::PartitionTimeLimit {
+                limit_s,
+                max_time_s,
+            }) => {
+                let sat = |v: u64| v.min(u64::from(u32::MAX)) as u32;
+                (11, sat(limit_s), sat(max_time_s))
+            }
         };
         out.extend_from_slice(&o.site.to_le_bytes());
         out.extend_from_slice(&o.start.0.to_le_bytes());
@@ -137,6 +145,10 @@ pub fn decode_outcomes(bytes: &[u8]) -> Result<Vec<Outcome>, String> {
                     resource: Resource::Power,
                     needs: u64::from(u32_at(r, 21)),
                     most: u64::from(u32_at(r, 25)),
+                }),
+                11 => JobOutcome::Rejected(RejectReason::PartitionTimeLimit {
+                    limit_s: u64::from(u32_at(r, 21)),
+                    max_time_s: u64::from(u32_at(r, 25)),
                 }),
                 other => return Err(format!("unknown outcome status {other}")),
             };
