@@ -20,7 +20,8 @@ pub struct Priorities {
     pub at_s: f64,
     /// The weights each factor is multiplied by (`PriorityWeight*`).
     pub weights: Weights,
-    /// Every queued job, highest priority first (the order the scheduler takes them in).
+    /// Every queued job in the order the scheduler takes them: the higher partition
+    /// `PriorityTier` first, then the higher priority.
     pub jobs: Vec<JobPriority>,
 }
 
@@ -31,6 +32,19 @@ pub struct Weights {
     pub job_size: u32,
     pub partition: u32,
     pub qos: u32,
+    /// `PriorityWeightTRES`'s CPU, memory and GPU weights.
+    #[serde(default)]
+    pub tres_cpu: u32,
+    #[serde(default)]
+    pub tres_mem: u32,
+    #[serde(default)]
+    pub tres_gpu: u32,
+}
+
+impl Weights {
+    fn any_tres(&self) -> bool {
+        self.tres_cpu > 0 || self.tres_mem > 0 || self.tres_gpu > 0
+    }
 }
 
 /// One queued job: its priority, each factor in [0, 1] and each factor's share of the
@@ -66,6 +80,13 @@ pub struct FactorValues {
     pub job_size: f64,
     pub partition: f64,
     pub qos: f64,
+    /// The TRES factors: the job's share of its site's CPUs, memory and GPUs.
+    #[serde(default)]
+    pub tres_cpu: f64,
+    #[serde(default)]
+    pub tres_mem: f64,
+    #[serde(default)]
+    pub tres_gpu: f64,
 }
 
 impl FactorValues {
@@ -76,6 +97,9 @@ impl FactorValues {
             job_size: f.job_size,
             partition: f.partition,
             qos: f.qos,
+            tres_cpu: f.tres_cpu,
+            tres_mem: f.tres_mem,
+            tres_gpu: f.tres_gpu,
         }
     }
 
@@ -86,6 +110,9 @@ impl FactorValues {
             job_size: f.job_size * w.job_size as f64,
             partition: f.partition * w.partition as f64,
             qos: f.qos * w.qos as f64,
+            tres_cpu: f.tres_cpu * w.tres_cpu as f64,
+            tres_mem: f.tres_mem * w.tres_mem as f64,
+            tres_gpu: f.tres_gpu * w.tres_gpu as f64,
         }
     }
 }
@@ -120,6 +147,9 @@ pub fn priorities_at(
         job_size: cfg.weight_job_size,
         partition: cfg.weight_partition,
         qos: cfg.weight_qos,
+        tres_cpu: cfg.weight_tres.cpu,
+        tres_mem: cfg.weight_tres.mem,
+        tres_gpu: cfg.weight_tres.gpu,
     };
     let user_names = workload.report.user_names.clone();
     let partition_names = workload.report.partition_names.clone();
@@ -169,7 +199,7 @@ impl Priorities {
         use std::fmt::Write;
         let w = &self.weights;
         let mut out = format!(
-            "{} queued job(s) under {} at {} s (weights: age {}, fair share {}, job size {}, partition {}, QOS {}), highest priority first:\n",
+            "{} queued job(s) under {} at {} s (weights: age {}, fair share {}, job size {}, partition {}, QOS {}{}), in the scheduler's order (tier, then priority):\n",
             self.jobs.len(),
             self.algorithm,
             self.at_s,
@@ -177,7 +207,14 @@ impl Priorities {
             w.fairshare,
             w.job_size,
             w.partition,
-            w.qos
+            w.qos,
+            match w.any_tres() {
+                true => format!(
+                    ", TRES cpu={},mem={},gres/gpu={}",
+                    w.tres_cpu, w.tres_mem, w.tres_gpu
+                ),
+                false => String::new(),
+            }
         );
         // The site's name only when the jobs are on several.
         let sites = self.jobs.iter().any(|j| j.site != self.jobs[0].site);
@@ -200,6 +237,10 @@ impl Priorities {
             "QOS",
             "QUEUED_S"
         );
+        if w.any_tres() {
+            out.pop();
+            out.push_str("  TRES\n");
+        }
         for j in &self.jobs {
             let v = &j.weighted;
             let _ = writeln!(
@@ -219,6 +260,16 @@ impl Priorities {
                 v.qos.floor(),
                 j.queued_s
             );
+            if w.any_tres() {
+                out.pop();
+                let _ = writeln!(
+                    out,
+                    "  cpu={},mem={},gres/gpu={}",
+                    v.tres_cpu.floor(),
+                    v.tres_mem.floor(),
+                    v.tres_gpu.floor()
+                );
+            }
         }
         out
     }

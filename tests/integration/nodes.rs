@@ -737,6 +737,47 @@ fn slurm_on_nodes_never_backfills_into_a_reservations_nodes() {
     assert_eq!(got, want);
 }
 
+/// `PriorityWeightTRES` on nodes (2 × 4 cores × 100 KB: 8 cores, 200 KB). A holds every
+/// core until 100; X (8 cores, no memory) is queued at 1, Y (8 cores, 12 KB a core: 96 KB,
+/// 0.48 of the site's memory) at 2. Alike but for memory, they go in arrival order (X at
+/// 100, Y at 200) under no TRES weight and under a CPU weight alone (both 8/8 of the
+/// CPUs); under `Mem=1000` Y's 480 puts it first.
+#[test]
+fn slurm_tres_weights_read_the_jobs_memory() {
+    use gridscope::policy::local::Slurm;
+    use gridscope::policy::slurm::{SlurmConfig, TresWeights};
+    let (platform, jobs, demands) = two_nodes(&[(0, 8, 25, 100), (1, 8, 0, 100), (2, 8, 12, 100)]);
+    let run = |tres: TresWeights| -> Vec<i64> {
+        let cfg = SlurmConfig {
+            weight_tres: tres,
+            ..SlurmConfig::default()
+        };
+        let out = gridscope::engine::Simulation::with_local_policies(
+            &platform,
+            &jobs[..],
+            &mut Slurm::factory(cfg, &jobs),
+            Default::default(),
+            &Default::default(),
+            &no_kill(),
+        )
+        .and_then(|s| s.with_demands(&demands[..]))
+        .and_then(|s| s.run(&mut |_, _| true))
+        .unwrap();
+        out.outcomes.iter().map(|o| o.start.0 / 1000).collect()
+    };
+    assert_eq!(run(TresWeights::default()), [0, 100, 200]);
+    let cpu = TresWeights {
+        cpu: 1000,
+        ..TresWeights::default()
+    };
+    assert_eq!(run(cpu), [0, 100, 200]);
+    let mem = TresWeights {
+        mem: 1000,
+        ..TresWeights::default()
+    };
+    assert_eq!(run(mem), [0, 200, 100]);
+}
+
 /// Best fit keeps a whole node free where first fit splits it (worked by hand; 2 nodes × 4
 /// cores × 100 KB): job 0 fills node 0 until 50, job 1 holds 2 cores and 50 KB of node 1
 /// until 1000. At 60 job 2 (2 cores, 50 KB) goes to node 0 under first fit, to node 1

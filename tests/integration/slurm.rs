@@ -8,7 +8,7 @@ use gridscope::engine::{JobOutcome, Outcome, RejectReason, RunConfig, Simulation
 use gridscope::model::{Job, Platform, Site};
 use gridscope::policy::grid::{GridParams, GridScheme};
 use gridscope::policy::local::{LocalPolicyKind, Slurm};
-use gridscope::policy::slurm::{read_slurm_conf, PartitionFactor, SlurmConfig};
+use gridscope::policy::slurm::{read_slurm_conf, PartitionFactor, SlurmConfig, TresWeights};
 use gridscope::scenario::{run_loaded, AlgorithmSpec, PlatformSpec, Scenario, WorkloadSpec};
 use gridscope::time::SimTime;
 use gridscope::workload::{read_swf, SwfOptions};
@@ -426,6 +426,7 @@ PriorityWeightFairshare=120000   # a comment
 priorityweightjobsize=200000
 PriorityWeightPartition=1000000
 PriorityWeightQOS=50000
+PriorityWeightTRES=CPU=1000,Mem=2000,billing=5
 SchedulerParameters=bf_window=4320,bf_interval=120,bf_max_job_test=2500,bf_resolution=30
 PartitionName=batch Nodes=n[1-4] Default=YES PriorityJobFactor=10 MaxTime=2-00:00:00
 PartitionName=debug Nodes=n1 PriorityJobFactor=1 PriorityTier=2 MaxTime=UNLIMITED
@@ -440,6 +441,11 @@ fn slurm_conf_is_read() {
         weight_job_size: 200_000,
         weight_partition: 1_000_000,
         weight_qos: 50_000,
+        weight_tres: TresWeights {
+            cpu: 1000,
+            mem: 2000,
+            gpu: 0,
+        },
         max_age_s: 7 * 86_400,
         decay_half_life_s: 30 * 86_400,
         calc_period_s: 60,
@@ -479,9 +485,10 @@ fn slurm_conf_is_read() {
         [
             (2, "ClusterName"),
             (3, "PriorityType"),
-            (14, "PartitionName:Nodes"),
-            (14, "PartitionName:Default"),
+            (13, "PriorityWeightTRES:billing"),
             (15, "PartitionName:Nodes"),
+            (15, "PartitionName:Default"),
+            (16, "PartitionName:Nodes"),
         ]
     );
     // An empty file is Slurm's defaults, Fair Tree among them (`SlurmConfig::default()`
@@ -520,6 +527,7 @@ fn a_bad_slurm_conf_value_names_its_line() {
         ("ClusterName", 1, "ClusterName"),
         ("PartitionName=p MaxTime=soon", 1, "MaxTime"),
         ("PartitionName=p PriorityTier=-1", 1, "PriorityTier"),
+        ("PriorityWeightTRES=CPU=100,Mem=lots", 1, "Mem"),
     ] {
         let e = read_slurm_conf(text.as_bytes()).unwrap_err();
         assert_eq!((e.line, e.key.as_str()), (line, key), "{text:?}: {e}");

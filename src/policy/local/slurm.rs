@@ -6,7 +6,7 @@ use super::node_plan::{After, NodePlan};
 use super::nodefit::NodesView;
 use super::{LocalPolicy, NowFit, QueuedJob, Refusal, SiteView};
 use crate::model::{Job, JobIdx, NodeFree, Share};
-use crate::policy::slurm::{secs, Factors, Priorities, SlurmConfig, SlurmJobs};
+use crate::policy::slurm::{secs, Factors, Priorities, SlurmConfig, SlurmJobs, TresShare};
 use crate::time::SimTime;
 
 /// Slurm's own scheduling (issue #42, docs/slurm.md): the queue in multifactor priority
@@ -48,6 +48,9 @@ pub struct Slurm {
     ended: Vec<(SimTime, SimTime, u32)>,
     /// The site's capacity, for the job-size factor.
     capacity: u32,
+    /// The site's memory (KB) and GPUs, summed over its nodes once, when a TRES weight on
+    /// either asks for them.
+    tres_totals: Option<(f64, f64)>,
     /// On a node-typed site: the backfill's plan (made at each pass; kept for its
     /// buffers) and the nodes of the backfill's starts, for the engine to take.
     plan: NodePlan,
@@ -59,6 +62,9 @@ struct Entry {
     job: QueuedJob,
     /// Its partition's `PriorityTier`.
     tier: u32,
+    /// Its share of the site's memory and GPUs (for `PriorityWeightTRES`); `None` until
+    /// the first pass after its arrival sees the nodes (the engine shows them to passes).
+    tres: Option<TresShare>,
     priority: u64,
 }
 
@@ -87,6 +93,7 @@ impl Slurm {
             running: BTreeMap::new(),
             ended: Vec::new(),
             capacity: 0,
+            tres_totals: None,
             plan: NodePlan::skipping_full_nodes(),
             chosen: Vec::new(),
         }
@@ -113,17 +120,68 @@ impl Slurm {
             .iter()
             .map(|e| {
                 let j = e.job;
-                let f = prio.factors(j.idx, j.units, self.capacity, j.queued_at, at);
+                let tres = e.tres.unwrap_or_default();
+                let f = prio.factors(j.idx, j.units, self.capacity, tres, j.queued_at, at);
                 (j.idx, f, prio.priority(&f))
             })
             .collect()
     }
 
-    fn priority_at(&self, job: &QueuedJob, at: SimTime) -> u64 {
+    fn priority_at(&self, job: &QueuedJob, tres: TresShare, at: SimTime) -> u64 {
         let f = self
             .prio
-            .factors(job.idx, job.units, self.capacity, job.queued_at, at);
+            .factors(job.idx, job.units, self.capacity, tres, job.queued_at, at);
         self.prio.priority(&f)
+    }
+
+    /// True when a TRES weight reads the jobs' memory or GPUs.
+    fn weighs_mem_or_gpus(&self) -> bool {
+        let w = self.cfg.weight_tres;
+        w.mem > 0 || w.gpu > 0
+    }
+
+    /// Gives the jobs that arrived since the last pass their share of the site's memory
+    /// and GPUs, and their priorities with it (as of their arrival, as `enqueue` does;
+    /// a tick since then recomputes every priority in [`Slurm::resort`]).
+    fn settle_tres(&mut self, site: &SiteView) {
+        if !self.weighs_mem_or_gpus() || !self.queue.iter().any(|e| e.tres.is_none()) {
+            return;
+        }
+        for i in 0..self.queue.len() {
+            let e = self.queue[i];
+            if e.tres.is_some() {
+                continue;
+            }
+            let tres = self.tres_share(&e.job, site);
+            self.queue[i].tres = Some(tres);
+            self.queue[i].priority = self.priority_at(&e.job, tres, e.job.queued_at);
+        }
+        self.queue.sort_unstable_by_key(Entry::key);
+    }
+
+    /// `job`'s share of the site's memory and GPUs: its memory (per processor × its
+    /// processors, or per node × its nodes, at least one) and GPUs over the nodes' sums.
+    /// Zero on a site of processors.
+    fn tres_share(&mut self, job: &QueuedJob, site: &SiteView) -> TresShare {
+        let Some(nodes) = site.nodes.as_ref() else {
+            return TresShare::default();
+        };
+        let (mem_total, gpu_total) = *self.tres_totals.get_or_insert_with(|| {
+            let c = &nodes.pool.capacity;
+            let mem: u64 = c.mem_kb.iter().sum();
+            let gpus: u64 = c.gpus.iter().map(|&g| u64::from(g)).sum();
+            (mem as f64, gpus as f64)
+        });
+        let d = nodes.demand(job.idx);
+        let mem = match d.mem_per_node {
+            true => d.mem_kb as f64 * f64::from(d.nodes.max(1)),
+            false => d.mem_kb as f64 * f64::from(job.units),
+        };
+        let share = |x: f64, total: f64| if total > 0.0 { x / total } else { 0.0 };
+        TresShare {
+            mem: share(mem, mem_total),
+            gpu: share(f64::from(d.gpus), gpu_total),
+        }
     }
 
     /// Brings usage and priorities to `now`.
@@ -159,8 +217,9 @@ impl Slurm {
         }
         let at = self.prio.last_tick();
         for i in 0..self.queue.len() {
-            let p = self.priority_at(&self.queue[i].job, at);
-            self.queue[i].priority = p;
+            let e = self.queue[i];
+            let tres = e.tres.unwrap_or_default();
+            self.queue[i].priority = self.priority_at(&e.job, tres, at);
         }
         self.queue.sort_unstable_by_key(Entry::key);
         self.dirty = false;
@@ -443,10 +502,13 @@ impl LocalPolicy for Slurm {
     fn enqueue(&mut self, job: QueuedJob, site: &SiteView) {
         self.capacity = site.capacity;
         self.advance(site.now);
+        // The nodes (and so a job's share of their memory and GPUs) are seen at passes.
+        let tres = (!self.weighs_mem_or_gpus()).then(TresShare::default);
         let entry = Entry {
             job,
             tier: self.prio.tier(job.idx),
-            priority: self.priority_at(&job, site.now),
+            tres,
+            priority: self.priority_at(&job, tres.unwrap_or_default(), site.now),
         };
         let at = self.queue.partition_point(|e| e.key() < entry.key());
         self.queue.insert(at, entry);
@@ -458,6 +520,7 @@ impl LocalPolicy for Slurm {
         self.chosen.clear();
         self.settle_ends(site);
         self.advance(now);
+        self.settle_tres(site);
         self.resort();
         let mut fit = NowFit::new(site);
         // 1. The main scheduler: in priority order while the jobs fit (on a node-typed
@@ -538,7 +601,7 @@ impl LocalPolicy for Slurm {
         let mut prio = self.prio.clone();
         prio.advance(at, &self.first_pending());
         let mut rows = self.factors_by(&prio);
-        rows.sort_by_key(|&(idx, _, p)| (Reverse(p), idx));
+        rows.sort_by_key(|&(idx, _, p)| (Reverse(self.prio.tier(idx)), Reverse(p), idx));
         Some(rows)
     }
 

@@ -1,4 +1,5 @@
-//! The `slurm.conf` lines the `slurm` policy reads (slurm.conf(5)): `PriorityWeight*`,
+//! The `slurm.conf` lines the `slurm` policy reads (slurm.conf(5)): `PriorityWeight*`
+//! (`PriorityWeightTRES` for `CPU`, `Mem` and `GRES/gpu`),
 //! `PriorityMaxAge`, `PriorityDecayHalfLife`, `PriorityCalcPeriod`, `PriorityFavorSmall`,
 //! `SchedulerParameters=bf_window=…,bf_max_job_test=…,bf_resolution=…,bf_max_job_user=…,
 //! bf_min_age_reserve=…,bf_interval=…` and
@@ -136,6 +137,7 @@ pub fn read_slurm_conf(bytes: &[u8]) -> Result<SlurmConfReport, SlurmConfError> 
             "priorityweightjobsize" => c.weight_job_size = whole_u32(value).map_err(bad)?,
             "priorityweightpartition" => c.weight_partition = whole_u32(value).map_err(bad)?,
             "priorityweightqos" => c.weight_qos = whole_u32(value).map_err(bad)?,
+            "priorityweighttres" => tres_weights(value, line, c, &mut unknown)?,
             "prioritymaxage" => c.max_age_s = slurm_time(value).map_err(bad)?,
             "prioritydecayhalflife" => c.decay_half_life_s = slurm_time(value).map_err(bad)?,
             "prioritycalcperiod" => c.calc_period_s = slurm_time(value).map_err(bad)?,
@@ -230,6 +232,35 @@ fn partition_line(
     {
         Some(p) => *p = partition,
         None => config.partitions.push(partition),
+    }
+    Ok(())
+}
+
+/// `PriorityWeightTRES=CPU=…,Mem=…,GRES/gpu=…`; other TRES (`billing`, `node`, licenses)
+/// are listed as not read.
+fn tres_weights(
+    value: &str,
+    line: usize,
+    config: &mut SlurmConfig,
+    unknown: &mut Vec<(usize, String)>,
+) -> Result<(), SlurmConfError> {
+    for entry in value.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+        let (k, v) = entry.split_once('=').unwrap_or((entry, ""));
+        let weight = || {
+            whole_u32(v).map_err(|reason| SlurmConfError {
+                line,
+                key: k.to_string(),
+                value: v.to_string(),
+                reason: reason.to_string(),
+            })
+        };
+        let w = &mut config.weight_tres;
+        match k.to_ascii_lowercase().as_str() {
+            "cpu" => w.cpu = weight()?,
+            "mem" => w.mem = weight()?,
+            "gres/gpu" => w.gpu = weight()?,
+            _ => unknown.push((line, format!("PriorityWeightTRES:{k}"))),
+        }
     }
     Ok(())
 }

@@ -12,7 +12,7 @@ mod priority;
 
 pub use assoc::{read_assoc, AssocError, AssocTree, UserAssoc};
 pub use conf::{read_slurm_conf, SlurmConfError, SlurmConfReport};
-pub use priority::{Factors, Priorities, SlurmJobs};
+pub use priority::{Factors, Priorities, SlurmJobs, TresShare};
 
 use serde::{Deserialize, Serialize};
 
@@ -58,6 +58,23 @@ fn is_tier_one(v: &u32) -> bool {
     *v == 1
 }
 
+/// `PriorityWeightTRES=CPU=…,Mem=…,GRES/gpu=…`: the weights of a job's share of its
+/// partition's (here its site's) CPUs, memory and GPUs (Slurm's TRES factors,
+/// `priority_multifactor`: the job's requested count of each TRES over the partition's).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(default, deny_unknown_fields)]
+pub struct TresWeights {
+    pub cpu: u32,
+    pub mem: u32,
+    pub gpu: u32,
+}
+
+impl TresWeights {
+    pub fn is_zero(&self) -> bool {
+        *self == TresWeights::default()
+    }
+}
+
 /// A user's fair-share shares (sacctmgr's `Fairshare=`); users not listed have 1.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -87,6 +104,10 @@ pub struct SlurmConfig {
     pub weight_partition: u32,
     /// `PriorityWeightQOS` (the QOS factor is 0 in this slice: no job names a QOS yet).
     pub weight_qos: u32,
+    /// `PriorityWeightTRES` (CPU, memory and GPUs; none by default, and then not written,
+    /// so older files keep their bytes).
+    #[serde(skip_serializing_if = "TresWeights::is_zero")]
+    pub weight_tres: TresWeights,
     /// `PriorityMaxAge` in seconds: the age factor reaches 1 there.
     pub max_age_s: u64,
     /// `PriorityDecayHalfLife` in seconds (0: usage never decays).
@@ -147,6 +168,7 @@ impl Default for SlurmConfig {
             weight_job_size: 0,
             weight_partition: 0,
             weight_qos: 0,
+            weight_tres: TresWeights::default(),
             max_age_s: 7 * DAY,
             decay_half_life_s: 7 * DAY,
             calc_period_s: 5 * 60,

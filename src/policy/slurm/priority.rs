@@ -77,13 +77,26 @@ pub struct Factors {
     pub job_size: f64,
     pub partition: f64,
     pub qos: f64,
+    /// The TRES factors: the job's share of its site's CPUs, memory and GPUs.
+    pub tres_cpu: f64,
+    pub tres_mem: f64,
+    pub tres_gpu: f64,
+}
+
+/// A job's share of its site's memory and GPUs (its TRES factors but CPU's, which is its
+/// units over the site's); zero on a site of processors, which has neither.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct TresShare {
+    pub mem: f64,
+    pub gpu: f64,
 }
 
 /// The multifactor state of one site: usage per user and the factors derived from it at
 /// the last tick.
 #[derive(Clone, Debug)]
 pub struct Priorities {
-    weights: [f64; 5],
+    /// Age, fair share, job size, partition, QOS, then TRES CPU, memory and GPUs.
+    weights: [f64; 8],
     max_age: SimTime,
     favor_small: bool,
     period: SimTime,
@@ -177,6 +190,9 @@ impl Priorities {
                 cfg.weight_job_size as f64,
                 cfg.weight_partition as f64,
                 cfg.weight_qos as f64,
+                cfg.weight_tres.cpu as f64,
+                cfg.weight_tres.mem as f64,
+                cfg.weight_tres.gpu as f64,
             ],
             max_age: super::secs(cfg.max_age_s),
             favor_small: cfg.favor_small,
@@ -475,6 +491,7 @@ impl Priorities {
         idx: JobIdx,
         units: u32,
         capacity: u32,
+        tres: TresShare,
         queued_at: SimTime,
         at: SimTime,
     ) -> Factors {
@@ -495,17 +512,25 @@ impl Priorities {
             job_size: if self.favor_small { 1.0 - size } else { size },
             partition: self.partition_factor[self.jobs.partition(idx) as usize],
             qos: 0.0,
+            tres_cpu: size,
+            tres_mem: tres.mem.min(1.0),
+            tres_gpu: tres.gpu.min(1.0),
         }
     }
 
     /// `Σ weightᵢ · factorᵢ`, truncated (the sum in a fixed order, so every run agrees).
     pub fn priority(&self, f: &Factors) -> u64 {
         let w = &self.weights;
+        // The TRES terms come last: with their weights 0 the sum is the same bits as
+        // before they existed.
         let sum = w[0] * f.age
             + w[1] * f.fairshare
             + w[2] * f.job_size
             + w[3] * f.partition
-            + w[4] * f.qos;
+            + w[4] * f.qos
+            + w[5] * f.tres_cpu
+            + w[6] * f.tres_mem
+            + w[7] * f.tres_gpu;
         sum.max(0.0) as u64
     }
 
@@ -549,8 +574,15 @@ mod tests {
     }
 
     fn fairshare(p: &Priorities, idx: JobIdx) -> f64 {
-        p.factors(idx, 1, 10, SimTime::ZERO, p.last_tick())
-            .fairshare
+        p.factors(
+            idx,
+            1,
+            10,
+            TresShare::default(),
+            SimTime::ZERO,
+            p.last_tick(),
+        )
+        .fairshare
     }
 
     /// What slurmctld 22.05 did in the replay (docs/slurm.md): a job that starts and ends
