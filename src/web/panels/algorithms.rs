@@ -12,6 +12,17 @@ use crate::policy::local::LocalPolicyKind;
 use crate::scenario::AlgorithmSpec;
 use crate::web::state::{edit, use_app, AppContext};
 
+/// The local policies the page offers: every one `all` runs, then Slurm's own.
+const PAGE_POLICIES: [LocalPolicyKind; 7] = [
+    LocalPolicyKind::Fcfs,
+    LocalPolicyKind::Easy,
+    LocalPolicyKind::Conservative,
+    LocalPolicyKind::Sjf,
+    LocalPolicyKind::FirstFit,
+    LocalPolicyKind::ConservativeRebuild,
+    LocalPolicyKind::Slurm,
+];
+
 /// What a run's placement means (the column's title and the help under the table).
 const PLACEMENT_HELP: &str = "Placement, on sites with node types: which nodes a start takes among those that hold it. first-fit walks the nodes in node order (AccaSim's FirstFit); best-fit takes the nodes with the least free first, ranked by free cores + free KB of memory + free GPUs (AccaSim's BestFit rank, so memory outweighs cores when it is modelled), ties in node order, to keep whole nodes free for wide and memory-hungry jobs. Sites without node types have no nodes to pick: best-fit is refused there (docs/nodes.md).";
 
@@ -23,7 +34,7 @@ pub fn AlgorithmsPanel() -> Html {
             <h2>{"Algorithms"}</h2>
             <div class="fields algos">
                 <p class="help">{"Local policies (one run each, no grid scheme):"}</p>
-                { for LocalPolicyKind::EVERY.iter().map(|&k| policy_check(&app, k)) }
+                { for PAGE_POLICIES.iter().map(|&k| policy_check(&app, k)) }
                 { rows(&app) }
             </div>
         </>
@@ -42,7 +53,7 @@ fn policy_check(app: &AppContext, k: LocalPolicyKind) -> Html {
                 s.algorithms.push(AlgorithmSpec::local(k));
                 if sort {
                     s.algorithms
-                        .sort_by_key(|a| LocalPolicyKind::EVERY.iter().position(|&x| x == a.local));
+                        .sort_by_key(|a| PAGE_POLICIES.iter().position(|&x| x == a.local));
                 }
             }
             Ok(())
@@ -138,7 +149,7 @@ fn row(app: &AppContext, i: usize, a: &AlgorithmSpec) -> Html {
         app,
         row_edit(i, |a, v| {
             let (g, alg) = (a.grid, a.algorithm());
-            a.local = LocalPolicyKind::EVERY
+            a.local = PAGE_POLICIES
                 .iter()
                 .copied()
                 .find(|k| k.name() == v)
@@ -180,7 +191,7 @@ fn row(app: &AppContext, i: usize, a: &AlgorithmSpec) -> Html {
         <tr data-row={i.to_string()}>
             <td><DraftInput label={format!("label of run {}", i + 1)} placeholder={a.algorithm()} value={a.label.clone().unwrap_or_default()} onchange={label_cb} /></td>
             <td><select aria-label={format!("local policy of run {}", i + 1)} onchange={local_cb}>
-                { for LocalPolicyKind::EVERY.iter().map(|k| html!{ <option value={k.name()} selected={*k == a.local}>{k.name()}</option> }) }
+                { for PAGE_POLICIES.iter().map(|k| html!{ <option value={k.name()} selected={*k == a.local}>{k.name()}</option> }) }
             </select></td>
             <td><select aria-label={format!("grid scheme of run {}", i + 1)} data-testid={format!("grid-{i}")} title={a.grid.describe()} onchange={grid_cb}>
                 { for GridScheme::ALL.iter().map(|g| html!{ <option value={g.name()} selected={*g == a.grid} title={g.describe()}>{g.name()}</option> }) }
@@ -195,6 +206,9 @@ fn row(app: &AppContext, i: usize, a: &AlgorithmSpec) -> Html {
         }
         if a.grid == GridScheme::Ideal {
             <tr class="params"><td colspan="5">{ discipline(app, i, a.grid_params.ideal_discipline) }</td></tr>
+        }
+        if a.local == LocalPolicyKind::Slurm {
+            <tr class="slurm-params"><td colspan="5">{ super::slurm_knobs::slurm_params(app, i, a) }</td></tr>
         }
         if matches!(a.grid, GridScheme::Receiver | GridScheme::Symmetric) {
             <tr class="params"><td colspan="5">{ hold_at_home(app, i, a.grid_params.hold_at_home) }</td></tr>

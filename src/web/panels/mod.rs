@@ -38,6 +38,7 @@ mod scjg;
 mod ses;
 pub(crate) mod sf;
 mod sites;
+mod slurm_knobs;
 mod sob_figure;
 mod steps;
 mod timeline;

@@ -1,0 +1,85 @@
+// Slurm's own policy in the page (issue #42, docs/slurm.md): the runs table offers `slurm`,
+// a slurm run shows its configuration (a preset, every weight and backfill knob, two flags,
+// a pasted slurm.conf read as `--slurm-conf` reads it, with the keys it does not model
+// listed), and the share link carries the configuration to the CLI, which gives the page's
+// numbers. Needs `trunk build --release --offline` and `cargo build --release`.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { execFileSync } from 'node:child_process';
+import { repoRoot, pageSuite, assertCleanPages, assertSameNumbers, waitResults } from './harness.mjs';
+
+const CLI = path.join(repoRoot, 'target', 'release', process.platform === 'win32' ? 'gridscope.exe' : 'gridscope');
+const { open, pages } = pageSuite();
+
+test('a slurm run: its knobs and a pasted slurm.conf set its configuration, the link gives the CLI\'s numbers', async () => {
+  const page = await open();
+  await waitResults(page, 5);
+  await page.check('[data-testid=alg-slurm]');
+  const knob = (name) => `[data-testid="slurm-5-${name}"]`;
+  await page.waitForSelector(knob('PriorityWeightAge'));
+  // Slurm's defaults until told otherwise: every weight 0, bf_window 1440 minutes.
+  assert.equal(await page.inputValue(knob('PriorityWeightAge')), '0');
+  assert.equal(await page.inputValue(knob('bf_window')), '1440');
+  // A knob typed in.
+  await page.fill(knob('TRES-CPU'), '250');
+  await page.press(knob('TRES-CPU'), 'Tab');
+  await page.waitForFunction((sel) => document.querySelector(sel)?.value === '250', knob('TRES-CPU'));
+  // A slurm.conf pasted: its numbers replace the run's, its unmodelled keys are listed.
+  await page.click('details.slurm-conf summary');
+  await page.fill('[data-testid=slurm-5-conf]', [
+    'ClusterName=demo',
+    'PriorityWeightAge=1000',
+    'PriorityWeightJobSize=500',
+    'PriorityMaxAge=1-0',
+    'SchedulerParameters=bf_window=60,bf_interval=30,bf_continue',
+    'PartitionName=batch Nodes=n[1-4] PriorityTier=2 MaxTime=2-0',
+  ].join('\n'));
+  await page.click('[data-testid=slurm-5-read]');
+  await page.waitForFunction((sel) => document.querySelector(sel)?.value === '500', knob('PriorityWeightJobSize'));
+  const notes = await page.textContent('[data-testid=slurm-5-conf-notes]');
+  assert.match(notes, /ClusterName \(line 1\)/);
+  assert.match(notes, /SchedulerParameters:bf_continue \(line 5\)/);
+  assert.match(notes, /PartitionName:Nodes \(line 6\)/);
+  assert.equal(await page.inputValue(knob('bf_interval')), '30');
+  assert.equal(await page.inputValue(knob('TRES-CPU')), '0', 'the file replaced the typed knob');
+  // A bad value names its line and changes nothing.
+  await page.fill('[data-testid=slurm-5-conf]', 'PriorityWeightAge=1\nPriorityWeightAge=lots');
+  await page.click('[data-testid=slurm-5-read]');
+  await page.waitForFunction(() => /line 2/.test(document.querySelector('[data-testid=slurm-5-conf-notes]')?.textContent ?? ''));
+  assert.equal(await page.inputValue(knob('PriorityWeightAge')), '1000');
+  // Every knob says what it weighs or bounds.
+  const titles = await page.$$eval('tr.slurm-params label.param[title]', (ls) => ls.map((l) => l.title));
+  assert.ok(titles.length >= 17 && titles.every((t) => t.length > 30), JSON.stringify(titles));
+  await page.click('[data-testid=run]');
+  await page.waitForFunction(
+    () => document.querySelector('[data-testid=results] tbody tr[data-label="slurm"]'),
+    null,
+    { timeout: 120_000 },
+  );
+  const rows = await waitResults(page, 6, 120_000);
+  await page.click('text=Share');
+  const url = await page.textContent('[data-testid=share-url]');
+  const shared = JSON.parse(zlib.inflateRawSync(Buffer.from(url.split('#s1=')[1], 'base64url')));
+  const slurm = shared.scenario.algorithms.find((a) => a.local === 'slurm');
+  assert.equal(slurm.slurm.weight_age, 1000);
+  assert.equal(slurm.slurm.weight_job_size, 500);
+  assert.equal(slurm.slurm.bf_interval_s, 30);
+  assert.deepEqual(slurm.slurm.partitions, [{ name: 'batch', priority_job_factor: 1, priority_tier: 2, max_time_s: 172800 }]);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridscope-slurm-page-'));
+  fs.writeFileSync(path.join(dir, 'scenario.json'), JSON.stringify(shared.scenario));
+  const cli = JSON.parse(execFileSync(CLI, ['run', path.join(dir, 'scenario.json'), '--json'], { maxBuffer: 64 << 20 }).toString());
+  fs.rmSync(dir, { recursive: true });
+  assertSameNumbers(rows, Object.fromEntries(cli.runs.map((r) => [r.label, r.metrics])));
+  // The link opens again to the slurm run and its configuration.
+  const again = await open(url.slice(url.indexOf('#')));
+  await waitResults(again, 6, 120_000);
+  assert.equal(await again.inputValue(knob('PriorityWeightJobSize')), '500');
+});
+
+test('no page of this file left 127.0.0.1 or logged an error', () => {
+  assertCleanPages(pages, 2);
+});
