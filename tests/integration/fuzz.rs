@@ -1,7 +1,8 @@
 //! A mutational fuzzer, without dependencies (cargo-fuzz needs a nightly toolchain and
 //! libFuzzer, which these machines cannot install): seeded mutations of a seed corpus for
-//! four targets — the SWF reader (and a simulation of what it accepted), the scenario JSON
-//! (and its run), the share-link decoder and the allocation inputs. Each target runs for a
+//! each target — the SWF reader (and a simulation of what it accepted), the scenario JSON
+//! (and its run), the share-link decoder, the allocation inputs, merged tables and
+//! manifests, the Python entry points, and Slurm's files (and their run). Each target runs for a
 //! time budget, `GRIDSCOPE_FUZZ_SECONDS` (default 2 s; check.sh gives it more), from a seed
 //! that changes every run (`GRIDSCOPE_FUZZ_SEED` replays one) so CI keeps exploring.
 //!
@@ -887,4 +888,108 @@ fn fuzz_python_entry_points() {
         }
     };
     fuzz_with("python", seeds, &mutate, &check);
+}
+
+/// A site's Slurm files as a user drops them: a `slurm.conf`, then after a line `%%` an
+/// association dump. Whatever the bytes, the readers answer (a configuration or an error
+/// naming its line), and a configuration they accept runs: 24 jobs of three users in three
+/// partitions, on ten processors or on two nodes with memory and GPUs (the TRES shares),
+/// every invariant checked and every job accounted for (run or rejected with its reason,
+/// a partition's MaxTime among them).
+#[test]
+fn fuzz_slurm_files_and_their_run() {
+    use gridscope::engine::{JobOutcome, RunConfig, Simulation};
+    use gridscope::model::{Demand, Job, NodeType, Platform, Site};
+    use gridscope::policy::grid::{GridParams, GridScheme};
+    use gridscope::policy::local::Slurm;
+    use gridscope::policy::slurm::{read_assoc, read_slurm_conf};
+    use gridscope::time::SimTime;
+    let seeds: Vec<Vec<u8>> = [
+        "PriorityWeightAge=1000\nPriorityWeightJobSize=500\nPriorityMaxAge=0:10:00\nPriorityCalcPeriod=1\n",
+        "PriorityWeightFairshare=100000\nPriorityDecayHalfLife=1:00:00\nPriorityFlags=NO_FAIR_TREE\n%%\nCluster|Account|User|Share\nc|root||1\nc|root|1|2\nc|root|2|1\nc|a|3|5\nc|root|a|3\n",
+        "PriorityWeightTRES=CPU=1000,Mem=2000,GRES/gpu=3000,billing=1\nPriorityWeightPartition=1000\n",
+        "SchedulerParameters=bf_window=5,bf_max_job_test=3,bf_resolution=30,bf_interval=20,bf_max_job_user=1,bf_min_age_reserve=60\n",
+        "PartitionName=1 PriorityJobFactor=10 PriorityTier=3 MaxTime=2\nPartitionName=2 MaxTime=UNLIMITED PriorityTier=0\nPartitionName=DEFAULT MaxTime=1\n",
+    ]
+    .iter()
+    .map(|s| s.as_bytes().to_vec())
+    .collect();
+    let jobs: Vec<Job> = (0..24i64)
+        .map(|i| Job {
+            id: i + 1,
+            submit: SimTime::from_secs(i * 25),
+            runtime: SimTime::from_secs(30 + (i * 37) % 200),
+            estimate: SimTime::from_secs(60 + (i * 53) % 300),
+            procs: 1 + (i as u32 * 7) % 10,
+            home: 0,
+            user: 1 + (i as i32 % 3),
+            partition: 1 + (i as i32 / 2 % 3),
+        })
+        .collect();
+    let demands: Vec<Demand> = (0..24u32)
+        .map(|i| Demand {
+            mem_kb: u64::from(i % 4) * 8,
+            gpus: i % 3 / 2,
+            ..Demand::default()
+        })
+        .collect();
+    let processors = Platform::single(Site::flat("s", 10));
+    let mut nodes = Platform::single(Site::flat("n", 10));
+    nodes.sites[0].nodes = 2;
+    nodes.sites[0].cpus_per_node = 5;
+    nodes.sites[0].node_types = vec![NodeType {
+        name: "n".into(),
+        count: 2,
+        cores: 5,
+        mem_kb: 100,
+        gpus: 1,
+        power: None,
+    }];
+    let check = |input: &[u8]| -> Result<(), String> {
+        let text = String::from_utf8_lossy(input);
+        let (conf, dump) = match text.split_once("\n%%\n") {
+            Some((c, d)) => (c.to_string(), Some(d.to_string())),
+            None => (text.to_string(), None),
+        };
+        let Ok(report) = read_slurm_conf(conf.as_bytes()) else {
+            return Ok(());
+        };
+        let _ = report.messages();
+        let mut cfg = report.config;
+        if let Some(dump) = dump {
+            let Ok(tree) = read_assoc(dump.as_bytes()) else {
+                return Ok(());
+            };
+            let _ = tree.apply(&mut cfg, |n| n.parse().ok(), &[1, 2, 3]);
+        }
+        if cfg.check().is_err() {
+            return Ok(());
+        }
+        let on_nodes = input.len() % 2 == 1;
+        let platform = if on_nodes { &nodes } else { &processors };
+        let sim = Simulation::with_local_policies(
+            platform,
+            &jobs[..],
+            &mut Slurm::factory(cfg, &jobs),
+            GridScheme::Local,
+            &GridParams::default(),
+            &RunConfig::default(),
+        );
+        let sim = match on_nodes {
+            true => sim.and_then(|s| s.with_demands(&demands[..])),
+            false => sim,
+        };
+        let out = sim
+            .and_then(|s| s.run(&mut |_, _| true))
+            .map_err(|e| format!("the run failed: {e}"))?;
+        if let Some(o) = out
+            .outcomes
+            .iter()
+            .find(|o| o.status == JobOutcome::Pending)
+        {
+            return Err(format!("a job was left pending: {o:?}"));
+        }
+        Ok(())
+    };
+    fuzz("slurm", seeds, &check);
 }
