@@ -61,8 +61,11 @@ pub fn check_invariants_with_failures(
                     return fail(format!("job {} rejected for a site that exists", job.id));
                 }
             }
-            // Checked against the nodes by the engine's node check (`sim/nodes.rs`).
-            JobOutcome::Rejected(RejectReason::Unplaceable { .. }) => {}
+            // Checked against the nodes by the engine's node check (`sim/nodes.rs`); a
+            // partition's nodes by the policy that knows them.
+            JobOutcome::Rejected(
+                RejectReason::Unplaceable { .. } | RejectReason::PartitionNodes { .. },
+            ) => {}
             JobOutcome::Rejected(RejectReason::PartitionTimeLimit { max_time_s: m, .. }) => {
                 if job.estimate <= SimTime::from_secs(m as i64) {
                     return fail(format!("job {} rejected for a MaxTime it keeps", job.id));

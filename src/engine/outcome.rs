@@ -114,6 +114,17 @@ pub enum RejectReason {
         /// The partition's `MaxTime`, in seconds.
         max_time_s: u64,
     },
+    /// Its Slurm partition is a node set (`Nodes=` naming node types) whose nodes can
+    /// never hold it (issue #42), though the site's can: the resource that falls short,
+    /// what the job needs of it and the most the partition's nodes have (as `Unplaceable`).
+    PartitionNodes {
+        /// The resource that falls short.
+        resource: Resource,
+        /// What the job needs of it.
+        needs: u64,
+        /// The most the partition's nodes have of it.
+        most: u64,
+    },
 }
 
 impl RejectReason {
@@ -140,12 +151,47 @@ impl RejectReason {
                     r.name()
                 ),
             },
+            RejectReason::PartitionNodes {
+                resource,
+                needs,
+                most,
+            } => format!(
+                "needs {needs} {} ({procs} processors); its partition's nodes have at most {most}",
+                match resource {
+                    Resource::Memory => "KB of memory per processor",
+                    r => r.name(),
+                }
+            ),
             RejectReason::PartitionTimeLimit {
                 limit_s,
                 max_time_s,
             } => format!(
                 "asks for {limit_s} s, beyond its partition's MaxTime of {max_time_s} s (Slurm leaves it pending, reason PartitionTimeLimit)"
             ),
+        }
+    }
+}
+
+impl From<crate::policy::local::Refusal> for RejectReason {
+    fn from(r: crate::policy::local::Refusal) -> RejectReason {
+        use crate::policy::local::Refusal;
+        match r {
+            Refusal::PartitionTimeLimit {
+                limit_s,
+                max_time_s,
+            } => RejectReason::PartitionTimeLimit {
+                limit_s,
+                max_time_s,
+            },
+            Refusal::PartitionNodes {
+                resource,
+                needs,
+                most,
+            } => RejectReason::PartitionNodes {
+                resource,
+                needs,
+                most,
+            },
         }
     }
 }

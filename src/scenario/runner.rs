@@ -177,7 +177,12 @@ impl PreparedScenario {
             None if alg.local == LocalPolicyKind::Slurm => Simulation::with_local_policies(
                 platform.clone(),
                 jobs.clone(),
-                &mut Slurm::factory(alg.slurm.clone().unwrap_or_default(), &jobs),
+                &mut Slurm::factory_on(
+                    alg.slurm.clone().unwrap_or_default(),
+                    &jobs,
+                    &self.demands,
+                    &platform,
+                ),
                 alg.grid,
                 &alg.grid_params,
                 cfg,

@@ -43,7 +43,7 @@ test('a slurm run: its knobs and a pasted slurm.conf set its configuration, the 
   const notes = await page.textContent('[data-testid=slurm-5-conf-notes]');
   assert.match(notes, /ClusterName \(line 1\)/);
   assert.match(notes, /SchedulerParameters:bf_continue \(line 5\)/);
-  assert.match(notes, /PartitionName:Nodes \(line 6\)/);
+  assert.match(notes, /Nodes= name node types/);
   assert.equal(await page.inputValue(knob('bf_interval')), '30');
   assert.equal(await page.inputValue(knob('TRES-CPU')), '0', 'the file replaced the typed knob');
   // A bad value names its line and changes nothing.
@@ -68,7 +68,7 @@ test('a slurm run: its knobs and a pasted slurm.conf set its configuration, the 
   assert.equal(slurm.slurm.weight_age, 1000);
   assert.equal(slurm.slurm.weight_job_size, 500);
   assert.equal(slurm.slurm.bf_interval_s, 30);
-  assert.deepEqual(slurm.slurm.partitions, [{ name: 'batch', priority_job_factor: 1, priority_tier: 2, max_time_s: 172800 }]);
+  assert.deepEqual(slurm.slurm.partitions, [{ name: 'batch', priority_job_factor: 1, priority_tier: 2, max_time_s: 172800, nodes: ['n[1-4]'] }]);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridscope-slurm-page-'));
   fs.writeFileSync(path.join(dir, 'scenario.json'), JSON.stringify(shared.scenario));
   const cli = JSON.parse(execFileSync(CLI, ['run', path.join(dir, 'scenario.json'), '--json'], { maxBuffer: 64 << 20 }).toString());

@@ -910,6 +910,9 @@ fn fuzz_slurm_files_and_their_run() {
         "PriorityWeightTRES=CPU=1000,Mem=2000,GRES/gpu=3000,billing=1\nPriorityWeightPartition=1000\n",
         "SchedulerParameters=bf_window=5,bf_max_job_test=3,bf_resolution=30,bf_interval=20,bf_max_job_user=1,bf_min_age_reserve=60\n",
         "PartitionName=1 PriorityJobFactor=10 PriorityTier=3 MaxTime=2\nPartitionName=2 MaxTime=UNLIMITED PriorityTier=0\nPartitionName=DEFAULT MaxTime=1\n",
+        // Twice, one byte apart: each of the two platforms (picked by the length's parity).
+        "PartitionName=1 Nodes=a\nPartitionName=2 Nodes=b PriorityTier=2\nPartitionName=3 Nodes=a,b\nPriorityWeightAge=100\n",
+        "PartitionName=1 Nodes=a\nPartitionName=2 Nodes=b PriorityTier=2\nPartitionName=3 Nodes=a,b\nPriorityWeightAge=100\n\n",
     ]
     .iter()
     .map(|s| s.as_bytes().to_vec())
@@ -937,14 +940,15 @@ fn fuzz_slurm_files_and_their_run() {
     let mut nodes = Platform::single(Site::flat("n", 10));
     nodes.sites[0].nodes = 2;
     nodes.sites[0].cpus_per_node = 5;
-    nodes.sites[0].node_types = vec![NodeType {
-        name: "n".into(),
-        count: 2,
+    let node_type = |name: &str| NodeType {
+        name: name.into(),
+        count: 1,
         cores: 5,
         mem_kb: 100,
         gpus: 1,
         power: None,
-    }];
+    };
+    nodes.sites[0].node_types = vec![node_type("a"), node_type("b")];
     let check = |input: &[u8]| -> Result<(), String> {
         let text = String::from_utf8_lossy(input);
         let (conf, dump) = match text.split_once("\n%%\n") {
@@ -967,10 +971,32 @@ fn fuzz_slurm_files_and_their_run() {
         }
         let on_nodes = input.len() % 2 == 1;
         let platform = if on_nodes { &nodes } else { &processors };
+        // Each job's partition's nodes, where it is a node set (`Nodes=` of types a, b).
+        let node_set = |partition: i32| -> Option<Vec<u32>> {
+            let names = cfg
+                .partitions
+                .iter()
+                .find(|p| p.name == partition.to_string())?
+                .nodes
+                .as_ref()?;
+            if names.is_empty() || !names.iter().all(|n| n == "a" || n == "b") {
+                return None;
+            }
+            let types = [("a", 0u32), ("b", 1)];
+            let of = |t: &str| names.iter().any(|n| n == t);
+            Some(
+                types
+                    .iter()
+                    .filter(|(t, _)| of(t))
+                    .map(|&(_, i)| i)
+                    .collect(),
+            )
+        };
+        let sets: Vec<Option<Vec<u32>>> = jobs.iter().map(|j| node_set(j.partition)).collect();
         let sim = Simulation::with_local_policies(
             platform,
             &jobs[..],
-            &mut Slurm::factory(cfg, &jobs),
+            &mut Slurm::factory_on(cfg.clone(), &jobs, &demands, platform),
             GridScheme::Local,
             &GridParams::default(),
             &RunConfig::default(),
@@ -988,6 +1014,19 @@ fn fuzz_slurm_files_and_their_run() {
             .find(|o| o.status == JobOutcome::Pending)
         {
             return Err(format!("a job was left pending: {o:?}"));
+        }
+        // A job of a partition that is a node set ran on its nodes only.
+        for (i, set) in sets.iter().enumerate() {
+            let Some(set) = set.as_ref().filter(|_| on_nodes) else {
+                continue;
+            };
+            if let Some(s) = out.placements.of(i).iter().find(|s| !set.contains(&s.node)) {
+                return Err(format!(
+                    "job {} ran on node {} outside its partition",
+                    i + 1,
+                    s.node
+                ));
+            }
         }
         Ok(())
     };

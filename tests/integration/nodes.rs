@@ -778,6 +778,90 @@ fn slurm_tres_weights_read_the_jobs_memory() {
     assert_eq!(run(mem), [0, 200, 100]);
 }
 
+/// Slurm partitions as node sets: two node types of one 4-core node each, partition 1 on
+/// type `a`, partition 2 on type `b`. A (partition 1, 4 cores) fills node 0 until 100;
+/// B (partition 1, 2 cores) at 1 waits for it though node 1 is free; C (partition 2, 4
+/// cores) at 2 starts at once on node 1, B's blocked partition holding up only its own
+/// nodes; D (partition 2, 8 cores) is rejected, its partition's nodes having 4 cores.
+/// Without the node sets B starts at 1 on node 1 and C waits for A's end.
+#[test]
+fn slurm_partitions_as_node_sets() {
+    use gridscope::engine::{JobOutcome, RejectReason};
+    use gridscope::model::Resource;
+    use gridscope::policy::local::Slurm;
+    use gridscope::policy::slurm::{PartitionFactor, SlurmConfig};
+    let node = |name: &str| NodeType {
+        name: name.into(),
+        count: 1,
+        cores: 4,
+        mem_kb: 0,
+        gpus: 0,
+        power: None,
+    };
+    let platform = node_site(vec![node("a"), node("b")]);
+    let job = |id: i64, submit: i64, procs: u32, partition: i32| Job {
+        id,
+        submit: SimTime::from_secs(submit),
+        runtime: SimTime::from_secs(100),
+        estimate: SimTime::from_secs(100),
+        procs,
+        home: 0,
+        user: 1,
+        partition,
+    };
+    let jobs = [
+        job(1, 0, 4, 1),
+        job(2, 1, 2, 1),
+        job(3, 2, 4, 2),
+        job(4, 3, 8, 2),
+    ];
+    let demands = vec![Demand::default(); jobs.len()];
+    let on = |name: &str, types: &str| PartitionFactor {
+        nodes: Some(vec![types.to_string()]),
+        ..PartitionFactor::new(name, 1)
+    };
+    let cfg = SlurmConfig {
+        partitions: vec![on("1", "a"), on("2", "b")],
+        ..SlurmConfig::default()
+    };
+    let run = |sets: bool| {
+        let mut factory: Box<dyn FnMut(usize) -> Box<dyn gridscope::policy::local::LocalPolicy>> =
+            match sets {
+                true => Box::new(Slurm::factory_on(cfg.clone(), &jobs, &demands, &platform)),
+                false => Box::new(Slurm::factory(cfg.clone(), &jobs)),
+            };
+        let out = gridscope::engine::Simulation::with_local_policies(
+            &platform,
+            &jobs[..],
+            &mut factory,
+            Default::default(),
+            &Default::default(),
+            &no_kill(),
+        )
+        .and_then(|s| s.with_demands(&demands[..]))
+        .and_then(|s| s.run(&mut |_, _| true))
+        .unwrap();
+        let starts: Vec<(i64, String)> = (0..jobs.len())
+            .map(|i| (out.outcomes[i].start.0 / 1000, out.placements.nodes_text(i)))
+            .collect();
+        (starts, out.outcomes)
+    };
+    let (starts, outcomes) = run(true);
+    let want = [(0, "0"), (100, "0"), (2, "1")].map(|(t, n)| (t, n.to_string()));
+    assert_eq!(starts[..3], want, "{starts:?}");
+    assert_eq!(
+        outcomes[3].status,
+        JobOutcome::Rejected(RejectReason::PartitionNodes {
+            resource: Resource::Cores,
+            needs: 8,
+            most: 4
+        })
+    );
+    let (starts, _) = run(false);
+    let want = [(0, "0"), (1, "1"), (100, "0"), (200, "0-1")].map(|(t, n)| (t, n.to_string()));
+    assert_eq!(starts, want, "{starts:?}");
+}
+
 /// Best fit keeps a whole node free where first fit splits it (worked by hand; 2 nodes × 4
 /// cores × 100 KB): job 0 fills node 0 until 50, job 1 holds 2 cores and 50 KB of node 1
 /// until 1000. At 60 job 2 (2 cores, 50 KB) goes to node 0 under first fit, to node 1

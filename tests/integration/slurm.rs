@@ -280,6 +280,70 @@ fn the_cli_reports_a_maxtime_rejection() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// The CLI's partitions as node sets: a platform file of two named node types, a
+/// slurm.conf putting partition 1 on type `a` and 2 on `b`. Job 2 (partition 1) waits
+/// for node 0 while job 3 (partition 2) starts on node 1; job 4 (8 cores, partition 2)
+/// is rejected with its partition's cores.
+#[test]
+fn the_cli_runs_partitions_on_their_node_types() {
+    let dir = std::env::temp_dir().join(format!("gridscope-node-sets-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let write = |name: &str, text: &str| {
+        let path = dir.join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let platform = write(
+        "two.json",
+        r#"{"name":"two","sites":[{"name":"c","nodes":2,"cpus_per_node":4,"speed":1.0,"node_types":[{"name":"a","count":1,"cores":4},{"name":"b","count":1,"cores":4}]}]}"#,
+    );
+    let swf = write(
+        "p.swf",
+        "; MaxProcs: 8\n\
+1 0 -1 100 4 -1 -1 4 100 -1 1 1 -1 -1 -1 1 -1 -1\n\
+2 1 -1 100 2 -1 -1 2 100 -1 1 1 -1 -1 -1 1 -1 -1\n\
+3 2 -1 100 4 -1 -1 4 100 -1 1 1 -1 -1 -1 2 -1 -1\n\
+4 3 -1 100 8 -1 -1 8 100 -1 1 1 -1 -1 -1 2 -1 -1\n",
+    );
+    let conf = write(
+        "slurm.conf",
+        "PartitionName=1 Nodes=a\nPartitionName=2 Nodes=b\n",
+    );
+    let jobs = dir.join("jobs.csv");
+    let o = gridscope(&[
+        "simulate",
+        &swf,
+        "--platform",
+        &platform,
+        "--policy",
+        "slurm",
+        "--slurm-conf",
+        &conf,
+        "--jobs",
+        jobs.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let csv = std::fs::read_to_string(&jobs).unwrap();
+    let rows: Vec<&str> = csv.lines().skip(1).collect();
+    assert_eq!(
+        rows,
+        [
+            "1,c,c,0,0,100,4,0",
+            "2,c,c,1,100,200,2,0",
+            "3,c,c,2,2,102,4,1"
+        ],
+        "{csv}"
+    );
+    let out = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        out.contains(
+            "rejected job 4: needs 8 cores (8 processors); its partition's nodes have at most 4"
+        ),
+        "{out}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// A (6 procs) until 100; W (10 procs) queued at 1 gets a reservation at 100. S (2 procs,
 /// 50 s) ends before it and is backfilled at 2; L (2 procs, 200 s) would delay it, so it
 /// waits for W's end, 200.
@@ -459,10 +523,12 @@ fn slurm_conf_is_read() {
         partitions: vec![
             PartitionFactor {
                 max_time_s: Some(2 * 86_400),
+                nodes: Some(vec!["n[1-4]".into()]),
                 ..PartitionFactor::new("batch", 10)
             },
             PartitionFactor {
                 priority_tier: 2,
+                nodes: Some(vec!["n1".into()]),
                 ..PartitionFactor::new("debug", 1)
             },
         ],
@@ -472,12 +538,18 @@ fn slurm_conf_is_read() {
         fair_tree: true,
     };
     assert_eq!(r.config, expected);
-    // Fair share weighted without PriorityFlags=NO_FAIR_TREE: Fair Tree, and a note says so.
-    assert_eq!(r.notes.len(), 1);
-    assert!(r.notes[0].contains("Fair Tree"), "{:?}", r.notes);
+    // Fair share weighted without PriorityFlags=NO_FAIR_TREE: Fair Tree, and a note says so;
+    // another says how the partitions' Nodes= are read (node types' names).
+    assert_eq!(r.notes.len(), 2);
+    assert!(
+        r.notes[0].contains("Nodes= name node types"),
+        "{:?}",
+        r.notes
+    );
+    assert!(r.notes[1].contains("Fair Tree"), "{:?}", r.notes);
     let classic = read_slurm_conf(format!("{CONF}PriorityFlags=NO_FAIR_TREE\n").as_bytes());
     let classic = classic.unwrap();
-    assert!(classic.notes.is_empty());
+    assert_eq!(classic.notes.len(), 1);
     assert!(!classic.config.fair_tree);
     let unknown: Vec<(usize, &str)> = r.unknown.iter().map(|(l, k)| (*l, k.as_str())).collect();
     assert_eq!(
@@ -486,9 +558,7 @@ fn slurm_conf_is_read() {
             (2, "ClusterName"),
             (3, "PriorityType"),
             (13, "PriorityWeightTRES:billing"),
-            (15, "PartitionName:Nodes"),
             (15, "PartitionName:Default"),
-            (16, "PartitionName:Nodes"),
         ]
     );
     // An empty file is Slurm's defaults, Fair Tree among them (`SlurmConfig::default()`

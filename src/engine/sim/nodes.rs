@@ -8,7 +8,6 @@ use super::Simulation;
 use crate::engine::{FailureLog, PowerLog};
 use crate::engine::{InvariantViolation, JobOutcome, Outcome, RejectReason, SimError, SimTime};
 use crate::model::{Demand, Job, JobIdx, NodePool, PlacementRule, Placements, Platform, Share};
-use crate::policy::local::Refusal;
 
 impl Simulation<'_> {
     /// Places every start on the node-typed sites by `rule` (first fit unless told; the
@@ -170,15 +169,8 @@ impl Simulation<'_> {
             .get(s)?
             .policy
             .refuses(idx, &self.jobs[idx as usize]);
-        if let Some(Refusal::PartitionTimeLimit {
-            limit_s,
-            max_time_s,
-        }) = refusal
-        {
-            return Some(RejectReason::PartitionTimeLimit {
-                limit_s,
-                max_time_s,
-            });
+        if let Some(refusal) = refusal {
+            return Some(refusal.into());
         }
         let pool = self.sites.get(s)?.res.nodes.as_ref()?;
         let (resource, needs, most) =

@@ -361,7 +361,7 @@ impl NodeConservative {
         let Some(job) = self.queue.get(&key).map(|e| e.job) else {
             return false;
         };
-        let found = self.plan.earliest((now, from), before, &job, nodes);
+        let found = self.plan.earliest((now, from), before, &job, nodes, None);
         let held = match found {
             Some(start) => {
                 let shares = self.plan.take_probe();

@@ -18,6 +18,7 @@ mod fcfs;
 mod firstfit;
 mod sjf;
 mod slurm;
+mod slurm_node_sets;
 
 pub use conservative::Conservative;
 pub use conservative_rebuild::ConservativeRebuild;
@@ -220,6 +221,13 @@ pub enum Refusal {
     /// Its time limit exceeds its Slurm partition's `MaxTime` (whole seconds each, the
     /// limit rounded up).
     PartitionTimeLimit { limit_s: u64, max_time_s: u64 },
+    /// The nodes of its Slurm partition (a node set) can never hold it: the resource that
+    /// falls short, what it needs of it and the most they have.
+    PartitionNodes {
+        resource: crate::model::Resource,
+        needs: u64,
+        most: u64,
+    },
 }
 
 /// A local batch scheduler.

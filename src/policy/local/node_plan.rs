@@ -192,14 +192,16 @@ impl NodePlan {
     }
 
     /// The earliest instant from `from` (not before `now`), before `before`, at which the
-    /// site's rule places `job` on what the nodes have free throughout its estimate; its
-    /// shares are left for [`NodePlan::take_probe`].
+    /// site's rule places `job` on what the nodes have free throughout its estimate (on
+    /// the `allowed` nodes only, if given: a Slurm partition's); its shares are left for
+    /// [`NodePlan::take_probe`].
     pub(crate) fn earliest(
         &mut self,
         (now, from): (SimTime, SimTime),
         before: SimTime,
         job: &QueuedJob,
         nodes: &NodesView,
+        allowed: Option<&[u64]>,
     ) -> Option<SimTime> {
         let demand = nodes.demand(job.idx);
         // On a node-typed site a job's units are its processors (cores).
@@ -222,7 +224,7 @@ impl NodePlan {
                 continue;
             }
             let next = SimTime(try_at.0.saturating_add(1));
-            match self.fits_at(try_at, estimate, procs, &demand) {
+            match self.fits_at(try_at, estimate, procs, &demand, allowed) {
                 Ok(()) => return Some(try_at),
                 // A job of units only fits where the nodes hold its units in all, so no
                 // start fits before some node's room grows.
@@ -241,12 +243,13 @@ impl NodePlan {
         estimate: SimTime,
         procs: u32,
         demand: &crate::model::Demand,
+        allowed: Option<&[u64]>,
     ) -> Result<(), SimTime> {
         let end = at.after(estimate);
         // The walk of units below is first fit's (node order); best fit sorts the nodes.
         let unit = unit_mem(self.memory, procs, demand);
         if let Some(m) = unit.filter(|_| self.capacity.rule().is_first_fit()) {
-            return self.fits_units_at(at, end, procs, m);
+            return self.fits_units_at(at, end, procs, m, allowed);
         }
         self.free.clone_from(&self.capacity);
         let used = &mut self.used;
@@ -274,7 +277,7 @@ impl NodePlan {
             self.memory,
             procs,
             demand,
-            None,
+            allowed,
             &mut self.probe,
         )
         .map_err(|_| rise)
@@ -291,6 +294,7 @@ impl NodePlan {
         end: SimTime,
         procs: u32,
         m: u64,
+        allowed: Option<&[u64]>,
     ) -> Result<(), SimTime> {
         self.probe.clear();
         let mut left = procs;
@@ -304,6 +308,9 @@ impl NodePlan {
         let mut next = 0;
         while let Some(n) = self.next_node(next, at, &mut rise) {
             next = n + 1;
+            if allowed.is_some_and(|a| a.get(n / 64).is_none_or(|w| w & (1 << (n % 64)) == 0)) {
+                continue;
+            }
             self.work += 1;
             let line = &self.lines[n];
             let (u, grows) = match line.steps.is_empty() {

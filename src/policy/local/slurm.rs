@@ -4,8 +4,9 @@ use std::sync::Arc;
 
 use super::node_plan::{After, NodePlan};
 use super::nodefit::NodesView;
+use super::slurm_node_sets::{and, and_not, NodeSets};
 use super::{LocalPolicy, NowFit, QueuedJob, Refusal, SiteView};
-use crate::model::{Job, JobIdx, NodeFree, Share};
+use crate::model::{Demand, Job, JobIdx, NodeFree, Platform, Share};
 use crate::policy::slurm::{secs, Factors, Priorities, SlurmConfig, SlurmJobs, TresShare};
 use crate::time::SimTime;
 
@@ -55,6 +56,9 @@ pub struct Slurm {
     /// buffers) and the nodes of the backfill's starts, for the engine to take.
     plan: NodePlan,
     chosen: Vec<(JobIdx, Vec<Share>)>,
+    /// The partitions that are node sets on this site (none unless built by
+    /// [`Slurm::factory_on`] with a `Nodes=` naming this site's node types).
+    sets: NodeSets,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -96,7 +100,41 @@ impl Slurm {
             tres_totals: None,
             plan: NodePlan::skipping_full_nodes(),
             chosen: Vec::new(),
+            sets: NodeSets::default(),
         }
+    }
+
+    /// [`Slurm::factory`] for a run on `platform`, whose partitions' `Nodes=` may name its
+    /// sites' node types (a partition is then those nodes at that site); `demands` are
+    /// the jobs', to reject a job its partition's nodes can never hold.
+    pub fn factory_on(
+        cfg: SlurmConfig,
+        jobs: &[Job],
+        demands: &[Demand],
+        platform: &Platform,
+    ) -> impl FnMut(usize) -> Box<dyn LocalPolicy> {
+        let table = Arc::new(SlurmJobs::from_jobs(jobs));
+        let named = cfg.partitions.iter().any(|p| p.nodes.is_some());
+        let sites = match named {
+            true => platform.sites.clone(),
+            false => Vec::new(),
+        };
+        let demands = Arc::new(match named {
+            true => demands.to_vec(),
+            false => Vec::new(),
+        });
+        move |s| {
+            let mut policy = Slurm::new(cfg.clone(), table.clone());
+            if let Some(site) = sites.get(s) {
+                policy.sets = NodeSets::for_site(&cfg, &table, site, demands.clone());
+            }
+            Box::new(policy) as Box<dyn LocalPolicy>
+        }
+    }
+
+    /// Job `idx`'s partition's nodes, when the partition is a node set here.
+    fn mask_of(&self, idx: JobIdx) -> Option<&[u64]> {
+        self.sets.mask(self.prio.partition(idx))
     }
 
     /// Each site's policy for a run of `jobs` under `cfg` (the users' and partitions' table
@@ -405,9 +443,12 @@ impl Slurm {
         // A job of units that the nodes free now cannot hold cannot start now whatever the
         // plan (its placement succeeds on the plan's room only if on more room); a job
         // with GPUs or a node count may (its placement is not monotone in the room).
+        let sets = &self.sets;
+        let prio = &self.prio;
         self.up_to_last_candidate(&mut tried, |job| {
+            let mask = sets.mask(prio.partition(job.idx));
             nodes.unit_mem_of(job).is_none()
-                || fit.nodes.fits_within(nodes, job.idx, job.units, None)
+                || fit.nodes.fits_within(nodes, job.idx, job.units, mask)
         });
         if tried.is_empty() {
             return Vec::new();
@@ -436,12 +477,16 @@ impl Slurm {
             // A start past the window or a job too young to reserve changes nothing: the
             // search stops there (the plan's searches are its cost on nodes).
             let before = self.search_before(&job, now);
+            let partition = self.prio.partition(job.idx);
             let shape = nodes
                 .unit_mem_of(&job)
-                .map(|m| (job.units, m, planned.estimate));
+                .map(|m| (partition, job.units, m, planned.estimate));
             let from = shape.map_or(now, |k| floor(&floors, k).max(now));
+            let mask = self.sets.mask(partition);
             let found = match from < before {
-                true => self.plan.earliest((now, from), before, &planned, nodes),
+                true => self
+                    .plan
+                    .earliest((now, from), before, &planned, nodes, mask),
                 false => None,
             };
             if let Some(k) = shape {
@@ -471,14 +516,91 @@ impl Slurm {
     }
 }
 
-/// A job of units: processors, KB per processor, planned run.
-type Shape = (u32, u64, SimTime);
+impl Slurm {
+    /// Starts the jobs at queue positions `started` (increasing) and takes them out.
+    fn start_positions(&mut self, started: &[usize], now: SimTime, starts: &mut Vec<JobIdx>) {
+        for &i in started {
+            let job = self.queue[i].job;
+            self.start(job, now, starts);
+        }
+        let mut k = 0;
+        let mut i = 0;
+        self.queue.retain(|_| {
+            let keep = started.get(k) != Some(&i);
+            if !keep {
+                k += 1;
+            }
+            i += 1;
+            keep
+        });
+    }
 
-/// The latest floor among the shapes `k` covers (each no wider, hungrier or longer).
+    /// The main scheduler when some partitions are node sets: in queue order, each job
+    /// starts if it fits on its partition's nodes (the whole site's otherwise) that no
+    /// blocked job has taken out; a job that does not fit takes its partition's nodes out
+    /// of the rest of the pass (all of them for a partition that spans the site), as
+    /// slurmctld's `job_scheduler.c` does with the failed partition's node bitmap. So a
+    /// partition's blocked head holds up only the partitions that share its nodes. The
+    /// nodes each start takes are chosen here ([`LocalPolicy::chosen_nodes`]).
+    fn main_on_node_sets(
+        &mut self,
+        site: &SiteView,
+        nodes: &NodesView,
+        fit: &mut NowFit,
+        placed: &mut Vec<(SimTime, Vec<Share>)>,
+        starts: &mut Vec<JobIdx>,
+    ) {
+        let n = nodes.pool.len();
+        let mut open = vec![u64::MAX; n.div_ceil(64)];
+        if !n.is_multiple_of(64) {
+            if let Some(last) = open.last_mut() {
+                *last = (1u64 << (n % 64)) - 1;
+            }
+        }
+        let mut started = Vec::new();
+        for i in 0..self.queue.len() {
+            if open.iter().all(|&w| w == 0) {
+                break;
+            }
+            let job = self.queue[i].job;
+            let mask = self.mask_of(job.idx).map(<[u64]>::to_vec);
+            let mut allowed = open.clone();
+            if let Some(m) = &mask {
+                and(&mut allowed, m);
+            }
+            if let Some(window) = nodes.allowed(site.now, job.estimate) {
+                and(&mut allowed, &window);
+            }
+            let fits = fit.fits(site, job.units, job.estimate)
+                && fit
+                    .nodes
+                    .fits_within(nodes, job.idx, job.units, Some(&allowed));
+            if !fits {
+                match &mask {
+                    Some(m) => and_not(&mut open, m),
+                    None => open.iter_mut().for_each(|w| *w = 0),
+                }
+                continue;
+            }
+            let shares = fit.nodes.last().to_vec();
+            placed.push((job.estimate, shares.clone()));
+            self.chosen.push((job.idx, shares));
+            fit.take_job(site, &job);
+            started.push(i);
+        }
+        self.start_positions(&started, site.now, starts);
+    }
+}
+
+/// A job of units: its partition (dense), processors, KB per processor, planned run.
+type Shape = (u32, u32, u64, SimTime);
+
+/// The latest floor among the shapes `k` covers (each of its partition, no wider, hungrier
+/// or longer: a partition's nodes are its own).
 fn floor(floors: &[(Shape, SimTime)], k: Shape) -> SimTime {
     floors
         .iter()
-        .filter(|(f, _)| f.0 <= k.0 && f.1 <= k.1 && f.2 <= k.2)
+        .filter(|(f, _)| f.0 == k.0 && f.1 <= k.1 && f.2 <= k.2 && f.3 <= k.3)
         .map(|&(_, t)| t)
         .max()
         .unwrap_or(SimTime::ZERO)
@@ -525,21 +647,28 @@ impl LocalPolicy for Slurm {
         let mut fit = NowFit::new(site);
         // 1. The main scheduler: in priority order while the jobs fit (on a node-typed
         // site, where the engine's placement puts them: their nodes are kept for the plan).
-        let mut head = 0;
         let mut placed = Vec::new();
-        while head < self.queue.len() {
-            let job = self.queue[head].job;
-            if !fit.fits_job(site, &job) {
-                break;
+        match &site.nodes {
+            Some(nodes) if self.sets.any() => {
+                self.main_on_node_sets(site, nodes, &mut fit, &mut placed, starts);
             }
-            if site.nodes.is_some() {
-                placed.push((job.estimate, fit.nodes.last().to_vec()));
+            _ => {
+                let mut head = 0;
+                while head < self.queue.len() {
+                    let job = self.queue[head].job;
+                    if !fit.fits_job(site, &job) {
+                        break;
+                    }
+                    if site.nodes.is_some() {
+                        placed.push((job.estimate, fit.nodes.last().to_vec()));
+                    }
+                    fit.take_job(site, &job);
+                    self.start(job, now, starts);
+                    head += 1;
+                }
+                self.queue.drain(..head);
             }
-            fit.take_job(site, &job);
-            self.start(job, now, starts);
-            head += 1;
         }
-        self.queue.drain(..head);
         if self.queue.is_empty() || fit.free() == 0 || !self.backfill_due(now) {
             return;
         }
@@ -551,27 +680,22 @@ impl LocalPolicy for Slurm {
                 self.backfill_on_nodes(site, nodes, &placed, free, &mut fit)
             }
         };
-        for &i in &started {
-            let job = self.queue[i].job;
-            self.start(job, now, starts);
-        }
-        let mut k = 0;
-        let mut i = 0;
-        self.queue.retain(|_| {
-            let keep = started.get(k) != Some(&i);
-            if !keep {
-                k += 1;
-            }
-            i += 1;
-            keep
-        });
+        self.start_positions(&started, now, starts);
     }
 
     fn refuses(&self, idx: JobIdx, job: &Job) -> Option<Refusal> {
-        let max = self.prio.max_time(idx)?;
-        (job.estimate > max).then(|| Refusal::PartitionTimeLimit {
-            limit_s: (job.estimate.0.saturating_add(999) / 1000).max(0) as u64,
-            max_time_s: (max.0 / 1000).max(0) as u64,
+        if let Some(max) = self.prio.max_time(idx).filter(|&m| job.estimate > m) {
+            return Some(Refusal::PartitionTimeLimit {
+                limit_s: (job.estimate.0.saturating_add(999) / 1000).max(0) as u64,
+                max_time_s: (max.0 / 1000).max(0) as u64,
+            });
+        }
+        let p = self.prio.partition(idx);
+        let (resource, needs, most) = self.sets.never_holds(p, idx as usize, job.procs)?;
+        Some(Refusal::PartitionNodes {
+            resource,
+            needs,
+            most,
         })
     }
 

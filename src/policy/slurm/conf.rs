@@ -169,6 +169,12 @@ pub fn read_slurm_conf(bytes: &[u8]) -> Result<SlurmConfReport, SlurmConfError> 
                 .to_string(),
         );
     }
+    if config.partitions.iter().any(|p| p.nodes.is_some()) {
+        notes.push(
+            "partitions' Nodes= name node types: a partition runs its jobs on the nodes of those types where its site's node types carry every name, and spans the site elsewhere (docs/slurm.md)"
+                .to_string(),
+        );
+    }
     if config.fair_tree && config.weight_fairshare > 0 {
         notes.push(
             "fair share by Fair Tree (PriorityFlags has no NO_FAIR_TREE), as Slurm since 19.05"
@@ -194,6 +200,7 @@ fn partition_line(
     let mut factor = 1;
     let mut tier = 1;
     let mut max_time = None;
+    let mut node_types = None;
     for token in body.split_whitespace() {
         let (k, v) = token.split_once('=').unwrap_or((token, ""));
         let bad = |reason: &str| SlurmConfError {
@@ -208,6 +215,9 @@ fn partition_line(
             "priorityjobfactor" => factor = whole_u32(v).map_err(bad)?,
             "prioritytier" => tier = whole_u32(v).map_err(bad)?,
             "maxtime" => max_time = max_time_s(v).map_err(bad)?,
+            "nodes" if v.is_empty() => return Err(bad("a partition needs nodes (or ALL)")),
+            "nodes" if v.eq_ignore_ascii_case("all") => node_types = None,
+            "nodes" => node_types = Some(v.split(',').map(str::to_string).collect()),
             _ => unknown.push((line, format!("PartitionName:{k}"))),
         }
     }
@@ -224,6 +234,7 @@ fn partition_line(
         priority_job_factor: factor,
         priority_tier: tier,
         max_time_s: max_time,
+        nodes: node_types,
     };
     match config
         .partitions

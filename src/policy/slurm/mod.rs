@@ -36,6 +36,11 @@ pub struct PartitionFactor {
     /// reason.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_time_s: Option<u64>,
+    /// `Nodes=`: the node types (by their names in the platform file) whose nodes the
+    /// partition's jobs run on, on a site with node types that has every one of them;
+    /// elsewhere, and for `None` (`Nodes=ALL`), the partition spans its site.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub nodes: Option<Vec<String>>,
 }
 
 impl PartitionFactor {
@@ -46,6 +51,7 @@ impl PartitionFactor {
             priority_job_factor,
             priority_tier: 1,
             max_time_s: None,
+            nodes: None,
         }
     }
 }

@@ -60,6 +60,11 @@ impl SlurmJobs {
         &self.users
     }
 
+    /// The trace's partition numbers, by dense index.
+    pub fn partitions(&self) -> &[i32] {
+        &self.partitions
+    }
+
     fn user_count(&self) -> usize {
         self.users.len().max(1)
     }
@@ -222,6 +227,11 @@ impl Priorities {
     /// Job `idx`'s user, densely numbered.
     pub fn user(&self, idx: JobIdx) -> u32 {
         self.jobs.user(idx)
+    }
+
+    /// Job `idx`'s partition, densely numbered.
+    pub fn partition(&self, idx: JobIdx) -> u32 {
+        self.jobs.partition(idx)
     }
 
     /// The `PriorityTier` of job `idx`'s partition.

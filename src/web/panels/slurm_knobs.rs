@@ -267,7 +267,7 @@ pub fn slurm_params(app: &AppContext, i: usize, a: &AlgorithmSpec) -> Html {
         { flag(app, i, cfg.favor_small, "PriorityFavorSmall", "Job size favours small jobs: the factor is 1 − processors / site processors.", |c| c.favor_small = !c.favor_small) }
         { flag(app, i, cfg.fair_tree, "FairTree", "Fair share by Fair Tree (Slurm's default since 19.05): users ranked by shares over usage, the factor rank / users. Off: classic 2^(−U/S).", |c| c.fair_tree = !c.fair_tree) }
         <SlurmConf run={i} />
-        <p class="help">{ super::with_doc_links("Slurm's own policy: the queue in multifactor priority order (partition tier first), the main scheduler while jobs fit, then Slurm's backfill with a reservation for every job it examines within bf_window. QOS and nice are 0 here; partitions' PriorityJobFactor, PriorityTier and MaxTime come from a pasted slurm.conf (docs/slurm.md).") }</p>
+        <p class="help">{ super::with_doc_links("Slurm's own policy: the queue in multifactor priority order (partition tier first), the main scheduler while jobs fit, then Slurm's backfill with a reservation for every job it examines within bf_window. QOS and nice are 0 here; partitions' PriorityJobFactor, PriorityTier, MaxTime and Nodes (node types of a site with node types) come from a pasted slurm.conf (docs/slurm.md).") }</p>
     </div> }
 }
 

@@ -98,6 +98,16 @@ pub fn encode_outcomes(outcomes: &[Outcome]) -> Vec<u8> {
                 let sat = |v: u64| v.min(u64::from(u32::MAX)) as u32;
                 (11, sat(limit_s), sat(max_time_s))
             }
+            // A Slurm partition's nodes (issue #42): 12 + the resource.
+            JobOutcome::Rejected(RejectReason::PartitionNodes {
+                resource,
+                needs,
+                most,
+            }) => {
+                let sat = |v: u64| v.min(u64::from(u32::MAX)) as u32;
+                let r = RESOURCES.iter().position(|&x| x == resource).unwrap_or(0);
+                (12 + r as u8, sat(needs), sat(most))
+            }
         };
         out.extend_from_slice(&o.site.to_le_bytes());
         out.extend_from_slice(&o.start.0.to_le_bytes());
@@ -149,6 +159,11 @@ pub fn decode_outcomes(bytes: &[u8]) -> Result<Vec<Outcome>, String> {
                 11 => JobOutcome::Rejected(RejectReason::PartitionTimeLimit {
                     limit_s: u64::from(u32_at(r, 21)),
                     max_time_s: u64::from(u32_at(r, 25)),
+                }),
+                tag @ 12..=15 => JobOutcome::Rejected(RejectReason::PartitionNodes {
+                    resource: RESOURCES[(tag - 12) as usize],
+                    needs: u64::from(u32_at(r, 21)),
+                    most: u64::from(u32_at(r, 25)),
                 }),
                 other => return Err(format!("unknown outcome status {other}")),
             };
