@@ -683,6 +683,17 @@ fn part_outcomes() -> Vec<crate::engine::Outcome> {
                 max_time_s: 3600,
             }),
         ),
+        // Beyond what a Slurm partition's nodes hold (issue #42).
+        at(
+            0,
+            i64::MAX,
+            i64::MAX,
+            JobOutcome::Rejected(RejectReason::PartitionNodes {
+                resource: crate::model::Resource::Gpus,
+                needs: 9,
+                most: 4,
+            }),
+        ),
     ]
 }
 
