@@ -202,16 +202,16 @@ fn row(app: &AppContext, i: usize, a: &AlgorithmSpec) -> Html {
             <td><button class="small" onclick={remove}>{"remove"}</button></td>
         </tr>
         if uses_params {
-            <tr class="params"><td colspan="5">{ params(app, i, &a.grid_params) }</td></tr>
+            <tr class="params"><td colspan="5"><div class="knobs">{ params(app, i, &a.grid_params) }</div></td></tr>
         }
         if a.grid == GridScheme::Ideal {
-            <tr class="params"><td colspan="5">{ discipline(app, i, a.grid_params.ideal_discipline) }</td></tr>
+            <tr class="params"><td colspan="5"><div class="knobs">{ discipline(app, i, a.grid_params.ideal_discipline) }</div></td></tr>
         }
         if a.local == LocalPolicyKind::Slurm {
             <tr class="slurm-params"><td colspan="5">{ super::slurm_knobs::slurm_params(app, i, a) }</td></tr>
         }
         if matches!(a.grid, GridScheme::Receiver | GridScheme::Symmetric) {
-            <tr class="params"><td colspan="5">{ hold_at_home(app, i, a.grid_params.hold_at_home) }</td></tr>
+            <tr class="params"><td colspan="5"><div class="knobs">{ hold_at_home(app, i, a.grid_params.hold_at_home) }</div></td></tr>
         }
     </> }
 }
