@@ -3,9 +3,10 @@
 //! `PriorityMaxAge`, `PriorityDecayHalfLife`, `PriorityCalcPeriod`, `PriorityFavorSmall`,
 //! `SchedulerParameters=bf_window=…,bf_max_job_test=…,bf_resolution=…,bf_max_job_user=…,
 //! bf_min_age_reserve=…,bf_interval=…` and
-//! `PartitionName=… PriorityJobFactor=… PriorityTier=… MaxTime=…`. Bytes in, `Result` out; a bad value names its
-//! line, and every key this reader does not use is listed in the report, never dropped
-//! silently. Keys are case-insensitive (as Slurm's); partition names are not.
+//! `PartitionName=… PriorityJobFactor=… PriorityTier=… MaxTime=… Nodes=…`. Bytes in,
+//! `Result` out; a bad value names its line, and every key this reader does not use is
+//! listed in the report, never dropped silently. Keys are case-insensitive (as Slurm's);
+//! partition names are not.
 
 use std::fmt;
 
@@ -17,7 +18,7 @@ use super::{PartitionFactor, SlurmConfig};
 pub struct SlurmConfReport {
     pub config: SlurmConfig,
     /// `(line, key)` for each key not read, in file order; a `SchedulerParameters` entry
-    /// reads `SchedulerParameters:bf_continue`, a partition's `PartitionName:Nodes`.
+    /// reads `SchedulerParameters:bf_continue`, a partition's `PartitionName:Default`.
     pub unknown: Vec<(usize, String)>,
     /// What the user should know of how the file is read, one line each (which fair share
     /// the policy computes when fair share has a weight).
@@ -189,7 +190,8 @@ pub fn read_slurm_conf(bytes: &[u8]) -> Result<SlurmConfReport, SlurmConfError> 
 }
 
 /// `PartitionName=NAME Key=Value …`: the name, its `PriorityJobFactor` and `PriorityTier`
-/// (default 1 each) and `MaxTime` (default `UNLIMITED`).
+/// (default 1 each), `MaxTime` (default `UNLIMITED`) and `Nodes` (node types' names;
+/// default `ALL`, the whole site).
 fn partition_line(
     body: &str,
     line: usize,
