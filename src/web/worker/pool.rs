@@ -67,6 +67,8 @@ const RESOURCES: [Resource; 4] = [
 /// capacity u32 (zero otherwise), little-endian.
 pub fn encode_outcomes(outcomes: &[Outcome]) -> Vec<u8> {
     let mut out = Vec::with_capacity(outcomes.len() * OUTCOME_BYTES);
+    // A rejection's numbers saturate at u32.
+    let sat = |v: u64| v.min(u64::from(u32::MAX)) as u32;
     for o in outcomes {
         let (tag, needs, capacity) = match o.status {
             JobOutcome::Pending => (0u8, 0, 0),
@@ -76,13 +78,12 @@ pub fn encode_outcomes(outcomes: &[Outcome]) -> Vec<u8> {
             JobOutcome::Lost => (9, 0, 0),
             JobOutcome::Rejected(RejectReason::TooWide { needs, capacity }) => (3, needs, capacity),
             JobOutcome::Rejected(RejectReason::NoSuchSite) => (4, 0, 0),
-            // Node-typed sites (issue #37): 5 + the resource; its numbers saturate at u32.
+            // Node-typed sites (issue #37): 5 + the resource.
             JobOutcome::Rejected(RejectReason::Unplaceable {
                 resource,
                 needs,
                 most,
             }) => {
-                let sat = |v: u64| v.min(u64::from(u32::MAX)) as u32;
                 // The power cap (issue #40) came after Lost took 9.
                 let tag = match RESOURCES.iter().position(|&x| x == resource) {
                     Some(r) => 5 + r as u8,
@@ -90,21 +91,17 @@ pub fn encode_outcomes(outcomes: &[Outcome]) -> Vec<u8> {
                 };
                 (tag, sat(needs), sat(most))
             }
-            // A Slurm partition's MaxTime (issue #42); seconds saturate at u32.
+            // A Slurm partition's MaxTime (issue #42), in seconds.
             JobOutcome::Rejected(RejectReason::PartitionTimeLimit {
                 limit_s,
                 max_time_s,
-            }) => {
-                let sat = |v: u64| v.min(u64::from(u32::MAX)) as u32;
-                (11, sat(limit_s), sat(max_time_s))
-            }
+            }) => (11, sat(limit_s), sat(max_time_s)),
             // A Slurm partition's nodes (issue #42): 12 + the resource.
             JobOutcome::Rejected(RejectReason::PartitionNodes {
                 resource,
                 needs,
                 most,
             }) => {
-                let sat = |v: u64| v.min(u64::from(u32::MAX)) as u32;
                 let r = RESOURCES.iter().position(|&x| x == resource).unwrap_or(0);
                 (12 + r as u8, sat(needs), sat(most))
             }
