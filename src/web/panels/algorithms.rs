@@ -12,16 +12,13 @@ use crate::policy::local::LocalPolicyKind;
 use crate::scenario::AlgorithmSpec;
 use crate::web::state::{edit, use_app, AppContext};
 
-/// The local policies the page offers: every one `all` runs, then Slurm's own.
-const PAGE_POLICIES: [LocalPolicyKind; 7] = [
-    LocalPolicyKind::Fcfs,
-    LocalPolicyKind::Easy,
-    LocalPolicyKind::Conservative,
-    LocalPolicyKind::Sjf,
-    LocalPolicyKind::FirstFit,
-    LocalPolicyKind::ConservativeRebuild,
-    LocalPolicyKind::Slurm,
-];
+/// The local policies the page offers: every one listed ([`LocalPolicyKind::EVERY`]),
+/// then Slurm's own.
+fn page_policies() -> impl Iterator<Item = LocalPolicyKind> {
+    LocalPolicyKind::EVERY
+        .into_iter()
+        .chain([LocalPolicyKind::Slurm])
+}
 
 /// What a run's placement means (the column's title and the help under the table).
 const PLACEMENT_HELP: &str = "Placement, on sites with node types: which nodes a start takes among those that hold it. first-fit walks the nodes in node order (AccaSim's FirstFit); best-fit takes the nodes with the least free first, ranked by free cores + free KB of memory + free GPUs (AccaSim's BestFit rank, so memory outweighs cores when it is modelled), ties in node order, to keep whole nodes free for wide and memory-hungry jobs. Sites without node types have no nodes to pick: best-fit is refused there (docs/nodes.md).";
@@ -34,7 +31,7 @@ pub fn AlgorithmsPanel() -> Html {
             <h2>{"Algorithms"}</h2>
             <div class="fields algos">
                 <p class="help">{"Local policies (one run each, no grid scheme):"}</p>
-                { for PAGE_POLICIES.iter().map(|&k| policy_check(&app, k)) }
+                { for page_policies().map(|k| policy_check(&app, k)) }
                 { rows(&app) }
             </div>
         </>
@@ -53,7 +50,7 @@ fn policy_check(app: &AppContext, k: LocalPolicyKind) -> Html {
                 s.algorithms.push(AlgorithmSpec::local(k));
                 if sort {
                     s.algorithms
-                        .sort_by_key(|a| PAGE_POLICIES.iter().position(|&x| x == a.local));
+                        .sort_by_key(|a| page_policies().position(|x| x == a.local));
                 }
             }
             Ok(())
@@ -149,9 +146,7 @@ fn row(app: &AppContext, i: usize, a: &AlgorithmSpec) -> Html {
         app,
         row_edit(i, |a, v| {
             let (g, alg) = (a.grid, a.algorithm());
-            a.local = PAGE_POLICIES
-                .iter()
-                .copied()
+            a.local = page_policies()
                 .find(|k| k.name() == v)
                 .ok_or_else(|| format!("unknown local policy '{v}'"))?;
             relabel(a, g, alg);
@@ -191,7 +186,7 @@ fn row(app: &AppContext, i: usize, a: &AlgorithmSpec) -> Html {
         <tr data-row={i.to_string()}>
             <td><DraftInput label={format!("label of run {}", i + 1)} placeholder={a.algorithm()} value={a.label.clone().unwrap_or_default()} onchange={label_cb} /></td>
             <td><select aria-label={format!("local policy of run {}", i + 1)} onchange={local_cb}>
-                { for PAGE_POLICIES.iter().map(|k| html!{ <option value={k.name()} selected={*k == a.local}>{k.name()}</option> }) }
+                { for page_policies().map(|k| html!{ <option value={k.name()} selected={k == a.local}>{k.name()}</option> }) }
             </select></td>
             <td><select aria-label={format!("grid scheme of run {}", i + 1)} data-testid={format!("grid-{i}")} title={a.grid.describe()} onchange={grid_cb}>
                 { for GridScheme::ALL.iter().map(|g| html!{ <option value={g.name()} selected={*g == a.grid} title={g.describe()}>{g.name()}</option> }) }
