@@ -4,7 +4,10 @@ the same bytes, and each run's ``failures`` with its checkpointing."""
 import json
 import shutil
 
+import pytest
+
 import gridscope
+from gridscope import ScenarioError
 from conftest import ROOT
 
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -57,3 +60,27 @@ def test_simulate_takes_failures_as_the_scenario_does(tmp_path):
                              platform=s["platform"], failures=s["failures"])
     assert res.metrics == by_scenario.metrics
     assert res["fcfs"].failures == by_scenario["fcfs"].failures
+
+
+def test_checkpoints_per_job_and_within_the_limit_run_as_the_cli_runs_them(cli, tmp_path):
+    """Scenario version 9: Young's interval per job (M/k) and checkpoints counted against the
+    wallclock limit; the report says how many runs the limit cut and the work they left."""
+    s = scenario(tmp_path)
+    s["version"] = 9
+    s["failures"]["model"] = "lanl05-exp"
+    s["failures"]["checkpoint"] = {
+        "interval": "young", "cost_s": 5, "restart_s": 10, "per_job": True, "within_limit": True,
+    }
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(s))
+    stdout = cli("run", path, "--json")
+    res = gridscope.run(str(path))
+    assert res.to_json() + "\n" == stdout
+    c = res["fcfs"].failures["checkpoint"]
+    assert c["cut_at_limit"] >= 0 and c["work_unfinished_core_h"] >= 0
+    lo, hi = c["interval_range_s"]
+    assert 0 < lo <= hi <= c["interval_s"]
+    s["version"] = 8
+    path.write_text(json.dumps(s))
+    with pytest.raises(ScenarioError, match="version 9"):
+        gridscope.run(str(path))

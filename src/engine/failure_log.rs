@@ -3,7 +3,7 @@
 //! them. Plain data (kept apart from the simulation so that `outcome.rs` can carry it
 //! without importing the loop).
 
-use crate::failure::{CheckpointPlan, OnFailure, OutageKind, RequeueAt};
+use crate::failure::{JobCheckpoints, OnFailure, OutageKind, RequeueAt};
 use crate::model::{JobIdx, Share};
 use crate::time::SimTime;
 
@@ -57,8 +57,12 @@ pub struct FailureLog {
     pub after_the_end: u64,
     /// Jobs lost because they had been requeued [`Outages::max_requeue`] times already.
     pub requeue_limit: u64,
-    /// The checkpointing every job followed, if any.
-    pub checkpoint: Option<CheckpointPlan>,
+    /// The checkpointing each job followed, if any.
+    pub checkpoint: Option<JobCheckpoints>,
+    /// Per job, the work its last run left undone when its checkpoints pushed the run past
+    /// its wallclock limit, where it was killed (zero when they did not; empty without
+    /// [`crate::failure::Checkpointing::within_limit`]).
+    pub cut_at_limit: Vec<SimTime>,
 }
 
 impl FailureLog {

@@ -31,7 +31,10 @@ pub fn check_invariants_with_failures(
     cfg: &RunConfig,
     failures: Option<&FailureLog>,
 ) -> Result<(), InvariantViolation> {
-    let checkpoint = failures.and_then(|f| f.checkpoint.map(|p| (p, f.saved_per_job(jobs.len()))));
+    let checkpoint = failures.and_then(|f| {
+        let c = f.checkpoint.as_ref()?;
+        Some((f, c, f.saved_per_job(jobs.len())))
+    });
     let fail = |m: String| Err(InvariantViolation(m));
     if jobs.len() != outcomes.len() {
         return fail(format!(
@@ -86,37 +89,7 @@ pub fn check_invariants_with_failures(
                         job.id, out.start, job.submit
                     ));
                 }
-                let home_speed = platform.sites[job.home as usize].speed;
-                let (planned, effective) = planned_and_effective(job, cfg);
-                let full = scale(effective, home_speed, site.speed);
-                let lost = out.status == JobOutcome::Lost;
-                let expected = match &checkpoint {
-                    // A lost run may have resumed from a checkpoint: at most its restart more.
-                    Some((plan, _)) if lost => plan.run_length(full, SimTime::ZERO) + plan.restart,
-                    Some((plan, saved)) => plan.run_length(full, saved[i]),
-                    None => full,
-                };
-                // A lost job ends at the failure that killed it, before its own end.
-                if lost && (out.end < out.start || out.end - out.start > expected) {
-                    return fail(format!(
-                        "job {} was lost after {} s, longer than its run of {} s",
-                        job.id,
-                        out.end - out.start,
-                        expected
-                    ));
-                }
-                if !lost && out.end - out.start != expected {
-                    return fail(format!(
-                        "job {} ran {} s, expected {} s",
-                        job.id,
-                        out.end - out.start,
-                        expected
-                    ));
-                }
-                let killed = cfg.kill_at_estimate && job.runtime > planned;
-                if !lost && killed != (out.status == JobOutcome::Killed) {
-                    return fail(format!("job {} kill status is wrong", job.id));
-                }
+                check_run_length(job, out, site, i, cfg, platform, &checkpoint)?;
                 let units = site.units_for(job.procs) as i64;
                 usage[out.site as usize].push((out.start, units));
                 usage[out.site as usize].push((out.end, -units));
@@ -139,6 +112,79 @@ pub fn check_invariants_with_failures(
                 ));
             }
         }
+    }
+    Ok(())
+}
+
+/// Job `i`'s run (it ran, on `site`) lasted what it had to: its runtime scaled to the site,
+/// or with checkpointing its restart, the work its killed runs did not save and the
+/// checkpoints on the way (cut at its limit when they count against it and push it past);
+/// a lost run no longer than that. Its kill status follows.
+fn check_run_length(
+    job: &Job,
+    out: &Outcome,
+    site: &crate::model::Site,
+    i: usize,
+    cfg: &RunConfig,
+    platform: &Platform,
+    checkpoint: &Option<(&FailureLog, &crate::failure::JobCheckpoints, Vec<SimTime>)>,
+) -> Result<(), InvariantViolation> {
+    let fail = |m: String| Err(InvariantViolation(m));
+    let home_speed = platform.sites[job.home as usize].speed;
+    let (planned, effective) = planned_and_effective(job, cfg);
+    let full = scale(effective, home_speed, site.speed);
+    let lost = out.status == JobOutcome::Lost;
+    let limit = scale(planned, home_speed, site.speed);
+    // With the checkpoints counted against the limit, a run they push past it
+    // is killed there.
+    let mut cut = false;
+    let expected = match &checkpoint {
+        Some((_, c, _)) if lost => {
+            // A lost run may have resumed from a checkpoint: at most its
+            // restart more.
+            let plan = c.of(i);
+            plan.run_length(full, SimTime::ZERO) + plan.restart
+        }
+        Some((_, c, saved)) => {
+            let run = c.of(i).run_length(full, saved[i]);
+            cut = c.within_limit && cfg.kill_at_estimate && run > limit;
+            if cut {
+                limit
+            } else {
+                run
+            }
+        }
+        None => full,
+    };
+    // A lost job ends at the failure that killed it, before its own end.
+    if lost && (out.end < out.start || out.end - out.start > expected) {
+        return fail(format!(
+            "job {} was lost after {} s, longer than its run of {} s",
+            job.id,
+            out.end - out.start,
+            expected
+        ));
+    }
+    if !lost && out.end - out.start != expected {
+        return fail(format!(
+            "job {} ran {} s, expected {} s",
+            job.id,
+            out.end - out.start,
+            expected
+        ));
+    }
+    let logged = checkpoint
+        .as_ref()
+        .and_then(|(f, ..)| f.cut_at_limit.get(i));
+    if !lost && logged.is_some_and(|w| (w.0 > 0) != cut) {
+        return fail(format!(
+            "job {} is logged as cut at its limit wrongly ({cut} by its run)",
+            job.id
+        ));
+    }
+    let killed = cut || (cfg.kill_at_estimate && job.runtime > planned);
+    if !lost && killed != (out.status == JobOutcome::Killed) {
+        return fail(format!("job {} kill status is wrong", job.id));
     }
     Ok(())
 }

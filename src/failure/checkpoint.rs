@@ -35,12 +35,82 @@ pub struct Checkpointing {
     pub interval: Interval,
     pub cost_s: f64,
     pub restart_s: f64,
+    /// Young's or Daly's interval from each job's own mean time between failures, `M/k`
+    /// for a job on k nodes (each of which fails independently with mean M), instead of
+    /// the node's M for every job (scenario version 9; left out when false).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub per_job: bool,
+    /// The checkpoints count against the job's wallclock limit, as they do under a real
+    /// batch system: the scheduler plans a run with the limit as given, and a run whose
+    /// checkpoints push it past the limit is killed there (with the run's kill at the
+    /// estimate). When false (the default, left out), the limit is taken to include them:
+    /// a run is planned and allowed as long as its checkpoints make it (scenario version 9).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub within_limit: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 impl Checkpointing {
-    /// The plan every job of a run follows: the interval resolved against the failure
-    /// `model` (Young's and Daly's need one: they read its mean up time as M).
+    /// Every job checkpointing every `interval`, at cost `cost_s`, restarting at
+    /// `restart_s`, the node's interval for every job and the limit taken to include them.
+    pub fn every(interval: Interval, cost_s: f64, restart_s: f64) -> Checkpointing {
+        Checkpointing {
+            interval,
+            cost_s,
+            restart_s,
+            per_job: false,
+            within_limit: false,
+        }
+    }
+
+    /// True when it needs scenario version 9 (a per-job interval, or the limit kept).
+    pub fn is_v9(&self) -> bool {
+        self.per_job || self.within_limit
+    }
+
+    /// The plan of each of `nodes_per_job.len()` jobs, job `j` spanning `nodes_per_job[j]`
+    /// nodes (read only when [`Checkpointing::per_job`]).
+    pub fn job_plans(
+        &self,
+        model: Option<&FailureModel>,
+        nodes_per_job: impl ExactSizeIterator<Item = u32>,
+    ) -> Result<JobCheckpoints, FailureError> {
+        let base = self.plan(model)?;
+        let every = match (self.per_job, model) {
+            (true, Some(m)) => {
+                let mtbf = m.mtbf_s();
+                nodes_per_job
+                    .map(|k| {
+                        let job_mtbf = mtbf / f64::from(k.max(1));
+                        let s = match self.interval {
+                            Interval::Daly => daly_interval(self.cost_s, job_mtbf),
+                            _ => young_interval(self.cost_s, job_mtbf),
+                        };
+                        SimTime::from_secs_f64(s).max(SimTime(1))
+                    })
+                    .collect()
+            }
+            _ => Vec::new(),
+        };
+        Ok(JobCheckpoints {
+            base,
+            every,
+            within_limit: self.within_limit,
+        })
+    }
+
+    /// The plan every job of a run follows (of a job on one node, with
+    /// [`Checkpointing::per_job`]): the interval resolved against the failure `model`
+    /// (Young's and Daly's need one: they read its mean up time as M).
     pub fn plan(&self, model: Option<&FailureModel>) -> Result<CheckpointPlan, FailureError> {
+        if self.per_job && matches!(self.interval, Interval::Fixed(_)) {
+            return Err(FailureError::Model(
+                "a per-job checkpoint interval is Young's or Daly's from the job's own MTBF; a fixed interval is the same for every job".into(),
+            ));
+        }
         let bad = |what: &str, v: f64| {
             Err(FailureError::Model(format!(
                 "checkpoint {what} must be a finite number of seconds ≥ 0, not {v}"
@@ -77,6 +147,42 @@ impl Checkpointing {
             cost: SimTime::from_secs_f64(self.cost_s),
             restart: SimTime::from_secs_f64(self.restart_s),
         })
+    }
+}
+
+/// Each job's checkpointing in a run: one plan for all, or (per job) the interval from its
+/// own mean time between failures; and whether the checkpoints count against the limit.
+#[derive(Clone, Debug, PartialEq)]
+pub struct JobCheckpoints {
+    /// Every job's plan; with per-job intervals, a one-node job's.
+    pub base: CheckpointPlan,
+    /// Per job, its interval (empty when every job follows `base`).
+    every: Vec<SimTime>,
+    /// [`Checkpointing::within_limit`].
+    pub within_limit: bool,
+}
+
+impl JobCheckpoints {
+    /// Every job following `plan`, the limit taken to include the checkpoints.
+    pub fn uniform(plan: CheckpointPlan) -> JobCheckpoints {
+        JobCheckpoints {
+            base: plan,
+            every: Vec::new(),
+            within_limit: false,
+        }
+    }
+
+    /// Job `job`'s plan.
+    pub fn of(&self, job: usize) -> CheckpointPlan {
+        match self.every.get(job) {
+            Some(&every) => CheckpointPlan { every, ..self.base },
+            None => self.base,
+        }
+    }
+
+    /// Per job, its interval, when intervals are per job (empty otherwise).
+    pub fn per_job(&self) -> &[SimTime] {
+        &self.every
     }
 }
 
@@ -137,6 +243,24 @@ impl CheckpointPlan {
         let step = self.every.0 + self.cost.0;
         let pieces = (x + self.cost.0 + step - 1) / step;
         SimTime(x - self.cost.0 * (pieces - 1))
+    }
+
+    /// The work done by a run of `length` that its limit cut short, after its restart when
+    /// it `resumed`, and the checkpoints it wrote: each whole `every + cost` is a piece of
+    /// work and its checkpoint; what is left of the run is work up to `every`, then a
+    /// checkpoint cut short. (For a run not cut short this gives
+    /// [`CheckpointPlan::work_in_run`]'s work.)
+    pub fn cut_run(&self, length: SimTime, resumed: bool) -> (SimTime, i64) {
+        let x = length.0 - self.restart_cost(resumed).0;
+        if x <= 0 {
+            return (SimTime::ZERO, 0);
+        }
+        let step = self.every.0 + self.cost.0;
+        let (written, rest) = (x / step, x % step);
+        (
+            SimTime(written * self.every.0 + rest.min(self.every.0)),
+            written,
+        )
     }
 
     /// The work saved (checkpointed) by a run of a job of `full` work, `saved` of it saved

@@ -18,7 +18,7 @@ mod model;
 mod read;
 
 pub use batsim::read_batsim_events;
-pub use checkpoint::{CheckpointPlan, Checkpointing, Interval};
+pub use checkpoint::{CheckpointPlan, Checkpointing, Interval, JobCheckpoints};
 pub use dist::Dist;
 pub use model::{node_rng, FailureModel};
 pub use read::{read_alea_failures, read_outages_csv, NodeCounts, OutageReport};

@@ -13,6 +13,6 @@ pub mod power;
 pub use fit::{NodeFree, PlacementRule};
 pub use job::{Job, JobIdx};
 pub use maintenance::Maintenance;
-pub use nodes::{Demand, NodeType, Placements, Resource, Share};
+pub use nodes::{fewest_nodes, Demand, NodeType, Placements, Resource, Share};
 pub use platform::{Allocation, NodeGroup, Platform, Site, MAX_SITE_UNITS};
 pub use pool::NodePool;

@@ -37,6 +37,41 @@ impl Demand {
     }
 }
 
+/// The fewest nodes of one of `types` that hold a job of `procs` processors asking
+/// `demand` (its node count when it names one; 1 on a site without node types, or when no
+/// type can hold it): what a job's checkpoint interval reads as the nodes it spans
+/// (`failure::Checkpointing::per_job`), before any placement. Cores, memory (per processor:
+/// it adds up; per node: it does not) and GPUs each need ⌈asked / per node⌉ nodes.
+pub fn fewest_nodes(procs: u32, demand: &Demand, types: &[NodeType]) -> u32 {
+    if demand.nodes > 0 {
+        return demand.nodes;
+    }
+    let need = |asked: u64, per_node: u64| match (asked, per_node) {
+        (0, _) => Some(1),
+        (_, 0) => None,
+        _ => Some(asked.div_ceil(per_node)),
+    };
+    let mem_total = match demand.mem_per_node {
+        true => 0,
+        false => demand.mem_kb.saturating_mul(u64::from(procs)),
+    };
+    let memory_modelled = types.iter().any(|t| t.mem_kb > 0);
+    types
+        .iter()
+        .filter(|t| !(demand.mem_per_node && memory_modelled && demand.mem_kb > t.mem_kb))
+        .filter_map(|t| {
+            let cores = need(u64::from(procs), u64::from(t.cores))?;
+            let mem = match memory_modelled {
+                true => need(mem_total, t.mem_kb)?,
+                false => 1,
+            };
+            let gpus = need(u64::from(demand.gpus), u64::from(t.gpus))?;
+            Some(cores.max(mem).max(gpus))
+        })
+        .min()
+        .map_or(1, |k| k.clamp(1, u64::from(u32::MAX)) as u32)
+}
+
 /// A kind of node a site has `count` of (cores, memory in KB, GPUs, and what it draws).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]

@@ -7,7 +7,8 @@ use serde::{Deserialize, Serialize};
 use super::ScenarioError;
 use crate::engine::{FailureLog, JobOutcome, Outcome, SimTime};
 use crate::failure::{
-    Checkpointing, FailureModel, OnFailure, Outage, OutageKind, Outages, RequeueAt, MAX_REQUEUE,
+    CheckpointPlan, Checkpointing, FailureModel, OnFailure, Outage, OutageKind, Outages, RequeueAt,
+    MAX_REQUEUE,
 };
 use crate::model::{Job, Platform};
 
@@ -141,6 +142,8 @@ pub const FAILURE_HELP: &[crate::metrics::MetricHelp] = &[
     crate::metrics::MetricHelp { key: "jobs_lost", formula: "jobs that ended unfinished: killed under 'lost', or past the requeue limit", source: "docs/failures.md" },
     crate::metrics::MetricHelp { key: "work_lost_core_h", formula: "Σ over killed runs of processors × (failure − start − work checkpointed), core-hours", source: "docs/failures.md" },
     crate::metrics::MetricHelp { key: "goodput", formula: "useful core-hours / (useful + lost + checkpoint overhead core-hours)", source: "docs/failures.md" },
+    crate::metrics::MetricHelp { key: "cut_at_limit", formula: "jobs whose checkpoints pushed their last run past its wallclock limit, killed there (checkpoints counted against the limit)", source: "docs/failures.md" },
+    crate::metrics::MetricHelp { key: "work_unfinished_core_h", formula: "Σ over those runs of processors × the work left undone (work − saved − done before the limit), core-hours", source: "docs/failures.md" },
     crate::metrics::MetricHelp { key: "overhead_core_h", formula: "core-hours spent writing checkpoints (C each) and restarting from them (R each)", source: "Young, CACM 17(9) 1974; Daly, FGCS 22(3) 2006" },
 ];
 
@@ -199,6 +202,18 @@ pub struct RunCheckpoint {
     pub overhead_core_h: f64,
     /// Core-hours of work that killed runs checkpointed, so that no later run redid it.
     pub work_saved_core_h: f64,
+    /// With a per-job interval: the shortest and the longest of the jobs' intervals
+    /// (`interval_s` is then a one-node job's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub interval_range_s: Option<[f64; 2]>,
+    /// With the checkpoints counted against the limit: jobs whose last run they pushed
+    /// past its wallclock limit, killed there.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cut_at_limit: Option<u64>,
+    /// With the checkpoints counted against the limit: core-hours of work those runs left
+    /// undone.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub work_unfinished_core_h: Option<f64>,
 }
 
 /// The report of `log` for a run of `jobs` on `platform` that ended with `outcomes`.
@@ -212,14 +227,17 @@ pub fn run_failures(
     let mut first = SimTime::NEVER;
     let mut last = SimTime(i64::MIN);
     let mut lost = 0u64;
-    let mut checkpoint = log.checkpoint.map(|plan| RunCheckpoint {
-        interval_s: plan.every.as_secs_f64(),
-        cost_s: plan.cost.as_secs_f64(),
-        restart_s: plan.restart.as_secs_f64(),
+    let mut checkpoint = log.checkpoint.as_ref().map(|c| RunCheckpoint {
+        interval_s: c.base.every.as_secs_f64(),
+        cost_s: c.base.cost.as_secs_f64(),
+        restart_s: c.base.restart.as_secs_f64(),
         checkpoints: 0,
         restarts: 0,
         overhead_core_h: 0.0,
         work_saved_core_h: 0.0,
+        interval_range_s: intervals_ran(c.per_job(), outcomes),
+        cut_at_limit: c.within_limit.then_some(0),
+        work_unfinished_core_h: c.within_limit.then_some(0.0),
     });
     let (mut work_lost, saved) = killed_runs(jobs, log, &mut checkpoint);
     for (i, (job, out)) in jobs.iter().zip(outcomes).enumerate() {
@@ -229,7 +247,8 @@ pub fn run_failures(
         first = first.min(job.submit);
         last = last.max(out.end);
         let ran = core_h(job.procs, out.start, out.end);
-        match (out.status, &mut checkpoint, log.checkpoint) {
+        let plan = log.checkpoint.as_ref().map(|c| c.of(i));
+        match (out.status, &mut checkpoint, plan) {
             (JobOutcome::Lost, Some(_), Some(_)) => {
                 // Its saved work never finished: lost after all.
                 lost += 1;
@@ -237,12 +256,18 @@ pub fn run_failures(
             }
             (JobOutcome::Lost, ..) => lost += 1,
             (_, Some(c), Some(plan)) => {
-                // The last run: its restart and checkpoints, then the work left.
+                // The last run: its restart and checkpoints, then the work left (or as
+                // much of it as its limit let it do).
                 let resumed = saved[i].0 > 0;
-                let rest = plan.work_in_run(out.end - out.start, resumed);
-                let restart = plan.restart_cost(resumed);
-                let written = plan.checkpoints(rest);
-                let overhead = restart + SimTime(written * plan.cost.0);
+                let length = out.end - out.start;
+                let unfinished = log.cut_at_limit.get(i).copied().unwrap_or(SimTime::ZERO);
+                let (written, overhead) = last_run_overhead(&plan, length, resumed, unfinished);
+                if unfinished.0 > 0 {
+                    c.cut_at_limit = c.cut_at_limit.map(|n| n + 1);
+                    c.work_unfinished_core_h = c
+                        .work_unfinished_core_h
+                        .map(|w| w + core_h(job.procs, SimTime::ZERO, unfinished));
+                }
                 c.checkpoints += written as u64;
                 c.restarts += u64::from(resumed);
                 c.overhead_core_h += core_h(job.procs, SimTime::ZERO, overhead);
@@ -294,6 +319,40 @@ pub fn run_failures(
     }
 }
 
+/// The checkpoints a job's last run of `length` wrote and its overhead (its restart and
+/// checkpoints): of a run that did all its work, or of one its limit cut short with
+/// `unfinished` work left.
+fn last_run_overhead(
+    plan: &CheckpointPlan,
+    length: SimTime,
+    resumed: bool,
+    unfinished: SimTime,
+) -> (i64, SimTime) {
+    if unfinished.0 > 0 {
+        let (done, written) = plan.cut_run(length, resumed);
+        return (written, length - done);
+    }
+    let rest = plan.work_in_run(length, resumed);
+    let written = plan.checkpoints(rest);
+    (
+        written,
+        plan.restart_cost(resumed) + SimTime(written * plan.cost.0),
+    )
+}
+
+/// The shortest and the longest per-job interval among the jobs that ran, in seconds.
+fn intervals_ran(per_job: &[SimTime], outcomes: &[Outcome]) -> Option<[f64; 2]> {
+    let ran = per_job
+        .iter()
+        .zip(outcomes)
+        .filter(|(_, o)| o.ran())
+        .map(|(t, _)| *t);
+    let (lo, hi) = ran.fold((SimTime::NEVER, SimTime::ZERO), |(lo, hi), t| {
+        (lo.min(t), hi.max(t))
+    });
+    (lo <= hi).then(|| [lo.as_secs_f64(), hi.as_secs_f64()])
+}
+
 /// `procs` processors from `from` to `to`, in core-hours.
 fn core_h(procs: u32, from: SimTime, to: SimTime) -> f64 {
     f64::from(procs) * (to - from).as_secs_f64() / 3600.0
@@ -312,7 +371,8 @@ fn killed_runs(
     for k in &log.killed {
         let procs = jobs[k.job as usize].procs;
         let spent = core_h(procs, k.start, k.end);
-        let (Some(c), Some(plan)) = (checkpoint.as_mut(), log.checkpoint) else {
+        let plan = log.checkpoint.as_ref().map(|c| c.of(k.job as usize));
+        let (Some(c), Some(plan)) = (checkpoint.as_mut(), plan) else {
             work_lost += spent;
             continue;
         };

@@ -67,7 +67,8 @@ use serde_engine::RunConfigDef;
 /// type's `power`, likewise; version 6 the grid's `carbon` intensity and an algorithm's
 /// `power_cap_w`, likewise; version 7 (issue #37) the Lublin model's GPU and memory jobs
 /// (`gpu_share`, `gpus_per_job`, `mem_share`, `mem_kb_per_proc`), likewise; version 8
-/// (issue #37) an algorithm's `placement` (best fit), likewise.
+/// (issue #37) an algorithm's `placement` (best fit), likewise; version 9 (issue #41)
+/// checkpointing's `per_job` and `within_limit`, likewise.
 pub const SCENARIO_VERSION: u32 = 2;
 /// The first version whose sites may list node types.
 pub const NODE_TYPES_VERSION: u32 = 3;
@@ -85,8 +86,11 @@ pub const DEMANDS_VERSION: u32 = 7;
 /// The first version with an algorithm's `placement` (issue #37), written only when it is
 /// not first fit.
 pub const PLACEMENT_VERSION: u32 = 8;
+/// The first version whose checkpointing may take a per-job interval or count against
+/// the limit (issue #41), written only when it does.
+pub const CHECKPOINT_VERSION: u32 = 9;
 /// The newest version read.
-pub const NEWEST_SCENARIO_VERSION: u32 = PLACEMENT_VERSION;
+pub const NEWEST_SCENARIO_VERSION: u32 = CHECKPOINT_VERSION;
 /// The oldest version still read.
 pub const OLDEST_SCENARIO_VERSION: u32 = 1;
 
@@ -367,7 +371,20 @@ impl Scenario {
                 s.version
             )));
         }
+        if s.version < CHECKPOINT_VERSION && s.checkpoints_v9() {
+            return Err(ScenarioError::Invalid(format!(
+                "checkpointing's \"per_job\" and \"within_limit\" came in scenario version {CHECKPOINT_VERSION}; this file says version {}",
+                s.version
+            )));
+        }
         Ok(s.upgrade())
+    }
+
+    /// True when checkpointing takes a per-job interval or counts against the limit
+    /// (version 9).
+    pub fn checkpoints_v9(&self) -> bool {
+        let checkpoint = self.failures.as_ref().and_then(|f| f.checkpoint);
+        checkpoint.is_some_and(|c| c.is_v9())
     }
 
     /// True when an algorithm places by another rule than first fit (version 8).
@@ -401,7 +418,9 @@ impl Scenario {
             .any(|a| a.power_off_after_s.is_some() || a.carbon_slack_s.is_some())
             || self.has_power_models();
         let capped = self.algorithms.iter().any(|a| a.power_cap_w.is_some());
-        self.version = if self.places_other_than_first_fit() {
+        self.version = if self.checkpoints_v9() {
+            CHECKPOINT_VERSION
+        } else if self.places_other_than_first_fit() {
             PLACEMENT_VERSION
         } else if self.draws_demands() {
             DEMANDS_VERSION

@@ -100,6 +100,45 @@ test('a failure model in the form: runs on nodes, the failures table equals the 
   assert.equal(await again.locator('#f-failure-seed').count(), 0);
 });
 
+test('checkpointing per job and within the limit: the link is version 9 and the page equals the CLI', async () => {
+  const page = await open();
+  await waitResults(page, 5);
+  await page.selectOption('[data-testid=failure-model]', 'lanl05-exp');
+  await page.selectOption('[data-testid=checkpoint]', 'young');
+  await page.check('[data-testid=checkpoint-per-job]');
+  await page.check('[data-testid=checkpoint-within-limit]');
+  await page.click('[data-testid=run]');
+  await page.waitForFunction(
+    () => document.querySelectorAll('[data-testid=failure-table] tbody tr').length === 5,
+    null,
+    { timeout: 120_000 },
+  );
+  const rows = await waitResults(page, 5, 120_000);
+  const json = await reportJson(page);
+  for (const r of json.runs) {
+    const c = r.failures.checkpoint;
+    assert.ok(Number.isInteger(c.cut_at_limit) && c.work_unfinished_core_h >= 0, `${r.label}: ${JSON.stringify(c)}`);
+    assert.ok(c.interval_range_s[0] <= c.interval_range_s[1], JSON.stringify(c));
+  }
+  assert.ok(await page.locator('[data-testid=failure-table] th[data-key=cut_at_limit]').count() === 1);
+  await page.click('text=Share');
+  const url = await page.textContent('[data-testid=share-url]');
+  const shared = JSON.parse(zlib.inflateRawSync(Buffer.from(url.split('#s1=')[1], 'base64url')));
+  assert.equal(shared.scenario.version, 9);
+  assert.equal(shared.scenario.failures.checkpoint.per_job, true);
+  assert.equal(shared.scenario.failures.checkpoint.within_limit, true);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridscope-checkpoint-'));
+  fs.writeFileSync(path.join(dir, 'scenario.json'), JSON.stringify(shared.scenario));
+  const cli = JSON.parse(execFileSync(CLI, ['run', path.join(dir, 'scenario.json'), '--json'], { maxBuffer: 64 << 20 }).toString());
+  assertSameNumbers(rows, Object.fromEntries(cli.runs.map((r) => [r.label, r.metrics])));
+  assert.deepEqual(json.runs.map((r) => [r.label, r.failures]), cli.runs.map((r) => [r.label, r.failures]));
+  // The link opens again with both boxes ticked.
+  const again = await open(url);
+  await waitResults(again, 5, 120_000);
+  assert.ok(await again.isChecked('[data-testid=checkpoint-per-job]'));
+  assert.ok(await again.isChecked('[data-testid=checkpoint-within-limit]'));
+});
+
 test('the gpu-cluster preset: GPU jobs on nodes, cores, memory and GPUs held and stranded equal the CLI', async () => {
   const page = await open();
   await waitResults(page, 5);

@@ -15,11 +15,7 @@ use gridscope::time::SimTime;
 use crate::failures::{down, job, nodes, run, spans};
 
 fn every(interval_s: f64, cost_s: f64, restart_s: f64) -> Checkpointing {
-    Checkpointing {
-        interval: Interval::Fixed(interval_s),
-        cost_s,
-        restart_s,
-    }
+    Checkpointing::every(Interval::Fixed(interval_s), cost_s, restart_s)
 }
 
 /// One node of 4 cores. Job 0 (4 cores, 100 s of work, estimate 200 s) checkpoints every
@@ -92,11 +88,7 @@ fn a_checkpoint_without_its_mtbf_is_refused() {
     let jobs = [job(0, 0, 1, 100, 100)];
     let young = Outages {
         windows: vec![down(0, 20, 70)],
-        checkpoint: Some(Checkpointing {
-            interval: Interval::Young,
-            cost_s: 5.0,
-            restart_s: 0.0,
-        }),
+        checkpoint: Some(Checkpointing::every(Interval::Young, 5.0, 0.0)),
         ..Outages::default()
     };
     let e = run(&p, &jobs, LocalPolicyKind::Fcfs, young).unwrap_err();

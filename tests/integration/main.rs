@@ -2,6 +2,7 @@
 //! reference scheduler, real traces, the CLI, the steppable engine and the house rules (tidy).
 
 mod checkpoint;
+mod checkpoint_limits;
 mod cli;
 mod cluster;
 mod differential;

@@ -424,30 +424,48 @@ fn checkpoints(report: &Report, s: &mut String) {
     let Some((_, first)) = runs.first() else {
         return;
     };
+    let every = match first.interval_range_s {
+        Some([lo, hi]) => format!(
+            "per job, every {lo}–{hi} s of work (M/k, k the job's nodes; one node: {} s)",
+            first.interval_s
+        ),
+        None => format!("every {} s of work", first.interval_s),
+    };
+    let within = match first.cut_at_limit {
+        Some(_) => ", within the wallclock limit",
+        None => "",
+    };
     s.push_str(&format!(
         "
-checkpointing: every {} s of work, C = {} s, R = {} s
+checkpointing: {every}, C = {} s, R = {} s{within}
 ",
-        first.interval_s, first.cost_s, first.restart_s
+        first.cost_s, first.restart_s
     ));
-    let header = [
+    let mut header = vec![
         "algorithm",
         "checkpoints",
         "restarts",
         "overhead core-h",
         "saved core-h",
     ];
+    if first.cut_at_limit.is_some() {
+        header.extend(["cut at limit", "unfinished core-h"]);
+    }
     let mut rows = vec![header.iter().map(|h| h.to_string()).collect::<Vec<_>>()];
     for (r, c) in runs {
-        rows.push(vec![
+        let mut row = vec![
             r.label.clone(),
             c.checkpoints.to_string(),
             c.restarts.to_string(),
             format!("{:.1}", c.overhead_core_h),
             format!("{:.1}", c.work_saved_core_h),
-        ]);
+        ];
+        if let (Some(n), Some(w)) = (c.cut_at_limit, c.work_unfinished_core_h) {
+            row.extend([n.to_string(), format!("{w:.1}")]);
+        }
+        rows.push(row);
     }
-    s.push_str(&aligned(&rows, &[18, 12, 9, 16, 13]));
+    s.push_str(&aligned(&rows, &[18, 12, 9, 16, 13, 13, 18]));
 }
 
 /// Rows as columns: the first left-aligned, the others right-aligned, each at least its

@@ -206,9 +206,9 @@ fn failure_flags(
             })?),
         };
         let checkpoint = Checkpointing {
-            interval,
-            cost_s: a.checkpoint_cost,
-            restart_s: a.restart_cost,
+            per_job: a.checkpoint_per_job,
+            within_limit: a.checkpoint_within_limit,
+            ..Checkpointing::every(interval, a.checkpoint_cost, a.restart_cost)
         };
         checkpoint.plan(outages.model.as_ref())?;
         outages.checkpoint = Some(checkpoint);

@@ -68,7 +68,7 @@ impl Simulation<'_> {
         let job = &self.jobs[idx as usize];
         let (planned, _) = planned_and_effective(job, &self.cfg);
         let home_speed = self.platform.sites[job.home as usize].speed;
-        let estimate = self.checkpointed(
+        let estimate = self.planned_run(
             idx,
             scale(planned, home_speed, self.sites[s as usize].res.speed),
         );

@@ -150,13 +150,13 @@ impl Simulation<'_> {
     }
 
     /// Job `idx`'s estimate at the site it runs on (or is queued at), with the checkpoints
-    /// of its run.
+    /// of its run unless they count against its limit.
     pub(super) fn estimate_here(&self, idx: JobIdx) -> SimTime {
         let job = &self.jobs[idx as usize];
         let site = &self.sites[self.outcomes[idx as usize].site as usize].res;
         let home_speed = self.platform.sites[job.home as usize].speed;
         let (planned, _) = planned_and_effective(job, &self.cfg);
-        self.checkpointed(idx, scale(planned, home_speed, site.speed))
+        self.planned_run(idx, scale(planned, home_speed, site.speed))
     }
 
     /// 2. Arrivals at `now`, in input order, through the grid policy.

@@ -330,10 +330,18 @@ impl<'a> Simulation<'a> {
             });
         }
         let nodes = validate::validate_outages(&self.platform, &outages, &self.cfg)?;
+        // A per-job interval reads each job's demands (given before, `with_demands`).
         let plan = match &outages.checkpoint {
             Some(c) => {
+                let nodes_per_job = self.jobs.iter().enumerate().map(|(i, job)| {
+                    let site = self.platform.sites.get(job.home as usize);
+                    let demand = self.demands.get(i).copied().unwrap_or_default();
+                    site.map_or(1, |s| {
+                        crate::model::fewest_nodes(job.procs, &demand, &s.node_types)
+                    })
+                });
                 Some(
-                    c.plan(outages.model.as_ref())
+                    c.job_plans(outages.model.as_ref(), nodes_per_job)
                         .map_err(|e| SimError::InvalidPlatform {
                             reason: e.to_string(),
                         })?,

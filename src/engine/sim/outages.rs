@@ -23,7 +23,7 @@ use crate::engine::failure_log::{Downtime, FailureLog, KilledRun};
 use crate::engine::outcome::{planned_and_effective, scale};
 use crate::engine::{InvariantViolation, JobOutcome, Outcome, SimError, SimTime};
 use crate::failure::{
-    node_rng, CheckpointPlan, FailureModel, OnFailure, Outage, OutageKind, Outages, RequeueAt,
+    node_rng, FailureModel, JobCheckpoints, OnFailure, Outage, OutageKind, Outages, RequeueAt,
 };
 use crate::model::{JobIdx, Share};
 use crate::policy::local::QueuedJob;
@@ -50,8 +50,6 @@ pub(super) struct OutageState {
     from_file: usize,
     /// Per site, per node: outages in force, and since when the node is down.
     down: Vec<Vec<(u32, SimTime, OutageKind)>>,
-    /// The checkpointing every job follows, if any.
-    plan: Option<CheckpointPlan>,
     /// Per job, the work its killed runs checkpointed (at the speed of its site: a
     /// requeued job goes back to the queue it ran from); empty without checkpointing.
     saved: Vec<SimTime>,
@@ -59,13 +57,13 @@ pub(super) struct OutageState {
 }
 
 impl OutageState {
-    /// The state for `outages` on sites of `nodes[s]` nodes each (0: no node types), every
-    /// job following `plan` if there is one.
+    /// The state for `outages` on sites of `nodes[s]` nodes each (0: no node types), each
+    /// job following its plan in `plans` if there are some.
     pub(super) fn new(
         outages: Outages,
         nodes: &[u32],
         jobs: usize,
-        plan: Option<CheckpointPlan>,
+        plans: Option<JobCheckpoints>,
     ) -> OutageState {
         let model = outages.model;
         let correlated = model.as_ref().is_some_and(|m| m.share.is_some());
@@ -102,15 +100,18 @@ impl OutageState {
                 .iter()
                 .map(|&n| vec![(0, SimTime::ZERO, OutageKind::Failure); n as usize])
                 .collect(),
-            plan,
-            saved: match plan {
+            saved: match plans {
                 Some(_) => vec![SimTime::ZERO; jobs],
                 None => Vec::new(),
             },
             log: FailureLog {
                 on_failure: outages.on_failure,
                 requeue_at: outages.requeue_at,
-                checkpoint: plan,
+                cut_at_limit: match plans.as_ref().is_some_and(|c| c.within_limit) {
+                    true => vec![SimTime::ZERO; jobs],
+                    false => Vec::new(),
+                },
+                checkpoint: plans,
                 ..FailureLog::default()
             },
         }
@@ -172,19 +173,52 @@ impl OutageState {
 }
 
 impl Simulation<'_> {
-    /// How long a run of job `idx` lasts when the whole job takes `full` at its site: with
-    /// checkpointing, the restart, the work not yet saved and the checkpoints on the way
-    /// ([`CheckpointPlan::run_length`]); `full` itself otherwise. The engine plans a run
-    /// with it (of the estimate) and runs it (of the runtime).
-    pub(super) fn checkpointed(&self, idx: JobIdx, full: SimTime) -> SimTime {
-        match self.outages.as_deref() {
-            Some(OutageState {
-                plan: Some(plan),
-                saved,
-                ..
-            }) => plan.run_length(full, saved[idx as usize]),
-            _ => full,
+    /// How long a run of job `idx` is planned to last when its wallclock limit at its site
+    /// is `limit`: with checkpointing, the restart, the work not yet saved and the
+    /// checkpoints on the way ([`crate::failure::CheckpointPlan::run_length`] of the limit),
+    /// unless the checkpoints count against the limit; `limit` itself otherwise.
+    pub(super) fn planned_run(&self, idx: JobIdx, limit: SimTime) -> SimTime {
+        match self.checkpoints() {
+            Some((c, _)) if c.within_limit => limit,
+            Some((c, saved)) => c.of(idx as usize).run_length(limit, saved[idx as usize]),
+            None => limit,
         }
+    }
+
+    /// How long a run of job `idx` lasts when its work takes `full` at its site and its
+    /// limit there is `limit`, and the work left undone when its checkpoints push it past
+    /// the limit, where it is killed (with the checkpoints counted against the limit and
+    /// jobs killed at it; zero otherwise).
+    pub(super) fn actual_run(
+        &self,
+        idx: JobIdx,
+        full: SimTime,
+        limit: SimTime,
+    ) -> (SimTime, SimTime) {
+        let Some((c, saved)) = self.checkpoints() else {
+            return (full, SimTime::ZERO);
+        };
+        let (plan, saved) = (c.of(idx as usize), saved[idx as usize]);
+        let run = plan.run_length(full, saved);
+        if !(c.within_limit && self.cfg.kill_at_estimate && run > limit) {
+            return (run, SimTime::ZERO);
+        }
+        let (done, _) = plan.cut_run(limit, saved.0 > 0);
+        (limit, SimTime((full.0 - saved.0 - done.0).max(1)))
+    }
+
+    /// Notes the work job `idx`'s run, starting now, leaves undone at its limit.
+    pub(super) fn note_cut(&mut self, idx: JobIdx, cut: SimTime) {
+        let log = self.outages.as_deref_mut().map(|st| &mut st.log);
+        if let Some(flag) = log.and_then(|l| l.cut_at_limit.get_mut(idx as usize)) {
+            *flag = cut;
+        }
+    }
+
+    /// The run's checkpointing and the work each job has saved, if jobs checkpoint.
+    fn checkpoints(&self) -> Option<(&JobCheckpoints, &[SimTime])> {
+        let st = self.outages.as_deref()?;
+        Some((st.log.checkpoint.as_ref()?, &st.saved))
     }
 
     /// At the run's first instant: every known outage and every node's first drawn failure
@@ -353,7 +387,7 @@ impl Simulation<'_> {
             return Ok(());
         };
         // The work this run checkpointed before the failure; the next run resumes after it.
-        let saved = match st.plan {
+        let saved = match st.log.checkpoint.as_ref().map(|c| c.of(idx as usize)) {
             Some(plan) => {
                 let before = st.saved[idx as usize];
                 let full = scale(effective, home_speed, speed);

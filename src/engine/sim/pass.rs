@@ -59,8 +59,10 @@ impl Simulation<'_> {
             let home_speed = self.platform.sites[job.home as usize].speed;
             let speed = self.sites[s as usize].res.speed;
             let (planned, effective) = planned_and_effective(job, &self.cfg);
-            let est = self.checkpointed(idx, scale(planned, home_speed, speed));
-            let run = self.checkpointed(idx, scale(effective, home_speed, speed));
+            let limit = scale(planned, home_speed, speed);
+            let est = self.planned_run(idx, limit);
+            let (run, cut) = self.actual_run(idx, scale(effective, home_speed, speed), limit);
+            self.note_cut(idx, cut);
             self.place_start(s, idx, est)?;
             // A job placed on sleeping nodes computes once they have booted.
             let start = match self.power.as_mut() {
@@ -101,11 +103,12 @@ impl Simulation<'_> {
             site.free -= units;
             out.start = start;
             out.end = start + run;
-            out.status = if self.cfg.kill_at_estimate && job.runtime > planned {
-                JobOutcome::Killed
-            } else {
-                JobOutcome::Finished
-            };
+            out.status =
+                if cut > SimTime::ZERO || (self.cfg.kill_at_estimate && job.runtime > planned) {
+                    JobOutcome::Killed
+                } else {
+                    JobOutcome::Finished
+                };
             site.running.insert((start + est, idx), units);
             self.events.push(start + run, Event::Complete(idx));
             if run > est {

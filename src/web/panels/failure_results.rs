@@ -30,6 +30,11 @@ pub fn FailureResultsPanel() -> Html {
             .as_ref()
             .is_some_and(|f| f.checkpoint.is_some())
     });
+    let cut = runs.iter().any(|r| {
+        let f = r.report.failures.as_ref();
+        f.and_then(|f| f.checkpoint.as_ref())
+            .is_some_and(|c| c.cut_at_limit.is_some())
+    });
     let th = |key: &'static str, text: &'static str| html! { <th title={formula(key)} data-key={key}>{text}</th> };
     let row = |label: &str, f: &RunFailures| {
         let c = f.checkpoint.as_ref();
@@ -45,6 +50,10 @@ pub fn FailureResultsPanel() -> Html {
             if checkpointed {
                 <td class="num">{c.map_or("–".into(), |c| c.checkpoints.to_string())}</td>
                 <td class="num">{c.map_or("–".into(), |c| fmt_num(c.overhead_core_h, 1))}</td>
+            }
+            if cut {
+                <td class="num">{c.and_then(|c| c.cut_at_limit).map_or("–".into(), |n| n.to_string())}</td>
+                <td class="num">{c.and_then(|c| c.work_unfinished_core_h).map_or("–".into(), |w| fmt_num(w, 1))}</td>
             }
         </tr> }
     };
@@ -64,6 +73,10 @@ pub fn FailureResultsPanel() -> Html {
                     if checkpointed {
                         <th title="checkpoints written by every run">{"checkpoints"}</th>
                         { th("overhead_core_h", "checkpoint overhead (core-h)") }
+                    }
+                    if cut {
+                        { th("cut_at_limit", "cut at limit") }
+                        { th("work_unfinished_core_h", "unfinished (core-h)") }
                     }
                 </tr></thead>
                 <tbody>

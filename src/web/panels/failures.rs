@@ -281,14 +281,16 @@ fn checkpointing(app: &AppContext, f: &FailureSpec) -> Html {
                         return Ok(());
                     }
                 };
-                let (cost_s, restart_s) =
-                    f.checkpoint.map_or((DEFAULT_COST_S, DEFAULT_COST_S), |c| {
-                        (c.cost_s, c.restart_s)
-                    });
+                let old = f.checkpoint.unwrap_or(Checkpointing::every(
+                    interval,
+                    DEFAULT_COST_S,
+                    DEFAULT_COST_S,
+                ));
                 f.checkpoint = Some(Checkpointing {
                     interval,
-                    cost_s,
-                    restart_s,
+                    // A fixed interval is the same for every job.
+                    per_job: old.per_job && !matches!(interval, Interval::Fixed(_)),
+                    ..old
                 });
                 Ok(())
             })(s, &v)
@@ -315,7 +317,38 @@ fn checkpointing(app: &AppContext, f: &FailureSpec) -> Html {
                     with_failures(|f, v| { if let Some(c) = f.checkpoint.as_mut() { c.cost_s = parse("checkpoint cost", v)?; } Ok(()) })) }
                 { num_field(app, "restart-cost", "Restart cost R (s)", "Seconds to restart from a checkpoint.", c.restart_s.to_string(), "1",
                     with_failures(|f, v| { if let Some(c) = f.checkpoint.as_mut() { c.restart_s = parse("restart cost", v)?; } Ok(()) })) }
+                if !matches!(c.interval, Interval::Fixed(_)) {
+                    { checkpoint_switch(app, "checkpoint-per-job", c.per_job, " each job's own interval",
+                        " — from its own mean time between failures M/k, k the fewest nodes that hold it (k nodes failing independently fail k times as often): τ = √(2·C·M/k). Off, every job uses the node's M.",
+                        |c| c.per_job = !c.per_job) }
+                }
+                { checkpoint_switch(app, "checkpoint-within-limit", c.within_limit, " checkpoints count against the wallclock limit",
+                    " — the scheduler plans each run with the job's limit as given, and a run its checkpoints push past the limit is killed there (with jobs killed at their estimate), as a batch system does. Off, the limit is taken to include the checkpoints.",
+                    |c| c.within_limit = !c.within_limit) }
             }
         </>
+    }
+}
+
+/// A check box that flips one switch of the run's checkpointing.
+fn checkpoint_switch(
+    app: &AppContext,
+    testid: &'static str,
+    on: bool,
+    label: &'static str,
+    help: &'static str,
+    flip: fn(&mut Checkpointing),
+) -> Html {
+    let onchange = app.callback(move |_: Event| {
+        edit(move |s| {
+            if let Some(c) = s.failures.as_mut().and_then(|f| f.checkpoint.as_mut()) {
+                flip(c);
+            }
+            Ok(())
+        })
+    });
+    html! {
+        <label class="check"><input type="checkbox" checked={on} {onchange} data-testid={testid} />
+            {label}<span class="help">{help}</span></label>
     }
 }

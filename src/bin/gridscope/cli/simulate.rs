@@ -197,6 +197,15 @@ pub struct SimulateArgs {
         requires = "checkpoint"
     )]
     pub restart_cost: f64,
+    /// Young's or Daly's interval per job, from the job's own mean time between failures
+    /// M/k (k the fewest nodes that hold it) instead of the node's M
+    #[arg(long, requires = "checkpoint", verbatim_doc_comment)]
+    pub checkpoint_per_job: bool,
+    /// The checkpoints count against the job's wallclock limit: each run is planned with
+    /// the limit as given, and one its checkpoints push past the limit is killed there
+    /// (default: the limit is taken to include the checkpoints)
+    #[arg(long, requires = "checkpoint", verbatim_doc_comment)]
+    pub checkpoint_within_limit: bool,
     /// Run-time estimates: the trace's or the exact runtime
     ///
     /// trace: SWF field 9 (the runtime when missing); exact: the real runtime.
