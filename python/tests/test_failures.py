@@ -80,6 +80,10 @@ def test_checkpoints_per_job_and_within_the_limit_run_as_the_cli_runs_them(cli, 
     assert c["cut_at_limit"] >= 0 and c["work_unfinished_core_h"] >= 0
     lo, hi = c["interval_range_s"]
     assert 0 < lo <= hi <= c["interval_s"]
+    # simulate() takes the same failures object.
+    res = gridscope.simulate(str(tmp_path / "memory_decides.swf"), policies=["fcfs", "firstfit"],
+                             platform=s["platform"], failures=s["failures"])
+    assert res["fcfs"].failures == gridscope.run(str(path))["fcfs"].failures
     s["version"] = 8
     path.write_text(json.dumps(s))
     with pytest.raises(ScenarioError, match="version 9"):

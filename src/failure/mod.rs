@@ -21,7 +21,7 @@ pub use batsim::read_batsim_events;
 pub use checkpoint::{CheckpointPlan, Checkpointing, Interval, JobCheckpoints};
 pub use dist::Dist;
 pub use model::{node_rng, FailureModel};
-pub use read::{read_alea_failures, read_outages_csv, NodeCounts, OutageReport};
+pub use read::{read_alea_failures, read_outage_file, read_outages_csv, NodeCounts, OutageReport};
 
 use serde::{Deserialize, Serialize};
 

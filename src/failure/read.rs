@@ -92,6 +92,24 @@ impl NodeCounts<'_> {
     }
 }
 
+/// Reads an outage file of any of the three kinds, told apart as the CLI and the page tell
+/// them: a name ending in `.failures` is Alea's ([`read_alea_failures`], its times from
+/// `origin_s`), a first non-blank byte `{` makes Batsim's events ([`read_batsim_events`]),
+/// anything else is the CSV ([`read_outages_csv`]).
+pub fn read_outage_file(
+    file: &str,
+    bytes: &[u8],
+    nodes: &NodeCounts,
+    origin_s: i64,
+) -> Result<(Vec<Outage>, OutageReport), FailureError> {
+    let json_lines = bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
+    match (file.ends_with(".failures"), json_lines) {
+        (true, _) => read_alea_failures(file, bytes, nodes, origin_s),
+        (false, true) => super::read_batsim_events(file, bytes, nodes),
+        (false, false) => read_outages_csv(file, bytes, nodes),
+    }
+}
+
 /// Reads Gridscope's outage CSV: a header `node,start,end,kind`, then one outage a line.
 /// `node` is a node number of the first site, or `site:node` (site and node numbers from 0);
 /// `start` and `end` are seconds from the trace's time origin (decimals allowed); `kind` is

@@ -139,6 +139,47 @@ test('checkpointing per job and within the limit: the link is version 9 and the 
   assert.ok(await again.isChecked('[data-testid=checkpoint-within-limit]'));
 });
 
+test('an outage file picked in the page: its report, the runs see it as the CLI does, the link carries it, a bad line is named', async () => {
+  const page = await open();
+  await waitResults(page, 5);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridscope-outages-'));
+  const bad = path.join(dir, 'bad.csv');
+  fs.writeFileSync(bad, 'node,start,end,kind\n0,100,50,failure\n');
+  await page.setInputFiles('[data-testid=outage-file]', bad);
+  await page.waitForSelector('[data-testid=error]');
+  assert.match(await page.textContent('[data-testid=error]'), /bad\.csv:2:/);
+  assert.equal(await page.locator('[data-testid=failures-outages]').count(), 0);
+  const good = path.join(dir, 'outages.csv');
+  fs.writeFileSync(good, 'node,start,end,kind\n# two nodes down early on\n0,100,20000,failure\n1,200.5,30000,maintenance\n');
+  await page.setInputFiles('[data-testid=outage-file]', good);
+  await page.waitForSelector('[data-testid=outage-file-report]');
+  assert.match(await page.textContent('[data-testid=outage-file-report]'), /outages\.csv: 2 outages \(1 failure, 1 maintenance\)/);
+  assert.match(await page.textContent('[data-testid=failures-outages]'), /lists 2 known outages/);
+  await page.click('[data-testid=run]');
+  await page.waitForFunction(
+    () => document.querySelectorAll('[data-testid=failure-table] tbody tr').length === 5,
+    null,
+    { timeout: 120_000 },
+  );
+  const rows = await waitResults(page, 5, 120_000);
+  const json = await reportJson(page);
+  for (const r of json.runs) assert.equal(r.failures.downtimes, 2, `${r.label}: ${JSON.stringify(r.failures)}`);
+  await page.click('text=Share');
+  const url = await page.textContent('[data-testid=share-url]');
+  const shared = JSON.parse(zlib.inflateRawSync(Buffer.from(url.split('#s1=')[1], 'base64url')));
+  assert.deepEqual(shared.scenario.failures.outages, [
+    { node: 0, start_s: 100, end_s: 20000, kind: 'failure' },
+    { node: 1, start_s: 200, end_s: 30000, kind: 'maintenance' },
+  ]);
+  fs.writeFileSync(path.join(dir, 'scenario.json'), JSON.stringify(shared.scenario));
+  const cli = JSON.parse(execFileSync(CLI, ['run', path.join(dir, 'scenario.json'), '--json'], { maxBuffer: 64 << 20 }).toString());
+  assertSameNumbers(rows, Object.fromEntries(cli.runs.map((r) => [r.label, r.metrics])));
+  assert.deepEqual(json.runs.map((r) => [r.label, r.failures]), cli.runs.map((r) => [r.label, r.failures]));
+  // Dropped again: no failures left (no model was chosen).
+  await page.click('[data-testid=clear-outages]');
+  assert.equal(await page.locator('[data-testid=failures-outages]').count(), 0);
+});
+
 test('the gpu-cluster preset: GPU jobs on nodes, cores, memory and GPUs held and stranded equal the CLI', async () => {
   const page = await open();
   await waitResults(page, 5);

@@ -445,7 +445,8 @@ def simulate(workload: Union[Workload, PathLike, bytes], policies: Iterable = ("
     CLI's JSON byte for byte (``result.to_json()``).
 
     ``failures``: a scenario's ``failures`` object (docs/failures.md: a failure model, known
-    outages, ``on_failure``, ``checkpoint``); failures need a platform with node types.
+    outages, ``on_failure``, ``checkpoint`` with its ``per_job`` and ``within_limit``);
+    failures need a platform with node types.
 
     ``slurm``: the ``"slurm"`` policy's configuration (docs/slurm.md), a preset's name
     (``"default"``, ``"medium_cluster"``) or a dict such as :func:`slurm_config` returns;
@@ -474,7 +475,9 @@ def simulate(workload: Union[Workload, PathLike, bytes], policies: Iterable = ("
         "options": options,
     }
     if failures is not None:
-        base["version"] = 4
+        # The newest version that may hold failures (9: checkpointing per job or within the
+        # limit); the engine writes the scenario back in the lowest that describes it.
+        base["version"] = 9
         base["failures"] = dict(failures)
     builtin = [p for p in policies if isinstance(p, str)]
     reports = []

@@ -140,9 +140,7 @@ fn failure_flags(
     sites: &[gridscope::model::Site],
     inputs: &mut Inputs,
 ) -> Result<Outages, CliError> {
-    use gridscope::failure::{
-        read_alea_failures, read_batsim_events, read_outages_csv, FailureModel, NodeCounts,
-    };
+    use gridscope::failure::{read_outage_file, FailureModel, NodeCounts};
     let limits = a.limits.limits();
     let counts: Vec<(&str, u32)> = sites
         .iter()
@@ -160,13 +158,7 @@ fn failure_flags(
         inputs.add(file);
         let name = file.display().to_string();
         let nodes = NodeCounts { sites: &counts };
-        // Batsim's events are JSON lines; Alea's files end in .failures; the rest is CSV.
-        let json_lines = bytes.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{');
-        let (windows, report) = match (name.ends_with(".failures"), json_lines) {
-            (true, _) => read_alea_failures(&name, &bytes, &nodes, a.outage_origin)?,
-            (false, true) => read_batsim_events(&name, &bytes, &nodes)?,
-            (false, false) => read_outages_csv(&name, &bytes, &nodes)?,
-        };
+        let (windows, report) = read_outage_file(&name, &bytes, &nodes, a.outage_origin)?;
         eprintln!("outages: {name}: {}", report.summary());
         outages.windows = windows;
     }

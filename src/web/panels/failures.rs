@@ -1,6 +1,7 @@
 //! Failures (issue #41, docs/failures.md): nodes drawn down and up by a failure model, what
 //! becomes of the jobs a failure kills, and checkpointing. The scenario's `failures` object
-//! (version 4); known outages come with a scenario file or a link and are kept as they are.
+//! (version 4); known outages read from a file (CSV, Alea's, Batsim's) or come with a
+//! scenario file or a link.
 
 use yew::prelude::*;
 
@@ -8,9 +9,9 @@ use super::form::{num_field, parse, select_value};
 use crate::failure::{Checkpointing, FailureModel, Interval, OnFailure, RequeueAt, MAX_REQUEUE};
 use crate::model::{NodeType, Site};
 use crate::policy::grid::GridScheme;
-use crate::scenario::failures::{FailureSpec, ModelSpec};
+use crate::scenario::failures::{FailureSpec, ModelSpec, OutageSpec};
 use crate::scenario::{platform_preset, PlatformSpec, Scenario};
-use crate::web::state::{edit, use_app, AppContext};
+use crate::web::state::{edit, use_app, AppAction, AppContext};
 
 /// The checkpoint cost C and restart cost R a new checkpoint plan starts with (seconds).
 const DEFAULT_COST_S: f64 = 60.0;
@@ -33,6 +34,52 @@ pub fn FailuresPanel() -> Html {
         })
     };
     let outages = spec.as_ref().map_or(0, |f| f.outages.len());
+    let read = use_state(|| None::<String>);
+    let reader = use_mut_ref(|| None::<gloo::file::callbacks::FileReader>);
+    let pick = {
+        let (app, known, read) = (app.clone(), known.clone(), read.clone());
+        Callback::from(move |e: Event| {
+            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
+            let Some(file) = input.files().and_then(|f| f.get(0)) else {
+                return;
+            };
+            let name = file.name();
+            if file.size() > MAX_OUTAGE_BYTES {
+                app.send(AppAction::Error(format!(
+                    "{name}: more than the page reads from an outage file (64 MB)"
+                )));
+                return;
+            }
+            let (app, known, read) = (app.clone(), known.clone(), read.clone());
+            let file = gloo::file::File::from(file);
+            *reader.borrow_mut() = Some(gloo::file::callbacks::read_as_bytes(&file, move |r| {
+                let Ok(bytes) = r else {
+                    app.send(AppAction::Error(format!("{name}: cannot read the file")));
+                    return;
+                };
+                let (name, known, read) = (name.clone(), known.clone(), read.clone());
+                read.set(None);
+                app.send(edit(move |s| {
+                    let summary = set_outage_file(s, &name, &bytes, known.as_deref())?;
+                    read.set(Some(summary));
+                    Ok(())
+                }));
+            }));
+        })
+    };
+    let clear = {
+        let read = read.clone();
+        app.callback(move |_: MouseEvent| {
+            read.set(None);
+            edit(|s| {
+                match s.failures.as_mut() {
+                    Some(f) if f.model.is_some() => f.outages.clear(),
+                    _ => s.failures = None,
+                }
+                Ok(())
+            })
+        })
+    };
     html! {
         <>
             <h2>{"Failures"}</h2>
@@ -53,14 +100,88 @@ pub fn FailuresPanel() -> Html {
                     </select>
                 </label>
                 <p class="help">{ super::with_doc_links(&model_help(spec.as_ref())) }</p>
+                <div class="field">
+                    <label for="f-outage-file">{"Known outages from a file"}</label>
+                    <input id="f-outage-file" type="file" accept=".csv,.txt,.failures,.json,.jsonl" data-testid="outage-file" onchange={pick} />
+                    <span class="help">{"Gridscope's CSV (node,start,end,kind: node a number of the first site or site:node, seconds from the workload's start, kind failure or maintenance), Alea's .failures (start, cluster, duration, machine ids; failures under 60 s skipped as Alea skips them) or Batsim's machine_unavailable/machine_available events (JSON lines). Maintenance is known in advance and planned around; failures are not. A bad line is named and nothing is read from the file. Times are rounded out to whole seconds and go into the scenario, so a share link carries them; the sites are placed on nodes first if they are not (docs/failures.md)."}</span>
+                </div>
+                if let Some(r) = &*read {
+                    <p class="help" data-testid="outage-file-report">{r.clone()}</p>
+                }
                 if outages > 0 {
-                    <p class="help" data-testid="failures-outages">{format!("The scenario lists {outages} known outage{} (node, start, end, failure or maintenance); they stay as they are. Edit them in the scenario file (docs/failures.md).", if outages == 1 { "" } else { "s" })}</p>
+                    <p class="help" data-testid="failures-outages">{format!("The scenario lists {outages} known outage{} (node, start, end, failure or maintenance). ", if outages == 1 { "" } else { "s" })}
+                        <button class="small" onclick={clear} data-testid="clear-outages">{"drop them"}</button></p>
                 }
                 if let Some(f) = spec {
                     { details(&app, &f) }
                 }
             </div>
         </>
+    }
+}
+
+/// The most bytes the page reads from an outage file.
+const MAX_OUTAGE_BYTES: f64 = 64e6;
+
+/// Reads an outage file (`failure::read_outage_file`: CSV, Alea's or Batsim's, the times
+/// of Alea's from 0) against the scenario's sites, placed on nodes first if they are not,
+/// and makes its outages the scenario's known outages: what the reading decided, or the
+/// error naming the line (then nothing changes).
+fn set_outage_file(
+    s: &mut Scenario,
+    name: &str,
+    bytes: &[u8],
+    known: Option<&[Site]>,
+) -> Result<String, String> {
+    let mut placed = s.clone();
+    if !placed.has_node_types() {
+        place_on_nodes(&mut placed, known)?;
+    }
+    let sites = match &placed.platform {
+        PlatformSpec::Sites { sites, .. } => sites.clone(),
+        PlatformSpec::Preset { name } => platform_preset(name)
+            .map(|p| p.sites)
+            .ok_or_else(|| format!("no platform preset '{name}'"))?,
+        PlatformSpec::FromTrace { .. } => {
+            return Err(
+                "give the site's processors first: outages need a known number of nodes".into(),
+            )
+        }
+    };
+    let counts: Vec<(&str, u32)> = sites
+        .iter()
+        .map(|s| (s.name.as_str(), if s.has_nodes() { s.nodes } else { 0 }))
+        .collect();
+    let nodes = crate::failure::NodeCounts { sites: &counts };
+    let (windows, report) =
+        crate::failure::read_outage_file(name, bytes, &nodes, 0).map_err(|e| e.to_string())?;
+    let one_site = sites.len() == 1;
+    let outages = windows
+        .iter()
+        .map(|o| OutageSpec {
+            site: (!one_site).then(|| sites[o.site as usize].name.clone()),
+            node: o.node,
+            start_s: o.start.as_secs_f64().floor() as i64,
+            end_s: o.end.as_secs_f64().ceil() as i64,
+            kind: o.kind,
+        })
+        .collect();
+    *s = placed;
+    let f = s.failures.get_or_insert_with(no_failures);
+    f.outages = outages;
+    Ok(format!("{name}: {}", report.summary()))
+}
+
+/// A scenario's failures with nothing in them yet.
+fn no_failures() -> FailureSpec {
+    FailureSpec {
+        model: None,
+        seed: 1,
+        outages: Vec::new(),
+        on_failure: OnFailure::Requeue,
+        max_requeue: MAX_REQUEUE,
+        requeue_at: RequeueAt::Back,
+        checkpoint: None,
     }
 }
 
@@ -164,15 +285,7 @@ fn set_model(s: &mut Scenario, name: &str, known: Option<&[Site]>) -> Result<(),
     if !s.has_node_types() {
         place_on_nodes(s, known)?;
     }
-    let f = s.failures.get_or_insert_with(|| FailureSpec {
-        model: None,
-        seed: 1,
-        outages: Vec::new(),
-        on_failure: OnFailure::Requeue,
-        max_requeue: MAX_REQUEUE,
-        requeue_at: RequeueAt::Back,
-        checkpoint: None,
-    });
+    let f = s.failures.get_or_insert_with(no_failures);
     f.model = Some(ModelSpec::Preset(name.to_string()));
     Ok(())
 }
