@@ -90,6 +90,17 @@ impl Maintenance {
         mask
     }
 
+    /// The windows that overlap `[from, to)`, as (node, start, end), by end then node.
+    pub fn overlapping(
+        &self,
+        from: SimTime,
+        to: SimTime,
+    ) -> impl Iterator<Item = (u32, SimTime, SimTime)> + '_ {
+        self.near(from, to)
+            .filter(move |w| w.1 < to)
+            .map(|&(end, start, n)| (n, start, end))
+    }
+
     /// Every window still open after `now`, as (node, start, end), by node then start.
     pub fn open_after(&self, now: SimTime) -> impl Iterator<Item = (u32, SimTime, SimTime)> + '_ {
         self.windows.iter().enumerate().flat_map(move |(n, list)| {

@@ -66,7 +66,20 @@ pub enum WaitReason {
         free_nodes: Vec<FreeNode>,
         #[serde(default, skip_serializing_if = "is_zero")]
         free_nodes_more: usize,
+        /// When `short` is `maintenance`: the windows its run would overlap on the nodes
+        /// with a free core (the first [`MAX_FREE_NODES`], by end), seconds from the first
+        /// submission.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        windows: Vec<MaintenanceWindow>,
     },
+}
+
+/// A maintenance window on a node: down from `start_s` to `end_s`.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct MaintenanceWindow {
+    pub node: u32,
+    pub start_s: f64,
+    pub end_s: f64,
 }
 
 /// A node with a free core, and what it has free (memory in KB).
@@ -152,8 +165,19 @@ impl WaitReason {
                 short,
                 free_nodes,
                 free_nodes_more,
+                windows,
             } => {
                 let why = match short.as_str() {
+                    "maintenance" if !windows.is_empty() => {
+                        let named: Vec<String> = windows
+                            .iter()
+                            .map(|w| format!("node {} {}–{}", w.node, at(w.start_s), at(w.end_s)))
+                            .collect();
+                        format!(
+                            "maintenance keeps its estimate from the nodes that would hold it ({})",
+                            named.join(", ")
+                        )
+                    }
                     "maintenance" => "a maintenance window keeps its estimate from the nodes that would hold it".to_string(),
                     "cores" => "the free cores are spread over too many nodes for its node count".to_string(),
                     "nodes" => "too few nodes have room for its part".to_string(),
@@ -434,12 +458,26 @@ fn reason_now(
         } else if let Some(short) = short {
             let (free_nodes, free_nodes_more) =
                 sim.free_nodes(s).map(free_nodes).unwrap_or_default();
+            let windows = match short {
+                Some(_) => Vec::new(),
+                None => sim
+                    .maintenance_in_the_way(s, q.estimate)
+                    .into_iter()
+                    .take(MAX_FREE_NODES)
+                    .map(|(node, start, end)| MaintenanceWindow {
+                        node,
+                        start_s: secs(start.0),
+                        end_s: secs(end.0),
+                    })
+                    .collect(),
+            };
             WaitReason::NoNodeHoldsIt {
                 needs: q.units,
                 free: snap.free,
                 short: short.map_or("maintenance", |r| r.name()).to_string(),
                 free_nodes,
                 free_nodes_more,
+                windows,
             }
         } else if let Some(h) = snap.head.filter(|h| h.job != j) {
             let ends = sim.now().0 + q.estimate.0;

@@ -206,3 +206,79 @@ fn random_windows_kill_nothing() {
         }
     }
 }
+
+/// "Why did this job wait" names the windows (issue #41): two one-core nodes, node 1 in
+/// maintenance from 10 to 100 s. Job 1 (10 s) takes node 0 at 0; job 2 (50 s) finds node 1
+/// free but its window inside `[0, 50)`, so from 0 to 10 it waits because of that window,
+/// named with its node and its instants, in words and in the JSON.
+#[test]
+fn the_wait_names_the_maintenance_window_in_the_way() {
+    use gridscope::scenario::explain::{explain, WaitReason};
+    use gridscope::scenario::failures::{FailureSpec, OutageSpec};
+    use gridscope::scenario::{AlgorithmSpec, PlatformSpec, Scenario, WorkloadSpec};
+    use gridscope::workload::{read_trace, SwfOptions, TraceOptions};
+    let swf = "1 0 -1 10 1 -1 -1 1 10 -1 1 1 1 -1 1 -1 -1 -1\n\
+               2 0 -1 50 1 -1 -1 1 50 -1 1 1 1 -1 1 -1 -1 -1\n";
+    let workload = || {
+        read_trace(
+            "w.swf",
+            swf.as_bytes(),
+            &SwfOptions::default(),
+            &TraceOptions::default(),
+        )
+        .expect("reads")
+    };
+    let sites = nodes(2, 1).sites;
+    let scenario = Scenario {
+        version: 4,
+        name: "window".into(),
+        seed: 0,
+        platform: PlatformSpec::Sites {
+            name: "two".into(),
+            sites,
+        },
+        workload: WorkloadSpec::Swf {
+            file: "w.swf".into(),
+            strict: false,
+            format: Default::default(),
+            utc_offset_min: 0,
+        },
+        algorithms: vec![AlgorithmSpec::local(LocalPolicyKind::Fcfs)],
+        options: Default::default(),
+        failures: Some(FailureSpec {
+            model: None,
+            seed: 0,
+            outages: vec![OutageSpec {
+                site: None,
+                node: 1,
+                start_s: 10,
+                end_s: 100,
+                kind: OutageKind::Maintenance,
+            }],
+            on_failure: Default::default(),
+            max_requeue: 5,
+            requeue_at: Default::default(),
+            checkpoint: None,
+        }),
+        carbon: None,
+    }
+    .upgrade();
+    let x = explain(&scenario, workload(), 0, 2).expect("explains");
+    let first = &x.spans[0];
+    let WaitReason::NoNodeHoldsIt { short, windows, .. } = &first.reason else {
+        panic!("{:?}", first.reason);
+    };
+    assert_eq!(short, "maintenance");
+    assert_eq!(windows.len(), 1);
+    assert_eq!(
+        (windows[0].node, windows[0].start_s, windows[0].end_s),
+        (1, 10.0, 100.0)
+    );
+    let text = x.text();
+    assert!(
+        text.contains(
+            "maintenance keeps its estimate from the nodes that would hold it (node 1 10 s–100 s)"
+        ),
+        "{text}"
+    );
+}

@@ -149,6 +149,26 @@ impl Simulation<'_> {
         }
     }
 
+    /// The maintenance windows of site `s` that a run from now of `estimate` would overlap
+    /// on the nodes with a free core, as (node, start, end), by end then node: the windows
+    /// that keep such a run from the nodes free now (the explain view names them).
+    pub fn maintenance_in_the_way(
+        &self,
+        s: usize,
+        estimate: SimTime,
+    ) -> Vec<(u32, SimTime, SimTime)> {
+        let Some(pool) = self.sites.get(s).and_then(|st| st.res.nodes.as_ref()) else {
+            return Vec::new();
+        };
+        let Some(m) = pool.maintenance.as_ref() else {
+            return Vec::new();
+        };
+        let free = pool.free();
+        m.overlapping(self.now, self.now + estimate)
+            .filter(|&(n, ..)| free.cores.get(n as usize).is_some_and(|&c| c > 0))
+            .collect()
+    }
+
     /// Why job `idx` can never run on site `s`'s nodes (`None` when it can, or the site
     /// has no node types).
     pub(super) fn never_fits(&self, s: usize, idx: JobIdx) -> Option<RejectReason> {
