@@ -175,6 +175,26 @@ test('an outage file picked in the page: its report, the runs see it as the CLI 
   const cli = JSON.parse(execFileSync(CLI, ['run', path.join(dir, 'scenario.json'), '--json'], { maxBuffer: 64 << 20 }).toString());
   assertSameNumbers(rows, Object.fromEntries(cli.runs.map((r) => [r.label, r.metrics])));
   assert.deepEqual(json.runs.map((r) => [r.label, r.failures]), cli.runs.map((r) => [r.label, r.failures]));
+  // Edited one by one: one added in the table's last row, the first dropped, and the link
+  // carries what is left; an outage ending before it starts is refused by name.
+  await page.fill('[data-testid=outage-node]', '1');
+  await page.fill('[data-testid=outage-start]', '40000');
+  await page.fill('[data-testid=outage-end]', '41000');
+  await page.selectOption('[data-testid=outage-kind]', 'maintenance');
+  await page.click('[data-testid=add-outage]');
+  await page.waitForFunction(() => /lists 3 known outages/.test(document.querySelector('[data-testid=failures-outages]').textContent));
+  await page.click('[data-testid=drop-outage-0]');
+  await page.waitForFunction(() => /lists 2 known outages/.test(document.querySelector('[data-testid=failures-outages]').textContent));
+  await page.click('text=Share');
+  const edited = JSON.parse(zlib.inflateRawSync(Buffer.from((await page.textContent('[data-testid=share-url]')).split('#s1=')[1], 'base64url')));
+  assert.deepEqual(edited.scenario.failures.outages, [
+    { node: 1, start_s: 200, end_s: 30000, kind: 'maintenance' },
+    { node: 1, start_s: 40000, end_s: 41000, kind: 'maintenance' },
+  ]);
+  await page.fill('[data-testid=outage-end]', '100');
+  await page.click('[data-testid=add-outage]');
+  await page.waitForSelector('[data-testid=error]');
+  assert.match(await page.textContent('[data-testid=error]'), /ends at 100 s, not after its start at 40000 s/);
   // Dropped again: no failures left (no model was chosen).
   await page.click('[data-testid=clear-outages]');
   assert.equal(await page.locator('[data-testid=failures-outages]').count(), 0);

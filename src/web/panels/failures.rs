@@ -108,6 +108,9 @@ pub fn FailuresPanel() -> Html {
                 if let Some(r) = &*read {
                     <p class="help" data-testid="outage-file-report">{r.clone()}</p>
                 }
+                if app.scenario.failures.is_some() {
+                    <super::outages::OutageTable />
+                }
                 if outages > 0 {
                     <p class="help" data-testid="failures-outages">{format!("The scenario lists {outages} known outage{} (node, start, end, failure or maintenance). ", if outages == 1 { "" } else { "s" })}
                         <button class="small" onclick={clear} data-testid="clear-outages">{"drop them"}</button></p>

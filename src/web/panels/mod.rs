@@ -28,6 +28,7 @@ mod limits;
 mod linked;
 mod node_types;
 mod options;
+mod outages;
 mod paper;
 mod platform;
 mod resource_results;
