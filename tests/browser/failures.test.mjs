@@ -17,6 +17,25 @@ import { repoRoot, pageSuite, assertCleanPages, assertSameNumbers, waitResults, 
 const CLI = path.join(repoRoot, 'target', 'release', process.platform === 'win32' ? 'gridscope.exe' : 'gridscope');
 const { open, pages } = pageSuite();
 
+/** Clicks Share and reads the page's link: its address and what it holds (`scenario`). */
+async function shareLink(page) {
+  await page.click('text=Share');
+  const url = await page.textContent('[data-testid=share-url]');
+  return { url, shared: JSON.parse(zlib.inflateRawSync(Buffer.from(url.split('#s1=')[1], 'base64url'))) };
+}
+
+/** The CLI's report (`gridscope run FILE --json`) on `scenario`, written to a fresh folder
+ * that is removed afterwards. */
+function cliRun(scenario) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridscope-failures-'));
+  try {
+    fs.writeFileSync(path.join(dir, 'scenario.json'), JSON.stringify(scenario));
+    return JSON.parse(execFileSync(CLI, ['run', path.join(dir, 'scenario.json'), '--json'], { maxBuffer: 64 << 20 }).toString());
+  } finally {
+    fs.rmSync(dir, { recursive: true });
+  }
+}
+
 /** The page's report JSON (the CLI's `--json` shape). */
 async function reportJson(page) {
   return JSON.parse(await page.textContent('[data-testid=report-json]'));
@@ -61,9 +80,7 @@ test('a failure model in the form: runs on nodes, the failures table equals the 
   assert.ok(Number(gantt.down) > 0 && Number(gantt.killed) > 0 && Number(gantt.rects) > 0, JSON.stringify(gantt));
 
   // The share link holds scenario version 4: the nodes and the failures.
-  await page.click('text=Share');
-  const url = await page.textContent('[data-testid=share-url]');
-  const shared = JSON.parse(zlib.inflateRawSync(Buffer.from(url.split('#s1=')[1], 'base64url')));
+  const { url, shared } = await shareLink(page);
   assert.equal(shared.scenario.version, 4);
   assert.deepEqual(shared.scenario.platform.sites[0].node_types, [{ count: 96, cores: 1, mem_kb: 0, gpus: 0 }]);
   assert.equal(shared.scenario.platform.sites[0].nodes, 96);
@@ -72,9 +89,7 @@ test('a failure model in the form: runs on nodes, the failures table equals the 
   assert.equal(shared.scenario.failures.checkpoint.interval, 'young');
 
   // The CLI on the same scenario: the same metrics and failures, run for run.
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridscope-failures-'));
-  fs.writeFileSync(path.join(dir, 'scenario.json'), JSON.stringify(shared.scenario));
-  const cli = JSON.parse(execFileSync(CLI, ['run', path.join(dir, 'scenario.json'), '--json'], { maxBuffer: 64 << 20 }).toString());
+  const cli = cliRun(shared.scenario);
   assertSameNumbers(rows, Object.fromEntries(cli.runs.map((r) => [r.label, r.metrics])));
   assert.deepEqual(json.runs.map((r) => [r.label, r.failures]), cli.runs.map((r) => [r.label, r.failures]));
   // Cores held and stranded per run (issue #37; one-core nodes strand nothing), as the CLI
@@ -121,15 +136,11 @@ test('checkpointing per job and within the limit: the link is version 9 and the 
     assert.ok(c.interval_range_s[0] <= c.interval_range_s[1], JSON.stringify(c));
   }
   assert.ok(await page.locator('[data-testid=failure-table] th[data-key=cut_at_limit]').count() === 1);
-  await page.click('text=Share');
-  const url = await page.textContent('[data-testid=share-url]');
-  const shared = JSON.parse(zlib.inflateRawSync(Buffer.from(url.split('#s1=')[1], 'base64url')));
+  const { url, shared } = await shareLink(page);
   assert.equal(shared.scenario.version, 9);
   assert.equal(shared.scenario.failures.checkpoint.per_job, true);
   assert.equal(shared.scenario.failures.checkpoint.within_limit, true);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridscope-checkpoint-'));
-  fs.writeFileSync(path.join(dir, 'scenario.json'), JSON.stringify(shared.scenario));
-  const cli = JSON.parse(execFileSync(CLI, ['run', path.join(dir, 'scenario.json'), '--json'], { maxBuffer: 64 << 20 }).toString());
+  const cli = cliRun(shared.scenario);
   assertSameNumbers(rows, Object.fromEntries(cli.runs.map((r) => [r.label, r.metrics])));
   assert.deepEqual(json.runs.map((r) => [r.label, r.failures]), cli.runs.map((r) => [r.label, r.failures]));
   // The link opens again with both boxes ticked.
@@ -164,15 +175,12 @@ test('an outage file picked in the page: its report, the runs see it as the CLI 
   const rows = await waitResults(page, 5, 120_000);
   const json = await reportJson(page);
   for (const r of json.runs) assert.equal(r.failures.downtimes, 2, `${r.label}: ${JSON.stringify(r.failures)}`);
-  await page.click('text=Share');
-  const url = await page.textContent('[data-testid=share-url]');
-  const shared = JSON.parse(zlib.inflateRawSync(Buffer.from(url.split('#s1=')[1], 'base64url')));
+  const { shared } = await shareLink(page);
   assert.deepEqual(shared.scenario.failures.outages, [
     { node: 0, start_s: 100, end_s: 20000, kind: 'failure' },
     { node: 1, start_s: 200, end_s: 30000, kind: 'maintenance' },
   ]);
-  fs.writeFileSync(path.join(dir, 'scenario.json'), JSON.stringify(shared.scenario));
-  const cli = JSON.parse(execFileSync(CLI, ['run', path.join(dir, 'scenario.json'), '--json'], { maxBuffer: 64 << 20 }).toString());
+  const cli = cliRun(shared.scenario);
   assertSameNumbers(rows, Object.fromEntries(cli.runs.map((r) => [r.label, r.metrics])));
   assert.deepEqual(json.runs.map((r) => [r.label, r.failures]), cli.runs.map((r) => [r.label, r.failures]));
   // Edited one by one: one added in the table's last row, the first dropped, and the link
@@ -185,8 +193,7 @@ test('an outage file picked in the page: its report, the runs see it as the CLI 
   await page.waitForFunction(() => /lists 3 known outages/.test(document.querySelector('[data-testid=failures-outages]').textContent));
   await page.click('[data-testid=drop-outage-0]');
   await page.waitForFunction(() => /lists 2 known outages/.test(document.querySelector('[data-testid=failures-outages]').textContent));
-  await page.click('text=Share');
-  const edited = JSON.parse(zlib.inflateRawSync(Buffer.from((await page.textContent('[data-testid=share-url]')).split('#s1=')[1], 'base64url')));
+  const { shared: edited } = await shareLink(page);
   assert.deepEqual(edited.scenario.failures.outages, [
     { node: 1, start_s: 200, end_s: 30000, kind: 'maintenance' },
     { node: 1, start_s: 40000, end_s: 41000, kind: 'maintenance' },
@@ -243,15 +250,11 @@ test('the gpu-cluster preset: GPU jobs on nodes, cores, memory and GPUs held and
     { timeout: 120_000 },
   );
   const edited = await waitResults(page, 5, 120_000);
-  await page.click('text=Share');
-  const url = await page.textContent('[data-testid=share-url]');
-  const shared = JSON.parse(zlib.inflateRawSync(Buffer.from(url.split('#s1=')[1], 'base64url')));
+  const { shared } = await shareLink(page);
   assert.equal(shared.scenario.version, 7);
   const { gpu_share, gpus_per_job, mem_share, mem_kb_per_proc } = shared.scenario.workload;
   assert.deepEqual([gpu_share, gpus_per_job, mem_share, mem_kb_per_proc], [0.25, 2, 0.2, 4 << 20]);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridscope-gpu-'));
-  fs.writeFileSync(path.join(dir, 'scenario.json'), JSON.stringify(shared.scenario));
-  const again = JSON.parse(execFileSync(CLI, ['run', path.join(dir, 'scenario.json'), '--json'], { maxBuffer: 64 << 20 }).toString());
+  const again = cliRun(shared.scenario);
   assertSameNumbers(edited, Object.fromEntries(again.runs.map((r) => [r.label, r.metrics])));
   assert.deepEqual((await reportJson(page)).runs.map((r) => r.resources), again.runs.map((r) => r.resources));
   assert.ok(again.runs.every((r) => r.resources.memory_kb.utilization > 0), JSON.stringify(again.runs[0].resources));
@@ -270,16 +273,11 @@ test('a run placed by best fit: the runs table sets it, the results name it, the
   );
   const rows = await waitResults(page, 5, 120_000);
   assert.deepEqual(Object.keys(rows), ['fcfs', 'easy, best-fit', 'conservative', 'sjf', 'firstfit']);
-  await page.click('text=Share');
-  const url = await page.textContent('[data-testid=share-url]');
-  const shared = JSON.parse(zlib.inflateRawSync(Buffer.from(url.split('#s1=')[1], 'base64url')));
+  const { shared } = await shareLink(page);
   assert.equal(shared.scenario.version, 8);
   assert.deepEqual(shared.scenario.algorithms.map((a) => a.placement ?? 'first_fit'),
     ['first_fit', 'best_fit', 'first_fit', 'first_fit', 'first_fit']);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridscope-best-fit-'));
-  fs.writeFileSync(path.join(dir, 'scenario.json'), JSON.stringify(shared.scenario));
-  const cli = JSON.parse(execFileSync(CLI, ['run', path.join(dir, 'scenario.json'), '--json'], { maxBuffer: 64 << 20 }).toString());
-  fs.rmSync(dir, { recursive: true });
+  const cli = cliRun(shared.scenario);
   assertSameNumbers(rows, Object.fromEntries(cli.runs.map((r) => [r.label, r.metrics])));
   assert.deepEqual((await reportJson(page)).runs.map((r) => r.resources), cli.runs.map((r) => r.resources));
 });
@@ -307,17 +305,12 @@ test('the sites table edits node types: a second type of fat nodes runs, the lin
   // The report of this run names the new type in its platform.
   await page.waitForFunction(() => /"fat"/.test(document.querySelector('[data-testid=report-json]')?.textContent ?? ''), null, { timeout: 120_000 });
   const rows = await waitResults(page, 5, 120_000);
-  await page.click('text=Share');
-  const url = await page.textContent('[data-testid=share-url]');
-  const shared = JSON.parse(zlib.inflateRawSync(Buffer.from(url.split('#s1=')[1], 'base64url')));
+  const { shared } = await shareLink(page);
   const site = shared.scenario.platform.sites[0];
   assert.equal(site.nodes, 20);
   assert.deepEqual(site.node_types.map((t) => [t.name ?? '', t.count, t.cores, t.mem_kb, t.gpus]),
     [['n', 16, 32, 64 << 20, 0], ['fat', 4, 64, 256 << 20, 2]]);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridscope-node-types-'));
-  fs.writeFileSync(path.join(dir, 'scenario.json'), JSON.stringify(shared.scenario));
-  const cli = JSON.parse(execFileSync(CLI, ['run', path.join(dir, 'scenario.json'), '--json'], { maxBuffer: 64 << 20 }).toString());
-  fs.rmSync(dir, { recursive: true });
+  const cli = cliRun(shared.scenario);
   assert.equal(cli.platform.sites[0].node_types.length, 2);
   assertSameNumbers(rows, Object.fromEntries(cli.runs.map((r) => [r.label, r.metrics])));
   assert.deepEqual((await reportJson(page)).runs.map((r) => r.resources), cli.runs.map((r) => r.resources));

@@ -14,6 +14,14 @@ use gridscope::time::SimTime;
 
 use crate::failures::{down, job, nodes, run, spans};
 
+/// [`crate::failures::simulate_fixture`] with tests/fixtures/outages.csv (node 0 down from
+/// 50 to 70 s), then `extra`.
+pub(crate) fn simulate_with_outages(extra: &[&str]) -> std::process::Output {
+    let csv = crate::root().join("tests/fixtures/outages.csv");
+    let csv = csv.display().to_string();
+    crate::failures::simulate_fixture(&[&["--outages", &csv], extra].concat())
+}
+
 fn every(interval_s: f64, cost_s: f64, restart_s: f64) -> Checkpointing {
     Checkpointing::every(Interval::Fixed(interval_s), cost_s, restart_s)
 }
@@ -194,28 +202,7 @@ fn simulated_waste_matches_the_analytic_model_and_young_minimises_it() {
 /// one and of Young's without a model.
 #[test]
 fn the_cli_checkpoints_and_names_bad_intervals() {
-    let root = crate::root();
-    let fx = |f: &str| root.join("tests/fixtures").join(f).display().to_string();
-    let (swf, sys, csv) = (
-        fx("memory_decides.swf"),
-        fx("memory_decides.json"),
-        fx("outages.csv"),
-    );
-    let base = [
-        "simulate",
-        &swf,
-        "--platform",
-        &sys,
-        "--policy",
-        "fcfs",
-        "--outages",
-        &csv,
-    ];
-    let with = |extra: &[&str]| {
-        let mut args = base.to_vec();
-        args.extend_from_slice(extra);
-        crate::cli::gridscope(&args)
-    };
+    let with = simulate_with_outages;
     // Job 1 (100 s on node 0) is killed at 50 after its checkpoint at 30 (written 30-35).
     let out = with(&[
         "--checkpoint",

@@ -11,6 +11,7 @@ use gridscope::policy::local::LocalPolicyKind;
 use gridscope::scenario::failures::run_failures;
 use gridscope::time::SimTime;
 
+use crate::checkpoint::simulate_with_outages;
 use crate::failures::{down, job, nodes, run, spans};
 
 fn node_type(cores: u32, mem_kb: u64, gpus: u32) -> NodeType {
@@ -196,35 +197,14 @@ fn a_resumed_run_keeps_the_limit() {
 #[test]
 fn the_cli_and_the_scenario_carry_both_switches() {
     use gridscope::scenario::{Scenario, CHECKPOINT_VERSION};
-    let root = crate::root();
-    let fx = |f: &str| root.join("tests/fixtures").join(f).display().to_string();
-    let (swf, sys, csv) = (
-        fx("memory_decides.swf"),
-        fx("memory_decides.json"),
-        fx("outages.csv"),
-    );
-    let args = [
-        "simulate",
-        &swf,
-        "--platform",
-        &sys,
-        "--policy",
-        "fcfs",
-        "--outages",
-        &csv,
-        "--checkpoint",
-        "30",
-        "--checkpoint-within-limit",
-        "--json",
-    ];
-    let out = crate::cli::gridscope(&args);
+    let out = simulate_with_outages(&["--checkpoint", "30", "--checkpoint-within-limit", "--json"]);
     assert!(out.status.success(), "{}", crate::cli::stderr(&out));
     let v: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON");
     let c = &v["runs"][0]["failures"]["checkpoint"];
     assert!(c["cut_at_limit"].is_u64(), "{c}");
     assert!(c["work_unfinished_core_h"].is_f64(), "{c}");
     assert!(c.get("interval_range_s").is_none(), "{c}");
-    let out = crate::cli::gridscope(&[&args[..9], &["30", "--checkpoint-per-job"]].concat());
+    let out = simulate_with_outages(&["--checkpoint", "30", "--checkpoint-per-job"]);
     assert!(!out.status.success());
     assert!(
         crate::cli::stderr(&out).contains("per-job checkpoint interval"),

@@ -85,6 +85,16 @@ fn windows(windows: Vec<Outage>, on_failure: OnFailure) -> Outages {
     }
 }
 
+/// `gridscope simulate` of tests/fixtures/memory_decides.swf (its notes say what each job
+/// asks) on its platform, two nodes of 4 cores, under FCFS, then `extra`.
+pub(crate) fn simulate_fixture(extra: &[&str]) -> std::process::Output {
+    let fixtures = crate::root().join("tests/fixtures");
+    let fx = |f: &str| fixtures.join(f).display().to_string();
+    let (swf, sys) = (fx("memory_decides.swf"), fx("memory_decides.json"));
+    let base = ["simulate", &swf, "--platform", &sys, "--policy", "fcfs"];
+    crate::cli::gridscope(&[&base[..], extra].concat())
+}
+
 /// (start s, end s) of every job.
 pub(crate) fn spans(out: &RunOutput) -> Vec<(i64, i64)> {
     out.outcomes
@@ -399,28 +409,10 @@ fn bad_outages_are_refused_with_the_reason() {
 /// line, and an unknown model its presets.
 #[test]
 fn the_cli_runs_outages_and_names_bad_input() {
-    let root = crate::root();
-    let fx = |f: &str| root.join("tests/fixtures").join(f).display().to_string();
-    let (swf, sys, csv) = (
-        fx("memory_decides.swf"),
-        fx("memory_decides.json"),
-        fx("outages.csv"),
-    );
     let dir = std::env::temp_dir().join(format!("gridscope-failures-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let jobs = dir.join("jobs.csv").display().to_string();
-    let out = crate::cli::gridscope(&[
-        "simulate",
-        &swf,
-        "--platform",
-        &sys,
-        "--policy",
-        "fcfs",
-        "--outages",
-        &csv,
-        "--jobs",
-        &jobs,
-    ]);
+    let out = crate::checkpoint::simulate_with_outages(&["--jobs", &jobs]);
     assert!(out.status.success(), "{}", crate::cli::stderr(&out));
     let stdout = String::from_utf8_lossy(&out.stdout);
     assert!(stdout.contains("failures (docs/failures.md):"), "{stdout}");
@@ -446,14 +438,8 @@ fn the_cli_runs_outages_and_names_bad_input() {
         let file = dir.join(format!("events{i}.json"));
         std::fs::write(&file, text).unwrap();
         let file = file.display().to_string();
-        let (jobs_b, args) = (dir.join(format!("jobs{i}.csv")).display().to_string(), &swf);
-        let out = crate::cli::gridscope(&[
-            "simulate",
-            args,
-            "--platform",
-            &sys,
-            "--policy",
-            "fcfs",
+        let jobs_b = dir.join(format!("jobs{i}.csv")).display().to_string();
+        let out = simulate_fixture(&[
             "--outages",
             &file,
             "--requeue-at",
@@ -471,16 +457,7 @@ fn the_cli_runs_outages_and_names_bad_input() {
     }
     std::fs::write(dir.join("bad.csv"), "node,start,end,kind\n7,1,2,failure\n").unwrap();
     let bad = dir.join("bad.csv").display().to_string();
-    let out = crate::cli::gridscope(&[
-        "simulate",
-        &swf,
-        "--platform",
-        &sys,
-        "--policy",
-        "fcfs",
-        "--outages",
-        &bad,
-    ]);
+    let out = simulate_fixture(&["--outages", &bad]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
         crate::cli::stderr(&out)
@@ -488,16 +465,7 @@ fn the_cli_runs_outages_and_names_bad_input() {
         "{}",
         crate::cli::stderr(&out)
     );
-    let out = crate::cli::gridscope(&[
-        "simulate",
-        &swf,
-        "--platform",
-        &sys,
-        "--policy",
-        "fcfs",
-        "--failures",
-        "nope",
-    ]);
+    let out = simulate_fixture(&["--failures", "nope"]);
     assert!(crate::cli::stderr(&out).contains("not a preset (lanl05-exp, lanl05-wbl"));
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -5,7 +5,6 @@
 //! live in the scenario (the node types' `power`, the algorithms' `power_off_after_s` and
 //! `carbon_slack_s`, the scenario's `carbon`), so a share link carries them.
 
-use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 use super::form::{select_value, DraftInput};
@@ -56,19 +55,12 @@ pub fn EnergyPanel() -> Html {
     let read_csv = {
         let app = app.clone();
         Callback::from(move |e: Event| {
-            let input: HtmlInputElement = e.target_unchecked_into();
-            let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            let Some((name, file)) =
+                super::form::picked_file(&app, &e, MAX_CARBON_BYTES, "a carbon series")
+            else {
                 return;
             };
-            let name = file.name();
-            if file.size() > MAX_CARBON_BYTES {
-                app.send(AppAction::Error(format!(
-                    "{name}: more than the page reads from a carbon series (32 MB)"
-                )));
-                return;
-            }
             let app = app.clone();
-            let file = gloo::file::File::from(file);
             *reader.borrow_mut() = Some(gloo::file::callbacks::read_as_text(&file, move |r| {
                 app.send(match r {
                     Ok(text) => {

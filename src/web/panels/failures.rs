@@ -5,7 +5,7 @@
 
 use yew::prelude::*;
 
-use super::form::{num_field, parse, select_value};
+use super::form::{num_field, parse, picked_file, select_value};
 use crate::failure::{Checkpointing, FailureModel, Interval, OnFailure, RequeueAt, MAX_REQUEUE};
 use crate::model::{NodeType, Site};
 use crate::policy::grid::GridScheme;
@@ -39,19 +39,11 @@ pub fn FailuresPanel() -> Html {
     let pick = {
         let (app, known, read) = (app.clone(), known.clone(), read.clone());
         Callback::from(move |e: Event| {
-            let input: web_sys::HtmlInputElement = e.target_unchecked_into();
-            let Some(file) = input.files().and_then(|f| f.get(0)) else {
+            let Some((name, file)) = picked_file(&app, &e, MAX_OUTAGE_BYTES, "an outage file")
+            else {
                 return;
             };
-            let name = file.name();
-            if file.size() > MAX_OUTAGE_BYTES {
-                app.send(AppAction::Error(format!(
-                    "{name}: more than the page reads from an outage file (64 MB)"
-                )));
-                return;
-            }
             let (app, known, read) = (app.clone(), known.clone(), read.clone());
-            let file = gloo::file::File::from(file);
             *reader.borrow_mut() = Some(gloo::file::callbacks::read_as_bytes(&file, move |r| {
                 let Ok(bytes) = r else {
                     app.send(AppAction::Error(format!("{name}: cannot read the file")));

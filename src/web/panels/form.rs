@@ -19,6 +19,27 @@ pub fn select_value(e: &Event) -> String {
     e.target_unchecked_into::<HtmlSelectElement>().value()
 }
 
+/// The file picked in the `<input type=file>` an event came from, with its name, when it
+/// is at most `max_bytes`; a larger one is an error naming it and `what` it is read as.
+pub fn picked_file(
+    app: &AppContext,
+    e: &Event,
+    max_bytes: f64,
+    what: &str,
+) -> Option<(String, gloo::file::File)> {
+    let input: HtmlInputElement = e.target_unchecked_into();
+    let file = input.files().and_then(|f| f.get(0))?;
+    let name = file.name();
+    if file.size() > max_bytes {
+        app.send(crate::web::state::AppAction::Error(format!(
+            "{name}: more than the page reads from {what} ({} MB)",
+            max_bytes / 1e6
+        )));
+        return None;
+    }
+    Some((name, gloo::file::File::from(file)))
+}
+
 /// The chosen option of a `<select>` whose values are indices (0 when unreadable).
 pub fn select_index(e: &Event) -> usize {
     select_value(e).parse().unwrap_or(0)
