@@ -1,4 +1,5 @@
 use super::nodefit::{node_shadow, window_bound, NodeShadow, NodesView, Release};
+use super::width_queue::Scan;
 use super::{HeadReservation, LocalPolicy, NowFit, PassNote, QueuedJob, SiteView, WidthQueue};
 use crate::model::{JobIdx, Share};
 use crate::policy::Profile;
@@ -447,11 +448,12 @@ impl Easy {
         // The queue also skips the jobs the pass knows the nodes lack memory for, and those
         // it knows delay the head: the tests below would refuse them one by one (nothing is
         // freed within a pass; a start forgets both).
-        while let Some(k) = self.queue.next_backfill_known(
+        // The scan's masks hold until the pass starts a job ([`Scan`]).
+        let mut scan = Scan::default();
+        while let Some(k) = self.queue.next_in(
+            &mut scan,
             from,
-            fit.free(),
-            extra,
-            window,
+            (fit.free(), extra, window),
             reservation.known(&fit.nodes),
         ) {
             if fit.free() == 0 {
@@ -476,6 +478,7 @@ impl Easy {
             }
             fit.take_job(site, &job);
             reservation.nodes_taken();
+            scan = Scan::default();
             starts.push(job.idx);
             taken.push(k);
         }
