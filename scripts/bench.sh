@@ -16,6 +16,8 @@ scripts/bench_scale.sh
 scripts/bench_traces.sh
 # Every policy that places on nodes, on HPC2N's and RICC's nodes (TRACE_LIMIT seconds per case).
 scripts/bench_nodes.sh
+# What a failure model costs under FCFS, EASY and first-fit on HPC2N's and RICC's nodes.
+scripts/bench_failures.sh
 # What the energy accounting costs, and EASY with idle nodes off, on HPC2N's and RICC's nodes.
 scripts/bench_energy.sh
 # The headline: KTH-SP2 under EASY, whole process, median of 41 runs.
