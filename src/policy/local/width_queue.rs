@@ -249,7 +249,11 @@ impl WidthQueue {
                 .try_into()
                 .unwrap_or_else(|_| unreachable!("the block is whole"))
         };
-        let (w, e, m) = (lanes(&self.widths), lanes(&self.estimates), lanes(&self.mems));
+        let (w, e, m) = (
+            lanes(&self.widths),
+            lanes(&self.estimates),
+            lanes(&self.mems),
+        );
         let mut lo = [u32::MAX; BLOCK];
         let mut est = [u32::MAX; BLOCK];
         let mut hi = [0; BLOCK];
