@@ -7,25 +7,16 @@
 # a Markdown table with the accounting's share of the always-on run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/time_case.sh
 cargo build --release --quiet --bin gridscope
 bin=$PWD/target/release/gridscope
 runs=${RUNS:-5}
-# Least wall time and least CPU time (user + system) of `runs` runs, as "WALL CPU". The
-# report's energy and resource accounts run side by side on a second thread when there is
-# one, so the wall time can hide what the CPU time shows: both are given.
+# Least wall time and least CPU time (user + system) of `runs` runs, as "WALL CPU"
+# (`least_times`, time_case.sh). The report's energy and resource accounts run side by side
+# on a second thread when there is one, so the wall time can hide what the CPU time shows:
+# both are given.
 least() {
-  local wall="" cpu="" out w c times
-  times=$(mktemp)
-  for _ in $(seq "$runs"); do
-    /usr/bin/time -o "$times" -f "%e %U %S" "$@" > /dev/null 2>&1
-    out=$(tail -1 "$times")
-    w=$(echo "$out" | awk '{ print $1 }')
-    c=$(echo "$out" | awk '{ printf "%.2f", $2 + $3 }')
-    wall=$(awk -v a="$w" -v b="${wall:-$w}" 'BEGIN { print (a < b) ? a : b }')
-    cpu=$(awk -v a="$c" -v b="${cpu:-$c}" 'BEGIN { print (a < b) ? a : b }')
-  done
-  rm -f "$times"
-  echo "$wall $cpu"
+  least_times "$runs" "$@" | awk '{ print $1, $3 }'
 }
 share() {
   awk -v a="$1" -v b="$2" 'BEGIN { printf "%.0f %%", 100 * (b - a) / b }'

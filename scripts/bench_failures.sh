@@ -7,21 +7,14 @@
 # machine's load), and the ratio to the run without failures, as a Markdown table.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+. scripts/time_case.sh
 cargo build --release --quiet --bin gridscope
 bin=$PWD/target/release/gridscope
 repeat=${REPEAT:-3}
 
-# The least user seconds of `repeat` runs of the command given.
+# The least user seconds of `repeat` runs of the command given (`least_times`, time_case.sh).
 least_user() {
-  local best="" u out
-  out=$(mktemp)
-  for _ in $(seq "$repeat"); do
-    /usr/bin/time -f "%U" -o "$out" "$@" > /dev/null 2>&1
-    u=$(tail -n 1 "$out")
-    best=$(awk -v a="$u" -v b="${best:-$u}" 'BEGIN { print (a < b) ? a : b }')
-  done
-  rm -f "$out"
-  echo "$best"
+  least_times "$repeat" "$@" | awk '{ print $2 }'
 }
 
 echo "| trace, policy | no failures | \`lanl05-wbl\` | with \`--checkpoint young\` |"

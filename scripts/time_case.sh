@@ -1,6 +1,8 @@
-# Sourced by the whole-process benchmarks (bench_traces.sh, bench_nodes.sh): `time_case
-# LIMIT CMD...` runs CMD (its output dropped) and prints its wall time as a table cell,
-# "> LIMIT s" when it ran over LIMIT seconds, or "error".
+# Sourced by the whole-process benchmarks (bench_traces.sh, bench_nodes.sh, bench_energy.sh,
+# bench_failures.sh): `time_case LIMIT CMD...` runs CMD (its output dropped) and prints its
+# wall time as a table cell, "> LIMIT s" when it ran over LIMIT seconds, or "error";
+# `least_times RUNS CMD...` runs CMD RUNS times and prints its least wall, user and CPU
+# (user + system) seconds, each the least of its own.
 time_case() {
   local limit=$1 start end rc=0
   shift
@@ -12,4 +14,21 @@ time_case() {
     124) printf '> %s s' "$limit" ;;
     *) printf 'error' ;;
   esac
+}
+
+least_times() {
+  local runs=$1 best="" times
+  shift
+  times=$(mktemp)
+  for _ in $(seq "$runs"); do
+    /usr/bin/time -o "$times" -f "%e %U %S" "$@" > /dev/null 2>&1
+    # This run's wall, user and CPU seconds against the least so far, field by field.
+    best=$(tail -1 "$times" | awk -v best="$best" '{
+      n = split(best, b, " "); w = $1 + 0; u = $2 + 0; c = $2 + $3
+      if (n == 3) { if (b[1] + 0 < w) w = b[1] + 0; if (b[2] + 0 < u) u = b[2] + 0; if (b[3] + 0 < c) c = b[3] + 0 }
+      printf "%.2f %.2f %.2f\n", w, u, c
+    }')
+  done
+  rm -f "$times"
+  echo "$best"
 }
