@@ -170,11 +170,7 @@ impl Summaries {
         window32: u32,
         known: (&[MemCap], &[MemCap]),
     ) -> u32 {
-        let lanes = |v: &[u32]| -> [u32; BLOCK] {
-            v[first..first + BLOCK]
-                .try_into()
-                .unwrap_or_else(|_| unreachable!("the runs are there"))
-        };
+        let lanes = |v: &[u32]| lanes(v, first);
         let (u, est) = (lanes(&self.widths), lanes(&self.estimates));
         let (lo, hi) = (lanes(&self.mem_lo), lanes(&self.mem_hi));
         let mut out = [false; BLOCK];
@@ -244,11 +240,7 @@ impl WidthQueue {
             }
             return self.blocks.set(b, &summary);
         }
-        let lanes = |v: &[u32]| -> [u32; BLOCK] {
-            v[first..first + BLOCK]
-                .try_into()
-                .unwrap_or_else(|_| unreachable!("the block is whole"))
-        };
+        let lanes = |v: &[u32]| lanes(v, first);
         let (w, e, m) = (
             lanes(&self.widths),
             lanes(&self.estimates),
@@ -593,11 +585,7 @@ impl WidthQueue {
         (free, extra, window32): (u32, u32, u32),
         (short, delays): (&[MemCap], &[MemCap]),
     ) -> u32 {
-        let block = |v: &[u32]| -> [u32; BLOCK] {
-            v[first..first + BLOCK]
-                .try_into()
-                .unwrap_or_else(|_| unreachable!("the blocks are BLOCK long"))
-        };
+        let block = |v: &[u32]| lanes(v, first);
         let (wb, eb, mb) = (
             block(&self.widths),
             block(&self.estimates),
@@ -621,6 +609,14 @@ impl WidthQueue {
             .enumerate()
             .fold(0, |bits, (i, &p)| bits | (u32::from(p) << i))
     }
+}
+
+/// The `BLOCK` lanes of `v` from `first` (all there: callers test a whole block or run of
+/// summaries), as an array, so that a test over them is a few vector compares.
+fn lanes(v: &[u32], first: usize) -> [u32; BLOCK] {
+    v[first..first + BLOCK]
+        .try_into()
+        .unwrap_or_else(|_| unreachable!("a whole block of lanes"))
 }
 
 /// The memory lane of a job of units only with `m` KB per unit: `m + 1`, saturated, so
