@@ -1,5 +1,5 @@
 use super::nodefit::{node_shadow, window_bound, NodeShadow, NodesView, Release};
-use super::width_queue::Scan;
+use super::width_queue::{Known, Scan};
 use super::{HeadReservation, LocalPolicy, NowFit, PassNote, QueuedJob, SiteView, WidthQueue};
 use crate::model::{JobIdx, Share};
 use crate::policy::Profile;
@@ -160,7 +160,12 @@ impl Easy {
         let before = starts.len();
         let (mut from, mut taken) = (memo.seen, Vec::new());
         let window = memo.shadow - site.now;
-        while let Some(k) = self.queue.next_backfill(from, free, extra, window) {
+        // One scan until a start ([`Scan`]): the calls before it ask the same units.
+        let mut scan = Scan::default();
+        while let Some(k) = self
+            .queue
+            .next_in(&mut scan, from, (free, extra, window), Known::NONE)
+        {
             if free == 0 {
                 break;
             }
@@ -174,6 +179,7 @@ impl Easy {
                 }
                 starts.push(job.idx);
                 taken.push(k);
+                scan = Scan::default();
             }
         }
         self.last = PassNote {
@@ -217,7 +223,12 @@ impl Easy {
         // A job qualifies when it ends by the shadow (estimate ≤ shadow − now) or fits the
         // extra units; the queue skips the others a block at a time.
         let window = shadow - site.now;
-        while let Some(k) = self.queue.next_backfill(from, free, extra, window) {
+        // One scan until a start ([`Scan`]): the calls before it ask the same units.
+        let mut scan = Scan::default();
+        while let Some(k) = self
+            .queue
+            .next_in(&mut scan, from, (free, extra, window), Known::NONE)
+        {
             if free == 0 {
                 break;
             }
@@ -231,6 +242,7 @@ impl Easy {
                 }
                 starts.push(job.idx);
                 taken.push(k);
+                scan = Scan::default();
             }
         }
     }

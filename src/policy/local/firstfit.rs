@@ -1,4 +1,4 @@
-use super::width_queue::{Known, MemCap};
+use super::width_queue::{Known, MemCap, Scan};
 use super::{LocalPolicy, NowFit, QueuedJob, SiteView, WidthQueue};
 use crate::model::JobIdx;
 use crate::policy::Profile;
@@ -34,6 +34,10 @@ impl LocalPolicy for FirstFit {
         // Only jobs no wider than the units left can fit (a reservation may still refuse one),
         // and on nodes none the pass's failed walks rule out (`Known`, as EASY skips them:
         // RICC with lanl05-wbl's long queue turned them down one by one).
+        // One scan until a start ([`Scan`]): the calls before it ask the same units, and a
+        // call whose caps rule out less reads the masks afresh. A start takes a fresh one,
+        // whose masks, read for fewer free units, skip more.
+        let mut scan = Scan::default();
         loop {
             let free = fit.free();
             let known = Known {
@@ -42,7 +46,7 @@ impl LocalPolicy for FirstFit {
             };
             let Some(k) = self
                 .queue
-                .next_backfill_known(from, free, free, SimTime::NEVER, known)
+                .next_in(&mut scan, from, (free, free, SimTime::NEVER), known)
             else {
                 break;
             };
@@ -54,6 +58,7 @@ impl LocalPolicy for FirstFit {
                 fit.take_job(site, &job);
                 starts.push(job.idx);
                 taken.push(k);
+                scan = Scan::default();
             }
             from = k + 1;
         }

@@ -485,6 +485,13 @@ impl WidthQueue {
         // Saturating both sides keeps `est ≤ window ⇒ est32 ≤ window32`: the block test may
         // let a job through that the exact test then refuses, never the other way round.
         let window32 = saturate_ms(window);
+        let mut j = from.max(self.head);
+        // The masks earn their cost only over long stretches, or with caps to apply: a short
+        // stretch without caps is tested without them, and leaves `scan` as it was.
+        let no_caps = known.short[0] == MemCap::NONE && known.delays[0] == MemCap::NONE;
+        if no_caps && n.saturating_sub(j) < SPAN {
+            return self.next_nearby(j, (free, extra, window, window32));
+        }
         // The caps in use come first (`NONE` sorts last).
         let in_use = |caps: &Caps| caps.iter().take_while(|&&c| c != MemCap::NONE).count();
         let short = &known.short[..in_use(&known.short)];
@@ -499,7 +506,6 @@ impl WidthQueue {
             *scan = Scan::default();
         }
         scan.test = (free, extra, window, known);
-        let mut j = from.max(self.head);
         while j < n {
             let b = j / BLOCK;
             // The last, shorter block, job by job.
@@ -551,6 +557,39 @@ impl WidthQueue {
                 bits &= bits - 1;
             }
             j = (b + 1) * BLOCK;
+        }
+        None
+    }
+
+    /// [`WidthQueue::next_in`] without caps over fewer than a span's positions (a short
+    /// queue, the common case): sixteen positions job by job, then whole blocks tested by
+    /// their width and estimate lanes only until one holds a job that passes them. The
+    /// summaries cannot skip more than a block here, and on KTH-SP2 under EASY (a few
+    /// dozen jobs waiting) reading them tripled the cost of each call.
+    fn next_nearby(
+        &self,
+        mut j: usize,
+        (free, extra, window, window32): (u32, u32, SimTime, u32),
+    ) -> Option<usize> {
+        let (w, e, n) = (&self.widths, &self.estimates, self.widths.len());
+        let lane_ok = |u: u32, est: u32| (u <= free) & ((u <= extra) | (est <= window32));
+        let exact = |p: usize| {
+            let job = &self.jobs[p];
+            !self.gone[p] && (job.units <= extra || job.estimate <= window)
+        };
+        while j < n {
+            let stepwise_end = (j + BLOCK).min(n);
+            if let Some(p) = (j..stepwise_end).find(|&p| lane_ok(w[p], e[p]) && exact(p)) {
+                return Some(p);
+            }
+            j = stepwise_end;
+            while j + BLOCK <= n {
+                let (wb, eb) = (lanes(w, j), lanes(e, j));
+                if (0..BLOCK).fold(false, |any, i| any | lane_ok(wb[i], eb[i])) {
+                    break;
+                }
+                j += BLOCK;
+            }
         }
         None
     }

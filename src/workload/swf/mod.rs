@@ -684,7 +684,7 @@ pub fn read_swf(file: &str, bytes: &[u8], opts: &SwfOptions) -> Result<Workload,
         line_no: 0,
         last_submit: i64::MIN,
         demands: Demands::default(),
-        waits: Vec::new(),
+        waits: Vec::with_capacity((bytes.len() / 64).min(opts.limits.jobs as usize)),
         field_counts: BTreeMap::new(),
         procs_clamped: 0,
         negative_ids: 0,
@@ -694,10 +694,11 @@ pub fn read_swf(file: &str, bytes: &[u8], opts: &SwfOptions) -> Result<Workload,
         reader.chunk(bytes)?;
         return Ok(reader.finish(false, bytes.len() as u64));
     }
-    // Gzip files are ~10× smaller than their text: reserve for the text's jobs.
-    reader
-        .jobs
-        .reserve((bytes.len() / 8).min(opts.limits.jobs as usize));
+    // Gzip files are ~10× smaller than their text: reserve for the text's jobs (and their
+    // logged waits, which otherwise grow by copies: a megabyte of fresh pages on KTH-SP2).
+    let jobs = (bytes.len() / 8).min(opts.limits.jobs as usize);
+    reader.jobs.reserve(jobs);
+    reader.waits.reserve(jobs);
     let mut stream = SwfStream::new(reader);
     // Small pieces so the parser starts soon after the inflater (a 1 MiB first piece kept
     // it idle for a third of a 2.6 MB file's inflate).
