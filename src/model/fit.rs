@@ -48,11 +48,17 @@ pub struct NodeFree {
     /// into a copy that is rarely walked); a walk then ranks the nodes afresh, and the
     /// site's own free nodes rank again at once ([`NodeFree::keep_order`]).
     ranked: Option<Vec<(u64, u32)>>,
+    /// The sum of `cores`, kept by `push`, `take` and `give_back` ([`NodeFree::cores_free`]):
+    /// EASY on nodes asked it up to three times a pass, a sum over every node each time
+    /// (RICC with failures: a twentieth of the run). Code that edits `cores` directly (the
+    /// resource sweep's own copy) leaves it stale and must not read it.
+    cores_free: u64,
 }
 
 impl NodeFree {
     pub(super) fn push(&mut self, cores: u32, mem_kb: u64, gpus: u32) {
         let n = self.cores.len();
+        self.cores_free += u64::from(cores);
         self.cores.push(cores);
         self.mem_kb.push(mem_kb);
         self.gpus.push(gpus);
@@ -153,6 +159,7 @@ impl NodeFree {
         for s in shares {
             let n = s.node as usize;
             self.cores[n] -= s.cores;
+            self.cores_free -= u64::from(s.cores);
             self.mem_kb[n] -= s.mem_kb;
             self.gpus[n] -= s.gpus;
             self.mark(n);
@@ -209,6 +216,16 @@ impl NodeFree {
         self.asleep.clone_from(&src.asleep);
         self.rule = src.rule;
         self.ranked.clone_from(&src.ranked);
+        self.cores_free = src.cores_free;
+    }
+
+    /// The free cores of every node together.
+    pub fn cores_free(&self) -> u64 {
+        debug_assert_eq!(
+            self.cores_free,
+            self.cores.iter().map(|&c| u64::from(c)).sum::<u64>()
+        );
+        self.cores_free
     }
 
     /// True when some node is asleep.
@@ -222,6 +239,7 @@ impl NodeFree {
         for s in shares {
             let n = s.node as usize;
             self.cores[n] += s.cores;
+            self.cores_free += u64::from(s.cores);
             self.mem_kb[n] += s.mem_kb;
             self.gpus[n] += s.gpus;
             self.mark(n);

@@ -408,7 +408,7 @@ impl Easy {
             return None;
         }
         // The walk relies on the free units being the free cores (always so).
-        let cores: u64 = nodes.pool.free().cores.iter().map(|&c| u64::from(c)).sum();
+        let cores = nodes.pool.free().cores_free();
         if cores != u64::from(site.free) || not_before > site.now {
             return None;
         }

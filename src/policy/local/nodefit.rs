@@ -686,7 +686,7 @@ impl NodeShadow {
 
     /// Processors free at the shadow beyond the head's (the step view's "extra").
     pub(crate) fn extra(&self, procs: u32) -> u32 {
-        let cores: u64 = self.at_shadow.cores.iter().map(|&c| u64::from(c)).sum();
+        let cores = self.at_shadow.cores_free();
         u32::try_from(cores.saturating_sub(u64::from(procs))).unwrap_or(u32::MAX)
     }
 }
