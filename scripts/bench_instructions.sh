@@ -10,6 +10,7 @@
 #   bash scripts/bench_instructions.sh            # this checkout's release binary
 #   BASE=/path/to/old/gridscope bash scripts/bench_instructions.sh   # and the ratio to it
 #   CASES=long bash scripts/bench_instructions.sh # also RICC on its nodes (minutes each)
+#   BIN=/path/to/gridscope bash scripts/bench_instructions.sh     # another binary than this checkout's
 #
 # valgrind is installed from Debian's packages when missing.
 set -euo pipefail
@@ -20,8 +21,11 @@ if ! command -v valgrind > /dev/null; then
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q valgrind > /dev/null \
     || { $SUDO apt-get update -q > /dev/null && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q valgrind > /dev/null; }
 fi
-cargo build --release --quiet --bin gridscope
-bin=$PWD/target/release/gridscope
+# BIN= counts another binary than this checkout's (which is then not built).
+if [ -z "${BIN:-}" ]; then
+  cargo build --release --quiet --bin gridscope
+fi
+bin=${BIN:-$PWD/target/release/gridscope}
 traces=../shared/traces
 platforms=benches/platforms
 cases=(
