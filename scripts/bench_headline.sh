@@ -7,12 +7,8 @@
 # median. Optional argument: another shared trace's file name.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! command -v hyperfine > /dev/null; then
-  SUDO=""
-  [ "$(id -u)" = 0 ] || SUDO=sudo
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q hyperfine > /dev/null \
-    || { $SUDO apt-get update -q > /dev/null && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q hyperfine > /dev/null; }
-fi
+. scripts/time_case.sh
+need_debian_package hyperfine hyperfine
 cargo build --release --quiet --bin gridscope
 bin=$PWD/target/release/gridscope
 trace=../shared/traces/${1:-KTH-SP2-1996-2.1-cln.swf.gz}

@@ -15,12 +15,8 @@
 # valgrind is installed from Debian's packages when missing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-if ! command -v valgrind > /dev/null; then
-  SUDO=""
-  [ "$(id -u)" = 0 ] || SUDO=sudo
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q valgrind > /dev/null \
-    || { $SUDO apt-get update -q > /dev/null && DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -q valgrind > /dev/null; }
-fi
+. scripts/time_case.sh
+need_debian_package valgrind valgrind
 # BIN= counts another binary than this checkout's (which is then not built).
 if [ -z "${BIN:-}" ]; then
   cargo build --release --quiet --bin gridscope

@@ -1,8 +1,18 @@
 # Sourced by the whole-process benchmarks (bench_traces.sh, bench_nodes.sh, bench_energy.sh,
-# bench_failures.sh): `time_case LIMIT CMD...` runs CMD (its output dropped) and prints its
-# wall time as a table cell, "> LIMIT s" when it ran over LIMIT seconds, or "error";
-# `least_times RUNS CMD...` runs CMD RUNS times and prints its least wall, user and CPU
-# (user + system) seconds, each the least of its own.
+# bench_failures.sh, bench_headline.sh, bench_instructions.sh): `time_case LIMIT CMD...`
+# runs CMD (its output dropped) and prints its wall time as a table cell, "> LIMIT s" when
+# it ran over LIMIT seconds, or "error"; `least_times RUNS CMD...` runs CMD RUNS times and
+# prints its least wall, user and CPU (user + system) seconds, each the least of its own;
+# `need_debian_package CMD PACKAGE` installs PACKAGE from Debian's packages when CMD is
+# missing (a benchmark's own tool: hyperfine, valgrind).
+need_debian_package() {
+  command -v "$1" > /dev/null && return
+  local sudo=""
+  [ "$(id -u)" = 0 ] || sudo=sudo
+  DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "$2" > /dev/null \
+    || { $sudo apt-get update -q > /dev/null && DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q "$2" > /dev/null; }
+}
+
 time_case() {
   local limit=$1 start end rc=0
   shift
