@@ -66,3 +66,31 @@ def test_association_dump_meets_a_sacct_log(tmp_path):
         gridscope.slurm_config(CONF, assoc=ASSOC)
     with pytest.raises(gridscope.GridscopeError, match="line 2"):
         gridscope.slurm_config(assoc=b"Cluster|Account|User|Share\nc|root|a|many\n", workload=w)
+
+
+QOS_SACCT = """JobID|Submit|Start|End|Timelimit|NCPUS|State|User|QOS
+1|2026-01-01T00:00:00|2026-01-01T00:00:00|2026-01-01T00:01:40|00:02:00|2|COMPLETED|alice|normal
+2|2026-01-01T00:00:05|2026-01-01T00:00:05|2026-01-01T00:01:40|00:02:00|2|COMPLETED|alice|normal
+3|2026-01-01T00:00:06|2026-01-01T00:00:06|2026-01-01T00:01:40|00:02:00|4|COMPLETED|bob|tiny
+"""
+
+QOS = b"Name|Priority|MaxJobsPU|GrpTRES\nnormal|0|1|\ntiny|10||cpu=2\n"
+
+
+def test_qos_dump_meets_a_sacct_log(cli, tmp_path):
+    log = tmp_path / "log.sacct"
+    log.write_text(QOS_SACCT)
+    dump = tmp_path / "qos.txt"
+    dump.write_bytes(QOS)
+    w = gridscope.read_trace(str(log))
+    cfg = gridscope.slurm_config(qos=dump, workload=w)
+    assert cfg["qos"] == [
+        {"name": "normal", "priority": 0, "max_jobs_per_user": 1},
+        {"name": "tiny", "priority": 10, "grp_cpus": 2},
+    ]
+    res = gridscope.simulate(w, policies=["slurm"], slurm=cfg)
+    run = res["slurm"]
+    # alice's second job waits for her first (MaxJobsPU=1); bob's 4 CPUs exceed tiny's 2.
+    assert run.metrics["jobs_rejected"] == 1
+    stdout = cli("simulate", log, "--policy", "slurm", "--slurm-qos", dump, "--json")
+    assert res.to_json() + "\n" == stdout

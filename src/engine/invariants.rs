@@ -69,6 +69,11 @@ pub fn check_invariants_with_failures(
             JobOutcome::Rejected(
                 RejectReason::Unplaceable { .. } | RejectReason::PartitionNodes { .. },
             ) => {}
+            JobOutcome::Rejected(RejectReason::QosLimit { needs, most, .. }) => {
+                if needs <= most {
+                    return fail(format!("job {} rejected for a QOS limit it keeps", job.id));
+                }
+            }
             JobOutcome::Rejected(RejectReason::PartitionTimeLimit { max_time_s: m, .. }) => {
                 if job.estimate <= SimTime::from_secs(m as i64) {
                     return fail(format!("job {} rejected for a MaxTime it keeps", job.id));

@@ -125,6 +125,17 @@ pub enum RejectReason {
         /// The most the partition's nodes have of it.
         most: u64,
     },
+    /// A limit of its Slurm QOS holds it for ever (issue #42): `GrpTRES=cpu` below its
+    /// processors, or `MaxJobsPU=0`. Slurm would leave it pending for ever (reason
+    /// `QOSGrpCpuLimit`, `QOSMaxJobsPerUserLimit`).
+    QosLimit {
+        /// Which limit.
+        limit: crate::policy::local::QosLimit,
+        /// What the job needs of it (processors; 1 job).
+        needs: u64,
+        /// The most its QOS allows.
+        most: u64,
+    },
 }
 
 impl RejectReason {
@@ -168,6 +179,14 @@ impl RejectReason {
             } => format!(
                 "asks for {limit_s} s, beyond its partition's MaxTime of {max_time_s} s (Slurm leaves it pending, reason PartitionTimeLimit)"
             ),
+            RejectReason::QosLimit { limit, needs, most } => match limit {
+                crate::policy::local::QosLimit::GrpCpus => format!(
+                    "needs {needs} CPUs; its QOS's GrpTRES lets its running jobs hold {most} (Slurm leaves it pending, reason QOSGrpCpuLimit)"
+                ),
+                crate::policy::local::QosLimit::MaxJobsPerUser => format!(
+                    "runs under a QOS whose MaxJobsPU is {most} (Slurm leaves it pending, reason QOSMaxJobsPerUserLimit)"
+                ),
+            },
         }
     }
 }
@@ -192,6 +211,9 @@ impl From<crate::policy::local::Refusal> for RejectReason {
                 needs,
                 most,
             },
+            Refusal::QosLimit { limit, needs, most } => {
+                RejectReason::QosLimit { limit, needs, most }
+            }
         }
     }
 }

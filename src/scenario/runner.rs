@@ -182,6 +182,7 @@ impl PreparedScenario {
                     &jobs,
                     &self.demands,
                     &platform,
+                    (&self.workload.qos, &self.workload.report.qos_names),
                 ),
                 alg.grid,
                 &alg.grid_params,

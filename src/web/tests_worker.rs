@@ -295,5 +295,26 @@ fn part_outcomes() -> Vec<crate::engine::Outcome> {
                 most: 4,
             }),
         ),
+        // Held for ever by a Slurm QOS limit (issue #42), each limit.
+        at(
+            0,
+            i64::MAX,
+            i64::MAX,
+            JobOutcome::Rejected(RejectReason::QosLimit {
+                limit: crate::policy::local::QosLimit::GrpCpus,
+                needs: 8,
+                most: 6,
+            }),
+        ),
+        at(
+            0,
+            i64::MAX,
+            i64::MAX,
+            JobOutcome::Rejected(RejectReason::QosLimit {
+                limit: crate::policy::local::QosLimit::MaxJobsPerUser,
+                needs: 1,
+                most: 0,
+            }),
+        ),
     ]
 }

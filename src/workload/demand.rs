@@ -94,14 +94,15 @@ impl Demands {
     }
 }
 
-/// Sorts jobs by submit time (stable: input order among equals), their demands and logged
-/// waits with them (each empty or one per job).
+/// Sorts jobs by submit time (stable: input order among equals), their demands, logged
+/// waits and QOS with them (each empty or one per job).
 pub(super) fn sort_by_submit(
     jobs: &mut Vec<Job>,
     demands: &mut Vec<Demand>,
     waits: &mut Vec<Option<SimTime>>,
+    qos: &mut Vec<i32>,
 ) {
-    if demands.is_empty() && waits.is_empty() {
+    if demands.is_empty() && waits.is_empty() && qos.is_empty() {
         jobs.sort_by_key(|j| j.submit);
         return;
     }
@@ -115,7 +116,16 @@ pub(super) fn sort_by_submit(
     }
     *demands = permuted(demands, &order);
     *waits = permuted(waits, &order);
+    *qos = permuted(qos, &order);
     *jobs = permuted(jobs, &order);
+}
+
+/// The jobs' QOS as a workload keeps them: empty when no job names one (-1 each).
+pub(super) fn kept_qos(qos: Vec<i32>) -> Vec<i32> {
+    match qos.iter().any(|&q| q >= 0) {
+        true => qos,
+        false => Vec::new(),
+    }
 }
 
 /// The logged waits as a workload keeps them: empty when no job has one.

@@ -38,6 +38,10 @@ pub struct Workload {
     /// no wait (generated workloads, Batsim JSON), else one per job in the order of `jobs`,
     /// `None` where the record has none (-1). Carried by every reorder, cut and merge.
     pub logged_waits: Vec<Option<SimTime>>,
+    /// Each job's Slurm QOS (issue #42): sacct's `QOS` column as a number into
+    /// `report.qos_names`, SWF's queue (field 15) as written; -1 where the record names
+    /// none. Empty when no job names one. Carried by every reorder, cut and merge.
+    pub qos: Vec<i32>,
     /// Submit time 0 of `jobs` is this many ticks after the source's own time zero
     /// (SWF: after UnixStartTime). The writer adds it back.
     pub origin: SimTime,
@@ -60,6 +64,7 @@ impl Workload {
             jobs,
             demands: Vec::new(),
             logged_waits: Vec::new(),
+            qos: Vec::new(),
             origin: SimTime::ZERO,
             report,
         }
@@ -103,6 +108,17 @@ pub struct Window {
     pub unix: bool,
 }
 
+/// A job being merged: (submit, site, position in its part, job, demand, logged wait, QOS).
+type Merged = (SimTime, u32, usize, Job, Demand, Option<SimTime>, i32);
+
+/// One side table of the merged jobs (empty unless `any` part had it).
+fn column<T>(jobs: &[Merged], any: bool, f: impl Fn(&Merged) -> T) -> Vec<T> {
+    match any {
+        true => jobs.iter().map(f).collect(),
+        false => Vec::new(),
+    }
+}
+
 /// Merges one workload per site into one: job `home` = the workload's index; submit times
 /// on a common clock (`align`); optionally cut to `window`. The combined report sums the
 /// counts and keeps every file's warnings, prefixed with the file name.
@@ -137,9 +153,10 @@ pub fn merge_sites(
         .map(|(_, &o)| o)
         .min()
         .unwrap_or(0);
-    let mut jobs: Vec<(SimTime, u32, usize, Job, Demand, Option<SimTime>)> = Vec::new();
+    let mut jobs: Vec<Merged> = Vec::new();
     let any_demands = parts.iter().any(|w| !w.demands.is_empty());
     let any_waits = parts.iter().any(|w| !w.logged_waits.is_empty());
+    let any_qos = parts.iter().any(|w| !w.qos.is_empty());
     let mut outside = 0u64;
     let mut report = ImportReport {
         file: parts
@@ -158,6 +175,8 @@ pub fn merge_sites(
         let demand = |seq: usize| part_demands.get(seq).copied().unwrap_or_default();
         let part_waits = std::mem::take(&mut w.logged_waits);
         let wait = |seq: usize| part_waits.get(seq).copied().flatten();
+        let part_qos = std::mem::take(&mut w.qos);
+        let qos = |seq: usize| part_qos.get(seq).copied().unwrap_or(-1);
         for (seq, mut j) in w.jobs.into_iter().enumerate() {
             j.submit = SimTime(j.submit.0 + off - base);
             j.home = site as u32;
@@ -172,7 +191,15 @@ pub fn merge_sites(
                     continue;
                 }
             }
-            jobs.push((j.submit, site as u32, seq, j, demand(seq), wait(seq)));
+            jobs.push((
+                j.submit,
+                site as u32,
+                seq,
+                j,
+                demand(seq),
+                wait(seq),
+                qos(seq),
+            ));
         }
     }
     if let Some(win) = window {
@@ -186,18 +213,13 @@ pub fn merge_sites(
     }
     jobs.sort_by_key(|(t, site, seq, ..)| (*t, *site, *seq));
     let start = jobs.first().map(|(t, ..)| *t).unwrap_or_default();
-    let demands: Vec<Demand> = match any_demands {
-        true => jobs.iter().map(|(.., d, _)| *d).collect(),
-        false => Vec::new(),
-    };
-    // Empty when the parts had none, or the window left none with a wait.
-    let logged_waits = demand::logged_waits(match any_waits {
-        true => jobs.iter().map(|(.., w)| *w).collect(),
-        false => Vec::new(),
-    });
+    // Each side table is empty when the parts had none, or the window left none.
+    let demands = column(&jobs, any_demands, |m| m.4);
+    let logged_waits = demand::logged_waits(column(&jobs, any_waits, |m| m.5));
+    let qos = demand::kept_qos(column(&jobs, any_qos, |m| m.6));
     let jobs: Vec<Job> = jobs
         .into_iter()
-        .map(|(_, _, _, mut j, _, _)| {
+        .map(|(_, _, _, mut j, ..)| {
             j.submit = j.submit - start;
             j
         })
@@ -212,6 +234,7 @@ pub fn merge_sites(
         jobs,
         demands,
         logged_waits,
+        qos,
         origin: SimTime(base) + start,
         report,
     })

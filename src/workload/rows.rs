@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use super::demand::{logged_waits, sort_by_submit, Demands, Source};
+use super::demand::{kept_qos, logged_waits, sort_by_submit, Demands, Source};
 use super::swf::{malformed_row, SwfError, SwfOptions};
 use super::{ImportReport, Workload};
 use crate::limits::{Limit, LimitExceeded, Limits};
@@ -36,6 +36,8 @@ pub(super) struct Rows<'a> {
     pub demands: Demands,
     /// Each job's wait in the log, where the reader knows it ([`Rows::set_logged_wait`]).
     waits: Vec<Option<SimTime>>,
+    /// Each job's QOS number, where the reader knows it ([`Rows::set_qos`]; -1 else).
+    qos: Vec<i32>,
     /// The current line (1-based) or, for JSON, the job's position.
     pub line_no: u64,
     /// Absolute submit times in milliseconds; shifted to the first at `finish`.
@@ -56,6 +58,7 @@ impl<'a> Rows<'a> {
             jobs: Vec::new(),
             demands: Demands::default(),
             waits: Vec::new(),
+            qos: Vec::new(),
             line_no: 0,
             last_submit: i64::MIN,
         }
@@ -163,6 +166,14 @@ impl<'a> Rows<'a> {
         self.last_submit = self.last_submit.max(job.submit.0);
         self.jobs.push(job);
         self.waits.push(None);
+        self.qos.push(-1);
+    }
+
+    /// The job pushed last runs under QOS number `qos`.
+    pub fn set_qos(&mut self, qos: i32) {
+        if let Some(last) = self.qos.last_mut() {
+            *last = qos;
+        }
     }
 
     /// The job pushed last waited `wait` in the log (a negative wait is a clock's error,
@@ -191,8 +202,9 @@ impl<'a> Rows<'a> {
         let (mut demands, resources) = std::mem::take(&mut self.demands).finish(self.jobs.len());
         r.resources = resources;
         let mut waits = logged_waits(std::mem::take(&mut self.waits));
+        let mut qos = kept_qos(std::mem::take(&mut self.qos));
         if r.out_of_order > 0 {
-            sort_by_submit(&mut self.jobs, &mut demands, &mut waits);
+            sort_by_submit(&mut self.jobs, &mut demands, &mut waits, &mut qos);
         }
         let origin = self.jobs.first().map(|j| j.submit).unwrap_or_default();
         for j in &mut self.jobs {
@@ -209,6 +221,7 @@ impl<'a> Rows<'a> {
             jobs: self.jobs,
             demands,
             logged_waits: waits,
+            qos,
             origin,
             report: self.report,
         }

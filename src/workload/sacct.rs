@@ -18,7 +18,9 @@
 //!   `AllocTRES` (counted as "from used"); memory else from `ReqMem` (`Mc` per CPU, `Mn` or
 //!   no suffix per node, older Slurm). TRES memory is the job's total (`K`, `M` (the
 //!   default), `G`, `T`): per node with a node count, else per processor (rounded up). A
-//!   file without these columns reads as before (the `NNodes` column is not a request).
+//!   file without these columns reads as before (the `NNodes` column is not a request);
+//! - **QOS** (issue #42), from the optional `QOS` column: numbered in order of first
+//!   appearance, their names kept for the `slurm` policy's QOS definitions.
 
 use super::demand::Source;
 use super::rows::{quote, Names, Rows};
@@ -28,7 +30,7 @@ use crate::model::{Demand, Job};
 use crate::time::{SimTime, TICKS_PER_SEC};
 
 /// The columns this reader uses, in the order the documented `--format` prints them.
-const COLUMNS: [&str; 15] = [
+const COLUMNS: [&str; 16] = [
     "JobID",
     "Submit",
     "Start",
@@ -44,6 +46,7 @@ const COLUMNS: [&str; 15] = [
     "ReqTRES",
     "AllocTRES",
     "ReqMem",
+    "QOS",
 ];
 /// The columns a file without a header has (the documented `--format`).
 const HEADERLESS: usize = 12;
@@ -60,6 +63,7 @@ const USER: usize = 10;
 const REQ_TRES: usize = 12;
 const ALLOC_TRES: usize = 13;
 const REQ_MEM: usize = 14;
+const QOS: usize = 15;
 
 /// Reads sacct text (already inflated). Zone-less timestamps are `utc_offset_min` minutes
 /// east of UTC.
@@ -70,11 +74,12 @@ pub fn read_sacct(
     utc_offset_min: i32,
 ) -> Result<Workload, SwfError> {
     let mut s = Sacct {
-        cols: [None; 15],
+        cols: [None; 16],
         header_seen: false,
         decided: false,
         users: Names::default(),
         partitions: Names::default(),
+        qos: Names::default(),
         zoneless: 0,
         offset_ms: utc_offset_min as i64 * 60_000,
     };
@@ -121,8 +126,15 @@ pub fn read_sacct(
     h.fields.push(("TimeZoneString".into(), "UTC".into()));
     w.report.user_names = s.users.names.clone();
     w.report.partition_names = s.partitions.names.clone();
+    w.report.qos_names = s.qos.names.clone();
     for (i, p) in s.partitions.names.iter().enumerate() {
         let note = format!("partition {i} = {p}");
+        h.fields.push(("Note".into(), note.clone()));
+        h.notes.push(note);
+    }
+    // The SWF writer puts a job's QOS in the queue field (15).
+    for (i, q) in s.qos.names.iter().enumerate() {
+        let note = format!("queue {i} = QOS {q}");
         h.fields.push(("Note".into(), note.clone()));
         h.notes.push(note);
     }
@@ -131,12 +143,13 @@ pub fn read_sacct(
 
 struct Sacct {
     /// Where each of [`COLUMNS`] is in a row (from the header).
-    cols: [Option<usize>; 15],
+    cols: [Option<usize>; 16],
     header_seen: bool,
     /// The first line was looked at (a header or not).
     decided: bool,
     users: Names,
     partitions: Names,
+    qos: Names,
     zoneless: u64,
     offset_ms: i64,
 }
@@ -290,6 +303,9 @@ impl Sacct {
             sources,
         );
         rows.set_logged_wait(ticks(start - submit));
+        if let Some(q) = get(QOS).filter(|q| !q.is_empty()) {
+            rows.set_qos(self.qos.id(q) as i32);
+        }
         Ok(())
     }
 

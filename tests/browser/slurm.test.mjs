@@ -1,7 +1,7 @@
 // Slurm's own policy in the page (issue #42, docs/slurm.md): the runs table offers `slurm`,
 // a slurm run shows its configuration (a preset, every weight and backfill knob, two flags,
 // a pasted slurm.conf read as `--slurm-conf` reads it, with the keys it does not model
-// listed), and the share link carries the configuration to the CLI, which gives the page's
+// listed, a pasted QOS dump read as `--slurm-qos` reads it), and the share link carries the configuration to the CLI, which gives the page's
 // numbers. Needs `trunk build --release --offline` and `cargo build --release`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -51,6 +51,20 @@ test('a slurm run: its knobs and a pasted slurm.conf set its configuration, the 
   await page.click('[data-testid=slurm-5-read]');
   await page.waitForFunction(() => /line 2/.test(document.querySelector('[data-testid=slurm-5-conf-notes]')?.textContent ?? ''));
   assert.equal(await page.inputValue(knob('PriorityWeightAge')), '1000');
+  // A QOS dump pasted (sacctmgr show qos -P): the run's QOS, listed under the knobs; its
+  // unmodelled columns are named.
+  await page.click('details:has([data-testid=slurm-5-qos]) summary');
+  await page.fill('[data-testid=slurm-5-qos]', 'Name|Priority|MaxJobsPU|GrpTRES|MaxWall\nnormal|0|2||\nhigh|10||cpu=64|01:00:00');
+  await page.click('[data-testid=slurm-5-read-qos]');
+  await page.waitForSelector('[data-testid=slurm-5-qos-summary]');
+  assert.equal(
+    await page.textContent('[data-testid=slurm-5-qos-summary]'),
+    'QOS: normal: Priority 0, MaxJobsPU 2; high: Priority 10, GrpTRES cpu=64',
+  );
+  assert.match(await page.textContent('[data-testid=slurm-5-qos-notes]'), /MaxWall \(set for QOS high\) is not modelled/);
+  await page.fill(knob('PriorityWeightQOS'), '100');
+  await page.press(knob('PriorityWeightQOS'), 'Tab');
+  await page.waitForFunction((sel) => document.querySelector(sel)?.value === '100', knob('PriorityWeightQOS'));
   // Every knob says what it weighs or bounds.
   const titles = await page.$$eval('tr.slurm-params label.param[title]', (ls) => ls.map((l) => l.title));
   assert.ok(titles.length >= 17 && titles.every((t) => t.length > 30), JSON.stringify(titles));
@@ -68,6 +82,11 @@ test('a slurm run: its knobs and a pasted slurm.conf set its configuration, the 
   assert.equal(slurm.slurm.weight_age, 1000);
   assert.equal(slurm.slurm.weight_job_size, 500);
   assert.equal(slurm.slurm.bf_interval_s, 30);
+  assert.equal(slurm.slurm.weight_qos, 100);
+  assert.deepEqual(slurm.slurm.qos, [
+    { name: 'normal', priority: 0, max_jobs_per_user: 2 },
+    { name: 'high', priority: 10, grp_cpus: 64 },
+  ]);
   assert.deepEqual(slurm.slurm.partitions, [{ name: 'batch', priority_job_factor: 1, priority_tier: 2, max_time_s: 172800, nodes: ['n[1-4]'] }]);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridscope-slurm-page-'));
   fs.writeFileSync(path.join(dir, 'scenario.json'), JSON.stringify(shared.scenario));

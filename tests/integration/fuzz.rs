@@ -891,18 +891,19 @@ fn fuzz_python_entry_points() {
 }
 
 /// A site's Slurm files as a user drops them: a `slurm.conf`, then after a line `%%` an
-/// association dump. Whatever the bytes, the readers answer (a configuration or an error
-/// naming its line), and a configuration they accept runs: 24 jobs of three users in three
-/// partitions, on ten processors or on two nodes with memory and GPUs (the TRES shares),
-/// every invariant checked and every job accounted for (run or rejected with its reason,
-/// a partition's MaxTime among them).
+/// association dump, then after another a QOS dump. Whatever the bytes, the readers answer
+/// (a configuration or an error naming its line), and a configuration they accept runs: 24
+/// jobs of three users in three partitions under four QOS (SWF's queues 0–3), on ten
+/// processors or on two nodes with memory and GPUs (the TRES shares), every invariant
+/// checked, every job accounted for (run or rejected with its reason, a partition's MaxTime
+/// and a QOS limit among them) and no QOS limit passed at any instant.
 #[test]
 fn fuzz_slurm_files_and_their_run() {
     use gridscope::engine::{JobOutcome, RunConfig, Simulation};
     use gridscope::model::{Demand, Job, NodeType, Platform, Site};
     use gridscope::policy::grid::{GridParams, GridScheme};
     use gridscope::policy::local::Slurm;
-    use gridscope::policy::slurm::{read_assoc, read_slurm_conf};
+    use gridscope::policy::slurm::{read_assoc, read_qos, read_slurm_conf, QosOfJobs, NO_QOS};
     use gridscope::time::SimTime;
     let seeds: Vec<Vec<u8>> = [
         "PriorityWeightAge=1000\nPriorityWeightJobSize=500\nPriorityMaxAge=0:10:00\nPriorityCalcPeriod=1\n",
@@ -913,6 +914,9 @@ fn fuzz_slurm_files_and_their_run() {
         // Twice, one byte apart: each of the two platforms (picked by the length's parity).
         "PartitionName=1 Nodes=a\nPartitionName=2 Nodes=b PriorityTier=2\nPartitionName=3 Nodes=a,b\nPriorityWeightAge=100\n",
         "PartitionName=1 Nodes=a\nPartitionName=2 Nodes=b PriorityTier=2\nPartitionName=3 Nodes=a,b\nPriorityWeightAge=100\n\n",
+        // QOS: priorities, a per-user job limit and CPU group limits (one below the widest).
+        "PriorityWeightQOS=1000\n%%\n%%\nName|Priority|MaxJobsPU|GrpTRES\nnormal|0|1|\n1|10||cpu=6\n2|5|2|cpu=12,gres/gpu=1\n",
+        "PriorityWeightQOS=1000\n%%\n%%\nName|Priority|MaxJobsPU|GrpTRES\nnormal|0|1|\n1|10||cpu=6\n2|5|2|cpu=12,gres/gpu=1\n\n",
     ]
     .iter()
     .map(|s| s.as_bytes().to_vec())
@@ -951,15 +955,21 @@ fn fuzz_slurm_files_and_their_run() {
     nodes.sites[0].node_types = vec![node_type("a"), node_type("b")];
     let check = |input: &[u8]| -> Result<(), String> {
         let text = String::from_utf8_lossy(input);
-        let (conf, dump) = match text.split_once("\n%%\n") {
-            Some((c, d)) => (c.to_string(), Some(d.to_string())),
-            None => (text.to_string(), None),
-        };
+        let mut parts = text.splitn(3, "\n%%\n");
+        let conf = parts.next().unwrap_or_default();
+        let dump = parts.next().filter(|d| !d.is_empty());
+        let qos_dump = parts.next();
         let Ok(report) = read_slurm_conf(conf.as_bytes()) else {
             return Ok(());
         };
         let _ = report.messages();
         let mut cfg = report.config;
+        if let Some(q) = qos_dump {
+            let Ok(d) = read_qos(q.as_bytes()) else {
+                return Ok(());
+            };
+            cfg.qos = d.defs;
+        }
         if let Some(dump) = dump {
             let Ok(tree) = read_assoc(dump.as_bytes()) else {
                 return Ok(());
@@ -993,10 +1003,11 @@ fn fuzz_slurm_files_and_their_run() {
             )
         };
         let sets: Vec<Option<Vec<u32>>> = jobs.iter().map(|j| node_set(j.partition)).collect();
+        let queues: Vec<i32> = (0..jobs.len() as i32).map(|i| i % 4).collect();
         let sim = Simulation::with_local_policies(
             platform,
             &jobs[..],
-            &mut Slurm::factory_on(cfg.clone(), &jobs, &demands, platform),
+            &mut Slurm::factory_on(cfg.clone(), &jobs, &demands, platform, (&queues, &[])),
             GridScheme::Local,
             &GridParams::default(),
             &RunConfig::default(),
@@ -1025,6 +1036,37 @@ fn fuzz_slurm_files_and_their_run() {
                     "job {} ran on node {} outside its partition",
                     i + 1,
                     s.node
+                ));
+            }
+        }
+        // No QOS limit passed at any instant: ends before starts at one instant.
+        let of = QosOfJobs::new(&cfg.qos, &jobs, &queues, &[]);
+        let mut changes: Vec<(SimTime, i32, usize)> = Vec::new();
+        for (i, o) in out.outcomes.iter().enumerate() {
+            if o.ran() && of.get(i) != NO_QOS {
+                changes.push((o.start, 1, i));
+                changes.push((o.end, -1, i));
+            }
+        }
+        changes.sort();
+        let mut per_user = std::collections::BTreeMap::<(u32, i32), i64>::new();
+        let mut cpus = vec![0i64; cfg.qos.len()];
+        for (t, d, i) in changes {
+            let q = of.get(i);
+            let def = &cfg.qos[q as usize];
+            let n = per_user.entry((q, jobs[i].user)).or_insert(0);
+            *n += i64::from(d);
+            cpus[q as usize] += i64::from(d) * i64::from(jobs[i].procs);
+            if def.max_jobs_per_user.is_some_and(|m| *n > i64::from(m)) {
+                return Err(format!(
+                    "QOS {} ran {n} jobs of user {} at {t}",
+                    def.name, jobs[i].user
+                ));
+            }
+            if def.grp_cpus.is_some_and(|g| cpus[q as usize] > g as i64) {
+                return Err(format!(
+                    "QOS {} held {} CPUs at {t}",
+                    def.name, cpus[q as usize]
                 ));
             }
         }

@@ -827,7 +827,13 @@ fn slurm_partitions_as_node_sets() {
     let run = |sets: bool| {
         let mut factory: Box<dyn FnMut(usize) -> Box<dyn gridscope::policy::local::LocalPolicy>> =
             match sets {
-                true => Box::new(Slurm::factory_on(cfg.clone(), &jobs, &demands, &platform)),
+                true => Box::new(Slurm::factory_on(
+                    cfg.clone(),
+                    &jobs,
+                    &demands,
+                    &platform,
+                    (&[], &[]),
+                )),
                 false => Box::new(Slurm::factory(cfg.clone(), &jobs)),
             };
         let out = gridscope::engine::Simulation::with_local_policies(

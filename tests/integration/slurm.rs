@@ -536,6 +536,7 @@ fn slurm_conf_is_read() {
         other_shares: 0,
         other_users: 0,
         fair_tree: true,
+        qos: vec![],
     };
     assert_eq!(r.config, expected);
     // Fair share weighted without PriorityFlags=NO_FAIR_TREE: Fair Tree, and a note says so;

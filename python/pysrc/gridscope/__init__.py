@@ -511,16 +511,20 @@ def simulate(workload: Union[Workload, PathLike, bytes], policies: Iterable = ("
 
 def slurm_config(conf: Union[None, PathLike, bytes] = None, *, preset: Optional[str] = None,
                  assoc: Union[None, PathLike, bytes] = None,
-                 workload: Optional[Workload] = None) -> dict:
+                 workload: Optional[Workload] = None,
+                 qos: Union[None, PathLike, bytes] = None) -> dict:
     """The ``"slurm"`` policy's configuration (docs/slurm.md) as a scenario takes it, what
-    the CLI's ``--slurm-conf``, ``--slurm-preset`` and ``--slurm-assoc`` build: from a
+    the CLI's ``--slurm-conf``, ``--slurm-preset``, ``--slurm-assoc`` and ``--slurm-qos``
+    build: from a
     ``slurm.conf`` (a path or bytes; ``PriorityFlags`` without ``NO_FAIR_TREE`` gives Fair
     Tree, as in Slurm), else a preset, else Slurm's defaults. ``assoc``, an association dump
     (``sacctmgr show assoc format=Cluster,Account,User,Fairshare -P``; a path or bytes),
     gives the users of ``workload`` their shares; ``workload`` also lets a sacct log's
-    partition names meet the ``PartitionName`` lines. What the CLI prints on stderr (keys
-    not read, notes) comes as :class:`UserWarning` warnings. Pass the dict to
-    ``simulate(..., slurm=...)``."""
+    partition names meet the ``PartitionName`` lines. ``qos``, a QOS dump (``sacctmgr show
+    qos format=Name,Priority,MaxJobsPU,GrpTRES -P``; a path or bytes), gives the QOS
+    priorities and limits; a job runs under the QOS its record names, else ``normal``.
+    What the CLI prints on stderr (keys not read, notes) comes as :class:`UserWarning`
+    warnings. Pass the dict to ``simulate(..., slurm=...)``."""
     import warnings
 
     def data(x):
@@ -530,7 +534,7 @@ def slurm_config(conf: Union[None, PathLike, bytes] = None, *, preset: Optional[
             return f.read()
 
     text, notes = _g.slurm_config_json(data(conf), preset, data(assoc),
-                                       None if workload is None else workload._w)
+                                       None if workload is None else workload._w, data(qos))
     for note in notes:
         warnings.warn(f"slurm: {note}", UserWarning, stacklevel=2)
     return json.loads(text)

@@ -247,6 +247,7 @@ pub fn slurm_config(
         (Some(_), _, _) => "--slurm-conf",
         (None, Some(_), _) => "--slurm-preset",
         (None, None, Some(_)) => "--slurm-assoc",
+        (None, None, None) if args.slurm_qos.is_some() => "--slurm-qos",
         (None, None, None) => return Ok(None),
     };
     if !policies.contains(&LocalPolicyKind::Slurm) {
@@ -268,15 +269,30 @@ pub fn slurm_config(
         }
         None => None,
     };
-    // Names (sacct's users and partitions) are matched against the workload's own.
-    if assoc.is_some() || !config.partitions.is_empty() {
+    if let Some(file) = &args.slurm_qos {
+        let bytes = read_file(file, limits)?;
+        files.push(file.clone());
+        let dump = gridscope::policy::slurm::read_qos(&bytes)
+            .map_err(|e| CliError::Failed(format!("{}: {e}", file.display())))?;
+        for note in &dump.not_read {
+            eprintln!("{}: {note}", file.display());
+        }
+        config.qos = dump.defs;
+    }
+    // Names (sacct's users, partitions and QOS) are matched against the workload's own.
+    if assoc.is_some() || !config.partitions.is_empty() || !config.qos.is_empty() {
         let w = read_trace(trace.path, trace.strict, limits, trace.format)?;
-        let notes = config.fit_to_workload(
+        let mut notes = config.fit_to_workload(
             &w.jobs,
             &w.report.user_names,
             &w.report.partition_names,
             assoc.as_ref(),
         );
+        notes.extend(gridscope::policy::slurm::qos_notes(
+            &config.qos,
+            &w.qos,
+            &w.report.qos_names,
+        ));
         for note in notes {
             eprintln!("slurm: {note}");
         }

@@ -19,6 +19,7 @@ mod firstfit;
 mod sjf;
 mod slurm;
 mod slurm_node_sets;
+mod slurm_qos;
 
 pub use conservative::Conservative;
 pub use conservative_rebuild::ConservativeRebuild;
@@ -218,6 +219,13 @@ impl NowFit {
 /// job with it as the reason.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Refusal {
+    /// A limit of its Slurm QOS that no state of the machine lifts (issue #42): what it
+    /// needs and the most the QOS allows.
+    QosLimit {
+        limit: QosLimit,
+        needs: u64,
+        most: u64,
+    },
     /// Its time limit exceeds its Slurm partition's `MaxTime` (whole seconds each, the
     /// limit rounded up).
     PartitionTimeLimit { limit_s: u64, max_time_s: u64 },
@@ -228,6 +236,15 @@ pub enum Refusal {
         needs: u64,
         most: u64,
     },
+}
+
+/// Which Slurm QOS limit holds a job for ever (issue #42).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum QosLimit {
+    /// `MaxJobsPU=0`: no running job per user (needs 1, most 0).
+    MaxJobsPerUser,
+    /// `GrpTRES=cpu=N` below the job's processors alone (needs its processors, most N).
+    GrpCpus,
 }
 
 /// A local batch scheduler.

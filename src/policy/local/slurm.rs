@@ -4,11 +4,18 @@ use std::sync::Arc;
 
 use super::node_plan::{After, NodePlan};
 use super::nodefit::NodesView;
-use super::slurm_node_sets::{and, and_not, NodeSets};
+use super::slurm_node_sets::NodeSets;
+use super::slurm_qos::QosLimits;
 use super::{LocalPolicy, NowFit, QueuedJob, Refusal, SiteView};
 use crate::model::{Demand, Job, JobIdx, NodeFree, Platform, Share};
-use crate::policy::slurm::{secs, Factors, Priorities, SlurmConfig, SlurmJobs, TresShare};
+use crate::policy::slurm::{
+    secs, Factors, Priorities, QosOfJobs, SlurmConfig, SlurmJobs, TresShare,
+};
 use crate::time::SimTime;
+
+#[path = "slurm_passes.rs"]
+mod passes;
+use passes::{floor, within, Shape};
 
 /// Slurm's own scheduling (issue #42, docs/slurm.md): the queue in multifactor priority
 /// order ([`Priorities`], recomputed at every `PriorityCalcPeriod` tick; a job arriving
@@ -59,6 +66,8 @@ pub struct Slurm {
     /// The partitions that are node sets on this site (none unless built by
     /// [`Slurm::factory_on`] with a `Nodes=` naming this site's node types).
     sets: NodeSets,
+    /// What the running jobs hold of the QOS limits (none unless a QOS has one).
+    qos: QosLimits,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -90,6 +99,7 @@ impl Default for Slurm {
 impl Slurm {
     pub fn new(cfg: SlurmConfig, jobs: Arc<SlurmJobs>) -> Slurm {
         Slurm {
+            qos: QosLimits::new(&cfg.qos),
             prio: Priorities::new(&cfg, jobs),
             cfg,
             queue: Vec::new(),
@@ -106,14 +116,17 @@ impl Slurm {
 
     /// [`Slurm::factory`] for a run on `platform`, whose partitions' `Nodes=` may name its
     /// sites' node types (a partition is then those nodes at that site); `demands` are
-    /// the jobs', to reject a job its partition's nodes can never hold.
+    /// the jobs', to reject a job its partition's nodes can never hold; `qos` the jobs'
+    /// QOS numbers and their names (`Workload::qos`, sacct's `report.qos_names`).
     pub fn factory_on(
         cfg: SlurmConfig,
         jobs: &[Job],
         demands: &[Demand],
         platform: &Platform,
+        qos: (&[i32], &[String]),
     ) -> impl FnMut(usize) -> Box<dyn LocalPolicy> {
-        let table = Arc::new(SlurmJobs::from_jobs(jobs));
+        let of = QosOfJobs::new(&cfg.qos, jobs, qos.0, qos.1);
+        let table = Arc::new(SlurmJobs::from_jobs(jobs).with_qos(of));
         let named = cfg.partitions.iter().any(|p| p.nodes.is_some());
         let sites = match named {
             true => platform.sites.clone(),
@@ -140,7 +153,8 @@ impl Slurm {
     /// Each site's policy for a run of `jobs` under `cfg` (the users' and partitions' table
     /// is made once and shared).
     pub fn factory(cfg: SlurmConfig, jobs: &[Job]) -> impl FnMut(usize) -> Box<dyn LocalPolicy> {
-        let table = Arc::new(SlurmJobs::from_jobs(jobs));
+        let of = QosOfJobs::new(&cfg.qos, jobs, &[], &[]);
+        let table = Arc::new(SlurmJobs::from_jobs(jobs).with_qos(of));
         move |_| Box::new(Slurm::new(cfg.clone(), table.clone())) as Box<dyn LocalPolicy>
     }
 
@@ -277,6 +291,7 @@ impl Slurm {
                 (Some(k), None) => {
                     self.running.remove(&k);
                     self.prio.ended(k.1, units, t);
+                    self.qos.ended(self.prio.table(), k.1);
                 }
                 // Two alike, or a job that outlived its estimate (the site re-keyed it).
                 _ => reconcile = Some(t),
@@ -297,7 +312,21 @@ impl Slurm {
             for (k, units) in gone {
                 self.running.remove(&k);
                 self.prio.ended(k.1, units, t);
+                self.qos.ended(self.prio.table(), k.1);
             }
+        }
+    }
+
+    /// True when a limit of job `idx`'s QOS holds it now.
+    fn held(&self, idx: JobIdx) -> bool {
+        self.qos.any() && self.qos.holds(self.prio.table(), idx)
+    }
+
+    /// Job `idx` is chosen to start: its QOS's limits count it from now on, for the rest
+    /// of the pass too (its start follows the pass's choices).
+    fn admit(&mut self, idx: JobIdx) {
+        if self.qos.any() {
+            self.qos.started(self.prio.table(), idx);
         }
     }
 
@@ -410,6 +439,9 @@ impl Slurm {
                 break;
             }
             let job = self.queue[i].job;
+            if self.held(job.idx) {
+                continue;
+            }
             let planned = self.rounded(job.estimate);
             let profile = fit.profile(site);
             let Some(at) = profile.earliest_start(now, job.units, planned) else {
@@ -417,6 +449,7 @@ impl Slurm {
             };
             if at == now {
                 fit.take(job.units, job.estimate);
+                self.admit(job.idx);
                 started.push(i);
             } else if self.may_reserve(&job, now, at) {
                 fit.profile(site).reserve(at, planned, job.units);
@@ -470,6 +503,9 @@ impl Slurm {
                 break;
             }
             let job = self.queue[i].job;
+            if self.held(job.idx) {
+                continue;
+            }
             let planned = QueuedJob {
                 estimate: self.rounded(job.estimate),
                 ..job
@@ -507,6 +543,7 @@ impl Slurm {
                 free.take(&shares);
                 self.plan.hold(now, now.after(job.estimate), &shares);
                 self.chosen.push((job.idx, shares));
+                self.admit(job.idx);
                 started.push(i);
             } else if self.may_reserve(&job, now, at) {
                 self.plan.hold(at, at.after(planned.estimate), &shares);
@@ -523,6 +560,11 @@ impl Slurm {
             let job = self.queue[i].job;
             self.start(job, now, starts);
         }
+        // The queue's head (the main scheduler's usual starts): one move of the rest.
+        if started.last().is_none_or(|&l| l + 1 == started.len()) {
+            self.queue.drain(..started.len());
+            return;
+        }
         let mut k = 0;
         let mut i = 0;
         self.queue.retain(|_| {
@@ -534,86 +576,6 @@ impl Slurm {
             keep
         });
     }
-
-    /// The main scheduler when some partitions are node sets: in queue order, each job
-    /// starts if it fits on its partition's nodes (the whole site's otherwise) that no
-    /// blocked job has taken out; a job that does not fit takes its partition's nodes out
-    /// of the rest of the pass (all of them for a partition that spans the site), as
-    /// slurmctld's `job_scheduler.c` does with the failed partition's node bitmap. So a
-    /// partition's blocked head holds up only the partitions that share its nodes. The
-    /// nodes each start takes are chosen here ([`LocalPolicy::chosen_nodes`]).
-    fn main_on_node_sets(
-        &mut self,
-        site: &SiteView,
-        nodes: &NodesView,
-        fit: &mut NowFit,
-        placed: &mut Vec<(SimTime, Vec<Share>)>,
-        starts: &mut Vec<JobIdx>,
-    ) {
-        let n = nodes.pool.len();
-        let mut open = vec![u64::MAX; n.div_ceil(64)];
-        if !n.is_multiple_of(64) {
-            if let Some(last) = open.last_mut() {
-                *last = (1u64 << (n % 64)) - 1;
-            }
-        }
-        let mut started = Vec::new();
-        for i in 0..self.queue.len() {
-            if open.iter().all(|&w| w == 0) {
-                break;
-            }
-            let job = self.queue[i].job;
-            let mask = self.mask_of(job.idx).map(<[u64]>::to_vec);
-            let mut allowed = open.clone();
-            if let Some(m) = &mask {
-                and(&mut allowed, m);
-            }
-            if let Some(window) = nodes.allowed(site.now, job.estimate) {
-                and(&mut allowed, &window);
-            }
-            let fits = fit.fits(site, job.units, job.estimate)
-                && fit
-                    .nodes
-                    .fits_within(nodes, job.idx, job.units, Some(&allowed));
-            if !fits {
-                match &mask {
-                    Some(m) => and_not(&mut open, m),
-                    None => open.iter_mut().for_each(|w| *w = 0),
-                }
-                continue;
-            }
-            let shares = fit.nodes.last().to_vec();
-            placed.push((job.estimate, shares.clone()));
-            self.chosen.push((job.idx, shares));
-            fit.take_job(site, &job);
-            started.push(i);
-        }
-        self.start_positions(&started, site.now, starts);
-    }
-}
-
-/// A job of units: its partition (dense), processors, KB per processor, planned run.
-type Shape = (u32, u32, u64, SimTime);
-
-/// The latest floor among the shapes `k` covers (each of its partition, no wider, hungrier
-/// or longer: a partition's nodes are its own).
-fn floor(floors: &[(Shape, SimTime)], k: Shape) -> SimTime {
-    floors
-        .iter()
-        .filter(|(f, _)| f.0 == k.0 && f.1 <= k.1 && f.2 <= k.2 && f.3 <= k.3)
-        .map(|&(_, t)| t)
-        .max()
-        .unwrap_or(SimTime::ZERO)
-}
-
-/// True when every share fits in what its node has free.
-fn within(free: &NodeFree, shares: &[Share]) -> bool {
-    shares.iter().all(|s| {
-        let n = s.node as usize;
-        free.cores.get(n).is_some_and(|&c| c >= s.cores)
-            && free.mem_kb.get(n).is_some_and(|&m| m >= s.mem_kb)
-            && free.gpus.get(n).is_some_and(|&g| g >= s.gpus)
-    })
 }
 
 impl LocalPolicy for Slurm {
@@ -653,9 +615,14 @@ impl LocalPolicy for Slurm {
                 self.main_on_node_sets(site, nodes, &mut fit, &mut placed, starts);
             }
             _ => {
-                let mut head = 0;
-                while head < self.queue.len() {
-                    let job = self.queue[head].job;
+                let mut started = Vec::new();
+                for i in 0..self.queue.len() {
+                    let job = self.queue[i].job;
+                    // A job its QOS holds blocks nothing (slurmctld checks the limits
+                    // before it tries the job).
+                    if self.held(job.idx) {
+                        continue;
+                    }
                     if !fit.fits_job(site, &job) {
                         break;
                     }
@@ -663,10 +630,10 @@ impl LocalPolicy for Slurm {
                         placed.push((job.estimate, fit.nodes.last().to_vec()));
                     }
                     fit.take_job(site, &job);
-                    self.start(job, now, starts);
-                    head += 1;
+                    self.admit(job.idx);
+                    started.push(i);
                 }
-                self.queue.drain(..head);
+                self.start_positions(&started, now, starts);
             }
         }
         if self.queue.is_empty() || fit.free() == 0 || !self.backfill_due(now) {
@@ -684,6 +651,9 @@ impl LocalPolicy for Slurm {
     }
 
     fn refuses(&self, idx: JobIdx, job: &Job) -> Option<Refusal> {
+        if let Some(r) = self.qos.refuses(self.prio.table(), idx) {
+            return Some(r);
+        }
         if let Some(max) = self.prio.max_time(idx).filter(|&m| job.estimate > m) {
             return Some(Refusal::PartitionTimeLimit {
                 limit_s: (job.estimate.0.saturating_add(999) / 1000).max(0) as u64,
@@ -753,7 +723,13 @@ impl LocalPolicy for Slurm {
     /// nothing narrow enough free, a tick changes no start and the next end brings the
     /// pass.
     fn wake_at(&self, site: &SiteView) -> Option<SimTime> {
-        let narrowest = self.queue.iter().map(|e| e.job.units).min()?;
+        // A job its QOS holds waits for an end, which brings a pass anyway.
+        let narrowest = self
+            .queue
+            .iter()
+            .filter(|e| !self.held(e.job.idx))
+            .map(|e| e.job.units)
+            .min()?;
         if site.free < narrowest {
             return None;
         }

@@ -9,10 +9,12 @@
 mod assoc;
 mod conf;
 mod priority;
+mod qos;
 
 pub use assoc::{read_assoc, AssocError, AssocTree, UserAssoc};
 pub use conf::{read_slurm_conf, SlurmConfError, SlurmConfReport};
 pub use priority::{Factors, Priorities, SlurmJobs, TresShare};
+pub use qos::{qos_notes, read_qos, QosDef, QosDump, QosError, QosOfJobs, NO_QOS};
 
 use serde::{Deserialize, Serialize};
 
@@ -108,7 +110,8 @@ pub struct SlurmConfig {
     pub weight_job_size: u32,
     /// `PriorityWeightPartition`.
     pub weight_partition: u32,
-    /// `PriorityWeightQOS` (the QOS factor is 0 in this slice: no job names a QOS yet).
+    /// `PriorityWeightQOS`: the weight of a job's QOS's priority over the highest QOS
+    /// priority (0 for a job under no QOS).
     pub weight_qos: u32,
     /// `PriorityWeightTRES` (CPU, memory and GPUs; none by default, and then not written,
     /// so older files keep their bytes).
@@ -164,6 +167,12 @@ pub struct SlurmConfig {
     /// (the default, so older scenarios keep their numbers): classic, 2^(−U/S).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub fair_tree: bool,
+    /// The site's QOS (`sacctmgr show qos`; issue #42): priorities and the limits
+    /// `MaxJobsPU` and `GrpTRES=cpu`. A job runs under the one its record names, else
+    /// `normal` if defined, else none. Empty by default, and then not written, so older
+    /// files keep their bytes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub qos: Vec<QosDef>,
 }
 
 impl Default for SlurmConfig {
@@ -190,6 +199,7 @@ impl Default for SlurmConfig {
             other_shares: 0,
             other_users: 0,
             fair_tree: false,
+            qos: Vec::new(),
         }
     }
 }
@@ -304,6 +314,11 @@ impl SlurmConfig {
         ] {
             if v == 0 {
                 return Err(format!("{name} must be at least 1"));
+            }
+        }
+        for (i, q) in self.qos.iter().enumerate() {
+            if self.qos[..i].iter().any(|o| o.name == q.name) {
+                return Err(format!("QOS {} is defined twice", q.name));
             }
         }
         for p in &self.partitions {

@@ -7,6 +7,7 @@ use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use super::qos::QosOfJobs;
 use super::SlurmConfig;
 use crate::model::{Job, JobIdx};
 use crate::time::SimTime;
@@ -21,6 +22,8 @@ pub struct SlurmJobs {
     partition: Vec<u32>,
     users: Vec<i32>,
     partitions: Vec<i32>,
+    /// Each job's QOS definition (issue #42; none unless [`SlurmJobs::with_qos`]).
+    qos: QosOfJobs,
 }
 
 impl SlurmJobs {
@@ -42,7 +45,24 @@ impl SlurmJobs {
             partition,
             users,
             partitions,
+            qos: QosOfJobs::default(),
         }
+    }
+
+    /// The table with each job's QOS definition.
+    pub fn with_qos(self, qos: QosOfJobs) -> SlurmJobs {
+        SlurmJobs { qos, ..self }
+    }
+
+    /// Job `idx`'s QOS definition (an index into the configuration's `qos`), or
+    /// [`super::NO_QOS`].
+    pub fn qos(&self, idx: JobIdx) -> u32 {
+        self.qos.get(idx as usize)
+    }
+
+    /// Job `idx`'s processors, as a QOS's `GrpTRES=cpu` counts them (0 unless one does).
+    pub fn qos_cpus(&self, idx: JobIdx) -> u64 {
+        self.qos.cpus(idx as usize)
     }
 
     /// Job `idx`'s user, densely numbered.
@@ -112,6 +132,8 @@ pub struct Priorities {
     norm_shares: Vec<f64>,
     /// Each partition's `PriorityJobFactor` over the largest.
     partition_factor: Vec<f64>,
+    /// Each QOS definition's factor: its priority over the highest.
+    qos_factor: Vec<f64>,
     /// Each partition's `PriorityTier`.
     tier: Vec<u32>,
     /// Each partition's `MaxTime` (`None`: unlimited).
@@ -182,6 +204,16 @@ impl Priorities {
             .iter()
             .map(|&f| if max == 0 { 0.0 } else { f as f64 / max as f64 })
             .collect();
+        // Slurm normalises a QOS's priority by the highest of any QOS.
+        let qos_max = cfg.qos.iter().map(|q| q.priority).max().unwrap_or(0);
+        let qos_factor = cfg
+            .qos
+            .iter()
+            .map(|q| match qos_max {
+                0 => 0.0,
+                m => q.priority as f64 / m as f64,
+            })
+            .collect();
         let period = super::secs(cfg.calc_period_s.max(1));
         let decay = if cfg.decay_half_life_s == 0 {
             1.0
@@ -206,6 +238,7 @@ impl Priorities {
             jobs,
             norm_shares,
             partition_factor,
+            qos_factor,
             tier,
             max_time,
             usage: vec![0.0; users],
@@ -232,6 +265,11 @@ impl Priorities {
     /// Job `idx`'s partition, densely numbered.
     pub fn partition(&self, idx: JobIdx) -> u32 {
         self.jobs.partition(idx)
+    }
+
+    /// Who each job belongs to.
+    pub fn table(&self) -> &SlurmJobs {
+        &self.jobs
     }
 
     /// The `PriorityTier` of job `idx`'s partition.
@@ -521,7 +559,11 @@ impl Priorities {
             fairshare: self.fairshare_of(self.jobs.user(idx) as usize),
             job_size: if self.favor_small { 1.0 - size } else { size },
             partition: self.partition_factor[self.jobs.partition(idx) as usize],
-            qos: 0.0,
+            qos: self
+                .qos_factor
+                .get(self.jobs.qos(idx) as usize)
+                .copied()
+                .unwrap_or(0.0),
             tres_cpu: size,
             tres_mem: tres.mem.min(1.0),
             tres_gpu: tres.gpu.min(1.0),

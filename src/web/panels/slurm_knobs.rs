@@ -66,6 +66,15 @@ const KNOBS: &[Knob] = &[
         },
     },
     Knob {
+        name: "PriorityWeightQOS",
+        help: "Weight of the QOS factor: the job's QOS's Priority over the highest QOS Priority (0 for a job under no QOS). QOS come from a pasted sacctmgr QOS dump; a job runs under the QOS its record names (sacct's QOS, SWF's queue, field 15), else normal.",
+        get: |c| c.weight_qos.into(),
+        set: |c, v| {
+            c.weight_qos = to_u32("PriorityWeightQOS", v)?;
+            Ok(())
+        },
+    },
+    Knob {
         name: "TRES CPU",
         help: "PriorityWeightTRES=CPU: weight of the job's share of the site's CPUs (its processors over the site's; Slurm's TRES factor, requested over the partition's).",
         get: |c| c.weight_tres.cpu.into(),
@@ -266,53 +275,114 @@ pub fn slurm_params(app: &AppContext, i: usize, a: &AlgorithmSpec) -> Html {
         { for KNOBS.iter().map(|k| knob(app, i, k, &cfg)) }
         { flag(app, i, cfg.favor_small, "PriorityFavorSmall", "Job size favours small jobs: the factor is 1 − processors / site processors.", |c| c.favor_small = !c.favor_small) }
         { flag(app, i, cfg.fair_tree, "FairTree", "Fair share by Fair Tree (Slurm's default since 19.05): users ranked by shares over usage, the factor rank / users. Off: classic 2^(−U/S).", |c| c.fair_tree = !c.fair_tree) }
-        <SlurmConf run={i} />
-        <p class="help">{ super::with_doc_links("Slurm's own policy: the queue in multifactor priority order (partition tier first), the main scheduler while jobs fit, then Slurm's backfill with a reservation for every job it examines within bf_window. QOS and nice are 0 here; partitions' PriorityJobFactor, PriorityTier, MaxTime and Nodes (node types of a site with node types) come from a pasted slurm.conf (docs/slurm.md).") }</p>
+        <SlurmConf run={i} qos=false />
+        <SlurmConf run={i} qos=true />
+        { qos_summary(i, &cfg) }
+        <p class="help">{ super::with_doc_links("Slurm's own policy: the queue in multifactor priority order (partition tier first), the main scheduler while jobs fit, then Slurm's backfill with a reservation for every job it examines within bf_window. Partitions' PriorityJobFactor, PriorityTier, MaxTime and Nodes (node types of a site with node types) come from a pasted slurm.conf; QOS (Priority, MaxJobsPU: running jobs per user, GrpTRES=cpu: CPUs of all its running jobs; a job a limit holds is passed over and blocks nothing) from a pasted sacctmgr QOS dump. Nice is 0 here (docs/slurm.md).") }</p>
     </div> }
+}
+
+/// The QOS of a run's configuration, one line each (nothing without any).
+fn qos_summary(i: usize, cfg: &SlurmConfig) -> Html {
+    if cfg.qos.is_empty() {
+        return html! {};
+    }
+    let line = |q: &crate::policy::slurm::QosDef| {
+        let mut s = format!("{}: Priority {}", q.name, q.priority);
+        if let Some(n) = q.max_jobs_per_user {
+            s.push_str(&format!(", MaxJobsPU {n}"));
+        }
+        if let Some(c) = q.grp_cpus {
+            s.push_str(&format!(", GrpTRES cpu={c}"));
+        }
+        s
+    };
+    html! {
+        <p class="help" data-testid={format!("slurm-{i}-qos-summary")}>
+            {"QOS: "}{ cfg.qos.iter().map(line).collect::<Vec<_>>().join("; ") }
+        </p>
+    }
 }
 
 #[derive(Properties, PartialEq)]
 struct SlurmConfProps {
     run: usize,
+    /// A QOS dump (`sacctmgr show qos -P`) rather than a `slurm.conf`.
+    qos: bool,
 }
 
-/// A pasted `slurm.conf`, read into run `run`'s configuration; what it does not model is
-/// listed beside it, and a bad value names its line.
+/// What a pasted text is read as: a `slurm.conf` (the whole configuration) or a QOS dump
+/// (the configuration's QOS alone).
+fn read_pasted(qos: bool, bytes: &[u8]) -> Result<(Vec<String>, SlurmConfig), String> {
+    match qos {
+        false => read_slurm_conf(bytes)
+            .map(|r| (r.messages(), r.config))
+            .map_err(|e| e.to_string()),
+        true => crate::policy::slurm::read_qos(bytes)
+            .map(|d| {
+                let cfg = SlurmConfig {
+                    qos: d.defs,
+                    ..SlurmConfig::default()
+                };
+                (d.not_read, cfg)
+            })
+            .map_err(|e| e.to_string()),
+    }
+}
+
+/// A pasted `slurm.conf` (or QOS dump), read into run `run`'s configuration; what it does
+/// not model is listed beside it, and a bad value names its line.
 #[function_component]
 fn SlurmConf(p: &SlurmConfProps) -> Html {
     let app = use_app();
     let text = use_node_ref();
     let said = use_state(Vec::<String>::new);
-    let run = p.run;
+    let (run, qos) = (p.run, p.qos);
     let read = {
         let (text, said, app) = (text.clone(), said.clone(), app.clone());
         Callback::from(move |_: MouseEvent| {
             let Some(area) = text.cast::<HtmlTextAreaElement>() else {
                 return;
             };
-            match read_slurm_conf(area.value().as_bytes()) {
-                Ok(report) => {
-                    said.set(report.messages());
-                    let c = report.config;
+            match read_pasted(qos, area.value().as_bytes()) {
+                Ok((notes, c)) => {
+                    said.set(notes);
                     app.send(edit(move |s| {
                         slurm_edit(s, run, |cfg| {
-                            *cfg = c.clone();
+                            match qos {
+                                true => cfg.qos = c.qos.clone(),
+                                false => *cfg = c.clone(),
+                            }
                             Ok(())
                         })
                     }));
                 }
-                Err(e) => said.set(vec![e.to_string()]),
+                Err(e) => said.set(vec![e]),
             }
         })
     };
+    let (what, id, placeholder, help) = match qos {
+        false => (
+            "slurm.conf",
+            "conf",
+            "PriorityWeightAge=1000\nSchedulerParameters=bf_window=4320,bf_interval=30\nPartitionName=debug PriorityTier=2 MaxTime=30",
+            " Replaces this run's configuration with the file's (Slurm's defaults where it says nothing), as gridscope simulate --slurm-conf does.",
+        ),
+        true => (
+            "QOS dump",
+            "qos",
+            "Name|Priority|MaxJobsPU|GrpTRES\nnormal|0||\nhigh|100|4|cpu=64",
+            " sacctmgr show qos format=Name,Priority,MaxJobsPU,GrpTRES -P: replaces this run's QOS, as gridscope simulate --slurm-qos does. A job runs under the QOS its record names (sacct's QOS column, SWF's queue), else normal if defined.",
+        ),
+    };
     html! {
         <details class="slurm-conf">
-            <summary>{"paste a slurm.conf"}</summary>
-            <textarea ref={text} rows="6" aria-label={format!("slurm.conf of run {}", run + 1)} data-testid={format!("slurm-{run}-conf")}
-                placeholder={"PriorityWeightAge=1000\nSchedulerParameters=bf_window=4320,bf_interval=30\nPartitionName=debug PriorityTier=2 MaxTime=30"} />
-            <button class="small" data-testid={format!("slurm-{run}-read")} onclick={read}>{"read"}</button>
-            <span class="help">{" Replaces this run's configuration with the file's (Slurm's defaults where it says nothing), as gridscope simulate --slurm-conf does."}</span>
-            <ul data-testid={format!("slurm-{run}-conf-notes")}>
+            <summary>{format!("paste a {what}")}</summary>
+            <textarea ref={text} rows="6" aria-label={format!("{what} of run {}", run + 1)} data-testid={format!("slurm-{run}-{id}")}
+                placeholder={placeholder} />
+            <button class="small" data-testid={format!("slurm-{run}-read{}", if qos { "-qos" } else { "" })} onclick={read}>{"read"}</button>
+            <span class="help">{help}</span>
+            <ul data-testid={format!("slurm-{run}-{id}-notes")}>
                 { for said.iter().map(|m| html!{ <li>{m.clone()}</li> }) }
             </ul>
         </details>

@@ -20,6 +20,7 @@ use std::rc::Weak;
 use super::{finish_scenario, now_ms, post, State};
 use crate::engine::{JobOutcome, Outcome, RejectReason};
 use crate::model::{Job, Resource};
+use crate::policy::local::QosLimit;
 use crate::scenario::{RunReport, Scenario, ScenarioRun};
 use crate::time::SimTime;
 use crate::web::engine_worker::{spawn_with_bytes, EngineWorker};
@@ -39,6 +40,11 @@ pub fn pool_size(cores: u32, run: &ScenarioRun) -> usize {
     // A run on nodes keeps its placements and failure log in the worker that ran it (the
     // Gantt chart draws them); a pool worker sends back its outcomes only.
     if run.platform().sites.iter().any(|s| s.has_nodes()) {
+        return 1;
+    }
+    // The jobs' QOS (issue #42) stay with this worker's workload: a pool worker gets the
+    // jobs alone.
+    if !run.workload().qos.is_empty() {
         return 1;
     }
     let job_runs = run.jobs().len() as u64 * run.algorithms() as u64;
@@ -105,6 +111,14 @@ pub fn encode_outcomes(outcomes: &[Outcome]) -> Vec<u8> {
                 let r = RESOURCES.iter().position(|&x| x == resource).unwrap_or(0);
                 (12 + r as u8, sat(needs), sat(most))
             }
+            // A Slurm QOS limit (issue #42): 16 + the limit.
+            JobOutcome::Rejected(RejectReason::QosLimit { limit, needs, most }) => {
+                let tag = match limit {
+                    QosLimit::MaxJobsPerUser => 16,
+                    QosLimit::GrpCpus => 17,
+                };
+                (tag, sat(needs), sat(most))
+            }
         };
         out.extend_from_slice(&o.site.to_le_bytes());
         out.extend_from_slice(&o.start.0.to_le_bytes());
@@ -159,6 +173,14 @@ pub fn decode_outcomes(bytes: &[u8]) -> Result<Vec<Outcome>, String> {
                 }),
                 tag @ 12..=15 => JobOutcome::Rejected(RejectReason::PartitionNodes {
                     resource: RESOURCES[(tag - 12) as usize],
+                    needs: u64::from(u32_at(r, 21)),
+                    most: u64::from(u32_at(r, 25)),
+                }),
+                tag @ 16..=17 => JobOutcome::Rejected(RejectReason::QosLimit {
+                    limit: match tag {
+                        16 => QosLimit::MaxJobsPerUser,
+                        _ => QosLimit::GrpCpus,
+                    },
                     needs: u64::from(u32_at(r, 21)),
                     most: u64::from(u32_at(r, 25)),
                 }),

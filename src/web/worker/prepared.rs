@@ -31,6 +31,7 @@ impl ScenarioRun {
             jobs: Vec::new(),
             demands: Vec::new(),
             logged_waits: Vec::new(),
+            qos: Vec::new(),
             origin: crate::time::SimTime(p.origin),
             report: p.report,
         };

@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::io::Read;
 
-use super::demand::{logged_waits, memory_kb, sort_by_submit, Demands, Source};
+use super::demand::{kept_qos, logged_waits, memory_kb, sort_by_submit, Demands, Source};
 use super::Workload;
 use crate::limits::{Limit, LimitExceeded, Limits};
 use crate::model::Demand;
@@ -122,6 +122,8 @@ struct Reader<'a> {
     demands: Demands,
     /// Each job's wait in the log (field 3; `None` for -1).
     waits: Vec<Option<SimTime>>,
+    /// Each job's queue (field 15; -1 for none), kept as its QOS.
+    queues: Vec<i32>,
     /// Submit times in ticks relative to the file's zero, before shifting to the origin.
     line_no: u64,
     last_submit: i64,
@@ -333,6 +335,9 @@ impl Reader<'_> {
             .push(index, demand, memory, Source::Missing, Source::Missing);
         let wait = f[2];
         self.waits.push((wait >= 0).then(|| to_ticks(wait)));
+        // The queue (field 15) stands for a QOS (docs/slurm.md): SWF has none of its own.
+        self.queues
+            .push(whole(f[14]).clamp(-1, i32::MAX as i64) as i32);
         self.jobs.push(Job {
             id,
             submit: to_ticks(submit),
@@ -414,8 +419,9 @@ impl Reader<'_> {
         let (mut demands, resources) = std::mem::take(&mut self.demands).finish(self.jobs.len());
         self.report.resources = resources;
         let mut waits = logged_waits(std::mem::take(&mut self.waits));
+        let mut qos = kept_qos(std::mem::take(&mut self.queues));
         if self.report.out_of_order > 0 {
-            sort_by_submit(&mut self.jobs, &mut demands, &mut waits);
+            sort_by_submit(&mut self.jobs, &mut demands, &mut waits, &mut qos);
         }
         let origin = self.jobs.first().map(|j| j.submit).unwrap_or_default();
         for j in &mut self.jobs {
@@ -433,6 +439,7 @@ impl Reader<'_> {
             jobs: self.jobs,
             demands,
             logged_waits: waits,
+            qos,
             origin,
             report: self.report,
         }
@@ -685,6 +692,7 @@ pub fn read_swf(file: &str, bytes: &[u8], opts: &SwfOptions) -> Result<Workload,
         last_submit: i64::MIN,
         demands: Demands::default(),
         waits: Vec::with_capacity((bytes.len() / 64).min(opts.limits.jobs as usize)),
+        queues: Vec::with_capacity((bytes.len() / 64).min(opts.limits.jobs as usize)),
         field_counts: BTreeMap::new(),
         procs_clamped: 0,
         negative_ids: 0,
@@ -699,6 +707,7 @@ pub fn read_swf(file: &str, bytes: &[u8], opts: &SwfOptions) -> Result<Workload,
     let jobs = (bytes.len() / 8).min(opts.limits.jobs as usize);
     reader.jobs.reserve(jobs);
     reader.waits.reserve(jobs);
+    reader.queues.reserve(jobs);
     let mut stream = SwfStream::new(reader);
     // Small pieces so the parser starts soon after the inflater (a 1 MiB first piece kept
     // it idle for a third of a 2.6 MB file's inflate).

@@ -94,6 +94,10 @@ pub struct ImportReport {
     /// notes), so that slurm.conf's `PartitionName=` lines find their jobs.
     #[serde(skip)]
     pub partition_names: Vec<String>,
+    /// sacct: each QOS's name, by the number in `Workload::qos`, so that the `slurm`
+    /// policy's QOS definitions find their jobs (issue #42).
+    #[serde(skip)]
+    pub qos_names: Vec<String>,
 }
 
 impl ImportReport {

@@ -5,7 +5,8 @@ use crate::workload::Workload;
 
 /// Writes jobs as SWF: the header fields (if any) then one line per job, times in seconds
 /// after `origin` is added back; field 3 is the job's wait in the log where the workload
-/// has one (else -1). What [`read_swf`] accepted reads back identically.
+/// has one (else -1), field 15 its QOS (the queue it was read from; else -1). What
+/// [`read_swf`] accepted reads back identically.
 pub fn write_swf(workload: &Workload, header: &SwfHeader) -> String {
     let mut out = String::with_capacity(workload.jobs.len() * 64 + 256);
     for (k, v) in &header.fields {
@@ -26,9 +27,10 @@ pub fn write_swf(workload: &Workload, header: &SwfHeader) -> String {
             Some(wait) => write!(out, "{wait}"),
             None => write!(out, "-1"),
         };
+        let queue = workload.qos.get(i).copied().unwrap_or(-1);
         let _ = writeln!(
             out,
-            " {} {} -1 -1 {} {} -1 1 {} -1 -1 -1 {} -1 -1",
+            " {} {} -1 -1 {} {} -1 1 {} -1 -1 {queue} {} -1 -1",
             j.runtime, j.procs, j.procs, j.estimate, j.user, j.partition
         );
     }

@@ -1,0 +1,296 @@
+//! Slurm's QOS (quality of service, issue #42): the definitions a site has, as
+//! `sacctmgr show qos format=Name,Priority,MaxJobsPU,GrpTRES -P` prints them
+//! ([`read_qos`]; bytes in, `Result` out, a bad row names its line), and which one each job
+//! runs under ([`QosOfJobs`]).
+//!
+//! Three things of a QOS are modelled (slurm.schedmd.com `qos.html`, `resource_limits.html`):
+//! - `Priority`: the QOS factor of a job's priority is its QOS's priority over the highest
+//!   priority of any QOS (`priority_multifactor`: "the QOS priority normalized");
+//! - `MaxJobsPU`: at most this many running jobs per user under the QOS; a job past it
+//!   stays pending (reason `QOSMaxJobsPerUserLimit`);
+//! - `GrpTRES=cpu=N`: the running jobs under the QOS hold at most N CPUs together; a job
+//!   past it stays pending (`QOSGrpCpuLimit`), and one asking more than N alone can never
+//!   start (a run rejects it).
+//!
+//! Everything else a dump carries (other TRES, `MaxWall`, preemption, usage factors) is
+//! listed as not read, never silently ignored.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+use crate::model::Job;
+
+/// One QOS as a site defines it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QosDef {
+    /// Its name: matched against sacct's `QOS` column, or, for SWF, the queue (field 15)
+    /// written out (`"2"`).
+    pub name: String,
+    /// `Priority` (0 by default, as Slurm's `normal`).
+    #[serde(default)]
+    pub priority: u32,
+    /// `MaxJobsPU`: running jobs per user under this QOS (`None`: no limit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_jobs_per_user: Option<u32>,
+    /// `GrpTRES=cpu=N`: CPUs (processors) the running jobs under this QOS hold together
+    /// (`None`: no limit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grp_cpus: Option<u64>,
+}
+
+impl QosDef {
+    /// A QOS with a priority and no limits.
+    pub fn new(name: impl Into<String>, priority: u32) -> QosDef {
+        QosDef {
+            name: name.into(),
+            priority,
+            max_jobs_per_user: None,
+            grp_cpus: None,
+        }
+    }
+
+    /// True when the QOS limits what runs (not only the priority).
+    pub fn limits(&self) -> bool {
+        self.max_jobs_per_user.is_some() || self.grp_cpus.is_some()
+    }
+}
+
+/// The QOS a dump defines, and what it carried that is not modelled.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct QosDump {
+    pub defs: Vec<QosDef>,
+    /// Columns with a value this reader does not model (each named once, with the first
+    /// QOS that sets it), and TRES limits beyond CPUs.
+    pub not_read: Vec<String>,
+}
+
+/// A row the reader cannot use, with its 1-based line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QosError {
+    pub line: usize,
+    pub reason: String,
+}
+
+impl fmt::Display for QosError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "QOS dump line {}: {}", self.line, self.reason)
+    }
+}
+
+impl std::error::Error for QosError {}
+
+/// The columns read: name, priority, per-user running jobs, group TRES.
+const NAME: usize = 0;
+const PRIORITY: usize = 1;
+const MAX_JOBS_PU: usize = 2;
+const GRP_TRES: usize = 3;
+
+/// Reads a dump. The first line must be sacctmgr's header (`Name|Priority|…`, any order,
+/// any other columns); without one the columns are `Name|Priority|MaxJobsPU|GrpTRES` (as
+/// `-n` prints that format). Empty values are Slurm's "no limit".
+pub fn read_qos(bytes: &[u8]) -> Result<QosDump, QosError> {
+    let text = String::from_utf8_lossy(bytes);
+    let mut cols: [Option<usize>; 4] = [Some(0), Some(1), Some(2), Some(3)];
+    let mut other: Vec<(usize, String)> = Vec::new();
+    let mut dump = QosDump::default();
+    for (i, raw) in text.lines().enumerate() {
+        let line = i + 1;
+        let row = raw.trim_end_matches('\r');
+        if row.trim().is_empty() {
+            continue;
+        }
+        let fields: Vec<&str> = row.split('|').map(str::trim).collect();
+        if i == 0 && fields.iter().any(|f| f.eq_ignore_ascii_case("name")) {
+            cols = [None; 4];
+            for (at, name) in fields.iter().enumerate() {
+                match name.to_ascii_lowercase().as_str() {
+                    "name" => cols[NAME] = Some(at),
+                    "priority" => cols[PRIORITY] = Some(at),
+                    "maxjobspu" | "maxjobsperuser" => cols[MAX_JOBS_PU] = Some(at),
+                    "grptres" => cols[GRP_TRES] = Some(at),
+                    _ => other.push((at, name.to_string())),
+                }
+            }
+            continue;
+        }
+        let bad = |reason: String| QosError { line, reason };
+        let get = |k: usize| cols[k].and_then(|c| fields.get(c).copied()).unwrap_or("");
+        let name = get(NAME);
+        if name.is_empty() {
+            return Err(bad("no QOS name".into()));
+        }
+        if dump.defs.iter().any(|d| d.name == name) {
+            return Err(bad(format!("QOS {name} is defined twice")));
+        }
+        let number = |k: usize, what: &str| -> Result<Option<u64>, QosError> {
+            match get(k) {
+                "" => Ok(None),
+                v => v
+                    .parse::<u64>()
+                    .map(Some)
+                    .map_err(|_| bad(format!("{what} '{v}' of QOS {name} is not a whole number"))),
+            }
+        };
+        let priority = number(PRIORITY, "Priority")?.unwrap_or(0);
+        let priority = u32::try_from(priority)
+            .map_err(|_| bad(format!("Priority of QOS {name} is beyond 2^32 − 1")))?;
+        let max_jobs =
+            number(MAX_JOBS_PU, "MaxJobsPU")?.map(|n| u32::try_from(n).unwrap_or(u32::MAX));
+        let grp_cpus = grp_cpus(get(GRP_TRES), name, &mut dump.not_read).map_err(bad)?;
+        for (at, column) in &other {
+            let set = fields.get(*at).is_some_and(|v| !v.is_empty());
+            if set
+                && !dump
+                    .not_read
+                    .iter()
+                    .any(|n| n.starts_with(&format!("{column} ")))
+            {
+                dump.not_read
+                    .push(format!("{column} (set for QOS {name}) is not modelled"));
+            }
+        }
+        dump.defs.push(QosDef {
+            name: name.to_string(),
+            priority,
+            max_jobs_per_user: max_jobs,
+            grp_cpus,
+        });
+    }
+    Ok(dump)
+}
+
+/// `GrpTRES` (`cpu=64,gres/gpu=8`): its CPUs; other TRES go to `not_read`.
+fn grp_cpus(v: &str, qos: &str, not_read: &mut Vec<String>) -> Result<Option<u64>, String> {
+    let mut cpus = None;
+    for item in v.split(',').filter(|i| !i.is_empty()) {
+        let Some((key, value)) = item.split_once('=') else {
+            return Err(format!(
+                "GrpTRES item '{item}' of QOS {qos} is not KEY=VALUE"
+            ));
+        };
+        if key.eq_ignore_ascii_case("cpu") {
+            let n = value
+                .parse::<u64>()
+                .map_err(|_| format!("GrpTRES cpu '{value}' of QOS {qos} is not a whole number"))?;
+            cpus = Some(n);
+        } else {
+            let note = format!("GrpTRES {key} (set for QOS {qos}) is not modelled");
+            if !not_read
+                .iter()
+                .any(|n| n.starts_with(&format!("GrpTRES {key} ")))
+            {
+                not_read.push(note);
+            }
+        }
+    }
+    Ok(cpus)
+}
+
+/// No QOS: a job whose record names none, or one the definitions lack, when there is no
+/// `normal` to fall back on.
+pub const NO_QOS: u32 = u32::MAX;
+
+/// Which definition each job runs under (an index into the configuration's `qos`, or
+/// [`NO_QOS`]): the one named as its record's QOS; a job whose record names none, or a
+/// QOS not defined, runs under `normal` when that is defined (Slurm's default QOS).
+#[derive(Clone, Debug, Default)]
+pub struct QosOfJobs {
+    /// Per job (empty: every job runs under `fallback`).
+    of: Vec<u32>,
+    fallback: u32,
+    /// Each job's processors, when a QOS limits CPUs (`GrpTRES=cpu`).
+    cpus: Vec<u32>,
+}
+
+impl QosOfJobs {
+    /// `numbers` are the workload's per-job QOS (empty, or one per job; -1 none), `names`
+    /// sacct's names for them (empty for SWF, whose numbers are the names).
+    pub fn new(defs: &[QosDef], jobs: &[Job], numbers: &[i32], names: &[String]) -> QosOfJobs {
+        let fallback = defs
+            .iter()
+            .position(|d| d.name == "normal")
+            .map_or(NO_QOS, |i| i as u32);
+        let cpus = match defs.iter().any(|d| d.grp_cpus.is_some()) {
+            true => jobs.iter().map(|j| j.procs).collect(),
+            false => Vec::new(),
+        };
+        if defs.is_empty() || numbers.is_empty() {
+            return QosOfJobs {
+                of: Vec::new(),
+                fallback,
+                cpus,
+            };
+        }
+        // Each distinct number's definition, looked up once.
+        let mut known: std::collections::BTreeMap<i32, u32> = std::collections::BTreeMap::new();
+        let of = numbers
+            .iter()
+            .map(|&q| {
+                *known.entry(q).or_insert_with(|| {
+                    qos_name(q, names)
+                        .and_then(|n| defs.iter().position(|d| d.name == n))
+                        .map_or(fallback, |i| i as u32)
+                })
+            })
+            .collect();
+        QosOfJobs { of, fallback, cpus }
+    }
+
+    /// Job `idx`'s definition, or [`NO_QOS`].
+    pub fn get(&self, idx: usize) -> u32 {
+        self.of.get(idx).copied().unwrap_or(self.fallback)
+    }
+
+    /// Job `idx`'s processors (0 unless a QOS limits CPUs).
+    pub fn cpus(&self, idx: usize) -> u64 {
+        self.cpus.get(idx).map_or(0, |&c| u64::from(c))
+    }
+}
+
+/// The name of QOS number `q` (`None` for -1).
+fn qos_name(q: i32, names: &[String]) -> Option<String> {
+    match names.is_empty() {
+        true => (q >= 0).then(|| q.to_string()),
+        false => usize::try_from(q).ok().and_then(|i| names.get(i)).cloned(),
+    }
+}
+
+/// Notes for the user on the jobs whose QOS the definitions lack (they run under `normal`
+/// when defined, else under none), by the QOS they name.
+pub fn qos_notes(defs: &[QosDef], numbers: &[i32], names: &[String]) -> Vec<String> {
+    if defs.is_empty() {
+        return Vec::new();
+    }
+    let fallback = match defs.iter().any(|d| d.name == "normal") {
+        true => "run under normal",
+        false => "run under no QOS (factor 0, no limits)",
+    };
+    if numbers.is_empty() {
+        return vec![format!("no job names a QOS: every job would {fallback}")];
+    }
+    let mut missing: std::collections::BTreeMap<String, u64> = std::collections::BTreeMap::new();
+    for &q in numbers {
+        let name = qos_name(q, names);
+        if !name
+            .as_ref()
+            .is_some_and(|n| defs.iter().any(|d| d.name == *n))
+        {
+            *missing
+                .entry(name.unwrap_or_else(|| "(none)".into()))
+                .or_insert(0) += 1;
+        }
+    }
+    missing
+        .into_iter()
+        .map(|(name, n)| match name.as_str() {
+            "(none)" => format!("{n} jobs name no QOS: they {fallback}"),
+            _ => format!("{n} jobs name QOS {name}, which the definitions lack: they {fallback}"),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+#[path = "qos_tests.rs"]
+mod tests;

@@ -1,0 +1,118 @@
+use super::*;
+
+/// sacctmgr's own header and rows (`show qos -P` with its default columns trimmed to a
+/// few): priorities, a per-user job limit, a CPU group limit beside a GPU one (listed as
+/// not read), empty values as no limit.
+#[test]
+fn a_sacctmgr_dump_reads_priorities_and_limits() {
+    let dump = b"Name|Priority|GraceTime|GrpTRES|MaxWall|MaxJobsPU\n\
+normal|0|00:00:00||||\n\
+high|100|00:00:00|cpu=64,gres/gpu=8||4\n\
+debug|50|00:00:00||00:30:00|1\n";
+    let d = read_qos(dump).unwrap();
+    assert_eq!(
+        d.defs,
+        [
+            QosDef::new("normal", 0),
+            QosDef {
+                max_jobs_per_user: Some(4),
+                grp_cpus: Some(64),
+                ..QosDef::new("high", 100)
+            },
+            QosDef {
+                max_jobs_per_user: Some(1),
+                ..QosDef::new("debug", 50)
+            },
+        ]
+    );
+    // GraceTime is set on every row (00:00:00, Slurm's default) and named once.
+    assert_eq!(
+        d.not_read,
+        [
+            "GraceTime (set for QOS normal) is not modelled",
+            "GrpTRES gres/gpu (set for QOS high) is not modelled",
+            "MaxWall (set for QOS debug) is not modelled",
+        ]
+    );
+}
+
+#[test]
+fn a_headerless_dump_is_name_priority_maxjobspu_grptres() {
+    let d = read_qos(b"normal|0||\nlong|10|2|cpu=8\n").unwrap();
+    assert_eq!(d.defs[1].max_jobs_per_user, Some(2));
+    assert_eq!(d.defs[1].grp_cpus, Some(8));
+}
+
+#[test]
+fn bad_rows_name_their_line() {
+    let e = read_qos(b"Name|Priority\nnormal|0\nhigh|lots\n").unwrap_err();
+    assert_eq!(e.line, 3);
+    assert!(e.to_string().contains("Priority 'lots' of QOS high"), "{e}");
+    let e = read_qos(b"Name|Priority\nnormal|0\nnormal|1\n").unwrap_err();
+    assert!(e.reason.contains("defined twice"), "{e}");
+    let e = read_qos(b"Name|GrpTRES\nx|cpu\n").unwrap_err();
+    assert!(e.reason.contains("not KEY=VALUE"), "{e}");
+    let e = read_qos(b"Name|Priority\n|3\n").unwrap_err();
+    assert!(e.reason.contains("no QOS name"), "{e}");
+}
+
+#[test]
+fn no_input_panics() {
+    for bytes in [
+        &b""[..],
+        b"|||",
+        b"\xff\xfe|\n",
+        b"Name\n\n\n",
+        b"Name|GrpTRES\na|=,=\n",
+    ] {
+        let _ = read_qos(bytes);
+    }
+}
+
+fn job(procs: u32) -> Job {
+    Job {
+        id: 1,
+        submit: crate::time::SimTime::ZERO,
+        runtime: crate::time::SimTime(1),
+        estimate: crate::time::SimTime(1),
+        procs,
+        home: 0,
+        user: 0,
+        partition: 0,
+    }
+}
+
+/// A job runs under the QOS it names; one naming none or an undefined one under `normal`
+/// when defined, else under none. sacct's numbers go through its names; SWF's are the names.
+#[test]
+fn each_job_finds_its_qos() {
+    let defs = [QosDef::new("normal", 0), QosDef::new("high", 10)];
+    let jobs = [job(1), job(2), job(3)];
+    let names = ["high".to_string(), "lost".to_string()];
+    let of = QosOfJobs::new(&defs, &jobs, &[0, 1, -1], &names);
+    assert_eq!([of.get(0), of.get(1), of.get(2)], [1, 0, 0]);
+    let without_normal = [QosDef::new("high", 10)];
+    let of = QosOfJobs::new(&without_normal, &jobs, &[0, 1, -1], &names);
+    assert_eq!([of.get(0), of.get(1), of.get(2)], [0, NO_QOS, NO_QOS]);
+    // SWF: queue 1 is QOS "1".
+    let swf = [QosDef::new("1", 5)];
+    let of = QosOfJobs::new(&swf, &jobs, &[1, 2, -1], &[]);
+    assert_eq!([of.get(0), of.get(1), of.get(2)], [0, NO_QOS, NO_QOS]);
+    // No job names one: every job runs under normal.
+    let of = QosOfJobs::new(&defs, &jobs, &[], &[]);
+    assert_eq!(of.get(2), 0);
+    assert_eq!(of.cpus(2), 0, "no CPU limit: no processors kept");
+    let limited = [QosDef {
+        grp_cpus: Some(4),
+        ..QosDef::new("normal", 0)
+    }];
+    assert_eq!(QosOfJobs::new(&limited, &jobs, &[], &[]).cpus(2), 3);
+    let notes = qos_notes(&defs, &[0, 1, -1, 1], &names);
+    assert_eq!(
+        notes,
+        [
+            "1 jobs name no QOS: they run under normal",
+            "2 jobs name QOS lost, which the definitions lack: they run under normal",
+        ]
+    );
+}
