@@ -7,9 +7,11 @@
 # to `gridscope simulate --policy slurm --slurm-conf --slurm-assoc --vs-log --jobs`, and
 # scripts/slurm_replay_compare.py sets every job's simulated start against Slurm's.
 #
-# Usage (root): bash scripts/slurm_replay.sh [RUNS] [classic|fair-tree]
+# Usage (root): bash scripts/slurm_replay.sh [RUNS] [classic|fair-tree|qos]
 #   (default 1 run of classic fair share, PriorityFlags=NO_FAIR_TREE; fair-tree leaves the
-#   flag out, so Slurm ranks users by Fair Tree, its default; ~3.5 min a run)
+#   flag out, so Slurm ranks users by Fair Tree, its default; qos weighs QOS and partition
+#   alone, under two QOS with limits: normal with MaxJobsPU=2, and high, Priority 100 and
+#   GrpTRES=cpu=8, for carol's jobs of 8 CPUs or fewer; ~3.5 min a run)
 # Slurm may start a job up to 6 s after the simulation (its 1-s scheduler loops, inherited
 # along chains of jobs) and up to 2 s before it (sacct's whole seconds); two jobs may not
 # start in opposite orders more than 3 s apart (scripts/slurm_replay_compare.py).
@@ -27,10 +29,20 @@ WL=$ROOT/tests/slurm/replay_workload.txt
 G=$ROOT/target/release/gridscope
 RUNS=${1:-1}
 FAIRSHARE=${2:-classic}
+# Fair share and age weighed (priorities change at the ticks), or QOS and partition alone.
+WEIGHTS="PriorityWeightAge=1000
+PriorityWeightFairshare=10000
+PriorityWeightPartition=1000"
+ENFORCE=associations
 case "$FAIRSHARE" in
   classic) FLAGS="PriorityFlags=NO_FAIR_TREE" ;;
   fair-tree) FLAGS="# PriorityFlags: none, so Fair Tree" ;;
-  *) echo "slurm_replay: fair share '$FAIRSHARE': classic or fair-tree" >&2; exit 2 ;;
+  qos)
+    FLAGS="PriorityFlags=NO_FAIR_TREE"
+    WEIGHTS="PriorityWeightPartition=1000
+PriorityWeightQOS=10000"
+    ENFORCE=associations,limits,qos ;;
+  *) echo "slurm_replay: mode '$FAIRSHARE': classic, fair-tree or qos" >&2; exit 2 ;;
 esac
 export SLURM_CONF=$E/slurm.conf
 H=$(hostname -s)
@@ -126,15 +138,13 @@ SlurmdParameters=config_overrides
 AccountingStorageType=accounting_storage/slurmdbd
 AccountingStorageHost=127.0.0.1
 AccountingStoragePort=6919
-AccountingStorageEnforce=associations
+AccountingStorageEnforce=$ENFORCE
 PriorityType=priority/multifactor
 $FLAGS
 PriorityDecayHalfLife=10
 PriorityCalcPeriod=1
 PriorityMaxAge=10
-PriorityWeightAge=1000
-PriorityWeightFairshare=10000
-PriorityWeightPartition=1000
+$WEIGHTS
 NodeName=$H CPUs=16 RealMemory=16384 State=UNKNOWN
 PartitionName=main Nodes=$H Default=YES MaxTime=INFINITE State=UP PriorityJobFactor=10
 PartitionName=low Nodes=$H MaxTime=INFINITE State=UP PriorityJobFactor=1
@@ -155,6 +165,11 @@ one_run() { # TAG: a fresh stack, the workload, the logs; then gridscope and the
   sacctmgr -i add user alice Account=root Fairshare=2 >/dev/null
   sacctmgr -i add user bob Account=root Fairshare=1 >/dev/null
   sacctmgr -i add user carol Account=root Fairshare=1 >/dev/null
+  if [ "$FAIRSHARE" = qos ]; then
+    sacctmgr -i modify qos normal set MaxJobsPU=2 >/dev/null
+    sacctmgr -i add qos high Priority=100 GrpTRES=cpu=8 >/dev/null
+    sacctmgr -i modify user carol set QOS+=high >/dev/null
+  fi
   slurmctld
   wait_for 10 test -s "$D/slurmctld.pid" || { tail "$D/slurmctld.log"; fail "slurmctld wrote no pid file"; }
   STARTED+=("$D/slurmctld.pid")
@@ -166,7 +181,7 @@ one_run() { # TAG: a fresh stack, the workload, the logs; then gridscope and the
   # Priorities change at PriorityCalcPeriod ticks, which Slurm counts from its decay
   # thread's start and the simulation from the log's first submit: the first submit goes
   # 0.3 s after a tick of Slurm's, so that the two count alike.
-  local t0 off cpus rt lim user part name td
+  local t0 off cpus rt lim user part name td qos
   td=$(grep -m1 '_read_last_decay_ran' "$D/slurmctld.log" | sed 's/^\[\([^]]*\)\].*/\1/')
   [ -n "$td" ] || fail "no decay thread start in $D/slurmctld.log"
   t0=$(awk -v d="$(date -d "$td" +%s.%N)" -v n="$(now)" 'BEGIN{k=int((n+3-d)/60)+1; printf "%.3f", d+60*k+0.3}')
@@ -175,18 +190,22 @@ one_run() { # TAG: a fresh stack, the workload, the logs; then gridscope and the
   while read -r off cpus rt lim user part name; do
     [[ -z "$off" || "$off" == \#* ]] && continue
     while awk -v a="$t0" -v o="$off" -v b="$(now)" 'BEGIN{exit !(b-a < o)}'; do sleep 0.02; done
+    qos=normal
+    [ "$FAIRSHARE" = qos ] && [ "$user" = carol ] && [ "$cpus" -le 8 ] && qos=high
     sbatch -Q --uid="$user" -D "$out/jobs" -J "$name" -p "$part" -c "$cpus" -t "$lim" \
-      -o "$out/jobs/$name.out" --wrap "sleep $rt" >/dev/null
+      --qos="$qos" -o "$out/jobs/$name.out" --wrap "sleep $rt" >/dev/null
   done < "$WL"
   wait_for 900 bash -c '[ -z "$(squeue -h)" ]' || fail "jobs still queued after 15 min: $(squeue)"
   sleep 2
-  sacct -X -P --format=JobID,JobName,Submit,Start,End,Elapsed,Timelimit,NCPUS,NNodes,State,Partition,User,Account \
+  sacct -X -P --format=JobID,JobName,Submit,Start,End,Elapsed,Timelimit,NCPUS,NNodes,State,Partition,User,Account,QOS \
     > "$out/log.sacct"
   sacctmgr -P show assoc cluster=gsreplay format=Cluster,Account,User,Fairshare > "$out/assoc.txt"
+  sacctmgr -P show qos format=Name,Priority,MaxJobsPU,GrpTRES > "$out/qos.txt"
   cp "$SLURM_CONF" "$out/slurm.conf"
   stop_pids
   "$G" simulate "$out/log.sacct" --policy slurm --slurm-conf "$out/slurm.conf" \
-    --slurm-assoc "$out/assoc.txt" --vs-log --jobs "$out/sim.csv" > "$out/simulate.txt" 2> "$out/simulate.err" ||
+    --slurm-assoc "$out/assoc.txt" --slurm-qos "$out/qos.txt" --vs-log --jobs "$out/sim.csv" \
+    > "$out/simulate.txt" 2> "$out/simulate.err" ||
     { cat "$out/simulate.err"; fail "gridscope could not simulate Slurm's log"; }
   python3 scripts/slurm_replay_compare.py "$out/log.sacct" "$out/sim.csv" | tee "$out/compare.txt"
 }

@@ -39,6 +39,7 @@ pub const VS_LOG_HELP: &[super::MetricHelp] = &[
     super::MetricHelp { key: "vs_log.mean_abs_error_s", formula: "mean over compared jobs of |simulated wait − logged wait|", source: "docs/slurm.md" },
     super::MetricHelp { key: "vs_log.within_hour", formula: "share of compared jobs with |simulated wait − logged wait| ≤ 3600 s", source: "docs/slurm.md" },
     super::MetricHelp { key: "vs_log.by_partition", formula: "per partition (SWF field 16, sacct Partition) when the compared jobs are in more than one: jobs, logged and simulated mean wait, mean error and mean |error|, as above", source: "docs/slurm.md" },
+    super::MetricHelp { key: "vs_log.by_user", formula: "per user (SWF field 12, sacct User) when the compared jobs are of more than one: jobs, logged and simulated mean wait, mean error and mean |error|, as above (a site's question: whose waits does the policy move?)", source: "docs/slurm.md" },
     super::MetricHelp { key: "vs_log.moving_mape_percent", formula: "jobs binned by submit hour; per 14-day window starting on an hour (48 h in from either end), mean wait in the run and in the log; 100 × mean over windows (logged mean ≠ 0) of |sim − log| / log (moving_mae_s: mean |sim − log| over all windows)", source: "FastSim (Parmar et al., HPE), scheduler/plotting.py rolling_window" },
 ];
 
@@ -77,6 +78,10 @@ pub struct VsLog {
     /// the compared jobs are in more than one (else empty).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub by_partition: Vec<GroupVsLog>,
+    /// The same per user (SWF field 12, sacct's User numbered), in user order, when the
+    /// compared jobs are of more than one (else empty).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub by_user: Vec<UserVsLog>,
     /// The two moving averages at up to 400 evenly spaced windows: (middle of the window in
     /// seconds from the first submit, logged mean wait s, simulated mean wait s).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
@@ -94,6 +99,33 @@ pub struct GroupVsLog {
     pub simulated_mean_wait_s: f64,
     pub mean_error_s: f64,
     pub mean_abs_error_s: f64,
+}
+
+/// One user's jobs against the log (as [`GroupVsLog`], by user).
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct UserVsLog {
+    /// The user's number (SWF field 12; sacct's names numbered in order of first
+    /// appearance; -1 unknown).
+    pub user: i32,
+    pub jobs: u64,
+    pub logged_mean_wait_s: f64,
+    pub simulated_mean_wait_s: f64,
+    pub mean_error_s: f64,
+    pub mean_abs_error_s: f64,
+}
+
+impl From<GroupVsLog> for UserVsLog {
+    /// A group's means, the group being a user (its number in `partition`).
+    fn from(g: GroupVsLog) -> UserVsLog {
+        UserVsLog {
+            user: g.partition,
+            jobs: g.jobs,
+            logged_mean_wait_s: g.logged_mean_wait_s,
+            simulated_mean_wait_s: g.simulated_mean_wait_s,
+            mean_error_s: g.mean_error_s,
+            mean_abs_error_s: g.mean_abs_error_s,
+        }
+    }
 }
 
 /// Sums of one group: jobs, logged, simulated, |error| (ticks).
@@ -144,6 +176,7 @@ pub fn vs_log(
     let mut all = Sums::default();
     let mut within = 0u64;
     let mut partitions: std::collections::BTreeMap<i32, Sums> = Default::default();
+    let mut users: std::collections::BTreeMap<i32, Sums> = Default::default();
     for ((j, o), w) in jobs.iter().zip(outcomes).zip(logged_waits) {
         let Some(w) = *w else {
             v.jobs_without_logged_wait += 1;
@@ -158,6 +191,7 @@ pub fn vs_log(
         all.add(log, sim);
         within += u64::from((sim - log).abs() <= HOUR as i128);
         partitions.entry(j.partition).or_default().add(log, sim);
+        users.entry(j.user).or_default().add(log, sim);
         let bin = &mut bins[(j.submit.0.max(0) / HOUR) as usize];
         bin.0 += 1;
         bin.1 += log;
@@ -177,6 +211,12 @@ pub fn vs_log(
         v.by_partition = partitions
             .into_iter()
             .map(|(p, sums)| sums.means(p))
+            .collect();
+    }
+    if users.len() > 1 {
+        v.by_user = users
+            .into_iter()
+            .map(|(u, sums)| sums.means(u).into())
             .collect();
     }
     moving_averages(&mut v, &bins, last_submit);
@@ -280,8 +320,8 @@ mod tests {
         assert_eq!(v.mean_error_s, (-40.0 - 7000.0) / 2.0);
         assert_eq!(v.mean_abs_error_s, (40.0 + 7000.0) / 2.0);
         assert_eq!(v.within_hour, 0.5);
-        // One partition: no breakdown.
-        assert!(v.by_partition.is_empty());
+        // One partition and one user: no breakdown.
+        assert!(v.by_partition.is_empty() && v.by_user.is_empty());
         // Four jobs within an hour: no window fits.
         assert_eq!((v.windows, v.moving_mape_percent), (0, None));
         assert!(vs_log(&jobs, &[], &outcomes).is_none());
@@ -310,6 +350,17 @@ mod tests {
             })
             .collect();
         assert_eq!(p, [(2, 1, 30.0, -70.0, 70.0), (4, 2, 150.0, 50.0, 150.0)]);
+        // The same jobs by user: users 7 (jobs 1 and 2) and 9 (job 3).
+        jobs[0].user = 7;
+        jobs[1].user = 7;
+        jobs[2].user = 9;
+        let v = vs_log(&jobs, &waits, &[ran(0), ran(40), ran(320)]).unwrap();
+        let u: Vec<(i32, u64, f64, f64)> = v
+            .by_user
+            .iter()
+            .map(|g| (g.user, g.jobs, g.simulated_mean_wait_s, g.mean_abs_error_s))
+            .collect();
+        assert_eq!(u, [(7, 2, 15.0, 85.0), (9, 1, 300.0, 200.0)]);
     }
 
     #[test]

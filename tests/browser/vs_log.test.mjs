@@ -1,6 +1,6 @@
 // The page sets every run against the log's real waits (issue #42, docs/slurm.md "Against
 // the log"): a dropped trace that records its jobs' waits (KTH-SP2, SWF field 3) shows the
-// "Against the log" table and both moving averages, with the CLI's `--vs-log` numbers to
+// "Against the log" table, its users with the most jobs and both moving averages, with the CLI's `--vs-log` numbers to
 // the bit (the page's report JSON against `simulate --vs-log --json`); the demo, whose
 // generated jobs have no logged wait, shows none. Needs `trunk build --release --offline`
 // and `cargo build --release`.
@@ -43,6 +43,13 @@ test('a trace with logged waits: each run against the log, as the CLI\'s --vs-lo
   await page.waitForSelector('[data-testid=chart-moving-wait][data-windows]');
   assert.equal(Number(await page.getAttribute('[data-testid=chart-moving-wait]', 'data-windows')), cli.runs[0].vs_log.curve.length);
   assert.ok(await canvasInk(page, 'chart-moving-wait') > 0.01, 'the moving-average chart is blank');
+  // KTH-SP2's users: the 30 with the most jobs, each run's mean wait beside the log's.
+  const users = cli.runs[0].vs_log.by_user;
+  assert.ok(users.length > 30, `${users.length} users`);
+  const shown = await page.$$eval('[data-testid=vs-log-users] tbody tr', (trs) => trs.map((tr) => Number(tr.dataset.group)));
+  const most = [...users].sort((a, b) => b.jobs - a.jobs || a.user - b.user).slice(0, 30).map((u) => u.user);
+  assert.deepEqual(shown, most);
+  assert.match(await page.textContent('[data-testid=vs-log-users] summary'), new RegExp(`the 30 with the most jobs of ${users.length}`));
   // Every column says its formula.
   const titles = await page.$$eval('[data-testid=vs-log-table] th[data-key]', (ths) => ths.map((th) => th.title));
   assert.ok(titles.length >= 4 && titles.every((t) => t.length > 20), JSON.stringify(titles));

@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use gridscope::engine::RunConfig;
 use gridscope::limits::{Limit, Limits};
 use gridscope::metrics::batsim::batsim_jobs_csv;
+use gridscope::metrics::VsLog;
 use gridscope::scenario::{jobs_csv, Report};
 
 use crate::cli::{JobsFormat, ReportArgs};
@@ -379,38 +380,98 @@ fn vs_log(report: &Report, s: &mut String) {
     vs_log_by_partition(report, s);
 }
 
-/// Each run's waits against the log's per partition, when the jobs are in several.
+/// Users shown in the text report's per-user table (the JSON has every user).
+const USERS_SHOWN: usize = 20;
+
+/// Each run's waits against the log's per partition, when the jobs are in several, and per
+/// user (the [`USERS_SHOWN`] with the most compared jobs in the first run), when of several.
 fn vs_log_by_partition(report: &Report, s: &mut String) {
-    let runs = report
+    type Group = (i32, u64, [f64; 4]);
+    let partitions = |v: &VsLog| -> Vec<Group> {
+        let m = |g: &gridscope::metrics::vs_log::GroupVsLog| {
+            [
+                g.logged_mean_wait_s,
+                g.simulated_mean_wait_s,
+                g.mean_error_s,
+                g.mean_abs_error_s,
+            ]
+        };
+        v.by_partition
+            .iter()
+            .map(|g| (g.partition, g.jobs, m(g)))
+            .collect()
+    };
+    let users = |v: &VsLog| -> Vec<Group> {
+        let m = |g: &gridscope::metrics::vs_log::UserVsLog| {
+            [
+                g.logged_mean_wait_s,
+                g.simulated_mean_wait_s,
+                g.mean_error_s,
+                g.mean_abs_error_s,
+            ]
+        };
+        v.by_user.iter().map(|g| (g.user, g.jobs, m(g))).collect()
+    };
+    let runs: Vec<(&str, &VsLog)> = report
         .runs
         .iter()
-        .filter_map(|r| Some((r, r.vs_log.as_ref()?)));
-    let header = [
-        "algorithm",
-        "partition",
-        "jobs",
-        "log wait s",
-        "sim wait s",
-        "mean error s",
-        "mean |error| s",
+        .filter_map(|r| Some((r.label.as_str(), r.vs_log.as_ref()?)))
+        .collect();
+    // The users with the most compared jobs in the first run.
+    let mut top: Vec<Group> = runs.first().map(|(_, v)| users(v)).unwrap_or_default();
+    top.sort_by_key(|g| (std::cmp::Reverse(g.1), g.0));
+    let shown: Vec<i32> = top.iter().take(USERS_SHOWN).map(|g| g.0).collect();
+    let tables: [(&str, String, Vec<Vec<Group>>); 2] = [
+        (
+            "partition",
+            "by partition (SWF field 16)".to_string(),
+            runs.iter().map(|(_, v)| partitions(v)).collect(),
+        ),
+        (
+            "user",
+            format!(
+                "by user (SWF field 12; the {} with the most jobs of {}, all in --json)",
+                shown.len(),
+                top.len()
+            ),
+            runs.iter()
+                .map(|(_, v)| {
+                    let mut g = users(v);
+                    g.retain(|g| shown.contains(&g.0));
+                    g.sort_by_key(|g| shown.iter().position(|&u| u == g.0));
+                    g
+                })
+                .collect(),
+        ),
     ];
-    let mut rows = vec![header.iter().map(|h| h.to_string()).collect::<Vec<_>>()];
-    for (r, v) in runs {
-        for g in &v.by_partition {
-            rows.push(vec![
-                r.label.clone(),
-                g.partition.to_string(),
-                g.jobs.to_string(),
-                format!("{:.1}", g.logged_mean_wait_s),
-                format!("{:.1}", g.simulated_mean_wait_s),
-                format!("{:.1}", g.mean_error_s),
-                format!("{:.1}", g.mean_abs_error_s),
-            ]);
+    for (column, title, groups) in tables {
+        let header = [
+            "algorithm",
+            column,
+            "jobs",
+            "log wait s",
+            "sim wait s",
+            "mean error s",
+            "mean |error| s",
+        ];
+        let mut rows = vec![header.iter().map(|h| h.to_string()).collect::<Vec<_>>()];
+        for ((label, _), gs) in runs.iter().zip(&groups) {
+            for (id, jobs, [log, sim, err, abs]) in gs {
+                rows.push(vec![
+                    label.to_string(),
+                    id.to_string(),
+                    jobs.to_string(),
+                    format!("{log:.1}"),
+                    format!("{sim:.1}"),
+                    format!("{err:.1}"),
+                    format!("{abs:.1}"),
+                ]);
+            }
         }
-    }
-    if rows.len() > 1 {
-        s.push_str("\nagainst the log's waits, by partition (SWF field 16):\n");
-        s.push_str(&aligned(&rows, &[18, 10, 8, 12, 12, 14, 16]));
+        if rows.len() > 1 {
+            s.push_str(&format!("\nagainst the log's waits, {title}:\n"));
+            s.push_str(&aligned(&rows, &[18, 10, 8, 12, 12, 14, 16]));
+        }
     }
 }
 

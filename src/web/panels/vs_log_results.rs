@@ -23,41 +23,86 @@ fn hours(s: f64) -> String {
     fmt_num(s / 3600.0, 2)
 }
 
-/// The log's mean wait per partition beside each run's, when the jobs are in several.
-fn by_partition(with: &[(&str, &VsLog)]) -> Html {
-    let Some((_, first)) = with.first().filter(|(_, v)| !v.by_partition.is_empty()) else {
-        return html! {};
-    };
-    // By partition number: a run that did not run some jobs may lack a partition.
-    let sim = |v: &VsLog, p: i32| {
-        v.by_partition
-            .iter()
-            .find(|g| g.partition == p)
-            .map_or("–".into(), |g| hours(g.simulated_mean_wait_s))
-    };
+/// Users the page lists against the log (those with the most compared jobs).
+const USERS_SHOWN: usize = 30;
+
+/// One group of jobs (a partition or a user): its number, compared jobs, logged mean wait.
+type Group = (i32, u64, f64);
+
+/// A table of groups (`first`'s, in its order) with the log's mean wait beside each run's
+/// (`sim`: a run's mean wait of a group, "–" when the run has none of its jobs).
+fn breakdown(
+    with: &[(&str, &VsLog)],
+    (what, testid, column_help): (String, &'static str, &'static str),
+    first: Vec<Group>,
+    sim: impl Fn(&VsLog, i32) -> String,
+) -> Html {
+    let column = testid.trim_start_matches("vs-log-").trim_end_matches('s');
     html! {
-        <details class="vs-log-partitions" data-testid="vs-log-partitions">
-            <summary>{format!("By partition ({}): mean wait in hours, the log's and each run's", first.by_partition.len())}</summary>
+        <details class={testid} data-testid={testid}>
+            <summary>{format!("{what}: mean wait in hours, the log's and each run's")}</summary>
             <table class="metrics">
                 <thead><tr>
-                    <th title="SWF field 16 (sacct's Partition, numbered)">{"partition"}</th>
+                    <th title={column_help}>{column}</th>
                     <th>{"jobs"}</th>
                     <th>{"log"}</th>
                     { for with.iter().map(|(label, _)| html! { <th>{label.to_string()}</th> }) }
                 </tr></thead>
                 <tbody>
-                    { for first.by_partition.iter().map(|g| html! {
-                        <tr data-partition={g.partition.to_string()}>
-                            <th scope="row">{g.partition}</th>
-                            <td class="num">{g.jobs}</td>
-                            <td class="num">{hours(g.logged_mean_wait_s)}</td>
-                            { for with.iter().map(|(_, v)| html! { <td class="num">{sim(v, g.partition)}</td> }) }
+                    { for first.iter().map(|&(id, jobs, log)| html! {
+                        <tr data-group={id.to_string()}>
+                            <th scope="row">{id}</th>
+                            <td class="num">{jobs}</td>
+                            <td class="num">{hours(log)}</td>
+                            { for with.iter().map(|(_, v)| html! { <td class="num">{sim(v, id)}</td> }) }
                         </tr>
                     }) }
                 </tbody>
             </table>
         </details>
     }
+}
+
+/// The log's mean wait per partition beside each run's, when the jobs are in several; and
+/// per user (the [`USERS_SHOWN`] with the most jobs), when of several.
+fn by_group(with: &[(&str, &VsLog)]) -> Html {
+    let Some((_, first)) = with.first() else {
+        return html! {};
+    };
+    // By number: a run that did not run some jobs may lack a group.
+    let partition = |v: &VsLog, p: i32| {
+        v.by_partition
+            .iter()
+            .find(|g| g.partition == p)
+            .map_or("–".into(), |g| hours(g.simulated_mean_wait_s))
+    };
+    let user = |v: &VsLog, u: i32| {
+        v.by_user
+            .iter()
+            .find(|g| g.user == u)
+            .map_or("–".into(), |g| hours(g.simulated_mean_wait_s))
+    };
+    let partitions: Vec<Group> = first
+        .by_partition
+        .iter()
+        .map(|g| (g.partition, g.jobs, g.logged_mean_wait_s))
+        .collect();
+    let mut users: Vec<Group> = first
+        .by_user
+        .iter()
+        .map(|g| (g.user, g.jobs, g.logged_mean_wait_s))
+        .collect();
+    let all_users = users.len();
+    users.sort_by_key(|g| (std::cmp::Reverse(g.1), g.0));
+    users.truncate(USERS_SHOWN);
+    html! { <>
+        if !partitions.is_empty() {
+            { breakdown(with, (format!("By partition ({})", partitions.len()), "vs-log-partitions", "SWF field 16 (sacct's Partition, numbered)"), partitions, partition) }
+        }
+        if !users.is_empty() {
+            { breakdown(with, (format!("By user (the {} with the most jobs of {all_users})", users.len()), "vs-log-users", "SWF field 12 (sacct's User, numbered in order of first appearance)"), users, user) }
+        }
+    </> }
 }
 
 #[function_component]
@@ -108,7 +153,7 @@ pub fn VsLogResultsPanel() -> Html {
                     { for with.iter().map(|(label, v)| row(label, v)) }
                 </tbody>
             </table>
-            { by_partition(&with) }
+            { by_group(&with) }
             if let Some(chart) = chart {
                 <ChartView chart={Some(plot(chart))} testid="chart-moving-wait" width={640} height={280} />
             } else {
