@@ -31,6 +31,9 @@ bash scripts/slurm_test.sh
 step "the slurm policy against a real slurmctld + slurmdbd (installs slurmdbd + mariadb-server when missing)"
 bash scripts/slurm_replay.sh 1 classic
 
+step "QOS (priority, MaxJobsPU, GrpTRES=cpu) against the same real slurmctld"
+bash scripts/slurm_replay.sh 1 qos
+
 step "energy against a real SimGrid (installs libsimgrid-dev when missing)"
 bash scripts/simgrid_test.sh
 
