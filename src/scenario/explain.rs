@@ -46,6 +46,9 @@ pub enum WaitReason {
         needs: u32,
         extra: u32,
     },
+    /// A limit of the policy holds it whatever is free (Slurm's QOS `MaxJobsPU` or
+    /// `GrpTRES=cpu`, issue #42), in words.
+    HeldByLimit { limit: String },
     /// It fits now, but the policy starts jobs only in its queue's order (FCFS, SJF).
     QueueOrder { ahead_of_it: i64, position: usize },
     /// It fits now and the policy chose not to start it (conservative: its place in the
@@ -155,6 +158,7 @@ impl WaitReason {
                 "queue order: job {ahead_of_it} is ahead of it (it is number {} in the queue) and this policy starts jobs only in order",
                 position + 1
             ),
+            WaitReason::HeldByLimit { limit } => format!("held by a limit: {limit}"),
             WaitReason::PlannedLater { position } => format!(
                 "planned later: it is number {} in the queue, and starting it now would delay a job planned before it",
                 position + 1
@@ -438,7 +442,9 @@ fn reason_now(
         };
         let q = &snap.queue[position];
         let short = sim.node_shortfall(s, j, q.estimate).err();
-        let reason = if q.units > snap.free {
+        let reason = if let Some(limit) = sim.held_by_limit(s, j) {
+            WaitReason::HeldByLimit { limit }
+        } else if q.units > snap.free {
             // The running jobs that must end, soonest predicted end first, before it fits.
             let mut free = snap.free;
             let mut held_by = Vec::new();

@@ -265,3 +265,41 @@ fn the_cli_reads_a_qos_dump() {
     assert!(stderr(&o).contains("QOS dump line 2"), "{}", stderr(&o));
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// `gridscope explain` names the QOS limit a job waited for: SWF's queue 1 is QOS "1" with
+/// `MaxJobsPU=1`. User 1's second job (2 procs at 1) waits for the first (0–100) although
+/// 8 processors are free.
+#[test]
+fn explain_names_the_qos_limit_a_job_waits_for() {
+    let dir = std::env::temp_dir().join(format!("gridscope-qos-why-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let swf = dir.join("q.swf");
+    std::fs::write(
+        &swf,
+        "; MaxProcs: 10\n\
+1 0 -1 100 2 -1 -1 2 100 -1 1 1 -1 -1 1 1 -1 -1\n\
+2 1 -1 100 2 -1 -1 2 100 -1 1 1 -1 -1 1 1 -1 -1\n",
+    )
+    .unwrap();
+    let dump = dir.join("qos.txt");
+    std::fs::write(&dump, "Name|Priority|MaxJobsPU|GrpTRES\n1|0|1|\n").unwrap();
+    let (swf, dump) = (swf.to_str().unwrap(), dump.to_str().unwrap());
+    let o = gridscope(&[
+        "explain",
+        swf,
+        "--policy",
+        "slurm",
+        "--slurm-qos",
+        dump,
+        "--job",
+        "2",
+    ]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let text = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        text.contains("held by a limit: QOS 1's MaxJobsPU=1: its user runs 1 jobs under it (Slurm's reason QOSMaxJobsPerUserLimit)"),
+        "{text}"
+    );
+    assert!(text.contains("started at 100"), "{text}");
+    std::fs::remove_dir_all(&dir).ok();
+}

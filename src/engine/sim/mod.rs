@@ -541,6 +541,12 @@ impl<'a> Simulation<'a> {
         })
     }
 
+    /// The limit of site `site`'s policy that holds queued job `job` now, in words (a Slurm
+    /// QOS limit), or `None`.
+    pub fn held_by_limit(&self, site: usize, job: JobIdx) -> Option<String> {
+        self.sites.get(site)?.policy.held_by_limit(job)
+    }
+
     /// Site `site`'s queued jobs with their Slurm priority factors and priority as of the
     /// last priority computation at or before `at` (not before now), highest first, when
     /// its policy ranks by them (the `slurm` policy); else `None`.

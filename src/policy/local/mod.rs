@@ -345,6 +345,12 @@ pub trait LocalPolicy {
         None
     }
 
+    /// A limit of this policy's that holds queued job `idx` now, in words (Slurm's QOS
+    /// limits: the job waits for it whatever is free), or `None`. Read-only.
+    fn held_by_limit(&self, _idx: JobIdx) -> Option<String> {
+        None
+    }
+
     /// Every queued job's priority factors and priority as of the last priority
     /// computation at or before `at` (no earlier than the last pass), highest first, for
     /// the policies that rank by Slurm's multifactor priority (`sprio -l`, `explain --at`);

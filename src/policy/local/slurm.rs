@@ -689,6 +689,10 @@ impl LocalPolicy for Slurm {
         self.queue.len()
     }
 
+    fn held_by_limit(&self, idx: JobIdx) -> Option<String> {
+        self.qos.why(self.prio.table(), idx)
+    }
+
     fn priorities(&self, at: SimTime) -> Option<Vec<(JobIdx, Factors, u64)>> {
         // A copy brought to `at`: Slurm recomputes at every PriorityCalcPeriod tick, events
         // or not, and `sprio` shows the last computation.

@@ -19,6 +19,8 @@ type Limits = (Option<u32>, Option<u64>);
 pub(super) struct QosLimits {
     /// Each definition's `MaxJobsPU` and `GrpTRES=cpu`.
     limits: Vec<Limits>,
+    /// Each definition's name.
+    names: Vec<String>,
     /// Running jobs per (definition, dense user) under a `MaxJobsPU`.
     per_user: BTreeMap<(u32, u32), u32>,
     /// CPUs of the running jobs per definition.
@@ -33,6 +35,7 @@ impl QosLimits {
                     .iter()
                     .map(|d| (d.max_jobs_per_user, d.grp_cpus))
                     .collect(),
+                names: defs.iter().map(|d| d.name.clone()).collect(),
                 per_user: BTreeMap::new(),
                 cpus: vec![0; defs.len()],
             },
@@ -66,6 +69,29 @@ impl QosLimits {
             }
         }
         grp_cpus.is_some_and(|g| self.cpus[q] + jobs.qos_cpus(idx) > g)
+    }
+
+    /// The limit that holds job `idx` now, in words (with Slurm's pending reason), or
+    /// `None`.
+    pub fn why(&self, jobs: &SlurmJobs, idx: JobIdx) -> Option<String> {
+        let (q, (max_jobs, grp_cpus)) = self.of(jobs, idx)?;
+        let name = &self.names[q];
+        if let Some(max) = max_jobs {
+            let running = self.per_user.get(&(q as u32, jobs.user(idx))).copied();
+            if running.unwrap_or(0) >= max {
+                return Some(format!(
+                    "QOS {name}'s MaxJobsPU={max}: its user runs {} jobs under it (Slurm's reason QOSMaxJobsPerUserLimit)",
+                    running.unwrap_or(0)
+                ));
+            }
+        }
+        let g = grp_cpus?;
+        let (held, needs) = (self.cpus[q], jobs.qos_cpus(idx));
+        (held + needs > g).then(|| {
+            format!(
+                "QOS {name}'s GrpTRES=cpu={g}: its running jobs hold {held} CPUs and this one needs {needs} (Slurm's reason QOSGrpCpuLimit)"
+            )
+        })
     }
 
     /// Job `idx` starts: it holds its QOS's limits until [`QosLimits::ended`].

@@ -437,6 +437,7 @@ fn reason_kind(r: &crate::scenario::explain::WaitReason) -> &'static str {
         WouldDelayHead { .. } => "would_delay_head",
         QueueOrder { .. } => "queue_order",
         PlannedLater { .. } => "planned_later",
+        HeldByLimit { .. } => "held_by_limit",
         NoNodeHoldsIt { .. } => "no_node_holds_it",
     }
 }
