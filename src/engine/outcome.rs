@@ -125,9 +125,10 @@ pub enum RejectReason {
         /// The most the partition's nodes have of it.
         most: u64,
     },
-    /// A limit of its Slurm QOS holds it for ever (issue #42): `GrpTRES=cpu` below its
-    /// processors, or `MaxJobsPU=0`. Slurm would leave it pending for ever (reason
-    /// `QOSGrpCpuLimit`, `QOSMaxJobsPerUserLimit`).
+    /// A limit of its Slurm QOS holds it for ever (issue #42): `GrpTRES=cpu` or
+    /// `MaxTRESPU=cpu` below its processors, or `MaxJobsPU=0` or `GrpJobs=0`. Slurm would
+    /// leave it pending for ever (reason `QOSGrpCpuLimit`, `QOSMaxCpuPerUserLimit`,
+    /// `QOSMaxJobsPerUserLimit`, `QOSGrpJobsLimit`).
     QosLimit {
         /// Which limit.
         limit: crate::policy::local::QosLimit,
@@ -185,6 +186,12 @@ impl RejectReason {
                 ),
                 crate::policy::local::QosLimit::MaxJobsPerUser => format!(
                     "runs under a QOS whose MaxJobsPU is {most} (Slurm leaves it pending, reason QOSMaxJobsPerUserLimit)"
+                ),
+                crate::policy::local::QosLimit::GrpJobs => format!(
+                    "runs under a QOS whose GrpJobs is {most} (Slurm leaves it pending, reason QOSGrpJobsLimit)"
+                ),
+                crate::policy::local::QosLimit::MaxCpusPerUser => format!(
+                    "needs {needs} CPUs; its QOS's MaxTRESPU lets one user's running jobs hold {most} (Slurm leaves it pending, reason QOSMaxCpuPerUserLimit)"
                 ),
             },
         }

@@ -316,5 +316,25 @@ fn part_outcomes() -> Vec<crate::engine::Outcome> {
                 most: 0,
             }),
         ),
+        at(
+            0,
+            i64::MAX,
+            i64::MAX,
+            JobOutcome::Rejected(RejectReason::QosLimit {
+                limit: crate::policy::local::QosLimit::GrpJobs,
+                needs: 1,
+                most: 0,
+            }),
+        ),
+        at(
+            0,
+            i64::MAX,
+            i64::MAX,
+            JobOutcome::Rejected(RejectReason::QosLimit {
+                limit: crate::policy::local::QosLimit::MaxCpusPerUser,
+                needs: 12,
+                most: 8,
+            }),
+        ),
     ]
 }

@@ -917,6 +917,7 @@ fn fuzz_slurm_files_and_their_run() {
         // QOS: priorities, a per-user job limit and CPU group limits (one below the widest).
         "PriorityWeightQOS=1000\n%%\n%%\nName|Priority|MaxJobsPU|GrpTRES\nnormal|0|1|\n1|10||cpu=6\n2|5|2|cpu=12,gres/gpu=1\n",
         "PriorityWeightQOS=1000\n%%\n%%\nName|Priority|MaxJobsPU|GrpTRES\nnormal|0|1|\n1|10||cpu=6\n2|5|2|cpu=12,gres/gpu=1\n\n",
+        "PriorityWeightQOS=1\n%%\n%%\nName|Priority|GrpJobs|MaxTRESPU\nnormal|0|2|cpu=9\n3|1|1|cpu=4\n",
     ]
     .iter()
     .map(|s| s.as_bytes().to_vec())
@@ -1049,24 +1050,25 @@ fn fuzz_slurm_files_and_their_run() {
             }
         }
         changes.sort();
-        let mut per_user = std::collections::BTreeMap::<(u32, i32), i64>::new();
-        let mut cpus = vec![0i64; cfg.qos.len()];
+        // (jobs, CPUs) per (QOS, user) and per QOS.
+        let mut per_user = std::collections::BTreeMap::<(u32, i32), (i64, i64)>::new();
+        let mut per_qos = vec![(0i64, 0i64); cfg.qos.len()];
         for (t, d, i) in changes {
             let q = of.get(i);
             let def = &cfg.qos[q as usize];
-            let n = per_user.entry((q, jobs[i].user)).or_insert(0);
-            *n += i64::from(d);
-            cpus[q as usize] += i64::from(d) * i64::from(jobs[i].procs);
-            if def.max_jobs_per_user.is_some_and(|m| *n > i64::from(m)) {
+            let (d, c) = (i64::from(d), i64::from(d) * i64::from(jobs[i].procs));
+            let mine = per_user.entry((q, jobs[i].user)).or_insert((0, 0));
+            *mine = (mine.0 + d, mine.1 + c);
+            let all = &mut per_qos[q as usize];
+            *all = (all.0 + d, all.1 + c);
+            let over = def.max_jobs_per_user.is_some_and(|m| mine.0 > i64::from(m))
+                || def.max_cpus_per_user.is_some_and(|m| mine.1 > m as i64)
+                || def.grp_jobs.is_some_and(|m| all.0 > i64::from(m))
+                || def.grp_cpus.is_some_and(|g| all.1 > g as i64);
+            if over {
                 return Err(format!(
-                    "QOS {} ran {n} jobs of user {} at {t}",
+                    "QOS {} passed a limit at {t}: user {} runs {mine:?} (jobs, CPUs), the QOS {all:?}",
                     def.name, jobs[i].user
-                ));
-            }
-            if def.grp_cpus.is_some_and(|g| cpus[q as usize] > g as i64) {
-                return Err(format!(
-                    "QOS {} held {} CPUs at {t}",
-                    def.name, cpus[q as usize]
                 ));
             }
         }

@@ -151,6 +151,46 @@ fn grp_cpus_caps_the_qos_and_rejects_what_it_can_never_hold() {
     assert_eq!(free, [0, 1, 2, 101]);
 }
 
+/// `MaxTRESPU=cpu=4` and `GrpJobs=3` on `normal`. User 1's job 2 (4 procs at 1) is held
+/// while their job 1 (2 procs, 0–100) runs; user 2's job 3 (4 procs at 2) starts; user 1's
+/// job 4 (2 procs at 3) fits their 4 CPUs and starts (three jobs run: the group limit).
+/// At 100 job 1 ends, but job 4 still holds 2 of user 1's CPUs: job 2 starts when it ends,
+/// at 103. Job 5 (8 procs) can never run under 4 CPUs a user and is rejected. User 3's job
+/// 6 (1 proc at 5) waits for `GrpJobs=3` until job 1's end at 100.
+#[test]
+fn per_user_cpus_and_group_jobs_hold_jobs() {
+    let jobs = [
+        job(1, 1, 0, 2, 100),
+        job(2, 1, 1, 4, 100),
+        job(3, 2, 2, 4, 100),
+        job(4, 1, 3, 2, 100),
+        job(5, 3, 4, 8, 100),
+        job(6, 3, 5, 1, 100),
+    ];
+    let cfg = SlurmConfig {
+        qos: vec![QosDef {
+            max_cpus_per_user: Some(4),
+            grp_jobs: Some(3),
+            ..QosDef::new("normal", 0)
+        }],
+        ..base()
+    };
+    let out = outcomes(&cfg, &jobs, &[], &[]);
+    let started: Vec<i64> = [0, 1, 2, 3, 5]
+        .iter()
+        .map(|&k| out[k].start.0 / 1000)
+        .collect();
+    assert_eq!(started, [0, 103, 2, 3, 100]);
+    assert_eq!(
+        out[4].status,
+        JobOutcome::Rejected(RejectReason::QosLimit {
+            limit: QosLimit::MaxCpusPerUser,
+            needs: 8,
+            most: 4,
+        })
+    );
+}
+
 /// The backfill gives a held job no reservation. Job 1 (user 1, 8 procs, 0–100); job 2
 /// (user 1, all 10 procs at 1); job 3 (user 2, 2 procs for 200 s at 2). Without limits
 /// job 2 reserves 100–200 and job 3, which would overlap it, waits until 200. With

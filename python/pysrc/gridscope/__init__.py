@@ -521,7 +521,7 @@ def slurm_config(conf: Union[None, PathLike, bytes] = None, *, preset: Optional[
     (``sacctmgr show assoc format=Cluster,Account,User,Fairshare -P``; a path or bytes),
     gives the users of ``workload`` their shares; ``workload`` also lets a sacct log's
     partition names meet the ``PartitionName`` lines. ``qos``, a QOS dump (``sacctmgr show
-    qos format=Name,Priority,MaxJobsPU,GrpTRES -P``; a path or bytes), gives the QOS
+    qos format=Name,Priority,MaxJobsPU,MaxTRESPU,GrpJobs,GrpTRES -P``; a path or bytes), gives the QOS
     priorities and limits; a job runs under the QOS its record names, else ``normal``.
     What the CLI prints on stderr (keys not read, notes) comes as :class:`UserWarning`
     warnings. Pass the dict to ``simulate(..., slurm=...)``."""

@@ -245,6 +245,10 @@ pub enum QosLimit {
     MaxJobsPerUser,
     /// `GrpTRES=cpu=N` below the job's processors alone (needs its processors, most N).
     GrpCpus,
+    /// `GrpJobs=0`: no running job under the QOS (needs 1, most 0).
+    GrpJobs,
+    /// `MaxTRESPU=cpu=N` below the job's processors alone (needs its processors, most N).
+    MaxCpusPerUser,
 }
 
 /// A local batch scheduler.

@@ -1,16 +1,19 @@
 //! Slurm's QOS (quality of service, issue #42): the definitions a site has, as
-//! `sacctmgr show qos format=Name,Priority,MaxJobsPU,GrpTRES -P` prints them
+//! `sacctmgr show qos format=Name,Priority,MaxJobsPU,MaxTRESPU,GrpJobs,GrpTRES -P` prints them
 //! ([`read_qos`]; bytes in, `Result` out, a bad row names its line), and which one each job
 //! runs under ([`QosOfJobs`]).
 //!
-//! Three things of a QOS are modelled (slurm.schedmd.com `qos.html`, `resource_limits.html`):
+//! Five things of a QOS are modelled (slurm.schedmd.com `qos.html`, `resource_limits.html`):
 //! - `Priority`: the QOS factor of a job's priority is its QOS's priority over the highest
 //!   priority of any QOS (`priority_multifactor`: "the QOS priority normalized");
-//! - `MaxJobsPU`: at most this many running jobs per user under the QOS; a job past it
-//!   stays pending (reason `QOSMaxJobsPerUserLimit`);
-//! - `GrpTRES=cpu=N`: the running jobs under the QOS hold at most N CPUs together; a job
-//!   past it stays pending (`QOSGrpCpuLimit`), and one asking more than N alone can never
-//!   start (a run rejects it).
+//! - `MaxJobsPU` and `MaxTRESPU=cpu=N`: at most this many running jobs, and CPUs, per user
+//!   under the QOS; a job past either stays pending (reasons `QOSMaxJobsPerUserLimit`,
+//!   `QOSMaxCpuPerUserLimit`);
+//! - `GrpJobs` and `GrpTRES=cpu=N`: the running jobs under the QOS are at most this many,
+//!   and hold at most N CPUs together (`QOSGrpJobsLimit`, `QOSGrpCpuLimit`).
+//!
+//! A job no state can let start (more CPUs than a CPU limit, or a job limit of 0) is
+//! rejected by a run with the reason.
 //!
 //! Everything else a dump carries (other TRES, `MaxWall`, preemption, usage factors) is
 //! listed as not read, never silently ignored.
@@ -38,6 +41,13 @@ pub struct QosDef {
     /// (`None`: no limit).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub grp_cpus: Option<u64>,
+    /// `GrpJobs`: running jobs under this QOS (`None`: no limit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grp_jobs: Option<u32>,
+    /// `MaxTRESPU=cpu=N`: CPUs one user's running jobs under this QOS hold together
+    /// (`None`: no limit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_cpus_per_user: Option<u64>,
 }
 
 impl QosDef {
@@ -48,12 +58,22 @@ impl QosDef {
             priority,
             max_jobs_per_user: None,
             grp_cpus: None,
+            grp_jobs: None,
+            max_cpus_per_user: None,
         }
     }
 
     /// True when the QOS limits what runs (not only the priority).
     pub fn limits(&self) -> bool {
-        self.max_jobs_per_user.is_some() || self.grp_cpus.is_some()
+        self.max_jobs_per_user.is_some()
+            || self.grp_cpus.is_some()
+            || self.grp_jobs.is_some()
+            || self.max_cpus_per_user.is_some()
+    }
+
+    /// True when a limit counts CPUs.
+    fn counts_cpus(&self) -> bool {
+        self.grp_cpus.is_some() || self.max_cpus_per_user.is_some()
     }
 }
 
@@ -81,18 +101,21 @@ impl fmt::Display for QosError {
 
 impl std::error::Error for QosError {}
 
-/// The columns read: name, priority, per-user running jobs, group TRES.
+/// The columns read: name, priority, per-user running jobs, group TRES, group jobs,
+/// per-user TRES.
 const NAME: usize = 0;
 const PRIORITY: usize = 1;
 const MAX_JOBS_PU: usize = 2;
 const GRP_TRES: usize = 3;
+const GRP_JOBS: usize = 4;
+const MAX_TRES_PU: usize = 5;
 
 /// Reads a dump. The first line must be sacctmgr's header (`Name|Priority|…`, any order,
 /// any other columns); without one the columns are `Name|Priority|MaxJobsPU|GrpTRES` (as
 /// `-n` prints that format). Empty values are Slurm's "no limit".
 pub fn read_qos(bytes: &[u8]) -> Result<QosDump, QosError> {
     let text = String::from_utf8_lossy(bytes);
-    let mut cols: [Option<usize>; 4] = [Some(0), Some(1), Some(2), Some(3)];
+    let mut cols: [Option<usize>; 6] = [Some(0), Some(1), Some(2), Some(3), None, None];
     let mut other: Vec<(usize, String)> = Vec::new();
     let mut dump = QosDump::default();
     for (i, raw) in text.lines().enumerate() {
@@ -103,13 +126,15 @@ pub fn read_qos(bytes: &[u8]) -> Result<QosDump, QosError> {
         }
         let fields: Vec<&str> = row.split('|').map(str::trim).collect();
         if i == 0 && fields.iter().any(|f| f.eq_ignore_ascii_case("name")) {
-            cols = [None; 4];
+            cols = [None; 6];
             for (at, name) in fields.iter().enumerate() {
                 match name.to_ascii_lowercase().as_str() {
                     "name" => cols[NAME] = Some(at),
                     "priority" => cols[PRIORITY] = Some(at),
                     "maxjobspu" | "maxjobsperuser" => cols[MAX_JOBS_PU] = Some(at),
                     "grptres" => cols[GRP_TRES] = Some(at),
+                    "grpjobs" => cols[GRP_JOBS] = Some(at),
+                    "maxtrespu" | "maxtresperuser" => cols[MAX_TRES_PU] = Some(at),
                     _ => other.push((at, name.to_string())),
                 }
             }
@@ -138,7 +163,11 @@ pub fn read_qos(bytes: &[u8]) -> Result<QosDump, QosError> {
             .map_err(|_| bad(format!("Priority of QOS {name} is beyond 2^32 − 1")))?;
         let max_jobs =
             number(MAX_JOBS_PU, "MaxJobsPU")?.map(|n| u32::try_from(n).unwrap_or(u32::MAX));
-        let grp_cpus = grp_cpus(get(GRP_TRES), name, &mut dump.not_read).map_err(bad)?;
+        let grp_jobs = number(GRP_JOBS, "GrpJobs")?.map(|n| u32::try_from(n).unwrap_or(u32::MAX));
+        let grp_cpus =
+            tres_cpus(get(GRP_TRES), "GrpTRES", name, &mut dump.not_read).map_err(bad)?;
+        let max_cpus_per_user =
+            tres_cpus(get(MAX_TRES_PU), "MaxTRESPU", name, &mut dump.not_read).map_err(bad)?;
         for (at, column) in &other {
             let set = fields.get(*at).is_some_and(|v| !v.is_empty());
             if set
@@ -156,30 +185,38 @@ pub fn read_qos(bytes: &[u8]) -> Result<QosDump, QosError> {
             priority,
             max_jobs_per_user: max_jobs,
             grp_cpus,
+            grp_jobs,
+            max_cpus_per_user,
         });
     }
     Ok(dump)
 }
 
-/// `GrpTRES` (`cpu=64,gres/gpu=8`): its CPUs; other TRES go to `not_read`.
-fn grp_cpus(v: &str, qos: &str, not_read: &mut Vec<String>) -> Result<Option<u64>, String> {
+/// A TRES list `column` (`GrpTRES`, `MaxTRESPU`: `cpu=64,gres/gpu=8`): its CPUs; other
+/// TRES go to `not_read`.
+fn tres_cpus(
+    v: &str,
+    column: &str,
+    qos: &str,
+    not_read: &mut Vec<String>,
+) -> Result<Option<u64>, String> {
     let mut cpus = None;
     for item in v.split(',').filter(|i| !i.is_empty()) {
         let Some((key, value)) = item.split_once('=') else {
             return Err(format!(
-                "GrpTRES item '{item}' of QOS {qos} is not KEY=VALUE"
+                "{column} item '{item}' of QOS {qos} is not KEY=VALUE"
             ));
         };
         if key.eq_ignore_ascii_case("cpu") {
-            let n = value
-                .parse::<u64>()
-                .map_err(|_| format!("GrpTRES cpu '{value}' of QOS {qos} is not a whole number"))?;
+            let n = value.parse::<u64>().map_err(|_| {
+                format!("{column} cpu '{value}' of QOS {qos} is not a whole number")
+            })?;
             cpus = Some(n);
         } else {
-            let note = format!("GrpTRES {key} (set for QOS {qos}) is not modelled");
+            let note = format!("{column} {key} (set for QOS {qos}) is not modelled");
             if !not_read
                 .iter()
-                .any(|n| n.starts_with(&format!("GrpTRES {key} ")))
+                .any(|n| n.starts_with(&format!("{column} {key} ")))
             {
                 not_read.push(note);
             }
@@ -200,7 +237,7 @@ pub struct QosOfJobs {
     /// Per job (empty: every job runs under `fallback`).
     of: Vec<u32>,
     fallback: u32,
-    /// Each job's processors, when a QOS limits CPUs (`GrpTRES=cpu`).
+    /// Each job's processors, when a QOS limits CPUs (`GrpTRES=cpu`, `MaxTRESPU=cpu`).
     cpus: Vec<u32>,
 }
 
@@ -212,7 +249,7 @@ impl QosOfJobs {
             .iter()
             .position(|d| d.name == "normal")
             .map_or(NO_QOS, |i| i as u32);
-        let cpus = match defs.iter().any(|d| d.grp_cpus.is_some()) {
+        let cpus = match defs.iter().any(QosDef::counts_cpus) {
             true => jobs.iter().map(|j| j.procs).collect(),
             false => Vec::new(),
         };

@@ -36,6 +36,24 @@ debug|50|00:00:00||00:30:00|1\n";
     );
 }
 
+/// `GrpJobs` and `MaxTRESPU` (sacctmgr's names; `MaxTRESPerUser` too) are read, their CPUs
+/// alone from the TRES list.
+#[test]
+fn group_jobs_and_per_user_cpus_are_read() {
+    let d = read_qos(b"Name|GrpJobs|MaxTRESPU\nnormal|10|cpu=16,mem=64G\n").unwrap();
+    assert_eq!(d.defs[0].grp_jobs, Some(10));
+    assert_eq!(d.defs[0].max_cpus_per_user, Some(16));
+    assert!(d.defs[0].limits());
+    assert_eq!(
+        d.not_read,
+        ["MaxTRESPU mem (set for QOS normal) is not modelled"]
+    );
+    let d = read_qos(b"Name|MaxTRESPerUser\nnormal|cpu=2\n").unwrap();
+    assert_eq!(d.defs[0].max_cpus_per_user, Some(2));
+    let e = read_qos(b"Name|GrpJobs\nnormal|many\n").unwrap_err();
+    assert!(e.reason.contains("GrpJobs 'many'"), "{e}");
+}
+
 #[test]
 fn a_headerless_dump_is_name_priority_maxjobspu_grptres() {
     let d = read_qos(b"normal|0||\nlong|10|2|cpu=8\n").unwrap();

@@ -278,7 +278,7 @@ pub fn slurm_params(app: &AppContext, i: usize, a: &AlgorithmSpec) -> Html {
         <SlurmConf run={i} qos=false />
         <SlurmConf run={i} qos=true />
         { qos_summary(i, &cfg) }
-        <p class="help">{ super::with_doc_links("Slurm's own policy: the queue in multifactor priority order (partition tier first), the main scheduler while jobs fit, then Slurm's backfill with a reservation for every job it examines within bf_window. Partitions' PriorityJobFactor, PriorityTier, MaxTime and Nodes (node types of a site with node types) come from a pasted slurm.conf; QOS (Priority, MaxJobsPU: running jobs per user, GrpTRES=cpu: CPUs of all its running jobs; a job a limit holds is passed over and blocks nothing) from a pasted sacctmgr QOS dump. Nice is 0 here (docs/slurm.md).") }</p>
+        <p class="help">{ super::with_doc_links("Slurm's own policy: the queue in multifactor priority order (partition tier first), the main scheduler while jobs fit, then Slurm's backfill with a reservation for every job it examines within bf_window. Partitions' PriorityJobFactor, PriorityTier, MaxTime and Nodes (node types of a site with node types) come from a pasted slurm.conf; QOS (Priority; MaxJobsPU and MaxTRESPU=cpu: running jobs and CPUs per user; GrpJobs and GrpTRES=cpu: running jobs and CPUs of the whole QOS; a job a limit holds is passed over and blocks nothing) from a pasted sacctmgr QOS dump. Nice is 0 here (docs/slurm.md).") }</p>
     </div> }
 }
 
@@ -291,6 +291,12 @@ fn qos_summary(i: usize, cfg: &SlurmConfig) -> Html {
         let mut s = format!("{}: Priority {}", q.name, q.priority);
         if let Some(n) = q.max_jobs_per_user {
             s.push_str(&format!(", MaxJobsPU {n}"));
+        }
+        if let Some(c) = q.max_cpus_per_user {
+            s.push_str(&format!(", MaxTRESPU cpu={c}"));
+        }
+        if let Some(n) = q.grp_jobs {
+            s.push_str(&format!(", GrpJobs {n}"));
         }
         if let Some(c) = q.grp_cpus {
             s.push_str(&format!(", GrpTRES cpu={c}"));
@@ -372,7 +378,7 @@ fn SlurmConf(p: &SlurmConfProps) -> Html {
             "QOS dump",
             "qos",
             "Name|Priority|MaxJobsPU|GrpTRES\nnormal|0||\nhigh|100|4|cpu=64",
-            " sacctmgr show qos format=Name,Priority,MaxJobsPU,GrpTRES -P: replaces this run's QOS, as gridscope simulate --slurm-qos does. A job runs under the QOS its record names (sacct's QOS column, SWF's queue), else normal if defined.",
+            " sacctmgr show qos format=Name,Priority,MaxJobsPU,MaxTRESPU,GrpJobs,GrpTRES -P: replaces this run's QOS, as gridscope simulate --slurm-qos does. A job runs under the QOS its record names (sacct's QOS column, SWF's queue), else normal if defined.",
         ),
     };
     html! {

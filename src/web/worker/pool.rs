@@ -116,6 +116,8 @@ pub fn encode_outcomes(outcomes: &[Outcome]) -> Vec<u8> {
                 let tag = match limit {
                     QosLimit::MaxJobsPerUser => 16,
                     QosLimit::GrpCpus => 17,
+                    QosLimit::GrpJobs => 18,
+                    QosLimit::MaxCpusPerUser => 19,
                 };
                 (tag, sat(needs), sat(most))
             }
@@ -176,10 +178,12 @@ pub fn decode_outcomes(bytes: &[u8]) -> Result<Vec<Outcome>, String> {
                     needs: u64::from(u32_at(r, 21)),
                     most: u64::from(u32_at(r, 25)),
                 }),
-                tag @ 16..=17 => JobOutcome::Rejected(RejectReason::QosLimit {
+                tag @ 16..=19 => JobOutcome::Rejected(RejectReason::QosLimit {
                     limit: match tag {
                         16 => QosLimit::MaxJobsPerUser,
-                        _ => QosLimit::GrpCpus,
+                        17 => QosLimit::GrpCpus,
+                        18 => QosLimit::GrpJobs,
+                        _ => QosLimit::MaxCpusPerUser,
                     },
                     needs: u64::from(u32_at(r, 21)),
                     most: u64::from(u32_at(r, 25)),

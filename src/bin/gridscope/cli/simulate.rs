@@ -444,9 +444,10 @@ pub struct SlurmPolicyArgs {
     /// user's normalised shares down the account tree (docs/slurm.md)
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, verbatim_doc_comment)]
     pub slurm_assoc: Option<PathBuf>,
-    /// The site's QOS, as `sacctmgr show qos format=Name,Priority,MaxJobsPU,GrpTRES -P`
-    /// prints them: each QOS's priority (the QOS factor) and its limits MaxJobsPU and
-    /// GrpTRES=cpu. A job runs under the QOS its record names (sacct's QOS column, SWF's
+    /// The site's QOS, as `sacctmgr show qos
+    /// format=Name,Priority,MaxJobsPU,MaxTRESPU,GrpJobs,GrpTRES -P` prints them: each
+    /// QOS's priority (the QOS factor) and its limits MaxJobsPU, MaxTRESPU=cpu, GrpJobs
+    /// and GrpTRES=cpu. A job runs under the QOS its record names (sacct's QOS column, SWF's
     /// queue), else normal if defined (docs/slurm.md)
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, verbatim_doc_comment)]
     pub slurm_qos: Option<PathBuf>,
