@@ -197,8 +197,15 @@ one_run() { # TAG: a fresh stack, the workload, the logs; then gridscope and the
   done < "$WL"
   wait_for 900 bash -c '[ -z "$(squeue -h)" ]' || fail "jobs still queued after 15 min: $(squeue)"
   sleep 2
-  sacct -X -P --format=JobID,JobName,Submit,Start,End,Elapsed,Timelimit,NCPUS,NNodes,State,Partition,User,Account,QOS \
+  # Every job of the run: sacct's default window starts at today's midnight, so a run that
+  # crossed midnight lost its first jobs (a check.sh run at 00:00 UTC, 2026-12-05). The
+  # database is fresh for each run, so nothing older is there.
+  sacct -X -P -S 2000-01-01T00:00:00 -E now \
+    --format=JobID,JobName,Submit,Start,End,Elapsed,Timelimit,NCPUS,NNodes,State,Partition,User,Account,QOS \
     > "$out/log.sacct"
+  local logged
+  logged=$(grep -c '^[0-9]' "$out/log.sacct" || true)
+  [ "$logged" = "$(grep -cv '^#' "$WL")" ] || fail "sacct lists $logged of the workload's jobs"
   sacctmgr -P show assoc cluster=gsreplay format=Cluster,Account,User,Fairshare > "$out/assoc.txt"
   sacctmgr -P show qos format=Name,Priority,MaxJobsPU,GrpTRES > "$out/qos.txt"
   cp "$SLURM_CONF" "$out/slurm.conf"
