@@ -7,9 +7,10 @@
 # to `gridscope simulate --policy slurm --slurm-conf --slurm-assoc --vs-log --jobs`, and
 # scripts/slurm_replay_compare.py sets every job's simulated start against Slurm's.
 #
-# Usage (root): bash scripts/slurm_replay.sh [RUNS] [classic|fair-tree|qos]
+# Usage (root): bash scripts/slurm_replay.sh [RUNS] [classic|fair-tree|accounts|qos]
 #   (default 1 run of classic fair share, PriorityFlags=NO_FAIR_TREE; fair-tree leaves the
-#   flag out, so Slurm ranks users by Fair Tree, its default; qos weighs QOS and partition
+#   flag out, so Slurm ranks users by Fair Tree, its default; accounts is Fair Tree with
+#   alice and bob under account phys and carol under chem; qos weighs QOS and partition
 #   alone, under two QOS with limits: normal with MaxJobsPU=2, and high, Priority 100 and
 #   GrpTRES=cpu=8, for carol's jobs of 8 CPUs or fewer; ~3.5 min a run)
 # Slurm may start a job up to 6 s after the simulation (its 1-s scheduler loops, inherited
@@ -36,13 +37,13 @@ PriorityWeightPartition=1000"
 ENFORCE=associations
 case "$FAIRSHARE" in
   classic) FLAGS="PriorityFlags=NO_FAIR_TREE" ;;
-  fair-tree) FLAGS="# PriorityFlags: none, so Fair Tree" ;;
+  fair-tree|accounts) FLAGS="# PriorityFlags: none, so Fair Tree" ;;
   qos)
     FLAGS="PriorityFlags=NO_FAIR_TREE"
     WEIGHTS="PriorityWeightPartition=1000
 PriorityWeightQOS=10000"
     ENFORCE=associations,limits,qos ;;
-  *) echo "slurm_replay: mode '$FAIRSHARE': classic, fair-tree or qos" >&2; exit 2 ;;
+  *) echo "slurm_replay: mode '$FAIRSHARE': classic, fair-tree, accounts or qos" >&2; exit 2 ;;
 esac
 export SLURM_CONF=$E/slurm.conf
 H=$(hostname -s)
@@ -160,11 +161,21 @@ one_run() { # TAG: a fresh stack, the workload, the logs; then gridscope and the
   start_mariadb
   start_slurmdbd
   sacctmgr -i add cluster gsreplay >/dev/null
-  # Users directly under root (so classic fair share's effective usage is the user's own):
-  # shares 2, 1, 1 beside root's own 1.
-  sacctmgr -i add user alice Account=root Fairshare=2 >/dev/null
-  sacctmgr -i add user bob Account=root Fairshare=1 >/dev/null
-  sacctmgr -i add user carol Account=root Fairshare=1 >/dev/null
+  if [ "$FAIRSHARE" = accounts ]; then
+    # Fair Tree over accounts: alice and bob share phys, carol has chem, the two accounts
+    # equal beside root's own user.
+    sacctmgr -i add account phys Fairshare=1 >/dev/null
+    sacctmgr -i add account chem Fairshare=1 >/dev/null
+    sacctmgr -i add user alice Account=phys Fairshare=2 >/dev/null
+    sacctmgr -i add user bob Account=phys Fairshare=1 >/dev/null
+    sacctmgr -i add user carol Account=chem Fairshare=1 >/dev/null
+  else
+    # Users directly under root (so classic fair share's effective usage is the user's
+    # own): shares 2, 1, 1 beside root's own 1.
+    sacctmgr -i add user alice Account=root Fairshare=2 >/dev/null
+    sacctmgr -i add user bob Account=root Fairshare=1 >/dev/null
+    sacctmgr -i add user carol Account=root Fairshare=1 >/dev/null
+  fi
   if [ "$FAIRSHARE" = qos ]; then
     sacctmgr -i modify qos normal set MaxJobsPU=2 >/dev/null
     sacctmgr -i add qos high Priority=100 GrpTRES=cpu=8 >/dev/null
@@ -206,7 +217,7 @@ one_run() { # TAG: a fresh stack, the workload, the logs; then gridscope and the
   local logged
   logged=$(grep -c '^[0-9]' "$out/log.sacct" || true)
   [ "$logged" = "$(grep -cv '^#' "$WL")" ] || fail "sacct lists $logged of the workload's jobs"
-  sacctmgr -P show assoc cluster=gsreplay format=Cluster,Account,User,Fairshare > "$out/assoc.txt"
+  sacctmgr -P show assoc cluster=gsreplay format=Cluster,Account,User,Fairshare,ParentName > "$out/assoc.txt"
   sacctmgr -P show qos format=Name,Priority,MaxJobsPU,GrpTRES > "$out/qos.txt"
   cp "$SLURM_CONF" "$out/slurm.conf"
   stop_pids

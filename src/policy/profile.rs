@@ -297,6 +297,21 @@ impl Profile {
         self.take(a, b, units);
     }
 
+    /// Takes up to `units` at every instant of `[start, start + duration)`: all that is
+    /// free where less is. A reservation of whole nodes on a site of processors (Slurm's
+    /// backfill) takes its nodes' free processors so, whatever their running jobs hold.
+    pub fn reserve_up_to(&mut self, start: SimTime, duration: SimTime, units: u32) {
+        if units == 0 || duration <= SimTime::ZERO {
+            return;
+        }
+        let end = start + duration;
+        let a = self.split_at(start);
+        let b = self.split_at(end);
+        for free in &mut self.frees[a..b] {
+            *free -= (*free).min(units);
+        }
+    }
+
     /// Takes `units` from steps `a..b`; more than is free is a bug and panics in debug.
     fn take(&mut self, a: usize, b: usize, units: u32) {
         for free in &mut self.frees[a..b] {

@@ -37,6 +37,7 @@ test('a slurm run: its knobs and a pasted slurm.conf set its configuration, the 
     'PriorityMaxAge=1-0',
     'SchedulerParameters=bf_window=60,bf_interval=30,bf_continue',
     'PartitionName=batch Nodes=n[1-4] PriorityTier=2 MaxTime=2-0',
+    'NodeName=n[1-4] CPUs=8 RealMemory=1000',
   ].join('\n'));
   await page.click('[data-testid=slurm-5-read]');
   await page.waitForFunction((sel) => document.querySelector(sel)?.value === '500', knob('PriorityWeightJobSize'));
@@ -45,6 +46,10 @@ test('a slurm run: its knobs and a pasted slurm.conf set its configuration, the 
   assert.match(notes, /SchedulerParameters:bf_continue \(line 5\)/);
   assert.match(notes, /Nodes= name node types/);
   assert.equal(await page.inputValue(knob('bf_interval')), '30');
+  // Slurm's backfill reserves whole nodes: their size from the NodeName lines.
+  assert.equal(await page.inputValue(knob('node-CPUs')), '8');
+  assert.match(notes, /whole nodes of 8 CPUs/);
+  assert.match(notes, /NodeName:RealMemory \(line 7\)/);
   assert.equal(await page.inputValue(knob('TRES-CPU')), '0', 'the file replaced the typed knob');
   // A bad value names its line and changes nothing.
   await page.fill('[data-testid=slurm-5-conf]', 'PriorityWeightAge=1\nPriorityWeightAge=lots');
@@ -82,6 +87,7 @@ test('a slurm run: its knobs and a pasted slurm.conf set its configuration, the 
   assert.equal(slurm.slurm.weight_age, 1000);
   assert.equal(slurm.slurm.weight_job_size, 500);
   assert.equal(slurm.slurm.bf_interval_s, 30);
+  assert.equal(slurm.slurm.bf_node_cpus, 8);
   assert.equal(slurm.slurm.weight_qos, 100);
   assert.deepEqual(slurm.slurm.qos, [
     { name: 'normal', priority: 0, max_jobs_per_user: 2 },

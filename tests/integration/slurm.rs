@@ -358,6 +358,28 @@ fn backfill_goes_around_a_wide_job() {
     assert_eq!(starts(base(), &jobs), [0, 100, 2, 200]);
 }
 
+/// Slurm's backfill reserves whole nodes (`bf_node_cpus`). A (9 procs) until 100; H (5
+/// procs, 200 s) at 1 is reserved from 100 to 300; S (1 proc, 150 s) at 2. Reserving
+/// H's processors alone leaves 5 free beside it, so S starts at 2. With the 10 processors
+/// one node, H's reservation holds all of it and S, which would still run at 100, waits:
+/// it starts at 100 beside H, by the main scheduler. With nodes of 5, H holds one node and
+/// S fits on the other from 2 on.
+#[test]
+fn backfill_reservations_hold_whole_nodes() {
+    let jobs = [
+        job(1, 1, 1, 0, 9, 100, 100),
+        job(2, 1, 1, 1, 5, 200, 200),
+        job(3, 1, 1, 2, 1, 150, 150),
+    ];
+    let nodes_of = |n: u32| SlurmConfig {
+        bf_node_cpus: n,
+        ..base()
+    };
+    assert_eq!(starts(nodes_of(0), &jobs), [0, 100, 2]);
+    assert_eq!(starts(nodes_of(10), &jobs), [0, 100, 100]);
+    assert_eq!(starts(nodes_of(5), &jobs), [0, 100, 2]);
+}
+
 /// `bf_interval`: the backfill runs only at the passes on its multiples. The jobs of
 /// `backfill_goes_around_a_wide_job` (A 6 procs until 100, W 10 procs at 1, S 2 procs
 /// 50 s at 2, L 2 procs 200 s at 3). With 30 s, S waits for the backfill at 30 (planned
@@ -520,6 +542,7 @@ fn slurm_conf_is_read() {
         bf_max_job_user: 0,
         bf_min_age_reserve_s: 0,
         bf_interval_s: 120,
+        bf_node_cpus: 0,
         partitions: vec![
             PartitionFactor {
                 max_time_s: Some(2 * 86_400),
@@ -535,6 +558,7 @@ fn slurm_conf_is_read() {
         shares: vec![],
         other_shares: 0,
         other_users: 0,
+        accounts: vec![],
         fair_tree: true,
         qos: vec![],
     };

@@ -452,7 +452,14 @@ impl Slurm {
                 self.admit(job.idx);
                 started.push(i);
             } else if self.may_reserve(&job, now, at) {
-                fit.profile(site).reserve(at, planned, job.units);
+                match self.cfg.bf_node_cpus {
+                    0 | 1 => fit.profile(site).reserve(at, planned, job.units),
+                    n => {
+                        // Slurm reserves whole nodes: ⌈units / n⌉ of them, all they have free.
+                        let whole = job.units.div_ceil(n).saturating_mul(n).min(site.capacity);
+                        fit.profile(site).reserve_up_to(at, planned, whole);
+                    }
+                }
             }
         }
         started
@@ -546,7 +553,13 @@ impl Slurm {
                 self.admit(job.idx);
                 started.push(i);
             } else if self.may_reserve(&job, now, at) {
-                self.plan.hold(at, at.after(planned.estimate), &shares);
+                match self.cfg.bf_node_cpus {
+                    // Slurm reserves the nodes whole, whatever share of them the job takes.
+                    0 => self.plan.hold(at, at.after(planned.estimate), &shares),
+                    _ => self
+                        .plan
+                        .hold_nodes(at, at.after(planned.estimate), &shares),
+                }
             }
         }
         started

@@ -13,7 +13,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
-use super::{SlurmConfig, UserShares};
+use super::{AccountShares, SlurmConfig, UserShares};
 
 /// A row the reader cannot use, with its 1-based line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,6 +52,12 @@ pub struct AssocTree {
     pub notes: Vec<String>,
     /// User associations beyond each user's first (a user in two accounts is two).
     pub repeats: usize,
+    /// Every account but `root`, in file order (sacctmgr prints the tree depth first), with
+    /// its parent (`root` for the top level) and raw shares: Fair Tree walks them.
+    pub accounts: Vec<(String, String, u32)>,
+    /// Each user association beyond a user's first: its account and raw shares. Jobs carry
+    /// no account here, so these run nothing, but Fair Tree ranks them.
+    pub extra_users: Vec<(String, u32)>,
 }
 
 const COLUMNS: [&str; 5] = ["cluster", "account", "user", "share", "parent"];
@@ -205,12 +211,18 @@ fn tree(rows: Rows) -> Result<AssocTree, AssocError> {
         }
         Ok(norm)
     };
+    // Every account reaches root (Fair Tree walks them all, with users or not).
+    for (name, (_, _, line)) in &accounts {
+        account_norm(name, *line)?;
+    }
     let mut out: Vec<UserAssoc> = Vec::new();
     let mut notes = Vec::new();
     let mut repeats = 0;
+    let mut extra_users = Vec::new();
     for (user, account, shares, line) in &users {
         if let Some(first) = out.iter().find(|u| &u.user == user) {
             repeats += 1;
+            extra_users.push((account.clone(), *shares));
             notes.push(format!(
                 "user {user} is in accounts {} and {account}: the first is used (jobs carry no account here)",
                 first.account
@@ -230,11 +242,22 @@ fn tree(rows: Rows) -> Result<AssocTree, AssocError> {
             norm_shares: account_norm(account, *line)? * own,
         });
     }
+    // Accounts in file order (sacctmgr prints the tree depth first), for Fair Tree.
+    let mut in_file_order: Vec<(usize, (String, String, u32))> = accounts
+        .iter()
+        .map(|(name, (parent, shares, line))| {
+            let parent = parent.clone().unwrap_or_else(|| "root".into());
+            (*line, (name.clone(), parent, *shares))
+        })
+        .collect();
+    in_file_order.sort_by_key(|(line, _)| *line);
     Ok(AssocTree {
         users: out,
         root_level_shares: level.get(&None).copied().unwrap_or(0),
         notes,
         repeats,
+        accounts: in_file_order.into_iter().map(|(_, a)| a).collect(),
+        extra_users,
     })
 }
 
@@ -267,6 +290,7 @@ impl AssocTree {
             .collect();
         let flat = matched.iter().all(|(_, u)| u.account == "root");
         config.shares.clear();
+        config.accounts.clear();
         // Every user association counts in Fair Tree's ranks, a user's second account too.
         config.other_users = (self.users.len() + self.repeats - matched.len()) as u32;
         if flat {
@@ -289,10 +313,10 @@ impl AssocTree {
                 });
             }
             config.other_shares = (SCALE as u64).saturating_sub(mine);
+            config.accounts = self.account_tree(&matched, workload_users);
             notes.push(if config.fair_tree {
-                "users sit under accounts: Fair Tree ranks them here as if all were under root, \
-                 with their normalised shares scaled to 2^30 shares (Slurm ranks accounts first, \
-                 then users within each)"
+                "users sit under accounts: Fair Tree ranks the accounts at each level, then \
+                 the users within them (a user's jobs run under the user's first account)"
                     .into()
             } else {
                 "users sit under accounts: their normalised shares are scaled to 2^30 shares; \
@@ -314,6 +338,63 @@ impl AssocTree {
             ));
         }
         notes
+    }
+
+    /// The whole tree for Fair Tree ([`SlurmConfig::accounts`]): `root` first, then every
+    /// account in file order, each with the workload's users in it (`matched`, by their
+    /// numbers) and the raw shares of its user associations with no job here. A workload
+    /// user the dump lacks sits under `root` with 1 share.
+    fn account_tree(
+        &self,
+        matched: &[(i32, &UserAssoc)],
+        workload_users: &[i32],
+    ) -> Vec<AccountShares> {
+        let mut tree = vec![AccountShares {
+            name: "root".into(),
+            parent: String::new(),
+            shares: 1,
+            users: Vec::new(),
+            idle_users: Vec::new(),
+        }];
+        tree.extend(
+            self.accounts
+                .iter()
+                .map(|(name, parent, shares)| AccountShares {
+                    name: name.clone(),
+                    parent: parent.clone(),
+                    shares: *shares,
+                    users: Vec::new(),
+                    idle_users: Vec::new(),
+                }),
+        );
+        let at =
+            |tree: &[AccountShares], account: &str| tree.iter().position(|a| a.name == account);
+        for u in &self.users {
+            let Some(a) = at(&tree, &u.account) else {
+                continue;
+            };
+            match matched.iter().find(|(_, m)| m.user == u.user) {
+                Some((id, _)) => tree[a].users.push(UserShares {
+                    user: *id,
+                    shares: u.raw_shares,
+                }),
+                None => tree[a].idle_users.push(u.raw_shares),
+            }
+        }
+        for (account, shares) in &self.extra_users {
+            if let Some(a) = at(&tree, account) {
+                tree[a].idle_users.push(*shares);
+            }
+        }
+        for id in workload_users {
+            if !matched.iter().any(|(m, _)| m == id) {
+                tree[0].users.push(UserShares {
+                    user: *id,
+                    shares: 1,
+                });
+            }
+        }
+        tree
     }
 }
 
@@ -370,6 +451,49 @@ mod tests {
         assert!(notes
             .iter()
             .any(|n| n.contains("no association") && n.contains('8')));
+        // The tree Fair Tree walks: root (the root user idle, user 8 the dump lacks), then
+        // phys (alice as 7, dan idle) and chem (bob idle), in file order.
+        let account =
+            |name: &str, parent: &str, shares, users: &[(i32, u32)], idle: &[u32]| AccountShares {
+                name: name.into(),
+                parent: parent.into(),
+                shares,
+                users: users
+                    .iter()
+                    .map(|&(user, shares)| UserShares { user, shares })
+                    .collect(),
+                idle_users: idle.to_vec(),
+            };
+        assert_eq!(
+            c.accounts,
+            [
+                account("root", "", 1, &[(8, 1)], &[1]),
+                account("phys", "root", 3, &[(7, 1)], &[1]),
+                account("chem", "root", 1, &[], &[1]),
+            ]
+        );
+        assert_eq!(c.check(), Ok(()));
+    }
+
+    #[test]
+    fn a_tree_that_is_not_one_is_refused() {
+        let mut c = SlurmConfig::default();
+        let t =
+            read_assoc(b"Cluster|Account|User|Share|Par Name\nc|a||1|root\nc|a|u|1|\n").unwrap();
+        t.apply(&mut c, |_| Some(1), &[1]);
+        assert_eq!(c.check(), Ok(()));
+        let mut bad = c.clone();
+        bad.accounts[1].parent = "nowhere".into();
+        assert!(bad.check().unwrap_err().contains("nowhere"));
+        let mut bad = c.clone();
+        bad.accounts[1].parent = "a".into();
+        assert!(bad.check().unwrap_err().contains("cycle"));
+        let mut bad = c.clone();
+        bad.accounts.swap(0, 1);
+        assert!(bad.check().is_err());
+        let mut bad = c.clone();
+        bad.accounts[0].users = bad.accounts[1].users.clone();
+        assert!(bad.check().unwrap_err().contains("two accounts"));
     }
 
     #[test]
@@ -381,6 +505,10 @@ mod tests {
         assert!(e.reason.contains("2 clusters"), "{e}");
         let e = read_assoc(b"c|phys|a|1\n").unwrap_err();
         assert!(e.reason.contains("phys"), "{e}");
+        // An account above no user must reach root too.
+        let e =
+            read_assoc(b"Account|User|Share|Par Name|Cluster\nx||1|y|c\nu|v|1||c\n").unwrap_err();
+        assert_eq!(e.line, 2, "{e}");
         assert!(read_assoc(b"x\n").is_err());
         assert!(read_assoc("\u{0}|\u{ff}|||\n".as_bytes()).is_err());
     }

@@ -81,6 +81,8 @@ pub fn read_slurm_conf(bytes: &[u8]) -> Result<SlurmConfReport, SlurmConfError> 
     let mut bf_interval_given = false;
     // PriorityFlags=NO_FAIR_TREE seen: Slurm computes classic fair share, else Fair Tree.
     let mut classic = false;
+    // Each NodeName line's CPUs= (None: the line gives none).
+    let mut node_cpus: Vec<Option<u32>> = Vec::new();
     let text = String::from_utf8_lossy(bytes);
     for (i, raw) in text.lines().enumerate() {
         let line = i + 1;
@@ -101,6 +103,10 @@ pub fn read_slurm_conf(bytes: &[u8]) -> Result<SlurmConfReport, SlurmConfError> 
         match key.to_ascii_lowercase().as_str() {
             "partitionname" => {
                 partition_line(body, line, &mut config, &mut unknown)?;
+                continue;
+            }
+            "nodename" => {
+                node_line(body, line, &mut node_cpus, &mut unknown)?;
                 continue;
             }
             "schedulerparameters" => {
@@ -164,6 +170,7 @@ pub fn read_slurm_conf(bytes: &[u8]) -> Result<SlurmConfReport, SlurmConfError> 
     // Without NO_FAIR_TREE Slurm (since 19.05) ranks users by Fair Tree.
     config.fair_tree = !classic;
     let mut notes = Vec::new();
+    notes.extend(node_size(&node_cpus, &mut config));
     if !bf_interval_given {
         notes.push(
             "no bf_interval: the backfill runs at every scheduling pass (Slurm's default is 30 s; write SchedulerParameters=bf_interval=30 to model it)"
@@ -187,6 +194,62 @@ pub fn read_slurm_conf(bytes: &[u8]) -> Result<SlurmConfReport, SlurmConfError> 
         unknown,
         notes,
     })
+}
+
+/// Slurm's backfill reserves whole nodes: their size, where every node has the same
+/// (`node_cpus`, one per `NodeName` line); the note that says what was taken.
+fn node_size(node_cpus: &[Option<u32>], config: &mut SlurmConfig) -> Option<String> {
+    match node_cpus.split_first()? {
+        (&Some(n), rest) if rest.iter().all(|c| *c == Some(n)) => {
+            config.bf_node_cpus = n;
+            Some(format!(
+                "backfill reservations hold whole nodes of {n} CPUs (NodeName … CPUs={n}), as Slurm's do"
+            ))
+        }
+        _ => Some(
+            "NodeName lines without CPUs= or of several sizes: backfill reservations hold only their jobs' CPUs (Slurm's hold whole nodes)"
+                .to_string(),
+        ),
+    }
+}
+
+/// `NodeName=NAMES Key=Value …`: its `CPUs=` (what the backfill's whole-node reservations
+/// need); every other key is listed as not read. `NodeName=DEFAULT` is not modelled.
+fn node_line(
+    body: &str,
+    line: usize,
+    node_cpus: &mut Vec<Option<u32>>,
+    unknown: &mut Vec<(usize, String)>,
+) -> Result<(), SlurmConfError> {
+    let mut cpus = None;
+    let mut default = false;
+    for (at, field) in body.split_whitespace().enumerate() {
+        let (k, v) = field.split_once('=').unwrap_or((field, ""));
+        if at == 0 {
+            default = v.eq_ignore_ascii_case("default");
+            continue;
+        }
+        if k.eq_ignore_ascii_case("cpus") {
+            let n = whole_u32(v)
+                .ok()
+                .filter(|&n| n > 0)
+                .ok_or_else(|| SlurmConfError {
+                    line,
+                    key: "NodeName:CPUs".into(),
+                    value: v.to_string(),
+                    reason: "not a whole number of CPUs above 0".into(),
+                })?;
+            cpus = Some(n);
+        } else {
+            unknown.push((line, format!("NodeName:{k}")));
+        }
+    }
+    if default {
+        unknown.push((line, "NodeName=DEFAULT".into()));
+    } else {
+        node_cpus.push(cpus);
+    }
+    Ok(())
 }
 
 /// `PartitionName=NAME Key=Value …`: the name, its `PriorityJobFactor` and `PriorityTier`
@@ -362,5 +425,38 @@ mod tests {
         assert!(slurm_time("-5").is_err());
         assert!(slurm_time("INFINITE").is_err());
         assert!(slurm_time("99999999999999999999").is_err());
+    }
+
+    #[test]
+    fn node_lines_give_the_backfill_its_node_size() {
+        let read = |text: &str| read_slurm_conf(text.as_bytes());
+        let r = read("NodeName=vm CPUs=16 RealMemory=16384 State=UNKNOWN\n").unwrap();
+        assert_eq!(r.config.bf_node_cpus, 16);
+        assert!(r.unknown.iter().any(|(_, k)| k == "NodeName:RealMemory"));
+        assert!(r.notes.iter().any(|n| n.contains("whole nodes of 16")));
+        let r = read("NodeName=a[1-4] CPUs=8\nNodeName=b CPUs=8\n").unwrap();
+        assert_eq!(r.config.bf_node_cpus, 8);
+        // Several sizes, or a node without CPUs=: reservations of CPUs, said so.
+        for text in [
+            "NodeName=a CPUs=8\nNodeName=b CPUs=16\n",
+            "NodeName=a Sockets=2\n",
+        ] {
+            let r = read(text).unwrap();
+            assert_eq!(r.config.bf_node_cpus, 0, "{text}");
+            assert!(
+                r.notes.iter().any(|n| n.contains("several sizes")),
+                "{text}"
+            );
+        }
+        assert_eq!(
+            read("NodeName=DEFAULT CPUs=4\n")
+                .unwrap()
+                .config
+                .bf_node_cpus,
+            0
+        );
+        let e = read("\nNodeName=a CPUs=many\n").unwrap_err();
+        assert_eq!((e.line, e.key.as_str()), (2, "NodeName:CPUs"));
+        assert!(read("NodeName=a CPUs=0\n").is_err());
     }
 }

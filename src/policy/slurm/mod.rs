@@ -8,6 +8,7 @@
 
 mod assoc;
 mod conf;
+mod fair_tree;
 mod priority;
 mod qos;
 
@@ -92,6 +93,29 @@ pub struct UserShares {
     pub shares: u32,
 }
 
+/// One account of the fair-share tree, as an association dump gives it (Fair Tree over
+/// accounts, issue #42): `root` has no parent; every other account names one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct AccountShares {
+    pub name: String,
+    /// The parent account (empty for `root`).
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub parent: String,
+    /// Raw shares among its siblings (sacctmgr's `Fairshare=`).
+    pub shares: u32,
+    /// The workload's users in it (by number), with their raw shares.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub users: Vec<UserShares>,
+    /// The raw shares of each of its user associations that run no job here (the root
+    /// user, a user's second account): Fair Tree ranks them too.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub idle_users: Vec<u32>,
+}
+
+/// Accounts nest at most this deep (Fair Tree walks them recursively).
+pub const MAX_ACCOUNT_DEPTH: usize = 64;
+
 /// What the `slurm` policy reads of a site's Slurm configuration. Every field's default is
 /// Slurm's documented one (slurm.conf(5), Slurm 22.05): all weights 0 (so the queue is in
 /// submission order), `PriorityMaxAge=7-0`, `PriorityDecayHalfLife=7-0`,
@@ -147,6 +171,17 @@ pub struct SlurmConfig {
     /// every pass.
     #[serde(skip_serializing_if = "is_zero_u64")]
     pub bf_interval_s: u64,
+    /// Backfill reservations hold whole nodes, as Slurm's do: `backfill.c` keeps a map of
+    /// the nodes free over time, and a reservation takes its nodes out of the map for its
+    /// window however few of their CPUs the job uses (`_add_reservation`), so no job may
+    /// start on them if it would still run when the reservation begins. On a site of
+    /// processors a node is this many of them (slurm.conf's `NodeName … CPUs=`) and a
+    /// reservation holds ⌈units / N⌉ · N (at most the site); on a node-typed site a
+    /// reservation holds the nodes it was placed on, whole, for any N above 0. 0 (the
+    /// default, so older scenarios keep their numbers): a reservation holds only the
+    /// job's own units.
+    #[serde(skip_serializing_if = "is_zero_u32")]
+    pub bf_node_cpus: u32,
     /// `PartitionName=… PriorityJobFactor=…` lines; partitions not listed have 1.
     pub partitions: Vec<PartitionFactor>,
     /// Fair-share shares per user; every user not listed has 1.
@@ -167,6 +202,13 @@ pub struct SlurmConfig {
     /// (the default, so older scenarios keep their numbers): classic, 2^(−U/S).
     #[serde(skip_serializing_if = "std::ops::Not::not")]
     pub fair_tree: bool,
+    /// The association tree's accounts, `root` first, when users sit under accounts (from an
+    /// association dump): Fair Tree then ranks accounts level by level and users within
+    /// them, as Slurm's `fair_tree.c` does; classic fair share ignores it (it uses `shares`,
+    /// the users' normalised shares). Empty by default, and then not written, so older
+    /// files keep their bytes.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub accounts: Vec<AccountShares>,
     /// The site's QOS (`sacctmgr show qos`; issue #42): priorities and the limits
     /// `MaxJobsPU` and `GrpTRES=cpu`. A job runs under the one its record names, else
     /// `normal` if defined, else none. Empty by default, and then not written, so older
@@ -194,11 +236,13 @@ impl Default for SlurmConfig {
             bf_max_job_user: 0,
             bf_min_age_reserve_s: 0,
             bf_interval_s: 0,
+            bf_node_cpus: 0,
             partitions: Vec::new(),
             shares: Vec::new(),
             other_shares: 0,
             other_users: 0,
             fair_tree: false,
+            accounts: Vec::new(),
             qos: Vec::new(),
         }
     }
@@ -321,6 +365,7 @@ impl SlurmConfig {
                 return Err(format!("QOS {} is defined twice", q.name));
             }
         }
+        self.check_accounts()?;
         for p in &self.partitions {
             if p.max_time_s.is_some_and(|t| t > MAX_SECS) {
                 return Err(format!(
@@ -328,6 +373,48 @@ impl SlurmConfig {
                     p.name
                 ));
             }
+        }
+        Ok(())
+    }
+
+    /// The account tree is a tree: `root` first and only there, names unique, every parent
+    /// defined, no deeper than [`MAX_ACCOUNT_DEPTH`], each user in one account.
+    fn check_accounts(&self) -> Result<(), String> {
+        let Some(root) = self.accounts.first() else {
+            return Ok(());
+        };
+        if root.name != "root" || !root.parent.is_empty() {
+            return Err("the first account must be root, with no parent".into());
+        }
+        let mut users: Vec<i32> = Vec::new();
+        for (i, a) in self.accounts.iter().enumerate() {
+            if self.accounts[..i].iter().any(|o| o.name == a.name) {
+                return Err(format!("account {} is defined twice", a.name));
+            }
+            users.extend(a.users.iter().map(|u| u.user));
+            let mut at = a;
+            for _ in 0..=MAX_ACCOUNT_DEPTH {
+                if at.name == "root" {
+                    break;
+                }
+                at = self
+                    .accounts
+                    .iter()
+                    .find(|p| p.name == at.parent)
+                    .ok_or_else(|| {
+                        format!("account {}'s parent {} is not defined", at.name, at.parent)
+                    })?;
+            }
+            if at.name != "root" {
+                return Err(format!(
+                    "account {} is not under root within {MAX_ACCOUNT_DEPTH} levels (a cycle?)",
+                    a.name
+                ));
+            }
+        }
+        users.sort_unstable();
+        if let Some(w) = users.windows(2).find(|w| w[0] == w[1]) {
+            return Err(format!("user {} is in two accounts", w[0]));
         }
         Ok(())
     }

@@ -164,6 +164,9 @@ pub struct Priorities {
     /// nothing, they rank first; else last).
     other_users: u32,
     others_hold_shares: bool,
+    /// The account tree Fair Tree walks when users sit under accounts
+    /// ([`SlurmConfig::accounts`]); `None`: every user under `root`.
+    tree: Option<super::fair_tree::AccountTree>,
     last_tick: SimTime,
     next_tick: SimTime,
 }
@@ -220,6 +223,13 @@ impl Priorities {
         } else {
             libm::exp2(-period.as_secs_f64() / super::secs(cfg.decay_half_life_s).as_secs_f64())
         };
+        let tree = cfg
+            .fair_tree
+            .then(|| {
+                let dense = |u: i32| jobs.users.binary_search(&u).ok();
+                super::fair_tree::AccountTree::new(&cfg.accounts, dense, users)
+            })
+            .flatten();
         Priorities {
             weights: [
                 cfg.weight_age as f64,
@@ -252,6 +262,7 @@ impl Priorities {
             ranks_stale: Cell::new(false),
             other_users: cfg.other_users,
             others_hold_shares: cfg.other_shares > 0,
+            tree,
             last_tick: SimTime::ZERO,
             next_tick: period,
         }
@@ -451,6 +462,9 @@ impl Priorities {
     /// rank / users, the rank counting down from the number of user associations, and a
     /// user tied with the one before keeps its rank.
     fn rank_fair_tree(&self) {
+        if let Some(tree) = &self.tree {
+            return tree.rank(&self.usage, &self.fairshare);
+        }
         let root: f64 = self.usage.iter().sum();
         let level: Vec<f64> = (0..self.usage.len())
             .map(|u| {

@@ -182,6 +182,15 @@ const KNOBS: &[Knob] = &[
             Ok(())
         },
     },
+    Knob {
+        name: "node CPUs",
+        help: "Slurm's backfill reserves whole nodes: a reservation keeps every job off its nodes for its window, however few of their CPUs it uses (backfill.c, _add_reservation). On a site of processors a node is this many: a reservation of u holds ⌈u / N⌉·N. On node-typed sites any N above 0 holds the placed nodes whole. 0: a reservation holds its own processors only. A pasted slurm.conf whose NodeName lines all say CPUs=N sets it (docs/slurm.md, Scheduling).",
+        get: |c| c.bf_node_cpus.into(),
+        set: |c, v| {
+            c.bf_node_cpus = to_u32("node CPUs", v)?;
+            Ok(())
+        },
+    },
 ];
 
 /// Changes run `i`'s Slurm configuration by `f`, keeping it one a run can use.
