@@ -159,10 +159,14 @@ impl Sacct {
         let fields: Vec<&[u8]> = line.split(|&b| b == b'|').map(|f| f.trim_ascii()).collect();
         if !self.decided {
             self.decided = true;
-            if fields
-                .first()
-                .is_some_and(|f| f.eq_ignore_ascii_case(b"JobID"))
-            {
+            // A header names columns, in any order (FastSim's dumps start with `User`): two
+            // fields that are column names make one (a data row has at most a user or
+            // account that happens to be named like one).
+            let named = fields
+                .iter()
+                .filter(|f| COLUMNS.iter().any(|c| f.eq_ignore_ascii_case(c.as_bytes())))
+                .count();
+            if named >= 2 {
                 return self.header(rows, &fields);
             }
             // No header (`sacct --noheader`): the documented column order.
@@ -571,6 +575,18 @@ mod tests {
         assert_eq!((d.mem_kb, d.mem_per_node, d.nodes), (3 << 20, true, 1));
         let (d, src) = resources(None, None, None, 4);
         assert!(d.is_processors_only() && src == [Source::Missing; 3]);
+    }
+
+    /// A header is found wherever JobID stands (FastSim's dumps put `User` first).
+    #[test]
+    fn a_header_in_any_order_is_read_by_name() {
+        let text = "User|Account|JobID|Submit|Start|End|NCPUS|State|Timelimit\n\
+                    alice|phys|7|2024-01-01T00:00:00|2024-01-01T00:00:10|2024-01-01T00:01:10|4|COMPLETED|00:05:00\n";
+        let w = read_sacct("f", text.as_bytes(), &SwfOptions::default(), 0).unwrap();
+        assert_eq!(w.jobs.len(), 1);
+        assert_eq!((w.jobs[0].id, w.jobs[0].procs), (7, 4));
+        assert_eq!(w.jobs[0].runtime, SimTime::from_secs(60));
+        assert_eq!(w.report.user_names, ["alice"]);
     }
 
     #[test]
