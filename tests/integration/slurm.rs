@@ -41,11 +41,20 @@ fn starts(cfg: SlurmConfig, jobs: &[Job]) -> Vec<i64> {
 
 /// Each job's outcome under `cfg` on one site of 10 processors.
 fn outcomes(cfg: SlurmConfig, jobs: &[Job]) -> Vec<Outcome> {
+    outcomes_on_ten(jobs, &mut Slurm::factory(cfg, jobs))
+}
+
+/// Each job's outcome on one site of 10 processors under the policies `build` makes (the
+/// hand cases here and in `slurm_qos`).
+pub(crate) fn outcomes_on_ten(
+    jobs: &[Job],
+    build: &mut dyn FnMut(usize) -> Box<dyn gridscope::policy::local::LocalPolicy>,
+) -> Vec<Outcome> {
     let platform = Platform::single(Site::flat("s", 10));
     Simulation::with_local_policies(
         &platform,
         jobs,
-        &mut Slurm::factory(cfg, jobs),
+        build,
         GridScheme::Local,
         &GridParams::default(),
         &RunConfig::default(),

@@ -3,9 +3,8 @@
 //! `MaxJobsPU`, `GrpTRES=cpu`, the backfill passing a held job over), the QOS read from
 //! sacct and SWF, and the CLI's `--slurm-qos`.
 
-use gridscope::engine::{JobOutcome, Outcome, RejectReason, RunConfig, Simulation};
+use gridscope::engine::{JobOutcome, Outcome, RejectReason};
 use gridscope::model::{Job, Platform, Site};
-use gridscope::policy::grid::{GridParams, GridScheme};
 use gridscope::policy::local::{QosLimit, Slurm};
 use gridscope::policy::slurm::{QosDef, SlurmConfig};
 use gridscope::time::SimTime;
@@ -32,18 +31,8 @@ fn job(id: i64, user: i32, submit: i64, procs: u32, run: i64) -> Job {
 /// `qos[k]` named `names` (SWF's numbers when `names` is empty).
 fn outcomes(cfg: &SlurmConfig, jobs: &[Job], qos: &[i32], names: &[String]) -> Vec<Outcome> {
     let platform = Platform::single(Site::flat("s", 10));
-    Simulation::with_local_policies(
-        &platform,
-        jobs,
-        &mut Slurm::factory_on(cfg.clone(), jobs, &[], &platform, (qos, names)),
-        GridScheme::Local,
-        &GridParams::default(),
-        &RunConfig::default(),
-    )
-    .unwrap()
-    .run(&mut |_, _| true)
-    .unwrap()
-    .outcomes
+    let mut build = Slurm::factory_on(cfg.clone(), jobs, &[], &platform, (qos, names));
+    crate::slurm::outcomes_on_ten(jobs, &mut build)
 }
 
 fn starts(cfg: &SlurmConfig, jobs: &[Job], qos: &[i32], names: &[String]) -> Vec<i64> {

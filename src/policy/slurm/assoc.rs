@@ -11,24 +11,13 @@
 //! to 2^30 (a relative error below 1e-9, and the notes say so).
 
 use std::collections::BTreeMap;
-use std::fmt;
 
-use super::{AccountShares, SlurmConfig, UserShares};
+use super::{AccountShares, DumpError, SlurmConfig, UserShares};
 
-/// A row the reader cannot use, with its 1-based line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct AssocError {
-    pub line: usize,
-    pub reason: String,
-}
+/// A row the association-dump reader cannot use ([`DumpError`] with its prefix).
+pub type AssocError = DumpError;
 
-impl fmt::Display for AssocError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "association dump line {}: {}", self.line, self.reason)
-    }
-}
-
-impl std::error::Error for AssocError {}
+const ASSOC_DUMP: &str = "association dump";
 
 /// One user association: its account, raw shares and normalised shares.
 #[derive(Clone, Debug, PartialEq)]
@@ -107,6 +96,7 @@ fn parse(bytes: &[u8]) -> Result<Rows, AssocError> {
             for (k, c) in cols.iter().enumerate().take(4) {
                 if c.is_none() {
                     return Err(AssocError {
+                        dump: ASSOC_DUMP,
                         line,
                         reason: format!("the header has no {} column", COLUMNS[k]),
                     });
@@ -114,7 +104,11 @@ fn parse(bytes: &[u8]) -> Result<Rows, AssocError> {
             }
             continue;
         }
-        let bad = |reason: String| AssocError { line, reason };
+        let bad = |reason: String| AssocError {
+            dump: ASSOC_DUMP,
+            line,
+            reason,
+        };
         let get = |k: usize| cols[k].and_then(|c| fields.get(c).copied()).unwrap_or("");
         if fields.len() < 4 {
             return Err(bad(format!(
@@ -153,6 +147,7 @@ fn parse(bytes: &[u8]) -> Result<Rows, AssocError> {
     }
     if clusters.len() > 1 {
         return Err(AssocError {
+            dump: ASSOC_DUMP,
             line: 0,
             reason: format!(
                 "rows of {} clusters ({}): keep one cluster's (sacctmgr … cluster=NAME)",
@@ -190,6 +185,7 @@ fn tree(rows: Rows) -> Result<AssocTree, AssocError> {
         while let Some(name) = at {
             let Some((parent, shares, _)) = accounts.get(&name) else {
                 return Err(AssocError {
+                    dump: ASSOC_DUMP,
                     line,
                     reason: format!("account '{name}' has no row of its own"),
                 });
@@ -204,6 +200,7 @@ fn tree(rows: Rows) -> Result<AssocTree, AssocError> {
             depth += 1;
             if depth > accounts.len() {
                 return Err(AssocError {
+                    dump: ASSOC_DUMP,
                     line,
                     reason: format!("the accounts above '{account}' form a cycle"),
                 });

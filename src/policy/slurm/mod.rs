@@ -19,6 +19,23 @@ pub use qos::{qos_notes, read_qos, QosDef, QosDump, QosError, QosOfJobs, NO_QOS}
 
 use serde::{Deserialize, Serialize};
 
+/// A row of a sacctmgr dump (associations, QOS) that its reader cannot use: which dump, the
+/// 1-based line (0: the file as a whole) and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DumpError {
+    pub dump: &'static str,
+    pub line: usize,
+    pub reason: String,
+}
+
+impl std::fmt::Display for DumpError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} line {}: {}", self.dump, self.line, self.reason)
+    }
+}
+
+impl std::error::Error for DumpError {}
+
 /// One partition's settings (slurm.conf `PartitionName=NAME PriorityJobFactor=N
 /// PriorityTier=T MaxTime=…`). A job's partition (SWF field 16) matches `name` when `name`
 /// is its number written out.

@@ -18,7 +18,7 @@
 //! Everything else a dump carries (other TRES, `MaxWall`, preemption, usage factors) is
 //! listed as not read, never silently ignored.
 
-use std::fmt;
+use super::DumpError;
 
 use serde::{Deserialize, Serialize};
 
@@ -86,20 +86,8 @@ pub struct QosDump {
     pub not_read: Vec<String>,
 }
 
-/// A row the reader cannot use, with its 1-based line.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct QosError {
-    pub line: usize,
-    pub reason: String,
-}
-
-impl fmt::Display for QosError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "QOS dump line {}: {}", self.line, self.reason)
-    }
-}
-
-impl std::error::Error for QosError {}
+/// A row the QOS-dump reader cannot use ([`DumpError`] with its prefix).
+pub type QosError = DumpError;
 
 /// The columns read: name, priority, per-user running jobs, group TRES, group jobs,
 /// per-user TRES.
@@ -110,7 +98,7 @@ const GRP_TRES: usize = 3;
 const GRP_JOBS: usize = 4;
 const MAX_TRES_PU: usize = 5;
 
-/// Reads a dump. The first line must be sacctmgr's header (`Name|Priority|…`, any order,
+/// Reads a dump. The first line may be sacctmgr's header (`Name|Priority|…`, any order,
 /// any other columns); without one the columns are `Name|Priority|MaxJobsPU|GrpTRES` (as
 /// `-n` prints that format). Empty values are Slurm's "no limit".
 pub fn read_qos(bytes: &[u8]) -> Result<QosDump, QosError> {
@@ -140,7 +128,11 @@ pub fn read_qos(bytes: &[u8]) -> Result<QosDump, QosError> {
             }
             continue;
         }
-        let bad = |reason: String| QosError { line, reason };
+        let bad = |reason: String| QosError {
+            dump: "QOS dump",
+            line,
+            reason,
+        };
         let get = |k: usize| cols[k].and_then(|c| fields.get(c).copied()).unwrap_or("");
         let name = get(NAME);
         if name.is_empty() {

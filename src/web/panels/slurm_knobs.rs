@@ -326,21 +326,22 @@ struct SlurmConfProps {
     qos: bool,
 }
 
-/// What a pasted text is read as: a `slurm.conf` (the whole configuration) or a QOS dump
-/// (the configuration's QOS alone).
-fn read_pasted(qos: bool, bytes: &[u8]) -> Result<(Vec<String>, SlurmConfig), String> {
+/// What a pasted text gives a run: a whole configuration (a `slurm.conf`) or its QOS alone
+/// (a QOS dump).
+#[derive(Clone)]
+enum Pasted {
+    Conf(SlurmConfig),
+    Qos(Vec<crate::policy::slurm::QosDef>),
+}
+
+/// Reads a pasted text as a `slurm.conf` or a QOS dump; what it does not model, as notes.
+fn read_pasted(qos: bool, bytes: &[u8]) -> Result<(Vec<String>, Pasted), String> {
     match qos {
         false => read_slurm_conf(bytes)
-            .map(|r| (r.messages(), r.config))
+            .map(|r| (r.messages(), Pasted::Conf(r.config)))
             .map_err(|e| e.to_string()),
         true => crate::policy::slurm::read_qos(bytes)
-            .map(|d| {
-                let cfg = SlurmConfig {
-                    qos: d.defs,
-                    ..SlurmConfig::default()
-                };
-                (d.not_read, cfg)
-            })
+            .map(|d| (d.not_read, Pasted::Qos(d.defs)))
             .map_err(|e| e.to_string()),
     }
 }
@@ -360,13 +361,13 @@ fn SlurmConf(p: &SlurmConfProps) -> Html {
                 return;
             };
             match read_pasted(qos, area.value().as_bytes()) {
-                Ok((notes, c)) => {
+                Ok((notes, pasted)) => {
                     said.set(notes);
                     app.send(edit(move |s| {
                         slurm_edit(s, run, |cfg| {
-                            match qos {
-                                true => cfg.qos = c.qos.clone(),
-                                false => *cfg = c.clone(),
+                            match &pasted {
+                                Pasted::Qos(defs) => cfg.qos = defs.clone(),
+                                Pasted::Conf(c) => *cfg = c.clone(),
                             }
                             Ok(())
                         })
