@@ -50,6 +50,12 @@ pub struct Slurm {
     queue: Vec<Entry>,
     /// A tick passed: the priorities are recomputed and the queue sorted at the next pass.
     dirty: bool,
+    /// The site's capacity the queue's priorities were last computed for (the job-size
+    /// factor's denominator); 0 before any.
+    sorted_for: u32,
+    /// How many queued jobs ask for each number of units: the narrowest, which
+    /// [`LocalPolicy::wake_at`] asks at every pass, without a walk of the queue.
+    widths: BTreeMap<u32, u32>,
     /// The jobs started here and still running, keyed as the site keys them.
     running: BTreeMap<(SimTime, JobIdx), u32>,
     /// Ends heard of (`released`) not yet matched to a job: (when, predicted end, units).
@@ -104,6 +110,8 @@ impl Slurm {
             cfg,
             queue: Vec::new(),
             dirty: false,
+            sorted_for: 0,
+            widths: BTreeMap::new(),
             running: BTreeMap::new(),
             ended: Vec::new(),
             capacity: 0,
@@ -208,7 +216,10 @@ impl Slurm {
             self.queue[i].tres = Some(tres);
             self.queue[i].priority = self.priority_at(&e.job, tres, e.job.queued_at);
         }
-        self.queue.sort_unstable_by_key(Entry::key);
+        // Keys are unique (the job's index breaks ties), so any sort gives this order; the
+        // stable one takes the runs a tick leaves in order (ages move together, users'
+        // fair shares by user) instead of partitioning all of them again.
+        self.queue.sort_by_key(Entry::key);
     }
 
     /// `job`'s share of the site's memory and GPUs: its memory (per processor × its
@@ -267,14 +278,24 @@ impl Slurm {
         if !self.dirty {
             return;
         }
+        self.dirty = false;
+        // Without age or fair share weighed, a tick changes no priority: every factor left
+        // is the job's own (size, partition, QOS, TRES), fixed while the site's capacity
+        // is (METACENTRUM under Slurm's defaults spent two thirds of its run here).
+        if !self.prio.ticks_change_priorities() && self.capacity == self.sorted_for {
+            return;
+        }
+        self.sorted_for = self.capacity;
         let at = self.prio.last_tick();
         for i in 0..self.queue.len() {
             let e = self.queue[i];
             let tres = e.tres.unwrap_or_default();
             self.queue[i].priority = self.priority_at(&e.job, tres, at);
         }
-        self.queue.sort_unstable_by_key(Entry::key);
-        self.dirty = false;
+        // Keys are unique (the job's index breaks ties), so any sort gives this order; the
+        // stable one takes the runs a tick leaves in order (ages move together, users'
+        // fair shares by user) instead of partitioning all of them again.
+        self.queue.sort_by_key(Entry::key);
     }
 
     /// Matches the ends heard of to the jobs that ended and stops their usage.
@@ -330,7 +351,18 @@ impl Slurm {
         }
     }
 
+    /// Job `units` wide left the queue.
+    fn forget_width(&mut self, units: u32) {
+        if let Some(n) = self.widths.get_mut(&units) {
+            *n -= 1;
+            if *n == 0 {
+                self.widths.remove(&units);
+            }
+        }
+    }
+
     fn start(&mut self, job: QueuedJob, now: SimTime, starts: &mut Vec<JobIdx>) {
+        self.forget_width(job.units);
         starts.push(job.idx);
         self.running
             .insert((now + job.estimate, job.idx), job.units);
@@ -609,6 +641,7 @@ impl LocalPolicy for Slurm {
         };
         let at = self.queue.partition_point(|e| e.key() < entry.key());
         self.queue.insert(at, entry);
+        *self.widths.entry(job.units).or_insert(0) += 1;
     }
 
     fn schedule(&mut self, site: &SiteView, starts: &mut Vec<JobIdx>) {
@@ -723,7 +756,8 @@ impl LocalPolicy for Slurm {
     fn withdraw(&mut self, job: JobIdx) -> bool {
         match self.queue.iter().position(|e| e.job.idx == job) {
             Some(at) => {
-                self.queue.remove(at);
+                let gone = self.queue.remove(at);
+                self.forget_width(gone.job.units);
                 true
             }
             None => false,
@@ -741,12 +775,15 @@ impl LocalPolicy for Slurm {
     /// pass.
     fn wake_at(&self, site: &SiteView) -> Option<SimTime> {
         // A job its QOS holds waits for an end, which brings a pass anyway.
-        let narrowest = self
-            .queue
-            .iter()
-            .filter(|e| !self.held(e.job.idx))
-            .map(|e| e.job.units)
-            .min()?;
+        let narrowest = match self.qos.any() {
+            true => self
+                .queue
+                .iter()
+                .filter(|e| !self.held(e.job.idx))
+                .map(|e| e.job.units)
+                .min()?,
+            false => *self.widths.keys().next()?,
+        };
         if site.free < narrowest {
             return None;
         }

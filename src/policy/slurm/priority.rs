@@ -584,6 +584,12 @@ impl Priorities {
         }
     }
 
+    /// True when a tick can change a queued job's priority: age or fair share is weighed
+    /// (the other factors are the job's own).
+    pub fn ticks_change_priorities(&self) -> bool {
+        self.weights[0] != 0.0 || self.weights[1] != 0.0
+    }
+
     /// `Σ weightᵢ · factorᵢ`, truncated (the sum in a fixed order, so every run agrees).
     pub fn priority(&self, f: &Factors) -> u64 {
         let w = &self.weights;
