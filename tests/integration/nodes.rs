@@ -294,7 +294,7 @@ pub(crate) fn node_site(types: Vec<NodeType>) -> Platform {
     })
 }
 
-fn random_jobs(rng: &mut SimRng, n: usize, widest: u32) -> Vec<Job> {
+pub(crate) fn random_jobs(rng: &mut SimRng, n: usize, widest: u32) -> Vec<Job> {
     let mut t = 0;
     (0..n)
         .map(|i| {

@@ -389,6 +389,60 @@ fn backfill_reservations_hold_whole_nodes() {
     assert_eq!(starts(nodes_of(5), &jobs), [0, 100, 2]);
 }
 
+/// Whole-node reservations on one node are the same on a site of processors (a
+/// reservation holds ⌈units / N⌉·N of them, here all) and on a node-typed site of that one
+/// node (a reservation holds the node): either way no other job may run on it in the
+/// reservation's window. Random workloads; some of them start differently from
+/// reservations of processors, so the case is not empty.
+#[test]
+fn whole_node_reservations_agree_on_processors_and_on_one_node() {
+    let mut rng = gridscope::rng::SimRng::new(42);
+    let mut changed = 0;
+    for case in 0..60 {
+        let cores = 2 + rng.range_u64(0, 15) as u32;
+        let jobs = crate::nodes::random_jobs(&mut rng, 60, cores);
+        let cfg = |n: u32| SlurmConfig {
+            bf_node_cpus: n,
+            bf_resolution_s: 1,
+            weight_job_size: 1000,
+            ..base()
+        };
+        let run = |platform: &Platform, cfg: SlurmConfig| -> Vec<SimTime> {
+            Simulation::with_local_policies(
+                platform,
+                &jobs[..],
+                &mut Slurm::factory(cfg, &jobs),
+                GridScheme::Local,
+                &GridParams::default(),
+                &RunConfig::default(),
+            )
+            .unwrap()
+            .run(&mut |_, _| true)
+            .unwrap()
+            .outcomes
+            .iter()
+            .map(|o| o.start)
+            .collect()
+        };
+        let node = crate::nodes::node_site(vec![gridscope::model::NodeType {
+            name: String::new(),
+            count: 1,
+            cores,
+            mem_kb: 0,
+            gpus: 0,
+            power: None,
+        }]);
+        let flat = Platform::single(Site::flat("N", cores));
+        let whole = run(&flat, cfg(cores));
+        assert_eq!(run(&node, cfg(cores)), whole, "case {case}");
+        changed += usize::from(run(&flat, cfg(0)) != whole);
+    }
+    assert!(
+        changed > 0,
+        "no workload met a reservation beside a narrower job"
+    );
+}
+
 /// `bf_interval`: the backfill runs only at the passes on its multiples. The jobs of
 /// `backfill_goes_around_a_wide_job` (A 6 procs until 100, W 10 procs at 1, S 2 procs
 /// 50 s at 2, L 2 procs 200 s at 3). With 30 s, S waits for the backfill at 30 (planned
