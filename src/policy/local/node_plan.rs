@@ -381,9 +381,6 @@ impl NodePlan {
         }
     }
 
-    /// All of node `n` during `[from, to)` (a maintenance window, a node down). A node
-    /// may already hold a job there (one that outlived its estimate): the site-wide count
-    /// takes only the cores still free, so it never goes below zero.
     /// Holds the nodes of `shares` whole during `[from, to)`: nothing else may use them
     /// then (a reservation of Slurm's backfill, which takes nodes, not cores).
     pub(crate) fn hold_nodes(&mut self, from: SimTime, to: SimTime, shares: &[Share]) {
@@ -392,6 +389,9 @@ impl NodePlan {
         }
     }
 
+    /// All of node `n` during `[from, to)` (a maintenance window, a node down). A node
+    /// may already hold a job there (one that outlived its estimate): the site-wide count
+    /// takes only the cores still free, so it never goes below zero.
     fn hold_whole(&mut self, n: usize, from: SimTime, to: SimTime) {
         if to <= from || n >= self.lines.len() {
             return;

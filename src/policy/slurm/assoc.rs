@@ -364,10 +364,14 @@ impl AssocTree {
                     idle_users: Vec::new(),
                 }),
         );
-        let at =
-            |tree: &[AccountShares], account: &str| tree.iter().position(|a| a.name == account);
+        let index: BTreeMap<String, usize> = tree
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (a.name.clone(), i))
+            .collect();
+        let at = |account: &str| index.get(account).copied();
         for u in &self.users {
-            let Some(a) = at(&tree, &u.account) else {
+            let Some(a) = at(&u.account) else {
                 continue;
             };
             match matched.iter().find(|(_, m)| m.user == u.user) {
@@ -379,7 +383,7 @@ impl AssocTree {
             }
         }
         for (account, shares) in &self.extra_users {
-            if let Some(a) = at(&tree, account) {
+            if let Some(a) = at(account) {
                 tree[a].idle_users.push(*shares);
             }
         }
@@ -491,6 +495,29 @@ mod tests {
         let mut bad = c.clone();
         bad.accounts[0].users = bad.accounts[1].users.clone();
         assert!(bad.check().unwrap_err().contains("two accounts"));
+        // A chain of accounts: 64 levels below root are a tree, 65 are refused.
+        let chain = |levels: usize| SlurmConfig {
+            accounts: (0..=levels)
+                .map(|i| AccountShares {
+                    name: if i == 0 {
+                        "root".into()
+                    } else {
+                        format!("a{i}")
+                    },
+                    parent: match i {
+                        0 => String::new(),
+                        1 => "root".into(),
+                        _ => format!("a{}", i - 1),
+                    },
+                    shares: 1,
+                    users: Vec::new(),
+                    idle_users: Vec::new(),
+                })
+                .collect(),
+            ..SlurmConfig::default()
+        };
+        assert_eq!(chain(super::super::MAX_ACCOUNT_DEPTH).check(), Ok(()));
+        assert!(chain(super::super::MAX_ACCOUNT_DEPTH + 1).check().is_err());
     }
 
     #[test]

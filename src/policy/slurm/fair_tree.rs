@@ -56,9 +56,14 @@ impl AccountTree {
         if accounts.first().is_none_or(|a| a.name != "root") {
             return None;
         }
+        let index: std::collections::BTreeMap<&str, usize> = accounts
+            .iter()
+            .enumerate()
+            .map(|(i, a)| (a.name.as_str(), i))
+            .collect();
         let mut children: Vec<Vec<(Child, u32)>> = vec![Vec::new(); accounts.len()];
         for (i, a) in accounts.iter().enumerate().skip(1) {
-            let parent = accounts.iter().position(|p| p.name == a.parent)?;
+            let parent = *index.get(a.parent.as_str())?;
             children[parent].push((Child::Account(i), a.shares));
         }
         let mut placed = vec![false; users];

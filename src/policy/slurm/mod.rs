@@ -403,32 +403,48 @@ impl SlurmConfig {
         if root.name != "root" || !root.parent.is_empty() {
             return Err("the first account must be root, with no parent".into());
         }
-        let mut users: Vec<i32> = Vec::new();
+        let mut index: std::collections::BTreeMap<&str, usize> = std::collections::BTreeMap::new();
         for (i, a) in self.accounts.iter().enumerate() {
-            if self.accounts[..i].iter().any(|o| o.name == a.name) {
+            if index.insert(a.name.as_str(), i).is_some() {
                 return Err(format!("account {} is defined twice", a.name));
             }
-            users.extend(a.users.iter().map(|u| u.user));
-            let mut at = a;
-            for _ in 0..=MAX_ACCOUNT_DEPTH {
-                if at.name == "root" {
-                    break;
+        }
+        // Each account's depth below root, walked once (`depth[i]` known once computed).
+        let mut depth: Vec<Option<usize>> = vec![None; self.accounts.len()];
+        depth[0] = Some(0);
+        for i in 1..self.accounts.len() {
+            let mut path = Vec::new();
+            let mut at = i;
+            while depth[at].is_none() {
+                if path.len() > MAX_ACCOUNT_DEPTH {
+                    let a = &self.accounts[i].name;
+                    return Err(format!(
+                        "account {a} is not under root within {MAX_ACCOUNT_DEPTH} levels (a cycle?)"
+                    ));
                 }
-                at = self
-                    .accounts
-                    .iter()
-                    .find(|p| p.name == at.parent)
-                    .ok_or_else(|| {
-                        format!("account {}'s parent {} is not defined", at.name, at.parent)
-                    })?;
+                path.push(at);
+                let a = &self.accounts[at];
+                at = *index.get(a.parent.as_str()).ok_or_else(|| {
+                    format!("account {}'s parent {} is not defined", a.name, a.parent)
+                })?;
             }
-            if at.name != "root" {
+            let mut d = depth[at].unwrap_or(0);
+            for &p in path.iter().rev() {
+                d += 1;
+                depth[p] = Some(d);
+            }
+            if d > MAX_ACCOUNT_DEPTH {
+                let a = &self.accounts[i].name;
                 return Err(format!(
-                    "account {} is not under root within {MAX_ACCOUNT_DEPTH} levels (a cycle?)",
-                    a.name
+                    "account {a} is not under root within {MAX_ACCOUNT_DEPTH} levels (a cycle?)"
                 ));
             }
         }
+        let mut users: Vec<i32> = self
+            .accounts
+            .iter()
+            .flat_map(|a| a.users.iter().map(|u| u.user))
+            .collect();
         users.sort_unstable();
         if let Some(w) = users.windows(2).find(|w| w[0] == w[1]) {
             return Err(format!("user {} is in two accounts", w[0]));
