@@ -518,7 +518,7 @@ def slurm_config(conf: Union[None, PathLike, bytes] = None, *, preset: Optional[
     build: from a
     ``slurm.conf`` (a path or bytes; ``PriorityFlags`` without ``NO_FAIR_TREE`` gives Fair
     Tree, as in Slurm), else a preset, else Slurm's defaults. ``assoc``, an association dump
-    (``sacctmgr show assoc format=Cluster,Account,User,Fairshare -P``; a path or bytes),
+    (``sacctmgr show assoc format=Cluster,Account,User,Fairshare,ParentName -P``; a path or bytes),
     gives the users of ``workload`` their shares; ``workload`` also lets a sacct log's
     partition names meet the ``PartitionName`` lines. ``qos``, a QOS dump (``sacctmgr show
     qos format=Name,Priority,MaxJobsPU,MaxTRESPU,GrpJobs,GrpTRES -P``; a path or bytes), gives the QOS
