@@ -50,9 +50,17 @@ pub(crate) fn outcomes_on_ten(
     jobs: &[Job],
     build: &mut dyn FnMut(usize) -> Box<dyn gridscope::policy::local::LocalPolicy>,
 ) -> Vec<Outcome> {
-    let platform = Platform::single(Site::flat("s", 10));
+    outcomes_on(&Platform::single(Site::flat("s", 10)), jobs, build)
+}
+
+/// Each job's outcome on `platform` under the policies `build` makes.
+fn outcomes_on(
+    platform: &Platform,
+    jobs: &[Job],
+    build: &mut dyn FnMut(usize) -> Box<dyn gridscope::policy::local::LocalPolicy>,
+) -> Vec<Outcome> {
     Simulation::with_local_policies(
-        &platform,
+        platform,
         jobs,
         build,
         GridScheme::Local,
@@ -408,21 +416,10 @@ fn whole_node_reservations_agree_on_processors_and_on_one_node() {
             ..base()
         };
         let run = |platform: &Platform, cfg: SlurmConfig| -> Vec<SimTime> {
-            Simulation::with_local_policies(
-                platform,
-                &jobs[..],
-                &mut Slurm::factory(cfg, &jobs),
-                GridScheme::Local,
-                &GridParams::default(),
-                &RunConfig::default(),
-            )
-            .unwrap()
-            .run(&mut |_, _| true)
-            .unwrap()
-            .outcomes
-            .iter()
-            .map(|o| o.start)
-            .collect()
+            outcomes_on(platform, &jobs, &mut Slurm::factory(cfg, &jobs))
+                .iter()
+                .map(|o| o.start)
+                .collect()
         };
         let node = crate::nodes::node_site(vec![gridscope::model::NodeType {
             name: String::new(),

@@ -456,14 +456,8 @@ mod tests {
         // phys (alice as 7, dan idle) and chem (bob idle), in file order.
         let account =
             |name: &str, parent: &str, shares, users: &[(i32, u32)], idle: &[u32]| AccountShares {
-                name: name.into(),
-                parent: parent.into(),
-                shares,
-                users: users
-                    .iter()
-                    .map(|&(user, shares)| UserShares { user, shares })
-                    .collect(),
                 idle_users: idle.to_vec(),
+                ..super::super::fair_tree::tests::account(name, parent, shares, users)
             };
         assert_eq!(
             c.accounts,

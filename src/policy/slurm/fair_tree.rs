@@ -203,11 +203,18 @@ struct Walk {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::policy::slurm::UserShares;
 
-    fn account(name: &str, parent: &str, shares: u32, users: &[(i32, u32)]) -> AccountShares {
+    /// Account `name` under `parent` with `shares`, holding `users` (number, shares) and
+    /// no idle user associations (the association reader's tests use it too).
+    pub(in crate::policy::slurm) fn account(
+        name: &str,
+        parent: &str,
+        shares: u32,
+        users: &[(i32, u32)],
+    ) -> AccountShares {
         AccountShares {
             name: name.into(),
             parent: parent.into(),
