@@ -21,6 +21,7 @@ use crate::failure::Outages;
 use crate::limits::{Limit, Limits};
 use crate::model::{Demand, Job, Platform};
 use crate::policy::local::{LocalPolicy, LocalPolicyKind, Slurm};
+use crate::policy::slurm::JobLabels;
 use crate::workload::Workload;
 
 /// The checks a scenario and its workload get before any run, and the platform it runs on
@@ -182,7 +183,12 @@ impl PreparedScenario {
                     &jobs,
                     &self.demands,
                     &platform,
-                    (&self.workload.qos, &self.workload.report.qos_names),
+                    JobLabels {
+                        qos: &self.workload.qos,
+                        qos_names: &self.workload.report.qos_names,
+                        accounts: &self.workload.accounts,
+                        account_names: &self.workload.report.account_names,
+                    },
                 ),
                 alg.grid,
                 &alg.grid_params,

@@ -95,14 +95,14 @@ impl Demands {
 }
 
 /// Sorts jobs by submit time (stable: input order among equals), their demands, logged
-/// waits and QOS with them (each empty or one per job).
+/// waits, QOS and accounts with them (each empty or one per job).
 pub(super) fn sort_by_submit(
     jobs: &mut Vec<Job>,
     demands: &mut Vec<Demand>,
     waits: &mut Vec<Option<SimTime>>,
-    qos: &mut Vec<i32>,
+    labels: [&mut Vec<i32>; 2],
 ) {
-    if demands.is_empty() && waits.is_empty() && qos.is_empty() {
+    if demands.is_empty() && waits.is_empty() && labels.iter().all(|l| l.is_empty()) {
         jobs.sort_by_key(|j| j.submit);
         return;
     }
@@ -116,11 +116,14 @@ pub(super) fn sort_by_submit(
     }
     *demands = permuted(demands, &order);
     *waits = permuted(waits, &order);
-    *qos = permuted(qos, &order);
+    for label in labels {
+        *label = permuted(label, &order);
+    }
     *jobs = permuted(jobs, &order);
 }
 
-/// The jobs' QOS as a workload keeps them: empty when no job names one (-1 each).
+/// The jobs' QOS (or accounts) as a workload keeps them: empty when no job names one (-1
+/// each).
 pub(super) fn kept_qos(qos: Vec<i32>) -> Vec<i32> {
     match qos.iter().any(|&q| q >= 0) {
         true => qos,

@@ -42,6 +42,10 @@ pub struct Workload {
     /// `report.qos_names`, SWF's queue (field 15) as written; -1 where the record names
     /// none. Empty when no job names one. Carried by every reorder, cut and merge.
     pub qos: Vec<i32>,
+    /// Each job's Slurm account (issue #42): sacct's `Account` column as a number into
+    /// `report.account_names`, SWF's group (field 13) as written; -1 where the record names
+    /// none. Empty when no job names one. Carried by every reorder, cut and merge.
+    pub accounts: Vec<i32>,
     /// Submit time 0 of `jobs` is this many ticks after the source's own time zero
     /// (SWF: after UnixStartTime). The writer adds it back.
     pub origin: SimTime,
@@ -65,6 +69,7 @@ impl Workload {
             demands: Vec::new(),
             logged_waits: Vec::new(),
             qos: Vec::new(),
+            accounts: Vec::new(),
             origin: SimTime::ZERO,
             report,
         }
@@ -108,8 +113,9 @@ pub struct Window {
     pub unix: bool,
 }
 
-/// A job being merged: (submit, site, position in its part, job, demand, logged wait, QOS).
-type Merged = (SimTime, u32, usize, Job, Demand, Option<SimTime>, i32);
+/// A job being merged: (submit, site, position in its part, job, demand, logged wait, QOS,
+/// account).
+type Merged = (SimTime, u32, usize, Job, Demand, Option<SimTime>, i32, i32);
 
 /// One side table of the merged jobs (empty unless `any` part had it).
 fn column<T>(jobs: &[Merged], any: bool, f: impl Fn(&Merged) -> T) -> Vec<T> {
@@ -119,19 +125,9 @@ fn column<T>(jobs: &[Merged], any: bool, f: impl Fn(&Merged) -> T) -> Vec<T> {
     }
 }
 
-/// Merges one workload per site into one: job `home` = the workload's index; submit times
-/// on a common clock (`align`); optionally cut to `window`. The combined report sums the
-/// counts and keeps every file's warnings, prefixed with the file name.
-pub fn merge_sites(
-    parts: Vec<Workload>,
-    align: Align,
-    window: Option<Window>,
-) -> Result<Workload, String> {
-    if parts.is_empty() {
-        return Err("no workload to merge".into());
-    }
-    let mut warnings = Vec::new();
-    // Absolute start of each part's jobs in ticks: UnixStartTime + origin, or 0.
+/// The absolute start of each part's jobs in ticks (UnixStartTime + origin, or 0), and the
+/// earliest of the parts with jobs (the merged clock's zero).
+fn start_offsets(parts: &[Workload], align: Align, warnings: &mut Vec<String>) -> (Vec<i64>, i64) {
     let offsets: Vec<i64> = parts
         .iter()
         .map(|w| match (align, w.report.header.unix_start_time) {
@@ -153,10 +149,27 @@ pub fn merge_sites(
         .map(|(_, &o)| o)
         .min()
         .unwrap_or(0);
+    (offsets, base)
+}
+
+/// Merges one workload per site into one: job `home` = the workload's index; submit times
+/// on a common clock (`align`); optionally cut to `window`. The combined report sums the
+/// counts and keeps every file's warnings, prefixed with the file name.
+pub fn merge_sites(
+    parts: Vec<Workload>,
+    align: Align,
+    window: Option<Window>,
+) -> Result<Workload, String> {
+    if parts.is_empty() {
+        return Err("no workload to merge".into());
+    }
+    let mut warnings = Vec::new();
+    let (offsets, base) = start_offsets(&parts, align, &mut warnings);
     let mut jobs: Vec<Merged> = Vec::new();
     let any_demands = parts.iter().any(|w| !w.demands.is_empty());
     let any_waits = parts.iter().any(|w| !w.logged_waits.is_empty());
     let any_qos = parts.iter().any(|w| !w.qos.is_empty());
+    let any_accounts = parts.iter().any(|w| !w.accounts.is_empty());
     let mut outside = 0u64;
     let mut report = ImportReport {
         file: parts
@@ -177,6 +190,8 @@ pub fn merge_sites(
         let wait = |seq: usize| part_waits.get(seq).copied().flatten();
         let part_qos = std::mem::take(&mut w.qos);
         let qos = |seq: usize| part_qos.get(seq).copied().unwrap_or(-1);
+        let part_accounts = std::mem::take(&mut w.accounts);
+        let account = |seq: usize| part_accounts.get(seq).copied().unwrap_or(-1);
         for (seq, mut j) in w.jobs.into_iter().enumerate() {
             j.submit = SimTime(j.submit.0 + off - base);
             j.home = site as u32;
@@ -199,6 +214,7 @@ pub fn merge_sites(
                 demand(seq),
                 wait(seq),
                 qos(seq),
+                account(seq),
             ));
         }
     }
@@ -217,6 +233,7 @@ pub fn merge_sites(
     let demands = column(&jobs, any_demands, |m| m.4);
     let logged_waits = demand::logged_waits(column(&jobs, any_waits, |m| m.5));
     let qos = demand::kept_qos(column(&jobs, any_qos, |m| m.6));
+    let accounts = demand::kept_qos(column(&jobs, any_accounts, |m| m.7));
     let jobs: Vec<Job> = jobs
         .into_iter()
         .map(|(_, _, _, mut j, ..)| {
@@ -235,6 +252,7 @@ pub fn merge_sites(
         demands,
         logged_waits,
         qos,
+        accounts,
         origin: SimTime(base) + start,
         report,
     })

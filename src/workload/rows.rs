@@ -38,6 +38,8 @@ pub(super) struct Rows<'a> {
     waits: Vec<Option<SimTime>>,
     /// Each job's QOS number, where the reader knows it ([`Rows::set_qos`]; -1 else).
     qos: Vec<i32>,
+    /// Each job's account number ([`Rows::set_account`]; -1 else).
+    accounts: Vec<i32>,
     /// The current line (1-based) or, for JSON, the job's position.
     pub line_no: u64,
     /// Absolute submit times in milliseconds; shifted to the first at `finish`.
@@ -59,6 +61,7 @@ impl<'a> Rows<'a> {
             demands: Demands::default(),
             waits: Vec::new(),
             qos: Vec::new(),
+            accounts: Vec::new(),
             line_no: 0,
             last_submit: i64::MIN,
         }
@@ -167,6 +170,14 @@ impl<'a> Rows<'a> {
         self.jobs.push(job);
         self.waits.push(None);
         self.qos.push(-1);
+        self.accounts.push(-1);
+    }
+
+    /// The job pushed last runs under account number `account`.
+    pub fn set_account(&mut self, account: i32) {
+        if let Some(last) = self.accounts.last_mut() {
+            *last = account;
+        }
     }
 
     /// The job pushed last runs under QOS number `qos`.
@@ -203,8 +214,10 @@ impl<'a> Rows<'a> {
         r.resources = resources;
         let mut waits = logged_waits(std::mem::take(&mut self.waits));
         let mut qos = kept_qos(std::mem::take(&mut self.qos));
+        let mut accounts = kept_qos(std::mem::take(&mut self.accounts));
         if r.out_of_order > 0 {
-            sort_by_submit(&mut self.jobs, &mut demands, &mut waits, &mut qos);
+            let labels = [&mut qos, &mut accounts];
+            sort_by_submit(&mut self.jobs, &mut demands, &mut waits, labels);
         }
         let origin = self.jobs.first().map(|j| j.submit).unwrap_or_default();
         for j in &mut self.jobs {
@@ -222,6 +235,7 @@ impl<'a> Rows<'a> {
             demands,
             logged_waits: waits,
             qos,
+            accounts,
             origin,
             report: self.report,
         }

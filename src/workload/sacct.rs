@@ -19,8 +19,9 @@
 //!   no suffix per node, older Slurm). TRES memory is the job's total (`K`, `M` (the
 //!   default), `G`, `T`): per node with a node count, else per processor (rounded up). A
 //!   file without these columns reads as before (the `NNodes` column is not a request);
-//! - **QOS** (issue #42), from the optional `QOS` column: numbered in order of first
-//!   appearance, their names kept for the `slurm` policy's QOS definitions.
+//! - **QOS** and **accounts** (issue #42), from the `QOS` and `Account` columns: numbered in
+//!   order of first appearance, their names kept for the `slurm` policy's QOS definitions
+//!   and association tree (the SWF writer puts them in the queue and group fields).
 
 use super::demand::Source;
 use super::rows::{quote, Names, Rows};
@@ -60,6 +61,7 @@ const NCPUS: usize = 6;
 const STATE: usize = 8;
 const PARTITION: usize = 9;
 const USER: usize = 10;
+const ACCOUNT: usize = 11;
 const REQ_TRES: usize = 12;
 const ALLOC_TRES: usize = 13;
 const REQ_MEM: usize = 14;
@@ -80,6 +82,7 @@ pub fn read_sacct(
         users: Names::default(),
         partitions: Names::default(),
         qos: Names::default(),
+        accounts: Names::default(),
         zoneless: 0,
         offset_ms: utc_offset_min as i64 * 60_000,
     };
@@ -127,6 +130,7 @@ pub fn read_sacct(
     w.report.user_names = s.users.names.clone();
     w.report.partition_names = s.partitions.names.clone();
     w.report.qos_names = s.qos.names.clone();
+    w.report.account_names = s.accounts.names.clone();
     for (i, p) in s.partitions.names.iter().enumerate() {
         let note = format!("partition {i} = {p}");
         h.fields.push(("Note".into(), note.clone()));
@@ -135,6 +139,12 @@ pub fn read_sacct(
     // The SWF writer puts a job's QOS in the queue field (15).
     for (i, q) in s.qos.names.iter().enumerate() {
         let note = format!("queue {i} = QOS {q}");
+        h.fields.push(("Note".into(), note.clone()));
+        h.notes.push(note);
+    }
+    // The SWF writer puts a job's account in the group field (13).
+    for (i, a) in s.accounts.names.iter().enumerate() {
+        let note = format!("group {i} = account {a}");
         h.fields.push(("Note".into(), note.clone()));
         h.notes.push(note);
     }
@@ -150,6 +160,7 @@ struct Sacct {
     users: Names,
     partitions: Names,
     qos: Names,
+    accounts: Names,
     zoneless: u64,
     offset_ms: i64,
 }
@@ -309,6 +320,9 @@ impl Sacct {
         rows.set_logged_wait(ticks(start - submit));
         if let Some(q) = get(QOS).filter(|q| !q.is_empty()) {
             rows.set_qos(self.qos.id(q) as i32);
+        }
+        if let Some(a) = get(ACCOUNT).filter(|a| !a.is_empty()) {
+            rows.set_account(self.accounts.id(a) as i32);
         }
         Ok(())
     }

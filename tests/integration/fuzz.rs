@@ -1008,7 +1008,16 @@ fn fuzz_slurm_files_and_their_run() {
         let sim = Simulation::with_local_policies(
             platform,
             &jobs[..],
-            &mut Slurm::factory_on(cfg.clone(), &jobs, &demands, platform, (&queues, &[])),
+            &mut Slurm::factory_on(
+                cfg.clone(),
+                &jobs,
+                &demands,
+                platform,
+                gridscope::policy::slurm::JobLabels {
+                    qos: &queues,
+                    ..Default::default()
+                },
+            ),
             GridScheme::Local,
             &GridParams::default(),
             &RunConfig::default(),

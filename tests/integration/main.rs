@@ -25,6 +25,7 @@ mod reproduce;
 mod scjg;
 mod ses;
 mod slurm;
+mod slurm_accounts;
 mod slurm_qos;
 mod stepping;
 mod tidy;

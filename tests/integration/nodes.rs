@@ -789,7 +789,7 @@ fn slurm_partitions_as_node_sets() {
     use gridscope::engine::{JobOutcome, RejectReason};
     use gridscope::model::Resource;
     use gridscope::policy::local::Slurm;
-    use gridscope::policy::slurm::{PartitionFactor, SlurmConfig};
+    use gridscope::policy::slurm::{JobLabels, PartitionFactor, SlurmConfig};
     let node = |name: &str| NodeType {
         name: name.into(),
         count: 1,
@@ -832,7 +832,7 @@ fn slurm_partitions_as_node_sets() {
                     &jobs,
                     &demands,
                     &platform,
-                    (&[], &[]),
+                    JobLabels::default(),
                 )),
                 false => Box::new(Slurm::factory(cfg.clone(), &jobs)),
             };

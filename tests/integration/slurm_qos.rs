@@ -6,7 +6,7 @@
 use gridscope::engine::{JobOutcome, Outcome, RejectReason};
 use gridscope::model::{Job, Platform, Site};
 use gridscope::policy::local::{QosLimit, Slurm};
-use gridscope::policy::slurm::{QosDef, SlurmConfig};
+use gridscope::policy::slurm::{JobLabels, QosDef, SlurmConfig};
 use gridscope::time::SimTime;
 use gridscope::workload::{read_trace, write_swf, SwfOptions, TraceOptions};
 
@@ -31,7 +31,17 @@ fn job(id: i64, user: i32, submit: i64, procs: u32, run: i64) -> Job {
 /// `qos[k]` named `names` (SWF's numbers when `names` is empty).
 fn outcomes(cfg: &SlurmConfig, jobs: &[Job], qos: &[i32], names: &[String]) -> Vec<Outcome> {
     let platform = Platform::single(Site::flat("s", 10));
-    let mut build = Slurm::factory_on(cfg.clone(), jobs, &[], &platform, (qos, names));
+    let mut build = Slurm::factory_on(
+        cfg.clone(),
+        jobs,
+        &[],
+        &platform,
+        JobLabels {
+            qos,
+            qos_names: names,
+            ..Default::default()
+        },
+    );
     crate::slurm::outcomes_on_ten(jobs, &mut build)
 }
 

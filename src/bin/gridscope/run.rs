@@ -293,6 +293,12 @@ pub fn slurm_config(
             &w.qos,
             &w.report.qos_names,
         ));
+        let labels = gridscope::policy::slurm::JobLabels {
+            accounts: &w.accounts,
+            account_names: &w.report.account_names,
+            ..Default::default()
+        };
+        notes.extend(labels.account_notes(&config, &w.jobs));
         for note in notes {
             eprintln!("slurm: {note}");
         }

@@ -9,7 +9,7 @@ use super::slurm_qos::QosLimits;
 use super::{LocalPolicy, NowFit, QueuedJob, Refusal, SiteView};
 use crate::model::{Demand, Job, JobIdx, NodeFree, Platform, Share};
 use crate::policy::slurm::{
-    secs, Factors, Priorities, QosOfJobs, SlurmConfig, SlurmJobs, TresShare,
+    secs, Factors, JobLabels, Priorities, SlurmConfig, SlurmJobs, TresShare,
 };
 use crate::time::SimTime;
 
@@ -124,17 +124,16 @@ impl Slurm {
 
     /// [`Slurm::factory`] for a run on `platform`, whose partitions' `Nodes=` may name its
     /// sites' node types (a partition is then those nodes at that site); `demands` are
-    /// the jobs', to reject a job its partition's nodes can never hold; `qos` the jobs'
-    /// QOS numbers and their names (`Workload::qos`, sacct's `report.qos_names`).
+    /// the jobs', to reject a job its partition's nodes can never hold; `labels` the jobs'
+    /// QOS and accounts with their names.
     pub fn factory_on(
         cfg: SlurmConfig,
         jobs: &[Job],
         demands: &[Demand],
         platform: &Platform,
-        qos: (&[i32], &[String]),
+        labels: JobLabels,
     ) -> impl FnMut(usize) -> Box<dyn LocalPolicy> {
-        let of = QosOfJobs::new(&cfg.qos, jobs, qos.0, qos.1);
-        let table = Arc::new(SlurmJobs::from_jobs(jobs).with_qos(of));
+        let table = Arc::new(labels.table(&cfg, jobs));
         let named = cfg.partitions.iter().any(|p| p.nodes.is_some());
         let sites = match named {
             true => platform.sites.clone(),
@@ -161,8 +160,7 @@ impl Slurm {
     /// Each site's policy for a run of `jobs` under `cfg` (the users' and partitions' table
     /// is made once and shared).
     pub fn factory(cfg: SlurmConfig, jobs: &[Job]) -> impl FnMut(usize) -> Box<dyn LocalPolicy> {
-        let of = QosOfJobs::new(&cfg.qos, jobs, &[], &[]);
-        let table = Arc::new(SlurmJobs::from_jobs(jobs).with_qos(of));
+        let table = Arc::new(JobLabels::default().table(&cfg, jobs));
         move |_| Box::new(Slurm::new(cfg.clone(), table.clone())) as Box<dyn LocalPolicy>
     }
 
@@ -258,16 +256,16 @@ impl Slurm {
         }
     }
 
-    /// Each user's lowest pending job (`JobIdx::MAX` for none), for a tick's fair share;
+    /// Each association's lowest pending job (`JobIdx::MAX` for none), for a tick's fair share;
     /// empty when fair share weighs nothing (the factor is then never read) or is Fair Tree
     /// (which does not read it).
     fn first_pending(&self) -> Vec<JobIdx> {
         if self.cfg.weight_fairshare == 0 || !self.prio.needs_first_pending() {
             return Vec::new();
         }
-        let mut first = vec![JobIdx::MAX; self.prio.users()];
+        let mut first = vec![JobIdx::MAX; self.prio.assocs()];
         for e in &self.queue {
-            if let Some(f) = first.get_mut(self.prio.user(e.job.idx) as usize) {
+            if let Some(f) = first.get_mut(self.prio.assoc(e.job.idx) as usize) {
                 *f = (*f).min(e.job.idx);
             }
         }

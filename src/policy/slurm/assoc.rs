@@ -44,9 +44,9 @@ pub struct AssocTree {
     /// Every account but `root`, in file order (sacctmgr prints the tree depth first), with
     /// its parent (`root` for the top level) and raw shares: Fair Tree walks them.
     pub accounts: Vec<(String, String, u32)>,
-    /// Each user association beyond a user's first: its account and raw shares. Jobs carry
-    /// no account here, so these run nothing, but Fair Tree ranks them.
-    pub extra_users: Vec<(String, u32)>,
+    /// Each user association beyond a user's first: its user, account and raw shares. The
+    /// jobs that name that account run there; Fair Tree ranks it either way.
+    pub extra_users: Vec<(String, String, u32)>,
 }
 
 const COLUMNS: [&str; 5] = ["cluster", "account", "user", "share", "parent"];
@@ -219,9 +219,9 @@ fn tree(rows: Rows) -> Result<AssocTree, AssocError> {
     for (user, account, shares, line) in &users {
         if let Some(first) = out.iter().find(|u| &u.user == user) {
             repeats += 1;
-            extra_users.push((account.clone(), *shares));
+            extra_users.push((user.clone(), account.clone(), *shares));
             notes.push(format!(
-                "user {user} is in accounts {} and {account}: the first is used (jobs carry no account here)",
+                "user {user} is in accounts {} and {account}: jobs that name neither run under the first",
                 first.account
             ));
             continue;
@@ -285,7 +285,13 @@ impl AssocTree {
             .filter_map(|u| user_id(&u.user).map(|id| (id, u)))
             .filter(|(id, _)| workload_users.contains(id))
             .collect();
-        let flat = matched.iter().all(|(_, u)| u.account == "root");
+        // Flat: every user of the workload directly under root, and nowhere else (a second
+        // association is an account of its own for the jobs that name it).
+        let flat = matched.iter().all(|(_, u)| u.account == "root")
+            && !self
+                .extra_users
+                .iter()
+                .any(|(user, ..)| matched.iter().any(|(_, m)| &m.user == user));
         config.shares.clear();
         config.accounts.clear();
         // Every user association counts in Fair Tree's ranks, a user's second account too.
@@ -313,7 +319,8 @@ impl AssocTree {
             config.accounts = self.account_tree(&matched, workload_users);
             notes.push(if config.fair_tree {
                 "users sit under accounts: Fair Tree ranks the accounts at each level, then \
-                 the users within them (a user's jobs run under the user's first account)"
+                 the associations within them (a job runs under the account it names, else \
+                 its user's first)"
                     .into()
             } else {
                 "users sit under accounts: their normalised shares are scaled to 2^30 shares; \
@@ -382,9 +389,16 @@ impl AssocTree {
                 None => tree[a].idle_users.push(u.raw_shares),
             }
         }
-        for (account, shares) in &self.extra_users {
-            if let Some(a) = at(account) {
-                tree[a].idle_users.push(*shares);
+        for (user, account, shares) in &self.extra_users {
+            let Some(a) = at(account) else {
+                continue;
+            };
+            match matched.iter().find(|(_, m)| &m.user == user) {
+                Some((id, _)) => tree[a].users.push(UserShares {
+                    user: *id,
+                    shares: *shares,
+                }),
+                None => tree[a].idle_users.push(*shares),
             }
         }
         for id in workload_users {
@@ -486,9 +500,14 @@ mod tests {
         let mut bad = c.clone();
         bad.accounts.swap(0, 1);
         assert!(bad.check().is_err());
+        // A user in two accounts is two associations; twice in one is refused.
+        let mut two = c.clone();
+        two.accounts[0].users = two.accounts[1].users.clone();
+        assert_eq!(two.check(), Ok(()));
         let mut bad = c.clone();
-        bad.accounts[0].users = bad.accounts[1].users.clone();
-        assert!(bad.check().unwrap_err().contains("two accounts"));
+        let again = bad.accounts[1].users.clone();
+        bad.accounts[1].users.extend(again);
+        assert!(bad.check().unwrap_err().contains("twice in account a"));
         // A chain of accounts: 64 levels below root are a tree, 65 are refused.
         let chain = |levels: usize| SlurmConfig {
             accounts: (0..=levels)

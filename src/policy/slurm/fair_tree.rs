@@ -45,12 +45,13 @@ pub(super) struct AccountTree {
 
 impl AccountTree {
     /// The tree of a checked configuration (`accounts`, `root` first; see
-    /// `SlurmConfig::check`), with `dense(user)` the dense index of a workload user's
-    /// number (`None`: no job here). A workload user the tree lacks sits under `root` with
-    /// 1 share. `None` for an empty tree.
+    /// `SlurmConfig::check`), with `dense(account, user)` the dense index of the
+    /// association of a user's number under the account at that index (`None`: no job runs
+    /// there). A workload association the tree lacks sits under `root` with 1 share.
+    /// `None` for an empty tree.
     pub(super) fn new(
         accounts: &[AccountShares],
-        dense: impl Fn(i32) -> Option<usize>,
+        dense: impl Fn(usize, i32) -> Option<usize>,
         users: usize,
     ) -> Option<AccountTree> {
         if accounts.first().is_none_or(|a| a.name != "root") {
@@ -69,7 +70,7 @@ impl AccountTree {
         let mut placed = vec![false; users];
         for (i, a) in accounts.iter().enumerate() {
             for u in &a.users {
-                match dense(u.user).filter(|&d| d < users && !placed[d]) {
+                match dense(i, u.user).filter(|&d| d < users && !placed[d]) {
                     Some(d) => {
                         placed[d] = true;
                         children[i].push((Child::User(d), u.shares));
@@ -243,7 +244,7 @@ pub(super) mod tests {
             account("phys", "root", 3, &[(0, 1), (1, 1)]),
             account("chem", "root", 1, &[(2, 1)]),
         ];
-        AccountTree::new(&accounts, |u| Some(u as usize), 3).unwrap()
+        AccountTree::new(&accounts, |_, u| Some(u as usize), 3).unwrap()
     }
 
     #[test]
@@ -268,7 +269,7 @@ pub(super) mod tests {
             account("a", "root", 1, &[(0, 1), (1, 1)]),
             account("b", "root", 1, &[(2, 1), (3, 1)]),
         ];
-        let t = AccountTree::new(&accounts, |u| Some(u as usize), 4).unwrap();
+        let t = AccountTree::new(&accounts, |_, u| Some(u as usize), 4).unwrap();
         // a and b used 50 each (tied); within each, users 0 and 2 used 40, 1 and 3 used 10.
         // a: user 1 (LF 0.5/0.2) rank 4, user 0 rank 3; b: user 3 tied-start keeps 3,
         // user 2 rank 1.
@@ -284,7 +285,7 @@ pub(super) mod tests {
             account("root", "", 1, &[]),
             account("a", "root", 1, &[(0, 1)]),
         ];
-        let t = AccountTree::new(&accounts, |u| Some(u as usize), 2).unwrap();
+        let t = AccountTree::new(&accounts, |_, u| Some(u as usize), 2).unwrap();
         assert_eq!(t.user_assocs, 2);
         // User 1 (under root, 1 share, used 10 of 20: LF 1) and account a (LF 1) tie: the
         // user first, rank 2; a is tied with it, so its first user keeps rank 2 as well.

@@ -7,17 +7,44 @@
 //! Plain data and arithmetic: no I/O, no threads (the page runs it in wasm too).
 
 mod assoc;
+mod assoc_of_jobs;
 mod conf;
 mod fair_tree;
 mod priority;
 mod qos;
 
 pub use assoc::{read_assoc, AssocError, AssocTree, UserAssoc};
+pub use assoc_of_jobs::{AssocOfJobs, NO_ACCOUNT};
 pub use conf::{read_slurm_conf, SlurmConfError, SlurmConfReport};
 pub use priority::{Factors, Priorities, SlurmJobs, TresShare};
 pub use qos::{qos_notes, read_qos, QosDef, QosDump, QosError, QosOfJobs, NO_QOS};
 
 use serde::{Deserialize, Serialize};
+
+/// What a workload's records say of each job beyond `Job` that the `slurm` policy reads:
+/// its QOS and its account, each a number per job (-1: none; empty: no job names one) and
+/// the names of the numbers (empty: the numbers are the names, as in SWF).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct JobLabels<'a> {
+    pub qos: &'a [i32],
+    pub qos_names: &'a [String],
+    pub accounts: &'a [i32],
+    pub account_names: &'a [String],
+}
+
+impl JobLabels<'_> {
+    /// The jobs' table for a run under `cfg`: users, partitions, QOS and associations.
+    pub fn table(&self, cfg: &SlurmConfig, jobs: &[crate::model::Job]) -> SlurmJobs {
+        let qos = QosOfJobs::new(&cfg.qos, jobs, self.qos, self.qos_names);
+        let assocs = AssocOfJobs::new(&cfg.accounts, jobs, self.accounts, self.account_names);
+        SlurmJobs::from_jobs(jobs).with_qos(qos).with_assocs(assocs)
+    }
+
+    /// Notes for the user on how the jobs' accounts met the configuration's tree.
+    pub fn account_notes(&self, cfg: &SlurmConfig, jobs: &[crate::model::Job]) -> Vec<String> {
+        AssocOfJobs::new(&cfg.accounts, jobs, self.accounts, self.account_names).notes()
+    }
+}
 
 /// A row of a sacctmgr dump (associations, QOS) that its reader cannot use: which dump, the
 /// 1-based line (0: the file as a whole) and why.
@@ -124,8 +151,8 @@ pub struct AccountShares {
     /// The workload's users in it (by number), with their raw shares.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub users: Vec<UserShares>,
-    /// The raw shares of each of its user associations that run no job here (the root
-    /// user, a user's second account): Fair Tree ranks them too.
+    /// The raw shares of each of its user associations whose user runs no job here (the
+    /// root user, other users): Fair Tree ranks them too.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub idle_users: Vec<u32>,
 }
@@ -395,7 +422,7 @@ impl SlurmConfig {
     }
 
     /// The account tree is a tree: `root` first and only there, names unique, every parent
-    /// defined, no deeper than [`MAX_ACCOUNT_DEPTH`], each user in one account.
+    /// defined, no deeper than [`MAX_ACCOUNT_DEPTH`], a user at most once in each account.
     fn check_accounts(&self) -> Result<(), String> {
         let Some(root) = self.accounts.first() else {
             return Ok(());
@@ -409,6 +436,10 @@ impl SlurmConfig {
                 return Err(format!("account {} is defined twice", a.name));
             }
         }
+        let too_deep = |i: usize| {
+            let a = &self.accounts[i].name;
+            format!("account {a} is not under root within {MAX_ACCOUNT_DEPTH} levels (a cycle?)")
+        };
         // Each account's depth below root, walked once (`depth[i]` known once computed).
         let mut depth: Vec<Option<usize>> = vec![None; self.accounts.len()];
         depth[0] = Some(0);
@@ -417,10 +448,7 @@ impl SlurmConfig {
             let mut at = i;
             while depth[at].is_none() {
                 if path.len() > MAX_ACCOUNT_DEPTH {
-                    let a = &self.accounts[i].name;
-                    return Err(format!(
-                        "account {a} is not under root within {MAX_ACCOUNT_DEPTH} levels (a cycle?)"
-                    ));
+                    return Err(too_deep(i));
                 }
                 path.push(at);
                 let a = &self.accounts[at];
@@ -434,20 +462,16 @@ impl SlurmConfig {
                 depth[p] = Some(d);
             }
             if d > MAX_ACCOUNT_DEPTH {
-                let a = &self.accounts[i].name;
-                return Err(format!(
-                    "account {a} is not under root within {MAX_ACCOUNT_DEPTH} levels (a cycle?)"
-                ));
+                return Err(too_deep(i));
             }
         }
-        let mut users: Vec<i32> = self
-            .accounts
-            .iter()
-            .flat_map(|a| a.users.iter().map(|u| u.user))
-            .collect();
-        users.sort_unstable();
-        if let Some(w) = users.windows(2).find(|w| w[0] == w[1]) {
-            return Err(format!("user {} is in two accounts", w[0]));
+        // A user may be in several accounts (an association each), once in each.
+        for a in &self.accounts {
+            let mut users: Vec<i32> = a.users.iter().map(|u| u.user).collect();
+            users.sort_unstable();
+            if let Some(w) = users.windows(2).find(|w| w[0] == w[1]) {
+                return Err(format!("user {} is twice in account {}", w[0], a.name));
+            }
         }
         Ok(())
     }

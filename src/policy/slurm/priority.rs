@@ -7,6 +7,7 @@ use std::cell::Cell;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
+use super::assoc_of_jobs::AssocOfJobs;
 use super::qos::QosOfJobs;
 use super::SlurmConfig;
 use crate::model::{Job, JobIdx};
@@ -24,6 +25,8 @@ pub struct SlurmJobs {
     partitions: Vec<i32>,
     /// Each job's QOS definition (issue #42; none unless [`SlurmJobs::with_qos`]).
     qos: QosOfJobs,
+    /// Each job's association (by user unless [`SlurmJobs::with_assocs`]).
+    assocs: AssocOfJobs,
 }
 
 impl SlurmJobs {
@@ -46,6 +49,37 @@ impl SlurmJobs {
             users,
             partitions,
             qos: QosOfJobs::default(),
+            assocs: AssocOfJobs::default(),
+        }
+    }
+
+    /// The table with each job's association (fair share's usage is charged to it).
+    pub fn with_assocs(self, assocs: AssocOfJobs) -> SlurmJobs {
+        SlurmJobs { assocs, ..self }
+    }
+
+    /// Job `idx`'s association, densely numbered: its user's dense index when the
+    /// configuration has no account tree.
+    pub fn assoc(&self, idx: JobIdx) -> u32 {
+        match self.assocs.is_by_user() {
+            true => self.user(idx),
+            false => self.assocs.get(idx as usize).unwrap_or(0),
+        }
+    }
+
+    /// The user (densely numbered) of association `a`.
+    fn user_of_assoc(&self, a: usize) -> usize {
+        match self.assocs.keys().get(a) {
+            Some(&(user, _)) => self.users.binary_search(&user).unwrap_or(0),
+            None => a,
+        }
+    }
+
+    /// The associations fair share charges (at least 1).
+    fn assoc_count(&self) -> usize {
+        match self.assocs.is_by_user() {
+            true => self.user_count(),
+            false => self.assocs.keys().len().max(1),
         }
     }
 
@@ -173,16 +207,18 @@ pub struct Priorities {
 
 impl Priorities {
     pub fn new(cfg: &SlurmConfig, jobs: Arc<SlurmJobs>) -> Priorities {
-        let users = jobs.user_count();
-        let mut shares = vec![1.0f64; users];
+        let mut shares = vec![1.0f64; jobs.user_count()];
         for s in &cfg.shares {
             if let Ok(i) = jobs.users.binary_search(&s.user) {
                 shares[i] = s.shares as f64;
             }
         }
         let total: f64 = shares.iter().sum::<f64>() + cfg.other_shares as f64;
-        let norm_shares = shares
-            .iter()
+        // Each association has its user's normalised shares (classic fair share; a user's
+        // second account is not scaled by its own path: docs/slurm.md).
+        let users = jobs.assoc_count();
+        let norm_shares = (0..users)
+            .map(|a| shares[jobs.user_of_assoc(a)])
             .map(|s| if total > 0.0 { s / total } else { 0.0 })
             .collect();
         let mut pjf = vec![1u32; jobs.partition_count()];
@@ -226,7 +262,10 @@ impl Priorities {
         let tree = cfg
             .fair_tree
             .then(|| {
-                let dense = |u: i32| jobs.users.binary_search(&u).ok();
+                let dense = |account: usize, user: i32| match jobs.assocs.is_by_user() {
+                    true => jobs.users.binary_search(&user).ok(),
+                    false => jobs.assocs.find(account as u32, user),
+                };
                 super::fair_tree::AccountTree::new(&cfg.accounts, dense, users)
             })
             .flatten();
@@ -298,6 +337,17 @@ impl Priorities {
     /// Users in the workload (at least 1).
     pub fn users(&self) -> usize {
         self.jobs.user_count()
+    }
+
+    /// Job `idx`'s association (fair share's unit), densely numbered.
+    pub fn assoc(&self, idx: JobIdx) -> u32 {
+        self.jobs.assoc(idx)
+    }
+
+    /// Associations in the workload (at least 1): its users unless jobs run under an
+    /// account tree.
+    pub fn assocs(&self) -> usize {
+        self.jobs.assoc_count()
     }
 
     /// The last tick at or before the present.
@@ -413,7 +463,7 @@ impl Priorities {
                 effective[u] = Some(ratio(own[u], total));
             }
             let charge = units as f64 * (last - since.max(from)).as_secs_f64();
-            let u = self.jobs.user(idx) as usize;
+            let u = self.jobs.assoc(idx) as usize;
             own[u] += charge;
             total += charge;
         }
@@ -524,7 +574,7 @@ impl Priorities {
 
     /// Job `idx` started `units` at `t` (after [`Priorities::advance`] to `t`).
     pub fn started(&mut self, idx: JobIdx, units: u32, t: SimTime) {
-        let u = self.jobs.user(idx) as usize;
+        let u = self.jobs.assoc(idx) as usize;
         self.accrue(u, t);
         self.rate[u] += units as u64;
         self.running_since.insert(idx, (t, units));
@@ -532,7 +582,7 @@ impl Priorities {
 
     /// Job `idx`, which held `units`, ended at `t` (after [`Priorities::advance`] to `t`).
     pub fn ended(&mut self, idx: JobIdx, units: u32, t: SimTime) {
-        let u = self.jobs.user(idx) as usize;
+        let u = self.jobs.assoc(idx) as usize;
         self.accrue(u, t);
         self.rate[u] = self.rate[u].saturating_sub(units as u64);
         // Slurm charges running jobs at its ticks only: what this job ran since the last
@@ -570,7 +620,7 @@ impl Priorities {
         };
         Factors {
             age,
-            fairshare: self.fairshare_of(self.jobs.user(idx) as usize),
+            fairshare: self.fairshare_of(self.jobs.assoc(idx) as usize),
             job_size: if self.favor_small { 1.0 - size } else { size },
             partition: self.partition_factor[self.jobs.partition(idx) as usize],
             qos: self

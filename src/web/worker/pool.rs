@@ -42,9 +42,16 @@ pub fn pool_size(cores: u32, run: &ScenarioRun) -> usize {
     if run.platform().sites.iter().any(|s| s.has_nodes()) {
         return 1;
     }
-    // The jobs' QOS (issue #42) stay with this worker's workload: a pool worker gets the
-    // jobs alone.
-    if !run.workload().qos.is_empty() {
+    // The jobs' QOS and accounts (issue #42) stay with this worker's workload (a pool
+    // worker gets the jobs alone), and only the `slurm` policy reads them.
+    let w = run.workload();
+    let labelled = !w.qos.is_empty() || !w.accounts.is_empty();
+    let slurm = run
+        .scenario()
+        .algorithms
+        .iter()
+        .any(|a| a.local == crate::policy::local::LocalPolicyKind::Slurm);
+    if labelled && slurm {
         return 1;
     }
     let job_runs = run.jobs().len() as u64 * run.algorithms() as u64;

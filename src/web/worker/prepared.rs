@@ -32,6 +32,7 @@ impl ScenarioRun {
             demands: Vec::new(),
             logged_waits: Vec::new(),
             qos: Vec::new(),
+            accounts: Vec::new(),
             origin: crate::time::SimTime(p.origin),
             report: p.report,
         };

@@ -124,6 +124,8 @@ struct Reader<'a> {
     waits: Vec<Option<SimTime>>,
     /// Each job's queue (field 15; -1 for none), kept as its QOS.
     queues: Vec<i32>,
+    /// Each job's group (field 13), which stands for its Slurm account.
+    groups: Vec<i32>,
     /// Submit times in ticks relative to the file's zero, before shifting to the origin.
     line_no: u64,
     last_submit: i64,
@@ -338,6 +340,9 @@ impl Reader<'_> {
         // The queue (field 15) stands for a QOS (docs/slurm.md): SWF has none of its own.
         self.queues
             .push(whole(f[14]).clamp(-1, i32::MAX as i64) as i32);
+        // The group (field 13) stands for a Slurm account, as in sacct-derived logs.
+        self.groups
+            .push(whole(f[12]).clamp(-1, i32::MAX as i64) as i32);
         self.jobs.push(Job {
             id,
             submit: to_ticks(submit),
@@ -420,8 +425,10 @@ impl Reader<'_> {
         self.report.resources = resources;
         let mut waits = logged_waits(std::mem::take(&mut self.waits));
         let mut qos = kept_qos(std::mem::take(&mut self.queues));
+        let mut accounts = kept_qos(std::mem::take(&mut self.groups));
         if self.report.out_of_order > 0 {
-            sort_by_submit(&mut self.jobs, &mut demands, &mut waits, &mut qos);
+            let labels = [&mut qos, &mut accounts];
+            sort_by_submit(&mut self.jobs, &mut demands, &mut waits, labels);
         }
         let origin = self.jobs.first().map(|j| j.submit).unwrap_or_default();
         for j in &mut self.jobs {
@@ -440,6 +447,7 @@ impl Reader<'_> {
             demands,
             logged_waits: waits,
             qos,
+            accounts,
             origin,
             report: self.report,
         }
@@ -693,6 +701,7 @@ pub fn read_swf(file: &str, bytes: &[u8], opts: &SwfOptions) -> Result<Workload,
         demands: Demands::default(),
         waits: Vec::with_capacity((bytes.len() / 64).min(opts.limits.jobs as usize)),
         queues: Vec::with_capacity((bytes.len() / 64).min(opts.limits.jobs as usize)),
+        groups: Vec::with_capacity((bytes.len() / 64).min(opts.limits.jobs as usize)),
         field_counts: BTreeMap::new(),
         procs_clamped: 0,
         negative_ids: 0,
@@ -708,6 +717,7 @@ pub fn read_swf(file: &str, bytes: &[u8], opts: &SwfOptions) -> Result<Workload,
     reader.jobs.reserve(jobs);
     reader.waits.reserve(jobs);
     reader.queues.reserve(jobs);
+    reader.groups.reserve(jobs);
     let mut stream = SwfStream::new(reader);
     // Small pieces so the parser starts soon after the inflater (a 1 MiB first piece kept
     // it idle for a third of a 2.6 MB file's inflate).

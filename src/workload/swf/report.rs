@@ -98,6 +98,10 @@ pub struct ImportReport {
     /// policy's QOS definitions find their jobs (issue #42).
     #[serde(skip)]
     pub qos_names: Vec<String>,
+    /// sacct: each account's name, by the number in `Workload::accounts`, so that an
+    /// association dump's accounts find their jobs (issue #42).
+    #[serde(skip)]
+    pub account_names: Vec<String>,
 }
 
 impl ImportReport {

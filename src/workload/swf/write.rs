@@ -28,9 +28,10 @@ pub fn write_swf(workload: &Workload, header: &SwfHeader) -> String {
             None => write!(out, "-1"),
         };
         let queue = workload.qos.get(i).copied().unwrap_or(-1);
+        let group = workload.accounts.get(i).copied().unwrap_or(-1);
         let _ = writeln!(
             out,
-            " {} {} -1 -1 {} {} -1 1 {} -1 -1 {queue} {} -1 -1",
+            " {} {} -1 -1 {} {} -1 1 {} {group} -1 {queue} {} -1 -1",
             j.runtime, j.procs, j.procs, j.estimate, j.user, j.partition
         );
     }
