@@ -7,10 +7,12 @@
 # to `gridscope simulate --policy slurm --slurm-conf --slurm-assoc --vs-log --jobs`, and
 # scripts/slurm_replay_compare.py sets every job's simulated start against Slurm's.
 #
-# Usage (root): bash scripts/slurm_replay.sh [RUNS] [classic|fair-tree|accounts|qos]
+# Usage (root): bash scripts/slurm_replay.sh [RUNS] [classic|fair-tree|accounts|job-accounts|qos]
 #   (default 1 run of classic fair share, PriorityFlags=NO_FAIR_TREE; fair-tree leaves the
 #   flag out, so Slurm ranks users by Fair Tree, its default; accounts is Fair Tree with
-#   alice and bob under account phys and carol under chem; qos weighs QOS and partition
+#   alice and bob under account phys and carol under chem; job-accounts puts alice in chem
+#   too and submits her even-numbered jobs (a2, a4, …, WIDE3 not) with --account=chem, so
+#   that her two associations have their own usage; qos weighs QOS and partition
 #   alone, under two QOS with limits: normal with MaxJobsPU=2, and high, Priority 100 and
 #   GrpTRES=cpu=8, for carol's jobs of 8 CPUs or fewer; ~3.5 min a run)
 # Slurm may start a job up to 6 s after the simulation (its 1-s scheduler loops, inherited
@@ -37,13 +39,13 @@ PriorityWeightPartition=1000"
 ENFORCE=associations
 case "$FAIRSHARE" in
   classic) FLAGS="PriorityFlags=NO_FAIR_TREE" ;;
-  fair-tree|accounts) FLAGS="# PriorityFlags: none, so Fair Tree" ;;
+  fair-tree|accounts|job-accounts) FLAGS="# PriorityFlags: none, so Fair Tree" ;;
   qos)
     FLAGS="PriorityFlags=NO_FAIR_TREE"
     WEIGHTS="PriorityWeightPartition=1000
 PriorityWeightQOS=10000"
     ENFORCE=associations,limits,qos ;;
-  *) echo "slurm_replay: mode '$FAIRSHARE': classic, fair-tree, accounts or qos" >&2; exit 2 ;;
+  *) echo "slurm_replay: mode '$FAIRSHARE': classic, fair-tree, accounts, job-accounts or qos" >&2; exit 2 ;;
 esac
 export SLURM_CONF=$E/slurm.conf
 H=$(hostname -s)
@@ -161,7 +163,7 @@ one_run() { # TAG: a fresh stack, the workload, the logs; then gridscope and the
   start_mariadb
   start_slurmdbd
   sacctmgr -i add cluster gsreplay >/dev/null
-  if [ "$FAIRSHARE" = accounts ]; then
+  if [ "$FAIRSHARE" = accounts ] || [ "$FAIRSHARE" = job-accounts ]; then
     # Fair Tree over accounts: alice and bob share phys, carol has chem, the two accounts
     # equal beside root's own user.
     sacctmgr -i add account phys Fairshare=1 >/dev/null
@@ -169,6 +171,8 @@ one_run() { # TAG: a fresh stack, the workload, the logs; then gridscope and the
     sacctmgr -i add user alice Account=phys Fairshare=2 >/dev/null
     sacctmgr -i add user bob Account=phys Fairshare=1 >/dev/null
     sacctmgr -i add user carol Account=chem Fairshare=1 >/dev/null
+    # alice's second association (her default account stays phys, the first added).
+    [ "$FAIRSHARE" = job-accounts ] && sacctmgr -i add user alice Account=chem Fairshare=1 >/dev/null
   else
     # Users directly under root (so classic fair share's effective usage is the user's
     # own): shares 2, 1, 1 beside root's own 1.
@@ -192,7 +196,7 @@ one_run() { # TAG: a fresh stack, the workload, the logs; then gridscope and the
   # Priorities change at PriorityCalcPeriod ticks, which Slurm counts from its decay
   # thread's start and the simulation from the log's first submit: the first submit goes
   # 0.3 s after a tick of Slurm's, so that the two count alike.
-  local t0 off cpus rt lim user part name td qos
+  local t0 off cpus rt lim user part name td qos account
   td=$(grep -m1 '_read_last_decay_ran' "$D/slurmctld.log" | sed 's/^\[\([^]]*\)\].*/\1/')
   [ -n "$td" ] || fail "no decay thread start in $D/slurmctld.log"
   t0=$(awk -v d="$(date -d "$td" +%s.%N)" -v n="$(now)" 'BEGIN{k=int((n+3-d)/60)+1; printf "%.3f", d+60*k+0.3}')
@@ -203,8 +207,10 @@ one_run() { # TAG: a fresh stack, the workload, the logs; then gridscope and the
     while awk -v a="$t0" -v o="$off" -v b="$(now)" 'BEGIN{exit !(b-a < o)}'; do sleep 0.02; done
     qos=normal
     [ "$FAIRSHARE" = qos ] && [ "$user" = carol ] && [ "$cpus" -le 8 ] && qos=high
+    account=()
+    [ "$FAIRSHARE" = job-accounts ] && [[ "$name" =~ ^a[0-9]*[02468]$ ]] && account=(--account=chem)
     sbatch -Q --uid="$user" -D "$out/jobs" -J "$name" -p "$part" -c "$cpus" -t "$lim" \
-      --qos="$qos" -o "$out/jobs/$name.out" --wrap "sleep $rt" >/dev/null
+      --qos="$qos" "${account[@]}" -o "$out/jobs/$name.out" --wrap "sleep $rt" >/dev/null
   done < "$WL"
   wait_for 900 bash -c '[ -z "$(squeue -h)" ]' || fail "jobs still queued after 15 min: $(squeue)"
   sleep 2

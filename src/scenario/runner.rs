@@ -188,6 +188,8 @@ impl PreparedScenario {
                         qos_names: &self.workload.report.qos_names,
                         accounts: &self.workload.accounts,
                         account_names: &self.workload.report.account_names,
+                        user_names: &self.workload.report.user_names,
+                        partition_names: &self.workload.report.partition_names,
                     },
                 ),
                 alg.grid,

@@ -1,7 +1,8 @@
 // Slurm's own policy in the page (issue #42, docs/slurm.md): the runs table offers `slurm`,
 // a slurm run shows its configuration (a preset, every weight and backfill knob, two flags,
 // a pasted slurm.conf read as `--slurm-conf` reads it, with the keys it does not model
-// listed, a pasted QOS dump read as `--slurm-qos` reads it), and the share link carries the configuration to the CLI, which gives the page's
+// listed, a pasted QOS dump read as `--slurm-qos` reads it, a pasted association dump kept
+// for the run's start), and the share link carries the configuration to the CLI, which gives the page's
 // numbers. Needs `trunk build --release --offline` and `cargo build --release`.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -67,6 +68,21 @@ test('a slurm run: its knobs and a pasted slurm.conf set its configuration, the 
     'QOS: normal: Priority 0, MaxJobsPU 2; high: Priority 10, GrpTRES cpu=64',
   );
   assert.match(await page.textContent('[data-testid=slurm-5-qos-notes]'), /MaxWall \(set for QOS high\) is not modelled/);
+  // An association dump pasted (sacctmgr show assoc -P): kept as the site printed it, it
+  // meets the log's users (by number here: a generated log) at the run's start.
+  await page.click('details:has([data-testid=slurm-5-assoc]) summary');
+  await page.fill('[data-testid=slurm-5-assoc]', 'Cluster|Account|User|Share\nc|root||1\nc|root|1|many');
+  await page.click('[data-testid=slurm-5-read-assoc]');
+  await page.waitForFunction(() => /line 3/.test(document.querySelector('[data-testid=slurm-5-assoc-notes]')?.textContent ?? ''));
+  const dump = 'Cluster|Account|User|Share|ParentName\nc|root||1|\nc|a||3|root\nc|a|1|2|\nc|b||1|root\nc|b|2|1|\nc|b|1|1|';
+  await page.fill('[data-testid=slurm-5-assoc]', dump);
+  await page.click('[data-testid=slurm-5-read-assoc]');
+  await page.waitForSelector('[data-testid=slurm-5-assoc-summary]');
+  assert.match(await page.textContent('[data-testid=slurm-5-assoc-notes]'), /user 1 is in accounts a and b/);
+  assert.match(await page.textContent('[data-testid=slurm-5-assoc-summary]'), /7 lines/);
+  await page.fill(knob('PriorityWeightFairshare'), '2000');
+  await page.press(knob('PriorityWeightFairshare'), 'Tab');
+  await page.waitForFunction((sel) => document.querySelector(sel)?.value === '2000', knob('PriorityWeightFairshare'));
   await page.fill(knob('PriorityWeightQOS'), '100');
   await page.press(knob('PriorityWeightQOS'), 'Tab');
   await page.waitForFunction((sel) => document.querySelector(sel)?.value === '100', knob('PriorityWeightQOS'));
@@ -89,6 +105,7 @@ test('a slurm run: its knobs and a pasted slurm.conf set its configuration, the 
   assert.equal(slurm.slurm.bf_interval_s, 30);
   assert.equal(slurm.slurm.bf_node_cpus, 8);
   assert.equal(slurm.slurm.weight_qos, 100);
+  assert.equal(slurm.slurm.assoc_dump, dump);
   assert.deepEqual(slurm.slurm.qos, [
     { name: 'normal', priority: 0, max_jobs_per_user: 2 },
     { name: 'high', priority: 10, grp_cpus: 64 },

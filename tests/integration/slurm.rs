@@ -621,6 +621,7 @@ fn slurm_conf_is_read() {
         accounts: vec![],
         fair_tree: true,
         qos: vec![],
+        assoc_dump: String::new(),
     };
     assert_eq!(r.config, expected);
     // Fair share weighted without PriorityFlags=NO_FAIR_TREE: Fair Tree, and a note says so;

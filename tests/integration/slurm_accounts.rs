@@ -106,3 +106,82 @@ fn each_association_has_its_own_usage() {
     assert_eq!(got, expected, "{err}");
     std::fs::remove_dir_all(&dir).ok();
 }
+
+/// A scenario file may carry the association dump as the site printed it (`assoc_dump`,
+/// what the page's paste box keeps) and partitions by their sacct names: both meet the
+/// log's names at the run's start, and the run is the one the CLI's `--slurm-conf` and
+/// `--slurm-assoc` give.
+#[test]
+fn a_scenarios_dump_and_partition_names_meet_the_log_at_the_runs_start() {
+    let dir = std::env::temp_dir().join(format!("gridscope-assoc-scn-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let mut log =
+        String::from("JobID|Submit|Start|End|Timelimit|NCPUS|State|User|Account|Partition\n");
+    // Twelve jobs of three users in two accounts and two partitions, on 10 processors.
+    for k in 0..12u32 {
+        let user = ["alice", "bob", "carol"][(k % 3) as usize];
+        let account = if k % 4 == 0 { "chem" } else { "phys" };
+        let part = if k % 5 == 0 { "low" } else { "main" };
+        log += &format!(
+            "{}|2026-01-01T00:{:02}:00|2026-01-01T01:00:00|2026-01-01T01:{:02}:00|01:00:00|{}|COMPLETED|{user}|{account}|{part}\n",
+            k + 1,
+            k * 2,
+            5 + k * 3,
+            2 + (k * 7) % 9,
+        );
+    }
+    std::fs::write(dir.join("log.sacct"), &log).unwrap();
+    let conf = "PriorityWeightFairshare=10000\nPriorityWeightPartition=5000\nPriorityWeightAge=100\n\
+PriorityCalcPeriod=1\nPartitionName=main Nodes=n1 PriorityJobFactor=10\nPartitionName=low Nodes=n1 PriorityJobFactor=1\n";
+    std::fs::write(dir.join("slurm.conf"), conf).unwrap();
+    std::fs::write(dir.join("assoc.txt"), ASSOC).unwrap();
+    let path = |f: &str| dir.join(f).to_str().unwrap().to_string();
+    let flags = gridscope(&[
+        "simulate",
+        &path("log.sacct"),
+        "--policy",
+        "slurm",
+        "--slurm-conf",
+        &path("slurm.conf"),
+        "--slurm-assoc",
+        &path("assoc.txt"),
+        "--json",
+    ]);
+    assert!(flags.status.success(), "{}", stderr(&flags));
+    // The scenario: slurm.conf's configuration by names, the dump as text.
+    let report = gridscope::policy::slurm::read_slurm_conf(conf.as_bytes()).unwrap();
+    let mut cfg = report.config;
+    cfg.assoc_dump = ASSOC.to_string();
+    assert_eq!(cfg.partitions[0].name, "main");
+    let scenario = serde_json::json!({
+        "workload": {"kind": "swf", "file": "log.sacct"},
+        "platform": {"kind": "from_trace"},
+        "algorithms": [{"local": "slurm", "slurm": cfg}],
+    });
+    std::fs::write(dir.join("scenario.json"), scenario.to_string()).unwrap();
+    let run = gridscope(&["run", &path("scenario.json"), "--json"]);
+    assert!(run.status.success(), "{}", stderr(&run));
+    let metrics = |o: &std::process::Output| {
+        let v: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        v["runs"][0]["metrics"].clone()
+    };
+    assert_eq!(metrics(&run), metrics(&flags));
+    // Without the dump, or with partitions the log does not name, the run differs: both
+    // were applied.
+    let mut bare = cfg.clone();
+    bare.assoc_dump.clear();
+    let mut unnamed = cfg.clone();
+    unnamed.partitions.iter_mut().for_each(|p| p.name.push('X'));
+    for (file, other) in [("bare.json", bare), ("unnamed.json", unnamed)] {
+        let scenario = serde_json::json!({
+            "workload": {"kind": "swf", "file": "log.sacct"},
+            "platform": {"kind": "from_trace"},
+            "algorithms": [{"local": "slurm", "slurm": other}],
+        });
+        std::fs::write(dir.join(file), scenario.to_string()).unwrap();
+        let o = gridscope(&["run", &path(file), "--json"]);
+        assert!(o.status.success(), "{}", stderr(&o));
+        assert_ne!(metrics(&o), metrics(&flags), "{file}");
+    }
+    std::fs::remove_dir_all(&dir).ok();
+}

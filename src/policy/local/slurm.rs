@@ -127,12 +127,13 @@ impl Slurm {
     /// the jobs', to reject a job its partition's nodes can never hold; `labels` the jobs'
     /// QOS and accounts with their names.
     pub fn factory_on(
-        cfg: SlurmConfig,
+        mut cfg: SlurmConfig,
         jobs: &[Job],
         demands: &[Demand],
         platform: &Platform,
         labels: JobLabels,
     ) -> impl FnMut(usize) -> Box<dyn LocalPolicy> {
+        labels.resolve(&mut cfg, jobs);
         let table = Arc::new(labels.table(&cfg, jobs));
         let named = cfg.partitions.iter().any(|p| p.nodes.is_some());
         let sites = match named {

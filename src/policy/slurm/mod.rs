@@ -24,15 +24,46 @@ use serde::{Deserialize, Serialize};
 /// What a workload's records say of each job beyond `Job` that the `slurm` policy reads:
 /// its QOS and its account, each a number per job (-1: none; empty: no job names one) and
 /// the names of the numbers (empty: the numbers are the names, as in SWF).
+/// The users' and partitions' names (sacct's; empty for SWF) let a configuration that names
+/// them (a pasted `slurm.conf`, an association dump) find their jobs.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct JobLabels<'a> {
     pub qos: &'a [i32],
     pub qos_names: &'a [String],
     pub accounts: &'a [i32],
     pub account_names: &'a [String],
+    pub user_names: &'a [String],
+    pub partition_names: &'a [String],
 }
 
 impl JobLabels<'_> {
+    /// `cfg` fitted to the jobs at a run's start: each partition named as the workload
+    /// names one (a name that is a number is the number, as SWF has them and as
+    /// [`SlurmConfig::fit_to_workload`] leaves them), and the association dump it carries
+    /// (`assoc_dump`) turned into shares and an account tree for the jobs' users. Returns
+    /// the dump's notes. A dump that does not read is left unapplied (the configuration's
+    /// check refuses it before any run).
+    pub fn resolve(&self, cfg: &mut SlurmConfig, jobs: &[crate::model::Job]) -> Vec<String> {
+        if !self.partition_names.is_empty() {
+            for p in &mut cfg.partitions {
+                if p.name.parse::<i32>().is_ok() {
+                    continue;
+                }
+                if let Some(i) = self.partition_names.iter().position(|n| *n == p.name) {
+                    p.name = i.to_string();
+                }
+            }
+        }
+        if cfg.assoc_dump.is_empty() {
+            return Vec::new();
+        }
+        let Ok(tree) = read_assoc(cfg.assoc_dump.as_bytes()) else {
+            return Vec::new();
+        };
+        cfg.assoc_dump.clear();
+        cfg.fit_to_workload(jobs, self.user_names, &[], Some(&tree))
+    }
+
     /// The jobs' table for a run under `cfg`: users, partitions, QOS and associations.
     pub fn table(&self, cfg: &SlurmConfig, jobs: &[crate::model::Job]) -> SlurmJobs {
         let qos = QosOfJobs::new(&cfg.qos, jobs, self.qos, self.qos_names);
@@ -259,6 +290,13 @@ pub struct SlurmConfig {
     /// files keep their bytes.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub qos: Vec<QosDef>,
+    /// An association dump (`sacctmgr show assoc format=Cluster,Account,User,Fairshare,
+    /// ParentName -P`) as the site printed it, by names: applied at the run's start to the
+    /// workload's users ([`JobLabels::resolve`]), replacing `shares`, `other_shares`,
+    /// `other_users` and `accounts`. What the page's paste box keeps (the page does not know
+    /// the log's user names before a run). Empty by default, and then not written.
+    #[serde(skip_serializing_if = "String::is_empty")]
+    pub assoc_dump: String,
 }
 
 impl Default for SlurmConfig {
@@ -288,6 +326,7 @@ impl Default for SlurmConfig {
             fair_tree: false,
             accounts: Vec::new(),
             qos: Vec::new(),
+            assoc_dump: String::new(),
         }
     }
 }
@@ -410,6 +449,9 @@ impl SlurmConfig {
             }
         }
         self.check_accounts()?;
+        if !self.assoc_dump.is_empty() {
+            read_assoc(self.assoc_dump.as_bytes()).map_err(|e| e.to_string())?;
+        }
         for p in &self.partitions {
             if p.max_time_s.is_some_and(|t| t > MAX_SECS) {
                 return Err(format!(

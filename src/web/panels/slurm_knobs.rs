@@ -284,11 +284,30 @@ pub fn slurm_params(app: &AppContext, i: usize, a: &AlgorithmSpec) -> Html {
         { for KNOBS.iter().map(|k| knob(app, i, k, &cfg)) }
         { flag(app, i, cfg.favor_small, "PriorityFavorSmall", "Job size favours small jobs: the factor is 1 − processors / site processors.", |c| c.favor_small = !c.favor_small) }
         { flag(app, i, cfg.fair_tree, "FairTree", "Fair share by Fair Tree (Slurm's default since 19.05): users ranked by shares over usage, the factor rank / users. Off: classic 2^(−U/S).", |c| c.fair_tree = !c.fair_tree) }
-        <SlurmConf run={i} qos=false />
-        <SlurmConf run={i} qos=true />
+        <SlurmConf run={i} kind={PasteKind::Conf} />
+        <SlurmConf run={i} kind={PasteKind::Qos} />
+        <SlurmConf run={i} kind={PasteKind::Assoc} />
         { qos_summary(i, &cfg) }
+        { assoc_summary(i, &cfg) }
         <p class="help">{ super::with_doc_links("Slurm's own policy: the queue in multifactor priority order (partition tier first), the main scheduler while jobs fit, then Slurm's backfill with a reservation for every job it examines within bf_window. Partitions' PriorityJobFactor, PriorityTier, MaxTime and Nodes (node types of a site with node types) come from a pasted slurm.conf; QOS (Priority; MaxJobsPU and MaxTRESPU=cpu: running jobs and CPUs per user; GrpJobs and GrpTRES=cpu: running jobs and CPUs of the whole QOS; a job a limit holds is passed over and blocks nothing) from a pasted sacctmgr QOS dump. Nice is 0 here (docs/slurm.md).") }</p>
     </div> }
+}
+
+/// Whether a run carries an association dump (nothing without one).
+fn assoc_summary(i: usize, cfg: &SlurmConfig) -> Html {
+    if cfg.assoc_dump.is_empty() {
+        return html! {};
+    }
+    let rows = cfg
+        .assoc_dump
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .count();
+    html! {
+        <p class="help" data-testid={format!("slurm-{i}-assoc-summary")}>
+            {format!("Association dump: {rows} lines, applied to the log's users at the run's start.")}
+        </p>
+    }
 }
 
 /// The QOS of a run's configuration, one line each (nothing without any).
@@ -319,29 +338,53 @@ fn qos_summary(i: usize, cfg: &SlurmConfig) -> Html {
     }
 }
 
+/// What a paste box reads.
+#[derive(Clone, Copy, PartialEq)]
+enum PasteKind {
+    /// A `slurm.conf`.
+    Conf,
+    /// A QOS dump (`sacctmgr show qos -P`).
+    Qos,
+    /// An association dump (`sacctmgr show assoc -P`).
+    Assoc,
+}
+
 #[derive(Properties, PartialEq)]
 struct SlurmConfProps {
     run: usize,
-    /// A QOS dump (`sacctmgr show qos -P`) rather than a `slurm.conf`.
-    qos: bool,
+    kind: PasteKind,
 }
 
-/// What a pasted text gives a run: a whole configuration (a `slurm.conf`) or its QOS alone
-/// (a QOS dump).
+/// What a pasted text gives a run: a whole configuration (a `slurm.conf`), its QOS alone
+/// (a QOS dump) or its association tree (an association dump, kept as text: it meets the
+/// log's user names at the run's start).
 #[derive(Clone)]
 enum Pasted {
     Conf(SlurmConfig),
     Qos(Vec<crate::policy::slurm::QosDef>),
+    Assoc(String),
 }
 
-/// Reads a pasted text as a `slurm.conf` or a QOS dump; what it does not model, as notes.
-fn read_pasted(qos: bool, bytes: &[u8]) -> Result<(Vec<String>, Pasted), String> {
-    match qos {
-        false => read_slurm_conf(bytes)
+/// Reads a pasted text; what it does not model, as notes.
+fn read_pasted(kind: PasteKind, bytes: &[u8]) -> Result<(Vec<String>, Pasted), String> {
+    match kind {
+        PasteKind::Conf => read_slurm_conf(bytes)
             .map(|r| (r.messages(), Pasted::Conf(r.config)))
             .map_err(|e| e.to_string()),
-        true => crate::policy::slurm::read_qos(bytes)
+        PasteKind::Qos => crate::policy::slurm::read_qos(bytes)
             .map(|d| (d.not_read, Pasted::Qos(d.defs)))
+            .map_err(|e| e.to_string()),
+        PasteKind::Assoc => crate::policy::slurm::read_assoc(bytes)
+            .map(|t| {
+                let mut notes = t.notes.clone();
+                notes.push(format!(
+                    "{} user associations under {} accounts: their users meet the log's at the run's start",
+                    t.users.len() + t.repeats,
+                    t.accounts.len() + 1
+                ));
+                let text = String::from_utf8_lossy(bytes).into_owned();
+                (notes, Pasted::Assoc(text))
+            })
             .map_err(|e| e.to_string()),
     }
 }
@@ -353,20 +396,21 @@ fn SlurmConf(p: &SlurmConfProps) -> Html {
     let app = use_app();
     let text = use_node_ref();
     let said = use_state(Vec::<String>::new);
-    let (run, qos) = (p.run, p.qos);
+    let (run, kind) = (p.run, p.kind);
     let read = {
         let (text, said, app) = (text.clone(), said.clone(), app.clone());
         Callback::from(move |_: MouseEvent| {
             let Some(area) = text.cast::<HtmlTextAreaElement>() else {
                 return;
             };
-            match read_pasted(qos, area.value().as_bytes()) {
+            match read_pasted(kind, area.value().as_bytes()) {
                 Ok((notes, pasted)) => {
                     said.set(notes);
                     app.send(edit(move |s| {
                         slurm_edit(s, run, |cfg| {
                             match &pasted {
                                 Pasted::Qos(defs) => cfg.qos = defs.clone(),
+                                Pasted::Assoc(text) => cfg.assoc_dump = text.clone(),
                                 Pasted::Conf(c) => *cfg = c.clone(),
                             }
                             Ok(())
@@ -377,18 +421,24 @@ fn SlurmConf(p: &SlurmConfProps) -> Html {
             }
         })
     };
-    let (what, id, placeholder, help) = match qos {
-        false => (
+    let (what, id, placeholder, help) = match kind {
+        PasteKind::Conf => (
             "slurm.conf",
             "conf",
             "PriorityWeightAge=1000\nSchedulerParameters=bf_window=4320,bf_interval=30\nPartitionName=debug PriorityTier=2 MaxTime=30",
             " Replaces this run's configuration with the file's (Slurm's defaults where it says nothing), as gridscope simulate --slurm-conf does.",
         ),
-        true => (
+        PasteKind::Qos => (
             "QOS dump",
             "qos",
             "Name|Priority|MaxJobsPU|GrpTRES\nnormal|0||\nhigh|100|4|cpu=64",
             " sacctmgr show qos format=Name,Priority,MaxJobsPU,MaxTRESPU,GrpJobs,GrpTRES -P: replaces this run's QOS, as gridscope simulate --slurm-qos does. A job runs under the QOS its record names (sacct's QOS column, SWF's queue), else normal if defined.",
+        ),
+        PasteKind::Assoc => (
+            "association dump",
+            "assoc",
+            "Cluster|Account|User|Share|ParentName\nc|root||1|\nc|phys||2|root\nc|phys|alice|1|\nc|chem||1|root\nc|chem|bob|1|",
+            " sacctmgr show assoc format=Cluster,Account,User,Fairshare,ParentName -P: the users' fair-share shares and, under Fair Tree, the accounts ranked level by level, as gridscope simulate --slurm-assoc does. Fair share charges each (account, user) association: a job runs under the account its record names (sacct's Account, SWF's group) when its user is there, else under its user's first account. Users are matched by name (sacct) or number (SWF); a user the dump lacks has 1 share under root.",
         ),
     };
     html! {
@@ -396,7 +446,7 @@ fn SlurmConf(p: &SlurmConfProps) -> Html {
             <summary>{format!("paste a {what}")}</summary>
             <textarea ref={text} rows="6" aria-label={format!("{what} of run {}", run + 1)} data-testid={format!("slurm-{run}-{id}")}
                 placeholder={placeholder} />
-            <button class="small" data-testid={format!("slurm-{run}-read{}", if qos { "-qos" } else { "" })} onclick={read}>{"read"}</button>
+            <button class="small" data-testid={format!("slurm-{run}-read{}", match kind { PasteKind::Conf => "", PasteKind::Qos => "-qos", PasteKind::Assoc => "-assoc" })} onclick={read}>{"read"}</button>
             <span class="help">{help}</span>
             <ul data-testid={format!("slurm-{run}-{id}-notes")}>
                 { for said.iter().map(|m| html!{ <li>{m.clone()}</li> }) }

@@ -42,10 +42,14 @@ pub fn pool_size(cores: u32, run: &ScenarioRun) -> usize {
     if run.platform().sites.iter().any(|s| s.has_nodes()) {
         return 1;
     }
-    // The jobs' QOS and accounts (issue #42) stay with this worker's workload (a pool
-    // worker gets the jobs alone), and only the `slurm` policy reads them.
+    // The jobs' QOS and accounts, and the users' and partitions' names a configuration's
+    // names meet (issue #42), stay with this worker's workload (a pool worker gets the jobs
+    // alone), and only the `slurm` policy reads them.
     let w = run.workload();
-    let labelled = !w.qos.is_empty() || !w.accounts.is_empty();
+    let labelled = !w.qos.is_empty()
+        || !w.accounts.is_empty()
+        || !w.report.user_names.is_empty()
+        || !w.report.partition_names.is_empty();
     let slurm = run
         .scenario()
         .algorithms
