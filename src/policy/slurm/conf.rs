@@ -79,6 +79,7 @@ pub fn read_slurm_conf(bytes: &[u8]) -> Result<SlurmConfReport, SlurmConfError> 
     let mut config = SlurmConfig::default();
     let mut unknown = Vec::new();
     let mut bf_interval_given = false;
+    let mut sched_interval = false;
     // PriorityFlags=NO_FAIR_TREE seen: Slurm computes classic fair share, else Fair Tree.
     let mut classic = false;
     // Each NodeName line's CPUs= (None: the line gives none).
@@ -129,6 +130,13 @@ pub fn read_slurm_conf(bytes: &[u8]) -> Result<SlurmConfReport, SlurmConfError> 
                             config.bf_interval_s = whole(v).map_err(bad)?;
                             bf_interval_given = true;
                         }
+                        // Read, and nothing to store: the main scheduler runs at every
+                        // event and tick, and between them nothing changes that a periodic
+                        // pass would see (docs/slurm.md, "Simplifications").
+                        "sched_interval" => {
+                            whole(v).map_err(bad)?;
+                            sched_interval = true;
+                        }
                         _ => unknown.push((line, format!("SchedulerParameters:{k}"))),
                     }
                 }
@@ -171,6 +179,11 @@ pub fn read_slurm_conf(bytes: &[u8]) -> Result<SlurmConfReport, SlurmConfError> 
     config.fair_tree = !classic;
     let mut notes = Vec::new();
     notes.extend(node_size(&node_cpus, &mut config));
+    if sched_interval {
+        notes.push(
+            "sched_interval read: the main scheduler runs at every submission, end and priority tick, between which a periodic pass finds nothing new".into(),
+        );
+    }
     if !bf_interval_given {
         notes.push(
             "no bf_interval: the backfill runs at every scheduling pass (Slurm's default is 30 s; write SchedulerParameters=bf_interval=30 to model it)"
@@ -425,6 +438,27 @@ mod tests {
         assert!(slurm_time("-5").is_err());
         assert!(slurm_time("INFINITE").is_err());
         assert!(slurm_time("99999999999999999999").is_err());
+    }
+
+    #[test]
+    fn sched_interval_is_read_and_said_to_change_nothing() {
+        let r = read_slurm_conf(b"SchedulerParameters=sched_interval=60,defer\n").unwrap();
+        assert!(
+            r.notes.iter().any(|n| n.contains("sched_interval read")),
+            "{:?}",
+            r.notes
+        );
+        assert_eq!(r.config, {
+            let mut c = SlurmConfig::default();
+            c.fair_tree = true;
+            c
+        });
+        assert!(r
+            .messages()
+            .iter()
+            .any(|m| m.contains("SchedulerParameters:defer")));
+        let e = read_slurm_conf(b"\nSchedulerParameters=sched_interval=soon\n").unwrap_err();
+        assert_eq!(e.line, 2);
     }
 
     #[test]
