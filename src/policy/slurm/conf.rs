@@ -448,11 +448,11 @@ mod tests {
             "{:?}",
             r.notes
         );
-        assert_eq!(r.config, {
-            let mut c = SlurmConfig::default();
-            c.fair_tree = true;
-            c
-        });
+        let expected = SlurmConfig {
+            fair_tree: true,
+            ..SlurmConfig::default()
+        };
+        assert_eq!(r.config, expected);
         assert!(r
             .messages()
             .iter()
