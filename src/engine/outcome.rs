@@ -193,6 +193,21 @@ impl RejectReason {
                 crate::policy::local::QosLimit::MaxCpusPerUser => format!(
                     "needs {needs} CPUs; its QOS's MaxTRESPU lets one user's running jobs hold {most} (Slurm leaves it pending, reason QOSMaxCpuPerUserLimit)"
                 ),
+                crate::policy::local::QosLimit::GrpMem => format!(
+                    "needs {needs} KB of memory; its QOS's GrpTRES lets its running jobs hold {most} (Slurm leaves it pending, reason QOSGrpMemLimit)"
+                ),
+                crate::policy::local::QosLimit::GrpGpus => format!(
+                    "needs {needs} GPUs; its QOS's GrpTRES lets its running jobs hold {most} (Slurm leaves it pending, reason QOSGrpGRES)"
+                ),
+                crate::policy::local::QosLimit::MaxMemPerUser => format!(
+                    "needs {needs} KB of memory; its QOS's MaxTRESPU lets one user's running jobs hold {most} (Slurm leaves it pending, reason QOSMaxMemoryPerUser)"
+                ),
+                crate::policy::local::QosLimit::MaxGpusPerUser => format!(
+                    "needs {needs} GPUs; its QOS's MaxTRESPU lets one user's running jobs hold {most} (Slurm leaves it pending, reason QOSMaxGRESPerUser)"
+                ),
+                crate::policy::local::QosLimit::MaxWall => format!(
+                    "asks for {needs} s, beyond its QOS's MaxWall of {most} s (Slurm leaves it pending, reason QOSMaxWallDurationPerJobLimit)"
+                ),
             },
         }
     }

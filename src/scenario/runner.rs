@@ -190,6 +190,7 @@ impl PreparedScenario {
                         account_names: &self.workload.report.account_names,
                         user_names: &self.workload.report.user_names,
                         partition_names: &self.workload.report.partition_names,
+                        demands: &self.demands,
                     },
                 ),
                 alg.grid,

@@ -60,14 +60,14 @@ test('a slurm run: its knobs and a pasted slurm.conf set its configuration, the 
   // A QOS dump pasted (sacctmgr show qos -P): the run's QOS, listed under the knobs; its
   // unmodelled columns are named.
   await page.click('details:has([data-testid=slurm-5-qos]) summary');
-  await page.fill('[data-testid=slurm-5-qos]', 'Name|Priority|MaxJobsPU|GrpTRES|MaxWall\nnormal|0|2||\nhigh|10||cpu=64|01:00:00');
+  await page.fill('[data-testid=slurm-5-qos]', 'Name|Priority|MaxJobsPU|GrpTRES|MaxWall|GraceTime\nnormal|0|2|||\nhigh|10||cpu=64|01:00:00|60');
   await page.click('[data-testid=slurm-5-read-qos]');
   await page.waitForSelector('[data-testid=slurm-5-qos-summary]');
   assert.equal(
     await page.textContent('[data-testid=slurm-5-qos-summary]'),
-    'QOS: normal: Priority 0, MaxJobsPU 2; high: Priority 10, GrpTRES cpu=64',
+    'QOS: normal: Priority 0, MaxJobsPU 2; high: Priority 10, GrpTRES cpu=64, MaxWall 3600 s',
   );
-  assert.match(await page.textContent('[data-testid=slurm-5-qos-notes]'), /MaxWall \(set for QOS high\) is not modelled/);
+  assert.match(await page.textContent('[data-testid=slurm-5-qos-notes]'), /GraceTime \(set for QOS high\) is not modelled/);
   // An association dump pasted (sacctmgr show assoc -P): kept as the site printed it, it
   // meets the log's users (by number here: a generated log) at the run's start.
   await page.click('details:has([data-testid=slurm-5-assoc]) summary');
@@ -108,7 +108,7 @@ test('a slurm run: its knobs and a pasted slurm.conf set its configuration, the 
   assert.equal(slurm.slurm.assoc_dump, dump);
   assert.deepEqual(slurm.slurm.qos, [
     { name: 'normal', priority: 0, max_jobs_per_user: 2 },
-    { name: 'high', priority: 10, grp_cpus: 64 },
+    { name: 'high', priority: 10, grp_cpus: 64, max_wall_s: 3600 },
   ]);
   assert.deepEqual(slurm.slurm.partitions, [{ name: 'batch', priority_job_factor: 1, priority_tier: 2, max_time_s: 172800, nodes: ['n[1-4]'] }]);
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gridscope-slurm-page-'));

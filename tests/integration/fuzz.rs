@@ -1050,7 +1050,7 @@ fn fuzz_slurm_files_and_their_run() {
             }
         }
         // No QOS limit passed at any instant: ends before starts at one instant.
-        let of = QosOfJobs::new(&cfg.qos, &jobs, &queues, &[]);
+        let of = QosOfJobs::new(&cfg.qos, &jobs, &[], &queues, &[]);
         let mut changes: Vec<(SimTime, i32, usize)> = Vec::new();
         for (i, o) in out.outcomes.iter().enumerate() {
             if o.ran() && of.get(i) != NO_QOS {

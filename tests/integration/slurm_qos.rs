@@ -1,10 +1,11 @@
 //! Slurm's QOS under the `slurm` policy (issue #42, docs/slurm.md "QOS"): hand cases whose
 //! schedules are worked out in the comments, one per part of a QOS (its priority,
-//! `MaxJobsPU`, `GrpTRES=cpu`, the backfill passing a held job over), the QOS read from
+//! `MaxJobsPU`, `GrpTRES` of CPUs and GPUs, `MaxWall`, the backfill passing a held job over), the QOS read from
 //! sacct and SWF, and the CLI's `--slurm-qos`.
 
-use gridscope::engine::{JobOutcome, Outcome, RejectReason};
+use gridscope::engine::{JobOutcome, Outcome, RejectReason, RunConfig, Simulation};
 use gridscope::model::{Job, Platform, Site};
+use gridscope::policy::grid::{GridParams, GridScheme};
 use gridscope::policy::local::{QosLimit, Slurm};
 use gridscope::policy::slurm::{JobLabels, QosDef, SlurmConfig};
 use gridscope::time::SimTime;
@@ -150,6 +151,103 @@ fn grp_cpus_caps_the_qos_and_rejects_what_it_can_never_hold() {
     assert_eq!(free, [0, 1, 2, 101]);
 }
 
+/// `GrpTRES=gres/gpu=4` on QOS 1, two nodes of 8 cores and 8 GPUs: job 1 (3 GPUs, 0–100)
+/// leaves 1 GPU to the QOS. Job 2 (2 GPUs at 1) is held; job 3 (1 GPU at 2) fits the limit
+/// and starts; job 4 (5 GPUs) can never run under it and is rejected with the reason. Job
+/// 2 starts when job 1 ends (1 + 2 ≤ 4). Memory counts likewise (`MaxTRESPU=mem`, unit
+/// test `tres_limits_read_memory_and_gpus`).
+#[test]
+fn grp_gpus_caps_the_qos_and_rejects_what_it_can_never_hold() {
+    use gridscope::model::{Demand, NodeType};
+    let jobs = [
+        job(1, 1, 0, 2, 100),
+        job(2, 2, 1, 2, 100),
+        job(3, 3, 2, 2, 100),
+        job(4, 4, 3, 2, 100),
+    ];
+    let gpus = |g: u32| Demand {
+        gpus: g,
+        ..Demand::default()
+    };
+    let demands = [gpus(3), gpus(2), gpus(1), gpus(5)];
+    let mut platform = Platform::single(Site::flat("n", 16));
+    platform.sites[0].nodes = 2;
+    platform.sites[0].cpus_per_node = 8;
+    platform.sites[0].node_types = vec![NodeType {
+        name: "g".into(),
+        count: 2,
+        cores: 8,
+        mem_kb: 1 << 20,
+        gpus: 8,
+        power: None,
+    }];
+    let cfg = SlurmConfig {
+        qos: vec![QosDef {
+            grp_gpus: Some(4),
+            ..QosDef::new("1", 0)
+        }],
+        ..base()
+    };
+    let labels = JobLabels {
+        qos: &[1, 1, 1, 1],
+        ..Default::default()
+    };
+    let out = Simulation::with_local_policies(
+        &platform,
+        &jobs[..],
+        &mut Slurm::factory_on(cfg, &jobs, &demands, &platform, labels),
+        GridScheme::Local,
+        &GridParams::default(),
+        &RunConfig::default(),
+    )
+    .and_then(|s| s.with_demands(&demands[..]))
+    .and_then(|s| s.run(&mut |_, _| true))
+    .unwrap()
+    .outcomes;
+    let started: Vec<i64> = out.iter().take(3).map(|o| o.start.0 / 1000).collect();
+    assert_eq!(started, [0, 100, 2]);
+    let why = RejectReason::QosLimit {
+        limit: QosLimit::GrpGpus,
+        needs: 5,
+        most: 4,
+    };
+    assert_eq!(out[3].status, JobOutcome::Rejected(why));
+    assert!(why.describe(2, 0).contains("QOSGrpGRES"));
+}
+
+/// `MaxWall=100` on QOS `short` (SWF queue 3): job 2 asks 101 s and can never start
+/// under it (rejected with the reason); job 3 asks exactly 100 s and runs, as do jobs
+/// under another QOS with no wall limit (queue 4: job 4 asks 1,000 s).
+#[test]
+fn max_wall_rejects_a_longer_time_limit() {
+    let jobs = [
+        job(1, 1, 0, 2, 50),
+        job(2, 1, 1, 2, 101),
+        job(3, 2, 2, 2, 100),
+        job(4, 2, 3, 2, 1000),
+    ];
+    let cfg = SlurmConfig {
+        qos: vec![
+            QosDef {
+                max_wall_s: Some(100),
+                ..QosDef::new("3", 0)
+            },
+            QosDef::new("4", 0),
+        ],
+        ..base()
+    };
+    let out = outcomes(&cfg, &jobs, &[3, 3, 3, 4], &[]);
+    let why = RejectReason::QosLimit {
+        limit: QosLimit::MaxWall,
+        needs: 101,
+        most: 100,
+    };
+    assert_eq!(out[1].status, JobOutcome::Rejected(why));
+    assert!(why.describe(2, 0).contains("QOSMaxWallDurationPerJobLimit"));
+    let started: Vec<i64> = [0, 2, 3].iter().map(|&k| out[k].start.0 / 1000).collect();
+    assert_eq!(started, [0, 2, 3]);
+}
+
 /// `MaxTRESPU=cpu=4` and `GrpJobs=3` on `normal`. User 1's job 2 (4 procs at 1) is held
 /// while their job 1 (2 procs, 0–100) runs; user 2's job 3 (4 procs at 2) starts; user 1's
 /// job 4 (2 procs at 3) fits their 4 CPUs and starts (three jobs run: the group limit).
@@ -262,7 +360,7 @@ fn the_cli_reads_a_qos_dump() {
     );
     let dump = write(
         "qos.txt",
-        "Name|Priority|GrpTRES|MaxJobsPU|MaxWall\nnormal|0|||\ntiny|10|cpu=1||01:00:00\n",
+        "Name|Priority|GrpTRES|MaxJobsPU|MaxSubmitPU\nnormal|0|||\ntiny|10|cpu=1||20\n",
     );
     let o = gridscope(&[
         "simulate",
@@ -276,7 +374,7 @@ fn the_cli_reads_a_qos_dump() {
     assert!(o.status.success(), "{}", stderr(&o));
     let err = stderr(&o);
     assert!(
-        err.contains("MaxWall (set for QOS tiny) is not modelled"),
+        err.contains("MaxSubmitPU (set for QOS tiny) is not modelled"),
         "{err}"
     );
     assert!(

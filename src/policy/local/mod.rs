@@ -249,6 +249,17 @@ pub enum QosLimit {
     GrpJobs,
     /// `MaxTRESPU=cpu=N` below the job's processors alone (needs its processors, most N).
     MaxCpusPerUser,
+    /// `MaxWall` below the job's time limit (needs its limit in whole seconds, rounded
+    /// up; most the `MaxWall` in seconds).
+    MaxWall,
+    /// `GrpTRES=mem=M` below the job's memory alone (KB each).
+    GrpMem,
+    /// `GrpTRES=gres/gpu=G` below the job's GPUs alone.
+    GrpGpus,
+    /// `MaxTRESPU=mem=M` below the job's memory alone (KB each).
+    MaxMemPerUser,
+    /// `MaxTRESPU=gres/gpu=G` below the job's GPUs alone.
+    MaxGpusPerUser,
 }
 
 /// A local batch scheduler.

@@ -134,6 +134,7 @@ impl Slurm {
         labels: JobLabels,
     ) -> impl FnMut(usize) -> Box<dyn LocalPolicy> {
         labels.resolve(&mut cfg, jobs);
+        let labels = JobLabels { demands, ..labels };
         let table = Arc::new(labels.table(&cfg, jobs));
         let named = cfg.partitions.iter().any(|p| p.nodes.is_some());
         let sites = match named {
@@ -696,7 +697,7 @@ impl LocalPolicy for Slurm {
     }
 
     fn refuses(&self, idx: JobIdx, job: &Job) -> Option<Refusal> {
-        if let Some(r) = self.qos.refuses(self.prio.table(), idx) {
+        if let Some(r) = self.qos.refuses(self.prio.table(), idx, job.estimate) {
             return Some(r);
         }
         if let Some(max) = self.prio.max_time(idx).filter(|&m| job.estimate > m) {

@@ -1,6 +1,7 @@
 //! What the running jobs of a `slurm` site hold of its QOS limits (issue #42,
-//! docs/slurm.md "QOS"): per user under each QOS, running jobs (`MaxJobsPU`) and CPUs
-//! (`MaxTRESPU=cpu`); per QOS, running jobs (`GrpJobs`) and CPUs (`GrpTRES=cpu`). A job a
+//! docs/slurm.md "QOS"): per user under each QOS, running jobs (`MaxJobsPU`) and CPUs,
+//! memory and GPUs (`MaxTRESPU`); per QOS, running jobs (`GrpJobs`) and CPUs, memory and
+//! GPUs (`GrpTRES`). A job a
 //! limit holds is passed over by the main scheduler (it blocks nothing, as slurmctld's
 //! `acct_policy_job_runnable_*` checks come before the job is tried) and by the backfill
 //! (no reservation), until an end frees the limit.
@@ -9,23 +10,39 @@ use std::collections::BTreeMap;
 
 use super::{QosLimit, Refusal};
 use crate::model::JobIdx;
-use crate::policy::slurm::{QosDef, SlurmJobs, NO_QOS};
+use crate::policy::slurm::{secs, QosDef, SlurmJobs, NO_QOS, QOS_TRES};
+use crate::time::SimTime;
 
-/// Running jobs and their CPUs.
+/// Running jobs and their CPUs, memory (KB) and GPUs ([`QOS_TRES`]).
 #[derive(Clone, Copy, Debug, Default)]
 struct Held {
     jobs: u32,
-    cpus: u64,
+    tres: [u64; 3],
 }
 
-/// The limit a job would pass, and what is held of it now.
+/// The limit a job would pass, and what is held of it now (`r` a TRES: [`QOS_TRES`]).
 #[derive(Clone, Copy, Debug)]
 enum Hold {
     MaxJobsPerUser { max: u32 },
-    MaxCpusPerUser { max: u64, held: u64 },
+    MaxTresPerUser { r: usize, max: u64, held: u64 },
     GrpJobs { max: u32 },
-    GrpCpus { max: u64, held: u64 },
+    GrpTres { r: usize, max: u64, held: u64 },
 }
+
+/// What a TRES is counted in, and Slurm's pending reasons for its per-user and group
+/// limits.
+const TRES_WORDS: [(&str, &str, &str); 3] = [
+    ("CPUs", "QOSMaxCpuPerUserLimit", "QOSGrpCpuLimit"),
+    ("KB of memory", "QOSMaxMemoryPerUser", "QOSGrpMemLimit"),
+    ("GPUs", "QOSMaxGRESPerUser", "QOSGrpGRES"),
+];
+
+/// The refusal kind of a TRES's per-user and group limits.
+const TRES_LIMITS: [(QosLimit, QosLimit); 3] = [
+    (QosLimit::MaxCpusPerUser, QosLimit::GrpCpus),
+    (QosLimit::MaxMemPerUser, QosLimit::GrpMem),
+    (QosLimit::MaxGpusPerUser, QosLimit::GrpGpus),
+];
 
 /// The running jobs' holds on the QOS limits.
 #[derive(Clone, Debug, Default)]
@@ -65,7 +82,7 @@ impl QosLimits {
     fn hold(&self, jobs: &SlurmJobs, idx: JobIdx) -> Option<Hold> {
         let (q, user) = self.of(jobs, idx)?;
         let d = &self.defs[q];
-        let needs = jobs.qos_cpus(idx);
+        let needs = jobs.qos_tres(idx);
         let mine = self
             .per_user
             .get(&(q as u32, user))
@@ -75,20 +92,22 @@ impl QosLimits {
         if let Some(max) = d.max_jobs_per_user.filter(|&m| mine.jobs >= m) {
             return Some(Hold::MaxJobsPerUser { max });
         }
-        if let Some(max) = d.max_cpus_per_user.filter(|&m| mine.cpus + needs > m) {
-            return Some(Hold::MaxCpusPerUser {
-                max,
-                held: mine.cpus,
-            });
+        for (r, limit) in d.per_user_tres().into_iter().enumerate() {
+            if let Some(max) = limit.filter(|&m| mine.tres[r] + needs[r] > m) {
+                let held = mine.tres[r];
+                return Some(Hold::MaxTresPerUser { r, max, held });
+            }
         }
         if let Some(max) = d.grp_jobs.filter(|&m| all.jobs >= m) {
             return Some(Hold::GrpJobs { max });
         }
-        let max = d.grp_cpus.filter(|&m| all.cpus + needs > m)?;
-        Some(Hold::GrpCpus {
-            max,
-            held: all.cpus,
-        })
+        for (r, limit) in d.grp_tres().into_iter().enumerate() {
+            if let Some(max) = limit.filter(|&m| all.tres[r] + needs[r] > m) {
+                let held = all.tres[r];
+                return Some(Hold::GrpTres { r, max, held });
+            }
+        }
+        None
     }
 
     /// True when a limit of job `idx`'s QOS holds it now.
@@ -107,22 +126,30 @@ impl QosLimits {
             .get(&(q as u32, user))
             .copied()
             .unwrap_or_default();
-        let needs = jobs.qos_cpus(idx);
+        let needs = jobs.qos_tres(idx);
         Some(match hold {
             Hold::MaxJobsPerUser { max } => format!(
                 "QOS {name}'s MaxJobsPU={max}: its user runs {} jobs under it (Slurm's reason QOSMaxJobsPerUserLimit)",
                 mine.jobs
             ),
-            Hold::MaxCpusPerUser { max, held } => format!(
-                "QOS {name}'s MaxTRESPU=cpu={max}: its user's running jobs under it hold {held} CPUs and this one needs {needs} (Slurm's reason QOSMaxCpuPerUserLimit)"
-            ),
+            Hold::MaxTresPerUser { r, max, held } => {
+                let (unit, reason, _) = TRES_WORDS[r];
+                format!(
+                    "QOS {name}'s MaxTRESPU={}={max}: its user's running jobs under it hold {held} {unit} and this one needs {} (Slurm's reason {reason})",
+                    QOS_TRES[r], needs[r]
+                )
+            }
             Hold::GrpJobs { max } => format!(
                 "QOS {name}'s GrpJobs={max}: {} jobs run under it (Slurm's reason QOSGrpJobsLimit)",
                 self.per_qos[q].jobs
             ),
-            Hold::GrpCpus { max, held } => format!(
-                "QOS {name}'s GrpTRES=cpu={max}: its running jobs hold {held} CPUs and this one needs {needs} (Slurm's reason QOSGrpCpuLimit)"
-            ),
+            Hold::GrpTres { r, max, held } => {
+                let (unit, _, reason) = TRES_WORDS[r];
+                format!(
+                    "QOS {name}'s GrpTRES={}={max}: its running jobs hold {held} {unit} and this one needs {} (Slurm's reason {reason})",
+                    QOS_TRES[r], needs[r]
+                )
+            }
         })
     }
 
@@ -131,13 +158,13 @@ impl QosLimits {
         let Some((q, user)) = self.of(jobs, idx) else {
             return;
         };
-        let cpus = jobs.qos_cpus(idx);
+        let tres = jobs.qos_tres(idx);
         for h in [
             self.per_user.entry((q as u32, user)).or_default(),
             &mut self.per_qos[q],
         ] {
             h.jobs += 1;
-            h.cpus += cpus;
+            (0..3).for_each(|r| h.tres[r] += tres[r]);
         }
     }
 
@@ -146,26 +173,36 @@ impl QosLimits {
         let Some((q, user)) = self.of(jobs, idx) else {
             return;
         };
-        let cpus = jobs.qos_cpus(idx);
+        let tres = jobs.qos_tres(idx);
+        let release = |h: &mut Held| {
+            h.jobs = h.jobs.saturating_sub(1);
+            (0..3).for_each(|r| h.tres[r] = h.tres[r].saturating_sub(tres[r]));
+        };
         let key = (q as u32, user);
         if let Some(h) = self.per_user.get_mut(&key) {
-            h.jobs = h.jobs.saturating_sub(1);
-            h.cpus = h.cpus.saturating_sub(cpus);
+            release(h);
             if h.jobs == 0 {
                 self.per_user.remove(&key);
             }
         }
-        let h = &mut self.per_qos[q];
-        h.jobs = h.jobs.saturating_sub(1);
-        h.cpus = h.cpus.saturating_sub(cpus);
+        release(&mut self.per_qos[q]);
     }
 
-    /// Why job `idx` can never start under its QOS: `MaxJobsPU=0` or `GrpJobs=0`, or more
-    /// processors than its `MaxTRESPU=cpu` or `GrpTRES=cpu` allows.
-    pub fn refuses(&self, jobs: &SlurmJobs, idx: JobIdx) -> Option<Refusal> {
+    /// Why job `idx`, of time limit `estimate`, can never start under its QOS:
+    /// `MaxJobsPU=0` or `GrpJobs=0`, more CPUs, memory or GPUs than its `MaxTRESPU` or
+    /// `GrpTRES` allows, or a time limit beyond its `MaxWall`.
+    pub fn refuses(&self, jobs: &SlurmJobs, idx: JobIdx, estimate: SimTime) -> Option<Refusal> {
         let (q, _) = self.of(jobs, idx)?;
         let d = &self.defs[q];
-        let needs = jobs.qos_cpus(idx);
+        if let Some(m) = d.max_wall_s.filter(|&m| estimate > secs(m)) {
+            let limit_s = (estimate.0.saturating_add(999) / 1000).max(0) as u64;
+            return Some(Refusal::QosLimit {
+                limit: QosLimit::MaxWall,
+                needs: limit_s,
+                most: m,
+            });
+        }
+        let needs = jobs.qos_tres(idx);
         let refusal = |limit, needs, most| Some(Refusal::QosLimit { limit, needs, most });
         if d.max_jobs_per_user == Some(0) {
             return refusal(QosLimit::MaxJobsPerUser, 1, 0);
@@ -173,10 +210,16 @@ impl QosLimits {
         if d.grp_jobs == Some(0) {
             return refusal(QosLimit::GrpJobs, 1, 0);
         }
-        if let Some(m) = d.max_cpus_per_user.filter(|&m| needs > m) {
-            return refusal(QosLimit::MaxCpusPerUser, needs, m);
+        for (r, limit) in d.per_user_tres().into_iter().enumerate() {
+            if let Some(m) = limit.filter(|&m| needs[r] > m) {
+                return refusal(TRES_LIMITS[r].0, needs[r], m);
+            }
         }
-        let m = d.grp_cpus.filter(|&m| needs > m)?;
-        refusal(QosLimit::GrpCpus, needs, m)
+        for (r, limit) in d.grp_tres().into_iter().enumerate() {
+            if let Some(m) = limit.filter(|&m| needs[r] > m) {
+                return refusal(TRES_LIMITS[r].1, needs[r], m);
+            }
+        }
+        None
     }
 }

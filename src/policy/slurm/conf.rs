@@ -74,6 +74,53 @@ impl fmt::Display for SlurmConfError {
 
 impl std::error::Error for SlurmConfError {}
 
+/// Which of the `SchedulerParameters` whose absence the reader notes a line gave.
+#[derive(Default)]
+struct SchedulerSeen {
+    bf_interval: bool,
+    sched_interval: bool,
+}
+
+/// One `SchedulerParameters=` line's entries into `config`; those not modelled go to
+/// `unknown`, a bad value fails naming the line.
+fn scheduler_parameters(
+    value: &str,
+    line: usize,
+    config: &mut SlurmConfig,
+    unknown: &mut Vec<(usize, String)>,
+) -> Result<SchedulerSeen, SlurmConfError> {
+    let mut seen = SchedulerSeen::default();
+    for entry in value.split(',').map(str::trim).filter(|e| !e.is_empty()) {
+        let (k, v) = entry.split_once('=').unwrap_or((entry, ""));
+        let bad = |reason: &str| SlurmConfError {
+            line,
+            key: k.to_string(),
+            value: v.to_string(),
+            reason: reason.to_string(),
+        };
+        match k.to_ascii_lowercase().as_str() {
+            "bf_window" => config.bf_window_min = whole(v).map_err(bad)?,
+            "bf_resolution" => config.bf_resolution_s = whole(v).map_err(bad)?,
+            "bf_max_job_test" => config.bf_max_job_test = whole_u32(v).map_err(bad)?,
+            "bf_max_job_user" => config.bf_max_job_user = whole_u32(v).map_err(bad)?,
+            "bf_min_age_reserve" => config.bf_min_age_reserve_s = whole(v).map_err(bad)?,
+            "bf_interval" => {
+                config.bf_interval_s = whole(v).map_err(bad)?;
+                seen.bf_interval = true;
+            }
+            // Read, and nothing to store: the main scheduler runs at every event and tick,
+            // and between them nothing changes that a periodic pass would see
+            // (docs/slurm.md, "Simplifications").
+            "sched_interval" => {
+                whole(v).map_err(bad)?;
+                seen.sched_interval = true;
+            }
+            _ => unknown.push((line, format!("SchedulerParameters:{k}"))),
+        }
+    }
+    Ok(seen)
+}
+
 /// Reads a `slurm.conf`. Comments (`#` to the end of the line) and blank lines are skipped.
 pub fn read_slurm_conf(bytes: &[u8]) -> Result<SlurmConfReport, SlurmConfError> {
     let mut config = SlurmConfig::default();
@@ -111,35 +158,9 @@ pub fn read_slurm_conf(bytes: &[u8]) -> Result<SlurmConfReport, SlurmConfError> 
                 continue;
             }
             "schedulerparameters" => {
-                for entry in value.split(',').map(str::trim).filter(|e| !e.is_empty()) {
-                    let (k, v) = entry.split_once('=').unwrap_or((entry, ""));
-                    let bad = |reason: &str| bad(k, v, reason);
-                    match k.to_ascii_lowercase().as_str() {
-                        "bf_window" => config.bf_window_min = whole(v).map_err(bad)?,
-                        "bf_resolution" => config.bf_resolution_s = whole(v).map_err(bad)?,
-                        "bf_max_job_test" => {
-                            config.bf_max_job_test = whole_u32(v).map_err(bad)?;
-                        }
-                        "bf_max_job_user" => {
-                            config.bf_max_job_user = whole_u32(v).map_err(bad)?;
-                        }
-                        "bf_min_age_reserve" => {
-                            config.bf_min_age_reserve_s = whole(v).map_err(bad)?;
-                        }
-                        "bf_interval" => {
-                            config.bf_interval_s = whole(v).map_err(bad)?;
-                            bf_interval_given = true;
-                        }
-                        // Read, and nothing to store: the main scheduler runs at every
-                        // event and tick, and between them nothing changes that a periodic
-                        // pass would see (docs/slurm.md, "Simplifications").
-                        "sched_interval" => {
-                            whole(v).map_err(bad)?;
-                            sched_interval = true;
-                        }
-                        _ => unknown.push((line, format!("SchedulerParameters:{k}"))),
-                    }
-                }
+                let seen = scheduler_parameters(value, line, &mut config, &mut unknown)?;
+                bf_interval_given |= seen.bf_interval;
+                sched_interval |= seen.sched_interval;
                 continue;
             }
             _ => {}

@@ -17,7 +17,7 @@ pub use assoc::{read_assoc, AssocError, AssocTree, UserAssoc};
 pub use assoc_of_jobs::{AssocOfJobs, NO_ACCOUNT};
 pub use conf::{read_slurm_conf, SlurmConfError, SlurmConfReport};
 pub use priority::{Factors, Priorities, SlurmJobs, TresShare};
-pub use qos::{qos_notes, read_qos, QosDef, QosDump, QosError, QosOfJobs, NO_QOS};
+pub use qos::{qos_notes, read_qos, QosDef, QosDump, QosError, QosOfJobs, NO_QOS, QOS_TRES};
 
 use serde::{Deserialize, Serialize};
 
@@ -34,6 +34,9 @@ pub struct JobLabels<'a> {
     pub account_names: &'a [String],
     pub user_names: &'a [String],
     pub partition_names: &'a [String],
+    /// The jobs' demands (memory, GPUs), which a QOS's TRES limits count (empty:
+    /// processors only).
+    pub demands: &'a [crate::model::Demand],
 }
 
 impl JobLabels<'_> {
@@ -66,7 +69,7 @@ impl JobLabels<'_> {
 
     /// The jobs' table for a run under `cfg`: users, partitions, QOS and associations.
     pub fn table(&self, cfg: &SlurmConfig, jobs: &[crate::model::Job]) -> SlurmJobs {
-        let qos = QosOfJobs::new(&cfg.qos, jobs, self.qos, self.qos_names);
+        let qos = QosOfJobs::new(&cfg.qos, jobs, self.demands, self.qos, self.qos_names);
         let assocs = AssocOfJobs::new(&cfg.accounts, jobs, self.accounts, self.account_names);
         SlurmJobs::from_jobs(jobs).with_qos(qos).with_assocs(assocs)
     }

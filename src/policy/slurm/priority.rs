@@ -94,9 +94,10 @@ impl SlurmJobs {
         self.qos.get(idx as usize)
     }
 
-    /// Job `idx`'s processors, as a QOS's `GrpTRES=cpu` counts them (0 unless one does).
-    pub fn qos_cpus(&self, idx: JobIdx) -> u64 {
-        self.qos.cpus(idx as usize)
+    /// Job `idx`'s CPUs, memory (KB) and GPUs, as a QOS's TRES limits count them (zeros
+    /// unless one does).
+    pub fn qos_tres(&self, idx: JobIdx) -> [u64; 3] {
+        self.qos.tres(idx as usize)
     }
 
     /// Job `idx`'s user, densely numbered.

@@ -6,23 +6,26 @@
 //! Five things of a QOS are modelled (slurm.schedmd.com `qos.html`, `resource_limits.html`):
 //! - `Priority`: the QOS factor of a job's priority is its QOS's priority over the highest
 //!   priority of any QOS (`priority_multifactor`: "the QOS priority normalized");
-//! - `MaxJobsPU` and `MaxTRESPU=cpu=N`: at most this many running jobs, and CPUs, per user
-//!   under the QOS; a job past either stays pending (reasons `QOSMaxJobsPerUserLimit`,
-//!   `QOSMaxCpuPerUserLimit`);
-//! - `GrpJobs` and `GrpTRES=cpu=N`: the running jobs under the QOS are at most this many,
-//!   and hold at most N CPUs together (`QOSGrpJobsLimit`, `QOSGrpCpuLimit`).
+//! - `MaxJobsPU` and `MaxTRESPU=cpu=N,mem=M,gres/gpu=G`: at most this many running jobs,
+//!   and CPUs, memory and GPUs, per user under the QOS; a job past one stays pending
+//!   (reasons `QOSMaxJobsPerUserLimit`, `QOSMaxCpuPerUserLimit`, `QOSMaxMemoryPerUser`,
+//!   `QOSMaxGRESPerUser`);
+//! - `GrpJobs` and `GrpTRES=cpu=N,mem=M,gres/gpu=G`: the running jobs under the QOS are at
+//!   most this many, and hold at most that together (`QOSGrpJobsLimit`, `QOSGrpCpuLimit`,
+//!   `QOSGrpMemLimit`, `QOSGrpGRES`);
+//! - `MaxWall`: a job's time limit at most this (`QOSMaxWallDurationPerJobLimit`).
 //!
-//! A job no state can let start (more CPUs than a CPU limit, or a job limit of 0) is
-//! rejected by a run with the reason.
+//! A job no state can let start (more CPUs than a CPU limit, a job limit of 0, or a time
+//! limit beyond `MaxWall`) is rejected by a run with the reason.
 //!
-//! Everything else a dump carries (other TRES, `MaxWall`, preemption, usage factors) is
+//! Everything else a dump carries (other TRES, preemption, usage factors) is
 //! listed as not read, never silently ignored.
 
 use super::DumpError;
 
 use serde::{Deserialize, Serialize};
 
-use crate::model::Job;
+use crate::model::{Demand, Job};
 
 /// One QOS as a site defines it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -48,7 +51,29 @@ pub struct QosDef {
     /// (`None`: no limit).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_cpus_per_user: Option<u64>,
+    /// `MaxWall` in seconds: the longest time limit a job under this QOS may ask (`None`:
+    /// no limit). Slurm leaves a longer job pending (`QOSMaxWallDurationPerJobLimit`), or
+    /// refuses it at submission under `AccountingStorageEnforce=limits`; a run rejects it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_wall_s: Option<u64>,
+    /// `GrpTRES=mem=M`, in KB: memory the running jobs under this QOS hold together.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grp_mem_kb: Option<u64>,
+    /// `GrpTRES=gres/gpu=G`: GPUs the running jobs under this QOS hold together.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub grp_gpus: Option<u64>,
+    /// `MaxTRESPU=mem=M`, in KB: memory one user's running jobs under this QOS hold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_mem_kb_per_user: Option<u64>,
+    /// `MaxTRESPU=gres/gpu=G`: GPUs one user's running jobs under this QOS hold.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_gpus_per_user: Option<u64>,
 }
+
+/// The trackable resources a QOS limit counts, in the order of [`QosDef::grp_tres`]: CPUs
+/// (a job's processors), memory in KB (its memory per processor times its processors, or
+/// per node times its node count, 1 when it names none) and GPUs.
+pub const QOS_TRES: [&str; 3] = ["cpu", "mem", "gres/gpu"];
 
 impl QosDef {
     /// A QOS with a priority and no limits.
@@ -60,20 +85,42 @@ impl QosDef {
             grp_cpus: None,
             grp_jobs: None,
             max_cpus_per_user: None,
+            max_wall_s: None,
+            grp_mem_kb: None,
+            grp_gpus: None,
+            max_mem_kb_per_user: None,
+            max_gpus_per_user: None,
         }
+    }
+
+    /// `GrpTRES`: CPUs, memory (KB) and GPUs ([`QOS_TRES`]).
+    pub fn grp_tres(&self) -> [Option<u64>; 3] {
+        [self.grp_cpus, self.grp_mem_kb, self.grp_gpus]
+    }
+
+    /// `MaxTRESPU`: CPUs, memory (KB) and GPUs ([`QOS_TRES`]).
+    pub fn per_user_tres(&self) -> [Option<u64>; 3] {
+        [
+            self.max_cpus_per_user,
+            self.max_mem_kb_per_user,
+            self.max_gpus_per_user,
+        ]
     }
 
     /// True when the QOS limits what runs (not only the priority).
     pub fn limits(&self) -> bool {
         self.max_jobs_per_user.is_some()
-            || self.grp_cpus.is_some()
             || self.grp_jobs.is_some()
-            || self.max_cpus_per_user.is_some()
+            || self.max_wall_s.is_some()
+            || self.counts_tres()
     }
 
-    /// True when a limit counts CPUs.
-    fn counts_cpus(&self) -> bool {
-        self.grp_cpus.is_some() || self.max_cpus_per_user.is_some()
+    /// True when a limit counts CPUs, memory or GPUs.
+    fn counts_tres(&self) -> bool {
+        self.grp_tres()
+            .iter()
+            .chain(&self.per_user_tres())
+            .any(Option::is_some)
     }
 }
 
@@ -97,13 +144,14 @@ const MAX_JOBS_PU: usize = 2;
 const GRP_TRES: usize = 3;
 const GRP_JOBS: usize = 4;
 const MAX_TRES_PU: usize = 5;
+const MAX_WALL: usize = 6;
 
 /// Reads a dump. The first line may be sacctmgr's header (`Name|Priority|…`, any order,
 /// any other columns); without one the columns are `Name|Priority|MaxJobsPU|GrpTRES` (as
 /// `-n` prints that format). Empty values are Slurm's "no limit".
 pub fn read_qos(bytes: &[u8]) -> Result<QosDump, QosError> {
     let text = String::from_utf8_lossy(bytes);
-    let mut cols: [Option<usize>; 6] = [Some(0), Some(1), Some(2), Some(3), None, None];
+    let mut cols: [Option<usize>; 7] = [Some(0), Some(1), Some(2), Some(3), None, None, None];
     let mut other: Vec<(usize, String)> = Vec::new();
     let mut dump = QosDump::default();
     for (i, raw) in text.lines().enumerate() {
@@ -114,7 +162,7 @@ pub fn read_qos(bytes: &[u8]) -> Result<QosDump, QosError> {
         }
         let fields: Vec<&str> = row.split('|').map(str::trim).collect();
         if i == 0 && fields.iter().any(|f| f.eq_ignore_ascii_case("name")) {
-            cols = [None; 6];
+            cols = [None; 7];
             for (at, name) in fields.iter().enumerate() {
                 match name.to_ascii_lowercase().as_str() {
                     "name" => cols[NAME] = Some(at),
@@ -123,6 +171,7 @@ pub fn read_qos(bytes: &[u8]) -> Result<QosDump, QosError> {
                     "grptres" => cols[GRP_TRES] = Some(at),
                     "grpjobs" => cols[GRP_JOBS] = Some(at),
                     "maxtrespu" | "maxtresperuser" => cols[MAX_TRES_PU] = Some(at),
+                    "maxwall" | "maxwalldurationperjob" => cols[MAX_WALL] = Some(at),
                     _ => other.push((at, name.to_string())),
                 }
             }
@@ -156,10 +205,18 @@ pub fn read_qos(bytes: &[u8]) -> Result<QosDump, QosError> {
         let max_jobs =
             number(MAX_JOBS_PU, "MaxJobsPU")?.map(|n| u32::try_from(n).unwrap_or(u32::MAX));
         let grp_jobs = number(GRP_JOBS, "GrpJobs")?.map(|n| u32::try_from(n).unwrap_or(u32::MAX));
-        let grp_cpus =
-            tres_cpus(get(GRP_TRES), "GrpTRES", name, &mut dump.not_read).map_err(bad)?;
-        let max_cpus_per_user =
-            tres_cpus(get(MAX_TRES_PU), "MaxTRESPU", name, &mut dump.not_read).map_err(bad)?;
+        let [grp_cpus, grp_mem_kb, grp_gpus] =
+            tres_limits(get(GRP_TRES), "GrpTRES", name, &mut dump.not_read).map_err(bad)?;
+        let [max_cpus_per_user, max_mem_kb_per_user, max_gpus_per_user] =
+            tres_limits(get(MAX_TRES_PU), "MaxTRESPU", name, &mut dump.not_read).map_err(bad)?;
+        let max_wall_s = match get(MAX_WALL) {
+            "" => None,
+            v => Some(super::conf::slurm_time(v).map_err(|e| {
+                bad(format!(
+                    "MaxWall '{v}' of QOS {name}: {e} ([D-]HH:MM:SS, MM:SS or minutes)"
+                ))
+            })?),
+        };
         for (at, column) in &other {
             let set = fields.get(*at).is_some_and(|v| !v.is_empty());
             if set
@@ -179,31 +236,39 @@ pub fn read_qos(bytes: &[u8]) -> Result<QosDump, QosError> {
             grp_cpus,
             grp_jobs,
             max_cpus_per_user,
+            max_wall_s,
+            grp_mem_kb,
+            grp_gpus,
+            max_mem_kb_per_user,
+            max_gpus_per_user,
         });
     }
     Ok(dump)
 }
 
-/// A TRES list `column` (`GrpTRES`, `MaxTRESPU`: `cpu=64,gres/gpu=8`): its CPUs; other
-/// TRES go to `not_read`.
-fn tres_cpus(
+/// A TRES list `column` (`GrpTRES`, `MaxTRESPU`: `cpu=64,mem=512G,gres/gpu=8`): its CPUs,
+/// memory in KB (a number with `K`, `M` (the default), `G` or `T`, as sacctmgr prints
+/// it) and GPUs ([`QOS_TRES`]); other TRES go to `not_read`.
+fn tres_limits(
     v: &str,
     column: &str,
     qos: &str,
     not_read: &mut Vec<String>,
-) -> Result<Option<u64>, String> {
-    let mut cpus = None;
+) -> Result<[Option<u64>; 3], String> {
+    let mut limits = [None; 3];
     for item in v.split(',').filter(|i| !i.is_empty()) {
         let Some((key, value)) = item.split_once('=') else {
             return Err(format!(
                 "{column} item '{item}' of QOS {qos} is not KEY=VALUE"
             ));
         };
-        if key.eq_ignore_ascii_case("cpu") {
-            let n = value.parse::<u64>().map_err(|_| {
-                format!("{column} cpu '{value}' of QOS {qos} is not a whole number")
-            })?;
-            cpus = Some(n);
+        let bad = || format!("{column} {key} '{value}' of QOS {qos} is not a whole number");
+        if let Some(r) = QOS_TRES.iter().position(|t| key.eq_ignore_ascii_case(t)) {
+            let n = match r {
+                1 => memory_kb(value).ok_or_else(bad)?,
+                _ => value.parse::<u64>().map_err(|_| bad())?,
+            };
+            limits[r] = Some(n);
         } else {
             let note = format!("{column} {key} (set for QOS {qos}) is not modelled");
             if !not_read
@@ -214,7 +279,23 @@ fn tres_cpus(
             }
         }
     }
-    Ok(cpus)
+    Ok(limits)
+}
+
+/// A TRES memory amount (`512G`, `4096`: megabytes without a suffix) in KB.
+fn memory_kb(v: &str) -> Option<u64> {
+    let (digits, unit) = match v.find(|c: char| !c.is_ascii_digit()) {
+        Some(at) => v.split_at(at),
+        None => (v, "M"),
+    };
+    let shift = match unit.to_ascii_uppercase().as_str() {
+        "K" => 0,
+        "M" => 10,
+        "G" => 20,
+        "T" => 30,
+        _ => return None,
+    };
+    digits.parse::<u64>().ok()?.checked_mul(1 << shift)
 }
 
 /// No QOS: a job whose record names none, or one the definitions lack, when there is no
@@ -229,27 +310,38 @@ pub struct QosOfJobs {
     /// Per job (empty: every job runs under `fallback`).
     of: Vec<u32>,
     fallback: u32,
-    /// Each job's processors, when a QOS limits CPUs (`GrpTRES=cpu`, `MaxTRESPU=cpu`).
-    cpus: Vec<u32>,
+    /// Each job's CPUs, memory (KB) and GPUs ([`QOS_TRES`]), when a QOS limits them.
+    tres: Vec<[u64; 3]>,
 }
 
 impl QosOfJobs {
     /// `numbers` are the workload's per-job QOS (empty, or one per job; -1 none), `names`
-    /// sacct's names for them (empty for SWF, whose numbers are the names).
-    pub fn new(defs: &[QosDef], jobs: &[Job], numbers: &[i32], names: &[String]) -> QosOfJobs {
+    /// sacct's names for them (empty for SWF, whose numbers are the names), `demands` the
+    /// jobs' (empty: processors only).
+    pub fn new(
+        defs: &[QosDef],
+        jobs: &[Job],
+        demands: &[Demand],
+        numbers: &[i32],
+        names: &[String],
+    ) -> QosOfJobs {
         let fallback = defs
             .iter()
             .position(|d| d.name == "normal")
             .map_or(NO_QOS, |i| i as u32);
-        let cpus = match defs.iter().any(QosDef::counts_cpus) {
-            true => jobs.iter().map(|j| j.procs).collect(),
+        let tres = match defs.iter().any(QosDef::counts_tres) {
+            true => jobs
+                .iter()
+                .enumerate()
+                .map(|(i, j)| job_tres(j, demands.get(i)))
+                .collect(),
             false => Vec::new(),
         };
         if defs.is_empty() || numbers.is_empty() {
             return QosOfJobs {
                 of: Vec::new(),
                 fallback,
-                cpus,
+                tres,
             };
         }
         // Each distinct number's definition, looked up once.
@@ -264,7 +356,7 @@ impl QosOfJobs {
                 })
             })
             .collect();
-        QosOfJobs { of, fallback, cpus }
+        QosOfJobs { of, fallback, tres }
     }
 
     /// Job `idx`'s definition, or [`NO_QOS`].
@@ -272,10 +364,30 @@ impl QosOfJobs {
         self.of.get(idx).copied().unwrap_or(self.fallback)
     }
 
-    /// Job `idx`'s processors (0 unless a QOS limits CPUs).
+    /// Job `idx`'s processors (0 unless a QOS limits a TRES).
     pub fn cpus(&self, idx: usize) -> u64 {
-        self.cpus.get(idx).map_or(0, |&c| u64::from(c))
+        self.tres(idx)[0]
     }
+
+    /// Job `idx`'s CPUs, memory (KB) and GPUs ([`QOS_TRES`]; zeros unless a QOS limits a
+    /// TRES).
+    pub fn tres(&self, idx: usize) -> [u64; 3] {
+        self.tres.get(idx).copied().unwrap_or_default()
+    }
+}
+
+/// What a job holds of each TRES a QOS counts ([`QOS_TRES`]).
+fn job_tres(job: &Job, demand: Option<&Demand>) -> [u64; 3] {
+    let d = demand.copied().unwrap_or_default();
+    let times = match d.mem_per_node {
+        true => u64::from(d.nodes.max(1)),
+        false => u64::from(job.procs),
+    };
+    [
+        u64::from(job.procs),
+        d.mem_kb.saturating_mul(times),
+        u64::from(d.gpus),
+    ]
 }
 
 /// The name of QOS number `q` (`None` for -1).

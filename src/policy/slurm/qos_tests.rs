@@ -1,8 +1,8 @@
 use super::*;
 
 /// sacctmgr's own header and rows (`show qos -P` with its default columns trimmed to a
-/// few): priorities, a per-user job limit, a CPU group limit beside a GPU one (listed as
-/// not read), empty values as no limit.
+/// few): priorities, a per-user job limit, a CPU group limit beside a GPU one, a wall
+/// limit, empty values as no limit.
 #[test]
 fn a_sacctmgr_dump_reads_priorities_and_limits() {
     let dump = b"Name|Priority|GraceTime|GrpTRES|MaxWall|MaxJobsPU\n\
@@ -17,10 +17,12 @@ debug|50|00:00:00||00:30:00|1\n";
             QosDef {
                 max_jobs_per_user: Some(4),
                 grp_cpus: Some(64),
+                grp_gpus: Some(8),
                 ..QosDef::new("high", 100)
             },
             QosDef {
                 max_jobs_per_user: Some(1),
+                max_wall_s: Some(1800),
                 ..QosDef::new("debug", 50)
             },
         ]
@@ -28,12 +30,50 @@ debug|50|00:00:00||00:30:00|1\n";
     // GraceTime is set on every row (00:00:00, Slurm's default) and named once.
     assert_eq!(
         d.not_read,
-        [
-            "GraceTime (set for QOS normal) is not modelled",
-            "GrpTRES gres/gpu (set for QOS high) is not modelled",
-            "MaxWall (set for QOS debug) is not modelled",
-        ]
+        ["GraceTime (set for QOS normal) is not modelled",]
     );
+    // MaxWall as sacctmgr prints it, with days, or minutes; anything else names its line.
+    let d = read_qos(b"Name|MaxWall\na|1-00:00:00\nb|90\n").unwrap();
+    assert_eq!(d.defs[0].max_wall_s, Some(86_400));
+    assert_eq!(d.defs[1].max_wall_s, Some(5_400));
+    let e = read_qos(b"Name|MaxWall\na|soon\n").unwrap_err();
+    assert_eq!(e.line, 2);
+    assert!(e.reason.contains("MaxWall 'soon'"), "{e}");
+}
+
+/// Memory and GPUs in the TRES lists: memory in KB from sacctmgr's units (megabytes
+/// without one), GPUs by `gres/gpu`; a typed GPU (`gres/gpu:a100`) is not modelled.
+#[test]
+fn tres_limits_read_memory_and_gpus() {
+    let d = read_qos(
+        b"Name|GrpTRES|MaxTRESPU\nbig|cpu=64,mem=512G,gres/gpu=8|mem=4096,gres/gpu:a100=2\n",
+    )
+    .unwrap();
+    let q = &d.defs[0];
+    assert_eq!(q.grp_tres(), [Some(64), Some(512 << 20), Some(8)]);
+    assert_eq!(q.per_user_tres(), [None, Some(4096 << 10), None]);
+    assert_eq!(
+        d.not_read,
+        ["MaxTRESPU gres/gpu:a100 (set for QOS big) is not modelled"]
+    );
+    let e = read_qos(b"Name|GrpTRES\nbig|mem=lots\n").unwrap_err();
+    assert!(e.reason.contains("GrpTRES mem 'lots'"), "{e}");
+    // A job's memory: per processor times its processors, per node times its nodes.
+    let jobs = [job(4), job(4)];
+    let per_cpu = Demand {
+        mem_kb: 100,
+        gpus: 2,
+        ..Demand::default()
+    };
+    let per_node = Demand {
+        mem_kb: 1000,
+        mem_per_node: true,
+        nodes: 2,
+        ..Demand::default()
+    };
+    let of = QosOfJobs::new(&d.defs, &jobs, &[per_cpu, per_node], &[], &[]);
+    assert_eq!(of.tres(0), [4, 400, 2]);
+    assert_eq!(of.tres(1), [4, 2000, 0]);
 }
 
 /// `GrpJobs` and `MaxTRESPU` (sacctmgr's names; `MaxTRESPerUser` too) are read, their CPUs
@@ -44,10 +84,8 @@ fn group_jobs_and_per_user_cpus_are_read() {
     assert_eq!(d.defs[0].grp_jobs, Some(10));
     assert_eq!(d.defs[0].max_cpus_per_user, Some(16));
     assert!(d.defs[0].limits());
-    assert_eq!(
-        d.not_read,
-        ["MaxTRESPU mem (set for QOS normal) is not modelled"]
-    );
+    assert_eq!(d.defs[0].max_mem_kb_per_user, Some(64 << 20));
+    assert!(d.not_read.is_empty(), "{:?}", d.not_read);
     let d = read_qos(b"Name|MaxTRESPerUser\nnormal|cpu=2\n").unwrap();
     assert_eq!(d.defs[0].max_cpus_per_user, Some(2));
     let e = read_qos(b"Name|GrpJobs\nnormal|many\n").unwrap_err();
@@ -107,24 +145,24 @@ fn each_job_finds_its_qos() {
     let defs = [QosDef::new("normal", 0), QosDef::new("high", 10)];
     let jobs = [job(1), job(2), job(3)];
     let names = ["high".to_string(), "lost".to_string()];
-    let of = QosOfJobs::new(&defs, &jobs, &[0, 1, -1], &names);
+    let of = QosOfJobs::new(&defs, &jobs, &[], &[0, 1, -1], &names);
     assert_eq!([of.get(0), of.get(1), of.get(2)], [1, 0, 0]);
     let without_normal = [QosDef::new("high", 10)];
-    let of = QosOfJobs::new(&without_normal, &jobs, &[0, 1, -1], &names);
+    let of = QosOfJobs::new(&without_normal, &jobs, &[], &[0, 1, -1], &names);
     assert_eq!([of.get(0), of.get(1), of.get(2)], [0, NO_QOS, NO_QOS]);
     // SWF: queue 1 is QOS "1".
     let swf = [QosDef::new("1", 5)];
-    let of = QosOfJobs::new(&swf, &jobs, &[1, 2, -1], &[]);
+    let of = QosOfJobs::new(&swf, &jobs, &[], &[1, 2, -1], &[]);
     assert_eq!([of.get(0), of.get(1), of.get(2)], [0, NO_QOS, NO_QOS]);
     // No job names one: every job runs under normal.
-    let of = QosOfJobs::new(&defs, &jobs, &[], &[]);
+    let of = QosOfJobs::new(&defs, &jobs, &[], &[], &[]);
     assert_eq!(of.get(2), 0);
     assert_eq!(of.cpus(2), 0, "no CPU limit: no processors kept");
     let limited = [QosDef {
         grp_cpus: Some(4),
         ..QosDef::new("normal", 0)
     }];
-    assert_eq!(QosOfJobs::new(&limited, &jobs, &[], &[]).cpus(2), 3);
+    assert_eq!(QosOfJobs::new(&limited, &jobs, &[], &[], &[]).cpus(2), 3);
     let notes = qos_notes(&defs, &[0, 1, -1, 1], &names);
     assert_eq!(
         notes,

@@ -289,7 +289,7 @@ pub fn slurm_params(app: &AppContext, i: usize, a: &AlgorithmSpec) -> Html {
         <SlurmConf run={i} kind={PasteKind::Assoc} />
         { qos_summary(i, &cfg) }
         { assoc_summary(i, &cfg) }
-        <p class="help">{ super::with_doc_links("Slurm's own policy: the queue in multifactor priority order (partition tier first), the main scheduler while jobs fit, then Slurm's backfill with a reservation for every job it examines within bf_window. Partitions' PriorityJobFactor, PriorityTier, MaxTime and Nodes (node types of a site with node types) come from a pasted slurm.conf; QOS (Priority; MaxJobsPU and MaxTRESPU=cpu: running jobs and CPUs per user; GrpJobs and GrpTRES=cpu: running jobs and CPUs of the whole QOS; a job a limit holds is passed over and blocks nothing) from a pasted sacctmgr QOS dump. Nice is 0 here (docs/slurm.md).") }</p>
+        <p class="help">{ super::with_doc_links("Slurm's own policy: the queue in multifactor priority order (partition tier first), the main scheduler while jobs fit, then Slurm's backfill with a reservation for every job it examines within bf_window. Partitions' PriorityJobFactor, PriorityTier, MaxTime and Nodes (node types of a site with node types) come from a pasted slurm.conf; QOS (Priority; MaxJobsPU and MaxTRESPU (cpu, mem, gres/gpu): running jobs, CPUs, memory and GPUs per user; GrpJobs and GrpTRES: the same of the whole QOS; a job a limit holds is passed over and blocks nothing; MaxWall: a longer time limit is rejected) from a pasted sacctmgr QOS dump. Nice is 0 here (docs/slurm.md).") }</p>
     </div> }
 }
 
@@ -328,6 +328,22 @@ fn qos_summary(i: usize, cfg: &SlurmConfig) -> Html {
         }
         if let Some(c) = q.grp_cpus {
             s.push_str(&format!(", GrpTRES cpu={c}"));
+        }
+        let kb = |k: u64| format!("{}M", k >> 10);
+        if let Some(m) = q.max_mem_kb_per_user {
+            s.push_str(&format!(", MaxTRESPU mem={}", kb(m)));
+        }
+        if let Some(g) = q.max_gpus_per_user {
+            s.push_str(&format!(", MaxTRESPU gres/gpu={g}"));
+        }
+        if let Some(m) = q.grp_mem_kb {
+            s.push_str(&format!(", GrpTRES mem={}", kb(m)));
+        }
+        if let Some(g) = q.grp_gpus {
+            s.push_str(&format!(", GrpTRES gres/gpu={g}"));
+        }
+        if let Some(w) = q.max_wall_s {
+            s.push_str(&format!(", MaxWall {w} s"));
         }
         s
     };
@@ -432,7 +448,7 @@ fn SlurmConf(p: &SlurmConfProps) -> Html {
             "QOS dump",
             "qos",
             "Name|Priority|MaxJobsPU|GrpTRES\nnormal|0||\nhigh|100|4|cpu=64",
-            " sacctmgr show qos format=Name,Priority,MaxJobsPU,MaxTRESPU,GrpJobs,GrpTRES -P: replaces this run's QOS, as gridscope simulate --slurm-qos does. A job runs under the QOS its record names (sacct's QOS column, SWF's queue), else normal if defined.",
+            " sacctmgr show qos format=Name,Priority,MaxJobsPU,MaxTRESPU,GrpJobs,GrpTRES,MaxWall -P: replaces this run's QOS, as gridscope simulate --slurm-qos does. A job runs under the QOS its record names (sacct's QOS column, SWF's queue), else normal if defined.",
         ),
         PasteKind::Assoc => (
             "association dump",

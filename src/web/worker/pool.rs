@@ -122,13 +122,19 @@ pub fn encode_outcomes(outcomes: &[Outcome]) -> Vec<u8> {
                 let r = RESOURCES.iter().position(|&x| x == resource).unwrap_or(0);
                 (12 + r as u8, sat(needs), sat(most))
             }
-            // A Slurm QOS limit (issue #42): 16 + the limit.
+            // A Slurm QOS limit (issue #42): 16 + the limit (20: MaxWall; 21–24: memory and
+            // GPU limits).
             JobOutcome::Rejected(RejectReason::QosLimit { limit, needs, most }) => {
                 let tag = match limit {
                     QosLimit::MaxJobsPerUser => 16,
                     QosLimit::GrpCpus => 17,
                     QosLimit::GrpJobs => 18,
                     QosLimit::MaxCpusPerUser => 19,
+                    QosLimit::MaxWall => 20,
+                    QosLimit::GrpMem => 21,
+                    QosLimit::GrpGpus => 22,
+                    QosLimit::MaxMemPerUser => 23,
+                    QosLimit::MaxGpusPerUser => 24,
                 };
                 (tag, sat(needs), sat(most))
             }
@@ -189,12 +195,17 @@ pub fn decode_outcomes(bytes: &[u8]) -> Result<Vec<Outcome>, String> {
                     needs: u64::from(u32_at(r, 21)),
                     most: u64::from(u32_at(r, 25)),
                 }),
-                tag @ 16..=19 => JobOutcome::Rejected(RejectReason::QosLimit {
+                tag @ 16..=24 => JobOutcome::Rejected(RejectReason::QosLimit {
                     limit: match tag {
                         16 => QosLimit::MaxJobsPerUser,
                         17 => QosLimit::GrpCpus,
                         18 => QosLimit::GrpJobs,
-                        _ => QosLimit::MaxCpusPerUser,
+                        19 => QosLimit::MaxCpusPerUser,
+                        20 => QosLimit::MaxWall,
+                        21 => QosLimit::GrpMem,
+                        22 => QosLimit::GrpGpus,
+                        23 => QosLimit::MaxMemPerUser,
+                        _ => QosLimit::MaxGpusPerUser,
                     },
                     needs: u64::from(u32_at(r, 21)),
                     most: u64::from(u32_at(r, 25)),

@@ -445,9 +445,9 @@ pub struct SlurmPolicyArgs {
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, verbatim_doc_comment)]
     pub slurm_assoc: Option<PathBuf>,
     /// The site's QOS, as `sacctmgr show qos
-    /// format=Name,Priority,MaxJobsPU,MaxTRESPU,GrpJobs,GrpTRES -P` prints them: each
-    /// QOS's priority (the QOS factor) and its limits MaxJobsPU, MaxTRESPU=cpu, GrpJobs
-    /// and GrpTRES=cpu. A job runs under the QOS its record names (sacct's QOS column, SWF's
+    /// format=Name,Priority,MaxJobsPU,MaxTRESPU,GrpJobs,GrpTRES,MaxWall -P` prints them:
+    /// each QOS's priority (the QOS factor) and its limits MaxJobsPU, MaxTRESPU and
+    /// GrpTRES (cpu, mem, gres/gpu), GrpJobs and MaxWall. A job runs under the QOS its record names (sacct's QOS column, SWF's
     /// queue), else normal if defined (docs/slurm.md)
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, verbatim_doc_comment)]
     pub slurm_qos: Option<PathBuf>,
