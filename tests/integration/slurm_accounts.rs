@@ -80,7 +80,7 @@ fn each_association_has_its_own_usage() {
     let expected = vec![(2, 1.0), (3, 0.25), (4, 0.5), (5, 1.0), (6, 0.25)];
     assert_eq!(got, expected, "{err}");
     assert!(
-        err.contains("1 job(s) run under an account that is not their user's first"),
+        err.contains("1 job(s) run under an account other than the first the tree lists"),
         "{err}"
     );
     assert!(

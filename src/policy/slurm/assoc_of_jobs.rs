@@ -127,7 +127,7 @@ impl AssocOfJobs {
         let mut notes = Vec::new();
         if self.second_accounts > 0 {
             notes.push(format!(
-                "{} job(s) run under an account that is not their user's first: each (account, user) association has its own usage",
+                "{} job(s) run under an account other than the first the tree lists for their user: each (account, user) association has its own usage",
                 self.second_accounts
             ));
         }
