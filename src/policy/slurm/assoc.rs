@@ -216,8 +216,10 @@ fn tree(rows: Rows) -> Result<AssocTree, AssocError> {
     let mut notes = Vec::new();
     let mut repeats = 0;
     let mut extra_users = Vec::new();
+    // Each user's first association, by position in `out`.
+    let mut first_of: BTreeMap<&str, usize> = BTreeMap::new();
     for (user, account, shares, line) in &users {
-        if let Some(first) = out.iter().find(|u| &u.user == user) {
+        if let Some(first) = first_of.get(user.as_str()).map(|&i| &out[i]) {
             repeats += 1;
             extra_users.push((user.clone(), account.clone(), *shares));
             notes.push(format!(
@@ -232,6 +234,7 @@ fn tree(rows: Rows) -> Result<AssocTree, AssocError> {
         } else {
             *shares as f64 / total as f64
         };
+        first_of.insert(user.as_str(), out.len());
         out.push(UserAssoc {
             user: user.clone(),
             account: account.clone(),
@@ -279,11 +282,17 @@ impl AssocTree {
         workload_users: &[i32],
     ) -> Vec<String> {
         let mut notes = self.notes.clone();
+        // Looked up through sets and maps: a dump may hold tens of thousands of users.
+        let workload: std::collections::BTreeSet<i32> = workload_users.iter().copied().collect();
         let matched: Vec<(i32, &UserAssoc)> = self
             .users
             .iter()
             .filter_map(|u| user_id(&u.user).map(|id| (id, u)))
-            .filter(|(id, _)| workload_users.contains(id))
+            .filter(|(id, _)| workload.contains(id))
+            .collect();
+        let ids: BTreeMap<&str, i32> = matched
+            .iter()
+            .map(|(id, u)| (u.user.as_str(), *id))
             .collect();
         // Flat: every user of the workload directly under root, and nowhere else (a second
         // association is an account of its own for the jobs that name it).
@@ -291,7 +300,7 @@ impl AssocTree {
             && !self
                 .extra_users
                 .iter()
-                .any(|(user, ..)| matched.iter().any(|(_, m)| &m.user == user));
+                .any(|(user, ..)| ids.contains_key(user.as_str()));
         config.shares.clear();
         config.accounts.clear();
         // Every user association counts in Fair Tree's ranks, a user's second account too.
@@ -316,7 +325,7 @@ impl AssocTree {
                 });
             }
             config.other_shares = (SCALE as u64).saturating_sub(mine);
-            config.accounts = self.account_tree(&matched, workload_users);
+            config.accounts = self.account_tree(&ids, workload_users);
             notes.push(if config.fair_tree {
                 "users sit under accounts: Fair Tree ranks the accounts at each level, then \
                  the associations within them (a job runs under the account it names, else \
@@ -329,9 +338,10 @@ impl AssocTree {
             });
         }
         config.shares.sort_by_key(|s| s.user);
+        let found: std::collections::BTreeSet<i32> = ids.values().copied().collect();
         let missing: Vec<String> = workload_users
             .iter()
-            .filter(|id| !matched.iter().any(|(m, _)| m == *id))
+            .filter(|id| !found.contains(id))
             .map(|id| id.to_string())
             .collect();
         if !missing.is_empty() {
@@ -345,14 +355,15 @@ impl AssocTree {
     }
 
     /// The whole tree for Fair Tree ([`SlurmConfig::accounts`]): `root` first, then every
-    /// account in file order, each with the workload's users in it (`matched`, by their
-    /// numbers) and the raw shares of its user associations with no job here. A workload
+    /// account in file order, each with the workload's users in it (`ids`: their numbers
+    /// by name) and the raw shares of its user associations with no job here. A workload
     /// user the dump lacks sits under `root` with 1 share.
     fn account_tree(
         &self,
-        matched: &[(i32, &UserAssoc)],
+        ids: &BTreeMap<&str, i32>,
         workload_users: &[i32],
     ) -> Vec<AccountShares> {
+        let found: std::collections::BTreeSet<i32> = ids.values().copied().collect();
         let mut tree = vec![AccountShares {
             name: "root".into(),
             parent: String::new(),
@@ -381,9 +392,9 @@ impl AssocTree {
             let Some(a) = at(&u.account) else {
                 continue;
             };
-            match matched.iter().find(|(_, m)| m.user == u.user) {
-                Some((id, _)) => tree[a].users.push(UserShares {
-                    user: *id,
+            match ids.get(u.user.as_str()) {
+                Some(&id) => tree[a].users.push(UserShares {
+                    user: id,
                     shares: u.raw_shares,
                 }),
                 None => tree[a].idle_users.push(u.raw_shares),
@@ -393,16 +404,16 @@ impl AssocTree {
             let Some(a) = at(account) else {
                 continue;
             };
-            match matched.iter().find(|(_, m)| &m.user == user) {
-                Some((id, _)) => tree[a].users.push(UserShares {
-                    user: *id,
+            match ids.get(user.as_str()) {
+                Some(&id) => tree[a].users.push(UserShares {
+                    user: id,
                     shares: *shares,
                 }),
                 None => tree[a].idle_users.push(*shares),
             }
         }
         for id in workload_users {
-            if !matched.iter().any(|(m, _)| m == id) {
+            if !found.contains(id) {
                 tree[0].users.push(UserShares {
                     user: *id,
                     shares: 1,
