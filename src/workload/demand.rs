@@ -124,9 +124,9 @@ pub(super) fn sort_by_submit(
 
 /// The jobs' QOS (or accounts) as a workload keeps them: empty when no job names one (-1
 /// each).
-pub(super) fn kept_qos(qos: Vec<i32>) -> Vec<i32> {
-    match qos.iter().any(|&q| q >= 0) {
-        true => qos,
+pub(super) fn kept_labels(labels: Vec<i32>) -> Vec<i32> {
+    match labels.iter().any(|&l| l >= 0) {
+        true => labels,
         false => Vec::new(),
     }
 }

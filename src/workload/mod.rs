@@ -232,8 +232,8 @@ pub fn merge_sites(
     // Each side table is empty when the parts had none, or the window left none.
     let demands = column(&jobs, any_demands, |m| m.4);
     let logged_waits = demand::logged_waits(column(&jobs, any_waits, |m| m.5));
-    let qos = demand::kept_qos(column(&jobs, any_qos, |m| m.6));
-    let accounts = demand::kept_qos(column(&jobs, any_accounts, |m| m.7));
+    let qos = demand::kept_labels(column(&jobs, any_qos, |m| m.6));
+    let accounts = demand::kept_labels(column(&jobs, any_accounts, |m| m.7));
     let jobs: Vec<Job> = jobs
         .into_iter()
         .map(|(_, _, _, mut j, ..)| {

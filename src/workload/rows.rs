@@ -7,7 +7,7 @@
 
 use std::collections::BTreeMap;
 
-use super::demand::{kept_qos, logged_waits, sort_by_submit, Demands, Source};
+use super::demand::{kept_labels, logged_waits, sort_by_submit, Demands, Source};
 use super::swf::{malformed_row, SwfError, SwfOptions};
 use super::{ImportReport, Workload};
 use crate::limits::{Limit, LimitExceeded, Limits};
@@ -213,8 +213,8 @@ impl<'a> Rows<'a> {
         let (mut demands, resources) = std::mem::take(&mut self.demands).finish(self.jobs.len());
         r.resources = resources;
         let mut waits = logged_waits(std::mem::take(&mut self.waits));
-        let mut qos = kept_qos(std::mem::take(&mut self.qos));
-        let mut accounts = kept_qos(std::mem::take(&mut self.accounts));
+        let mut qos = kept_labels(std::mem::take(&mut self.qos));
+        let mut accounts = kept_labels(std::mem::take(&mut self.accounts));
         if r.out_of_order > 0 {
             let labels = [&mut qos, &mut accounts];
             sort_by_submit(&mut self.jobs, &mut demands, &mut waits, labels);

@@ -74,6 +74,18 @@ impl fmt::Display for SlurmConfError {
 
 impl std::error::Error for SlurmConfError {}
 
+impl SlurmConfError {
+    /// `key=value` on line `line` cannot be used, for `reason`.
+    fn at(line: usize, key: &str, value: &str, reason: &str) -> SlurmConfError {
+        SlurmConfError {
+            line,
+            key: key.to_string(),
+            value: value.to_string(),
+            reason: reason.to_string(),
+        }
+    }
+}
+
 /// Which of the `SchedulerParameters` whose absence the reader notes a line gave.
 #[derive(Default)]
 struct SchedulerSeen {
@@ -92,12 +104,7 @@ fn scheduler_parameters(
     let mut seen = SchedulerSeen::default();
     for entry in value.split(',').map(str::trim).filter(|e| !e.is_empty()) {
         let (k, v) = entry.split_once('=').unwrap_or((entry, ""));
-        let bad = |reason: &str| SlurmConfError {
-            line,
-            key: k.to_string(),
-            value: v.to_string(),
-            reason: reason.to_string(),
-        };
+        let bad = |reason: &str| SlurmConfError::at(line, k, v, reason);
         match k.to_ascii_lowercase().as_str() {
             "bf_window" => config.bf_window_min = whole(v).map_err(bad)?,
             "bf_resolution" => config.bf_resolution_s = whole(v).map_err(bad)?,
@@ -138,12 +145,8 @@ pub fn read_slurm_conf(bytes: &[u8]) -> Result<SlurmConfReport, SlurmConfError> 
         if body.is_empty() {
             continue;
         }
-        let bad = |key: &str, value: &str, reason: &str| SlurmConfError {
-            line,
-            key: key.to_string(),
-            value: value.to_string(),
-            reason: reason.to_string(),
-        };
+        let bad =
+            |key: &str, value: &str, reason: &str| SlurmConfError::at(line, key, value, reason);
         let Some((key, value)) = body.split_once('=') else {
             return Err(bad(body, "", "not a Key=Value line"));
         };
@@ -264,15 +267,14 @@ fn node_line(
             continue;
         }
         if k.eq_ignore_ascii_case("cpus") {
-            let n = whole_u32(v)
-                .ok()
-                .filter(|&n| n > 0)
-                .ok_or_else(|| SlurmConfError {
+            let n = whole_u32(v).ok().filter(|&n| n > 0).ok_or_else(|| {
+                SlurmConfError::at(
                     line,
-                    key: "NodeName:CPUs".into(),
-                    value: v.to_string(),
-                    reason: "not a whole number of CPUs above 0".into(),
-                })?;
+                    "NodeName:CPUs",
+                    v,
+                    "not a whole number of CPUs above 0",
+                )
+            })?;
             cpus = Some(n);
         } else {
             unknown.push((line, format!("NodeName:{k}")));
@@ -302,12 +304,7 @@ fn partition_line(
     let mut node_types = None;
     for token in body.split_whitespace() {
         let (k, v) = token.split_once('=').unwrap_or((token, ""));
-        let bad = |reason: &str| SlurmConfError {
-            line,
-            key: k.to_string(),
-            value: v.to_string(),
-            reason: reason.to_string(),
-        };
+        let bad = |reason: &str| SlurmConfError::at(line, k, v, reason);
         match k.to_ascii_lowercase().as_str() {
             "partitionname" if v.is_empty() => return Err(bad("a partition needs a name")),
             "partitionname" => name = Some(v.to_string()),
@@ -356,14 +353,7 @@ fn tres_weights(
 ) -> Result<(), SlurmConfError> {
     for entry in value.split(',').map(str::trim).filter(|e| !e.is_empty()) {
         let (k, v) = entry.split_once('=').unwrap_or((entry, ""));
-        let weight = || {
-            whole_u32(v).map_err(|reason| SlurmConfError {
-                line,
-                key: k.to_string(),
-                value: v.to_string(),
-                reason: reason.to_string(),
-            })
-        };
+        let weight = || whole_u32(v).map_err(|reason| SlurmConfError::at(line, k, v, reason));
         let w = &mut config.weight_tres;
         match k.to_ascii_lowercase().as_str() {
             "cpu" => w.cpu = weight()?,

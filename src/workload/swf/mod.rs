@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::io::Read;
 
-use super::demand::{kept_qos, logged_waits, memory_kb, sort_by_submit, Demands, Source};
+use super::demand::{kept_labels, logged_waits, memory_kb, sort_by_submit, Demands, Source};
 use super::Workload;
 use crate::limits::{Limit, LimitExceeded, Limits};
 use crate::model::Demand;
@@ -424,8 +424,8 @@ impl Reader<'_> {
         let (mut demands, resources) = std::mem::take(&mut self.demands).finish(self.jobs.len());
         self.report.resources = resources;
         let mut waits = logged_waits(std::mem::take(&mut self.waits));
-        let mut qos = kept_qos(std::mem::take(&mut self.queues));
-        let mut accounts = kept_qos(std::mem::take(&mut self.groups));
+        let mut qos = kept_labels(std::mem::take(&mut self.queues));
+        let mut accounts = kept_labels(std::mem::take(&mut self.groups));
         if self.report.out_of_order > 0 {
             let labels = [&mut qos, &mut accounts];
             sort_by_submit(&mut self.jobs, &mut demands, &mut waits, labels);
