@@ -116,7 +116,7 @@ pub use cdf::{empirical_cdf, workload_cdfs, WorkloadCdfs};
 pub use vs_log::{vs_log, VsLog};
 
 use crate::engine::{wallclock_limit, JobOutcome, Outcome, RunConfig, SimTime};
-use crate::model::{Job, Platform};
+use crate::model::{Allocation, Job, Placements, Platform, Site};
 
 /// Bounded-slowdown threshold τ: runs shorter than this count as this long.
 pub const BSLD_TAU_S: f64 = 10.0;
@@ -196,6 +196,38 @@ pub fn compute(
     skipped: u64,
     ideal_capacity: Option<f64>,
 ) -> Metrics {
+    compute_placed(
+        platform,
+        jobs,
+        outcomes,
+        &Placements::default(),
+        cfg,
+        skipped,
+        ideal_capacity,
+    )
+}
+
+/// The CPUs job `idx` held on `site`: its allocation units' CPUs, or on a node-exclusive
+/// site with node types the cores of the nodes it was placed on (whole, `placements`).
+pub fn cpus_held(site: &Site, job: &Job, placements: &Placements, idx: usize) -> f64 {
+    let shares = placements.of(idx);
+    if site.has_nodes() && site.allocation == Allocation::Node && !shares.is_empty() {
+        return shares.iter().map(|s| f64::from(s.cores)).sum();
+    }
+    site.units_for(job.procs) as f64 * site.cpus_per_unit() as f64
+}
+
+/// [`compute`] for a run that placed jobs on nodes (`placements`): a node-exclusive
+/// site's jobs hold the cores of their whole nodes ([`cpus_held`]).
+pub fn compute_placed(
+    platform: &Platform,
+    jobs: &[Job],
+    outcomes: &[Outcome],
+    placements: &Placements,
+    cfg: &RunConfig,
+    skipped: u64,
+    ideal_capacity: Option<f64>,
+) -> Metrics {
     let n_sites = platform.sites.len();
     let mut per_site = SiteSums::new(n_sites);
     let SiteSums {
@@ -216,7 +248,7 @@ pub fn compute(
     let mut counts: BTreeMap<(u32, u32), u64> = BTreeMap::new();
     let mut last_end = SimTime::ZERO;
     let first_submit = jobs.first().map(|j| j.submit).unwrap_or_default();
-    for (job, out) in jobs.iter().zip(outcomes) {
+    for (i, (job, out)) in jobs.iter().zip(outcomes).enumerate() {
         match out.status {
             JobOutcome::Rejected(_) => {
                 rejected += 1;
@@ -248,7 +280,7 @@ pub fn compute(
                 crate::engine::ideal_work(job, platform, cfg) / crate::time::TICKS_PER_SEC as f64;
             occupied = consumed;
         } else {
-            let cpus_held = site.units_for(job.procs) as f64 * site.cpus_per_unit() as f64;
+            let cpus_held = cpus_held(site, job, placements, i);
             site_busy[s] += cpus_held * run;
             consumed += job.procs as f64 * run * site.speed;
             occupied += cpus_held * run * site.speed;
@@ -454,7 +486,14 @@ pub struct SiteSeries {
 }
 
 pub fn series(platform: &Platform, jobs: &[Job], outcomes: &[Outcome], buckets: usize) -> Series {
-    series_with_downtimes(platform, jobs, outcomes, buckets, &[])
+    series_with_downtimes(
+        platform,
+        jobs,
+        outcomes,
+        &Placements::default(),
+        buckets,
+        &[],
+    )
 }
 
 /// [`series`], and for a run with `downtimes` each node-typed site's share of nodes up
@@ -463,6 +502,7 @@ pub fn series_with_downtimes(
     platform: &Platform,
     jobs: &[Job],
     outcomes: &[Outcome],
+    placements: &Placements,
     buckets: usize,
     downtimes: &[crate::engine::Downtime],
 ) -> Series {
@@ -478,13 +518,12 @@ pub fn series_with_downtimes(
     let n = platform.sites.len();
     let mut busy: Vec<Vec<(i64, f64)>> = vec![Vec::new(); n];
     let mut queued: Vec<Vec<(i64, f64)>> = vec![Vec::new(); n];
-    for (job, out) in jobs.iter().zip(outcomes) {
+    for (i, (job, out)) in jobs.iter().zip(outcomes).enumerate() {
         if !out.ran() {
             continue;
         }
         let s = out.site as usize;
-        let site = &platform.sites[s];
-        let cpus = site.units_for(job.procs) as f64 * site.cpus_per_unit() as f64;
+        let cpus = cpus_held(&platform.sites[s], job, placements, i);
         busy[s].push((out.start.0, cpus));
         busy[s].push((out.end.0, -cpus));
         if out.start > job.submit {
@@ -629,6 +668,7 @@ mod tests {
             &platform,
             std::slice::from_ref(&job),
             &[out],
+            &Placements::default(),
             2,
             &[down(0, 0, 50), down(1, 200, 300)],
         );

@@ -40,6 +40,11 @@ pub struct NodeFree {
     /// How a placement walks these nodes (first fit unless the run asked for best fit);
     /// copies place as the original does.
     rule: PlacementRule,
+    /// Node-exclusive (a site of `allocation: node` with node types): a node runs at most
+    /// one job, so a placement's share of a node is all of it. Every node is then either
+    /// whole or held whole, and a placement walks only whole nodes without knowing it:
+    /// the others have nothing free. Copies place as the original does.
+    exclusive: bool,
     /// Under best fit, the open nodes as (rank, node), least first: the order best fit
     /// walks them, kept share by share, so a walk reads the fullest nodes first without
     /// ranking every node (RICC: a heap of every open node per placement made best fit
@@ -80,6 +85,16 @@ impl NodeFree {
     /// How a placement walks these nodes.
     pub fn rule(&self) -> PlacementRule {
         self.rule
+    }
+
+    /// True when a placement holds its nodes whole ([`NodeFree::exclusive`]).
+    pub fn is_exclusive(&self) -> bool {
+        self.exclusive
+    }
+
+    /// Holds each placed node whole (`true`) or only the job's part of it, from now on.
+    pub fn set_exclusive(&mut self, exclusive: bool) {
+        self.exclusive = exclusive;
     }
 
     /// Places by `rule` from now on.
@@ -215,6 +230,7 @@ impl NodeFree {
         self.open.clone_from(&src.open);
         self.asleep.clone_from(&src.asleep);
         self.rule = src.rule;
+        self.exclusive = src.exclusive;
         self.ranked.clone_from(&src.ranked);
         self.cores_free = src.cores_free;
     }
@@ -491,7 +507,19 @@ pub fn first_fit_within(
         Ok(()) if !f.rule.is_first_fit() => out.sort_unstable_by_key(|s| s.node),
         Ok(()) => {}
     }
+    if placed.is_ok() && f.exclusive {
+        whole_nodes(f, out);
+    }
     placed
+}
+
+/// On node-exclusive nodes, each share of a placement widened to all its node has free,
+/// which is all of the node: a node with anything free holds no job there.
+pub fn whole_nodes(f: &NodeFree, shares: &mut [Share]) {
+    for s in shares {
+        let n = s.node as usize;
+        (s.cores, s.mem_kb, s.gpus) = (f.cores[n], f.mem_kb[n], f.gpus[n]);
+    }
 }
 
 /// Under best fit, for a job of units only ([`unit_mem`]) that the nodes cannot hold: the
@@ -741,7 +769,10 @@ fn take_n_nodes(
             (true, true) => d.mem_kb,
             (true, false) => d.mem_kb.saturating_mul(u64::from(cores)),
         };
-        if free_cores >= cores && f.mem_kb[node] >= mem_kb && f.gpus[node] >= gpus {
+        // A node-exclusive node with no core free is held (a share of no cores, for a
+        // job of fewer processors than nodes, would land on it).
+        let held = f.exclusive && free_cores == 0;
+        if !held && free_cores >= cores && f.mem_kb[node] >= mem_kb && f.gpus[node] >= gpus {
             out.push(Share {
                 node: node as u32,
                 cores,

@@ -90,19 +90,30 @@ impl Site {
 
     /// The site's nodes, free, when it lists node types.
     pub fn node_pool(&self) -> Option<NodePool> {
-        self.has_nodes().then(|| NodePool::new(&self.node_types))
+        self.has_nodes().then(|| {
+            NodePool::new(&self.node_types).with_exclusive(self.allocation == Allocation::Node)
+        })
     }
 
-    /// Allocation units the local scheduler counts: processors or whole nodes.
+    /// Allocation units the local scheduler counts: processors or whole nodes. A site with
+    /// node types counts its cores, node-exclusive or not: its nodes differ, so a job's
+    /// cores held are known only once it is placed (the engine charges them then).
     pub fn capacity_units(&self) -> u32 {
+        if self.has_nodes() {
+            return self.cpus().min(u32::MAX as u64) as u32;
+        }
         match self.allocation {
             Allocation::Processor => self.cpus().min(u32::MAX as u64) as u32,
             Allocation::Node => self.nodes,
         }
     }
 
-    /// Units a job of `procs` processors holds here.
+    /// Units a job of `procs` processors holds here (on a site with node types, the cores
+    /// it asks for: a node-exclusive site's engine charges the cores of the nodes placed).
     pub fn units_for(&self, procs: u32) -> u32 {
+        if self.has_nodes() {
+            return procs;
+        }
         match self.allocation {
             Allocation::Processor => procs,
             Allocation::Node => procs.div_ceil(self.cpus_per_node.max(1)),
@@ -112,6 +123,9 @@ impl Site {
     /// Processors one allocation unit stands for (for utilization: a node-exclusive job
     /// holds whole nodes even when it uses fewer CPUs).
     pub fn cpus_per_unit(&self) -> u32 {
+        if self.has_nodes() {
+            return 1;
+        }
         match self.allocation {
             Allocation::Processor => 1,
             Allocation::Node => self.cpus_per_node.max(1),
@@ -145,8 +159,8 @@ impl Site {
         Ok(())
     }
 
-    /// Node types: as many nodes as `nodes` says, each with a core, node-shared, no SES
-    /// groups beside them.
+    /// Node types: as many nodes as `nodes` says, each with a core, no SES groups beside
+    /// them (shared between jobs, or node-exclusive with `allocation: node`).
     fn validate_node_types(&self) -> Result<(), String> {
         let count: u64 = self.node_types.iter().map(|t| u64::from(t.count)).sum();
         if count != u64::from(self.nodes) {
@@ -161,10 +175,10 @@ impl Site {
                 self.name, t.name
             ));
         }
-        if self.allocation != Allocation::Processor || !self.groups.is_empty() {
+        if !self.groups.is_empty() {
             return Err(format!(
-                "site '{}' lists node_types: its nodes are shared between jobs (allocation \
-                 processor) and it has no SES groups; node-exclusive node types are not supported yet",
+                "site '{}' lists node_types and SES groups; a site with node types has no groups \
+                 (its node types are its groups)",
                 self.name
             ));
         }

@@ -46,6 +46,19 @@ impl NodePool {
         }
     }
 
+    /// The pool holding each placed node whole (`allocation: node`): a node runs at most
+    /// one job ([`NodeFree::is_exclusive`]).
+    pub fn with_exclusive(mut self, exclusive: bool) -> NodePool {
+        self.capacity.set_exclusive(exclusive);
+        self.free.set_exclusive(exclusive);
+        self
+    }
+
+    /// True when a node runs at most one job.
+    pub fn is_exclusive(&self) -> bool {
+        self.free.is_exclusive()
+    }
+
     /// The pool placing by `rule` (every placement on it and on copies of its free nodes).
     pub fn with_rule(mut self, rule: PlacementRule) -> NodePool {
         self.capacity.set_rule(rule);

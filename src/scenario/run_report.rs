@@ -3,7 +3,7 @@
 
 use super::{AlgorithmSpec, RunReport, ScenarioError};
 use crate::engine::{InvariantViolation, JobOutcome, RunConfig, RunOutput, SimError};
-use crate::metrics::compute;
+use crate::metrics::compute_placed;
 use crate::model::{Job, Platform};
 use crate::workload::ImportReport;
 
@@ -31,10 +31,11 @@ pub fn run_report_on(
     out: RunOutput,
     threads: usize,
 ) -> Result<RunReport, ScenarioError> {
-    let metrics = compute(
+    let metrics = compute_placed(
         platform,
         jobs,
         &out.outcomes,
+        &out.placements,
         cfg,
         import.skipped_total,
         out.ideal_capacity,

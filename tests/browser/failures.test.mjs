@@ -239,6 +239,9 @@ test('the gpu-cluster preset: GPU jobs on nodes, cores, memory and GPUs held and
   // 4 GB per processor; the share link carries them (scenario version 7) and the CLI on it
   // gives the same resources.
   assert.equal(await page.inputValue('#f-lublin-gpu-share'), '0.5');
+  // The table before the edit, read before the run starts: read after the click, a fast
+  // run could already have changed it, and the wait below would never see a change.
+  const before = JSON.stringify(await page.$$eval('[data-testid=resource-table] tbody td', (cs) => cs.map((c) => c.textContent)));
   await page.fill('#f-lublin-gpu-share', '0.25');
   await page.fill('#f-lublin-gpus', '2');
   await page.fill('#f-lublin-mem-share', '0.2');
@@ -246,7 +249,7 @@ test('the gpu-cluster preset: GPU jobs on nodes, cores, memory and GPUs held and
   await page.click('[data-testid=run]');
   await page.waitForFunction(
     (before) => JSON.stringify([...document.querySelectorAll('[data-testid=resource-table] tbody td')].map((c) => c.textContent)) !== before,
-    JSON.stringify(await page.$$eval('[data-testid=resource-table] tbody td', (cs) => cs.map((c) => c.textContent))),
+    before,
     { timeout: 120_000 },
   );
   const edited = await waitResults(page, 5, 120_000);
@@ -321,6 +324,32 @@ test('the sites table edits node types: a second type of fat nodes runs, the lin
   assert.equal(await page.locator('[data-testid=node-types-add-0]').count(), 1);
 });
 
+test('node-exclusive node types: the sites table sets allocation node, each job holds whole nodes, the link carries it, the CLI gives the same numbers', async () => {
+  const page = await open();
+  await waitResults(page, 5);
+  await page.selectOption('[data-testid=scenario-preset]', 'memory-cluster');
+  const shared = await waitResults(page, 5, 120_000);
+  await page.selectOption('table.sites select[aria-label="allocation"]', 'node');
+  // The node types stay: the typed site is now node-exclusive.
+  assert.equal(await page.locator('[data-testid=node-types-0] tbody tr').count(), 1);
+  await page.click('[data-testid=run]');
+  await page.waitForFunction(() => /"allocation": ?"node"/.test(document.querySelector('[data-testid=report-json]')?.textContent ?? ''), null, { timeout: 120_000 });
+  const rows = await waitResults(page, 5, 120_000);
+  const { shared: link } = await shareLink(page);
+  const site = link.scenario.platform.sites[0];
+  assert.equal(site.allocation, 'node');
+  assert.equal(site.node_types.length, 1);
+  const cli = cliRun(link.scenario);
+  assertSameNumbers(rows, Object.fromEntries(cli.runs.map((r) => [r.label, r.metrics])));
+  assert.deepEqual((await reportJson(page)).runs.map((r) => r.resources), cli.runs.map((r) => r.resources));
+  // Whole nodes held: the small Lublin jobs each take a 32-core node, so FCFS waits far
+  // longer than on the shared nodes, and the cores held (utilization) far outrun the
+  // cores used (grid efficiency).
+  assert.ok(rows.fcfs.avg_wait_s > 10 * shared.fcfs.avg_wait_s, `${rows.fcfs.avg_wait_s} against ${shared.fcfs.avg_wait_s}`);
+  assert.ok(rows.fcfs.utilization > 2 * rows.fcfs.grid_efficiency, JSON.stringify(rows.fcfs));
+  assert.equal(cli.runs[0].resources.cores.stranded, 0);
+});
+
 test('no page of this file left 127.0.0.1 or logged an error', () => {
-  assertCleanPages(pages, 3);
+  assertCleanPages(pages, 4);
 });

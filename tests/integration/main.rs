@@ -19,6 +19,7 @@ mod kkor;
 mod limits;
 mod maintenance;
 mod nodes;
+mod nodes_exclusive;
 mod power;
 mod reference;
 mod reproduce;

@@ -35,6 +35,7 @@ pub fn finish(
                 &report.platform,
                 &report.workload.jobs,
                 &run.outcomes,
+                &run.placements,
                 buckets,
                 downtimes,
             );

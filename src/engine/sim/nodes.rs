@@ -219,10 +219,25 @@ fn chosen_holds(
             let n = s.node as usize;
             n < pool.len() && allowed.is_none_or(|a| a[n / 64] & (1 << (n % 64)) != 0)
         });
+    let nodes_ok = demand.nodes == 0 || shares.len() == demand.nodes as usize;
+    on_nodes && nodes_ok && adds_up(shares, pool, procs, demand)
+}
+
+/// True when `shares` add up to `procs` cores and the demand's GPUs; on a node-exclusive
+/// site, when each is all of its node and together they hold at least as much.
+fn adds_up(shares: &[Share], pool: &NodePool, procs: u32, demand: &Demand) -> bool {
     let cores: u64 = shares.iter().map(|s| u64::from(s.cores)).sum();
     let gpus: u64 = shares.iter().map(|s| u64::from(s.gpus)).sum();
-    let nodes_ok = demand.nodes == 0 || shares.len() == demand.nodes as usize;
-    on_nodes && cores == u64::from(procs) && gpus == u64::from(demand.gpus) && nodes_ok
+    match pool.is_exclusive() {
+        true => {
+            shares
+                .iter()
+                .all(|s| *s == whole_node(pool, s.node as usize))
+                && cores >= u64::from(procs)
+                && gpus >= u64::from(demand.gpus)
+        }
+        false => cores == u64::from(procs) && gpus == u64::from(demand.gpus),
+    }
 }
 
 /// Each site's nodes, none taken, placing by `rule` (`None` for a site without node types).
@@ -285,11 +300,15 @@ pub(super) fn check_nodes(
                 job.id
             ));
         }
-        let cores: u64 = shares.iter().map(|s| u64::from(s.cores)).sum();
-        let gpus: u64 = shares.iter().map(|s| u64::from(s.gpus)).sum();
-        if cores != u64::from(job.procs) || gpus != u64::from(demand.gpus) {
+        if !adds_up(shares, pool, job.procs, &demand) {
+            let cores: u64 = shares.iter().map(|s| u64::from(s.cores)).sum();
+            let gpus: u64 = shares.iter().map(|s| u64::from(s.gpus)).sum();
+            let whole = match pool.is_exclusive() {
+                true => " (node-exclusive: whole nodes, at least as many)",
+                false => "",
+            };
             return Err(format!(
-                "job {} holds {cores} cores and {gpus} GPUs on nodes but asked for {} and {}",
+                "job {} holds {cores} cores and {gpus} GPUs on nodes but asked for {} and {}{whole}",
                 job.id, job.procs, demand.gpus
             ));
         }

@@ -86,7 +86,16 @@ impl Simulation<'_> {
                 }
             }
             let job = &self.jobs[idx as usize];
-            let units = self.platform.sites[s as usize].units_for(job.procs);
+            // A node-exclusive site charges the cores of the nodes the job holds whole.
+            let units = match site.nodes.as_ref().is_some_and(|p| p.is_exclusive()) {
+                true => self
+                    .placements
+                    .of(idx as usize)
+                    .iter()
+                    .map(|s| s.cores)
+                    .sum(),
+                false => self.platform.sites[s as usize].units_for(job.procs),
+            };
             if units > site.free {
                 return Err(InvariantViolation(format!(
                     "policy {} started job {} needing {units} units with only {} free at t={now}",

@@ -332,6 +332,10 @@ impl NodePlan {
                 gpus: 0,
             });
             if left == 0 {
+                // Node-exclusive: the nodes are held whole (free throughout, so all of it).
+                if cap.is_exclusive() {
+                    crate::model::fit::whole_nodes(cap, &mut self.probe);
+                }
                 return Ok(());
             }
         }

@@ -250,7 +250,11 @@ pub fn place_on_nodes(s: &mut Scenario, known: Option<&[Site]>) -> Result<(), St
                 gpus: 0,
                 power: None,
             }];
-            site.allocation = crate::model::Allocation::Processor;
+            // A node-exclusive site stays one (its nodes typed, each still runs one job);
+            // SES node groups become one type of shared nodes, as before.
+            if !site.groups.is_empty() {
+                site.allocation = crate::model::Allocation::Processor;
+            }
             site.groups.clear();
         }
     }

@@ -1,14 +1,15 @@
 //! The node types of a custom site (issue #37, docs/nodes.md "Platforms: node types"): a
 //! row per type (count × cores, memory, GPUs), added and removed in the sites table. A site
 //! with node types is the sum of them: its nodes are the types' counts, its processors their
-//! cores, its allocation per processor (node types share their nodes between jobs).
+//! cores; its allocation says whether jobs share nodes (processor) or each runs alone on
+//! whole nodes (node).
 
 use std::rc::Rc;
 
 use yew::prelude::*;
 
 use super::form::{input_value, on_value, parse, Apply, DraftInput};
-use crate::model::{Allocation, NodeType, Site};
+use crate::model::{NodeType, Site};
 use crate::scenario::PlatformSpec;
 use crate::web::state::{edit, AppContext};
 
@@ -17,7 +18,8 @@ use crate::web::state::{edit, AppContext};
 const KB_PER_GB: f64 = 1_048_576.0;
 
 /// What a change of site `i`'s node types leaves the site: its node count the types'
-/// total, one type's cores its cores per node, processors allocated (docs/nodes.md).
+/// total, one type's cores its cores per node (docs/nodes.md). The allocation is kept:
+/// `node` makes the typed nodes exclusive.
 pub fn sync_site(site: &mut Site) {
     if site.node_types.is_empty() {
         return;
@@ -26,7 +28,6 @@ pub fn sync_site(site: &mut Site) {
     if let [t] = site.node_types.as_slice() {
         site.cpus_per_node = t.cores;
     }
-    site.allocation = Allocation::Processor;
 }
 
 /// Applies `f` to node type `k` of site `i`.

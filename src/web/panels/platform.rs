@@ -121,7 +121,7 @@ fn sites_table(app: &AppContext, sites: &[Site]) -> Html {
                     <th title="Nodes of the site">{"nodes"}</th>
                     <th title="CPUs on each node">{"CPUs/node"}</th>
                     <th title="Relative speed (SOB Table 1 uses MHz): runtime on m = runtime at home × speed(home) / speed(m)">{"speed"}</th>
-                    <th title="processor: any CPU to any job; node: a node runs at most one job, so a job takes ceil(p / CPUs per node) whole nodes (SOB §3)">{"allocation"}</th>
+                    <th title="processor: any CPU to any job (on node types: jobs share nodes); node: a node runs at most one job, so a job takes ceil(p / CPUs per node) whole nodes (SOB §3) — on node types, the placement's nodes whole, each holding all its cores, memory and GPUs while the job runs (docs/nodes.md)">{"allocation"}</th>
                     <th></th>
                 </tr></thead>
                 <tbody>

@@ -306,7 +306,14 @@ pub fn series(
     buckets: usize,
 ) -> SeriesData {
     let downtimes = rr.failure_log.as_ref().map_or(&[][..], |l| &l.downtimes);
-    let mut s = crate::metrics::series_with_downtimes(platform, jobs, outcomes, buckets, downtimes);
+    let mut s = crate::metrics::series_with_downtimes(
+        platform,
+        jobs,
+        outcomes,
+        &rr.placements,
+        buckets,
+        downtimes,
+    );
     crate::metrics::resources::add_resource_series(platform, outcomes, &rr.placements, &mut s);
     let mut sites: Vec<SiteSeriesData> = s
         .sites

@@ -1,0 +1,262 @@
+//! Node-exclusive node types (issue #37): a site with node types and `allocation: node`
+//! runs at most one job per node. Checked three ways: on one type without memory it is
+//! the whole-node site it describes (the schedules of `allocation: node` without types,
+//! which the differential test pins against the reference); random workloads with memory,
+//! GPUs and node counts keep the node check, and no two jobs ever share a node; and a hand
+//! case where exclusivity, not cores, decides, with its utilization counting whole nodes.
+
+use gridscope::engine::{simulate, EventOrder, RunConfig, RunOutput, Simulation};
+use gridscope::metrics::compute_placed;
+use gridscope::model::{Allocation, Demand, Job, NodeType, PlacementRule, Platform, Site};
+use gridscope::policy::local::LocalPolicyKind;
+use gridscope::rng::SimRng;
+use gridscope::time::SimTime;
+
+use crate::nodes::{node_site, random_jobs};
+
+const ON_NODES: [LocalPolicyKind; 7] = [
+    LocalPolicyKind::Fcfs,
+    LocalPolicyKind::Easy,
+    LocalPolicyKind::Conservative,
+    LocalPolicyKind::ConservativeRebuild,
+    LocalPolicyKind::Sjf,
+    LocalPolicyKind::FirstFit,
+    LocalPolicyKind::Slurm,
+];
+
+fn no_kill() -> RunConfig {
+    RunConfig {
+        kill_at_estimate: false,
+        event_order: EventOrder::Gridscope,
+        ..RunConfig::default()
+    }
+}
+
+fn node_type(count: u32, cores: u32, mem_kb: u64, gpus: u32) -> NodeType {
+    NodeType {
+        name: String::new(),
+        count,
+        cores,
+        mem_kb,
+        gpus,
+        power: None,
+    }
+}
+
+/// `types` as one node-exclusive site.
+fn exclusive_site(types: Vec<NodeType>) -> Platform {
+    let mut p = node_site(types);
+    p.sites[0].allocation = Allocation::Node;
+    p
+}
+
+fn run(p: &Platform, jobs: &[Job], demands: &[Demand], kind: LocalPolicyKind) -> RunOutput {
+    Simulation::new(
+        p,
+        jobs,
+        kind,
+        Default::default(),
+        &Default::default(),
+        &no_kill(),
+    )
+    .and_then(|s| s.with_demands(demands))
+    .and_then(|s| s.run(&mut |_, _| true))
+    .unwrap_or_else(|e| panic!("{kind}: {e}"))
+}
+
+/// No node runs two jobs at once: per node, the jobs placed there, by start, each start
+/// at or after the previous one's end.
+fn one_job_per_node(jobs: &[Job], out: &RunOutput, nodes: usize) -> Result<(), String> {
+    let mut on: Vec<Vec<(SimTime, SimTime, i64)>> = vec![Vec::new(); nodes];
+    for (i, o) in out.outcomes.iter().enumerate() {
+        if !o.ran() {
+            continue;
+        }
+        for s in out.placements.of(i) {
+            on[s.node as usize].push((o.start, o.end, jobs[i].id));
+        }
+    }
+    for (n, mut runs) in on.into_iter().enumerate() {
+        runs.sort_unstable();
+        if let Some(w) = runs.windows(2).find(|w| w[1].0 < w[0].1) {
+            return Err(format!(
+                "node {n} runs job {} and job {} at once",
+                w[0].2, w[1].2
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// One node type without memory, jobs of processors only: the node-exclusive site is the
+/// site of `allocation: node` without types (a job of p CPUs takes ⌈p / cores⌉ whole
+/// nodes, first fit), whose schedules the differential test checks against the reference
+/// — job for job, for every policy that does not hold particular nodes in a plan (and for
+/// those too on one node), with the same utilization (whole nodes held).
+#[test]
+fn one_exclusive_type_is_the_whole_node_site() {
+    let mut rng = SimRng::new(371);
+    let cfg = no_kill();
+    for case in 0..120 {
+        let count = 1 + rng.range_u64(0, 5) as u32;
+        let cores = 1 + rng.range_u64(0, 7) as u32;
+        let typed = exclusive_site(vec![node_type(count, cores, 0, 0)]);
+        let mut whole = Site::flat("N", count);
+        whole.cpus_per_node = cores;
+        whole.allocation = Allocation::Node;
+        let whole = Platform::single(whole);
+        let jobs = random_jobs(&mut rng, 60, count * cores);
+        for kind in ON_NODES {
+            let plans = matches!(
+                kind,
+                LocalPolicyKind::Conservative
+                    | LocalPolicyKind::ConservativeRebuild
+                    | LocalPolicyKind::Slurm
+            );
+            if count > 1 && plans {
+                continue; // their plans hold particular nodes, which a count does not see
+            }
+            let a = simulate(&typed, &jobs, kind, &cfg, &mut |_, _| true)
+                .unwrap_or_else(|e| panic!("case {case} {kind}: {e}"));
+            let b = simulate(&whole, &jobs, kind, &cfg, &mut |_, _| true).unwrap();
+            let starts = |o: &RunOutput| o.outcomes.iter().map(|o| o.start).collect::<Vec<_>>();
+            assert_eq!(starts(&a), starts(&b), "case {case} {kind}");
+            let (ma, mb) = (
+                compute_placed(&typed, &jobs, &a.outcomes, &a.placements, &cfg, 0, None),
+                compute_placed(&whole, &jobs, &b.outcomes, &b.placements, &cfg, 0, None),
+            );
+            assert!(
+                (ma.utilization - mb.utilization).abs() < 1e-9,
+                "case {case} {kind}: utilization {} against {}",
+                ma.utilization,
+                mb.utilization
+            );
+            one_job_per_node(&jobs, &a, count as usize).unwrap();
+        }
+    }
+}
+
+/// Random workloads with memory, GPUs and node counts on random node-exclusive types,
+/// under every policy and placement rule: each run ends with the engine's node check
+/// (whole nodes only, at least the cores and GPUs asked for), and no node ever runs two
+/// jobs at once.
+#[test]
+fn random_exclusive_workloads_never_share_a_node() {
+    let mut rng = SimRng::new(372);
+    for case in 0..150 {
+        let types: Vec<NodeType> = (0..1 + rng.range_u64(0, 2))
+            .map(|_| {
+                node_type(
+                    1 + rng.range_u64(0, 4) as u32,
+                    1 + rng.range_u64(0, 7) as u32,
+                    100 * rng.range_u64(0, 4),
+                    rng.range_u64(0, 2) as u32,
+                )
+            })
+            .collect();
+        let nodes = types.iter().map(|t| t.count as usize).sum();
+        let platform = exclusive_site(types);
+        let jobs = random_jobs(&mut rng, 40, 12);
+        let demands: Vec<Demand> = jobs
+            .iter()
+            .map(|_| Demand {
+                mem_kb: 10 * rng.range_u64(0, 15),
+                mem_per_node: false,
+                gpus: u32::from(rng.range_u64(0, 5) == 0),
+                nodes: match rng.range_u64(0, 4) {
+                    0 => 1 + rng.range_u64(0, 2) as u32,
+                    _ => 0,
+                },
+            })
+            .collect();
+        for kind in ON_NODES {
+            for rule in PlacementRule::ALL {
+                let out = Simulation::new(
+                    &platform,
+                    &jobs[..],
+                    kind,
+                    Default::default(),
+                    &Default::default(),
+                    &no_kill(),
+                )
+                .and_then(|s| s.with_demands(&demands[..]))
+                .and_then(|s| s.with_placement(rule))
+                .and_then(|s| s.run(&mut |_, _| true))
+                .unwrap_or_else(|e| panic!("case {case} {kind} {}: {e}", rule.name()));
+                one_job_per_node(&jobs, &out, nodes)
+                    .unwrap_or_else(|e| panic!("case {case} {kind} {}: {e}", rule.name()));
+            }
+        }
+    }
+}
+
+/// Two nodes of 4 cores with 8 GB each; four 1-core jobs of 100 s at t = 0, then one of 4
+/// cores. Shared, the four 1-core jobs fit on node 0 together and the wide one starts at
+/// once on node 1; node-exclusive, each takes a node of its own, so two wait 100 s and the
+/// wide one 200 s. Utilization counts the whole nodes: 4 cores per 1-core job.
+#[test]
+fn exclusivity_not_cores_decides_by_hand() {
+    let job = |id: i64, procs: u32| Job {
+        id,
+        submit: SimTime::ZERO,
+        runtime: SimTime::from_secs(100),
+        estimate: SimTime::from_secs(100),
+        procs,
+        home: 0,
+        user: -1,
+        partition: -1,
+    };
+    let jobs = vec![job(1, 1), job(2, 1), job(3, 1), job(4, 1), job(5, 4)];
+    let demands = vec![
+        Demand {
+            mem_kb: 1_048_576,
+            ..Demand::default()
+        };
+        5
+    ];
+    let types = vec![node_type(2, 4, 8 * 1_048_576, 0)];
+    let starts = |p: &Platform, kind| -> Vec<i64> {
+        let out = run(p, &jobs, &demands, kind);
+        out.outcomes
+            .iter()
+            .map(|o| o.start.0 / SimTime::from_secs(1).0)
+            .collect()
+    };
+    for kind in [
+        LocalPolicyKind::Fcfs,
+        LocalPolicyKind::Easy,
+        LocalPolicyKind::Conservative,
+    ] {
+        assert_eq!(
+            starts(&node_site(types.clone()), kind),
+            [0, 0, 0, 0, 0],
+            "{kind}"
+        );
+        assert_eq!(
+            starts(&exclusive_site(types.clone()), kind),
+            [0, 0, 100, 100, 200],
+            "{kind}"
+        );
+    }
+    let p = exclusive_site(types);
+    let out = run(&p, &jobs, &demands, LocalPolicyKind::Fcfs);
+    let shares = out.placements.of(0);
+    assert_eq!(shares.len(), 1);
+    assert_eq!((shares[0].cores, shares[0].mem_kb), (4, 8 * 1_048_576));
+    let m = compute_placed(
+        &p,
+        &jobs,
+        &out.outcomes,
+        &out.placements,
+        &no_kill(),
+        0,
+        None,
+    );
+    // Every job held a whole node of 4 cores for 100 s, over 300 s on 8 cores.
+    let held = 5.0 * 4.0 * 100.0;
+    assert!(
+        (m.utilization - held / (8.0 * 300.0)).abs() < 1e-9,
+        "{}",
+        m.utilization
+    );
+}
