@@ -260,3 +260,75 @@ fn exclusivity_not_cores_decides_by_hand() {
         m.utilization
     );
 }
+
+/// `gridscope simulate --node-exclusive` makes an AccaSim configuration's nodes
+/// exclusive (it cannot say so itself). The memory fixture (2 nodes × 4 cores × 240 KB)
+/// under FCFS, by hand: jobs 1 and 2 take a node each at 0; job 3 (1 core) waits for a
+/// whole node until 100, job 4 takes the other then; job 5 waits for job 4's node (150);
+/// job 6 (300 KB) fits no node; job 7 waits for both nodes to empty at 200. A platform
+/// without node types is refused, naming the site.
+#[test]
+fn cli_node_exclusive_makes_an_accasim_platform_exclusive() {
+    let out = std::env::temp_dir().join(format!("gs-excl-{}.csv", std::process::id()));
+    let o = crate::cli::gridscope(&[
+        "simulate",
+        "tests/fixtures/memory_decides.swf",
+        "--platform",
+        "tests/fixtures/memory_decides.json",
+        "--policy",
+        "fcfs",
+        "--event-order",
+        "accasim",
+        "--no-kill",
+        "--node-exclusive",
+        "--jobs",
+        out.to_str().unwrap(),
+    ]);
+    assert!(o.status.success(), "{}", crate::cli::stderr(&o));
+    let csv = std::fs::read_to_string(&out).unwrap();
+    let _ = std::fs::remove_file(&out);
+    let starts: Vec<(String, String, String)> = csv
+        .lines()
+        .skip(1)
+        .map(|l| {
+            let f: Vec<&str> = l.split(',').collect();
+            (f[0].to_string(), f[4].to_string(), f[7].to_string())
+        })
+        .collect();
+    let want = [
+        ("1", "0", "0"),
+        ("2", "0", "1"),
+        ("3", "100", "0"),
+        ("4", "100", "1"),
+        ("5", "150", "1"),
+        ("7", "200", "0"),
+    ];
+    let got: Vec<(&str, &str, &str)> = starts
+        .iter()
+        .filter(|(_, start, _)| !start.is_empty())
+        .map(|(a, b, c)| (a.as_str(), b.as_str(), c.as_str()))
+        .collect();
+    assert_eq!(got, want, "{csv}");
+    let flat = std::env::temp_dir().join(format!("gs-flat-{}.json", std::process::id()));
+    std::fs::write(
+        &flat,
+        r#"{"name": "p", "sites": [{"name": "flat", "nodes": 4, "cpus_per_node": 1}]}"#,
+    )
+    .unwrap();
+    let refused = crate::cli::gridscope(&[
+        "simulate",
+        "tests/fixtures/memory_decides.swf",
+        "--platform",
+        flat.to_str().unwrap(),
+        "--policy",
+        "fcfs",
+        "--node-exclusive",
+    ]);
+    let _ = std::fs::remove_file(&flat);
+    assert!(!refused.status.success());
+    let err = crate::cli::stderr(&refused);
+    assert!(
+        err.contains("site 'flat'") && err.contains("lists no node types"),
+        "{err}"
+    );
+}

@@ -33,6 +33,22 @@ pub fn lint(a: &LintArgs) -> Result<(), CliError> {
     }
 }
 
+/// `--node-exclusive`: every site of the platform file `name` holds its nodes whole; a
+/// site without node types is refused (its whole nodes are `"allocation": "node"`).
+fn node_exclusive(p: &mut gridscope::model::Platform, name: &str) -> Result<(), CliError> {
+    if let Some(s) = p.sites.iter().find(|s| !s.has_nodes()) {
+        return Err(CliError::Failed(format!(
+            "--node-exclusive: site '{}' of {name} lists no node types; give it \
+             \"allocation\": \"node\" for whole nodes of processors (docs/nodes.md)",
+            s.name
+        )));
+    }
+    for s in &mut p.sites {
+        s.allocation = gridscope::model::Allocation::Node;
+    }
+    Ok(())
+}
+
 pub fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
     let mut scenario = trace_scenario(
         &a.trace,
@@ -55,6 +71,9 @@ pub fn simulate(a: &SimulateArgs) -> Result<(), CliError> {
         let name = file.display().to_string();
         let mut p =
             gridscope::scenario::read_platform_file(&name, &text).map_err(CliError::Failed)?;
+        if a.node_exclusive {
+            node_exclusive(&mut p, &name)?;
+        }
         if let Some(model) = &a.power {
             let power = power_model(model, &a.limits.limits(), &mut inputs)?;
             let types = p.sites.iter_mut().flat_map(|s| s.node_types.iter_mut());

@@ -68,6 +68,11 @@ pub struct SimulateArgs {
     /// Sites with node types place jobs on nodes by cores, memory and GPUs (docs/nodes.md).
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, conflicts_with = "procs", verbatim_doc_comment)]
     pub platform: Option<PathBuf>,
+    /// Each node of the --platform runs at most one job: a start holds its nodes whole
+    /// (all their cores, memory and GPUs), as `"allocation": "node"` on a site with node
+    /// types says; for an AccaSim configuration, which cannot say it (docs/nodes.md)
+    #[arg(long, requires = "platform", verbatim_doc_comment)]
+    pub node_exclusive: bool,
     /// How a start picks its nodes on the --platform's node types: first-fit (node order,
     /// the default; AccaSim's FirstFit) or best-fit (least free first; AccaSim's BestFit
     /// rank: free cores + KB of memory + GPUs), or a comma list, each run beside the others
