@@ -6,6 +6,7 @@
 //! case where exclusivity, not cores, decides, with its utilization counting whole nodes.
 
 use gridscope::engine::{simulate, EventOrder, RunConfig, RunOutput, Simulation};
+use gridscope::failure::{FailureModel, OnFailure, Outages};
 use gridscope::metrics::compute_placed;
 use gridscope::model::{Allocation, Demand, Job, NodeType, PlacementRule, Platform, Site};
 use gridscope::policy::local::LocalPolicyKind;
@@ -137,9 +138,9 @@ fn one_exclusive_type_is_the_whole_node_site() {
 }
 
 /// Random workloads with memory, GPUs and node counts on random node-exclusive types,
-/// under every policy and placement rule: each run ends with the engine's node check
-/// (whole nodes only, at least the cores and GPUs asked for), and no node ever runs two
-/// jobs at once.
+/// under every policy and placement rule, every other case with nodes failing: each run
+/// ends with the engine's node check (whole nodes only, at least the cores and GPUs asked
+/// for, none on a node while it is down), and no node ever runs two jobs at once.
 #[test]
 fn random_exclusive_workloads_never_share_a_node() {
     let mut rng = SimRng::new(372);
@@ -169,6 +170,16 @@ fn random_exclusive_workloads_never_share_a_node() {
                 },
             })
             .collect();
+        // Every other case with nodes failing, their jobs requeued or lost.
+        let outages = match case % 2 {
+            1 => Outages {
+                model: Some(FailureModel::exponential(800.0, 100.0)),
+                seed: case,
+                on_failure: [OnFailure::Requeue, OnFailure::Lost][(case / 2 % 2) as usize],
+                ..Outages::default()
+            },
+            _ => Outages::default(),
+        };
         for kind in ON_NODES {
             for rule in PlacementRule::ALL {
                 let out = Simulation::new(
@@ -181,6 +192,7 @@ fn random_exclusive_workloads_never_share_a_node() {
                 )
                 .and_then(|s| s.with_demands(&demands[..]))
                 .and_then(|s| s.with_placement(rule))
+                .and_then(|s| s.with_outages(outages.clone()))
                 .and_then(|s| s.run(&mut |_, _| true))
                 .unwrap_or_else(|e| panic!("case {case} {kind} {}: {e}", rule.name()));
                 one_job_per_node(&jobs, &out, nodes)
@@ -331,4 +343,59 @@ fn cli_node_exclusive_makes_an_accasim_platform_exclusive() {
         err.contains("site 'flat'") && err.contains("lists no node types"),
         "{err}"
     );
+}
+
+/// A job killed on a node-exclusive site is requeued asking what it asked, not the whole
+/// node it held. Node 0 has 4 cores, node 1 two. Job 1 (1 core) runs on node 0 from 0;
+/// job 2 (2 cores) takes node 1 from 1 to 1,001. Node 0 fails at 30 until 5,000: job 1,
+/// requeued, asks 1 core again and starts on node 1 when job 2 ends, not on node 0 when
+/// it is back (as a job of the 4 cores it held would).
+#[test]
+fn a_requeued_job_asks_for_its_cores_not_the_node_it_held() {
+    let job = |id: i64, submit: i64, run: i64, procs: u32| Job {
+        id,
+        submit: SimTime::from_secs(submit),
+        runtime: SimTime::from_secs(run),
+        estimate: SimTime::from_secs(run),
+        procs,
+        home: 0,
+        user: -1,
+        partition: -1,
+    };
+    let jobs = [job(1, 0, 100, 1), job(2, 1, 1_000, 2)];
+    let p = exclusive_site(vec![node_type(1, 4, 0, 0), node_type(1, 2, 0, 0)]);
+    let outages = Outages {
+        windows: vec![gridscope::failure::Outage {
+            site: 0,
+            node: 0,
+            start: SimTime::from_secs(30),
+            end: SimTime::from_secs(5_000),
+            kind: gridscope::failure::OutageKind::Failure,
+        }],
+        ..Outages::default()
+    };
+    for kind in [
+        LocalPolicyKind::Fcfs,
+        LocalPolicyKind::Easy,
+        LocalPolicyKind::Conservative,
+    ] {
+        let out = Simulation::new(
+            &p,
+            &jobs[..],
+            kind,
+            Default::default(),
+            &Default::default(),
+            &no_kill(),
+        )
+        .and_then(|s| s.with_outages(outages.clone()))
+        .and_then(|s| s.run(&mut |_, _| true))
+        .unwrap_or_else(|e| panic!("{kind}: {e}"));
+        let starts: Vec<i64> = out
+            .outcomes
+            .iter()
+            .map(|o| o.start.0 / SimTime::from_secs(1).0)
+            .collect();
+        assert_eq!(starts, [1_001, 1], "{kind}");
+        assert_eq!(out.placements.of(0)[0].node, 1, "{kind}");
+    }
 }

@@ -438,6 +438,8 @@ impl Simulation<'_> {
                     ..Outcome::PENDING
                 };
                 let estimate = self.estimate_here(idx);
+                // What it asks, not what it held (a node-exclusive site's whole nodes).
+                let units = self.platform.sites[s].units_for(self.jobs[idx as usize].procs);
                 let site = &mut self.sites[s];
                 let queued = QueuedJob {
                     idx,
