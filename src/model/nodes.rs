@@ -133,6 +133,10 @@ pub struct Placements {
     shares: Vec<Share>,
     /// (job, first share) of every record, in the order recorded: the order jobs started.
     started: Vec<(u32, u32)>,
+    /// Beside `shares`, share for share, the cores and GPUs each job computes on there,
+    /// once a node-exclusive site recorded a job that holds more than it computes on
+    /// (`None` until then: every job computes on all it holds). What energy counts busy.
+    busy: Option<Vec<Share>>,
 }
 
 impl Placements {
@@ -142,6 +146,7 @@ impl Placements {
             spans: vec![(0, 0); jobs],
             shares: Vec::new(),
             started: Vec::new(),
+            busy: None,
         }
     }
 
@@ -155,7 +160,33 @@ impl Placements {
             *span = (self.shares.len() as u32, shares.len() as u32);
             self.started.push((idx as u32, span.0));
             self.shares.extend_from_slice(shares);
+            if let Some(busy) = self.busy.as_mut() {
+                busy.extend_from_slice(shares);
+            }
         }
+    }
+
+    /// Records job `idx`'s shares on a node-exclusive site, whole nodes, of which it
+    /// computes on `procs` cores and `gpus` GPUs: the nodes' in order, each up to all it
+    /// has (so a job's last node may compute on fewer), kept for [`Placements::busy_of`].
+    pub fn record_whole(&mut self, idx: usize, shares: &[Share], procs: u32, gpus: u32) {
+        if self.spans.get(idx).is_none() {
+            return;
+        }
+        let busy = self.busy.get_or_insert_with(|| self.shares.clone());
+        let (mut cores, mut gpus) = (procs, gpus);
+        for s in shares {
+            let (c, g) = (s.cores.min(cores), s.gpus.min(gpus));
+            (cores, gpus) = (cores - c, gpus - g);
+            busy.push(Share {
+                cores: c,
+                gpus: g,
+                ..*s
+            });
+        }
+        self.spans[idx] = (self.shares.len() as u32, shares.len() as u32);
+        self.started.push((idx as u32, self.spans[idx].0));
+        self.shares.extend_from_slice(shares);
     }
 
     /// How many shares were recorded (a job started again counted at each start).
@@ -176,6 +207,15 @@ impl Placements {
         match self.spans.get(idx) {
             Some(&(at, n)) => &self.shares[at as usize..(at + n) as usize],
             None => &[],
+        }
+    }
+
+    /// What job `idx` computes on of its shares ([`Placements::of`]): on a node-exclusive
+    /// site, less than the whole nodes it holds ([`Placements::record_whole`]).
+    pub fn busy_of(&self, idx: usize) -> &[Share] {
+        match (self.busy.as_ref(), self.spans.get(idx)) {
+            (Some(busy), Some(&(at, n))) => &busy[at as usize..(at + n) as usize],
+            _ => self.of(idx),
         }
     }
 

@@ -298,12 +298,17 @@ impl SiteRun {
     fn spans(&self, placements: &Placements) -> Vec<BusySpan> {
         let mut spans = Vec::with_capacity(placements.shares_recorded());
         for r in &self.runs {
-            spans.extend(placements.of(r.job as usize).iter().map(|sh| BusySpan {
-                node: sh.node,
-                cores: sh.cores,
-                start: r.start,
-                end: r.end,
-            }));
+            spans.extend(
+                placements
+                    .busy_of(r.job as usize)
+                    .iter()
+                    .map(|sh| BusySpan {
+                        node: sh.node,
+                        cores: sh.cores,
+                        start: r.start,
+                        end: r.end,
+                    }),
+            );
         }
         spans
     }
@@ -419,7 +424,7 @@ pub fn run_energy(
             let r = account_runs(
                 &|n| r.cores[n],
                 r.cores.len(),
-                (&r.runs, &|job| placements.of(job as usize)),
+                (&r.runs, &|job| placements.busy_of(job as usize)),
                 &r.offs,
                 (from, end),
                 &|n| r.models[n],

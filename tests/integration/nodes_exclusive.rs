@@ -399,3 +399,42 @@ fn a_requeued_job_asks_for_its_cores_not_the_node_it_held() {
         assert_eq!(out.placements.of(0)[0].node, 1, "{kind}");
     }
 }
+
+/// Energy counts what a job computes on, not the whole node it holds: one 1-core job of
+/// 100 s on a 4-core node draws the same joules shared or node-exclusive (SimGrid's
+/// model: a quarter of the node's cores busy), and a 5-core job on two exclusive nodes
+/// computes on all four of the first and one of the second, as on shared nodes.
+#[test]
+fn energy_counts_the_cores_a_job_computes_on() {
+    use gridscope::model::power::PowerModel;
+    use gridscope::scenario::energy::run_energy;
+    let job = |id: i64, procs: u32| Job {
+        id,
+        submit: SimTime::ZERO,
+        runtime: SimTime::from_secs(100),
+        estimate: SimTime::from_secs(100),
+        procs,
+        home: 0,
+        user: -1,
+        partition: -1,
+    };
+    let mut types = vec![node_type(2, 4, 0, 0)];
+    types[0].power = Some(PowerModel::SIMGRID_EXAMPLE);
+    for jobs in [vec![job(1, 1)], vec![job(1, 5)]] {
+        let joules = |p: &Platform| {
+            let out = run(p, &jobs, &[], LocalPolicyKind::Fcfs);
+            let e = run_energy(p, &out.outcomes, &out.placements, None)
+                .unwrap()
+                .unwrap();
+            (e.total_j, e.computing_j)
+        };
+        let (shared, whole) = (
+            joules(&node_site(types.clone())),
+            joules(&exclusive_site(types.clone())),
+        );
+        assert!(
+            (shared.0 - whole.0).abs() < 1e-9 && (shared.1 - whole.1).abs() < 1e-9,
+            "{jobs:?}: {shared:?} against {whole:?}"
+        );
+    }
+}

@@ -76,7 +76,15 @@ impl Simulation<'_> {
             ))
             .into());
         }
-        self.placements.record(idx as usize, &self.shares);
+        match pool.is_exclusive() {
+            true => {
+                let gpus = demand.gpus;
+                let shares = &self.shares;
+                self.placements
+                    .record_whole(idx as usize, shares, job.procs, gpus);
+            }
+            false => self.placements.record(idx as usize, &self.shares),
+        }
         Ok(())
     }
 

@@ -95,7 +95,7 @@ fn shares_of(
             if o.site as usize != p.site || !o.ran() || o.end <= o.start {
                 continue;
             }
-            for sh in placements.of(idx) {
+            for sh in placements.busy_of(idx) {
                 let (Some(t), Some(m)) = (
                     p.timelines.get(sh.node as usize),
                     p.models.get(sh.node as usize),
@@ -145,7 +145,7 @@ pub fn work_emissions(
             }
             // g/kWh × ms over the run, then × W / (3.6e6 J/kWh × 1000 ms/s).
             let dose = series.integral(o.start, o.end);
-            for sh in placements.of(idx) {
+            for sh in placements.busy_of(idx) {
                 let (m, n) = (&models[sh.node as usize], cores[sh.node as usize]);
                 let watts = (m.all_cores_w - m.epsilon_w) * f64::from(sh.cores) / f64::from(n);
                 sum += watts * dose / 3.6e9;
