@@ -68,7 +68,8 @@ use serde_engine::RunConfigDef;
 /// `power_cap_w`, likewise; version 7 (issue #37) the Lublin model's GPU and memory jobs
 /// (`gpu_share`, `gpus_per_job`, `mem_share`, `mem_kb_per_proc`), likewise; version 8
 /// (issue #37) an algorithm's `placement` (best fit), likewise; version 9 (issue #41)
-/// checkpointing's `per_job` and `within_limit`, likewise.
+/// checkpointing's `per_job` and `within_limit`, likewise; version 10 (issue #37)
+/// node-exclusive node types (`allocation: node` on a site with `node_types`), likewise.
 pub const SCENARIO_VERSION: u32 = 2;
 /// The first version whose sites may list node types.
 pub const NODE_TYPES_VERSION: u32 = 3;
@@ -89,8 +90,11 @@ pub const PLACEMENT_VERSION: u32 = 8;
 /// The first version whose checkpointing may take a per-job interval or count against
 /// the limit (issue #41), written only when it does.
 pub const CHECKPOINT_VERSION: u32 = 9;
+/// The first version whose sites with node types may be node-exclusive (`allocation:
+/// node`, issue #37): written only when one is. Older builds refused the pair.
+pub const EXCLUSIVE_NODES_VERSION: u32 = 10;
 /// The newest version read.
-pub const NEWEST_SCENARIO_VERSION: u32 = CHECKPOINT_VERSION;
+pub const NEWEST_SCENARIO_VERSION: u32 = EXCLUSIVE_NODES_VERSION;
 /// The oldest version still read.
 pub const OLDEST_SCENARIO_VERSION: u32 = 1;
 
@@ -371,6 +375,14 @@ impl Scenario {
                 s.version
             )));
         }
+        if s.version < EXCLUSIVE_NODES_VERSION && s.has_exclusive_node_types() {
+            return Err(ScenarioError::InvalidPlatform {
+                reason: format!(
+                    "a site with node_types and \"allocation\": \"node\" (node-exclusive) came in scenario version {EXCLUSIVE_NODES_VERSION}; this file says version {}",
+                    s.version
+                ),
+            });
+        }
         if s.version < CHECKPOINT_VERSION && s.checkpoints_v9() {
             return Err(ScenarioError::Invalid(format!(
                 "checkpointing's \"per_job\" and \"within_limit\" came in scenario version {CHECKPOINT_VERSION}; this file says version {}",
@@ -418,7 +430,9 @@ impl Scenario {
             .any(|a| a.power_off_after_s.is_some() || a.carbon_slack_s.is_some())
             || self.has_power_models();
         let capped = self.algorithms.iter().any(|a| a.power_cap_w.is_some());
-        self.version = if self.checkpoints_v9() {
+        self.version = if self.has_exclusive_node_types() {
+            EXCLUSIVE_NODES_VERSION
+        } else if self.checkpoints_v9() {
             CHECKPOINT_VERSION
         } else if self.places_other_than_first_fit() {
             PLACEMENT_VERSION
@@ -447,6 +461,14 @@ impl Scenario {
     /// True when a site of an explicit platform lists node types (version 3).
     pub fn has_node_types(&self) -> bool {
         matches!(&self.platform, PlatformSpec::Sites { sites, .. } if sites.iter().any(|s| s.has_nodes()))
+    }
+
+    /// True when a site with node types is node-exclusive (version 10).
+    pub fn has_exclusive_node_types(&self) -> bool {
+        let exclusive = |s: &crate::model::Site| {
+            s.has_nodes() && s.allocation == crate::model::Allocation::Node
+        };
+        matches!(&self.platform, PlatformSpec::Sites { sites, .. } if sites.iter().any(exclusive))
     }
 
     pub fn to_json(&self) -> String {

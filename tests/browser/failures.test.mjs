@@ -336,6 +336,7 @@ test('node-exclusive node types: the sites table sets allocation node, each job 
   await page.waitForFunction(() => /"allocation": ?"node"/.test(document.querySelector('[data-testid=report-json]')?.textContent ?? ''), null, { timeout: 120_000 });
   const rows = await waitResults(page, 5, 120_000);
   const { shared: link } = await shareLink(page);
+  assert.equal(link.scenario.version, 10);
   const site = link.scenario.platform.sites[0];
   assert.equal(site.allocation, 'node');
   assert.equal(site.node_types.length, 1);

@@ -438,3 +438,28 @@ fn energy_counts_the_cores_a_job_computes_on() {
         );
     }
 }
+
+/// Node-exclusive node types came in scenario version 10: written only with one, read
+/// back as written; a version-9 file with one is refused, naming version 10; the same
+/// site shared stays version 3.
+#[test]
+fn exclusive_node_types_are_scenario_version_10() {
+    use gridscope::scenario::{Scenario, EXCLUSIVE_NODES_VERSION};
+    let scenario = |version: u32, allocation: &str| {
+        format!(
+            r#"{{"version": {version}, "name": "x",
+            "platform": {{"kind": "sites", "name": "x", "sites": [{{"name": "x", "nodes": 2,
+                "cpus_per_node": 4, "allocation": "{allocation}",
+                "node_types": [{{"count": 2, "cores": 4}}]}}]}},
+            "workload": {{"kind": "swf", "file": "x.swf"}},
+            "algorithms": [{{"local": "fcfs"}}]}}"#
+        )
+    };
+    let shared = Scenario::from_json(&scenario(3, "processor")).expect("version 3");
+    assert_eq!(shared.version, 3);
+    let s = Scenario::from_json(&scenario(10, "node")).expect("version 10");
+    assert_eq!(s.version, EXCLUSIVE_NODES_VERSION);
+    assert_eq!(Scenario::from_json(&s.to_json()).expect("reads back"), s);
+    let e = Scenario::from_json(&scenario(9, "node")).unwrap_err();
+    assert!(e.to_string().contains("version 10"), "{e}");
+}
