@@ -330,8 +330,9 @@ test('node-exclusive node types: the sites table sets allocation node, each job 
   await page.selectOption('[data-testid=scenario-preset]', 'memory-cluster');
   const shared = await waitResults(page, 5, 120_000);
   await page.selectOption('table.sites select[aria-label="allocation"]', 'node');
-  // The node types stay: the typed site is now node-exclusive.
+  // The node types stay: the typed site is now node-exclusive, and its caption says so.
   assert.equal(await page.locator('[data-testid=node-types-0] tbody tr').count(), 1);
+  assert.match(await page.textContent('[data-testid=node-types-0] caption'), /node-exclusive: each node runs one job/);
   await page.click('[data-testid=run]');
   await page.waitForFunction(() => /"allocation": ?"node"/.test(document.querySelector('[data-testid=report-json]')?.textContent ?? ''), null, { timeout: 120_000 });
   const rows = await waitResults(page, 5, 120_000);

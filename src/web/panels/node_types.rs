@@ -45,6 +45,14 @@ fn type_edit(i: usize, k: usize, f: fn(&mut NodeType, &str) -> Result<(), String
     })
 }
 
+/// The caption's word on a node-exclusive site (allocation node): each node runs one job.
+fn exclusive_note(s: &Site) -> &'static str {
+    match s.allocation {
+        crate::model::Allocation::Node => "; node-exclusive: each node runs one job",
+        crate::model::Allocation::Processor => "",
+    }
+}
+
 /// Memory per node in GB, as typed; 0 means memory is not modelled (on every type).
 fn gb(mem_kb: u64) -> String {
     let v = mem_kb as f64 / KB_PER_GB;
@@ -161,7 +169,7 @@ pub fn node_types_row(app: &AppContext, i: usize, s: &Site) -> Html {
         <tr class="node-types">
             <td colspan="6">
                 <table class="node-types" data-testid={format!("node-types-{i}")}>
-                    <caption>{format!("{}'s node types ({} nodes, {} cores)", s.name, s.nodes, s.node_types.iter().map(|t| u64::from(t.count) * u64::from(t.cores)).sum::<u64>())}</caption>
+                    <caption>{format!("{}'s node types ({} nodes, {} cores{})", s.name, s.nodes, s.node_types.iter().map(|t| u64::from(t.count) * u64::from(t.cores)).sum::<u64>(), exclusive_note(s))}</caption>
                     <thead><tr>
                         <th title="Shown in reports (optional)">{"type"}</th>
                         <th title="Nodes of this type; the site's nodes are the types' total, numbered in the order listed">{"nodes"}</th>
