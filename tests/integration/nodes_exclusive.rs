@@ -321,6 +321,27 @@ fn cli_node_exclusive_makes_an_accasim_platform_exclusive() {
         .map(|(a, b, c)| (a.as_str(), b.as_str(), c.as_str()))
         .collect();
     assert_eq!(got, want, "{csv}");
+    // `explain --node-exclusive` runs the same schedule: job 5 waits for job 4's whole node.
+    let why = crate::cli::gridscope(&[
+        "explain",
+        "tests/fixtures/memory_decides.swf",
+        "--platform",
+        "tests/fixtures/memory_decides.json",
+        "--node-exclusive",
+        "--policy",
+        "fcfs",
+        "--job",
+        "5",
+        "--no-kill",
+        "--event-order",
+        "accasim",
+    ]);
+    let text = String::from_utf8_lossy(&why.stdout);
+    assert!(
+        text.contains("held by job 4 (4 until 150 s)") && text.contains("started at 150 s"),
+        "{text}{}",
+        crate::cli::stderr(&why)
+    );
     let flat = std::env::temp_dir().join(format!("gs-flat-{}.json", std::process::id()));
     std::fs::write(
         &flat,

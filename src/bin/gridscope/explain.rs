@@ -27,8 +27,12 @@ pub fn explain(a: &ExplainArgs) -> Result<(), CliError> {
     );
     if let Some(file) = &a.platform {
         let text = read_text(file, &limits)?;
-        let p = gridscope::scenario::read_platform_file(&file.display().to_string(), &text)
-            .map_err(CliError::Failed)?;
+        let name = file.display().to_string();
+        let mut p =
+            gridscope::scenario::read_platform_file(&name, &text).map_err(CliError::Failed)?;
+        if a.node_exclusive {
+            crate::run::node_exclusive(&mut p, &name)?;
+        }
         scenario.platform = PlatformSpec::Sites {
             name: p.name,
             sites: p.sites,

@@ -35,7 +35,10 @@ pub fn lint(a: &LintArgs) -> Result<(), CliError> {
 
 /// `--node-exclusive`: every site of the platform file `name` holds its nodes whole; a
 /// site without node types is refused (its whole nodes are `"allocation": "node"`).
-fn node_exclusive(p: &mut gridscope::model::Platform, name: &str) -> Result<(), CliError> {
+pub(crate) fn node_exclusive(
+    p: &mut gridscope::model::Platform,
+    name: &str,
+) -> Result<(), CliError> {
     if let Some(s) = p.sites.iter().find(|s| !s.has_nodes()) {
         return Err(CliError::Failed(format!(
             "--node-exclusive: site '{}' of {name} lists no node types; give it \

@@ -294,6 +294,9 @@ pub struct ExplainArgs {
     /// types the explanation names the resource the free nodes lack (docs/nodes.md)
     #[arg(long, value_name = "FILE", value_hint = ValueHint::FilePath, conflicts_with = "procs")]
     pub platform: Option<PathBuf>,
+    /// Each node of the --platform runs at most one job, as `simulate --node-exclusive`
+    #[arg(long, requires = "platform")]
+    pub node_exclusive: bool,
     /// How a start picks its nodes on the --platform's node types, as `simulate
     /// --placement` takes one rule: first-fit (the default) or best-fit
     #[arg(long, value_name = "RULE", value_parser = parse_placement, requires = "platform")]
