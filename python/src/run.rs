@@ -82,7 +82,21 @@ impl Report {
     fn series_json(&self, i: usize, buckets: usize) -> PyResult<String> {
         let run = self.run(i)?;
         let r = &self.inner;
-        let s = gridscope::metrics::series(&r.platform, &r.workload.jobs, &run.outcomes, buckets);
+        let downtimes = run.failure_log.as_ref().map_or(&[][..], |l| &l.downtimes);
+        let mut s = gridscope::metrics::series_with_downtimes(
+            &r.platform,
+            &r.workload.jobs,
+            &run.outcomes,
+            &run.placements,
+            buckets,
+            downtimes,
+        );
+        gridscope::metrics::resources::add_resource_series(
+            &r.platform,
+            &run.outcomes,
+            &run.placements,
+            &mut s,
+        );
         serde_json::to_string(&s).map_err(engine_err)
     }
 

@@ -21,7 +21,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList};
 
 use gridscope::engine::{RunConfig, Simulation};
-use gridscope::metrics::compute;
+use gridscope::metrics::compute_placed;
 use gridscope::model::{Job, JobIdx, Platform};
 use gridscope::policy::grid::{GridParams, GridScheme};
 use gridscope::policy::local::{LocalPolicy, LocalPolicyKind, QueuedJob, SiteView};
@@ -129,10 +129,11 @@ impl Stepper {
             if sim.is_finished() {
                 let sim = self.sim.take().ok_or_else(|| engine_err("no simulation"))?;
                 let out = sim.finish().map_err(engine_err)?;
-                let m = compute(
+                let m = compute_placed(
                     &self.platform,
                     &self.jobs,
                     &out.outcomes,
+                    &out.placements,
                     &self.cfg,
                     0,
                     None,
