@@ -167,17 +167,26 @@ impl Placements {
     }
 
     /// Records job `idx`'s shares on a node-exclusive site, whole nodes, of which it
-    /// computes on `procs` cores and `gpus` GPUs: the nodes' in order, each up to all it
-    /// has (so a job's last node may compute on fewer), kept for [`Placements::busy_of`].
-    pub fn record_whole(&mut self, idx: usize, shares: &[Share], procs: u32, gpus: u32) {
+    /// computes on `procs` cores and `gpus` GPUs, kept for [`Placements::busy_of`]: a job
+    /// of units the nodes' in order, each up to all it has (so its last node may compute
+    /// on fewer); a job with a node count (`demand.nodes`) its even split (P / N each, the
+    /// remainder one each on its first nodes in node order, as first fit places it).
+    pub fn record_whole(&mut self, idx: usize, shares: &[Share], procs: u32, demand: &Demand) {
         if self.spans.get(idx).is_none() {
             return;
         }
         let busy = self.busy.get_or_insert_with(|| self.shares.clone());
-        let (mut cores, mut gpus) = (procs, gpus);
-        for s in shares {
-            let (c, g) = (s.cores.min(cores), s.gpus.min(gpus));
-            (cores, gpus) = (cores - c, gpus - g);
+        let (mut cores, mut gpus) = (procs, demand.gpus);
+        let n = demand.nodes;
+        for (i, s) in shares.iter().enumerate() {
+            let (c, g) = match n {
+                0 => (s.cores.min(cores), s.gpus.min(gpus)),
+                n => {
+                    let part = |t: u32| t / n + u32::from((i as u32) < t % n);
+                    (part(procs).min(s.cores), part(demand.gpus).min(s.gpus))
+                }
+            };
+            (cores, gpus) = (cores.saturating_sub(c), gpus.saturating_sub(g));
             busy.push(Share {
                 cores: c,
                 gpus: g,

@@ -423,8 +423,9 @@ fn a_requeued_job_asks_for_its_cores_not_the_node_it_held() {
 
 /// Energy counts what a job computes on, not the whole node it holds: one 1-core job of
 /// 100 s on a 4-core node draws the same joules shared or node-exclusive (SimGrid's
-/// model: a quarter of the node's cores busy), and a 5-core job on two exclusive nodes
-/// computes on all four of the first and one of the second, as on shared nodes.
+/// model: a quarter of the node's cores busy), a 5-core job on two exclusive nodes
+/// computes on all four of the first and one of the second, and a 2-core job asking for
+/// 2 nodes on one core of each, as on shared nodes.
 #[test]
 fn energy_counts_the_cores_a_job_computes_on() {
     use gridscope::model::power::PowerModel;
@@ -441,9 +442,18 @@ fn energy_counts_the_cores_a_job_computes_on() {
     };
     let mut types = vec![node_type(2, 4, 0, 0)];
     types[0].power = Some(PowerModel::SIMGRID_EXAMPLE);
-    for jobs in [vec![job(1, 1)], vec![job(1, 5)]] {
+    // The third: 2 cores on 2 nodes (a node count), one core busy on each.
+    let two_nodes = [Demand {
+        nodes: 2,
+        ..Demand::default()
+    }];
+    for (jobs, demands) in [
+        (vec![job(1, 1)], &[][..]),
+        (vec![job(1, 5)], &[][..]),
+        (vec![job(1, 2)], &two_nodes[..]),
+    ] {
         let joules = |p: &Platform| {
-            let out = run(p, &jobs, &[], LocalPolicyKind::Fcfs);
+            let out = run(p, &jobs, demands, LocalPolicyKind::Fcfs);
             let e = run_energy(p, &out.outcomes, &out.placements, None)
                 .unwrap()
                 .unwrap();

@@ -78,10 +78,9 @@ impl Simulation<'_> {
         }
         match pool.is_exclusive() {
             true => {
-                let gpus = demand.gpus;
                 let shares = &self.shares;
                 self.placements
-                    .record_whole(idx as usize, shares, job.procs, gpus);
+                    .record_whole(idx as usize, shares, job.procs, &demand);
             }
             false => self.placements.record(idx as usize, &self.shares),
         }
