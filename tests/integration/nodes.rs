@@ -28,7 +28,7 @@ const PLACING: [LocalPolicyKind; 3] = [
 ];
 
 /// Every policy that places jobs on nodes.
-const ON_NODES: [LocalPolicyKind; 7] = [
+pub(crate) const ON_NODES: [LocalPolicyKind; 7] = [
     LocalPolicyKind::Fcfs,
     LocalPolicyKind::Easy,
     LocalPolicyKind::Conservative,
@@ -38,7 +38,7 @@ const ON_NODES: [LocalPolicyKind; 7] = [
     LocalPolicyKind::Slurm,
 ];
 
-fn no_kill() -> RunConfig {
+pub(crate) fn no_kill() -> RunConfig {
     RunConfig {
         kill_at_estimate: false,
         event_order: EventOrder::Gridscope,
@@ -294,6 +294,37 @@ pub(crate) fn node_site(types: Vec<NodeType>) -> Platform {
     })
 }
 
+/// One to three node types of 1–4 nodes, 1–7 cores, 0–300 KB and 0–1 GPUs each.
+pub(crate) fn random_types(rng: &mut SimRng) -> Vec<NodeType> {
+    (0..1 + rng.range_u64(0, 2))
+        .map(|_| NodeType {
+            name: String::new(),
+            count: 1 + rng.range_u64(0, 4) as u32,
+            cores: 1 + rng.range_u64(0, 7) as u32,
+            mem_kb: 100 * rng.range_u64(0, 4),
+            gpus: rng.range_u64(0, 2) as u32,
+            power: None,
+        })
+        .collect()
+}
+
+/// `n` demands: 0–140 KB per processor, a GPU one time in five, a node count of 1–2 one
+/// time in four.
+pub(crate) fn random_demands(rng: &mut SimRng, n: usize) -> Vec<Demand> {
+    (0..n)
+        .map(|_| Demand {
+            mem_kb: 10 * rng.range_u64(0, 15),
+            mem_per_node: false,
+            gpus: u32::from(rng.range_u64(0, 5) == 0),
+            nodes: if rng.range_u64(0, 4) == 0 {
+                1 + rng.range_u64(0, 2) as u32
+            } else {
+                0
+            },
+        })
+        .collect()
+}
+
 pub(crate) fn random_jobs(rng: &mut SimRng, n: usize, widest: u32) -> Vec<Job> {
     let mut t = 0;
     (0..n)
@@ -321,31 +352,9 @@ pub(crate) fn random_jobs(rng: &mut SimRng, n: usize, widest: u32) -> Vec<Job> {
 fn random_workloads_on_random_nodes_keep_the_node_invariants() {
     let mut rng = SimRng::new(37);
     for case in 0..200 {
-        let types: Vec<NodeType> = (0..1 + rng.range_u64(0, 2))
-            .map(|_| NodeType {
-                name: String::new(),
-                count: 1 + rng.range_u64(0, 4) as u32,
-                cores: 1 + rng.range_u64(0, 7) as u32,
-                mem_kb: 100 * rng.range_u64(0, 4),
-                gpus: rng.range_u64(0, 2) as u32,
-                power: None,
-            })
-            .collect();
-        let platform = node_site(types);
+        let platform = node_site(random_types(&mut rng));
         let jobs = random_jobs(&mut rng, 40, 12);
-        let demands: Vec<Demand> = jobs
-            .iter()
-            .map(|_| Demand {
-                mem_kb: 10 * rng.range_u64(0, 15),
-                mem_per_node: false,
-                gpus: u32::from(rng.range_u64(0, 5) == 0),
-                nodes: if rng.range_u64(0, 4) == 0 {
-                    1 + rng.range_u64(0, 2) as u32
-                } else {
-                    0
-                },
-            })
-            .collect();
+        let demands = random_demands(&mut rng, jobs.len());
         for (kind, rule) in ON_NODES
             .iter()
             .flat_map(|&k| PlacementRule::ALL.map(|r| (k, r)))

@@ -5,7 +5,7 @@
 //! GPUs and node counts keep the node check, and no two jobs ever share a node; and a hand
 //! case where exclusivity, not cores, decides, with its utilization counting whole nodes.
 
-use gridscope::engine::{simulate, EventOrder, RunConfig, RunOutput, Simulation};
+use gridscope::engine::{simulate, RunOutput, Simulation};
 use gridscope::failure::{FailureModel, OnFailure, Outages};
 use gridscope::metrics::compute_placed;
 use gridscope::model::{Allocation, Demand, Job, NodeType, PlacementRule, Platform, Site};
@@ -13,25 +13,7 @@ use gridscope::policy::local::LocalPolicyKind;
 use gridscope::rng::SimRng;
 use gridscope::time::SimTime;
 
-use crate::nodes::{node_site, random_jobs};
-
-const ON_NODES: [LocalPolicyKind; 7] = [
-    LocalPolicyKind::Fcfs,
-    LocalPolicyKind::Easy,
-    LocalPolicyKind::Conservative,
-    LocalPolicyKind::ConservativeRebuild,
-    LocalPolicyKind::Sjf,
-    LocalPolicyKind::FirstFit,
-    LocalPolicyKind::Slurm,
-];
-
-fn no_kill() -> RunConfig {
-    RunConfig {
-        kill_at_estimate: false,
-        event_order: EventOrder::Gridscope,
-        ..RunConfig::default()
-    }
-}
+use crate::nodes::{no_kill, node_site, random_demands, random_jobs, random_types, ON_NODES};
 
 fn node_type(count: u32, cores: u32, mem_kb: u64, gpus: u32) -> NodeType {
     NodeType {
@@ -41,6 +23,21 @@ fn node_type(count: u32, cores: u32, mem_kb: u64, gpus: u32) -> NodeType {
         mem_kb,
         gpus,
         power: None,
+    }
+}
+
+/// Job `id` submitted at `submit` s, running `run` s on `procs` processors (its estimate
+/// exact), at site 0.
+fn job(id: i64, submit: i64, run: i64, procs: u32) -> Job {
+    Job {
+        id,
+        submit: SimTime::from_secs(submit),
+        runtime: SimTime::from_secs(run),
+        estimate: SimTime::from_secs(run),
+        procs,
+        home: 0,
+        user: -1,
+        partition: -1,
     }
 }
 
@@ -145,31 +142,11 @@ fn one_exclusive_type_is_the_whole_node_site() {
 fn random_exclusive_workloads_never_share_a_node() {
     let mut rng = SimRng::new(372);
     for case in 0..150 {
-        let types: Vec<NodeType> = (0..1 + rng.range_u64(0, 2))
-            .map(|_| {
-                node_type(
-                    1 + rng.range_u64(0, 4) as u32,
-                    1 + rng.range_u64(0, 7) as u32,
-                    100 * rng.range_u64(0, 4),
-                    rng.range_u64(0, 2) as u32,
-                )
-            })
-            .collect();
+        let types = random_types(&mut rng);
         let nodes = types.iter().map(|t| t.count as usize).sum();
         let platform = exclusive_site(types);
         let jobs = random_jobs(&mut rng, 40, 12);
-        let demands: Vec<Demand> = jobs
-            .iter()
-            .map(|_| Demand {
-                mem_kb: 10 * rng.range_u64(0, 15),
-                mem_per_node: false,
-                gpus: u32::from(rng.range_u64(0, 5) == 0),
-                nodes: match rng.range_u64(0, 4) {
-                    0 => 1 + rng.range_u64(0, 2) as u32,
-                    _ => 0,
-                },
-            })
-            .collect();
+        let demands = random_demands(&mut rng, jobs.len());
         // Every other case with nodes failing, their jobs requeued or lost.
         let outages = match case % 2 {
             1 => Outages {
@@ -208,16 +185,7 @@ fn random_exclusive_workloads_never_share_a_node() {
 /// wide one 200 s. Utilization counts the whole nodes: 4 cores per 1-core job.
 #[test]
 fn exclusivity_not_cores_decides_by_hand() {
-    let job = |id: i64, procs: u32| Job {
-        id,
-        submit: SimTime::ZERO,
-        runtime: SimTime::from_secs(100),
-        estimate: SimTime::from_secs(100),
-        procs,
-        home: 0,
-        user: -1,
-        partition: -1,
-    };
+    let job = |id: i64, procs: u32| job(id, 0, 100, procs);
     let jobs = vec![job(1, 1), job(2, 1), job(3, 1), job(4, 1), job(5, 4)];
     let demands = vec![
         Demand {
@@ -373,16 +341,6 @@ fn cli_node_exclusive_makes_an_accasim_platform_exclusive() {
 /// it is back (as a job of the 4 cores it held would).
 #[test]
 fn a_requeued_job_asks_for_its_cores_not_the_node_it_held() {
-    let job = |id: i64, submit: i64, run: i64, procs: u32| Job {
-        id,
-        submit: SimTime::from_secs(submit),
-        runtime: SimTime::from_secs(run),
-        estimate: SimTime::from_secs(run),
-        procs,
-        home: 0,
-        user: -1,
-        partition: -1,
-    };
     let jobs = [job(1, 0, 100, 1), job(2, 1, 1_000, 2)];
     let p = exclusive_site(vec![node_type(1, 4, 0, 0), node_type(1, 2, 0, 0)]);
     let outages = Outages {
@@ -430,16 +388,7 @@ fn a_requeued_job_asks_for_its_cores_not_the_node_it_held() {
 fn energy_counts_the_cores_a_job_computes_on() {
     use gridscope::model::power::PowerModel;
     use gridscope::scenario::energy::run_energy;
-    let job = |id: i64, procs: u32| Job {
-        id,
-        submit: SimTime::ZERO,
-        runtime: SimTime::from_secs(100),
-        estimate: SimTime::from_secs(100),
-        procs,
-        home: 0,
-        user: -1,
-        partition: -1,
-    };
+    let job = |id: i64, procs: u32| job(id, 0, 100, procs);
     let mut types = vec![node_type(2, 4, 0, 0)];
     types[0].power = Some(PowerModel::SIMGRID_EXAMPLE);
     // The third: 2 cores on 2 nodes (a node count), one core busy on each.
