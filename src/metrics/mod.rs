@@ -116,7 +116,7 @@ pub use cdf::{empirical_cdf, workload_cdfs, WorkloadCdfs};
 pub use vs_log::{vs_log, VsLog};
 
 use crate::engine::{wallclock_limit, JobOutcome, Outcome, RunConfig, SimTime};
-use crate::model::{Allocation, Job, Placements, Platform, Site};
+use crate::model::{Job, Placements, Platform, Site};
 
 /// Bounded-slowdown threshold τ: runs shorter than this count as this long.
 pub const BSLD_TAU_S: f64 = 10.0;
@@ -211,7 +211,7 @@ pub fn compute(
 /// site with node types the cores of the nodes it was placed on (whole, `placements`).
 pub fn cpus_held(site: &Site, job: &Job, placements: &Placements, idx: usize) -> f64 {
     let shares = placements.of(idx);
-    if site.has_nodes() && site.allocation == Allocation::Node && !shares.is_empty() {
+    if site.has_exclusive_nodes() && !shares.is_empty() {
         return shares.iter().map(|s| f64::from(s.cores)).sum();
     }
     site.units_for(job.procs) as f64 * site.cpus_per_unit() as f64

@@ -88,11 +88,16 @@ impl Site {
         !self.node_types.is_empty()
     }
 
+    /// True when the site lists node types and each node runs at most one job
+    /// (`allocation: node`; docs/nodes.md, "Node-exclusive node types").
+    pub fn has_exclusive_nodes(&self) -> bool {
+        self.has_nodes() && self.allocation == Allocation::Node
+    }
+
     /// The site's nodes, free, when it lists node types.
     pub fn node_pool(&self) -> Option<NodePool> {
-        self.has_nodes().then(|| {
-            NodePool::new(&self.node_types).with_exclusive(self.allocation == Allocation::Node)
-        })
+        self.has_nodes()
+            .then(|| NodePool::new(&self.node_types).with_exclusive(self.has_exclusive_nodes()))
     }
 
     /// Allocation units the local scheduler counts: processors or whole nodes. A site with

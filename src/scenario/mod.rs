@@ -465,10 +465,7 @@ impl Scenario {
 
     /// True when a site with node types is node-exclusive (version 10).
     pub fn has_exclusive_node_types(&self) -> bool {
-        let exclusive = |s: &crate::model::Site| {
-            s.has_nodes() && s.allocation == crate::model::Allocation::Node
-        };
-        matches!(&self.platform, PlatformSpec::Sites { sites, .. } if sites.iter().any(exclusive))
+        matches!(&self.platform, PlatformSpec::Sites { sites, .. } if sites.iter().any(|s| s.has_exclusive_nodes()))
     }
 
     pub fn to_json(&self) -> String {
