@@ -118,7 +118,7 @@ impl AppState {
                 format::fmt_num(CONFIRM_ABOVE_JOB_RUNS, 0),
             ),
             (None, Some(work)) => format!(
-                "This shared scenario overloads its platform under conservative backfilling: up to about {work:.1e} steps of plan work (a backlog of N jobs costs up to about N³), more than a link starts by itself ({CONFIRM_ABOVE_PLAN_WORK:.0e}). It could keep this tab busy for minutes — the page stops a run at {:.0e} steps; press Run to start it (Cancel stops it at any time).",
+                "This shared scenario overloads its platform under conservative backfilling: up to about {work:.1e} steps of plan work (N jobs leaving a backlog of B cost up to about N·B² when estimates exceed run times: every early end moves the queue up), more than a link starts by itself ({CONFIRM_ABOVE_PLAN_WORK:.0e}, a few seconds). It could keep this tab busy for minutes — the page stops a run at {:.0e} steps; press Run to start it (Cancel stops it at any time).",
                 Limits::default().plan_work as f64,
             ),
             (None, None) => return false,
