@@ -434,6 +434,13 @@ impl Conservative {
             if let Some(f) = failed.get(units) {
                 if f.covers(lowest, estimate, start, slots) {
                     from = f.before.max(lowest);
+                    // Covered whole (most visits: 518 million of RICC's 627 million): the
+                    // failure stays as it is, no stricter for the jobs after this one (put
+                    // in its place with this job's longer estimate and later start, it
+                    // covered fewer of them).
+                    if from >= start.min(before) {
+                        continue;
+                    }
                 }
             }
             let mut scanned = 0;
