@@ -276,6 +276,7 @@ mod tests {
             mem_kb: 0,
             gpus: 0,
             power: None,
+            exclusive: false,
         }];
         let platform = Platform {
             name: "two".into(),

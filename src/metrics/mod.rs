@@ -639,6 +639,7 @@ mod tests {
             mem_kb: 0,
             gpus: 0,
             power: None,
+            exclusive: false,
         }];
         let platform = Platform::single(site);
         let job = Job {

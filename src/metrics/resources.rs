@@ -388,6 +388,7 @@ mod tests {
             mem_kb: 8,
             gpus: 2,
             power: None,
+            exclusive: false,
         }];
         Platform::single(site)
     }

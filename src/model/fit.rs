@@ -22,6 +22,10 @@ use serde::{Deserialize, Serialize};
 
 use super::nodes::{Demand, Share};
 
+#[path = "fit_n_nodes.rs"]
+mod n_nodes;
+use n_nodes::place_on_n_nodes;
+
 /// Free (or total) cores, memory and GPUs per node, in node order, with a bit per node
 /// that has a core free, so that a placement skips full nodes 64 at a time (RICC on 1,024
 /// nodes: most are full when a job starts).
@@ -40,11 +44,12 @@ pub struct NodeFree {
     /// How a placement walks these nodes (first fit unless the run asked for best fit);
     /// copies place as the original does.
     rule: PlacementRule,
-    /// Node-exclusive (a site of `allocation: node` with node types): a node runs at most
-    /// one job, so a placement's share of a node is all of it. Every node is then either
-    /// whole or held whole, and a placement walks only whole nodes without knowing it:
-    /// the others have nothing free. Copies place as the original does.
-    exclusive: bool,
+    /// Bit n: node n is node-exclusive (a site of `allocation: node` with node types, or a
+    /// node type marked `exclusive`): it runs at most one job, so a placement's share of it
+    /// is all of it. Such a node is then either whole or held whole, and a placement walks
+    /// only whole ones without knowing it: the others have nothing free. Empty when no
+    /// node is. Copies place as the original does.
+    exclusive: Vec<u64>,
     /// Under best fit, the open nodes as (rank, node), least first: the order best fit
     /// walks them, kept share by share, so a walk reads the fullest nodes first without
     /// ranking every node (RICC: a heap of every open node per placement made best fit
@@ -87,14 +92,39 @@ impl NodeFree {
         self.rule
     }
 
-    /// True when a placement holds its nodes whole ([`NodeFree::exclusive`]).
+    /// True when some node is node-exclusive ([`NodeFree::exclusive`]): a placement may
+    /// hold nodes whole.
     pub fn is_exclusive(&self) -> bool {
+        !self.exclusive.is_empty()
+    }
+
+    /// True when node `n` runs at most one job.
+    #[inline]
+    pub fn is_exclusive_node(&self, n: usize) -> bool {
         self.exclusive
+            .get(n / 64)
+            .is_some_and(|w| w >> (n % 64) & 1 == 1)
     }
 
     /// Holds each placed node whole (`true`) or only the job's part of it, from now on.
     pub fn set_exclusive(&mut self, exclusive: bool) {
-        self.exclusive = exclusive;
+        let n = self.cores.len();
+        let mask = (0..n.div_ceil(64)).map(|w| match (w + 1) * 64 <= n {
+            true => u64::MAX,
+            false => (1u64 << (n % 64)) - 1,
+        });
+        self.exclusive = match exclusive {
+            true => mask.collect(),
+            false => Vec::new(),
+        };
+    }
+
+    /// Holds the nodes of `mask` (bit n: node n) whole and the others shared, from now on.
+    pub fn set_exclusive_nodes(&mut self, mask: Vec<u64>) {
+        self.exclusive = match mask.iter().any(|&w| w != 0) {
+            true => mask,
+            false => Vec::new(),
+        };
     }
 
     /// Places by `rule` from now on.
@@ -230,7 +260,7 @@ impl NodeFree {
         self.open.clone_from(&src.open);
         self.asleep.clone_from(&src.asleep);
         self.rule = src.rule;
-        self.exclusive = src.exclusive;
+        self.exclusive.clone_from(&src.exclusive);
         self.ranked.clone_from(&src.ranked);
         self.cores_free = src.cores_free;
     }
@@ -507,18 +537,21 @@ pub fn first_fit_within(
         Ok(()) if !f.rule.is_first_fit() => out.sort_unstable_by_key(|s| s.node),
         Ok(()) => {}
     }
-    if placed.is_ok() && f.exclusive {
+    if placed.is_ok() && f.is_exclusive() {
         whole_nodes(f, out);
     }
     placed
 }
 
-/// On node-exclusive nodes, each share of a placement widened to all its node has free,
-/// which is all of the node: a node with anything free holds no job there.
+/// Each share of a placement on a node-exclusive node widened to all its node has free,
+/// which is all of the node: such a node with anything free holds no job there. Shares on
+/// shared nodes stay the job's part.
 pub fn whole_nodes(f: &NodeFree, shares: &mut [Share]) {
     for s in shares {
         let n = s.node as usize;
-        (s.cores, s.mem_kb, s.gpus) = (f.cores[n], f.mem_kb[n], f.gpus[n]);
+        if f.is_exclusive_node(n) {
+            (s.cores, s.mem_kb, s.gpus) = (f.cores[n], f.mem_kb[n], f.gpus[n]);
+        }
     }
 }
 
@@ -719,66 +752,5 @@ fn take_units_while(
             mem_kb: m * u64::from(k),
             gpus: g,
         });
-    }
-}
-
-/// A job with a node count: the first `d.nodes` nodes (in the rule's order) that each hold their share (those
-/// on before those asleep, as [`place_units`] walks them).
-fn place_on_n_nodes(
-    f: &NodeFree,
-    memory: bool,
-    procs: u32,
-    d: &Demand,
-    allowed: Option<&[u64]>,
-    out: &mut Vec<Share>,
-) -> bool {
-    match f.split_by_sleep(allowed) {
-        None => take_n_nodes(f, memory, procs, d, allowed, out),
-        Some((on, off)) => {
-            take_n_nodes(f, memory, procs, d, Some(&on), out);
-            take_n_nodes(f, memory, procs, d, Some(&off), out);
-            out.sort_unstable_by_key(|s| s.node);
-        }
-    }
-    out.len() as u32 == d.nodes
-}
-
-/// [`place_on_n_nodes`]' walk over the `allowed` nodes, adding to the shares in `out`
-/// until it holds `d.nodes` (each node's share is by its position in the job's nodes).
-fn take_n_nodes(
-    f: &NodeFree,
-    memory: bool,
-    procs: u32,
-    d: &Demand,
-    allowed: Option<&[u64]>,
-    out: &mut Vec<Share>,
-) {
-    let n = d.nodes;
-    let within = (0..f.cores.len())
-        .filter(|&node| allowed.is_none_or(|a| a[node / 64] & (1u64 << (node % 64)) != 0));
-    for node in in_rule_order(f, within) {
-        let i = out.len() as u32;
-        if i == n {
-            break;
-        }
-        let free_cores = f.cores[node];
-        let cores = procs / n + u32::from(i < procs % n);
-        let gpus = d.gpus / n + u32::from(i < d.gpus % n);
-        let mem_kb = match (memory, d.mem_per_node) {
-            (false, _) => 0,
-            (true, true) => d.mem_kb,
-            (true, false) => d.mem_kb.saturating_mul(u64::from(cores)),
-        };
-        // A node-exclusive node with no core free is held (a share of no cores, for a
-        // job of fewer processors than nodes, would land on it).
-        let held = f.exclusive && free_cores == 0;
-        if !held && free_cores >= cores && f.mem_kb[node] >= mem_kb && f.gpus[node] >= gpus {
-            out.push(Share {
-                node: node as u32,
-                cores,
-                mem_kb,
-                gpus,
-            });
-        }
     }
 }

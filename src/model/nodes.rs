@@ -90,6 +90,15 @@ pub struct NodeType {
     /// all have one reports its energy.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub power: Option<super::power::PowerModel>,
+    /// Each node of this type runs at most one job, held whole (scenario version 11;
+    /// docs/nodes.md, "Node-exclusive node types"): an exclusive GPU partition beside
+    /// shared CPU nodes. `allocation: node` on the site makes every type so.
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub exclusive: bool,
+}
+
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// The resource that kept a job off every node.
@@ -170,23 +179,39 @@ impl Placements {
     /// computes on `procs` cores and `gpus` GPUs, kept for [`Placements::busy_of`]: a job
     /// of units the nodes' in order, each up to all it has (so its last node may compute
     /// on fewer); a job with a node count (`demand.nodes`) its even split (P / N each, the
-    /// remainder one each on its first nodes in node order, as first fit places it).
-    pub fn record_whole(&mut self, idx: usize, shares: &[Share], procs: u32, demand: &Demand) {
+    /// remainder one each on its first nodes in node order, as first fit places it). A
+    /// share on a shared node (`whole(node)` false, on a site whose types are exclusive one
+    /// by one) is the job's part already, and a job of units computes on the rest of its
+    /// processors on its whole nodes.
+    pub fn record_whole(
+        &mut self,
+        idx: usize,
+        shares: &[Share],
+        procs: u32,
+        demand: &Demand,
+        whole: impl Fn(u32) -> bool,
+    ) {
         if self.spans.get(idx).is_none() {
             return;
         }
         let busy = self.busy.get_or_insert_with(|| self.shares.clone());
-        let (mut cores, mut gpus) = (procs, demand.gpus);
         let n = demand.nodes;
+        let shared = shares.iter().filter(|s| !whole(s.node));
+        let (mut cores, mut gpus) = shared.fold((procs, demand.gpus), |(c, g), s| {
+            (c.saturating_sub(s.cores), g.saturating_sub(s.gpus))
+        });
         for (i, s) in shares.iter().enumerate() {
             let (c, g) = match n {
+                _ if !whole(s.node) => (s.cores, s.gpus),
                 0 => (s.cores.min(cores), s.gpus.min(gpus)),
                 n => {
                     let part = |t: u32| t / n + u32::from((i as u32) < t % n);
                     (part(procs).min(s.cores), part(demand.gpus).min(s.gpus))
                 }
             };
-            (cores, gpus) = (cores.saturating_sub(c), gpus.saturating_sub(g));
+            if whole(s.node) {
+                (cores, gpus) = (cores.saturating_sub(c), gpus.saturating_sub(g));
+            }
             busy.push(Share {
                 cores: c,
                 gpus: g,

@@ -88,16 +88,38 @@ impl Site {
         !self.node_types.is_empty()
     }
 
-    /// True when the site lists node types and each node runs at most one job
-    /// (`allocation: node`; docs/nodes.md, "Node-exclusive node types").
+    /// True when the site lists node types and some of its nodes run at most one job each:
+    /// all of them (`allocation: node`), or those of the types marked `exclusive`
+    /// (docs/nodes.md, "Node-exclusive node types").
     pub fn has_exclusive_nodes(&self) -> bool {
-        self.has_nodes() && self.allocation == Allocation::Node
+        self.has_nodes() && self.node_types.iter().any(|t| self.is_exclusive_type(t))
+    }
+
+    /// True when each node of type `t` (one of this site's) runs at most one job.
+    pub fn is_exclusive_type(&self, t: &NodeType) -> bool {
+        self.allocation == Allocation::Node || t.exclusive
     }
 
     /// The site's nodes, free, when it lists node types.
     pub fn node_pool(&self) -> Option<NodePool> {
-        self.has_nodes()
-            .then(|| NodePool::new(&self.node_types).with_exclusive(self.has_exclusive_nodes()))
+        if !self.has_nodes() {
+            return None;
+        }
+        let pool = NodePool::new(&self.node_types);
+        if !self.has_exclusive_nodes() {
+            return Some(pool);
+        }
+        let total: usize = self.node_types.iter().map(|t| t.count as usize).sum();
+        let mut mask = vec![0u64; total.div_ceil(64)];
+        let mut first = 0usize;
+        for t in &self.node_types {
+            let count = t.count as usize;
+            if self.is_exclusive_type(t) {
+                (first..first + count).for_each(|n| mask[n / 64] |= 1 << (n % 64));
+            }
+            first += count;
+        }
+        Some(pool.with_exclusive_nodes(mask))
     }
 
     /// Allocation units the local scheduler counts: processors or whole nodes. A site with

@@ -54,9 +54,22 @@ impl NodePool {
         self
     }
 
-    /// True when a node runs at most one job.
+    /// The pool holding the nodes of `mask` (bit n: node n) whole and the others shared:
+    /// a site whose node types are node-exclusive one by one.
+    pub fn with_exclusive_nodes(mut self, mask: Vec<u64>) -> NodePool {
+        self.capacity.set_exclusive_nodes(mask.clone());
+        self.free.set_exclusive_nodes(mask);
+        self
+    }
+
+    /// True when some node runs at most one job.
     pub fn is_exclusive(&self) -> bool {
         self.free.is_exclusive()
+    }
+
+    /// True when node `n` runs at most one job.
+    pub fn is_exclusive_node(&self, n: usize) -> bool {
+        self.free.is_exclusive_node(n)
     }
 
     /// The pool placing by `rule` (every placement on it and on copies of its free nodes).

@@ -136,6 +136,7 @@ fn types(list: &[(u32, u32, u64, u32)]) -> Vec<NodeType> {
             mem_kb,
             gpus,
             power: None,
+            exclusive: false,
         })
         .collect()
 }

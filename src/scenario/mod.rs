@@ -93,8 +93,12 @@ pub const CHECKPOINT_VERSION: u32 = 9;
 /// The first version whose sites with node types may be node-exclusive (`allocation:
 /// node`, issue #37): written only when one is. Older builds refused the pair.
 pub const EXCLUSIVE_NODES_VERSION: u32 = 10;
+/// The first version whose node types may be node-exclusive one by one (`"exclusive":
+/// true` on a type: an exclusive GPU partition beside shared CPU nodes, issue #37),
+/// written only when one is. Older builds refused the field.
+pub const EXCLUSIVE_TYPES_VERSION: u32 = 11;
 /// The newest version read.
-pub const NEWEST_SCENARIO_VERSION: u32 = EXCLUSIVE_NODES_VERSION;
+pub const NEWEST_SCENARIO_VERSION: u32 = EXCLUSIVE_TYPES_VERSION;
 /// The oldest version still read.
 pub const OLDEST_SCENARIO_VERSION: u32 = 1;
 
@@ -383,6 +387,14 @@ impl Scenario {
                 ),
             });
         }
+        if s.version < EXCLUSIVE_TYPES_VERSION && s.has_exclusive_type_flags() {
+            return Err(ScenarioError::InvalidPlatform {
+                reason: format!(
+                    "a node type's \"exclusive\" came in scenario version {EXCLUSIVE_TYPES_VERSION}; this file says version {}",
+                    s.version
+                ),
+            });
+        }
         if s.version < CHECKPOINT_VERSION && s.checkpoints_v9() {
             return Err(ScenarioError::Invalid(format!(
                 "checkpointing's \"per_job\" and \"within_limit\" came in scenario version {CHECKPOINT_VERSION}; this file says version {}",
@@ -430,7 +442,9 @@ impl Scenario {
             .any(|a| a.power_off_after_s.is_some() || a.carbon_slack_s.is_some())
             || self.has_power_models();
         let capped = self.algorithms.iter().any(|a| a.power_cap_w.is_some());
-        self.version = if self.has_exclusive_node_types() {
+        self.version = if self.has_exclusive_type_flags() {
+            EXCLUSIVE_TYPES_VERSION
+        } else if self.has_exclusive_node_types() {
             EXCLUSIVE_NODES_VERSION
         } else if self.checkpoints_v9() {
             CHECKPOINT_VERSION
@@ -463,9 +477,16 @@ impl Scenario {
         matches!(&self.platform, PlatformSpec::Sites { sites, .. } if sites.iter().any(|s| s.has_nodes()))
     }
 
-    /// True when a site with node types is node-exclusive (version 10).
+    /// True when a site with node types is node-exclusive (`allocation: node`, version 10).
     pub fn has_exclusive_node_types(&self) -> bool {
-        matches!(&self.platform, PlatformSpec::Sites { sites, .. } if sites.iter().any(|s| s.has_exclusive_nodes()))
+        matches!(&self.platform, PlatformSpec::Sites { sites, .. }
+            if sites.iter().any(|s| s.has_nodes() && s.allocation == crate::model::Allocation::Node))
+    }
+
+    /// True when a node type is node-exclusive by itself (`"exclusive": true`, version 11).
+    pub fn has_exclusive_type_flags(&self) -> bool {
+        matches!(&self.platform, PlatformSpec::Sites { sites, .. }
+            if sites.iter().any(|s| s.node_types.iter().any(|t| t.exclusive)))
     }
 
     pub fn to_json(&self) -> String {
@@ -510,6 +531,7 @@ impl Scenario {
             mem_kb: 0,
             gpus: 0,
             power: Some(crate::energy::PowerModel::BATSIM_CLUSTER_ENERGY_128),
+            exclusive: false,
         }];
         let bases = [
             LocalPolicyKind::Fcfs,

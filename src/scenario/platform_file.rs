@@ -86,6 +86,7 @@ fn accasim(name: &str, text: &str) -> Result<Platform, String> {
             mem_kb: 0,
             gpus: 0,
             power: None,
+            exclusive: false,
         };
         for (attr, v) in &attrs.0 {
             let bad =

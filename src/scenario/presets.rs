@@ -282,6 +282,7 @@ fn node_bound(name: &str, mem_kb: u64, gpus: u32, lublin: crate::workload::Lubli
         mem_kb,
         gpus,
         power: None,
+        exclusive: false,
     }];
     Scenario {
         failures: None,

@@ -285,7 +285,7 @@ test('a run placed by best fit: the runs table sets it, the results name it, the
   assert.deepEqual((await reportJson(page)).runs.map((r) => r.resources), cli.runs.map((r) => r.resources));
 });
 
-test('the sites table edits node types: a second type of fat nodes runs, the link carries both, the CLI gives the same numbers', async () => {
+test('the sites table edits node types: a second type of fat nodes runs, shared then exclusive, the link carries both, the CLI gives the same numbers', async () => {
   const page = await open();
   await waitResults(page, 5);
   await page.selectOption('[data-testid=scenario-preset]', 'memory-cluster');
@@ -317,6 +317,21 @@ test('the sites table edits node types: a second type of fat nodes runs, the lin
   assert.equal(cli.platform.sites[0].node_types.length, 2);
   assertSameNumbers(rows, Object.fromEntries(cli.runs.map((r) => [r.label, r.metrics])));
   assert.deepEqual((await reportJson(page)).runs.map((r) => r.resources), cli.runs.map((r) => r.resources));
+  // The fat type made exclusive (the site still shares the others): version 11, one job
+  // per fat node, the CLI's numbers again.
+  const box = '[data-testid=node-type-exclusive-0-1]';
+  assert.equal(await page.isChecked(box), false);
+  await page.check(box);
+  assert.match(await page.textContent('[data-testid=node-types-0] caption'), /types marked exclusive run one job each/);
+  await page.click('[data-testid=run]');
+  await page.waitForFunction(() => /"exclusive": ?true/.test(document.querySelector('[data-testid=report-json]')?.textContent ?? ''), null, { timeout: 120_000 });
+  const exclusiveRows = await waitResults(page, 5, 120_000);
+  const { shared: exclusiveLink } = await shareLink(page);
+  assert.equal(exclusiveLink.scenario.version, 11);
+  assert.deepEqual(exclusiveLink.scenario.platform.sites[0].node_types.map((t) => t.exclusive ?? false), [false, true]);
+  const exclusiveCli = cliRun(exclusiveLink.scenario);
+  assertSameNumbers(exclusiveRows, Object.fromEntries(exclusiveCli.runs.map((r) => [r.label, r.metrics])));
+  assert.notDeepEqual(exclusiveRows, rows, 'exclusivity changed nothing');
   // Removing both types gives the site back its processors.
   await page.click(`${row} button:has-text("remove")`);
   await page.click('[data-testid=node-type-0-0] button:has-text("remove")');

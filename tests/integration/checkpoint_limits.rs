@@ -22,6 +22,7 @@ fn node_type(cores: u32, mem_kb: u64, gpus: u32) -> NodeType {
         mem_kb,
         gpus,
         power: None,
+        exclusive: false,
     }
 }
 

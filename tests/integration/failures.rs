@@ -32,6 +32,7 @@ pub(crate) fn nodes(count: u32, cores: u32) -> Platform {
         mem_kb: 0,
         gpus: 0,
         power: None,
+        exclusive: false,
     }])
 }
 

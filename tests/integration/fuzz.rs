@@ -952,6 +952,7 @@ fn fuzz_slurm_files_and_their_run() {
         mem_kb: 100,
         gpus: 1,
         power: None,
+        exclusive: false,
     };
     nodes.sites[0].node_types = vec![node_type("a"), node_type("b")];
     let check = |input: &[u8]| -> Result<(), String> {

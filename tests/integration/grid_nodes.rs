@@ -38,6 +38,7 @@ fn site(name: &str, count: u32, cores: u32, mem_kb: u64, gpus: u32) -> Site {
             mem_kb,
             gpus,
             power: None,
+            exclusive: false,
         }],
     }
 }

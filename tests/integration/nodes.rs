@@ -304,6 +304,7 @@ pub(crate) fn random_types(rng: &mut SimRng) -> Vec<NodeType> {
             mem_kb: 100 * rng.range_u64(0, 4),
             gpus: rng.range_u64(0, 2) as u32,
             power: None,
+            exclusive: false,
         })
         .collect()
 }
@@ -396,6 +397,7 @@ fn nodes_without_memory_schedule_as_processors() {
             mem_kb: 0,
             gpus: 0,
             power: None,
+            exclusive: false,
         }]);
         let flat = Platform::single(Site::flat("N", count * cores));
         let jobs = random_jobs(&mut rng, 60, count * cores);
@@ -446,6 +448,7 @@ fn plans_on_one_node_are_the_processor_rule() {
             mem_kb: 0,
             gpus: 0,
             power: None,
+            exclusive: false,
         }])
     };
     let kill = RunConfig::default();
@@ -615,6 +618,7 @@ fn two_nodes(jobs: &[(i64, u32, u64, i64)]) -> (Platform, Vec<Job>, Vec<Demand>)
         mem_kb: 100,
         gpus: 0,
         power: None,
+        exclusive: false,
     }]);
     let (jobs, demands): (Vec<Job>, Vec<Demand>) = jobs
         .iter()
@@ -806,6 +810,7 @@ fn slurm_partitions_as_node_sets() {
         mem_kb: 0,
         gpus: 0,
         power: None,
+        exclusive: false,
     };
     let platform = node_site(vec![node("a"), node("b")]);
     let job = |id: i64, submit: i64, procs: u32, partition: i32| Job {

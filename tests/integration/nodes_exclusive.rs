@@ -23,6 +23,7 @@ fn node_type(count: u32, cores: u32, mem_kb: u64, gpus: u32) -> NodeType {
         mem_kb,
         gpus,
         power: None,
+        exclusive: false,
     }
 }
 
@@ -442,4 +443,210 @@ fn exclusive_node_types_are_scenario_version_10() {
     assert_eq!(Scenario::from_json(&s.to_json()).expect("reads back"), s);
     let e = Scenario::from_json(&scenario(9, "node")).unwrap_err();
     assert!(e.to_string().contains("version 10"), "{e}");
+}
+
+/// No node of the exclusive types runs two jobs at once ([`one_job_per_node`] on those
+/// nodes only: the shared ones may).
+fn one_job_per_exclusive_node(
+    jobs: &[Job],
+    out: &RunOutput,
+    exclusive: &[bool],
+) -> Result<(), String> {
+    let mut on: Vec<Vec<(SimTime, SimTime, i64)>> = vec![Vec::new(); exclusive.len()];
+    for (i, o) in out.outcomes.iter().enumerate() {
+        if !o.ran() {
+            continue;
+        }
+        for s in out.placements.of(i) {
+            if exclusive[s.node as usize] {
+                on[s.node as usize].push((o.start, o.end, jobs[i].id));
+            }
+        }
+    }
+    for (n, mut runs) in on.into_iter().enumerate() {
+        runs.sort_unstable();
+        if let Some(w) = runs.windows(2).find(|w| w[1].0 < w[0].1) {
+            return Err(format!(
+                "exclusive node {n} runs job {} and job {} at once",
+                w[0].2, w[1].2
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// A site whose every type is marked `exclusive` is the site of `allocation: node`: the
+/// same starts, nodes and utilization under every policy and placement rule.
+#[test]
+fn every_type_marked_exclusive_is_the_node_exclusive_site() {
+    let mut rng = SimRng::new(373);
+    let cfg = no_kill();
+    for case in 0..80 {
+        let types = random_types(&mut rng);
+        let whole = exclusive_site(types.clone());
+        let marked = node_site(
+            types
+                .into_iter()
+                .map(|t| NodeType {
+                    exclusive: true,
+                    ..t
+                })
+                .collect(),
+        );
+        let jobs = random_jobs(&mut rng, 40, 12);
+        let demands = random_demands(&mut rng, jobs.len());
+        for kind in ON_NODES {
+            let (a, b) = (
+                run(&whole, &jobs, &demands, kind),
+                run(&marked, &jobs, &demands, kind),
+            );
+            assert_eq!(a.outcomes, b.outcomes, "case {case} {kind}");
+            for i in 0..jobs.len() {
+                assert_eq!(a.placements.of(i), b.placements.of(i), "case {case} {kind}");
+            }
+            let (ma, mb) = (
+                compute_placed(&whole, &jobs, &a.outcomes, &a.placements, &cfg, 0, None),
+                compute_placed(&marked, &jobs, &b.outcomes, &b.placements, &cfg, 0, None),
+            );
+            assert_eq!(ma.utilization, mb.utilization, "case {case} {kind}");
+        }
+    }
+}
+
+/// Random workloads on random sites whose types are exclusive or shared one by one,
+/// under every policy and placement rule, every other case with nodes failing: each run
+/// ends with the engine's node check (a share on an exclusive node is all of it, a job's
+/// shares add up), and no exclusive node ever runs two jobs at once.
+#[test]
+fn random_mixed_sites_never_share_an_exclusive_node() {
+    let mut rng = SimRng::new(374);
+    for case in 0..150 {
+        let mut types = random_types(&mut rng);
+        for t in &mut types {
+            t.exclusive = rng.range_u64(0, 1) == 1;
+        }
+        let exclusive: Vec<bool> = types
+            .iter()
+            .flat_map(|t| std::iter::repeat_n(t.exclusive, t.count as usize))
+            .collect();
+        let platform = node_site(types);
+        let jobs = random_jobs(&mut rng, 40, 12);
+        let demands = random_demands(&mut rng, jobs.len());
+        let outages = match case % 2 {
+            1 => Outages {
+                model: Some(FailureModel::exponential(800.0, 100.0)),
+                seed: case,
+                ..Outages::default()
+            },
+            _ => Outages::default(),
+        };
+        for kind in ON_NODES {
+            for rule in PlacementRule::ALL {
+                let out = Simulation::new(
+                    &platform,
+                    &jobs[..],
+                    kind,
+                    Default::default(),
+                    &Default::default(),
+                    &no_kill(),
+                )
+                .and_then(|s| s.with_demands(&demands[..]))
+                .and_then(|s| s.with_placement(rule))
+                .and_then(|s| s.with_outages(outages.clone()))
+                .and_then(|s| s.run(&mut |_, _| true))
+                .unwrap_or_else(|e| panic!("case {case} {kind} {}: {e}", rule.name()));
+                one_job_per_exclusive_node(&jobs, &out, &exclusive)
+                    .unwrap_or_else(|e| panic!("case {case} {kind} {}: {e}", rule.name()));
+            }
+        }
+    }
+}
+
+/// An exclusive GPU node beside a shared CPU node, each of 4 cores (the GPU node with 2
+/// GPUs); four jobs of 100 s at t = 0: one of 1 core, one of 2, two of 1 core and 1 GPU.
+/// The CPU jobs share the CPU node at 0; the GPU jobs take the GPU node one after the
+/// other (0 and 100; on a shared GPU node, both at 0). Utilization counts the GPU node whole: 4 + 4 + 1 + 2
+/// cores × 100 s over 200 s on 8 cores.
+#[test]
+fn an_exclusive_gpu_type_beside_shared_cpu_nodes_by_hand() {
+    let jobs: Vec<Job> = [1, 2, 1, 1]
+        .iter()
+        .enumerate()
+        .map(|(i, &p)| job(i as i64 + 1, 0, 100, p))
+        .collect();
+    let gpu = Demand {
+        gpus: 1,
+        ..Demand::default()
+    };
+    let demands = vec![Demand::default(), Demand::default(), gpu, gpu];
+    let types = |exclusive: bool| {
+        vec![
+            node_type(1, 4, 0, 0),
+            NodeType {
+                exclusive,
+                ..node_type(1, 4, 0, 2)
+            },
+        ]
+    };
+    let secs = |out: &RunOutput| -> Vec<i64> {
+        (out.outcomes.iter())
+            .map(|o| o.start.0 / SimTime::from_secs(1).0)
+            .collect()
+    };
+    for kind in ON_NODES {
+        let shared = run(&node_site(types(false)), &jobs, &demands, kind);
+        assert_eq!(secs(&shared), [0, 0, 0, 0], "{kind}");
+        let p = node_site(types(true));
+        let out = run(&p, &jobs, &demands, kind);
+        assert_eq!(secs(&out), [0, 0, 0, 100], "{kind}");
+        assert_eq!(
+            out.placements.of(2)[0].cores,
+            4,
+            "{kind}: the GPU node whole"
+        );
+        assert_eq!(
+            out.placements.of(1)[0].cores,
+            2,
+            "{kind}: the CPU node shared"
+        );
+        let m = compute_placed(
+            &p,
+            &jobs,
+            &out.outcomes,
+            &out.placements,
+            &no_kill(),
+            0,
+            None,
+        );
+        let held = (1.0 + 2.0 + 4.0 + 4.0) * 100.0;
+        assert!(
+            (m.utilization - held / (8.0 * 200.0)).abs() < 1e-9,
+            "{kind}: {}",
+            m.utilization
+        );
+    }
+}
+
+/// A node type's own `exclusive` came in scenario version 11: written only with one, read
+/// back as written; a version-10 file with one is refused, naming version 11.
+#[test]
+fn exclusive_type_flags_are_scenario_version_11() {
+    use gridscope::scenario::{Scenario, EXCLUSIVE_TYPES_VERSION};
+    let scenario = |version: u32| {
+        format!(
+            r#"{{"version": {version}, "name": "x",
+            "platform": {{"kind": "sites", "name": "x", "sites": [{{"name": "x", "nodes": 3,
+                "cpus_per_node": 4,
+                "node_types": [{{"count": 2, "cores": 4}},
+                               {{"count": 1, "cores": 4, "gpus": 2, "exclusive": true}}]}}]}},
+            "workload": {{"kind": "swf", "file": "x.swf"}},
+            "algorithms": [{{"local": "fcfs"}}]}}"#
+        )
+    };
+    let s = Scenario::from_json(&scenario(11)).expect("version 11");
+    assert_eq!(s.version, EXCLUSIVE_TYPES_VERSION);
+    assert!(s.to_json().contains("\"exclusive\": true"));
+    assert_eq!(Scenario::from_json(&s.to_json()).expect("reads back"), s);
+    let e = Scenario::from_json(&scenario(10)).unwrap_err();
+    assert!(e.to_string().contains("version 11"), "{e}");
 }

@@ -39,6 +39,7 @@ fn powered(count: u32, cores: u32) -> Platform {
         mem_kb: 0,
         gpus: 0,
         power: Some(PowerModel::BATSIM_CLUSTER_ENERGY_128),
+        exclusive: false,
     }])
 }
 
@@ -211,6 +212,7 @@ fn random_runs_keep_the_invariants_and_a_long_timeout_changes_nothing() {
             mem_kb: 1000,
             gpus: 0,
             power: Some(model),
+            exclusive: false,
         }]);
         let n = rng.range_u64(5, 60) as usize;
         let mut t = 0;
@@ -686,6 +688,7 @@ fn capped_case(rng: &mut SimRng, models: &[PowerModel], switching: bool) -> Capp
             mem_kb: 1000,
             gpus: 0,
             power: Some(models[rng.range_u64(0, models.len() as u64 - 1) as usize]),
+            exclusive: false,
         });
     }
     let sum = |f: &dyn Fn(&NodeType, &PowerModel) -> f64| -> f64 {

@@ -428,6 +428,7 @@ fn whole_node_reservations_agree_on_processors_and_on_one_node() {
             mem_kb: 0,
             gpus: 0,
             power: None,
+            exclusive: false,
         }]);
         let flat = Platform::single(Site::flat("N", cores));
         let whole = run(&flat, cfg(cores));

@@ -180,6 +180,7 @@ fn grp_gpus_caps_the_qos_and_rejects_what_it_can_never_hold() {
         mem_kb: 1 << 20,
         gpus: 8,
         power: None,
+        exclusive: false,
     }];
     let cfg = SlurmConfig {
         qos: vec![QosDef {

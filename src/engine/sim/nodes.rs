@@ -79,8 +79,9 @@ impl Simulation<'_> {
         match pool.is_exclusive() {
             true => {
                 let shares = &self.shares;
+                let whole = |n: u32| pool.is_exclusive_node(n as usize);
                 self.placements
-                    .record_whole(idx as usize, shares, job.procs, &demand);
+                    .record_whole(idx as usize, shares, job.procs, &demand, whole);
             }
             false => self.placements.record(idx as usize, &self.shares),
         }
@@ -230,20 +231,23 @@ fn chosen_holds(
     on_nodes && nodes_ok && adds_up(shares, pool, procs, demand)
 }
 
-/// True when `shares` add up to `procs` cores and the demand's GPUs; on a node-exclusive
-/// site, when each is all of its node and together they hold at least as much.
+/// True when `shares` add up to `procs` cores and the demand's GPUs; when some are on
+/// node-exclusive nodes, when each of those is all of its node and together they hold at
+/// least as much.
 fn adds_up(shares: &[Share], pool: &NodePool, procs: u32, demand: &Demand) -> bool {
     let cores: u64 = shares.iter().map(|s| u64::from(s.cores)).sum();
     let gpus: u64 = shares.iter().map(|s| u64::from(s.gpus)).sum();
-    match pool.is_exclusive() {
-        true => {
+    let on_whole = |s: &&Share| pool.is_exclusive_node(s.node as usize);
+    match shares.iter().find(on_whole) {
+        Some(_) => {
             shares
                 .iter()
+                .filter(on_whole)
                 .all(|s| *s == whole_node(pool, s.node as usize))
                 && cores >= u64::from(procs)
                 && gpus >= u64::from(demand.gpus)
         }
-        false => cores == u64::from(procs) && gpus == u64::from(demand.gpus),
+        None => cores == u64::from(procs) && gpus == u64::from(demand.gpus),
     }
 }
 

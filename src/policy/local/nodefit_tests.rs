@@ -18,6 +18,7 @@ fn random_pool(rng: &mut SimRng) -> NodePool {
             mem_kb: if memory { 100 * rng.range_u64(1, 4) } else { 0 },
             gpus: rng.range_u64(0, 2) as u32,
             power: None,
+            exclusive: false,
         })
         .collect();
     let mut pool = NodePool::new(&types);
@@ -177,6 +178,7 @@ fn a_failed_shape_is_skipped_until_nodes_change() {
         mem_kb: 100,
         gpus: 0,
         power: None,
+        exclusive: false,
     }]);
     let mem = |kb| Demand {
         mem_kb: kb,

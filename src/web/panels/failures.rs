@@ -249,6 +249,7 @@ pub fn place_on_nodes(s: &mut Scenario, known: Option<&[Site]>) -> Result<(), St
                 mem_kb: 0,
                 gpus: 0,
                 power: None,
+                exclusive: false,
             }];
             // A node-exclusive site stays one (its nodes typed, each still runs one job);
             // SES node groups become one type of shared nodes, as before.

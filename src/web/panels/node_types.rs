@@ -2,7 +2,8 @@
 //! row per type (count × cores, memory, GPUs), added and removed in the sites table. A site
 //! with node types is the sum of them: its nodes are the types' counts, its processors their
 //! cores; its allocation says whether jobs share nodes (processor) or each runs alone on
-//! whole nodes (node).
+//! whole nodes (node), and a type marked exclusive runs one job per node on a site that
+//! shares the others (an exclusive GPU partition beside shared CPU nodes).
 
 use std::rc::Rc;
 
@@ -45,10 +46,14 @@ fn type_edit(i: usize, k: usize, f: fn(&mut NodeType, &str) -> Result<(), String
     })
 }
 
-/// The caption's word on a node-exclusive site (allocation node): each node runs one job.
+/// The caption's word on a node-exclusive site (allocation node: each node runs one job)
+/// or on one whose types are exclusive one by one.
 fn exclusive_note(s: &Site) -> &'static str {
     match s.allocation {
         crate::model::Allocation::Node => "; node-exclusive: each node runs one job",
+        crate::model::Allocation::Processor if s.has_exclusive_nodes() => {
+            "; the nodes of the types marked exclusive run one job each"
+        }
         crate::model::Allocation::Processor => "",
     }
 }
@@ -94,6 +99,7 @@ pub fn add_types_button(app: &AppContext, i: usize, s: &Site) -> Html {
                         mem_kb: 0,
                         gpus: 0,
                         power: None,
+                        exclusive: false,
                     }];
                     sync_site(site);
                 }
@@ -155,6 +161,21 @@ pub fn node_types_row(app: &AppContext, i: usize, s: &Site) -> Html {
             })
         })
     };
+    // The site's allocation node makes every type exclusive: the boxes then say so, fixed.
+    let all_exclusive = s.allocation == crate::model::Allocation::Node;
+    let exclusive = |k: usize, t: &NodeType| {
+        let onchange = on_value(
+            app,
+            type_edit(i, k, |t, _| {
+                t.exclusive = !t.exclusive;
+                Ok(())
+            }),
+            |_: &Event| String::new(),
+        );
+        html! { <td><input type="checkbox" checked={t.exclusive || all_exclusive} disabled={all_exclusive}
+        aria-label="node-exclusive: each node of this type runs one job"
+        data-testid={format!("node-type-exclusive-{i}-{k}")} {onchange} /></td> }
+    };
     let rows = s.node_types.iter().enumerate().map(|(k, t)| {
         html! { <tr data-testid={format!("node-type-{i}-{k}")}>
             { input(k, "node type name", t.name.clone(), |t, v| { t.name = v.trim().to_string(); Ok(()) }, "text") }
@@ -162,6 +183,7 @@ pub fn node_types_row(app: &AppContext, i: usize, s: &Site) -> Html {
             { input(k, "cores per node", t.cores.to_string(), |t, v| { t.cores = positive("cores per node", v)?; Ok(()) }, "number") }
             { input(k, "memory per node (GB)", gb(t.mem_kb), set_gb, "number") }
             { input(k, "GPUs per node", t.gpus.to_string(), |t, v| { t.gpus = parse("GPUs per node", v)?; Ok(()) }, "number") }
+            { exclusive(k, t) }
             <td><button class="small" onclick={remove(k)}>{"remove"}</button></td>
         </tr> }
     });
@@ -176,6 +198,7 @@ pub fn node_types_row(app: &AppContext, i: usize, s: &Site) -> Html {
                         <th title="Cores per node: a job's processors are cores, on one node or several">{"cores"}</th>
                         <th title="Memory per node in GB (1 GB = 1,048,576 KB). A job asks memory per processor (SWF field 10, KB) or per node (sacct's ReqMem); 0 on every type: memory is not checked">{"memory (GB)"}</th>
                         <th title="GPUs per node: a GPU job is placed where its GPUs are (sacct's gres/gpu; the Lublin model's GPU share)">{"GPUs"}</th>
+                        <th title="Node-exclusive: each node of this type runs at most one job, which holds all of it (its cores count as busy in utilization; Slurm's OverSubscribe=EXCLUSIVE on a partition). The site's allocation 'node' makes every type so. docs/nodes.md, 'Node-exclusive node types'">{"exclusive"}</th>
                         <th></th>
                     </tr></thead>
                     <tbody>{ for rows }</tbody>
