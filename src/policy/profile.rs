@@ -368,8 +368,8 @@ impl Profile {
     /// [`Profile::release`] of `[old, old + duration)` then [`Profile::reserve`] of
     /// `[new, new + duration)`: a job of `units` moving up from `old` to `new` (compression,
     /// 48 million times on RICC). The steps are looked for outward from `guess`, the index
-    /// of a step at or before `new` (where [`Profile::earliest_before_counted`] began the
-    /// search that found it), instead of by binary searches of the whole plan. Only the
+    /// of a step at or before `new` (the one in force there, as
+    /// [`Profile::earliest_before_counted`] found it), instead of by binary searches of the whole plan. Only the
     /// steps from the one in force at `new` to the one in force at the old block's end
     /// change; when they are few ([`SHORT_MOVE`]) they are copied into `scratch`, released
     /// and reserved there and spliced back: one shift of the plan's tail instead of one per
@@ -391,7 +391,10 @@ impl Profile {
         // merges its first step into the one before it (after `new`'s) and its last into
         // the one it split off (in force at the end); the reservation lies before the end.
         let lo = self.step_at_near(new, guess);
-        let hi = self.step_at_near(old + duration, lo) + 1;
+        // The old block's end is usually far past `new`: a binary search of the rest of the
+        // plan takes fewer probes than a gallop from `lo`.
+        let end = old + duration;
+        let hi = lo + self.times[lo..].partition_point(|&s| s <= end);
         if hi - lo > SHORT_MOVE {
             let a = self.split_at_near(old, lo);
             self.release_from(a, old + duration, units);
@@ -452,14 +455,15 @@ impl Profile {
             &mut 0,
             &mut 0,
         )
+        .map(|(start, _)| start)
     }
 
     /// [`Profile::earliest_before`], adding to `scanned` the steps the search went over (the
     /// cost of a search, which the plan-work bound counts: issue #30). `guess` is a guess of
     /// the index of the step in force at `not_before` (any guess gives the same answer; a
     /// near one saves a binary search of the plan, as a pass's searches start near each
-    /// other) and is left at that index for the next search (and for a move to the window
-    /// found: [`Profile::move_sooner`]).
+    /// other) and is left at that index for the next search. A window found comes with the
+    /// index of the step in force at its start (for a move there: [`Profile::move_sooner`]).
     #[allow(clippy::too_many_arguments)]
     pub fn earliest_before_counted(
         &self,
@@ -470,7 +474,7 @@ impl Profile {
         start_before: SimTime,
         scanned: &mut u64,
         guess: &mut usize,
-    ) -> Option<SimTime> {
+    ) -> Option<(SimTime, usize)> {
         let start_before = start_before.min(reserved_at);
         if not_before >= start_before {
             return None;
@@ -490,7 +494,7 @@ impl Profile {
             match first_blocking(&self.times, &self.frees, k + 1, end, units) {
                 Ok(j) => {
                     *scanned += (j - first) as u64;
-                    return Some(start);
+                    return Some((start, k));
                 }
                 Err(j) => i = j + 1,
             }
@@ -697,7 +701,7 @@ mod tests {
             for _ in 0..20 {
                 let (old, len, units) = blocks[rng.range_u64(0, blocks.len() as u64 - 1) as usize];
                 let mut guess = rng.range_u64(0, p.times().len() as u64 + 2) as usize;
-                let Some(new) =
+                let Some((new, _)) =
                     p.earliest_before_counted(t(0), units, len, old, old, &mut 0, &mut guess)
                 else {
                     continue;

@@ -460,7 +460,7 @@ impl Conservative {
                 )
             };
             self.work = self.work.saturating_add(scanned);
-            let Some(sooner) = found else {
+            let Some((sooner, at)) = found else {
                 failed.insert(
                     units,
                     Failed {
@@ -474,8 +474,8 @@ impl Conservative {
                 );
                 continue;
             };
-            // `hint` is where the search began, at or before `sooner`.
-            profile.move_sooner(start, sooner, estimate, units, hint, &mut self.scratch);
+            // `at` is the step in force at `sooner`.
+            profile.move_sooner(start, sooner, estimate, units, at, &mut self.scratch);
             self.work = self.work.saturating_add(profile.steps().len() as u64);
             e.start = Some(sooner);
             e.checked = self.freed.now() + 1;
