@@ -4,7 +4,7 @@
 use super::{in_rule_order, Demand, NodeFree, Share};
 
 /// A job with a node count: the first `d.nodes` nodes (in the rule's order) that each hold their share (those
-/// on before those asleep, as [`place_units`] walks them).
+/// on before those asleep, as [`super::place_units`] walks them).
 pub(super) fn place_on_n_nodes(
     f: &NodeFree,
     memory: bool,
