@@ -106,19 +106,6 @@ impl NodeFree {
             .is_some_and(|w| w >> (n % 64) & 1 == 1)
     }
 
-    /// Holds each placed node whole (`true`) or only the job's part of it, from now on.
-    pub fn set_exclusive(&mut self, exclusive: bool) {
-        let n = self.cores.len();
-        let mask = (0..n.div_ceil(64)).map(|w| match (w + 1) * 64 <= n {
-            true => u64::MAX,
-            false => (1u64 << (n % 64)) - 1,
-        });
-        self.exclusive = match exclusive {
-            true => mask.collect(),
-            false => Vec::new(),
-        };
-    }
-
     /// Holds the nodes of `mask` (bit n: node n) whole and the others shared, from now on.
     pub fn set_exclusive_nodes(&mut self, mask: Vec<u64>) {
         self.exclusive = match mask.iter().any(|&w| w != 0) {

@@ -109,17 +109,23 @@ impl Site {
         if !self.has_exclusive_nodes() {
             return Some(pool);
         }
+        Some(pool.with_exclusive_nodes(self.nodes_of_types(|t| self.is_exclusive_type(t))))
+    }
+
+    /// The nodes of the types `of` picks, as a bit mask in node order (bit n: node n; the
+    /// types' nodes are numbered in the order listed).
+    pub fn nodes_of_types(&self, of: impl Fn(&NodeType) -> bool) -> Vec<u64> {
         let total: usize = self.node_types.iter().map(|t| t.count as usize).sum();
         let mut mask = vec![0u64; total.div_ceil(64)];
         let mut first = 0usize;
         for t in &self.node_types {
             let count = t.count as usize;
-            if self.is_exclusive_type(t) {
+            if of(t) {
                 (first..first + count).for_each(|n| mask[n / 64] |= 1 << (n % 64));
             }
             first += count;
         }
-        Some(pool.with_exclusive_nodes(mask))
+        mask
     }
 
     /// Allocation units the local scheduler counts: processors or whole nodes. A site with

@@ -46,14 +46,6 @@ impl NodePool {
         }
     }
 
-    /// The pool holding each placed node whole (`allocation: node`): a node runs at most
-    /// one job ([`NodeFree::is_exclusive`]).
-    pub fn with_exclusive(mut self, exclusive: bool) -> NodePool {
-        self.capacity.set_exclusive(exclusive);
-        self.free.set_exclusive(exclusive);
-        self
-    }
-
     /// The pool holding the nodes of `mask` (bit n: node n) whole and the others shared:
     /// a site whose node types are node-exclusive one by one.
     pub fn with_exclusive_nodes(mut self, mask: Vec<u64>) -> NodePool {

@@ -5,7 +5,7 @@
 //! GPUs and node counts keep the node check, and no two jobs ever share a node; and a hand
 //! case where exclusivity, not cores, decides, with its utilization counting whole nodes.
 
-use gridscope::engine::{simulate, RunOutput, Simulation};
+use gridscope::engine::{simulate, RunOutput, SimError, Simulation};
 use gridscope::failure::{FailureModel, OnFailure, Outages};
 use gridscope::metrics::compute_placed;
 use gridscope::model::{Allocation, Demand, Job, NodeType, PlacementRule, Platform, Site};
@@ -49,7 +49,14 @@ fn exclusive_site(types: Vec<NodeType>) -> Platform {
     p
 }
 
-fn run(p: &Platform, jobs: &[Job], demands: &[Demand], kind: LocalPolicyKind) -> RunOutput {
+/// A run of `jobs` with `demands` on `p` under `kind`, jobs never killed at their
+/// estimates, ready for more settings.
+fn sim<'a>(
+    p: &'a Platform,
+    jobs: &'a [Job],
+    demands: &'a [Demand],
+    kind: LocalPolicyKind,
+) -> Result<Simulation<'a>, SimError> {
     Simulation::new(
         p,
         jobs,
@@ -59,20 +66,35 @@ fn run(p: &Platform, jobs: &[Job], demands: &[Demand], kind: LocalPolicyKind) ->
         &no_kill(),
     )
     .and_then(|s| s.with_demands(demands))
-    .and_then(|s| s.run(&mut |_, _| true))
-    .unwrap_or_else(|e| panic!("{kind}: {e}"))
+}
+
+fn run(p: &Platform, jobs: &[Job], demands: &[Demand], kind: LocalPolicyKind) -> RunOutput {
+    sim(p, jobs, demands, kind)
+        .and_then(|s| s.run(&mut |_, _| true))
+        .unwrap_or_else(|e| panic!("{kind}: {e}"))
 }
 
 /// No node runs two jobs at once: per node, the jobs placed there, by start, each start
 /// at or after the previous one's end.
 fn one_job_per_node(jobs: &[Job], out: &RunOutput, nodes: usize) -> Result<(), String> {
-    let mut on: Vec<Vec<(SimTime, SimTime, i64)>> = vec![Vec::new(); nodes];
+    one_job_per_exclusive_node(jobs, out, &vec![true; nodes])
+}
+
+/// [`one_job_per_node`] on the nodes `exclusive` marks only (the others may be shared).
+fn one_job_per_exclusive_node(
+    jobs: &[Job],
+    out: &RunOutput,
+    exclusive: &[bool],
+) -> Result<(), String> {
+    let mut on: Vec<Vec<(SimTime, SimTime, i64)>> = vec![Vec::new(); exclusive.len()];
     for (i, o) in out.outcomes.iter().enumerate() {
         if !o.ran() {
             continue;
         }
         for s in out.placements.of(i) {
-            on[s.node as usize].push((o.start, o.end, jobs[i].id));
+            if exclusive[s.node as usize] {
+                on[s.node as usize].push((o.start, o.end, jobs[i].id));
+            }
         }
     }
     for (n, mut runs) in on.into_iter().enumerate() {
@@ -85,6 +107,30 @@ fn one_job_per_node(jobs: &[Job], out: &RunOutput, nodes: usize) -> Result<(), S
         }
     }
     Ok(())
+}
+
+/// Runs `jobs` on `platform` under every policy that places on nodes and every placement
+/// rule, with `outages`: each run ends with the engine's node check, and no node that
+/// `exclusive` marks runs two jobs at once ([`one_job_per_exclusive_node`]).
+fn never_share(
+    platform: &Platform,
+    jobs: &[Job],
+    demands: &[Demand],
+    outages: &Outages,
+    exclusive: &[bool],
+    case: u64,
+) {
+    for kind in ON_NODES {
+        for rule in PlacementRule::ALL {
+            let out = sim(platform, jobs, demands, kind)
+                .and_then(|s| s.with_placement(rule))
+                .and_then(|s| s.with_outages(outages.clone()))
+                .and_then(|s| s.run(&mut |_, _| true))
+                .unwrap_or_else(|e| panic!("case {case} {kind} {}: {e}", rule.name()));
+            one_job_per_exclusive_node(jobs, &out, exclusive)
+                .unwrap_or_else(|e| panic!("case {case} {kind} {}: {e}", rule.name()));
+        }
+    }
 }
 
 /// One node type without memory, jobs of processors only: the node-exclusive site is the
@@ -158,25 +204,8 @@ fn random_exclusive_workloads_never_share_a_node() {
             },
             _ => Outages::default(),
         };
-        for kind in ON_NODES {
-            for rule in PlacementRule::ALL {
-                let out = Simulation::new(
-                    &platform,
-                    &jobs[..],
-                    kind,
-                    Default::default(),
-                    &Default::default(),
-                    &no_kill(),
-                )
-                .and_then(|s| s.with_demands(&demands[..]))
-                .and_then(|s| s.with_placement(rule))
-                .and_then(|s| s.with_outages(outages.clone()))
-                .and_then(|s| s.run(&mut |_, _| true))
-                .unwrap_or_else(|e| panic!("case {case} {kind} {}: {e}", rule.name()));
-                one_job_per_node(&jobs, &out, nodes)
-                    .unwrap_or_else(|e| panic!("case {case} {kind} {}: {e}", rule.name()));
-            }
-        }
+        let all = vec![true; nodes];
+        never_share(&platform, &jobs, &demands, &outages, &all, case);
     }
 }
 
@@ -445,36 +474,6 @@ fn exclusive_node_types_are_scenario_version_10() {
     assert!(e.to_string().contains("version 10"), "{e}");
 }
 
-/// No node of the exclusive types runs two jobs at once ([`one_job_per_node`] on those
-/// nodes only: the shared ones may).
-fn one_job_per_exclusive_node(
-    jobs: &[Job],
-    out: &RunOutput,
-    exclusive: &[bool],
-) -> Result<(), String> {
-    let mut on: Vec<Vec<(SimTime, SimTime, i64)>> = vec![Vec::new(); exclusive.len()];
-    for (i, o) in out.outcomes.iter().enumerate() {
-        if !o.ran() {
-            continue;
-        }
-        for s in out.placements.of(i) {
-            if exclusive[s.node as usize] {
-                on[s.node as usize].push((o.start, o.end, jobs[i].id));
-            }
-        }
-    }
-    for (n, mut runs) in on.into_iter().enumerate() {
-        runs.sort_unstable();
-        if let Some(w) = runs.windows(2).find(|w| w[1].0 < w[0].1) {
-            return Err(format!(
-                "exclusive node {n} runs job {} and job {} at once",
-                w[0].2, w[1].2
-            ));
-        }
-    }
-    Ok(())
-}
-
 /// A site whose every type is marked `exclusive` is the site of `allocation: node`: the
 /// same starts, nodes and utilization under every policy and placement rule.
 #[test]
@@ -540,25 +539,7 @@ fn random_mixed_sites_never_share_an_exclusive_node() {
             },
             _ => Outages::default(),
         };
-        for kind in ON_NODES {
-            for rule in PlacementRule::ALL {
-                let out = Simulation::new(
-                    &platform,
-                    &jobs[..],
-                    kind,
-                    Default::default(),
-                    &Default::default(),
-                    &no_kill(),
-                )
-                .and_then(|s| s.with_demands(&demands[..]))
-                .and_then(|s| s.with_placement(rule))
-                .and_then(|s| s.with_outages(outages.clone()))
-                .and_then(|s| s.run(&mut |_, _| true))
-                .unwrap_or_else(|e| panic!("case {case} {kind} {}: {e}", rule.name()));
-                one_job_per_exclusive_node(&jobs, &out, &exclusive)
-                    .unwrap_or_else(|e| panic!("case {case} {kind} {}: {e}", rule.name()));
-            }
-        }
+        never_share(&platform, &jobs, &demands, &outages, &exclusive, case);
     }
 }
 

@@ -80,21 +80,14 @@ fn nodes_of(site: &Site, names: &[String]) -> Option<(Vec<u64>, NodePool)> {
     {
         return None;
     }
-    let total: usize = site.node_types.iter().map(|t| t.count as usize).sum();
-    let mut mask = vec![0u64; total.div_ceil(64)];
-    let mut types = Vec::new();
-    let mut first = 0usize;
-    for t in &site.node_types {
-        let count = t.count as usize;
-        if names.contains(&t.name) {
-            for n in first..first + count {
-                mask[n / 64] |= 1 << (n % 64);
-            }
-            types.push(t.clone());
-        }
-        first += count;
-    }
-    Some((mask, NodePool::new(&types)))
+    let named = |t: &crate::model::NodeType| names.contains(&t.name);
+    let types: Vec<_> = site
+        .node_types
+        .iter()
+        .filter(|t| named(t))
+        .cloned()
+        .collect();
+    Some((site.nodes_of_types(named), NodePool::new(&types)))
 }
 
 /// `a` and `b`, word by word (a missing word is no node).
