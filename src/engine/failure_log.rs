@@ -70,16 +70,4 @@ impl FailureLog {
     pub fn shares_of(&self, k: &KilledRun) -> &[Share] {
         &self.shares[k.shares.0 as usize..(k.shares.0 + k.shares.1) as usize]
     }
-
-    /// Per job of a run of `jobs` jobs, the work its killed runs checkpointed: where its
-    /// last run resumed from.
-    pub fn saved_per_job(&self, jobs: usize) -> Vec<SimTime> {
-        let mut saved = vec![SimTime::ZERO; jobs];
-        for k in &self.killed {
-            if let Some(s) = saved.get_mut(k.job as usize) {
-                *s += k.saved;
-            }
-        }
-        saved
-    }
 }

@@ -1,7 +1,7 @@
 //! Checks every run ends with. A failure is a bug in the engine or a policy, never a user
 //! error: the message says which job and which instant.
 
-use super::outcome::{planned_and_effective, scale, InvariantViolation};
+use super::outcome::{planned_and_effective, saved_at_speed, scale, InvariantViolation};
 use super::FailureLog;
 use super::{JobOutcome, Outcome, RejectReason, RunConfig, SimTime};
 use crate::model::{Job, Platform};
@@ -33,7 +33,9 @@ pub fn check_invariants_with_failures(
 ) -> Result<(), InvariantViolation> {
     let checkpoint = failures.and_then(|f| {
         let c = f.checkpoint.as_ref()?;
-        Some((f, c, f.saved_per_job(jobs.len())))
+        let speeds: Vec<f64> = platform.sites.iter().map(|s| s.speed).collect();
+        let last_site = |j: usize| outcomes.get(j).map_or(0, |o| o.site);
+        Some((f, c, saved_per_job(f, jobs.len(), &speeds, last_site)))
     });
     let fail = |m: String| Err(InvariantViolation(m));
     if jobs.len() != outcomes.len() {
@@ -233,6 +235,39 @@ fn sort_changes(changes: &mut [(SimTime, i64)], first: SimTime, last: SimTime) {
         };
         *c = (SimTime((k >> (unit_bits + 1)) as i64 + first.0), d);
     }
+}
+
+/// Per job of a run of `jobs` jobs, the work its killed runs in `log` checkpointed: where
+/// its last run resumed from, at the speed of the site it ran last (`last_site(job)`), on
+/// sites of `speeds`. Each killed run's own `saved` is at the speed of its site; a job
+/// offered to the grid again may run next elsewhere, and what it saved before is rescaled
+/// as the engine does it ([`saved_at_speed`], once from the site of its last kill).
+fn saved_per_job(
+    log: &FailureLog,
+    jobs: usize,
+    speeds: &[f64],
+    last_site: impl Fn(usize) -> u32,
+) -> Vec<SimTime> {
+    let mut saved = vec![(SimTime::ZERO, u32::MAX); jobs];
+    let speed = |s: u32| speeds.get(s as usize).copied().unwrap_or(1.0);
+    for k in &log.killed {
+        if let Some((sum, at)) = saved.get_mut(k.job as usize) {
+            let before = match *at == u32::MAX {
+                true => SimTime::ZERO,
+                false => saved_at_speed(*sum, speed(*at), speed(k.site)),
+            };
+            *sum = before + k.saved;
+            *at = k.site;
+        }
+    }
+    saved
+        .into_iter()
+        .enumerate()
+        .map(|(j, (sum, at))| match at == u32::MAX {
+            true => sum,
+            false => saved_at_speed(sum, speed(at), speed(last_site(j))),
+        })
+        .collect()
 }
 
 #[cfg(test)]

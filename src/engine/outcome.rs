@@ -399,6 +399,15 @@ pub(crate) fn scale(t: SimTime, from: f64, to: f64) -> SimTime {
     SimTime(((t.0 as f64) * from / to).round() as i64).max(SimTime(1))
 }
 
+/// Work `saved` (checkpointed) counted at a site of speed `from`, at a site of speed `to`:
+/// as it is when the speeds are equal, none when there is none, else [`scale`]d.
+pub(crate) fn saved_at_speed(saved: SimTime, from: f64, to: f64) -> SimTime {
+    if saved.0 == 0 || from == to {
+        return saved;
+    }
+    scale(saved, from, to)
+}
+
 /// The estimate a scheduler plans with and the time the job really holds its processors,
 /// both at its home site's speed.
 pub(crate) fn planned_and_effective(job: &Job, cfg: &RunConfig) -> (SimTime, SimTime) {

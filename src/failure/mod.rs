@@ -101,6 +101,11 @@ pub enum RequeueAt {
     /// Ahead of every job waiting (Alea's restarted jobs): it is the next to start when
     /// its nodes allow. Of several requeued at one instant, the last one killed is first.
     Front,
+    /// Offered to the grid again, as if submitted now: the grid scheme picks its site
+    /// (any site that can hold it, not only the one it ran on) and it joins the back of
+    /// that site's queue. Its checkpointed work goes with it, rescaled to the new site's
+    /// speed (scenario version 12).
+    Grid,
 }
 
 impl RequeueAt {
@@ -108,6 +113,7 @@ impl RequeueAt {
         match self {
             RequeueAt::Back => "back",
             RequeueAt::Front => "front",
+            RequeueAt::Grid => "grid",
         }
     }
 

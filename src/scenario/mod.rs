@@ -69,7 +69,9 @@ use serde_engine::RunConfigDef;
 /// (`gpu_share`, `gpus_per_job`, `mem_share`, `mem_kb_per_proc`), likewise; version 8
 /// (issue #37) an algorithm's `placement` (best fit), likewise; version 9 (issue #41)
 /// checkpointing's `per_job` and `within_limit`, likewise; version 10 (issue #37)
-/// node-exclusive node types (`allocation: node` on a site with `node_types`), likewise.
+/// node-exclusive node types (`allocation: node` on a site with `node_types`), likewise;
+/// version 11 a node type's `exclusive`, likewise; version 12 (issue #41) failures'
+/// `"requeue_at": "grid"`, likewise.
 pub const SCENARIO_VERSION: u32 = 2;
 /// The first version whose sites may list node types.
 pub const NODE_TYPES_VERSION: u32 = 3;
@@ -97,8 +99,12 @@ pub const EXCLUSIVE_NODES_VERSION: u32 = 10;
 /// true` on a type: an exclusive GPU partition beside shared CPU nodes, issue #37),
 /// written only when one is. Older builds refused the field.
 pub const EXCLUSIVE_TYPES_VERSION: u32 = 11;
+/// The first version whose failures may offer a killed job to the grid again
+/// (`"requeue_at": "grid"`, issue #41), written only when they do. Older builds refused
+/// the value.
+pub const REQUEUE_GRID_VERSION: u32 = 12;
 /// The newest version read.
-pub const NEWEST_SCENARIO_VERSION: u32 = EXCLUSIVE_TYPES_VERSION;
+pub const NEWEST_SCENARIO_VERSION: u32 = REQUEUE_GRID_VERSION;
 /// The oldest version still read.
 pub const OLDEST_SCENARIO_VERSION: u32 = 1;
 
@@ -395,6 +401,12 @@ impl Scenario {
                 ),
             });
         }
+        if s.version < REQUEUE_GRID_VERSION && s.requeues_to_grid() {
+            return Err(ScenarioError::Invalid(format!(
+                "failures' \"requeue_at\": \"grid\" came in scenario version {REQUEUE_GRID_VERSION}; this file says version {}",
+                s.version
+            )));
+        }
         if s.version < CHECKPOINT_VERSION && s.checkpoints_v9() {
             return Err(ScenarioError::Invalid(format!(
                 "checkpointing's \"per_job\" and \"within_limit\" came in scenario version {CHECKPOINT_VERSION}; this file says version {}",
@@ -402,6 +414,12 @@ impl Scenario {
             )));
         }
         Ok(s.upgrade())
+    }
+
+    /// True when a killed job is offered to the grid again (version 12).
+    pub fn requeues_to_grid(&self) -> bool {
+        let at = self.failures.as_ref().map(|f| f.requeue_at);
+        at == Some(crate::failure::RequeueAt::Grid)
     }
 
     /// True when checkpointing takes a per-job interval or counts against the limit
@@ -442,7 +460,9 @@ impl Scenario {
             .any(|a| a.power_off_after_s.is_some() || a.carbon_slack_s.is_some())
             || self.has_power_models();
         let capped = self.algorithms.iter().any(|a| a.power_cap_w.is_some());
-        self.version = if self.has_exclusive_type_flags() {
+        self.version = if self.requeues_to_grid() {
+            REQUEUE_GRID_VERSION
+        } else if self.has_exclusive_type_flags() {
             EXCLUSIVE_TYPES_VERSION
         } else if self.has_exclusive_node_types() {
             EXCLUSIVE_NODES_VERSION

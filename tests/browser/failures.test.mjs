@@ -115,13 +115,14 @@ test('a failure model in the form: runs on nodes, the failures table equals the 
   assert.equal(await again.locator('#f-failure-seed').count(), 0);
 });
 
-test('checkpointing per job and within the limit: the link is version 9 and the page equals the CLI', async () => {
+test('checkpointing per job and within the limit, killed jobs offered to the grid again: the link is version 12 and the page equals the CLI', async () => {
   const page = await open();
   await waitResults(page, 5);
   await page.selectOption('[data-testid=failure-model]', 'lanl05-exp');
   await page.selectOption('[data-testid=checkpoint]', 'young');
   await page.check('[data-testid=checkpoint-per-job]');
   await page.check('[data-testid=checkpoint-within-limit]');
+  await page.selectOption('[data-testid=requeue-at]', 'grid');
   await page.click('[data-testid=run]');
   await page.waitForFunction(
     () => document.querySelectorAll('[data-testid=failure-table] tbody tr').length === 5,
@@ -137,7 +138,9 @@ test('checkpointing per job and within the limit: the link is version 9 and the 
   }
   assert.ok(await page.locator('[data-testid=failure-table] th[data-key=cut_at_limit]').count() === 1);
   const { url, shared } = await shareLink(page);
-  assert.equal(shared.scenario.version, 9);
+  assert.equal(shared.scenario.version, 12);
+  assert.equal(shared.scenario.failures.requeue_at, 'grid');
+  assert.ok(json.runs.every((r) => r.failures.requeue_at === 'grid'), JSON.stringify(json.runs.map((r) => r.failures.requeue_at)));
   assert.equal(shared.scenario.failures.checkpoint.per_job, true);
   assert.equal(shared.scenario.failures.checkpoint.within_limit, true);
   const cli = cliRun(shared.scenario);
@@ -148,6 +151,7 @@ test('checkpointing per job and within the limit: the link is version 9 and the 
   await waitResults(again, 5, 120_000);
   assert.ok(await again.isChecked('[data-testid=checkpoint-per-job]'));
   assert.ok(await again.isChecked('[data-testid=checkpoint-within-limit]'));
+  assert.equal(await again.inputValue('[data-testid=requeue-at]'), 'grid');
 });
 
 test('an outage file picked in the page: its report, the runs see it as the CLI does, the link carries it, a bad line is named', async () => {

@@ -23,6 +23,7 @@ mod nodes_exclusive;
 mod power;
 mod reference;
 mod reproduce;
+mod requeue_grid;
 mod scjg;
 mod ses;
 mod slurm;

@@ -70,6 +70,7 @@ impl Simulation<'_> {
         let home_speed = self.platform.sites[job.home as usize].speed;
         let estimate = self.planned_run(
             idx,
+            s,
             scale(planned, home_speed, self.sites[s as usize].res.speed),
         );
         let site = &mut self.sites[s as usize];

@@ -153,10 +153,11 @@ impl Simulation<'_> {
     /// of its run unless they count against its limit.
     pub(super) fn estimate_here(&self, idx: JobIdx) -> SimTime {
         let job = &self.jobs[idx as usize];
-        let site = &self.sites[self.outcomes[idx as usize].site as usize].res;
+        let at = self.outcomes[idx as usize].site;
+        let site = &self.sites[at as usize].res;
         let home_speed = self.platform.sites[job.home as usize].speed;
         let (planned, _) = planned_and_effective(job, &self.cfg);
-        self.planned_run(idx, scale(planned, home_speed, site.speed))
+        self.planned_run(idx, at, scale(planned, home_speed, site.speed))
     }
 
     /// 2. Arrivals at `now`, in input order, through the grid policy.

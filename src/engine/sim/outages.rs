@@ -20,7 +20,7 @@
 
 use super::{Event, Simulation};
 use crate::engine::failure_log::{Downtime, FailureLog, KilledRun};
-use crate::engine::outcome::{planned_and_effective, scale};
+use crate::engine::outcome::{planned_and_effective, saved_at_speed, scale};
 use crate::engine::{InvariantViolation, JobOutcome, Outcome, SimError, SimTime};
 use crate::failure::{
     node_rng, FailureModel, JobCheckpoints, OnFailure, Outage, OutageKind, Outages, RequeueAt,
@@ -50,9 +50,13 @@ pub(super) struct OutageState {
     from_file: usize,
     /// Per site, per node: outages in force, and since when the node is down.
     down: Vec<Vec<(u32, SimTime, OutageKind)>>,
-    /// Per job, the work its killed runs checkpointed (at the speed of its site: a
-    /// requeued job goes back to the queue it ran from); empty without checkpointing.
+    /// Per job, the work its killed runs checkpointed, at the speed of the site in
+    /// `saved_at` (the last one a run of it was killed on); empty without checkpointing.
     saved: Vec<SimTime>,
+    /// Per job, the site whose speed `saved` is counted at. A job offered to the grid
+    /// again ([`RequeueAt::Grid`]) may run next on a site of another speed: its saved work
+    /// is rescaled from here once, when read ([`saved_at_speed`]), never step by step.
+    saved_at: Vec<u32>,
     pub(super) log: FailureLog,
 }
 
@@ -102,6 +106,10 @@ impl OutageState {
                 .collect(),
             saved: match plans {
                 Some(_) => vec![SimTime::ZERO; jobs],
+                None => Vec::new(),
+            },
+            saved_at: match plans {
+                Some(_) => vec![0; jobs],
                 None => Vec::new(),
             },
             log: FailureLog {
@@ -177,11 +185,29 @@ impl Simulation<'_> {
     /// is `limit`: with checkpointing, the restart, the work not yet saved and the
     /// checkpoints on the way ([`crate::failure::CheckpointPlan::run_length`] of the limit),
     /// unless the checkpoints count against the limit; `limit` itself otherwise.
-    pub(super) fn planned_run(&self, idx: JobIdx, limit: SimTime) -> SimTime {
+    pub(super) fn planned_run(&self, idx: JobIdx, site: u32, limit: SimTime) -> SimTime {
         match self.checkpoints() {
             Some((c, _)) if c.within_limit => limit,
-            Some((c, saved)) => c.of(idx as usize).run_length(limit, saved[idx as usize]),
+            Some((c, _)) => c
+                .of(idx as usize)
+                .run_length(limit, self.saved_here(idx, site)),
             None => limit,
+        }
+    }
+
+    /// The work job `idx` has checkpointed, at the speed of site `site`.
+    fn saved_here(&self, idx: JobIdx, site: u32) -> SimTime {
+        let Some(st) = self.outages.as_deref() else {
+            return SimTime::ZERO;
+        };
+        let i = idx as usize;
+        match (st.saved.get(i), st.saved_at.get(i)) {
+            (Some(&saved), Some(&at)) => saved_at_speed(
+                saved,
+                self.sites[at as usize].res.speed,
+                self.sites[site as usize].res.speed,
+            ),
+            _ => SimTime::ZERO,
         }
     }
 
@@ -192,13 +218,14 @@ impl Simulation<'_> {
     pub(super) fn actual_run(
         &self,
         idx: JobIdx,
+        site: u32,
         full: SimTime,
         limit: SimTime,
     ) -> (SimTime, SimTime) {
-        let Some((c, saved)) = self.checkpoints() else {
+        let Some((c, _)) = self.checkpoints() else {
             return (full, SimTime::ZERO);
         };
-        let (plan, saved) = (c.of(idx as usize), saved[idx as usize]);
+        let (plan, saved) = (c.of(idx as usize), self.saved_here(idx, site));
         let run = plan.run_length(full, saved);
         if !(c.within_limit && self.cfg.kill_at_estimate && run > limit) {
             return (run, SimTime::ZERO);
@@ -383,16 +410,24 @@ impl Simulation<'_> {
         let job = &self.jobs[idx as usize];
         let home_speed = self.platform.sites[job.home as usize].speed;
         let (_, effective) = planned_and_effective(job, &self.cfg);
+        // The speed of the site the job's saved work is counted at (this one if none).
+        let saved_speed = self
+            .outages
+            .as_deref()
+            .and_then(|st| st.saved_at.get(idx as usize))
+            .map_or(speed, |&at| self.sites[at as usize].res.speed);
         let Some(st) = self.outages.as_mut() else {
             return Ok(());
         };
         // The work this run checkpointed before the failure; the next run resumes after it.
         let saved = match st.log.checkpoint.as_ref().map(|c| c.of(idx as usize)) {
             Some(plan) => {
-                let before = st.saved[idx as usize];
+                let i = idx as usize;
+                let before = saved_at_speed(st.saved[i], saved_speed, speed);
                 let full = scale(effective, home_speed, speed);
                 let saved = plan.saved_by_run(full, before, now - out.start);
-                st.saved[idx as usize] = before + saved;
+                st.saved[i] = before + saved;
+                st.saved_at[i] = s as u32;
                 saved
             }
             None => SimTime::ZERO,
@@ -437,6 +472,11 @@ impl Simulation<'_> {
                     site: s as u32,
                     ..Outcome::PENDING
                 };
+                if requeue_at == RequeueAt::Grid {
+                    // As a new submission: the scheme may send it elsewhere, or hold it.
+                    self.grid_decides(|g, v, a| g.on_arrival(idx, v, a));
+                    return Ok(());
+                }
                 let estimate = self.estimate_here(idx);
                 // What it asks, not what it held (a node-exclusive site's whole nodes).
                 let units = self.platform.sites[s].units_for(self.jobs[idx as usize].procs);
@@ -449,8 +489,8 @@ impl Simulation<'_> {
                 };
                 let view = site.res.view(now);
                 match requeue_at {
-                    RequeueAt::Back => site.policy.enqueue(queued, &view),
                     RequeueAt::Front => site.policy.enqueue_front(queued, &view),
+                    RequeueAt::Back | RequeueAt::Grid => site.policy.enqueue(queued, &view),
                 }
             }
         }

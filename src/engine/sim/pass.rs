@@ -60,8 +60,9 @@ impl Simulation<'_> {
             let speed = self.sites[s as usize].res.speed;
             let (planned, effective) = planned_and_effective(job, &self.cfg);
             let limit = scale(planned, home_speed, speed);
-            let est = self.planned_run(idx, limit);
-            let (run, cut) = self.actual_run(idx, scale(effective, home_speed, speed), limit);
+            let est = self.planned_run(idx, s, limit);
+            let full = scale(effective, home_speed, speed);
+            let (run, cut) = self.actual_run(idx, s, full, limit);
             self.note_cut(idx, cut);
             self.place_start(s, idx, est)?;
             // A job placed on sleeping nodes computes once they have booted.

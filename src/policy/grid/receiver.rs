@@ -43,6 +43,10 @@ pub struct ReceiverInitiated {
     last_volunteer: Vec<Option<(u32, SimTime)>>,
     /// Per site: the volunteers heard at this instant, not yet decided on.
     offers: Vec<Vec<u32>>,
+    /// Per site: whether its σ tick is on the heap. A site stops ticking once no job is
+    /// left to arrive or held; a killed job offered to the grid again
+    /// (`failure::RequeueAt::Grid`) after that starts it again ([`Self::tick_again`]).
+    ticking: Vec<bool>,
 }
 
 impl ReceiverInitiated {
@@ -54,6 +58,22 @@ impl ReceiverInitiated {
             seeking: vec![VecDeque::new(); sites],
             last_volunteer: vec![None; sites],
             offers: vec![Vec::new(); sites],
+            ticking: vec![false; sites],
+        }
+    }
+
+    /// Starts again the σ ticks of the sites that stopped ticking, for a job held after
+    /// they stopped (one offered to the grid again after its run was killed): without them
+    /// it would never be re-checked nor offered to a volunteer.
+    fn tick_again(&mut self, out: &mut Vec<GridAction>) {
+        for (site, ticking) in self.ticking.iter_mut().enumerate() {
+            if !*ticking {
+                *ticking = true;
+                out.push(GridAction::After {
+                    delay: self.params.sigma(),
+                    msg: GridMsg::Tick { site: site as u32 },
+                });
+            }
         }
     }
 
@@ -155,6 +175,7 @@ impl GridPolicy for ReceiverInitiated {
 
     fn start(&mut self, grid: &dyn GridView, out: &mut Vec<GridAction>) {
         for site in 0..grid.sites() as u32 {
+            self.ticking[site as usize] = true;
             out.push(GridAction::After {
                 delay: self.params.sigma(),
                 msg: GridMsg::Tick { site },
@@ -194,9 +215,10 @@ impl GridPolicy for ReceiverInitiated {
         if self.params.hold_at_home {
             out.push(GridAction::Dispatch { job, site: home });
             self.seeking[home as usize].push_back(job);
-            return;
+        } else {
+            self.queues[home as usize].push_back(job);
         }
-        self.queues[home as usize].push_back(job);
+        self.tick_again(out);
     }
 
     fn on_message(&mut self, msg: GridMsg, grid: &dyn GridView, out: &mut Vec<GridAction>) {
@@ -222,6 +244,8 @@ impl GridPolicy for ReceiverInitiated {
                         delay: self.params.sigma(),
                         msg: GridMsg::Tick { site },
                     });
+                } else {
+                    self.ticking[site as usize] = false;
                 }
             }
             GridMsg::Recheck { site, from } => self.recheck(site, from as usize, grid, out),

@@ -337,10 +337,10 @@ fn details(app: &AppContext, f: &FailureSpec) -> Html {
         let v = select_value(&e);
         edit(move |s| {
             with_failures(|f, v| {
-                f.requeue_at = if v == "front" {
-                    RequeueAt::Front
-                } else {
-                    RequeueAt::Back
+                f.requeue_at = match v {
+                    "front" => RequeueAt::Front,
+                    "grid" => RequeueAt::Grid,
+                    _ => RequeueAt::Back,
                 };
                 Ok(())
             })(s, &v)
@@ -361,10 +361,12 @@ fn details(app: &AppContext, f: &FailureSpec) -> Html {
             if requeue {
                 <label>{"Requeued at "}
                     <select onchange={requeue_at} data-testid="requeue-at">
-                        <option value="back" selected={f.requeue_at.is_back()}>{"the back of its queue"}</option>
-                        <option value="front" selected={!f.requeue_at.is_back()}>{"the front of its queue"}</option>
+                        <option value="back" selected={f.requeue_at == RequeueAt::Back}>{"the back of its queue"}</option>
+                        <option value="front" selected={f.requeue_at == RequeueAt::Front}>{"the front of its queue"}</option>
+                        <option value="grid" selected={f.requeue_at == RequeueAt::Grid}>{"the grid again (its scheme picks the site)"}</option>
                     </select>
                 </label>
+                <p class="help">{"Back: behind every waiting job, as a new submission (Slurm's --requeue). Front: ahead of them all, as Alea restarts jobs. The grid again: the grid scheme decides anew, as for a job submitted now, and may send it to another site (the back of that site's queue); its checkpointed work goes with it, rescaled to that site's speed (work at speed s₁ for t s takes t·s₁/s₂ s at speed s₂). On one site, or under the local scheme, it is the back of its home's queue."}</p>
                 { num_field(app, "max-requeue", "Requeue limit", "Times a job is requeued before it is lost (Slurm's MaxBatchRequeue, 5).",
                     f.max_requeue.to_string(), "1", with_failures(|f, v| { f.max_requeue = parse("requeue limit", v)?; Ok(()) })) }
             }

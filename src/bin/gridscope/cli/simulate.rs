@@ -173,7 +173,8 @@ pub struct SimulateArgs {
     #[arg(long, value_name = "N", default_value_t = gridscope::failure::MAX_REQUEUE)]
     pub max_requeue: u32,
     /// Where a requeued job goes in its queue: back (behind every waiting job, as a new
-    /// submission) or front (ahead of them all, as Alea restarts jobs)
+    /// submission), front (ahead of them all, as Alea restarts jobs) or grid (offered to
+    /// the grid scheme again, which may send it to another site; at that site's back)
     #[arg(long, value_name = "WHERE", value_enum, default_value_t = RequeueAtArg::Back, verbatim_doc_comment)]
     pub requeue_at: RequeueAtArg,
     /// Checkpointing for every job: young or daly (the interval from the failure model's
@@ -480,6 +481,7 @@ fn parse_local_policies(s: &str) -> Result<LocalPolicies, String> {
 pub enum RequeueAtArg {
     Back,
     Front,
+    Grid,
 }
 
 impl From<RequeueAtArg> for gridscope::failure::RequeueAt {
@@ -487,6 +489,7 @@ impl From<RequeueAtArg> for gridscope::failure::RequeueAt {
         match a {
             RequeueAtArg::Back => gridscope::failure::RequeueAt::Back,
             RequeueAtArg::Front => gridscope::failure::RequeueAt::Front,
+            RequeueAtArg::Grid => gridscope::failure::RequeueAt::Grid,
         }
     }
 }
