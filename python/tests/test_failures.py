@@ -88,3 +88,25 @@ def test_checkpoints_per_job_and_within_the_limit_run_as_the_cli_runs_them(cli, 
     path.write_text(json.dumps(s))
     with pytest.raises(ScenarioError, match="version 9"):
         gridscope.run(str(path))
+
+
+def test_killed_jobs_offered_to_the_grid_again_run_as_the_cli_runs_them(cli, tmp_path):
+    """Scenario version 12: a killed job goes back to the grid scheme (here central, over a
+    second site twice as fast), its checkpointed work rescaled to where it runs next."""
+    s = scenario(tmp_path)
+    s["version"] = 12
+    site = s["platform"]["sites"][0]
+    s["platform"]["sites"].append(dict(site, name="fast", speed=2.0))
+    s["algorithms"] = [{"local": "fcfs", "grid": "central"}, {"local": "easy", "grid": "central"}]
+    s["failures"]["requeue_at"] = "grid"
+    path = tmp_path / "s.json"
+    path.write_text(json.dumps(s))
+    stdout = cli("run", path, "--json")
+    res = gridscope.run(str(path))
+    assert res.to_json() + "\n" == stdout
+    for label in res.labels:
+        assert res[label].failures["requeue_at"] == "grid"
+    s["version"] = 11
+    path.write_text(json.dumps(s))
+    with pytest.raises(ScenarioError, match="version 12"):
+        gridscope.run(str(path))
