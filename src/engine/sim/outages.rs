@@ -468,15 +468,17 @@ impl Simulation<'_> {
                 self.done += 1;
             }
             OnFailure::Requeue => {
+                if requeue_at == RequeueAt::Grid {
+                    // As a new submission: at no site until the scheme sends it to one (it
+                    // may hold it first, in no site's queue).
+                    self.outcomes[idx as usize] = Outcome::PENDING;
+                    self.grid_decides(|g, v, a| g.on_arrival(idx, v, a));
+                    return Ok(());
+                }
                 self.outcomes[idx as usize] = Outcome {
                     site: s as u32,
                     ..Outcome::PENDING
                 };
-                if requeue_at == RequeueAt::Grid {
-                    // As a new submission: the scheme may send it elsewhere, or hold it.
-                    self.grid_decides(|g, v, a| g.on_arrival(idx, v, a));
-                    return Ok(());
-                }
                 let estimate = self.estimate_here(idx);
                 // What it asks, not what it held (a node-exclusive site's whole nodes).
                 let units = self.platform.sites[s].units_for(self.jobs[idx as usize].procs);
