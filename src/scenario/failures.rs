@@ -139,6 +139,7 @@ pub const FAILURE_HELP: &[crate::metrics::MetricHelp] = &[
     crate::metrics::MetricHelp { key: "availability", formula: "1 − node-seconds down / (nodes × span), the span from the first submission to the last end", source: "docs/failures.md; OpenDC, Alea" },
     crate::metrics::MetricHelp { key: "runs_killed", formula: "runs a failure cut short (a job killed twice counts twice)", source: "docs/failures.md" },
     crate::metrics::MetricHelp { key: "requeues", formula: "times a killed job went back to its queue (runs killed − jobs lost)", source: "Slurm's --requeue" },
+    crate::metrics::MetricHelp { key: "requeued_elsewhere", formula: "with killed jobs offered to the grid again: requeues whose next run was on another site than the run killed", source: "docs/failures.md" },
     crate::metrics::MetricHelp { key: "jobs_lost", formula: "jobs that ended unfinished: killed under 'lost', or past the requeue limit", source: "docs/failures.md" },
     crate::metrics::MetricHelp { key: "work_lost_core_h", formula: "Σ over killed runs of processors × (failure − start − work checkpointed), core-hours", source: "docs/failures.md" },
     crate::metrics::MetricHelp { key: "goodput", formula: "useful core-hours / (useful + lost + checkpoint overhead core-hours)", source: "docs/failures.md" },
@@ -166,6 +167,10 @@ pub struct RunFailures {
     pub runs_killed: u64,
     /// Times a job went back to its queue.
     pub requeues: u64,
+    /// With killed jobs offered to the grid again (`requeue_at: grid`): requeues whose
+    /// next run was on another site than the run killed (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requeued_elsewhere: Option<u64>,
     /// Jobs that ended unfinished (killed under `lost`, or past the requeue limit).
     pub jobs_lost: u64,
     /// Of those, jobs lost because they had been requeued `max_requeue` times already.
@@ -307,6 +312,8 @@ pub fn run_failures(
         availability,
         runs_killed,
         requeues: runs_killed - lost,
+        requeued_elsewhere: (log.requeue_at == crate::failure::RequeueAt::Grid)
+            .then(|| requeued_elsewhere(log, outcomes)),
         jobs_lost: lost,
         lost_at_requeue_limit: log.requeue_limit,
         work_lost_core_h: work_lost,
@@ -317,6 +324,24 @@ pub fn run_failures(
         },
         checkpoint,
     }
+}
+
+/// The killed runs of `log` whose job ran next on another site: the next run is the job's
+/// next killed run, or its last run (`outcomes`) if it ran.
+fn requeued_elsewhere(log: &FailureLog, outcomes: &[Outcome]) -> u64 {
+    let mut next: Vec<u32> = outcomes
+        .iter()
+        .map(|o| if o.ran() { o.site } else { u32::MAX })
+        .collect();
+    let mut moved = 0;
+    // The killed runs are in the order they were killed: backwards, each sees its next.
+    for k in log.killed.iter().rev() {
+        if let Some(n) = next.get_mut(k.job as usize) {
+            moved += u64::from(*n != u32::MAX && *n != k.site);
+            *n = k.site;
+        }
+    }
+    moved
 }
 
 /// The checkpoints a job's last run of `length` wrote and its overhead (its restart and

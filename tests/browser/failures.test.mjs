@@ -137,6 +137,9 @@ test('checkpointing per job and within the limit, killed jobs offered to the gri
     assert.ok(c.interval_range_s[0] <= c.interval_range_s[1], JSON.stringify(c));
   }
   assert.ok(await page.locator('[data-testid=failure-table] th[data-key=cut_at_limit]').count() === 1);
+  // One site: the requeues offered to the grid all ran there again.
+  assert.ok(await page.locator('[data-testid=failure-table] th[data-key=requeued_elsewhere]').count() === 1);
+  assert.ok(json.runs.every((r) => r.failures.requeued_elsewhere === 0), JSON.stringify(json.runs.map((r) => r.failures)));
   const { url, shared } = await shareLink(page);
   assert.equal(shared.scenario.version, 12);
   assert.equal(shared.scenario.failures.requeue_at, 'grid');

@@ -13,6 +13,7 @@ use gridscope::model::{Job, NodeType, Platform, Site};
 use gridscope::policy::grid::{GridParams, GridScheme};
 use gridscope::policy::local::LocalPolicyKind;
 use gridscope::rng::SimRng;
+use gridscope::scenario::failures::run_failures;
 use gridscope::time::SimTime;
 
 use crate::failures::spans;
@@ -131,6 +132,9 @@ fn a_killed_job_offered_to_the_grid_resumes_elsewhere_at_that_sites_speed() {
             assert_eq!(out.outcomes[0].site, site, "{local} {at:?}");
             assert_eq!(out.outcomes[0].status, JobOutcome::Finished);
             assert_eq!(spans(&out), [span], "{local} {at:?}");
+            let report = run_failures(&p, &jobs, &out.outcomes, log);
+            let elsewhere = (at == RequeueAt::Grid).then_some(1);
+            assert_eq!(report.requeued_elsewhere, elsewhere, "{local} {at:?}");
         }
     }
 }
@@ -240,11 +244,8 @@ fn random_grids_offering_killed_jobs_again_keep_every_invariant() {
                 let out = run_held(&p, &jobs, local, scheme, outages, case % 4 == 1);
                 let log = out.failures.expect("a failure log");
                 killed += log.killed.len();
-                moved += log
-                    .killed
-                    .iter()
-                    .filter(|k| out.outcomes[k.job as usize].site != k.site)
-                    .count();
+                let report = run_failures(&p, &jobs, &out.outcomes, &log);
+                moved += report.requeued_elsewhere.expect("counted under grid");
                 assert!(
                     out.outcomes
                         .iter()
@@ -255,13 +256,17 @@ fn random_grids_offering_killed_jobs_again_keep_every_invariant() {
             }
         }
     }
-    // 10,221 and 1,252 when written.
+    // 10,221 and 1,098 when written.
     assert!(killed > 5_000, "{killed} runs killed");
-    assert!(moved > 500, "{moved} killed runs whose job ended elsewhere");
+    assert!(
+        moved > 500,
+        "{moved} requeues whose next run was on the other site"
+    );
 }
 
 /// `"requeue_at": "grid"` makes a scenario version 12, and a version-11 file with it is
-/// refused, naming version 12; the CLI's `--requeue-at grid` reports it.
+/// refused, naming version 12; the CLI's `--requeue-at grid` reports it, and how many
+/// requeues ran next elsewhere.
 #[test]
 fn requeue_at_grid_is_scenario_version_12_and_a_cli_flag() {
     use gridscope::scenario::{Scenario, REQUEUE_GRID_VERSION};
@@ -295,4 +300,9 @@ fn requeue_at_grid_is_scenario_version_12_and_a_cli_flag() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(json.contains("\"requeue_at\": \"grid\""), "{json}");
+    // One site: nowhere else to go, and the table says so.
+    assert!(json.contains("\"requeued_elsewhere\": 0"), "{json}");
+    let out = crate::failures::simulate_fixture(&["--outages", &csv, "--requeue-at", "grid"]);
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(table.contains("requeued elsewhere"), "{table}");
 }

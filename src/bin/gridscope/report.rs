@@ -323,6 +323,15 @@ fn failures(report: &Report, s: &mut String) {
         "goodput",
     ];
     let mut rows = vec![header.iter().map(|h| h.to_string()).collect::<Vec<_>>()];
+    // Killed jobs offered to the grid again: how many ran next elsewhere, last.
+    let elsewhere = report.runs.iter().any(|r| {
+        r.failures
+            .as_ref()
+            .is_some_and(|f| f.requeued_elsewhere.is_some())
+    });
+    if elsewhere {
+        rows[0].push("requeued elsewhere".into());
+    }
     for r in &report.runs {
         let Some(f) = &r.failures else { continue };
         rows.push(vec![
@@ -335,8 +344,14 @@ fn failures(report: &Report, s: &mut String) {
             format!("{:.1}", f.work_lost_core_h),
             format!("{:.4}", f.goodput),
         ]);
+        if elsewhere {
+            let n = f.requeued_elsewhere.map_or("–".into(), |n| n.to_string());
+            if let Some(row) = rows.last_mut() {
+                row.push(n);
+            }
+        }
     }
-    s.push_str(&aligned(&rows, &[18, 13, 13, 12, 9, 10, 12, 8]));
+    s.push_str(&aligned(&rows, &[18, 13, 13, 12, 9, 10, 12, 8, 19]));
     checkpoints(report, s);
 }
 

@@ -35,6 +35,10 @@ pub fn FailureResultsPanel() -> Html {
         f.and_then(|f| f.checkpoint.as_ref())
             .is_some_and(|c| c.cut_at_limit.is_some())
     });
+    let elsewhere = runs.iter().any(|r| {
+        let f = r.report.failures.as_ref();
+        f.is_some_and(|f| f.requeued_elsewhere.is_some())
+    });
     let th = |key: &'static str, text: &'static str| html! { <th title={formula(key)} data-key={key}>{text}</th> };
     let row = |label: &str, f: &RunFailures| {
         let c = f.checkpoint.as_ref();
@@ -44,6 +48,9 @@ pub fn FailureResultsPanel() -> Html {
             <td class="num">{fmt_num(f.availability * 100.0, 2)}{" %"}</td>
             <td class="num">{f.runs_killed}</td>
             <td class="num">{f.requeues}</td>
+            if elsewhere {
+                <td class="num">{f.requeued_elsewhere.map_or("–".into(), |n| n.to_string())}</td>
+            }
             <td class="num">{f.jobs_lost}</td>
             <td class="num">{fmt_num(f.work_lost_core_h, 1)}</td>
             <td class="num">{fmt_num(f.goodput * 100.0, 2)}{" %"}</td>
@@ -67,6 +74,9 @@ pub fn FailureResultsPanel() -> Html {
                     { th("availability", "availability") }
                     { th("runs_killed", "runs killed") }
                     { th("requeues", "requeues") }
+                    if elsewhere {
+                        { th("requeued_elsewhere", "requeued elsewhere") }
+                    }
                     { th("jobs_lost", "jobs lost") }
                     { th("work_lost_core_h", "work lost (core-h)") }
                     { th("goodput", "goodput") }
