@@ -16,6 +16,8 @@ scripts/bench_scale.sh
 scripts/bench_traces.sh
 # Every policy that places on nodes, on HPC2N's and RICC's nodes (TRACE_LIMIT seconds per case).
 scripts/bench_nodes.sh
+# Time per job on 1,024 nodes from 10^5 to 10^6 generated jobs, every policy that places on nodes.
+scripts/bench_nodes_scale.sh
 # What a failure model costs under FCFS, EASY and first-fit on HPC2N's and RICC's nodes.
 scripts/bench_failures.sh
 # What the energy accounting costs, and EASY with idle nodes off, on HPC2N's and RICC's nodes.
