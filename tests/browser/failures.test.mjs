@@ -71,6 +71,12 @@ test('a failure model in the form: runs on nodes, the failures table equals the 
     assert.ok(r.failures.checkpoint.checkpoints > 0, `${r.label} wrote no checkpoint`);
   }
   assert.equal(await page.locator('[data-testid=failure-table] tbody tr').count(), 5);
+  // The finding names the run of highest goodput (the first of them) and its numbers.
+  const best = json.runs.reduce((a, r) => (r.failures.goodput > a.failures.goodput ? r : a));
+  const finding = await page.textContent('[data-testid=failure-finding]');
+  assert.match(finding, /^Nodes were up [\d.]+ % of the time\. /);
+  assert.ok(finding.includes(`${best.label} lost least to failures (goodput ${(best.failures.goodput * 100).toFixed(2)} %`), finding);
+  assert.ok(finding.includes(`${best.failures.jobs_lost} jobs lost)`), finding);
   assert.ok(await canvasInk(page, 'chart-work-lost') > 0.01, 'the work-lost bars are blank');
   assert.ok(await canvasInk(page, 'chart-nodes-up') > 0.01, 'the nodes-up chart is blank');
   // The Gantt chart of the first run draws the engine's placements, the nodes down and the
@@ -140,6 +146,7 @@ test('checkpointing per job and within the limit, killed jobs offered to the gri
   // One site: the requeues offered to the grid all ran there again.
   assert.ok(await page.locator('[data-testid=failure-table] th[data-key=requeued_elsewhere]').count() === 1);
   assert.ok(json.runs.every((r) => r.failures.requeued_elsewhere === 0), JSON.stringify(json.runs.map((r) => r.failures)));
+  assert.match(await page.textContent('[data-testid=failure-finding]'), /offered to the grid again: 0 of its \d+ requeues ran next on another site\./);
   const { url, shared } = await shareLink(page);
   assert.equal(shared.scenario.version, 12);
   assert.equal(shared.scenario.failures.requeue_at, 'grid');

@@ -17,6 +17,47 @@ fn formula(key: &str) -> String {
         .map_or(String::new(), |m| m.formula.to_string())
 }
 
+/// What the failures did, in words: the run that kept the most of its core time for
+/// useful work (highest goodput) against the one that kept the least, with the work and
+/// jobs each lost; and, when killed jobs were offered to the grid again, how many of the
+/// best run's requeues ran next on another site.
+fn finding(runs: &[(&str, &RunFailures)]) -> String {
+    // The first of the highest, and of the lowest, in run order.
+    let best = runs
+        .iter()
+        .min_by(|a, b| b.1.goodput.total_cmp(&a.1.goodput));
+    let worst = runs
+        .iter()
+        .min_by(|a, b| a.1.goodput.total_cmp(&b.1.goodput));
+    let (Some(&(bl, b)), Some(&(wl, w))) = (best, worst) else {
+        return String::new();
+    };
+    let what = |f: &RunFailures| {
+        format!(
+            "goodput {} %, {} core-h lost, {} jobs lost",
+            fmt_num(f.goodput * 100.0, 2),
+            fmt_num(f.work_lost_core_h, 1),
+            f.jobs_lost
+        )
+    };
+    let mut text = format!(
+        "Nodes were up {} % of the time. {bl} lost least to failures ({})",
+        fmt_num(b.availability * 100.0, 2),
+        what(b)
+    );
+    if wl != bl && w.goodput < b.goodput {
+        text.push_str(&format!("; {wl} lost most ({})", what(w)));
+    }
+    text.push('.');
+    if let Some(n) = b.requeued_elsewhere {
+        text.push_str(&format!(
+            " Its killed jobs were offered to the grid again: {n} of its {} requeues ran next on another site.",
+            b.requeues
+        ));
+    }
+    text
+}
+
 #[function_component]
 pub fn FailureResultsPanel() -> Html {
     let app = use_app();
@@ -39,6 +80,11 @@ pub fn FailureResultsPanel() -> Html {
         let f = r.report.failures.as_ref();
         f.is_some_and(|f| f.requeued_elsewhere.is_some())
     });
+    let reported: Vec<(&str, &RunFailures)> = runs
+        .iter()
+        .filter_map(|r| Some((r.label(), r.report.failures.as_ref()?)))
+        .collect();
+    let finding = finding(&reported);
     let th = |key: &'static str, text: &'static str| html! { <th title={formula(key)} data-key={key}>{text}</th> };
     let row = |label: &str, f: &RunFailures| {
         let c = f.checkpoint.as_ref();
@@ -67,6 +113,9 @@ pub fn FailureResultsPanel() -> Html {
     html! {
         <section class="failures" data-testid="failure-results">
             <h2>{"Failures"}</h2>
+            if !finding.is_empty() {
+                <p data-testid="failure-finding">{finding}</p>
+            }
             <table class="metrics" data-testid="failure-table">
                 <thead><tr>
                     <th>{"algorithm"}</th>
