@@ -23,7 +23,7 @@ const ON_NODES: [GridScheme; 5] = [
     GridScheme::Central,
 ];
 
-fn site(name: &str, count: u32, cores: u32, mem_kb: u64, gpus: u32) -> Site {
+pub(crate) fn site(name: &str, count: u32, cores: u32, mem_kb: u64, gpus: u32) -> Site {
     Site {
         name: name.into(),
         nodes: count,
@@ -64,18 +64,25 @@ fn run_with(
     scheme: GridScheme,
     outages: Outages,
 ) -> gridscope::engine::RunOutput {
-    Simulation::new(
-        p,
-        jobs,
-        local,
-        scheme,
-        &GridParams::default(),
-        &RunConfig::default(),
-    )
-    .and_then(|s| s.with_demands(demands))
-    .and_then(|s| s.with_outages(outages))
-    .and_then(|s| s.run(&mut |_, _| true))
-    .unwrap_or_else(|e| panic!("{local} under {}: {e}", scheme.name()))
+    let params = GridParams::default();
+    run_with_params(p, jobs, demands, local, scheme, &params, outages)
+}
+
+/// [`run_with`] under the scheme's `params`.
+pub(crate) fn run_with_params(
+    p: &Platform,
+    jobs: &[Job],
+    demands: &[Demand],
+    local: LocalPolicyKind,
+    scheme: GridScheme,
+    params: &GridParams,
+    outages: Outages,
+) -> gridscope::engine::RunOutput {
+    Simulation::new(p, jobs, local, scheme, params, &RunConfig::default())
+        .and_then(|s| s.with_demands(demands))
+        .and_then(|s| s.with_outages(outages))
+        .and_then(|s| s.run(&mut |_, _| true))
+        .unwrap_or_else(|e| panic!("{local} under {}: {e}", scheme.name()))
 }
 
 /// Site 0's nodes have 100 KB, site 1's 1,000 KB; jobs at home on site 0 ask 200 KB per

@@ -5,11 +5,11 @@
 //! policy (the engine checks each run's lengths against what the killed runs saved), the
 //! scenario's version 12 and the CLI's flag.
 
-use gridscope::engine::{JobOutcome, RunConfig, RunOutput, Simulation};
+use gridscope::engine::{JobOutcome, RunOutput};
 use gridscope::failure::{
-    Checkpointing, FailureModel, Interval, OnFailure, Outage, OutageKind, Outages, RequeueAt,
+    Checkpointing, FailureModel, Interval, OnFailure, Outage, Outages, RequeueAt,
 };
-use gridscope::model::{Job, NodeType, Platform, Site};
+use gridscope::model::{Job, Platform, Site};
 use gridscope::policy::grid::{GridParams, GridScheme};
 use gridscope::policy::local::LocalPolicyKind;
 use gridscope::rng::SimRng;
@@ -18,24 +18,11 @@ use gridscope::time::SimTime;
 
 use crate::failures::spans;
 
-/// A site of `count` nodes of `cores` cores at `speed`.
+/// A site of `count` nodes of `cores` cores (no memory, no GPUs) at `speed`.
 fn site(name: &str, count: u32, cores: u32, speed: f64) -> Site {
     Site {
-        name: name.into(),
-        nodes: count,
-        cpus_per_node: cores,
         speed,
-        allocation: Default::default(),
-        groups: Vec::new(),
-        node_types: vec![NodeType {
-            name: String::new(),
-            count,
-            cores,
-            mem_kb: 0,
-            gpus: 0,
-            power: None,
-            exclusive: false,
-        }],
+        ..crate::grid_nodes::site(name, count, cores, 0, 0)
     }
 }
 
@@ -43,14 +30,8 @@ fn site(name: &str, count: u32, cores: u32, speed: f64) -> Site {
 /// its home's speed, estimated `est` s.
 fn job(id: i64, submit: i64, procs: u32, run: i64, est: i64, home: u32) -> Job {
     Job {
-        id,
-        submit: SimTime::from_secs(submit),
-        runtime: SimTime::from_secs(run),
-        estimate: SimTime::from_secs(est),
-        procs,
         home,
-        user: 1,
-        partition: 0,
+        ..crate::failures::job(id, submit, procs, run, est)
     }
 }
 
@@ -58,10 +39,7 @@ fn job(id: i64, submit: i64, procs: u32, run: i64, est: i64, home: u32) -> Job {
 fn down(site: u32, node: u32, start: i64, end: i64) -> Outage {
     Outage {
         site,
-        node,
-        start: SimTime::from_secs(start),
-        end: SimTime::from_secs(end),
-        kind: OutageKind::Failure,
+        ..crate::failures::down(node, start, end)
     }
 }
 
@@ -89,10 +67,7 @@ fn run_held(
         hold_at_home,
         ..GridParams::default()
     };
-    Simulation::new(p, jobs, local, scheme, &params, &RunConfig::default())
-        .and_then(|s| s.with_outages(outages))
-        .and_then(|s| s.run(&mut |_, _| true))
-        .unwrap_or_else(|e| panic!("{local} under {}: {e}", scheme.name()))
+    crate::grid_nodes::run_with_params(p, jobs, &[], local, scheme, &params, outages)
 }
 
 /// Site a (one 4-core node, speed 1) and site b (the same at speed 2); b's node is down
